@@ -1,0 +1,36 @@
+"""thirtyone: Thirty-One against computer players, with the Oracle's advice.
+
+Scripting in short::
+
+    import thirtyone
+    game = thirtyone.Game(thirtyone.Rules.preset("standard"), seed=7)
+    winner = game.play()              # every seat played by the table's rule
+    for event in game.events: ...
+"""
+
+from thirtyone.cards import PACK, card_value, hand_score, parse_card, parse_cards
+from thirtyone.errors import CardError, IllegalMoveError, RuleError, StateError, ThirtyOneError
+from thirtyone.game import Event, Game, RoundLog, Turn
+from thirtyone.players import TABLE_KNOCK_AT, ComputerPlayer, Player
+from thirtyone.rules import Rules
+
+__all__ = [
+    "PACK",
+    "TABLE_KNOCK_AT",
+    "CardError",
+    "ComputerPlayer",
+    "Event",
+    "Game",
+    "IllegalMoveError",
+    "Player",
+    "RoundLog",
+    "RuleError",
+    "Rules",
+    "StateError",
+    "ThirtyOneError",
+    "Turn",
+    "card_value",
+    "hand_score",
+    "parse_card",
+    "parse_cards",
+]

@@ -1,0 +1,299 @@
+"""The game loop: seats, lives, the deal passing left, rounds, elimination, placing, the wash.
+
+A round itself (turns, knock, final turns, 31, the stock running out, what it costs) is played
+by the Rust core's :class:`thirtyone._core.Round`; this module runs rounds one after another and
+keeps the game's record as a list of :class:`Event`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from thirtyone import _core
+from thirtyone.cards import shuffled_pack
+from thirtyone.errors import IllegalMoveError, RuleError
+from thirtyone.players import ComputerPlayer, Player
+from thirtyone.rules import Rules
+
+
+@dataclass(frozen=True)
+class Event:
+    """One thing that happened. ``kind`` is one of:
+
+    - ``deal``: ``dealer``, ``first`` (game seats), ``upcard``, ``seats`` (the game seats dealt in,
+      in turn order);
+    - ``turn``: ``seat``, ``action`` (``knock``/``draw``/``take``/``decline``), ``card`` (the card
+      taken from the pile; a stock draw is hidden from the others but recorded as ``drew``),
+      ``discard``, ``showed_31``;
+    - ``round_end``: ``end`` (``dealt_31``, ``thirty_one``, ``showdown``, ``stock_out``),
+      ``by`` (who showed 31 or declined), ``knocker``, ``hands``, ``scores``, ``losses``,
+      ``lives`` (after the round; all game seats);
+    - ``wash``: the round would have left nobody with a life; nothing is lost, it is dealt again;
+    - ``out``: ``seat`` and ``place``;
+    - ``game_over``: ``winner``, ``placing`` (game seats, first place first).
+    """
+
+    kind: str
+    round: int
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class RoundLog:
+    """Everything that happened in one round, with the hidden cards (for views and replays)."""
+
+    number: int
+    dealer: int
+    seats: list[int]  # game seats in turn order (round seat i is seats[i])
+    first: int  # round seat that plays first
+    upcard: str
+    turns: list[dict[str, Any]] = field(default_factory=list)
+
+
+class Turn:
+    """The turn of one player: the actions they may take, and what they can see.
+
+    A player calls :meth:`knock`, :meth:`draw`, :meth:`take` or :meth:`decline`, and after a draw
+    or take :meth:`put_down`. Illegal actions raise :class:`~thirtyone.errors.IllegalMoveError`.
+    """
+
+    def __init__(self, game: Game, round_: _core.Round, log: RoundLog) -> None:
+        self.game = game
+        self.round = round_
+        self._log = log
+        self.round_seat = round_.to_move
+        self.seat = log.seats[self.round_seat]
+        self._record: dict[str, Any] = {"seat": self.round_seat}
+
+    # what the player sees
+    @property
+    def hand(self) -> list[str]:
+        return self.round.hand(self.round_seat)
+
+    @property
+    def score(self) -> float:
+        return self.round.score(self.round_seat)
+
+    @property
+    def top(self) -> str:
+        return self.round.top
+
+    @property
+    def pending(self) -> tuple[str, str] | None:
+        """After a draw: (the new card, ``"stock"`` or ``"pile"``)."""
+        return self.round.pending
+
+    def legal(self) -> list[str]:
+        return self.round.legal_actions()
+
+    # actions
+    def knock(self) -> None:
+        self.round.apply("knock")
+        self._record["knock"] = True
+        self._finish()
+
+    def draw(self) -> str:
+        self.round.apply("draw")
+        new, _ = self.round.pending or ("", "")
+        self._record.update(draw="stock", drew=new)
+        return new
+
+    def take(self) -> str:
+        top = self.round.top
+        self.round.apply("take")
+        self._record.update(draw="pile", card=top)
+        return top
+
+    def decline(self) -> None:
+        self.round.apply("decline")
+        self._record["declined"] = True
+        self._finish()
+
+    def put_down(self, card: str) -> None:
+        self.round.apply("put", card)
+        self._record["discard"] = self.round.top
+        self._record["showed_31"] = self.round.showed_31(self.round_seat)
+        self._finish()
+
+    def play_by_rule(self, knock_at: float) -> None:
+        """Play the whole turn by the table's decision rule."""
+        rec = self.round.play_rule_turn(knock_at)
+        if rec["knock"]:
+            self._record["knock"] = True
+        elif rec["declined"]:
+            self._record["declined"] = True
+        else:
+            if rec["draw"] == "stock":
+                self._record.update(draw="stock", drew=rec["card"])
+            else:
+                self._record.update(draw="pile", card=rec["card"])
+            self._record["discard"] = rec["discard"]
+            self._record["showed_31"] = rec["showed_31"]
+        self._finish()
+
+    def _finish(self) -> None:
+        rec = dict(self._record)
+        self._log.turns.append(rec)
+        action = (
+            "knock"
+            if rec.get("knock")
+            else "decline"
+            if rec.get("declined")
+            else "take"
+            if rec.get("draw") == "pile"
+            else "draw"
+        )
+        data: dict[str, Any] = {"seat": self.seat, "action": action}
+        for key in ("card", "drew", "discard", "showed_31"):
+            if key in rec:
+                data[key] = rec[key]
+        self.game._emit("turn", **data)
+
+
+class Game:
+    """A game of Thirty-One.
+
+    ``players``: one per seat (default: seat 0 is ``you``, to be played by the caller's player,
+    and the others :class:`~thirtyone.players.ComputerPlayer`). ``seed`` makes the dealer draw and
+    every deal reproducible. Listeners given to ``on_event`` see each :class:`Event` as it happens.
+    """
+
+    def __init__(
+        self,
+        rules: Rules | None = None,
+        players: Sequence[Player] | None = None,
+        *,
+        seed: int | None = None,
+        names: Sequence[str] | None = None,
+        on_event: Callable[[Event], None] | None = None,
+    ) -> None:
+        self.rules = rules or Rules.standard()
+        n = self.rules.seats
+        if players is None:
+            players = [ComputerPlayer(f"Computer {i}") for i in range(n)]
+        if len(players) != n:
+            raise RuleError(f"rule seats: {n} seats but {len(players)} players")
+        self.players = list(players)
+        self.names = list(names) if names else [p.name for p in self.players]
+        self.rng = random.Random(seed)
+        self.lives = [self.rules.lives] * n
+        self.dealer = self.rng.randrange(n)
+        self.round_number = 0
+        self.events: list[Event] = []
+        self.logs: list[RoundLog] = []
+        self.places: dict[int, int] = {}
+        self.winner: int | None = None
+        self.round: _core.Round | None = None
+        self._listeners: list[Callable[[Event], None]] = [on_event] if on_event else []
+
+    # -- state ----------------------------------------------------------------------------------
+
+    @property
+    def active(self) -> list[int]:
+        """Game seats still in the game, in seat order."""
+        return [s for s in range(self.rules.seats) if s not in self.places]
+
+    @property
+    def over(self) -> bool:
+        return self.winner is not None
+
+    def placing(self) -> list[int]:
+        """Game seats by place, first place first (only those placed so far)."""
+        return sorted(self.places, key=lambda s: self.places[s])
+
+    def add_listener(self, listener: Callable[[Event], None]) -> None:
+        self._listeners.append(listener)
+
+    def _emit(self, kind: str, **data: Any) -> None:
+        event = Event(kind, self.round_number, data)
+        self.events.append(event)
+        for listener in self._listeners:
+            listener(event)
+
+    def _next_active(self, seat: int) -> int:
+        n = self.rules.seats
+        for step in range(1, n + 1):
+            s = (seat + step) % n
+            if s not in self.places:
+                return s
+        return seat
+
+    # -- play -----------------------------------------------------------------------------------
+
+    def play(self) -> int:
+        """Play rounds until one player is left; returns the winner's seat."""
+        while not self.over:
+            self.play_round()
+        assert self.winner is not None
+        return self.winner
+
+    def play_round(self) -> None:
+        """Deal and play one round (dealt again after a wash), then settle lives and places."""
+        if self.over:
+            raise IllegalMoveError("the game is over")
+        while True:
+            self.round_number += 1
+            seats = self._turn_order()
+            deck = shuffled_pack(self.rng)
+            first = 0  # round seats start at the dealer's left
+            self.round = _core.Round(self.rules.round_rules(), len(seats), first, deck)
+            log = RoundLog(self.round_number, self.dealer, seats, first, self.round.top)
+            self.logs.append(log)
+            self._emit(
+                "deal", dealer=self.dealer, first=seats[first], upcard=self.round.top, seats=seats
+            )
+            while not self.round.is_over:
+                turn = Turn(self, self.round, log)
+                self.players[turn.seat].play(turn)
+                if not self.round.is_over and self.round.to_move == turn.round_seat:
+                    raise IllegalMoveError(f"{self.names[turn.seat]} did not finish the turn")
+            if self._settle(self.round, log):
+                break
+        self.dealer = self._next_active(self.dealer)
+
+    def _turn_order(self) -> list[int]:
+        """Game seats dealt in, in turn order starting at the dealer's left."""
+        start = self._next_active(self.dealer)
+        order = [start]
+        while (s := self._next_active(order[-1])) != start:
+            order.append(s)
+        return order
+
+    def _settle(self, round_: _core.Round, log: RoundLog) -> bool:
+        """Apply the round's losses. Returns False for a wash (the round is dealt again)."""
+        seats = log.seats
+        losses = round_.losses()
+        scores = [round_.score(i) for i in range(len(seats))]
+        end, by = round_.end or ("showdown", None)
+        data = {
+            "end": end,
+            "by": seats[by] if by is not None else None,
+            "knocker": seats[round_.knocker] if round_.knocker is not None else None,
+            "hands": {seats[i]: round_.hand(i) for i in range(len(seats))},
+            "scores": {seats[i]: scores[i] for i in range(len(seats))},
+            "losses": {seats[i]: losses[i] for i in range(len(seats))},
+        }
+        if all(self.lives[s] - losses[i] <= 0 for i, s in enumerate(seats)):
+            self._emit("wash", **data)
+            return False
+        for i, s in enumerate(seats):
+            self.lives[s] -= losses[i]
+        data["lives"] = list(self.lives)
+        self._emit("round_end", **data)
+        # Players out this round: the lower hand takes the lower place; equal hands in seat
+        # order from the dealer's left (the earlier one takes the lower place).
+        out = [i for i, s in enumerate(seats) if self.lives[s] <= 0]
+        out.sort(key=lambda i: (scores[i], i))
+        place = len(self.active)
+        for i in out:
+            self.places[seats[i]] = place
+            self._emit("out", seat=seats[i], place=place)
+            place -= 1
+        if len(self.active) == 1:
+            self.winner = self.active[0]
+            self.places[self.winner] = 1
+            self._emit("game_over", winner=self.winner, placing=self.placing())
+        return True

@@ -1,0 +1,1 @@
+//! A game-agnostic parallel Monte Carlo engine. It knows nothing of cards.

@@ -1,0 +1,64 @@
+//! The one place where Rust errors become Python exceptions.
+//!
+//! Hierarchy (re-exported by `thirtyone.errors`):
+//! `ThirtyOneError(ValueError)` → `CardError`, `RuleError`, `StateError`, `IllegalMoveError`.
+//! A cancelled computation becomes `KeyboardInterrupt`.
+
+use pyo3::create_exception;
+use pyo3::exceptions::{PyKeyboardInterrupt, PyValueError};
+use pyo3::PyErr;
+use thirtyone_core::Error;
+
+create_exception!(
+    thirtyone._core,
+    ThirtyOneError,
+    PyValueError,
+    "Base of every error thirtyone raises for bad input."
+);
+create_exception!(
+    thirtyone._core,
+    CardError,
+    ThirtyOneError,
+    "Text that is not a card."
+);
+create_exception!(
+    thirtyone._core,
+    RuleError,
+    ThirtyOneError,
+    "A rule option that is unknown, out of range or inconsistent."
+);
+create_exception!(
+    thirtyone._core,
+    StateError,
+    ThirtyOneError,
+    "A round state that cannot have happened, or is not the player's turn."
+);
+create_exception!(
+    thirtyone._core,
+    IllegalMoveError,
+    ThirtyOneError,
+    "An action the rules do not allow now."
+);
+
+/// Map a core error to its Python exception.
+pub fn to_py(e: Error) -> PyErr {
+    let msg = e.to_string();
+    match e {
+        Error::BadCard(_) => CardError::new_err(msg),
+        Error::BadRule(..) => RuleError::new_err(msg),
+        Error::BadState(_) => StateError::new_err(msg),
+        Error::IllegalAction(_) => IllegalMoveError::new_err(msg),
+        Error::Cancelled => PyKeyboardInterrupt::new_err(msg),
+    }
+}
+
+/// `?`-friendly conversion for core results.
+pub trait IntoPy<T> {
+    fn py_err(self) -> pyo3::PyResult<T>;
+}
+
+impl<T> IntoPy<T> for thirtyone_core::Result<T> {
+    fn py_err(self) -> pyo3::PyResult<T> {
+        self.map_err(to_py)
+    }
+}

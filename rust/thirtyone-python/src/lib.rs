@@ -1,0 +1,20 @@
+//! The PyO3 binding of `thirtyone-core`: conversion and error mapping only. No game logic here.
+
+mod convert;
+mod errors;
+mod functions;
+mod round;
+
+use pyo3::prelude::*;
+
+#[pymodule(gil_used = false)]
+mod _core {
+    #[pymodule_export]
+    use crate::errors::{CardError, IllegalMoveError, RuleError, StateError, ThirtyOneError};
+
+    #[pymodule_export]
+    use crate::round::PyRound;
+
+    #[pymodule_export]
+    use crate::functions::{choose_put_down, choose_start, parse_card, score};
+}

@@ -1,0 +1,221 @@
+//! `thirtyone._core.Round`: one round of play, for the Python game loop.
+
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use thirtyone_core::{Action, Card, End, Error, Phase, Round, Source};
+
+use crate::convert::{card, points, round_rules, threshold};
+use crate::errors::{to_py, IntoPy};
+
+#[pyclass(module = "thirtyone._core", name = "Round")]
+#[derive(Clone)]
+pub struct PyRound {
+    inner: Round,
+}
+
+fn texts(cs: &[Card]) -> Vec<String> {
+    cs.iter().map(Card::to_string).collect()
+}
+
+fn source(s: Source) -> &'static str {
+    match s {
+        Source::Stock => "stock",
+        Source::Pile => "pile",
+    }
+}
+
+impl PyRound {
+    fn seat(&self, seat: u8) -> PyResult<u8> {
+        if seat < self.inner.seats() {
+            Ok(seat)
+        } else {
+            Err(to_py(Error::BadState(format!(
+                "seat {seat} is not one of the {} seats",
+                self.inner.seats()
+            ))))
+        }
+    }
+}
+
+#[pymethods]
+impl PyRound {
+    /// Deal a round from a shuffled pack of 52 card texts; `first` plays first (the dealer's left).
+    #[new]
+    #[pyo3(signature = (rules, seats, first, deck))]
+    fn new(
+        rules: Option<&Bound<'_, PyDict>>,
+        seats: u8,
+        first: u8,
+        deck: Vec<String>,
+    ) -> PyResult<Self> {
+        let rules = round_rules(rules)?;
+        let deck: Vec<Card> = deck.iter().map(|t| card(t)).collect::<PyResult<_>>()?;
+        Ok(PyRound {
+            inner: Round::deal(rules, seats, first, &deck).py_err()?,
+        })
+    }
+
+    #[getter]
+    fn seats(&self) -> u8 {
+        self.inner.seats()
+    }
+    #[getter]
+    fn first(&self) -> u8 {
+        self.inner.first()
+    }
+    #[getter]
+    fn to_move(&self) -> u8 {
+        self.inner.to_move()
+    }
+    /// The top card of the discard pile.
+    #[getter]
+    fn top(&self) -> String {
+        self.inner.top().to_string()
+    }
+    /// The seat that put the top discard down (None for the upcard).
+    #[getter]
+    fn top_by(&self) -> Option<u8> {
+        self.inner.top_by()
+    }
+    #[getter]
+    fn stock_len(&self) -> u8 {
+        self.inner.stock_len()
+    }
+    #[getter]
+    fn knocker(&self) -> Option<u8> {
+        self.inner.knocker()
+    }
+    #[getter]
+    fn turns_played(&self) -> u16 {
+        self.inner.turns_played()
+    }
+    /// "start", "put_down" or "over".
+    #[getter]
+    fn phase(&self) -> &'static str {
+        match self.inner.phase() {
+            Phase::Start => "start",
+            Phase::PutDown { .. } => "put_down",
+            Phase::Over(_) => "over",
+        }
+    }
+    /// During a put-down: (the new card, "stock" or "pile").
+    #[getter]
+    fn pending(&self) -> Option<(String, &'static str)> {
+        match self.inner.phase() {
+            Phase::PutDown { new, from_pile } => {
+                Some((new.to_string(), if from_pile { "pile" } else { "stock" }))
+            }
+            _ => None,
+        }
+    }
+    #[getter]
+    fn is_over(&self) -> bool {
+        self.inner.is_over()
+    }
+    /// How the round ended: None while it is on, else (kind, seat) with kind one of
+    /// "dealt_31", "thirty_one", "showdown", "stock_out" (seat: who showed 31 or declined).
+    #[getter]
+    fn end(&self) -> Option<(&'static str, Option<u8>)> {
+        self.inner.end().map(|e| match e {
+            End::Dealt31 => ("dealt_31", None),
+            End::ThirtyOne { seat } => ("thirty_one", Some(seat)),
+            End::Showdown => ("showdown", None),
+            End::StockOut { seat } => ("stock_out", Some(seat)),
+        })
+    }
+
+    fn hand(&self, seat: u8) -> PyResult<Vec<String>> {
+        Ok(texts(&self.inner.hand(self.seat(seat)?)))
+    }
+    fn score(&self, seat: u8) -> PyResult<f64> {
+        Ok(points(self.inner.score(self.seat(seat)?)))
+    }
+    fn showed_31(&self, seat: u8) -> PyResult<bool> {
+        Ok(self.inner.showed_31(self.seat(seat)?))
+    }
+    fn may_knock(&self) -> bool {
+        self.inner.may_knock()
+    }
+    fn may_take(&self) -> bool {
+        self.inner.may_take()
+    }
+    /// The legal actions now: "knock", "draw", "take", "decline", "put:XX".
+    fn legal_actions(&self) -> Vec<String> {
+        self.inner
+            .legal_actions()
+            .into_iter()
+            .map(|a| match a {
+                Action::Knock => "knock".to_string(),
+                Action::Draw(Source::Stock) => "draw".to_string(),
+                Action::Draw(Source::Pile) => "take".to_string(),
+                Action::Decline => "decline".to_string(),
+                Action::PutDown(c) => format!("put:{c}"),
+            })
+            .collect()
+    }
+
+    /// Apply one action of the player to move: "knock", "draw", "take", "decline", or "put"
+    /// with the card to put down.
+    #[pyo3(signature = (action, card=None))]
+    fn apply(&mut self, action: &str, card: Option<&str>) -> PyResult<()> {
+        let a = match (action, card) {
+            ("knock", None) => Action::Knock,
+            ("draw", None) => Action::Draw(Source::Stock),
+            ("take", None) => Action::Draw(Source::Pile),
+            ("decline", None) => Action::Decline,
+            ("put", Some(c)) => Action::PutDown(crate::convert::card(c)?),
+            _ => {
+                return Err(to_py(Error::IllegalAction(format!(
+                    "unknown action {action:?}{}",
+                    card.map(|c| format!(" with card {c:?}"))
+                        .unwrap_or_default()
+                ))))
+            }
+        };
+        self.inner.apply(a).py_err()
+    }
+
+    /// Play the whole turn of the player to move by the table's decision rule. Returns a dict:
+    /// seat, knock, declined, draw ("stock"/"pile"/None), card (drawn or taken), discard, showed_31.
+    #[pyo3(signature = (knock_at=27.0))]
+    fn play_rule_turn<'py>(
+        &mut self,
+        py: Python<'py>,
+        knock_at: f64,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        if self.inner.phase() != Phase::Start {
+            return Err(to_py(Error::IllegalAction(
+                "a rule turn starts at the start of a turn".into(),
+            )));
+        }
+        let rec = self.inner.play_rule_turn(threshold("knock_at", knock_at)?);
+        let d = PyDict::new(py);
+        d.set_item("seat", rec.seat)?;
+        d.set_item("knock", rec.knock)?;
+        d.set_item("declined", rec.declined)?;
+        d.set_item("draw", rec.draw.map(|(s, _)| source(s)))?;
+        d.set_item("card", rec.draw.map(|(_, c)| c.to_string()))?;
+        d.set_item("discard", rec.put_down.map(|c| c.to_string()))?;
+        d.set_item("showed_31", rec.showed_31)?;
+        Ok(d)
+    }
+
+    /// Lives each seat loses this round (zeros while the round is on).
+    fn losses(&self) -> Vec<u8> {
+        self.inner.losses()[..self.inner.seats() as usize].to_vec()
+    }
+
+    fn copy(&self) -> Self {
+        self.clone()
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Round(seats={}, to_move={}, phase={}, top={})",
+            self.inner.seats(),
+            self.inner.to_move(),
+            self.phase(),
+            self.inner.top()
+        )
+    }
+}

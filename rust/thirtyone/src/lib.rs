@@ -1,0 +1,20 @@
+//! Thirty-One for the Monte Carlo engine: the game supplies only its own rules.
+//!
+//! - [`cards`]: the pack, card text, card sets;
+//! - [`scoring`]: hand scores and the scoring options;
+//! - [`rules`]: the round-level rules of a table;
+//! - [`decision`]: the table's decision rule (the one implementation);
+//! - [`round`]: one round as a state machine and what it costs each seat.
+
+pub mod cards;
+pub mod decision;
+pub mod error;
+pub mod round;
+pub mod rules;
+pub mod scoring;
+
+pub use cards::{Card, CardSet};
+pub use error::{Error, Result};
+pub use round::{Action, End, Phase, Round, Source, TurnRecord, MAX_SEATS};
+pub use rules::RoundRules;
+pub use scoring::{Score, Scoring, ThreeOfAKind};

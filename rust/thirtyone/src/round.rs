@@ -1,0 +1,499 @@
+//! One round of Thirty-One as a state machine: the deal, turns (knock, draw or take, put-down),
+//! the final turns after a knock, 31 shown, the stock running out, and what the round costs each
+//! seat. The game loop and the Oracle's playouts both drive this one implementation.
+
+use crate::cards::{Card, CardSet};
+use crate::decision::{self, Start};
+use crate::error::{Error, Result};
+use crate::rules::{FirstTurnKnock, KnockerTie, RoundRules, ThirtyOneAfterKnock};
+use crate::scoring::Score;
+
+/// The most seats at a table.
+pub const MAX_SEATS: usize = 9;
+
+/// Where a draw comes from.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Source {
+    Stock,
+    Pile,
+}
+
+/// One step of a turn.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Action {
+    Knock,
+    Draw(Source),
+    PutDown(Card),
+    /// Only when the stock is empty: do not take the top discard, which ends the round.
+    Decline,
+}
+
+/// Where the current turn stands.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Phase {
+    /// The player to move knocks, draws, takes, or (stock empty) declines.
+    Start,
+    /// The player to move holds a fourth card and must put one down.
+    PutDown { new: Card, from_pile: bool },
+    /// The round is over.
+    Over(End),
+}
+
+/// How a round ended.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum End {
+    /// One or more players were dealt 31: no play.
+    Dealt31,
+    /// A player showed 31 after a put-down.
+    ThirtyOne { seat: u8 },
+    /// Every player had their final turn after the knock.
+    Showdown,
+    /// The stock was spent and the player to move declined the top discard.
+    StockOut { seat: u8 },
+}
+
+/// A whole turn as it was played, for the game's record.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct TurnRecord {
+    pub seat: u8,
+    /// None for a knock or a decline.
+    pub draw: Option<(Source, Card)>,
+    pub put_down: Option<Card>,
+    pub knock: bool,
+    pub declined: bool,
+    /// The player showed 31 after the put-down.
+    pub showed_31: bool,
+}
+
+/// The state of one round. Seats are numbered 0..seats in turn order (play goes to seat + 1).
+#[derive(Clone, Debug)]
+pub struct Round {
+    pub(crate) rules: RoundRules,
+    pub(crate) seats: u8,
+    pub(crate) hands: [[Card; 3]; MAX_SEATS],
+    /// The stock, its top card last.
+    pub(crate) stock: [Card; 52],
+    pub(crate) stock_len: u8,
+    pub(crate) top: Card,
+    /// Who put the top discard down (None: the upcard).
+    pub(crate) top_by: Option<u8>,
+    pub(crate) first: u8,
+    pub(crate) to_move: u8,
+    pub(crate) turns_played: u16,
+    pub(crate) knocker: Option<u8>,
+    /// Final turns still to be played after the knock.
+    pub(crate) finals_left: u8,
+    pub(crate) phase: Phase,
+    /// Lives already lost this round to 31s shown during the final turns (seed 001's rule).
+    pub(crate) shown_losses: [u8; MAX_SEATS],
+    pub(crate) showed_31: [bool; MAX_SEATS],
+}
+
+impl Round {
+    /// Deal a round from a shuffled pack: three cards each, one at a time, starting with `first`
+    /// (the dealer's left); the next card is the upcard; the rest is the stock, `deck[3n+1]` on top.
+    pub fn deal(rules: RoundRules, seats: u8, first: u8, deck: &[Card]) -> Result<Round> {
+        rules.validate()?;
+        if !(2..=MAX_SEATS as u8).contains(&seats) {
+            return Err(Error::BadState(format!(
+                "a round needs 2 to 9 seats, not {seats}"
+            )));
+        }
+        if first >= seats {
+            return Err(Error::BadState(format!(
+                "first seat {first} is not one of the {seats} seats"
+            )));
+        }
+        if deck.len() != 52 || deck.iter().copied().collect::<CardSet>() != CardSet::FULL {
+            return Err(Error::BadState(
+                "the deck must hold each of the 52 cards once".into(),
+            ));
+        }
+        let n = seats as usize;
+        let mut hands = [[deck[0]; 3]; MAX_SEATS];
+        for k in 0..3 {
+            for i in 0..n {
+                hands[(first as usize + i) % n][k] = deck[k * n + i];
+            }
+        }
+        let mut stock = [deck[0]; 52];
+        let rest = &deck[3 * n + 1..];
+        for (i, &c) in rest.iter().rev().enumerate() {
+            stock[i] = c;
+        }
+        let mut round = Round {
+            rules,
+            seats,
+            hands,
+            stock,
+            stock_len: rest.len() as u8,
+            top: deck[3 * n],
+            top_by: None,
+            first,
+            to_move: first,
+            turns_played: 0,
+            knocker: None,
+            finals_left: 0,
+            phase: Phase::Start,
+            shown_losses: [0; MAX_SEATS],
+            showed_31: [false; MAX_SEATS],
+        };
+        if (0..n).any(|s| round.score(s as u8).is_blitz()) {
+            round.phase = Phase::Over(End::Dealt31);
+        }
+        Ok(round)
+    }
+
+    pub fn rules(&self) -> &RoundRules {
+        &self.rules
+    }
+    pub fn seats(&self) -> u8 {
+        self.seats
+    }
+    pub fn first(&self) -> u8 {
+        self.first
+    }
+    pub fn hand(&self, seat: u8) -> [Card; 3] {
+        self.hands[seat as usize]
+    }
+    pub fn score(&self, seat: u8) -> Score {
+        self.rules.scoring.score(self.hands[seat as usize])
+    }
+    pub fn top(&self) -> Card {
+        self.top
+    }
+    pub fn top_by(&self) -> Option<u8> {
+        self.top_by
+    }
+    pub fn stock_len(&self) -> u8 {
+        self.stock_len
+    }
+    pub fn to_move(&self) -> u8 {
+        self.to_move
+    }
+    pub fn knocker(&self) -> Option<u8> {
+        self.knocker
+    }
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+    pub fn turns_played(&self) -> u16 {
+        self.turns_played
+    }
+    pub fn is_over(&self) -> bool {
+        matches!(self.phase, Phase::Over(_))
+    }
+    pub fn end(&self) -> Option<End> {
+        match self.phase {
+            Phase::Over(e) => Some(e),
+            _ => None,
+        }
+    }
+    /// Whether `seat` showed 31 this round.
+    pub fn showed_31(&self, seat: u8) -> bool {
+        self.showed_31[seat as usize]
+    }
+
+    /// May the player to move take the top discard now?
+    pub fn may_take(&self) -> bool {
+        if self.phase != Phase::Start {
+            return false;
+        }
+        match self.top_by {
+            Some(s) if s == self.to_move => {
+                // Nobody takes back their own put-down, except under the two-player mercy rule on
+                // the final turn after the opponent's knock.
+                self.rules.two_player_mercy && self.seats == 2 && self.knocker.is_some()
+            }
+            _ => true,
+        }
+    }
+
+    /// May the player to move knock now?
+    pub fn may_knock(&self) -> bool {
+        if self.phase != Phase::Start || self.knocker.is_some() || self.stock_len == 0 {
+            return false;
+        }
+        if self.turns_played == 0 && self.rules.first_turn_knock == FirstTurnKnock::Forbidden {
+            return false;
+        }
+        let hand = self.hands[self.to_move as usize];
+        if self.rules.knock_needs_one_suit
+            && !(hand[0].suit() == hand[1].suit() && hand[1].suit() == hand[2].suit())
+        {
+            return false;
+        }
+        self.rules.scoring.score(hand) >= self.rules.min_knock
+    }
+
+    /// The actions the player to move may take now.
+    pub fn legal_actions(&self) -> Vec<Action> {
+        let mut out = Vec::new();
+        match self.phase {
+            Phase::Over(_) => {}
+            Phase::Start => {
+                if self.may_knock() {
+                    out.push(Action::Knock);
+                }
+                if self.stock_len > 0 {
+                    out.push(Action::Draw(Source::Stock));
+                }
+                if self.may_take() {
+                    out.push(Action::Draw(Source::Pile));
+                }
+                if self.stock_len == 0 {
+                    out.push(Action::Decline);
+                }
+            }
+            Phase::PutDown { new, from_pile } => {
+                for c in self.hands[self.to_move as usize] {
+                    out.push(Action::PutDown(c));
+                }
+                if !from_pile {
+                    out.push(Action::PutDown(new));
+                }
+            }
+        }
+        out
+    }
+
+    /// Apply one action of the player to move, refusing anything the rules do not allow.
+    pub fn apply(&mut self, action: Action) -> Result<()> {
+        let seat = self.to_move;
+        let illegal = |why: &str| Err(Error::IllegalAction(format!("seat {seat}: {why}")));
+        match (self.phase, action) {
+            (Phase::Over(_), _) => return illegal("the round is over"),
+            (Phase::Start, Action::Knock) => {
+                if self.knocker.is_some() {
+                    return illegal("somebody has already knocked this round");
+                }
+                if !self.may_knock() {
+                    return illegal("the table's rules do not allow a knock now");
+                }
+                self.knock();
+            }
+            (Phase::Start, Action::Draw(Source::Stock)) => {
+                if self.stock_len == 0 {
+                    return illegal("the stock is empty");
+                }
+                self.draw_stock();
+            }
+            (Phase::Start, Action::Draw(Source::Pile)) => {
+                if !self.may_take() {
+                    return illegal("you may not take back a card you put down yourself");
+                }
+                self.take_pile();
+            }
+            (Phase::Start, Action::Decline) => {
+                if self.stock_len > 0 {
+                    return illegal("you may only decline the discard when the stock is empty");
+                }
+                self.phase = Phase::Over(End::StockOut { seat });
+            }
+            (Phase::Start, Action::PutDown(_)) => {
+                return illegal("draw or take a card before putting one down")
+            }
+            (Phase::PutDown { new, from_pile }, Action::PutDown(card)) => {
+                let held = self.hands[seat as usize].contains(&card);
+                if from_pile && card == new {
+                    return illegal("a card taken from the pile may not be put straight back");
+                }
+                if !held && card != new {
+                    return illegal(&format!("{card} is not in your hand"));
+                }
+                self.put_down(card);
+            }
+            (Phase::PutDown { .. }, _) => return illegal("put a card down to finish your turn"),
+        }
+        Ok(())
+    }
+
+    fn knock(&mut self) {
+        self.knocker = Some(self.to_move);
+        self.finals_left = self.seats - 1;
+        self.turns_played += 1;
+        self.to_move = (self.to_move + 1) % self.seats;
+    }
+
+    fn draw_stock(&mut self) {
+        self.stock_len -= 1;
+        let new = self.stock[self.stock_len as usize];
+        self.phase = Phase::PutDown {
+            new,
+            from_pile: false,
+        };
+    }
+
+    fn take_pile(&mut self) {
+        self.phase = Phase::PutDown {
+            new: self.top,
+            from_pile: true,
+        };
+    }
+
+    fn put_down(&mut self, card: Card) {
+        let seat = self.to_move;
+        let Phase::PutDown { new, .. } = self.phase else {
+            unreachable!("put_down outside the put-down phase")
+        };
+        let hand = &mut self.hands[seat as usize];
+        if let Some(slot) = hand.iter_mut().find(|c| **c == card) {
+            *slot = new;
+        }
+        self.top = card;
+        self.top_by = Some(seat);
+        self.phase = Phase::Start;
+        self.turns_played += 1;
+        if self.score(seat).is_blitz() {
+            self.showed_31[seat as usize] = true;
+            if self.knocker.is_some()
+                && self.rules.thirty_one_after_knock == ThirtyOneAfterKnock::Continues
+            {
+                for s in 0..self.seats {
+                    if s != seat {
+                        self.shown_losses[s as usize] += 1;
+                    }
+                }
+            } else {
+                self.phase = Phase::Over(End::ThirtyOne { seat });
+                return;
+            }
+        }
+        self.finish_turn();
+    }
+
+    fn finish_turn(&mut self) {
+        if self.knocker.is_some() {
+            self.finals_left -= 1;
+            if self.finals_left == 0 {
+                self.phase = Phase::Over(End::Showdown);
+                return;
+            }
+        }
+        self.to_move = (self.to_move + 1) % self.seats;
+    }
+
+    /// Play the whole turn of the player to move by the table's decision rule, knocking at
+    /// `knock_at` or more. Returns what was done.
+    pub fn play_rule_turn(&mut self, knock_at: Score) -> TurnRecord {
+        let seat = self.to_move;
+        let mut rec = TurnRecord {
+            seat,
+            draw: None,
+            put_down: None,
+            knock: false,
+            declined: false,
+            showed_31: false,
+        };
+        if self.phase != Phase::Start {
+            return rec;
+        }
+        let hand = self.hands[seat as usize];
+        let top = self.may_take().then_some(self.top);
+        let scoring = self.rules.scoring;
+        match decision::choose_start(
+            &scoring,
+            hand,
+            top,
+            self.may_knock(),
+            self.stock_len == 0,
+            knock_at,
+        ) {
+            Start::Knock => {
+                self.knock();
+                rec.knock = true;
+            }
+            Start::Decline => {
+                self.phase = Phase::Over(End::StockOut { seat });
+                rec.declined = true;
+            }
+            start => {
+                let from_pile = start == Start::Take;
+                if from_pile {
+                    self.take_pile();
+                } else {
+                    self.draw_stock();
+                }
+                let Phase::PutDown { new, .. } = self.phase else {
+                    unreachable!()
+                };
+                let choice = decision::choose_put_down(&scoring, hand, new, from_pile);
+                rec.draw = Some((
+                    if from_pile {
+                        Source::Pile
+                    } else {
+                        Source::Stock
+                    },
+                    new,
+                ));
+                rec.put_down = Some(choice.card);
+                self.put_down(choice.card);
+                rec.showed_31 = self.showed_31[seat as usize];
+            }
+        }
+        rec
+    }
+
+    /// Lives each seat loses this round (all zero while the round is on).
+    pub fn losses(&self) -> [u8; MAX_SEATS] {
+        let mut lost = [0u8; MAX_SEATS];
+        let n = self.seats as usize;
+        let Phase::Over(end) = self.phase else {
+            return lost;
+        };
+        match end {
+            End::Dealt31 => {
+                for (s, l) in lost.iter_mut().enumerate().take(n) {
+                    if !self.score(s as u8).is_blitz() {
+                        *l = 1;
+                    }
+                }
+            }
+            End::ThirtyOne { seat } => {
+                for (s, l) in lost.iter_mut().enumerate().take(n) {
+                    if s != seat as usize {
+                        *l = 1;
+                    }
+                }
+            }
+            End::Showdown | End::StockOut { .. } => {
+                let scores: Vec<Score> = (0..n).map(|s| self.score(s as u8)).collect();
+                let low = *scores.iter().min().expect("at least two seats");
+                let lowest = |s: usize| scores[s] == low;
+                let tied = scores.iter().filter(|&&x| x == low).count();
+                match self.knocker {
+                    Some(k) if lowest(k as usize) => {
+                        let k = k as usize;
+                        let penalty = self.rules.knock_penalty;
+                        if tied == 1 {
+                            lost[k] = penalty;
+                        } else {
+                            let (knocker_pays, others_pay) = match self.rules.knocker_tie {
+                                KnockerTie::KnockerPays => (penalty, 1),
+                                KnockerTie::OthersPay => (0, 1),
+                                KnockerTie::OnlyKnocker => (penalty, 0),
+                                KnockerTie::Cadillac => (2, 0),
+                            };
+                            for (s, l) in lost.iter_mut().enumerate().take(n) {
+                                if lowest(s) {
+                                    *l = if s == k { knocker_pays } else { others_pay };
+                                }
+                            }
+                        }
+                    }
+                    _ => {
+                        for (s, l) in lost.iter_mut().enumerate().take(n) {
+                            if lowest(s) {
+                                *l = 1;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        for (l, extra) in lost.iter_mut().zip(self.shown_losses) {
+            *l += extra;
+        }
+        lost
+    }
+}

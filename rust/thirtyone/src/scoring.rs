@@ -1,0 +1,159 @@
+//! Hand scores: the best single-suit total, with the table's scoring options.
+
+use std::fmt;
+
+use crate::cards::Card;
+
+/// A hand score in half points (so that 30½ is exact). `Score::from_points(31)` is 31.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Default)]
+pub struct Score(pub u8);
+
+impl Score {
+    pub const THIRTY_ONE: Score = Score(62);
+    /// Above every hand: a knock threshold that never knocks.
+    pub const NEVER: Score = Score(u8::MAX);
+
+    pub const fn from_points(p: u8) -> Score {
+        Score(p * 2)
+    }
+    pub const fn halves(self) -> u8 {
+        self.0
+    }
+    pub fn points(self) -> f64 {
+        self.0 as f64 / 2.0
+    }
+    /// A hand that is shown at once: 31, or more (three aces at 33 under Cadillac scoring).
+    pub const fn is_blitz(self) -> bool {
+        self.0 >= 62 && self.0 != u8::MAX
+    }
+}
+
+impl fmt::Display for Score {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.0 % 2 == 0 {
+            write!(f, "{}", self.0 / 2)
+        } else {
+            write!(f, "{}.5", self.0 / 2)
+        }
+    }
+}
+
+/// What three cards of one rank score.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub enum ThreeOfAKind {
+    /// Standard: trips score like any other hand (their highest card).
+    #[default]
+    None,
+    Thirty,
+    ThirtyHalf,
+}
+
+/// The scoring options of a table.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct Scoring {
+    pub three_of_a_kind: ThreeOfAKind,
+    /// Cadillac: three aces score 33.
+    pub three_aces_33: bool,
+    /// Three in sequence in one suit score 30 (ace high: A-K-Q of a suit is 31).
+    pub runs: bool,
+}
+
+impl Scoring {
+    /// The score of a three-card hand.
+    #[inline]
+    pub fn score(&self, hand: [Card; 3]) -> Score {
+        let base = best_suit_total(hand);
+        if *self == Scoring::default() {
+            return Score::from_points(base);
+        }
+        let mut s = Score::from_points(base);
+        let [a, b, c] = hand;
+        if a.rank() == b.rank() && b.rank() == c.rank() {
+            let trips = if a.rank() == 0 && self.three_aces_33 {
+                Score::from_points(33)
+            } else {
+                match self.three_of_a_kind {
+                    ThreeOfAKind::None => Score(0),
+                    ThreeOfAKind::Thirty => Score::from_points(30),
+                    ThreeOfAKind::ThirtyHalf => Score(61),
+                }
+            };
+            s = s.max(trips);
+        }
+        if self.runs && a.suit() == b.suit() && b.suit() == c.suit() && is_run(hand) {
+            s = s.max(Score::from_points(30));
+        }
+        s
+    }
+}
+
+/// The best single-suit total of three cards (no options).
+#[inline]
+pub fn best_suit_total(hand: [Card; 3]) -> u8 {
+    let mut totals = [0u8; 4];
+    for c in hand {
+        totals[c.suit() as usize] += c.value();
+    }
+    totals[0].max(totals[1]).max(totals[2]).max(totals[3])
+}
+
+/// Three ranks in sequence, the ace high only (Q-K-A) or low (A-2-3).
+fn is_run(hand: [Card; 3]) -> bool {
+    let mut r = [hand[0].rank(), hand[1].rank(), hand[2].rank()];
+    r.sort_unstable();
+    // rank 0 is the ace: A-2-3 is consecutive as is; A-Q-K is the ace high.
+    (r[1] == r[0] + 1 && r[2] == r[1] + 1) || r == [0, 11, 12]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hand(t: &str) -> [Card; 3] {
+        let v: Vec<Card> = t.split_whitespace().map(|c| c.parse().unwrap()).collect();
+        [v[0], v[1], v[2]]
+    }
+
+    #[test]
+    fn seed_003_worked_hand() {
+        let s = Scoring::default();
+        assert_eq!(s.score(hand("AH 9H 4H")), Score::from_points(24));
+        assert_eq!(s.score(hand("KS 7S AC")), Score::from_points(17));
+        assert_eq!(s.score(hand("QD QH 5C")), Score::from_points(10));
+        assert_eq!(s.score(hand("JC TC 2C")), Score::from_points(22));
+    }
+
+    #[test]
+    fn thirty_one_and_three_suits() {
+        let s = Scoring::default();
+        assert_eq!(s.score(hand("AS KS QS")), Score::THIRTY_ONE);
+        assert!(s.score(hand("AS KS QS")).is_blitz());
+        assert_eq!(s.score(hand("2C 3D 9H")), Score::from_points(9));
+    }
+
+    #[test]
+    fn three_of_a_kind_options() {
+        let trips = hand("7C 7D 7H");
+        let mut s = Scoring::default();
+        assert_eq!(s.score(trips), Score::from_points(7));
+        s.three_of_a_kind = ThreeOfAKind::Thirty;
+        assert_eq!(s.score(trips), Score::from_points(30));
+        s.three_of_a_kind = ThreeOfAKind::ThirtyHalf;
+        assert_eq!(s.score(trips), Score(61));
+        assert_eq!(s.score(trips).to_string(), "30.5");
+        s.three_aces_33 = true;
+        assert_eq!(s.score(hand("AC AD AH")), Score::from_points(33));
+    }
+
+    #[test]
+    fn runs_option() {
+        let s = Scoring {
+            runs: true,
+            ..Scoring::default()
+        };
+        assert_eq!(s.score(hand("4H 5H 6H")), Score::from_points(30));
+        assert_eq!(s.score(hand("AH KH QH")), Score::THIRTY_ONE);
+        assert_eq!(s.score(hand("4H 5H 7H")), Score::from_points(16));
+        assert_eq!(s.score(hand("4H 5H 6C")), Score::from_points(9));
+    }
+}
