@@ -8,12 +8,12 @@ keeps the game's record as a list of :class:`Event`.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from thirtyone import _core
-from thirtyone.cards import shuffled_pack
+from thirtyone.cards import parse_cards, shuffled_pack
 from thirtyone.errors import IllegalMoveError, RuleError
 from thirtyone.players import ComputerPlayer, Player
 from thirtyone.rules import Rules
@@ -159,6 +159,8 @@ class Game:
     ``players``: one per seat (default: seat 0 is ``you``, to be played by the caller's player,
     and the others :class:`~thirtyone.players.ComputerPlayer`). ``seed`` makes the dealer draw and
     every deal reproducible. Listeners given to ``on_event`` see each :class:`Event` as it happens.
+    ``decks`` (for tests and replays) supplies the packs to deal, one per round, in order; after
+    it runs out, packs are shuffled as usual.
     """
 
     def __init__(
@@ -169,6 +171,7 @@ class Game:
         seed: int | None = None,
         names: Sequence[str] | None = None,
         on_event: Callable[[Event], None] | None = None,
+        decks: Iterable[Sequence[str]] | None = None,
     ) -> None:
         self.rules = rules or Rules.standard()
         n = self.rules.seats
@@ -188,6 +191,7 @@ class Game:
         self.winner: int | None = None
         self.round: _core.Round | None = None
         self._listeners: list[Callable[[Event], None]] = [on_event] if on_event else []
+        self._decks: Iterator[Sequence[str]] | None = iter(decks) if decks is not None else None
 
     # -- state ----------------------------------------------------------------------------------
 
@@ -237,7 +241,7 @@ class Game:
         while True:
             self.round_number += 1
             seats = self._turn_order()
-            deck = shuffled_pack(self.rng)
+            deck = self._next_deck()
             first = 0  # round seats start at the dealer's left
             self.round = _core.Round(self.rules.round_rules(), len(seats), first, deck)
             log = RoundLog(self.round_number, self.dealer, seats, first, self.round.top)
@@ -254,6 +258,14 @@ class Game:
                 break
         self.dealer = self._next_active(self.dealer)
 
+    def _next_deck(self) -> list[str]:
+        if self._decks is not None:
+            deck = next(self._decks, None)
+            if deck is not None:
+                return parse_cards(deck, what="deck")
+            self._decks = None
+        return shuffled_pack(self.rng)
+
     def _turn_order(self) -> list[int]:
         """Game seats dealt in, in turn order starting at the dealer's left."""
         start = self._next_active(self.dealer)
@@ -268,7 +280,7 @@ class Game:
         losses = round_.losses()
         scores = [round_.score(i) for i in range(len(seats))]
         end, by = round_.end or ("showdown", None)
-        data = {
+        data: dict[str, Any] = {
             "end": end,
             "by": seats[by] if by is not None else None,
             "knocker": seats[round_.knocker] if round_.knocker is not None else None,
