@@ -1,1 +1,23 @@
 //! A game-agnostic parallel Monte Carlo engine. It knows nothing of cards.
+//!
+//! A game plugs in through two traits:
+//! - [`worlds::Factored`]: sample a world consistent with one player's view, part by part
+//!   (each part tested on its own, the parts combined when compatible);
+//! - [`evaluate::Simulator`]: play a world out after one of the player's choices, under every
+//!   policy of a sweep at once.
+//!
+//! The engine supplies the rest: deterministic random streams ([`rng`]), the parallel runner with
+//! its time limit and cancellation ([`runner`]), consistent-world collection ([`worlds`]), the
+//! policy sweep with its confirmation run ([`evaluate`]) and the statistics ([`stats`]).
+
+pub mod evaluate;
+pub mod rng;
+pub mod runner;
+pub mod stats;
+pub mod worlds;
+
+pub use evaluate::{evaluate, ChoiceResult, Evaluation, Outcome, Simulator};
+pub use rng::Rng;
+pub use runner::{Runner, Stop};
+pub use stats::{margin, Tally};
+pub use worlds::{collect, CollectSettings, Collected, Factored};

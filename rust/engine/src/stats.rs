@@ -1,0 +1,113 @@
+//! Proportions, their 95% margins, means, and statistical ties.
+
+/// Successes and costs over a number of trials. Costs are whole numbers, so sums are exact and
+/// independent of the order in which the threads add them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    pub n: u64,
+    pub successes: u64,
+    pub cost: u64,
+}
+
+impl Tally {
+    #[inline]
+    pub fn add(&mut self, success: bool, cost: u32) {
+        self.n += 1;
+        self.successes += u64::from(success);
+        self.cost += u64::from(cost);
+    }
+    pub fn merge(&mut self, o: &Tally) {
+        self.n += o.n;
+        self.successes += o.successes;
+        self.cost += o.cost;
+    }
+    /// The proportion of successes (0 with no trials).
+    pub fn p(&self) -> f64 {
+        if self.n == 0 {
+            0.0
+        } else {
+            self.successes as f64 / self.n as f64
+        }
+    }
+    /// The mean cost (0 with no trials).
+    pub fn mean_cost(&self) -> f64 {
+        if self.n == 0 {
+            0.0
+        } else {
+            self.cost as f64 / self.n as f64
+        }
+    }
+}
+
+/// The 95% margin of a proportion `p` estimated from `n` independent units:
+/// `1.96 * sqrt(p (1 - p) / n)` (infinite without units).
+pub fn margin(p: f64, n: u64) -> f64 {
+    if n == 0 {
+        return f64::INFINITY;
+    }
+    1.96 * (p * (1.0 - p) / n as f64).sqrt()
+}
+
+/// The index of the best of several tallies: the highest proportion, then the lowest mean cost,
+/// then the first.
+pub fn best(tallies: &[Tally]) -> Option<usize> {
+    let mut best: Option<usize> = None;
+    for (i, t) in tallies.iter().enumerate() {
+        best = match best {
+            None => Some(i),
+            Some(b) => {
+                let bt = &tallies[b];
+                // Compare successes/n exactly by cross-multiplying.
+                let lhs = t.successes as u128 * bt.n as u128;
+                let rhs = bt.successes as u128 * t.n as u128;
+                let better = lhs > rhs
+                    || (lhs == rhs
+                        && (t.cost as u128 * bt.n as u128) < (bt.cost as u128 * t.n as u128));
+                if better {
+                    Some(i)
+                } else {
+                    Some(b)
+                }
+            }
+        };
+    }
+    best
+}
+
+/// Whether a proportion `p` is statistically tied with the best `p_best` whose margin is
+/// `margin_best`: within that margin of it.
+pub fn tied(p_best: f64, margin_best: f64, p: f64) -> bool {
+    p_best - p <= margin_best + 1e-12
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn margin_matches_the_formula() {
+        // The example of oracle.md: p = 0.7421 over 10,000 deals gives 0.0086.
+        assert!((margin(0.7421, 10_000) - 0.0086).abs() < 5e-5);
+        assert_eq!(margin(0.0, 100), 0.0);
+        assert!(margin(0.5, 0).is_infinite());
+    }
+
+    #[test]
+    fn best_prefers_proportion_then_cost_then_first() {
+        let t = |n, s, c| Tally {
+            n,
+            successes: s,
+            cost: c,
+        };
+        assert_eq!(best(&[t(10, 5, 5), t(10, 6, 9)]), Some(1));
+        assert_eq!(best(&[t(10, 6, 5), t(10, 6, 4)]), Some(1));
+        assert_eq!(best(&[t(10, 6, 4), t(20, 12, 8)]), Some(0));
+        assert_eq!(best(&[]), None);
+    }
+
+    #[test]
+    fn ties_within_the_margin() {
+        assert!(tied(0.7421, 0.0086, 0.7365));
+        assert!(!tied(0.7421, 0.0086, 0.6012));
+    }
+}

@@ -1,0 +1,295 @@
+//! Collecting worlds consistent with what one player has seen.
+//!
+//! A world is made of parts (in a card game: one part per opponent) whose consistency tests are
+//! independent, except that the parts must be compatible with each other (no card in two
+//! places). Each part is sampled by rejection on its own, and the parts are combined; an
+//! incompatible combination is rejected whole. That is exact rejection sampling from the product
+//! of the parts' consistent sets restricted to compatible combinations, so every consistent world
+//! is equally likely, and it does not starve when the parts together are rare: the cost is the
+//! sum of the parts' costs, not their product.
+//!
+//! A part that no attempt explains (a history the model cannot produce) is dealt by the game's
+//! fallback, without the test, and reported.
+
+use crate::rng::Rng;
+use crate::runner::{Runner, Stop};
+
+/// A world that is sampled part by part.
+pub trait Factored: Sync {
+    type Part: Send + Clone;
+    type World: Send;
+
+    /// How many parts a world has.
+    fn parts(&self) -> usize;
+    /// One attempt at part `i`: a sample from its prior, kept only if consistent.
+    fn sample_part(&self, i: usize, rng: &mut Rng) -> Option<Self::Part>;
+    /// Part `i` dealt without the consistency test (used when no attempt explains it).
+    fn fallback_part(&self, i: usize, rng: &mut Rng) -> Self::Part;
+    /// The world made of these parts, or None when they are incompatible.
+    fn combine(&self, parts: &[Self::Part]) -> Option<Self::World>;
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct CollectSettings {
+    /// How many worlds to collect.
+    pub target: usize,
+    pub seed: u64,
+    /// Attempts spent on each part before it is declared unexplainable.
+    pub probe_attempts: u64,
+    /// Attempts (over all parts and combinations) one world may take before it is given up.
+    pub max_attempts_per_world: u64,
+}
+
+impl Default for CollectSettings {
+    fn default() -> Self {
+        CollectSettings {
+            target: 10_000,
+            seed: 0,
+            probe_attempts: 200_000,
+            max_attempts_per_world: 1_000_000,
+        }
+    }
+}
+
+/// The worlds collected, and how the collection went.
+#[derive(Debug)]
+pub struct Collected<W> {
+    pub worlds: Vec<W>,
+    /// Parts dealt by the fallback because no attempt was consistent.
+    pub fallback_parts: Vec<usize>,
+    /// Attempts made in all (parts and combinations).
+    pub attempts: u64,
+    /// Worlds given up after `max_attempts_per_world`.
+    pub given_up: usize,
+    /// Why collection stopped early, if it did.
+    pub stopped: Option<Stop>,
+}
+
+const PURPOSE_PROBE: u64 = 0x5052_4f42; // "PROB"
+const PURPOSE_WORLD: u64 = 0x574f_524c; // "WORL"
+
+/// Collect up to `settings.target` consistent worlds. World `k` comes from its own random stream,
+/// so the result is the same whatever the number of threads (unless a time limit cut it short).
+pub fn collect<F: Factored>(
+    game: &F,
+    settings: &CollectSettings,
+    runner: &Runner,
+) -> Collected<F::World> {
+    let parts = game.parts();
+    let mut attempts = 0u64;
+    // Probe: find the parts that no attempt explains.
+    let probe_chunk = 4096usize;
+    let mut fallback = vec![false; parts];
+    for (i, fb) in fallback.iter_mut().enumerate() {
+        let probes = settings.probe_attempts as usize;
+        let mut found = false;
+        // Grow the probe geometrically so that an easy part costs little.
+        let mut done = 0usize;
+        let mut size = probe_chunk.min(probes.max(1));
+        while done < probes && !found {
+            let n = size.min(probes - done);
+            let results = runner.chunks(n, probe_chunk / 4, |range| {
+                range.into_iter().any(|a| {
+                    let mut rng = Rng::stream(
+                        settings.seed,
+                        PURPOSE_PROBE ^ ((i as u64) << 40),
+                        (done + a) as u64,
+                    );
+                    game.sample_part(i, &mut rng).is_some()
+                })
+            });
+            if results.iter().any(Option::is_none) {
+                return Collected {
+                    worlds: Vec::new(),
+                    fallback_parts: Vec::new(),
+                    attempts,
+                    given_up: 0,
+                    stopped: runner.stop(),
+                };
+            }
+            found = results.into_iter().flatten().any(|x| x);
+            attempts += n as u64;
+            done += n;
+            size *= 4;
+        }
+        *fb = !found;
+    }
+
+    // Collect: world k from stream k.
+    let chunk = 64usize;
+    let results = runner.chunks(settings.target, chunk, |range| {
+        let mut out = Vec::with_capacity(range.len());
+        let mut tried = 0u64;
+        let mut given_up = 0usize;
+        for k in range {
+            let mut rng = Rng::stream(settings.seed, PURPOSE_WORLD, k as u64);
+            let (world, a) = one_world(
+                game,
+                &fallback,
+                settings.max_attempts_per_world,
+                &mut rng,
+                runner,
+            );
+            tried += a;
+            match world {
+                Some(w) => out.push(w),
+                None => given_up += 1,
+            }
+        }
+        (out, tried, given_up)
+    });
+    let mut worlds = Vec::with_capacity(settings.target);
+    let mut given_up = 0usize;
+    let mut incomplete = false;
+    for r in results {
+        match r {
+            Some((w, a, g)) => {
+                worlds.extend(w);
+                attempts += a;
+                given_up += g;
+            }
+            None => incomplete = true,
+        }
+    }
+    Collected {
+        worlds,
+        fallback_parts: (0..parts).filter(|&i| fallback[i]).collect(),
+        attempts,
+        given_up,
+        stopped: if incomplete { runner.stop() } else { None },
+    }
+}
+
+/// One world: every part by rejection (or fallback), then the combination; an incompatible
+/// combination starts the whole world again. Returns the world (None if given up) and the
+/// attempts made.
+fn one_world<F: Factored>(
+    game: &F,
+    fallback: &[bool],
+    max_attempts: u64,
+    rng: &mut Rng,
+    runner: &Runner,
+) -> (Option<F::World>, u64) {
+    let mut attempts = 0u64;
+    let mut parts: Vec<F::Part> = Vec::with_capacity(fallback.len());
+    loop {
+        parts.clear();
+        for (i, &fb) in fallback.iter().enumerate() {
+            if fb {
+                parts.push(game.fallback_part(i, rng));
+                continue;
+            }
+            loop {
+                attempts += 1;
+                if let Some(p) = game.sample_part(i, rng) {
+                    parts.push(p);
+                    break;
+                }
+                if attempts >= max_attempts || (attempts % 4096 == 0 && runner.stop().is_some()) {
+                    return (None, attempts);
+                }
+            }
+        }
+        attempts += 1;
+        if let Some(w) = game.combine(&parts) {
+            return (Some(w), attempts);
+        }
+        if attempts >= max_attempts {
+            return (None, attempts);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Two parts, each a number 0..6 ("dice"); part 0 is consistent when even, part 1 when it is
+    /// at least 3; compatible when different. The consistent worlds are the pairs (a, b) with a
+    /// in {0, 2, 4}, b in {3, 4, 5}, a != b: 8 pairs, each to come up 1/8 of the time.
+    struct Dice;
+    impl Factored for Dice {
+        type Part = u32;
+        type World = (u32, u32);
+        fn parts(&self) -> usize {
+            2
+        }
+        fn sample_part(&self, i: usize, rng: &mut Rng) -> Option<u32> {
+            let x = rng.below(6);
+            let ok = if i == 0 { x % 2 == 0 } else { x >= 3 };
+            ok.then_some(x)
+        }
+        fn fallback_part(&self, _: usize, rng: &mut Rng) -> u32 {
+            rng.below(6)
+        }
+        fn combine(&self, p: &[u32]) -> Option<(u32, u32)> {
+            (p[0] != p[1]).then_some((p[0], p[1]))
+        }
+    }
+
+    #[test]
+    fn every_consistent_world_equally_likely() {
+        let r = Runner::simple(Some(2));
+        let s = CollectSettings {
+            target: 40_000,
+            seed: 11,
+            ..CollectSettings::default()
+        };
+        let c = collect(&Dice, &s, &r);
+        assert_eq!(c.worlds.len(), 40_000);
+        assert!(c.fallback_parts.is_empty());
+        let mut counts = std::collections::HashMap::new();
+        for w in &c.worlds {
+            assert!(w.0 % 2 == 0 && w.1 >= 3 && w.0 != w.1);
+            *counts.entry(*w).or_insert(0u32) += 1;
+        }
+        assert_eq!(counts.len(), 8);
+        let e = 40_000.0 / 8.0;
+        let chi: f64 = counts.values().map(|&c| (c as f64 - e).powi(2) / e).sum();
+        // 7 degrees of freedom: 24.3 is the 0.999 quantile.
+        assert!(chi < 24.3, "chi-square {chi}");
+    }
+
+    #[test]
+    fn same_seed_same_worlds_whatever_the_threads() {
+        let s = CollectSettings {
+            target: 500,
+            seed: 5,
+            ..CollectSettings::default()
+        };
+        let a = collect(&Dice, &s, &Runner::simple(Some(1))).worlds;
+        let b = collect(&Dice, &s, &Runner::simple(Some(2))).worlds;
+        assert_eq!(a, b);
+    }
+
+    struct Impossible;
+    impl Factored for Impossible {
+        type Part = u32;
+        type World = u32;
+        fn parts(&self) -> usize {
+            1
+        }
+        fn sample_part(&self, _: usize, _: &mut Rng) -> Option<u32> {
+            None
+        }
+        fn fallback_part(&self, _: usize, rng: &mut Rng) -> u32 {
+            rng.below(6)
+        }
+        fn combine(&self, p: &[u32]) -> Option<u32> {
+            Some(p[0])
+        }
+    }
+
+    #[test]
+    fn an_unexplainable_part_is_dealt_by_the_fallback() {
+        let s = CollectSettings {
+            target: 100,
+            seed: 1,
+            probe_attempts: 10_000,
+            ..CollectSettings::default()
+        };
+        let c = collect(&Impossible, &s, &Runner::simple(Some(2)));
+        assert_eq!(c.fallback_parts, vec![0]);
+        assert_eq!(c.worlds.len(), 100);
+    }
+}
