@@ -200,9 +200,13 @@ impl PyRound {
         Ok(d)
     }
 
-    /// Lives each seat loses this round (zeros while the round is on).
-    fn losses(&self) -> Vec<u8> {
-        self.inner.losses()[..self.inner.seats() as usize].to_vec()
+    /// Lives each seat loses this round (zeros while the round is on), as a list of ints
+    /// (a `Vec<u8>` would reach Python as `bytes`).
+    fn losses(&self) -> Vec<u32> {
+        self.inner.losses()[..self.inner.seats() as usize]
+            .iter()
+            .map(|&l| u32::from(l))
+            .collect()
     }
 
     fn copy(&self) -> Self {
