@@ -208,6 +208,13 @@ class Game:
         """Game seats by place, first place first (only those placed so far)."""
         return sorted(self.places, key=lambda s: self.places[s])
 
+    def view(self, seat: int | None = None) -> dict[str, Any]:
+        """The current round as ``seat`` sees it (default: the player to move), in the Oracle's
+        input format (``oracle.md``): ``thirtyone.advise(game.view())``."""
+        from thirtyone.state import from_game
+
+        return from_game(self, seat)
+
     def add_listener(self, listener: Callable[[Event], None]) -> None:
         self._listeners.append(listener)
 

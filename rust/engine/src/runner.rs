@@ -51,6 +51,11 @@ impl Runner {
         Runner::new(threads, None, Arc::new(AtomicBool::new(false)))
     }
 
+    /// Change the time limit (None: none).
+    pub fn set_deadline(&mut self, deadline: Option<Instant>) {
+        self.deadline = deadline;
+    }
+
     pub fn threads(&self) -> usize {
         self.pool.current_num_threads()
     }

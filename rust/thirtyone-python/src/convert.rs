@@ -100,3 +100,110 @@ pub fn round_rules(d: Option<&Bound<'_, PyDict>>) -> PyResult<RoundRules> {
     r.validate().py_err()?;
     Ok(r)
 }
+
+/// The Oracle's input from the normalised dict `thirtyone.state` builds (keys: rules, seats, me,
+/// first, upcard, hand, turns, pending). Shape errors were reported in Python; here every value
+/// is still checked, so nothing malformed reaches the core.
+pub fn state_input(d: &Bound<'_, PyDict>) -> PyResult<thirtyone_core::view::StateInput> {
+    use thirtyone_core::view::{PendingInput, StateInput, TurnInput};
+    use thirtyone_core::Source;
+
+    fn bad(msg: String) -> PyErr {
+        to_py(Error::BadState(msg))
+    }
+    fn get<'py>(d: &Bound<'py, PyDict>, key: &str) -> PyResult<Bound<'py, PyAny>> {
+        d.get_item(key)?
+            .ok_or_else(|| bad(format!("the state has no {key:?}")))
+    }
+    fn seat(v: &Bound<'_, PyAny>, what: &str) -> PyResult<u8> {
+        v.extract::<u8>()
+            .map_err(|_| bad(format!("{what} must be a seat number")))
+    }
+    fn source(v: &Bound<'_, PyAny>, what: &str) -> PyResult<Source> {
+        match v.extract::<String>().as_deref() {
+            Ok("stock") => Ok(Source::Stock),
+            Ok("pile") => Ok(Source::Pile),
+            _ => Err(bad(format!("{what} must be \"stock\" or \"pile\""))),
+        }
+    }
+    fn opt_card(d: &Bound<'_, PyDict>, key: &str) -> PyResult<Option<Card>> {
+        match d.get_item(key)? {
+            None => Ok(None),
+            Some(v) if v.is_none() => Ok(None),
+            Some(v) => Ok(Some(card(
+                &v.extract::<String>()
+                    .map_err(|_| bad(format!("{key} must be a card")))?,
+            )?)),
+        }
+    }
+    fn three(v: &Bound<'_, PyAny>, what: &str) -> PyResult<[Card; 3]> {
+        let texts: Vec<String> = v
+            .extract()
+            .map_err(|_| bad(format!("{what} must be a list of three cards")))?;
+        cards::<3>(&texts, what)
+    }
+
+    let rules_obj = get(d, "rules")?;
+    let rules = round_rules(Some(
+        rules_obj
+            .cast::<PyDict>()
+            .map_err(|_| bad("rules must be an object".into()))?,
+    ))?;
+    let upcard_text: String = get(d, "upcard")?
+        .extract()
+        .map_err(|_| bad("upcard must be a card".into()))?;
+    let mut turns = Vec::new();
+    let turn_list = get(d, "turns")?;
+    for (i, t) in turn_list.try_iter()?.enumerate() {
+        let t = t?;
+        let what = format!("turns[{i}]");
+        let t = t
+            .cast::<PyDict>()
+            .map_err(|_| bad(format!("{what} must be an object")))?;
+        let s = seat(&get(t, "seat")?, &format!("{what}.seat"))?;
+        let knock = match t.get_item("knock")? {
+            Some(v) => v
+                .extract::<bool>()
+                .map_err(|_| bad(format!("{what}.knock must be true or false")))?,
+            None => false,
+        };
+        if knock {
+            turns.push(TurnInput::Knock { seat: s });
+            continue;
+        }
+        let shows = match t.get_item("shows")? {
+            Some(v) if !v.is_none() => Some(three(&v, &format!("{what}.shows"))?),
+            _ => None,
+        };
+        turns.push(TurnInput::Play {
+            seat: s,
+            from: source(&get(t, "draw")?, &format!("{what}.draw"))?,
+            drew: opt_card(t, "drew")?,
+            discard: opt_card(t, "discard")?
+                .ok_or_else(|| bad(format!("{what} has no discard")))?,
+            shows,
+        });
+    }
+    let pending = match d.get_item("pending")? {
+        Some(p) if !p.is_none() => {
+            let p = p
+                .cast::<PyDict>()
+                .map_err(|_| bad("pending must be an object".into()))?;
+            Some(PendingInput {
+                from: source(&get(p, "draw")?, "pending.draw")?,
+                drew: opt_card(p, "drew")?,
+            })
+        }
+        _ => None,
+    };
+    Ok(StateInput {
+        rules,
+        seats: seat(&get(d, "seats")?, "seats")?,
+        me: seat(&get(d, "me")?, "me")?,
+        first: seat(&get(d, "first")?, "first")?,
+        upcard: card(&upcard_text)?,
+        hand: three(&get(d, "hand")?, "hand")?,
+        turns,
+        pending,
+    })
+}

@@ -3,6 +3,7 @@
 mod convert;
 mod errors;
 mod functions;
+mod oracle;
 mod round;
 
 use pyo3::prelude::*;
@@ -17,4 +18,7 @@ mod _core {
 
     #[pymodule_export]
     use crate::functions::{choose_put_down, choose_start, parse_card, score};
+
+    #[pymodule_export]
+    use crate::oracle::{advise, check_state, sample_deals};
 }

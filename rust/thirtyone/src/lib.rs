@@ -9,9 +9,13 @@
 pub mod cards;
 pub mod decision;
 pub mod error;
+pub mod inference;
+pub mod oracle;
+pub mod playout;
 pub mod round;
 pub mod rules;
 pub mod scoring;
+pub mod view;
 
 pub use cards::{Card, CardSet};
 pub use error::{Error, Result};

@@ -1,0 +1,201 @@
+//! The Oracle's functions: inputs extracted first, the work done with the interpreter released
+//! (and Ctrl-C watched), results converted after.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::sync::Arc;
+use std::time::Duration;
+
+use numpy::IntoPyArray;
+use pyo3::exceptions::PyRuntimeError;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+use thirtyone_core::inference::Inference;
+use thirtyone_core::oracle::{self, OptionKind, Settings};
+use thirtyone_core::view::View;
+use thirtyone_core::{Error, Score};
+
+use crate::convert::state_input;
+use crate::errors::{to_py, IntoPy};
+
+/// Run `work` on its own thread with the interpreter released, checking for Ctrl-C meanwhile.
+/// A panic inside becomes a RuntimeError; Ctrl-C sets `cancel` and re-raises KeyboardInterrupt.
+fn run_detached<T: Send>(
+    py: Python<'_>,
+    cancel: &Arc<AtomicBool>,
+    work: impl FnOnce() -> thirtyone_core::Result<T> + Send,
+) -> PyResult<T> {
+    std::thread::scope(|scope| {
+        let (tx, rx) = mpsc::channel();
+        let handle = scope.spawn(move || {
+            let out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(work));
+            let _ = tx.send(());
+            out
+        });
+        let mut rx = rx;
+        loop {
+            let (back, done) = py.detach(move || {
+                let done = rx.recv_timeout(Duration::from_millis(50)).is_ok();
+                (rx, done)
+            });
+            rx = back;
+            if done || handle.is_finished() {
+                break;
+            }
+            if let Err(e) = py.check_signals() {
+                cancel.store(true, Ordering::Relaxed);
+                let _ = py.detach(|| handle.join());
+                return Err(e);
+            }
+        }
+        match py.detach(|| handle.join()) {
+            Ok(Ok(result)) => result.py_err(),
+            _ => Err(PyRuntimeError::new_err(
+                "internal error in the Oracle (please report it with the state that caused it)",
+            )),
+        }
+    })
+}
+
+fn points(s: Option<Score>) -> Option<f64> {
+    s.map(|s| s.points())
+}
+
+/// Evaluate every option of the state's player. `state` is the normalised dict of
+/// `thirtyone.state`. Returns a dict: options (best first), tied, deals, deals_asked, playouts,
+/// warnings.
+#[pyfunction]
+#[pyo3(signature = (state, deals=10_000, playouts=50_000, seed=0, threads=None, max_time=None))]
+pub fn advise<'py>(
+    py: Python<'py>,
+    state: &Bound<'py, PyDict>,
+    deals: usize,
+    playouts: usize,
+    seed: u64,
+    threads: Option<usize>,
+    max_time: Option<f64>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let input = state_input(state)?;
+    if let Some(t) = max_time {
+        if !(t.is_finite() && t > 0.0) {
+            return Err(to_py(Error::BadState(format!(
+                "max_time must be a positive number of seconds, not {t}"
+            ))));
+        }
+    }
+    if threads == Some(0) {
+        return Err(to_py(Error::BadState("threads must be at least 1".into())));
+    }
+    let cancel = Arc::new(AtomicBool::new(false));
+    let settings = Settings {
+        deals,
+        playouts,
+        seed,
+        threads,
+        max_time: max_time.map(Duration::from_secs_f64),
+        cancel: cancel.clone(),
+    };
+    let advice = run_detached(py, &cancel, || oracle::advise(&input, &settings))?;
+
+    let out = PyDict::new(py);
+    let options = PyList::empty(py);
+    for o in &advice.options {
+        let d = PyDict::new(py);
+        let (kind, card, discard) = match o.kind {
+            OptionKind::Knock => ("knock", None, None),
+            OptionKind::Draw => ("draw", None, None),
+            OptionKind::Take { card, discard } => {
+                ("take", Some(card.to_string()), Some(discard.to_string()))
+            }
+            OptionKind::Discard { card } => ("discard", Some(card.to_string()), None),
+            OptionKind::Decline => ("decline", None, None),
+        };
+        d.set_item("kind", kind)?;
+        d.set_item("card", card)?;
+        d.set_item("discard", discard)?;
+        d.set_item("p_safe", o.p_safe)?;
+        d.set_item("margin", o.margin)?;
+        d.set_item("lives_lost", o.lives_lost)?;
+        d.set_item("swept", o.knock_at.is_some())?;
+        d.set_item("knock_at", o.knock_at.and_then(points))?;
+        d.set_item("playouts", o.playouts)?;
+        if let Some(s) = &o.sweep {
+            let ks: Vec<f64> = s
+                .knock_at
+                .iter()
+                .map(|k| points(*k).unwrap_or(f64::NAN))
+                .collect();
+            d.set_item("sweep_knock_at", ks.into_pyarray(py))?;
+            d.set_item("sweep_p_safe", s.p_safe.clone().into_pyarray(py))?;
+            d.set_item("sweep_lives_lost", s.lives_lost.clone().into_pyarray(py))?;
+        }
+        options.append(d)?;
+    }
+    out.set_item("options", options)?;
+    out.set_item("tied", advice.tied.clone())?;
+    out.set_item("deals", advice.deals)?;
+    out.set_item("deals_asked", advice.deals_asked)?;
+    out.set_item("playouts", advice.playouts)?;
+    out.set_item("warnings", advice.warnings.clone())?;
+    Ok(out)
+}
+
+/// Check a state (the normalised dict) without evaluating it; raises StateError naming the
+/// problem. Returns the seats whose hidden cards are inferred.
+#[pyfunction]
+pub fn check_state(state: &Bound<'_, PyDict>) -> PyResult<Vec<u8>> {
+    let view = View::from_input(&state_input(state)?).py_err()?;
+    Ok(view.opponents.iter().map(|o| o.seat).collect())
+}
+
+/// Up to `n` consistent deals for a state, for tests and scripts: each a dict with `hands`
+/// (opponent seat -> three cards) and `stock` (the unseen cards left), plus the warnings.
+#[pyfunction]
+#[pyo3(signature = (state, n, seed=0, threads=None))]
+pub fn sample_deals<'py>(
+    py: Python<'py>,
+    state: &Bound<'py, PyDict>,
+    n: usize,
+    seed: u64,
+    threads: Option<usize>,
+) -> PyResult<(Bound<'py, PyList>, Vec<u8>)> {
+    let input = state_input(state)?;
+    let cancel = Arc::new(AtomicBool::new(false));
+    let c2 = cancel.clone();
+    let (view, collected) = run_detached(py, &cancel, move || {
+        let view = View::from_input(&input)?;
+        let runner = montecarlo::Runner::new(threads, None, c2);
+        let collected = montecarlo::collect(
+            &Inference::new(&view),
+            &montecarlo::CollectSettings {
+                target: n,
+                seed,
+                ..montecarlo::CollectSettings::default()
+            },
+            &runner,
+        );
+        Ok((view, collected))
+    })?;
+    let out = PyList::empty(py);
+    for deal in &collected.worlds {
+        let d = PyDict::new(py);
+        let hands = PyDict::new(py);
+        for o in &view.opponents {
+            let h: Vec<String> = deal.hands[o.seat as usize]
+                .iter()
+                .map(|c| c.to_string())
+                .collect();
+            hands.set_item(o.seat, h)?;
+        }
+        d.set_item("hands", hands)?;
+        let stock: Vec<String> = deal.stock.iter().map(|c| c.to_string()).collect();
+        d.set_item("stock", stock)?;
+        out.append(d)?;
+    }
+    let fallback: Vec<u8> = collected
+        .fallback_parts
+        .iter()
+        .map(|&i| view.opponents[i].seat)
+        .collect();
+    Ok((out, fallback))
+}

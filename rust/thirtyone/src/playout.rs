@@ -1,0 +1,240 @@
+//! Playouts: a consistent deal and a fresh stock order played to the end of the round after one
+//! of your options, everyone else by the table's rule, you by the table's rule knocking at the
+//! swept score.
+//!
+//! Every knock threshold plays the same game until the first of your turns where your score
+//! reaches it, so one trajectory serves them all: at each of your turns where you may knock, the
+//! thresholds newly reached branch off (a copy of the round knocks and plays its final turns) and
+//! the trajectory goes on without knocking.
+
+use montecarlo::{Outcome, Rng, Simulator};
+
+use crate::cards::Card;
+use crate::decision::{choose_put_down, TABLE_KNOCK_AT};
+use crate::inference::Deal;
+use crate::round::{Phase, Round};
+use crate::scoring::Score;
+use crate::view::View;
+
+/// One of your options.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Choice {
+    Knock,
+    /// Draw from the stock, then put down by the table's rule.
+    Draw,
+    /// Take the top discard; its policies include which card to put down.
+    Take,
+    /// A pending draw: put this card down.
+    Discard(Card),
+    /// The stock is empty: leave the top discard, which ends the round.
+    Decline,
+}
+
+/// Plays your options out over consistent deals.
+pub struct Playouts<'a> {
+    view: &'a View,
+    /// Knock thresholds swept (ascending); the last policy of each put-down is "never".
+    thresholds: Vec<Score>,
+    /// The cards you may put down after taking the top discard.
+    take_put_downs: Vec<Card>,
+}
+
+impl<'a> Playouts<'a> {
+    pub fn new(view: &'a View, thresholds: Vec<Score>) -> Self {
+        Playouts {
+            view,
+            thresholds,
+            take_put_downs: view.hand.to_vec(),
+        }
+    }
+
+    /// Whether a choice is swept over knock thresholds: while nobody has knocked, every option
+    /// but the knock leaves you later turns where you might knock.
+    pub fn sweeps(&self, choice: &Choice) -> bool {
+        self.view.knocker.is_none() && !matches!(choice, Choice::Knock | Choice::Decline)
+    }
+
+    /// The knock thresholds of a sweep, `None` standing for never.
+    pub fn threshold_of(&self, policy_in_variant: usize) -> Option<Score> {
+        self.thresholds.get(policy_in_variant).copied()
+    }
+
+    /// Policies per put-down variant.
+    pub fn per_variant(&self, choice: &Choice) -> usize {
+        if self.sweeps(choice) {
+            self.thresholds.len() + 1
+        } else {
+            1
+        }
+    }
+
+    pub fn variants(&self, choice: &Choice) -> usize {
+        if *choice == Choice::Take {
+            self.take_put_downs.len()
+        } else {
+            1
+        }
+    }
+
+    /// The card put down by a take policy.
+    pub fn take_put_down(&self, variant: usize) -> Card {
+        self.take_put_downs[variant]
+    }
+
+    /// The round as it stands, with the deal's hidden cards and a freshly shuffled stock.
+    fn round(&self, deal: &Deal, rng: &mut Rng) -> Round {
+        let v = self.view;
+        let mut hands = deal.hands;
+        hands[v.me as usize] = v.hand;
+        let mut stock = [Card::from_index(0); 52];
+        let mut len = 0usize;
+        for c in deal.stock.iter() {
+            stock[len] = c;
+            len += 1;
+        }
+        rng.shuffle(&mut stock[..len]);
+        Round {
+            rules: v.rules,
+            seats: v.seats,
+            hands,
+            stock,
+            stock_len: len as u8,
+            top: v.top,
+            top_by: v.top_by,
+            first: v.first,
+            to_move: v.me,
+            turns_played: v.turns_played,
+            knocker: v.knocker,
+            finals_left: v.finals_left,
+            phase: match v.pending {
+                Some((new, from_pile)) => Phase::PutDown { new, from_pile },
+                None => Phase::Start,
+            },
+            shown_losses: v.shown_losses,
+            showed_31: v.showed_31,
+        }
+    }
+
+    /// Your move for one put-down variant of a choice (the Oracle offers only legal ones).
+    fn play_choice(&self, round: &mut Round, choice: &Choice, variant: usize) {
+        use crate::round::{Action, Source};
+        let scoring = round.rules.scoring;
+        let me = self.view.me;
+        let hand = round.hand(me);
+        let done = match *choice {
+            Choice::Knock => round.apply(Action::Knock),
+            Choice::Draw => round.apply(Action::Draw(Source::Stock)).and_then(|_| {
+                let Phase::PutDown { new, .. } = round.phase else {
+                    unreachable!()
+                };
+                round.apply(Action::PutDown(
+                    choose_put_down(&scoring, hand, new, false).card,
+                ))
+            }),
+            Choice::Take => round
+                .apply(Action::Draw(Source::Pile))
+                .and_then(|_| round.apply(Action::PutDown(self.take_put_downs[variant]))),
+            Choice::Discard(c) => round.apply(Action::PutDown(c)),
+            Choice::Decline => round.apply(Action::Decline),
+        };
+        debug_assert!(done.is_ok(), "the Oracle only offers legal options");
+    }
+
+    fn outcome(&self, round: &Round) -> Outcome {
+        let lost = round.losses()[self.view.me as usize];
+        Outcome {
+            success: lost == 0,
+            cost: u32::from(lost),
+        }
+    }
+
+    /// Play to the end: everyone else by the table's rule, you knocking at `my_knock_at`.
+    fn finish(&self, round: &mut Round, my_knock_at: Score) {
+        while !round.is_over() {
+            let k = if round.to_move == self.view.me {
+                my_knock_at
+            } else {
+                TABLE_KNOCK_AT
+            };
+            round.play_rule_turn(k);
+        }
+    }
+
+    /// The shared trajectory: outcomes for every threshold and for never.
+    fn sweep(&self, mut round: Round, out: &mut [Outcome]) {
+        let me = self.view.me;
+        let mut reached = 0usize; // thresholds[..reached] have branched off
+        while !round.is_over() {
+            if round.to_move == me && round.phase == Phase::Start && round.may_knock() {
+                let s = round.score(me);
+                let mut upto = reached;
+                while upto < self.thresholds.len() && self.thresholds[upto] <= s {
+                    upto += 1;
+                }
+                if upto > reached {
+                    let mut branch = round.clone();
+                    branch.play_rule_turn(Score(0));
+                    self.finish(&mut branch, Score::NEVER);
+                    let o = self.outcome(&branch);
+                    out[reached..upto].fill(o);
+                    reached = upto;
+                }
+                round.play_rule_turn(Score::NEVER);
+            } else {
+                let k = if round.to_move == me {
+                    Score::NEVER
+                } else {
+                    TABLE_KNOCK_AT
+                };
+                round.play_rule_turn(k);
+            }
+        }
+        let o = self.outcome(&round);
+        out[reached..].fill(o);
+    }
+}
+
+impl Simulator for Playouts<'_> {
+    type World = Deal;
+    type Choice = Choice;
+
+    fn policies(&self, choice: &Choice) -> usize {
+        self.variants(choice) * self.per_variant(choice)
+    }
+
+    fn playout(&self, deal: &Deal, choice: &Choice, rng: &mut Rng, out: &mut [Outcome]) {
+        let base = self.round(deal, rng);
+        let per = self.per_variant(choice);
+        for v in 0..self.variants(choice) {
+            let mut round = base.clone();
+            self.play_choice(&mut round, choice, v);
+            let slice = &mut out[v * per..(v + 1) * per];
+            if self.sweeps(choice) {
+                self.sweep(round, slice);
+            } else {
+                self.finish(&mut round, Score::NEVER);
+                slice[0] = self.outcome(&round);
+            }
+        }
+    }
+
+    fn playout_policy(
+        &self,
+        deal: &Deal,
+        choice: &Choice,
+        policy: usize,
+        rng: &mut Rng,
+    ) -> Outcome {
+        let mut round = self.round(deal, rng);
+        let per = self.per_variant(choice);
+        let (v, t) = (policy / per, policy % per);
+        self.play_choice(&mut round, choice, v);
+        let knock_at = if self.sweeps(choice) {
+            self.threshold_of(t).unwrap_or(Score::NEVER)
+        } else {
+            Score::NEVER
+        };
+        self.finish(&mut round, knock_at);
+        self.outcome(&round)
+    }
+}
