@@ -1,0 +1,496 @@
+"""Rendering for the terminal: game events and a turn's state as ``rich`` renderables.
+
+Nothing here reads input. :class:`Narrator` is the game's event listener: it prints the story of
+the game (deals, round ends, who went out, the placing) and remembers what the opponents did
+since the person's last turn, which :meth:`Narrator.turn_panel` shows on the person's next turn.
+
+Two styles: the *table* (interactive play: a panel on each of your turns, opponents' moves
+summed up there, boxed round results) and *compact* (``--autoplay``, and the rest of the game
+once you are out: one line per turn, short results).
+
+Cards are printed in the two-character ASCII form (``AH``, ``TD``), as ``rules.md`` asks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from rich import box
+from rich.console import Console, Group, RenderableType
+from rich.padding import Padding
+from rich.panel import Panel
+from rich.rule import Rule
+from rich.table import Table
+from rich.text import Text
+
+from thirtyone.cards import hand_score
+from thirtyone.rules import Rules
+
+if TYPE_CHECKING:
+    from thirtyone.game import Event, Game, Turn
+
+YOU_STYLE = "bold cyan"
+WARN_STYLE = "bold yellow"
+BAD_STYLE = "red"
+
+
+# -- small pieces ---------------------------------------------------------------------------------
+
+
+def card_text(card: str) -> Text:
+    """A card in ASCII form, red for hearts and diamonds."""
+    return Text(card, style="bold red" if card[-1:] in ("H", "D") else "bold")
+
+
+def cards_text(cards: Sequence[str]) -> Text:
+    return Text(" ").join(card_text(c) for c in cards)
+
+
+def fmt_score(score: float) -> str:
+    """``21`` for 21.0, ``30.5`` for 30.5."""
+    return str(int(score)) if float(score).is_integer() else str(score)
+
+
+def ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def lives_word(n: int) -> str:
+    return f"{n} life" if n == 1 else f"{n} lives"
+
+
+def name_text(names: Sequence[str], seat: int, me: int | None) -> Text:
+    return Text(names[seat], style=YOU_STYLE if seat == me else "bold")
+
+
+def possessive(names: Sequence[str], seat: int, me: int | None) -> Text:
+    """``Alice's``, or ``your`` for the person called "You"."""
+    if names[seat] == "You":
+        return Text("your", style=YOU_STYLE if seat == me else "bold")
+    return name_text(names, seat, me).append("'s")
+
+
+def describe_turn(data: Mapping[str, Any], *, reveal: bool = False) -> Text:
+    """What a player did in a turn event, e.g. ``took 7H, put down 2C``.
+
+    ``reveal``: show the card drawn from the stock (only its player saw it).
+    """
+    action = data["action"]
+    if action == "knock":
+        return Text("knocked", style=WARN_STYLE)
+    if action == "decline":
+        return Text("declined the top card with the stock empty, which ends the round")
+    out = Text()
+    if action == "take":
+        out.append("took ")
+        out.append_text(card_text(data["card"]))
+    elif reveal and data.get("drew"):
+        out.append("drew ")
+        out.append_text(card_text(data["drew"]))
+    else:
+        out.append("drew from the stock")
+    if data.get("discard"):
+        out.append(", put down ")
+        out.append_text(card_text(data["discard"]))
+    if data.get("showed_31"):
+        out.append(" and showed 31!", style="bold green")
+    return out
+
+
+def lives_line(names: Sequence[str], lives: Sequence[int], me: int | None) -> Text:
+    """``Lives: You 3 · Alice 2 · Ben out``."""
+    parts = []
+    for seat, n in enumerate(lives):
+        part = name_text(names, seat, me)
+        part.append(f" {n}" if n > 0 else " out", style="" if n > 0 else "dim")
+        parts.append(part)
+    return Text("Lives: ").append_text(Text(" · ").join(parts))
+
+
+def intro(rules: Rules, names: Sequence[str], me: int | None, seed: int | None) -> Text:
+    """The line that opens a game: who plays, the table's main rules, the seed."""
+    others = [n for s, n in enumerate(names) if s != me]
+    out = Text("Thirty-One: ", style="bold")
+    if me is not None:
+        out.append_text(name_text(names, me, me))
+        out.append(" against ")
+    out.append(", ".join(others))
+    out.append(f"\n{lives_word(rules.lives)} each · knock penalty {rules.knock_penalty}")
+    standard = Rules.standard()
+    changed = [
+        f"{key}={_option_text(value)}"
+        for key, value in rules.to_dict().items()
+        if key not in ("seats", "lives", "knock_penalty") and getattr(standard, key) != value
+    ]
+    if changed:
+        out.append(" · " + ", ".join(changed))
+    if seed is not None:
+        out.append(f" · seed {seed}", style="dim")
+    return out
+
+
+def _option_text(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return fmt_score(value)
+    return str(value)
+
+
+def help_text(legal: Sequence[str], *, putting_down: bool) -> RenderableType:
+    """What the person may type, and the rules in short."""
+    lines = [Text("What you can type:", style="bold")]
+    if putting_down:
+        lines.append(Text("  1-4        put down the card at that position"))
+        lines.append(Text("  AH, 10d    put down that card (rank A 2-9 T/10 J Q K, suit C D H S)"))
+    else:
+        meanings = {
+            "knock": "  k          knock: everybody else gets one more turn, then showdown",
+            "draw": "  d          draw the top card of the stock",
+            "take": "  t          take the top card of the discard pile",
+            "decline": "  x          decline the top card (stock empty): the round ends",
+        }
+        for action, meaning in meanings.items():
+            if action in legal:
+                lines.append(Text(meaning))
+    lines.append(Text("  ?          this help"))
+    lines.append(Text("  q          quit the game"))
+    lines.append(
+        Text(
+            "Your score is the best total of one suit (ace 11, pictures 10). The lowest hand "
+            "at the end of a round loses a life; a knocker who is lowest pays the knock "
+            "penalty. 31 ends the round at once: everybody else loses a life.",
+            style="dim",
+        )
+    )
+    return Group(*lines)
+
+
+def render_advice(advice: object) -> RenderableType | None:
+    """The advisor's answer (the Oracle's, later) as something to print; None prints nothing."""
+    if advice is None:
+        return None
+    if isinstance(advice, str | Text) or hasattr(advice, "__rich_console__"):
+        body: Any = advice
+    elif hasattr(advice, "__rich__"):
+        body = advice
+    else:
+        body = Text(str(advice))
+    return Panel(body, title="Advice", title_align="left", border_style="magenta", expand=False)
+
+
+def put_down_choices(
+    hand: Sequence[str], new: str, source: str, rules: Rules | None = None
+) -> RenderableType:
+    """After a draw or take: the four cards numbered 1-4 and the score each put-down leaves."""
+    cards = [*hand, new]
+    head = Text("You drew " if source == "stock" else "You took ")
+    head.append_text(card_text(new))
+    head.append(" from the stock." if source == "stock" else " from the pile.")
+    table = Table(box=None, show_header=False, padding=(0, 1), pad_edge=False)
+    table.add_column(justify="right")
+    table.add_column()
+    table.add_column()
+    for i, card in enumerate(cards):
+        if card == new and source == "pile":
+            note = Text("taken from the pile: it may not go straight back", style="dim")
+        else:
+            rest = [c for c in cards if c != card]
+            note = Text(f"leaves {fmt_score(hand_score(rest, rules))}", style="dim")
+        table.add_row(str(i + 1), card_text(card), note)
+    return Group(head, Padding(table, (0, 0, 0, 2), expand=False))
+
+
+_ENDINGS = {
+    "dealt_31": "dealt 31",
+    "thirty_one": "31 shown",
+    "showdown": "knock showdown",
+    "stock_out": "stock out",
+}
+
+
+def round_headline(event: Event, names: Sequence[str], me: int | None) -> Text:
+    """How a round ended, in one line."""
+    data = event.data
+    end = data["end"]
+    by = data.get("by")
+    knocker = data.get("knocker")
+    out = Text(f"Round {event.round}: ", style="bold")
+    if event.kind == "wash":
+        out.append("wash", style=WARN_STYLE)
+        out.append(
+            " — that round would have left nobody with a life: nothing is lost, "
+            "the round is dealt again."
+        )
+        return out
+    if end == "dealt_31":
+        dealt = [s for s, sc in data["scores"].items() if sc >= 31]
+        out.append("dealt 31", style="bold green")
+        out.append(" — ")
+        out.append_text(Text(" and ").join(name_text(names, s, me) for s in dealt))
+        out.append(" showed it at once." if len(dealt) == 1 else " showed it: all are safe.")
+    elif end == "thirty_one":
+        out.append("31 shown", style="bold green")
+        if by is not None:
+            out.append(" by ")
+            out.append_text(name_text(names, by, me))
+        out.append(": everybody else loses a life.")
+    elif end == "stock_out":
+        out.append("stock out", style=WARN_STYLE)
+        if by is not None:
+            out.append(" — ")
+            out.append_text(name_text(names, by, me))
+            out.append(" declined the top card")
+        if knocker is not None:
+            out.append(", settled as the showdown after ")
+            out.append_text(possessive(names, knocker, me))
+            out.append(" knock.")
+        else:
+            out.append(": the lowest hand loses a life.")
+    else:
+        if knocker is not None:
+            out.append("showdown", style="bold")
+            out.append(" after ")
+            out.append_text(possessive(names, knocker, me))
+            out.append(" knock.")
+        else:
+            out.append(_ENDINGS.get(end, end), style="bold")
+    return out
+
+
+def round_result(event: Event, names: Sequence[str], me: int | None, *, compact: bool) -> Group:
+    """Every hand with its score, who lost what and the lives left (round_end or wash event)."""
+    data = event.data
+    lives = data.get("lives")
+    knocker = data.get("knocker")
+    if compact:
+        table = Table(box=None, show_header=False, padding=(0, 1), pad_edge=False)
+    else:
+        table = Table(box=box.SIMPLE_HEAD, padding=(0, 1), show_edge=False)
+    for head, justify in (("Player", "left"), ("Hand", "left"), ("Score", "right")):
+        table.add_column(head, justify=justify)  # type: ignore[arg-type]
+    table.add_column("Result")
+    for seat, hand in data["hands"].items():
+        who = name_text(names, seat, me)
+        if seat == knocker:
+            who.append(" (knocked)", style="dim")
+        lost = data["losses"].get(seat, 0)
+        if event.kind == "wash":
+            result = Text("")
+        elif lost:
+            result = Text(f"loses {lives_word(lost)}", style=BAD_STYLE)
+            if lives is not None:
+                left = lives[seat]
+                result.append(f" → {lives_word(left)}" if left > 0 else " → out", style=BAD_STYLE)
+        else:
+            result = Text("safe", style="green")
+        table.add_row(who, cards_text(hand), fmt_score(data["scores"][seat]), result)
+    parts: list[RenderableType] = [round_headline(event, names, me)]
+    parts.append(Padding(table, (0, 0, 0, 2), expand=False) if compact else table)
+    if lives is not None:
+        line = lives_line(names, lives, me)
+        parts.append(Padding(line, (0, 0, 0, 2), expand=False) if compact else line)
+    return Group(*parts)
+
+
+def placing(event: Event, names: Sequence[str], me: int | None) -> Group:
+    """The end of the game: the placing and the winner."""
+    winner = event.data["winner"]
+    order: list[int] = event.data["placing"]
+    table = Table(box=None, show_header=False, padding=(0, 1), pad_edge=False)
+    table.add_column(justify="right")
+    table.add_column()
+    for place, seat in enumerate(order, start=1):
+        table.add_row(ordinal(place), name_text(names, seat, me))
+    head = Text("Game over. ", style="bold")
+    head.append("Winner: ")
+    head.append_text(name_text(names, winner, me))
+    if winner == me:
+        head.append(" — well played!", style="bold green")
+    return Group(head, Text("Placing:"), Padding(table, (0, 0, 0, 2), expand=False))
+
+
+# -- the narrator ---------------------------------------------------------------------------------
+
+
+class Narrator:
+    """The game's event listener for the terminal.
+
+    ``me``: the person's game seat (None: nobody's seat is special). ``compact``: print every
+    turn as one line (``--autoplay``). In table style, opponents' turns are kept until the
+    person's next turn (:meth:`turn_panel`) or the round's end. Once the person is out of the
+    game the rest is told compactly.
+    """
+
+    def __init__(
+        self,
+        console: Console,
+        names: Sequence[str],
+        me: int | None = 0,
+        *,
+        compact: bool = False,
+        game: Game | None = None,
+    ) -> None:
+        self.console = console
+        self.names = list(names)
+        self.me = me
+        self.compact = compact
+        self.game = game  # to show your own hand in compact style
+        self.knocker: int | None = None
+        self.round_seats: list[int] = []
+        self.recent: dict[int, list[Text]] = {}
+        self._my_turns = 0
+        self._me_out = False
+        self._alive = len(self.names)
+
+    @property
+    def watching(self) -> bool:
+        """True when turns are told one line each (compact style, or the person is out)."""
+        return self.compact or self.me is None or self._me_out
+
+    def __call__(self, event: Event) -> None:
+        handler = getattr(self, f"_on_{event.kind}", None)
+        if handler is not None:
+            handler(event)
+
+    # -- events
+
+    def _on_deal(self, event: Event) -> None:
+        data = event.data
+        self.knocker = None
+        self.round_seats = list(data["seats"])
+        self.recent = {}
+        self._my_turns = 0
+        head = Text(f"Round {event.round}", style="bold")
+        head.append(" · dealer ")
+        head.append_text(name_text(self.names, data["dealer"], self.me))
+        head.append(" · upcard ")
+        head.append_text(card_text(data["upcard"]))
+        if self.watching:
+            self.console.print(head)
+        else:
+            self.console.print()
+            self.console.print(Rule(head, align="left"))
+
+    def _on_turn(self, event: Event) -> None:
+        data = event.data
+        seat = data["seat"]
+        if data["action"] == "knock":
+            self.knocker = seat
+        if self.watching:
+            line = Text("  ").append_text(name_text(self.names, seat, self.me))
+            if seat == self.me:
+                hand = self._my_hand()
+                if hand is not None:
+                    line.append(" [")
+                    line.append_text(cards_text(hand[0]))
+                    line.append(f" = {fmt_score(hand[1])}]")
+            line.append(": ")
+            line.append_text(describe_turn(data, reveal=seat == self.me))
+            self.console.print(line)
+        elif seat == self.me:
+            line = Text("You " if self.names[seat] == "You" else "You (")
+            if self.names[seat] != "You":
+                line.append_text(name_text(self.names, seat, self.me)).append(") ")
+            line.append_text(describe_turn(data, reveal=True))
+            line.append(".")
+            self.console.print(line)
+        else:
+            self.recent.setdefault(seat, []).append(describe_turn(data))
+
+    def _on_round_end(self, event: Event) -> None:
+        self._alive = sum(1 for n in event.data["lives"] if n > 0)
+        self._flush_recent()
+        self.console.print(round_result(event, self.names, self.me, compact=self.watching))
+
+    def _on_wash(self, event: Event) -> None:
+        self._flush_recent()
+        self.console.print(round_result(event, self.names, self.me, compact=self.watching))
+
+    def _on_out(self, event: Event) -> None:
+        seat = event.data["seat"]
+        line = Text("Out: ", style=BAD_STYLE)
+        line.append_text(name_text(self.names, seat, self.me))
+        line.append(f", {ordinal(event.data['place'])} place.")
+        self.console.print(Padding(line, (0, 0, 0, 2), expand=False) if self.watching else line)
+        if seat == self.me and not self.watching:
+            self._me_out = True
+            if self._alive >= 2:
+                self.console.print(
+                    Text("You are out of the game; the others play on.", style="dim")
+                )
+
+    def _on_game_over(self, event: Event) -> None:
+        self.console.print()
+        self.console.print(placing(event, self.names, self.me))
+
+    # -- the person's turn
+
+    def turn_panel(self, turn: Turn) -> RenderableType:
+        """The table as the person sees it at the start of their turn (forgets the recent moves)."""
+        game = turn.game
+        me = turn.seat
+        rows = Table(box=box.SIMPLE_HEAD, padding=(0, 1), pad_edge=False, show_edge=False)
+        rows.add_column("Player")
+        rows.add_column("Lives", justify="right")
+        rows.add_column("This round so far" if self._my_turns == 0 else "Since your last turn")
+        n = len(game.lives)
+        for step in range(1, n):
+            seat = (me + step) % n
+            lives = game.lives[seat]
+            did = self.recent.get(seat, [])
+            who = name_text(self.names, seat, me)
+            if seat == self.knocker:
+                who.append(" (knocked)", style=WARN_STYLE)
+            if lives <= 0:
+                rows.add_row(who, Text("out", style="dim"), Text(""))
+            else:
+                rows.add_row(who, str(lives), Text("; then ").join(did) if did else Text("—"))
+        self.recent = {}
+        self._my_turns += 1
+
+        parts: list[RenderableType] = [rows]
+        if self.knocker is not None:
+            warn = name_text(self.names, self.knocker, me)
+            warn.append(" has knocked: this is your final turn.", style=WARN_STYLE)
+            parts.append(warn)
+        table_line = Text("Top of the pile: ").append_text(card_text(turn.top))
+        stock = turn.round.stock_len
+        table_line.append("   Stock: ")
+        if stock:
+            table_line.append(f"{stock} card" + ("" if stock == 1 else "s"))
+        else:
+            table_line.append("empty", style=WARN_STYLE)
+            table_line.append(" (nobody may knock: take the top card or decline)")
+        parts.append(table_line)
+        hand = Text("Your hand: ", style="bold").append_text(cards_text(turn.hand))
+        hand.append(f"   score {fmt_score(turn.score)}", style="bold")
+        hand.append(f"   · your lives: {game.lives[me]}")
+        parts.append(hand)
+        title = f"Round {game.round_number} · your turn"
+        if self.knocker is not None:
+            title += " · FINAL TURN"
+        return Panel(
+            Group(*parts), title=title, title_align="left", border_style="cyan", expand=False
+        )
+
+    # -- helpers
+
+    def _flush_recent(self) -> None:
+        if self.watching or not self.recent:
+            self.recent = {}
+            return
+        for seat in self.round_seats:
+            for did in self.recent.get(seat, []):
+                line = Text("  ").append_text(name_text(self.names, seat, self.me))
+                self.console.print(line.append(" ").append_text(did))
+        self.recent = {}
+
+    def _my_hand(self) -> tuple[list[str], float] | None:
+        game = self.game
+        if game is None or game.round is None or self.me not in self.round_seats:
+            return None
+        i = self.round_seats.index(self.me)
+        return game.round.hand(i), game.round.score(i)

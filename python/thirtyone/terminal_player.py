@@ -1,0 +1,281 @@
+"""The person's seat: a :class:`~thirtyone.players.Player` that asks at the terminal.
+
+On each turn it shows the table (rendered by :mod:`thirtyone.display`), asks for a choice with
+short inputs (``k`` knock, ``d`` draw, ``t`` take, ``x`` decline when the stock is empty, then the
+card to put down by position 1-4 or by name), and plays it. Only what :meth:`Turn.legal` allows
+is played; anything else gets a one-line explanation and the question again. ``q``, end of input
+(Ctrl-D) or Ctrl-C raise :class:`QuitGame`.
+
+``advisor`` is the hook for the Oracle: a callable given the :class:`~thirtyone.game.Turn`, called
+before the first question of a turn and again after a draw or take (``turn.pending`` is then
+set), whose answer is printed (a string, a ``rich`` renderable, or anything with ``str``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+import click
+from rich.console import Console
+from rich.text import Text
+
+from thirtyone import display
+from thirtyone.cards import parse_card
+from thirtyone.errors import CardError, ThirtyOneError
+
+if TYPE_CHECKING:
+    from thirtyone.game import Turn
+
+#: An advisor: given the turn, returns advice to print (None: nothing to say).
+Advisor = Callable[["Turn"], object]
+#: Reads one line after showing a prompt; None at the end of input.
+LineReader = Callable[[str], str | None]
+
+WORDS = {
+    "k": "knock",
+    "knock": "knock",
+    "d": "draw",
+    "draw": "draw",
+    "t": "take",
+    "take": "take",
+    "x": "decline",
+    "decline": "decline",
+    "?": "help",
+    "h": "help",
+    "help": "help",
+    "q": "quit",
+    "quit": "quit",
+    "exit": "quit",
+}
+KEYS = {"knock": "k", "draw": "d", "take": "t", "decline": "x"}
+
+
+class QuitGame(Exception):
+    """The person chose to leave the game (``q``, end of input, Ctrl-C)."""
+
+
+def prompt_line(prompt: str) -> str | None:
+    """Read one line with ``click.prompt`` (a real terminal or ``CliRunner`` input)."""
+    try:
+        text = click.prompt(prompt, default="", show_default=False)
+    except click.Abort:  # end of input or Ctrl-C
+        return None
+    return str(text)
+
+
+class TerminalPlayer:
+    """A person playing at the terminal."""
+
+    def __init__(
+        self,
+        name: str,
+        console: Console,
+        narrator: display.Narrator,
+        *,
+        advisor: Advisor | None = None,
+        read: LineReader = prompt_line,
+    ) -> None:
+        self.name = name
+        self.console = console
+        self.narrator = narrator
+        self.advisor = advisor
+        self.read = read
+
+    def __repr__(self) -> str:
+        return f"TerminalPlayer({self.name!r})"
+
+    # -- the turn ---------------------------------------------------------------------------------
+
+    def play(self, turn: Turn) -> None:
+        self.console.print(self.narrator.turn_panel(turn))
+        self._advise(turn)
+        while True:
+            legal = turn.legal()
+            text = self._ask(start_prompt(turn, legal))
+            word = WORDS.get(text.lower())
+            if word == "help":
+                self.console.print(display.help_text(legal, putting_down=False))
+                continue
+            if word is None:
+                self._say(start_mistake(text, legal))
+                continue
+            if word not in legal:
+                self._say(self.why_not(word, turn))
+                continue
+            try:
+                if word == "knock":
+                    turn.knock()
+                    return
+                if word == "decline":
+                    turn.decline()
+                    return
+                if word == "draw":
+                    turn.draw()
+                else:
+                    turn.take()
+            except ThirtyOneError as err:  # the core refused: say why and ask again
+                self._say(str(err))
+                continue
+            self._put_down(turn)
+            return
+
+    def _put_down(self, turn: Turn) -> None:
+        pending = turn.pending
+        assert pending is not None, "a draw or take leaves a card pending"
+        new, source = pending
+        cards = [*turn.hand, new]
+        self.console.print(display.put_down_choices(turn.hand, new, source, turn.game.rules))
+        self._advise(turn)
+        while True:
+            text = self._ask("Put down which card? (1-4 or a card like 7H, ? help, q quit)")
+            choice = choose_card(text, cards, new, source)
+            if choice == "help":
+                self.console.print(display.help_text(turn.legal(), putting_down=True))
+                continue
+            if choice.startswith("!"):
+                self._say(choice[1:])
+                continue
+            if f"put:{choice}" not in turn.legal():
+                self._say(f"{choice} may not be put down now.")
+                continue
+            try:
+                turn.put_down(choice)
+            except ThirtyOneError as err:
+                self._say(str(err))
+                continue
+            return
+
+    # -- explanations -----------------------------------------------------------------------------
+
+    def why_not(self, action: str, turn: Turn) -> str:
+        """One line: why ``action`` is not allowed now."""
+        legal = turn.legal()
+        options = _options(legal, turn.top)
+        rules = turn.game.rules
+        if action == "knock":
+            knocker = self.narrator.knocker
+            if knocker is not None:
+                who = self.narrator.names[knocker]
+                return f"{who} has already knocked: this is your final turn, {options}."
+            if turn.round.stock_len == 0:
+                return f"The stock is empty: nobody may knock any more; {options}."
+            if rules.first_turn_knock == "forbidden" and turn.round.turns_played == 0:
+                return f"Nobody may knock on the round's first turn at this table; {options}."
+            if rules.min_knock and turn.score < rules.min_knock:
+                need = display.fmt_score(rules.min_knock)
+                return f"You need {need} or more to knock at this table; {options}."
+            if rules.knock_needs_one_suit and len({c[-1] for c in turn.hand}) > 1:
+                return f"You may knock only with three cards of one suit here; {options}."
+            return f"You may not knock now; {options}."
+        if action == "draw":
+            return f"The stock is empty: {options}."
+        if action == "take":
+            if turn.round.top_by == turn.round_seat:
+                return f"You put down {turn.top} yourself: you may not take it back; {options}."
+            return f"You may not take {turn.top} now; {options}."
+        if action == "decline":
+            return f"You may only decline when the stock is empty; {options}."
+        return f"Not allowed now; {options}."
+
+    # -- helpers ----------------------------------------------------------------------------------
+
+    def _ask(self, prompt: str) -> str:
+        text = self.read(prompt)
+        if text is None:
+            self.console.print()
+            raise QuitGame
+        text = text.strip()
+        if WORDS.get(text.lower()) == "quit":
+            raise QuitGame
+        return text
+
+    def _say(self, message: str) -> None:
+        self.console.print(Text(message, style=display.WARN_STYLE), soft_wrap=True)
+
+    def _advise(self, turn: Turn) -> None:
+        if self.advisor is None:
+            return
+        try:
+            advice = self.advisor(turn)
+        except Exception as err:  # advice is optional: a failing advisor must not end the game
+            self._say(f"(no advice this time: {err})")
+            return
+        shown = display.render_advice(advice)
+        if shown is not None:
+            self.console.print(shown)
+
+
+def _options(legal: Sequence[str], top: str) -> str:
+    """``draw (d) or take 7H (t)`` from the legal start actions."""
+    names = {
+        "knock": "knock (k)",
+        "draw": "draw (d)",
+        "take": f"take {top} (t)",
+        "decline": "decline (x)",
+    }
+    parts = [names[a] for a in ("draw", "take", "knock", "decline") if a in legal]
+    if not parts:
+        return "nothing to choose"
+    if len(parts) == 1:
+        return parts[0]
+    return ", ".join(parts[:-1]) + " or " + parts[-1]
+
+
+def start_prompt(turn: Turn, legal: Sequence[str]) -> str:
+    """``Your move (d draw, t take 7H, k knock, ? help, q quit)``."""
+    labels = {
+        "draw": "d draw",
+        "take": f"t take {turn.top}",
+        "knock": "k knock",
+        "decline": "x decline",
+    }
+    parts = [labels[a] for a in ("draw", "take", "knock", "decline") if a in legal]
+    return "Your move (" + ", ".join([*parts, "? help", "q quit"]) + ")"
+
+
+def start_mistake(text: str, legal: Sequence[str]) -> str:
+    """One line for an input that is not a choice at the start of a turn."""
+    keys = ", ".join(KEYS[a] for a in ("draw", "take", "knock", "decline") if a in legal)
+    if not text:
+        return f"Type a choice: {keys} (? for help, q to quit)."
+    if text.isdigit() or _is_card(text):
+        return f"First draw or take a card ({keys}); then choose the card to put down."
+    return f"{text!r} is not a choice: type {keys} (? for help, q to quit)."
+
+
+def choose_card(text: str, cards: Sequence[str], new: str, source: str) -> str:
+    """The card meant by ``text`` among ``cards`` (the hand, then the new card), ``"help"``,
+    or ``"!"`` followed by a one-line explanation."""
+    hand_list = " ".join(cards)
+    if not text:
+        return f"!Choose the card to put down: 1-4 or its name ({hand_list})."
+    word = WORDS.get(text.lower())
+    if word == "help":
+        return "help"
+    if word is not None:
+        how = "drew" if source == "stock" else "took"
+        return f"!You {how} {new} already: now put a card down (1-4 or its name: {hand_list})."
+    if text.isdigit():
+        n = int(text)
+        if not 1 <= n <= len(cards):
+            return f"!There is no card {n}: choose 1 to {len(cards)}."
+        card = cards[n - 1]
+    else:
+        try:
+            card = parse_card(text)
+        except CardError:
+            return f"!{text!r} is not a card or a position: choose 1-4 or a card like {cards[0]}."
+        if card not in cards:
+            return f"!{card} is not in your hand: choose one of {hand_list}."
+    if card == new and source == "pile":
+        return f"!You took {card} from the pile: it may not go straight back. Choose another."
+    return card
+
+
+def _is_card(text: str) -> bool:
+    try:
+        parse_card(text)
+    except CardError:
+        return False
+    return True
