@@ -10,9 +10,12 @@ __all__ = [
     "RuleError",
     "StateError",
     "ThirtyOneError",
+    "advise",
+    "check_state",
     "choose_put_down",
     "choose_start",
     "parse_card",
+    "sample_deals",
     "score",
 ]
 
@@ -36,6 +39,18 @@ def choose_put_down(
     hand: list[str], new: str, from_pile: bool, rules: dict[str, Any] | None = None
 ) -> str: ...
 
+def advise(
+    state: dict[str, Any],
+    deals: int = 10_000,
+    playouts: int = 50_000,
+    seed: int = 0,
+    threads: int | None = None,
+    max_time: float | None = None,
+) -> dict[str, Any]: ...
+def check_state(state: dict[str, Any]) -> list[int]: ...
+def sample_deals(
+    state: dict[str, Any], n: int, seed: int = 0, threads: int | None = None
+) -> tuple[list[dict[str, Any]], list[int]]: ...
 @final
 class Round:
     def __new__(
