@@ -89,6 +89,9 @@ class Table:
         hand = self.hands[me]
         top, top_by = self.pile[-1]
         may_take = top_by != me  # nobody takes back their own put-down
+        if not may_take:
+            # the top is one's own card only after the other player's knock, with two seats
+            assert len(self.order) == 2 and self.knocker not in (None, me)
         may_knock = self.knocker is None and len(self.stock) > 0
         start = ref_start(
             hand, top if may_take else None, may_knock, not self.stock, 27, self.score
