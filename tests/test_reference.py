@@ -516,8 +516,8 @@ def enumerate_one_stock_draw(s):
             continue  # dealt 31, or the rule would have knocked
         if rule(list(dealt), "2C")[0] != "draw":
             continue  # the rule would have taken the 2C
-        for drawn in pool:
-            if drawn in dealt or turn.discard not in (*dealt, drawn):
+        for drawn in pool if turn.discard in dealt else [turn.discard]:
+            if drawn in dealt:
                 continue
             put, kept = best_putdown([*dealt, drawn], STANDARD, drawn=drawn)
             if put == turn.discard and kept < 31:
@@ -617,6 +617,56 @@ def test_monte_carlo_knock_now_agrees_with_the_exact_figure(s):
     assert abs(mc["p_safe"] - p) <= 4 * math.sqrt(p * (1 - p) / n) + 1e-12
     # lives lost: 0, 1 or 2 per playout; its standard deviation is at most 1
     assert abs(mc["lives_lost"] - exact["lives_lost"]) <= 4 / math.sqrt(n)
+
+
+ORACLE_MD_EXAMPLE = {
+    "rules": "standard",
+    "seats": 4,
+    "me": 0,
+    "first": 1,
+    "upcard": "7S",
+    "hand": ["AH", "9H", "4H"],
+    "turns": [
+        {"seat": 1, "draw": "stock", "discard": "5C"},
+        {"seat": 2, "draw": "pile", "discard": "KD"},
+        {"seat": 3, "draw": "stock", "discard": "2D"},
+        {"seat": 0, "draw": "stock", "drew": "8S", "discard": "8S"},
+        {"seat": 1, "draw": "stock", "discard": "6D"},
+        {"seat": 2, "draw": "pile", "discard": "3C"},
+        {"seat": 3, "draw": "stock", "discard": "QC"},
+    ],
+    "lives": [3, 3, 2, 1],
+}
+
+
+def test_a_play_the_rule_cannot_produce_has_no_consistent_deal():
+    # oracle.md's example is a valid state, but seat 2's play is not the table's rule: taking
+    # the 5C for the KD needs dealt KD 3C and a club worth 3 or more, and then the 6D would not
+    # have been taken (it improves nothing)
+    pos = parse_state(ORACLE_MD_EXAMPLE)
+    assert pos.known_held[2] == {"5C", "6D"} and pos.top == "QC" and pos.stock_count == 34
+    with pytest.raises(ref.NoConsistentDeal, match="seat 2"):
+        ref.sample_deals(ORACLE_MD_EXAMPLE, 1, seed=0, max_attempts=3000)
+
+
+def test_every_option_of_random_positions_evaluates():
+    for s, _truth in random_states(4, min_turns_max=10):
+        for option, put_down in ref.legal_options(s):
+            r = ref.evaluate(s, option, put_down=put_down, knock_at=24, deals=5, playouts=20)
+            assert 0 <= r["p_safe"] <= 1 and 0 <= r["lives_lost"] <= 2
+
+
+def test_pending_pile_draw_cannot_put_the_card_back():
+    s = state(pending={"draw": "pile"})
+    assert ref.legal_options(s) == [
+        ("discard:AH", None),
+        ("discard:9H", None),
+        ("discard:4H", None),
+    ]
+    with pytest.raises(StateError, match="not available"):
+        ref.evaluate(s, "discard:7S")
+    r = ref.evaluate(s, "discard:4H", deals=10, playouts=50, seed=2)
+    assert r["n_deals"] == 10
 
 
 def test_evaluate_is_reproducible_and_checks_its_option():

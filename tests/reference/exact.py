@@ -63,12 +63,12 @@ def _opponent_histories(pos: Any, opp: int, pool: list[str]) -> Counter[tuple[st
         elif turn.kind == "stock":
             if action != "draw":
                 continue
-            for drawn in pool:
+            # the card put down is one of the four: if it was not dealt, it was the one drawn
+            candidates = pool if turn.discard in dealt else [turn.discard]
+            for drawn in candidates:
                 if drawn in dealt:
                     continue
                 four = [*dealt, drawn]
-                if turn.discard not in four:
-                    continue
                 put, kept_score = best_putdown(four, rules, drawn=drawn)
                 if put == turn.discard and kept_score < SHOWN_AT:
                     hands_now[tuple(sorted(c for c in four if c != put))] += 1

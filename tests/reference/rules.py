@@ -119,6 +119,7 @@ def parse_rules(spec: Any) -> Rules:
 
 
 _DECK_SET = frozenset(DECK)
+_VALUE = {card: card_value(card) for card in DECK}
 
 
 def _is_run(hand: list[str] | tuple[str, ...]) -> bool:
@@ -132,10 +133,13 @@ def _is_run(hand: list[str] | tuple[str, ...]) -> bool:
 
 def score(hand: list[str] | tuple[str, ...], rules: Rules) -> float:
     """The score of a three-card hand: the best single-suit total, or a scoring option's value."""
-    if len(hand) != 3 or len(set(hand)) != 3 or not set(hand) <= _DECK_SET:
+    if len(hand) != 3 or len(set(hand)) != 3 or not _DECK_SET.issuperset(hand):
         raise ValueError(f"a hand is three different cards (canonical text), not {hand!r}")
-    best: float = max(sum(card_value(c) for c in hand if suit_of(c) == s) for s in "CDHS")
-    if len({c[0] for c in hand}) == 1:  # three of a kind
+    suit_totals = dict.fromkeys("CDHS", 0)
+    for card in hand:
+        suit_totals[card[1]] += _VALUE[card]
+    best: float = max(suit_totals.values())
+    if hand[0][0] == hand[1][0] == hand[2][0]:  # three of a kind
         if hand[0][0] == "A" and rules.three_aces == 33:
             best = max(best, 33)
         elif rules.three_of_a_kind is not None:

@@ -10,20 +10,19 @@ import random
 from typing import Any
 
 from .cards import DECK
-from .rules import COMPUTER_KNOCK_AT, SHOWN_AT, Rules, best_putdown, decide, score
+from .rules import COMPUTER_KNOCK_AT, SHOWN_AT, best_putdown, decide, parse_rules, score
 
 
 def random_round_state(
     seed: int,
     seats: int,
     min_turns: int,
-    rules: Rules | None = None,
     rules_spec: Any = "standard",
-    you_knock: bool = False,
 ) -> tuple[dict[str, Any], dict[str, Any]] | None:
     """A state at your first turn after at least ``min_turns`` turns, or None if the round
-    ended first. You are seat 0; the first player is random."""
-    rules = rules or Rules()
+    ended first. You are seat 0 and never knock (a knock of yours would end the round before
+    your next turn); the first player is random."""
+    rules = parse_rules(rules_spec)
     rng = random.Random(f"simulate:{seed}")
     pack = list(DECK)
     rng.shuffle(pack)
@@ -65,12 +64,11 @@ def random_round_state(
         top = pile[-1]
         may_take = top not in put_down_by[seat]
         knock_allowed = knocker is None and len(stock) > 0
-        if seat == 0 and rng.random() < 0.5:  # you: an arbitrary legal move
+        arbitrary = seat == 0 and rng.random() < 0.5  # you: an arbitrary legal move
+        if arbitrary:
             moves = ["draw"] if stock else []
             if may_take:
                 moves.append("take")
-            if knock_allowed and you_knock:
-                moves.append("knock")
             if not moves:
                 return None
             move = rng.choice(moves)
@@ -82,7 +80,7 @@ def random_round_state(
                 may_take=may_take,
                 knock_allowed=knock_allowed,
                 stock_empty=not stock,
-                knock_at=COMPUTER_KNOCK_AT if (seat != 0 or you_knock) else None,
+                knock_at=COMPUTER_KNOCK_AT if seat != 0 else None,
                 rules=rules,
             )
         if move == "decline":
@@ -95,7 +93,7 @@ def random_round_state(
             if move == "take":
                 gained = pile.pop()
                 entry["draw"] = "pile"
-                if put is None:
+                if arbitrary:
                     put = rng.choice(hand)
             else:
                 gained = stock.pop(0)
@@ -103,9 +101,9 @@ def random_round_state(
                 draws[seat][len(turns) + 1] = gained
                 if seat == 0:
                     entry["drew"] = gained
-                if put is None:
-                    put = rng.choice([*hand, gained]) if seat == 0 else None
-                if put is None:
+                if arbitrary:
+                    put = rng.choice([*hand, gained])
+                else:
                     put, _ = best_putdown([*hand, gained], rules, drawn=gained)
             hands[seat] = [c for c in [*hand, gained] if c != put]
             pile.append(put)
