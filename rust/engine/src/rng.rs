@@ -63,6 +63,19 @@ impl Rng {
         (m >> 32) as u32
     }
 
+    /// A uniform integer in `0..n` (`n > 0`), for ranges beyond `u32`.
+    #[inline]
+    pub fn below_u64(&mut self, n: u64) -> u64 {
+        debug_assert!(n > 0);
+        let zone = u64::MAX - (u64::MAX % n);
+        loop {
+            let x = self.next_u64();
+            if x < zone {
+                return x % n;
+            }
+        }
+    }
+
     /// Shuffle a slice uniformly (Fisher–Yates).
     #[inline]
     pub fn shuffle<T>(&mut self, xs: &mut [T]) {

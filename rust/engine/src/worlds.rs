@@ -27,6 +27,12 @@ pub trait Factored: Sync {
     fn fallback_part(&self, i: usize, rng: &mut Rng) -> Self::Part;
     /// The world made of these parts, or None when they are incompatible.
     fn combine(&self, parts: &[Self::Part]) -> Option<Self::World>;
+
+    /// Whether part `i` has consistent samples at all, when the game knows it without trying
+    /// (None: find out by probing).
+    fn explainable(&self, _i: usize) -> Option<bool> {
+        None
+    }
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -81,6 +87,10 @@ pub fn collect<F: Factored>(
     let probe_chunk = 4096usize;
     let mut fallback = vec![false; parts];
     for (i, fb) in fallback.iter_mut().enumerate() {
+        if let Some(known) = game.explainable(i) {
+            *fb = !known;
+            continue;
+        }
         let probes = settings.probe_attempts as usize;
         let mut found = false;
         // Grow the probe geometrically so that an easy part costs little.

@@ -143,9 +143,9 @@ pub fn advise<'py>(
 /// Check a state (the normalised dict) without evaluating it; raises StateError naming the
 /// problem. Returns the seats whose hidden cards are inferred.
 #[pyfunction]
-pub fn check_state(state: &Bound<'_, PyDict>) -> PyResult<Vec<u8>> {
+pub fn check_state(state: &Bound<'_, PyDict>) -> PyResult<Vec<u32>> {
     let view = View::from_input(&state_input(state)?).py_err()?;
-    Ok(view.opponents.iter().map(|o| o.seat).collect())
+    Ok(view.opponents.iter().map(|o| u32::from(o.seat)).collect())
 }
 
 /// Up to `n` consistent deals for a state, for tests and scripts: each a dict with `hands`
@@ -158,7 +158,7 @@ pub fn sample_deals<'py>(
     n: usize,
     seed: u64,
     threads: Option<usize>,
-) -> PyResult<(Bound<'py, PyList>, Vec<u8>)> {
+) -> PyResult<(Bound<'py, PyList>, Vec<u32>)> {
     let input = state_input(state)?;
     let cancel = Arc::new(AtomicBool::new(false));
     let c2 = cancel.clone();
@@ -192,10 +192,11 @@ pub fn sample_deals<'py>(
         d.set_item("stock", stock)?;
         out.append(d)?;
     }
-    let fallback: Vec<u8> = collected
+    // (u32, not u8: a Vec<u8> would reach Python as bytes.)
+    let fallback: Vec<u32> = collected
         .fallback_parts
         .iter()
-        .map(|&i| view.opponents[i].seat)
+        .map(|&i| u32::from(view.opponents[i].seat))
         .collect();
     Ok((out, fallback))
 }

@@ -2,13 +2,21 @@
 //! replayed over the round, does exactly what that opponent visibly did (`oracle.md`).
 //!
 //! An opponent's hidden cards are their three dealt cards and the cards they drew from the
-//! stock, in order ("slots"). The cards they put down from those slots are known, so a sample
-//! places each of them in a slot it could have come from (a dealt slot, or a draw made by the
-//! time it was put down), uniformly over the ways this can happen, and fills the other slots —
-//! the hidden cards they hold now — with unseen cards. Every slot assignment is equally likely
-//! under a uniform deal, and the rule is deterministic, so keeping the samples whose replay
-//! matches gives every consistent deal the same chance. Opponents are sampled one by one and
-//! combined by the engine (their hidden cards must differ).
+//! stock, in order ("slots"). The cards they put down from those slots are known; the others are
+//! the hidden cards they hold now. Under a uniform deal every filling of the slots is equally
+//! likely, and the rule is deterministic, so the consistent deals are equally likely too, and
+//! what the future needs — the opponent's hand now — has the posterior "number of consistent
+//! fillings that end in this hand".
+//!
+//! That posterior is counted exactly by walking the opponent's turns in order: the dealt cards,
+//! then at each stock draw the card drawn (forced when the card put down was not yet in hand),
+//! the rule replayed at every step so that a branch ends at its first mismatch. The hands are
+//! then drawn from the counts. Should the walk grow too large, the opponent is sampled by plain
+//! rejection instead: the known put-downs placed in slots they could have come from, uniformly,
+//! the rest dealt from the unseen cards, kept when the replay matches. Opponents are combined by
+//! the engine (their hidden cards must differ).
+
+use std::collections::HashMap;
 
 use montecarlo::{Factored, Rng};
 
@@ -31,18 +39,54 @@ pub struct Deal {
     pub stock: CardSet,
 }
 
+/// How one opponent's hand now is drawn.
+#[derive(Clone, Debug)]
+enum Posterior {
+    /// From exact counts: the hands, their unseen cards, and cumulative counts.
+    Counted {
+        hands: Vec<([Card; 3], CardSet)>,
+        cumulative: Vec<u64>,
+    },
+    /// By rejection (the count grew too large).
+    Rejection,
+}
+
+/// Steps one opponent's count may take before rejection sampling takes over.
+const COUNT_BUDGET: u64 = 4_000_000;
+
 /// Samples consistent deals for one view.
 pub struct Inference<'a> {
     view: &'a View,
     unseen: Vec<Card>,
+    posteriors: Vec<Posterior>,
 }
 
 impl<'a> Inference<'a> {
     pub fn new(view: &'a View) -> Self {
+        let unseen: Vec<Card> = view.unseen.iter().collect();
+        let posteriors = view
+            .opponents
+            .iter()
+            .map(|o| Counter::count(view, o, &unseen))
+            .collect();
         Inference {
             view,
-            unseen: view.unseen.iter().collect(),
+            unseen,
+            posteriors,
         }
+    }
+
+    /// The number of consistent fillings of each opponent's slots (None: not counted).
+    pub fn counts(&self) -> Vec<Option<u64>> {
+        self.posteriors
+            .iter()
+            .map(|p| match p {
+                Posterior::Counted { cumulative, .. } => {
+                    Some(cumulative.last().copied().unwrap_or(0))
+                }
+                Posterior::Rejection => None,
+            })
+            .collect()
     }
 
     pub fn view(&self) -> &View {
@@ -196,7 +240,24 @@ impl Factored for Inference<'_> {
     }
 
     fn sample_part(&self, i: usize, rng: &mut Rng) -> Option<OppDeal> {
-        self.attempt(&self.view.opponents[i], rng)
+        let o = &self.view.opponents[i];
+        match &self.posteriors[i] {
+            Posterior::Rejection => self.attempt(o, rng),
+            Posterior::Counted { hands, cumulative } => {
+                let total = *cumulative.last()?;
+                let r = rng.below_u64(total);
+                let k = cumulative.partition_point(|&c| c <= r);
+                let (hand, unseen_used) = hands[k];
+                Some(OppDeal { hand, unseen_used })
+            }
+        }
+    }
+
+    fn explainable(&self, i: usize) -> Option<bool> {
+        match &self.posteriors[i] {
+            Posterior::Counted { cumulative, .. } => Some(!cumulative.is_empty()),
+            Posterior::Rejection => None,
+        }
     }
 
     fn fallback_part(&self, i: usize, rng: &mut Rng) -> OppDeal {
@@ -218,4 +279,245 @@ impl Factored for Inference<'_> {
             stock: self.view.unseen.minus(used),
         })
     }
+}
+
+/// The exact count of one opponent's consistent slot fillings, by the hand they end in.
+struct Counter<'a> {
+    view: &'a View,
+    o: &'a Opponent,
+    unseen: &'a [Card],
+    /// Hidden cards still to enter their hand (dealt or drawn) in a branch.
+    counts: HashMap<u64, ([Card; 3], u64)>,
+    steps: u64,
+}
+
+#[derive(Clone, Copy)]
+struct Branch {
+    hand: [Card; 3],
+    /// Cards they put down later that are not yet in their hand.
+    pending: CardSet,
+    /// Hidden cards they hold now that have not yet entered their hand, and those that have.
+    fresh_left: usize,
+    fresh: CardSet,
+}
+
+impl<'a> Counter<'a> {
+    fn count(view: &'a View, o: &'a Opponent, unseen: &'a [Card]) -> Posterior {
+        if let Some(h) = o.shown_hand {
+            return Posterior::Counted {
+                hands: vec![(h, CardSet::EMPTY)],
+                cumulative: vec![1],
+            };
+        }
+        let mut c = Counter {
+            view,
+            o,
+            unseen,
+            counts: HashMap::new(),
+            steps: 0,
+        };
+        if !c.deal() {
+            return Posterior::Rejection;
+        }
+        let mut entries: Vec<(u64, [Card; 3], u64)> =
+            c.counts.into_iter().map(|(k, (h, n))| (k, h, n)).collect();
+        entries.sort_unstable_by_key(|e| e.0); // a fixed order: results must not depend on hashing
+        let mut total = 0u64;
+        let mut hands = Vec::with_capacity(entries.len());
+        let mut cumulative = Vec::with_capacity(entries.len());
+        for (bits, hand, n) in entries {
+            total += n;
+            hands.push((hand, unseen_set(bits)));
+            cumulative.push(total);
+        }
+        Posterior::Counted { hands, cumulative }
+    }
+
+    /// Every dealt hand: some of the cards they put down later, and fresh unseen cards.
+    /// Returns false when the count went over its budget.
+    fn deal(&mut self) -> bool {
+        let later: Vec<Card> = self.o.hidden_discards.iter().map(|&(c, _)| c).collect();
+        let all_later: CardSet = later.iter().copied().collect();
+        let hidden_now = self.o.hidden_now();
+        let u = self.unseen.len();
+        for a in 0..=later.len().min(3) {
+            let f = 3 - a;
+            if f > hidden_now {
+                continue;
+            }
+            for subset in combinations(later.len(), a) {
+                for fresh_idx in combinations(u, f) {
+                    let mut hand = [Card::from_index(0); 3];
+                    let mut k = 0;
+                    let mut pending = all_later;
+                    for &i in &subset {
+                        hand[k] = later[i];
+                        pending.remove(later[i]);
+                        k += 1;
+                    }
+                    let mut fresh = CardSet::EMPTY;
+                    for &i in &fresh_idx {
+                        hand[k] = self.unseen[i];
+                        fresh.insert(self.unseen[i]);
+                        k += 1;
+                    }
+                    if self.view.rules.scoring.score(hand).is_blitz() {
+                        continue;
+                    }
+                    let b = Branch {
+                        hand,
+                        pending,
+                        fresh_left: hidden_now - f,
+                        fresh,
+                    };
+                    if !self.turn(0, b) {
+                        return false;
+                    }
+                }
+            }
+        }
+        true
+    }
+
+    /// Replay turn `t` and everything after it. Returns false over budget.
+    fn turn(&mut self, t: usize, b: Branch) -> bool {
+        self.steps += 1;
+        if self.steps > COUNT_BUDGET {
+            return false;
+        }
+        let Some(turn) = self.o.turns.get(t) else {
+            if b.pending.is_empty() && b.fresh_left == 0 {
+                let e = self.counts.entry(b.fresh.bits()).or_insert((b.hand, 0));
+                e.1 += 1;
+            }
+            return true;
+        };
+        let rules = &self.view.rules;
+        let scoring = &rules.scoring;
+        let may_knock = turn.knock_open && knock_limits_allow(rules, b.hand);
+        let top = turn.may_take.then_some(turn.top);
+        let start = choose_start(
+            scoring,
+            b.hand,
+            top,
+            may_knock,
+            turn.stock_empty,
+            TABLE_KNOCK_AT,
+        );
+        let fits = |p: &crate::decision::PutDown, discard: Card, shows: Option<[Card; 3]>| {
+            p.card == discard
+                && match shows {
+                    None => !p.score.is_blitz(),
+                    Some(s) => p.score.is_blitz() && same_cards(p.kept, s),
+                }
+        };
+        match turn.act {
+            OppAct::Knock => {
+                if start == Start::Knock {
+                    return self.turn(t + 1, b);
+                }
+            }
+            OppAct::Take { discard, shows } => {
+                if start == Start::Take {
+                    let p = choose_put_down(scoring, b.hand, turn.top, true);
+                    if fits(&p, discard, shows) {
+                        return self.turn(t + 1, Branch { hand: p.kept, ..b });
+                    }
+                }
+            }
+            OppAct::Draw { discard, shows, .. } => {
+                if start != Start::Draw {
+                    return true;
+                }
+                if b.pending.contains(discard) {
+                    // Put down now but not yet in hand: it is the card drawn.
+                    let p = choose_put_down(scoring, b.hand, discard, false);
+                    if fits(&p, discard, shows) {
+                        let mut pending = b.pending;
+                        pending.remove(discard);
+                        return self.turn(
+                            t + 1,
+                            Branch {
+                                hand: p.kept,
+                                pending,
+                                ..b
+                            },
+                        );
+                    }
+                    return true;
+                }
+                for c in b.pending.iter() {
+                    let p = choose_put_down(scoring, b.hand, c, false);
+                    if fits(&p, discard, shows) {
+                        let mut pending = b.pending;
+                        pending.remove(c);
+                        if !self.turn(
+                            t + 1,
+                            Branch {
+                                hand: p.kept,
+                                pending,
+                                ..b
+                            },
+                        ) {
+                            return false;
+                        }
+                    }
+                }
+                if b.fresh_left > 0 {
+                    for &c in self.unseen {
+                        if b.fresh.contains(c) {
+                            continue;
+                        }
+                        let p = choose_put_down(scoring, b.hand, c, false);
+                        if fits(&p, discard, shows) {
+                            let mut fresh = b.fresh;
+                            fresh.insert(c);
+                            let next = Branch {
+                                hand: p.kept,
+                                fresh,
+                                fresh_left: b.fresh_left - 1,
+                                ..b
+                            };
+                            if !self.turn(t + 1, next) {
+                                return false;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        true
+    }
+}
+
+fn unseen_set(bits: u64) -> CardSet {
+    Card::all()
+        .filter(|c| bits & (1u64 << c.index()) != 0)
+        .collect()
+}
+
+fn same_cards(a: [Card; 3], b: [Card; 3]) -> bool {
+    a.iter().copied().collect::<CardSet>() == b.iter().copied().collect::<CardSet>()
+}
+
+/// Every `k`-subset of `0..n`, as increasing indices.
+fn combinations(n: usize, k: usize) -> Vec<Vec<usize>> {
+    let mut out = Vec::new();
+    let mut cur = Vec::with_capacity(k);
+    fn go(start: usize, n: usize, k: usize, cur: &mut Vec<usize>, out: &mut Vec<Vec<usize>>) {
+        if cur.len() == k {
+            out.push(cur.clone());
+            return;
+        }
+        for i in start..n {
+            if n - i < k - cur.len() {
+                break;
+            }
+            cur.push(i);
+            go(i + 1, n, k, cur, out);
+            cur.pop();
+        }
+    }
+    go(0, n, k, &mut cur, &mut out);
+    out
 }

@@ -528,6 +528,7 @@ impl View {
                     }
                     let c = p.drew.expect("checked above");
                     claim(&mut place, c, Place::Mine, "pending: the card you drew")?;
+                    stock_len -= 1;
                     pend = Some((c, false));
                 }
                 Source::Pile => {
