@@ -541,6 +541,53 @@ def test_sampler_matches_the_enumeration_after_a_stock_draw():
     assert abs(p - q) < 4 * math.sqrt(p * (1 - p) / n)
 
 
+STATE_TWO_DRAWS = {
+    "rules": "standard",
+    "seats": 2,
+    "me": 1,
+    "first": 0,
+    "upcard": "2C",
+    "hand": ["KS", "QS", "3H"],
+    "turns": [
+        {"seat": 0, "draw": "stock", "discard": "9D"},
+        {"seat": 1, "draw": "stock", "drew": "5H", "discard": "5H"},
+        {"seat": 0, "draw": "stock", "discard": "4S"},
+    ],
+}
+
+
+def test_sampler_matches_the_enumeration_after_two_stock_draws():
+    # Was each card put down dealt, or drawn (and when)? The four cases must come out as often
+    # as among all consistent histories, enumerated here forward by brute force.
+    pool = [c for c in DECK if c not in ("KS", "QS", "3H", "2C", "5H")]
+    exact = Counter()
+    for dealt in combinations(pool, 3):
+        if score(dealt, STANDARD) >= 27 or rule(list(dealt), "2C")[0] != "draw":
+            continue  # dealt 27 or more (a knock or a 31), or the 2C would have been taken
+        for drawn1 in pool if "9D" in dealt else ["9D"]:
+            if drawn1 in dealt:
+                continue
+            put1, kept1 = best_putdown([*dealt, drawn1], STANDARD, drawn=drawn1)
+            hand1 = [c for c in (*dealt, drawn1) if c != put1]
+            if put1 != "9D" or kept1 >= 27 or rule(hand1, "5H")[0] != "draw":
+                continue  # another put-down, a knock next turn, or the 5H taken
+            for drawn2 in pool if "4S" in hand1 else ["4S"]:
+                if drawn2 in dealt or drawn2 == drawn1:
+                    continue
+                put2, kept2 = best_putdown([*hand1, drawn2], STANDARD, drawn=drawn2)
+                if put2 == "4S" and kept2 < 31:
+                    exact[("9D" in dealt, "4S" in dealt, drawn1 == "4S")] += 1
+    total = sum(exact.values())
+    n = 1200
+    deals = ref.sample_deals(STATE_TWO_DRAWS, n, seed=21)
+    observed = Counter()
+    for d in deals:
+        history = d.histories[0]
+        observed[("9D" in history.dealt, "4S" in history.dealt, history.draws[1] == "4S")] += 1
+    stat, df = chi_square(observed, {k: v / total for k, v in exact.items()}, n)
+    assert stat < critical_999(df), (stat, df, exact, observed)
+
+
 STATE_TWO_TAKES = {
     "rules": "standard",
     "seats": 3,

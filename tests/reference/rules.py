@@ -13,6 +13,7 @@ The decision rule, exactly as rules.md states it (``c`` is the top discard):
 """
 
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from .cards import DECK, RANKS, card_value, rank_index, suit_index, suit_of
@@ -119,7 +120,6 @@ def parse_rules(spec: Any) -> Rules:
 
 
 _DECK_SET = frozenset(DECK)
-_VALUE = {card: card_value(card) for card in DECK}
 
 
 def _is_run(hand: list[str] | tuple[str, ...]) -> bool:
@@ -133,11 +133,19 @@ def _is_run(hand: list[str] | tuple[str, ...]) -> bool:
 
 def score(hand: list[str] | tuple[str, ...], rules: Rules) -> float:
     """The score of a three-card hand: the best single-suit total, or a scoring option's value."""
-    if len(hand) != 3 or len(set(hand)) != 3 or not _DECK_SET.issuperset(hand):
-        raise ValueError(f"a hand is three different cards (canonical text), not {hand!r}")
+    if len(hand) != 3:
+        raise ValueError(f"a hand is three cards, not {hand!r}")
+    return _score_of_set(frozenset(hand), rules)
+
+
+@cache  # a speed-up only: there are 22,100 hands
+def _score_of_set(cards: frozenset[str], rules: Rules) -> float:
+    if len(cards) != 3 or not _DECK_SET.issuperset(cards):
+        raise ValueError(f"a hand is three different cards (canonical text), not {sorted(cards)}")
+    hand = sorted(cards)
     suit_totals = dict.fromkeys("CDHS", 0)
     for card in hand:
-        suit_totals[card[1]] += _VALUE[card]
+        suit_totals[card[1]] += card_value(card)
     best: float = max(suit_totals.values())
     if hand[0][0] == hand[1][0] == hand[2][0]:  # three of a kind
         if hand[0][0] == "A" and rules.three_aces == 33:
