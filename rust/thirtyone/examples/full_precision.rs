@@ -38,13 +38,25 @@ fn main() {
         ],
         pending: None,
     };
-    for threads in [1, 2] {
+    phases(&input);
+    // Optional arguments: playouts and threads (for instruction counts under callgrind).
+    let args: Vec<usize> = std::env::args()
+        .skip(1)
+        .filter_map(|a| a.parse().ok())
+        .collect();
+    let playouts = args.first().copied().unwrap_or(50_000);
+    let thread_counts = match args.get(1) {
+        Some(&t) => vec![t],
+        None => vec![1, 2],
+    };
+    for threads in thread_counts {
         let t = Instant::now();
         let a = advise(
             &input,
             &Settings {
                 threads: Some(threads),
                 seed: 1,
+                playouts,
                 ..Settings::default()
             },
         )
@@ -58,4 +70,14 @@ fn main() {
         }
         println!("  deals {} warnings {:?}", a.deals, a.warnings);
     }
+}
+
+#[allow(dead_code)]
+fn phases(input: &StateInput) {
+    use thirtyone_core::inference::Inference;
+    use thirtyone_core::view::View;
+    let view = View::from_input(input).expect("valid");
+    let t = Instant::now();
+    let inf = Inference::new(&view);
+    println!("count: {:?} counts {:?}", t.elapsed(), inf.counts());
 }

@@ -11,6 +11,25 @@ pub const RANKS: [char; 13] = [
     'A', '2', '3', '4', '5', '6', '7', '8', '9', 'T', 'J', 'Q', 'K',
 ];
 
+const fn value_of_rank(r: u8) -> u8 {
+    match r {
+        0 => 11,
+        r if r >= 9 => 10,
+        r => r + 1,
+    }
+}
+
+/// The value of every card, by index.
+const VALUES: [u8; 52] = {
+    let mut v = [0u8; 52];
+    let mut i = 0;
+    while i < 52 {
+        v[i] = value_of_rank((i % 13) as u8);
+        i += 1;
+    }
+    v
+};
+
 /// One card, `suit * 13 + rank` with rank 0 = ace … 12 = king.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
 pub struct Card(u8);
@@ -43,12 +62,9 @@ impl Card {
     }
 
     /// Ace 11, king, queen, jack and ten 10, other cards their pip value.
+    #[inline]
     pub const fn value(self) -> u8 {
-        match self.rank() {
-            0 => 11,
-            r if r >= 9 => 10,
-            r => r + 1,
-        }
+        VALUES[self.0 as usize]
     }
 
     /// Every card of the pack, in index order.

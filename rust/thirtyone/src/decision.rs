@@ -2,7 +2,7 @@
 //! player. It exists once, here.
 
 use crate::cards::Card;
-use crate::scoring::{Score, Scoring};
+use crate::scoring::{Score, ScoreTable, Scoring};
 
 /// The computer players' knock threshold.
 pub const TABLE_KNOCK_AT: Score = Score::from_points(27);
@@ -41,21 +41,58 @@ pub fn choose_start(
     stock_empty: bool,
     knock_at: Score,
 ) -> Start {
-    let now = scoring.score(hand);
+    let table = scoring.table();
+    start_with(
+        table,
+        hand,
+        table.score(hand),
+        top,
+        may_knock,
+        stock_empty,
+        knock_at,
+    )
+    .0
+}
+
+/// [`choose_start`] with the score table and the hand's score at hand; a take comes with its
+/// put-down (rule 2 has already chosen it).
+#[inline]
+pub fn start_with(
+    table: ScoreTable,
+    hand: [Card; 3],
+    now: Score,
+    top: Option<Card>,
+    may_knock: bool,
+    stock_empty: bool,
+    knock_at: Score,
+) -> (Start, Option<PutDown>) {
     if may_knock && now >= knock_at {
-        return Start::Knock;
+        return (Start::Knock, None);
     }
     if let Some(c) = top {
-        if choose_put_down(scoring, hand, c, true).score > now {
-            return Start::Take;
+        let p = put_down_with(table, hand, c, true);
+        if p.score > now {
+            return (Start::Take, Some(p));
         }
     }
     if stock_empty {
-        Start::Decline
+        (Start::Decline, None)
     } else {
-        Start::Draw
+        (Start::Draw, None)
     }
 }
+
+/// Rule 4's order of a card, but for "the card just drawn" (bit 6): value, suit, rank.
+const TIE: [u32; 52] = {
+    let mut t = [0u32; 52];
+    let mut i = 0;
+    while i < 52 {
+        let c = Card::from_index(i as u8);
+        t[i] = ((c.value() as u32) << 7) | ((c.suit() as u32) << 4) | c.rank() as u32;
+        i += 1;
+    }
+    t
+};
 
 /// Rules 2–4: the card to put down from `hand` plus the new card `new`.
 ///
@@ -63,40 +100,50 @@ pub fn choose_start(
 /// was drawn from the stock it may be, and it is "the card just drawn" of the tie-break.
 #[inline]
 pub fn choose_put_down(scoring: &Scoring, hand: [Card; 3], new: Card, from_pile: bool) -> PutDown {
-    let four = [hand[0], hand[1], hand[2], new];
-    let mut best: Option<(PutDown, (u8, u8, u8, u8))> = None;
-    for i in 0..4 {
-        if from_pile && i == 3 {
-            continue;
-        }
-        let d = four[i];
-        let mut kept = [new; 3];
-        let mut k = 0;
-        for (j, &c) in four.iter().enumerate() {
-            if j != i && k < 3 {
-                kept[k] = c;
-                k += 1;
-            }
-        }
-        let score = scoring.score(kept);
-        // Rule 4: lowest value, then the card just drawn, then suit order, then lower rank.
-        let key = (d.value(), u8::from(i != 3), d.suit(), d.rank());
-        let better = match &best {
-            None => true,
-            Some((b, bkey)) => score > b.score || (score == b.score && key < *bkey),
+    put_down_with(scoring.table(), hand, new, from_pile)
+}
+
+/// [`choose_put_down`] with the score table at hand.
+#[inline]
+pub fn put_down_with(table: ScoreTable, hand: [Card; 3], new: Card, from_pile: bool) -> PutDown {
+    let [a, b, c] = hand;
+    let candidates = [
+        (a, [new, b, c]),
+        (b, [a, new, c]),
+        (c, [a, b, new]),
+        (new, [a, b, c]),
+    ];
+    let n = if from_pile { 3 } else { 4 };
+    let all = if table.is_standard() {
+        [a, b, c, new].iter().map(|&x| ScoreTable::lanes(x)).sum()
+    } else {
+        0
+    };
+    let mut best_key = 0u32;
+    let mut best = 0usize;
+    let mut best_score = Score(0);
+    for (i, &(d, kept)) in candidates.iter().enumerate().take(n) {
+        let score = if table.is_standard() {
+            ScoreTable::lane_score(all - ScoreTable::lanes(d))
+        } else {
+            table.score(kept)
         };
-        if better {
-            best = Some((
-                PutDown {
-                    card: d,
-                    kept,
-                    score,
-                },
-                key,
-            ));
+        // Highest score first; then rule 4: lowest value, the card just drawn, suit order,
+        // lower rank — packed so that one comparison decides.
+        let tie = TIE[d.index() as usize] | (u32::from(i != 3) << 6);
+        let key = (u32::from(score.halves()) << 11) | (2047 - tie);
+        if key > best_key {
+            best_key = key;
+            best = i;
+            best_score = score;
         }
     }
-    best.expect("a put-down always has a candidate").0
+    let (card, kept) = candidates[best];
+    PutDown {
+        card,
+        kept,
+        score: best_score,
+    }
 }
 
 #[cfg(test)]

@@ -211,6 +211,12 @@ impl Round {
 
     /// May the player to move knock now?
     pub fn may_knock(&self) -> bool {
+        self.may_knock_with(self.score(self.to_move))
+    }
+
+    /// [`Round::may_knock`], given the score of the hand of the player to move.
+    #[inline]
+    fn may_knock_with(&self, now: Score) -> bool {
         if self.phase != Phase::Start || self.knocker.is_some() || self.stock_len == 0 {
             return false;
         }
@@ -223,7 +229,7 @@ impl Round {
         {
             return false;
         }
-        self.rules.scoring.score(hand) >= self.rules.min_knock
+        now >= self.rules.min_knock
     }
 
     /// The actions the player to move may take now.
@@ -336,15 +342,24 @@ impl Round {
         let Phase::PutDown { new, .. } = self.phase else {
             unreachable!("put_down outside the put-down phase")
         };
-        let hand = &mut self.hands[seat as usize];
-        if let Some(slot) = hand.iter_mut().find(|c| **c == card) {
+        let mut kept = self.hands[seat as usize];
+        if let Some(slot) = kept.iter_mut().find(|c| **c == card) {
             *slot = new;
         }
+        let score = self.rules.scoring.score(kept);
+        self.finish_put_down(card, kept, score);
+    }
+
+    /// The put-down of `card`, keeping `kept` (whose score is `score`), and what follows.
+    #[inline]
+    fn finish_put_down(&mut self, card: Card, kept: [Card; 3], score: Score) {
+        let seat = self.to_move;
+        self.hands[seat as usize] = kept;
         self.top = card;
         self.top_by = Some(seat);
         self.phase = Phase::Start;
         self.turns_played += 1;
-        if self.score(seat).is_blitz() {
+        if score.is_blitz() {
             self.showed_31[seat as usize] = true;
             if self.knocker.is_some()
                 && self.rules.thirty_one_after_knock == ThirtyOneAfterKnock::Continues
@@ -375,6 +390,7 @@ impl Round {
 
     /// Play the whole turn of the player to move by the table's decision rule, knocking at
     /// `knock_at` or more. Returns what was done.
+    #[inline]
     pub fn play_rule_turn(&mut self, knock_at: Score) -> TurnRecord {
         let seat = self.to_move;
         let mut rec = TurnRecord {
@@ -388,49 +404,45 @@ impl Round {
         if self.phase != Phase::Start {
             return rec;
         }
+        let table = self.rules.scoring.table();
         let hand = self.hands[seat as usize];
+        let now = table.score(hand);
         let top = self.may_take().then_some(self.top);
-        let scoring = self.rules.scoring;
-        match decision::choose_start(
-            &scoring,
+        let (start, take) = decision::start_with(
+            table,
             hand,
+            now,
             top,
-            self.may_knock(),
+            self.may_knock_with(now),
             self.stock_len == 0,
             knock_at,
-        ) {
-            Start::Knock => {
+        );
+        let (source, new, choice) = match (start, take) {
+            (Start::Knock, _) => {
                 self.knock();
                 rec.knock = true;
+                return rec;
             }
-            Start::Decline => {
+            (Start::Decline, _) => {
                 self.phase = Phase::Over(End::StockOut { seat });
                 rec.declined = true;
+                return rec;
             }
-            start => {
-                let from_pile = start == Start::Take;
-                if from_pile {
-                    self.take_pile();
-                } else {
-                    self.draw_stock();
-                }
-                let Phase::PutDown { new, .. } = self.phase else {
-                    unreachable!()
-                };
-                let choice = decision::choose_put_down(&scoring, hand, new, from_pile);
-                rec.draw = Some((
-                    if from_pile {
-                        Source::Pile
-                    } else {
-                        Source::Stock
-                    },
+            (Start::Take, Some(p)) => (Source::Pile, self.top, p),
+            _ => {
+                self.stock_len -= 1;
+                let new = self.stock[self.stock_len as usize];
+                (
+                    Source::Stock,
                     new,
-                ));
-                rec.put_down = Some(choice.card);
-                self.put_down(choice.card);
-                rec.showed_31 = self.showed_31[seat as usize];
+                    decision::put_down_with(table, hand, new, false),
+                )
             }
-        }
+        };
+        rec.draw = Some((source, new));
+        rec.put_down = Some(choice.card);
+        self.finish_put_down(choice.card, choice.kept, choice.score);
+        rec.showed_31 = self.showed_31[seat as usize];
         rec
     }
 
@@ -457,7 +469,11 @@ impl Round {
                 }
             }
             End::Showdown | End::StockOut { .. } => {
-                let scores: Vec<Score> = (0..n).map(|s| self.score(s as u8)).collect();
+                let table = self.rules.scoring.table();
+                let mut scores = [Score::NEVER; MAX_SEATS];
+                for (s, score) in scores.iter_mut().enumerate().take(n) {
+                    *score = table.score(self.hands[s]);
+                }
                 let low = *scores.iter().min().expect("at least two seats");
                 let lowest = |s: usize| scores[s] == low;
                 let tied = scores.iter().filter(|&&x| x == low).count();

@@ -1,6 +1,7 @@
 //! Hand scores: the best single-suit total, with the table's scoring options.
 
 use std::fmt;
+use std::sync::OnceLock;
 
 use crate::cards::Card;
 
@@ -38,6 +39,67 @@ impl fmt::Display for Score {
     }
 }
 
+/// How a table scores hands fast. Standard scoring adds the cards' values in one 64-bit word,
+/// one 16-bit lane per suit, and takes the largest lane; with scoring options, a lookup table.
+#[derive(Clone, Copy)]
+pub struct ScoreTable(Option<&'static [u8]>);
+
+/// Each card's value in its suit's lane.
+const LANES: [u64; 52] = {
+    let mut v = [0u64; 52];
+    let mut i = 0;
+    while i < 52 {
+        v[i] = (Card::from_index(i as u8).value() as u64) << (16 * (i / 13));
+        i += 1;
+    }
+    v
+};
+
+/// The largest of the four suit lanes, as a score.
+#[inline]
+fn best_lane(x: u64) -> Score {
+    let low = (x & 0xFFFF).max((x >> 16) & 0xFFFF);
+    let high = ((x >> 32) & 0xFFFF).max(x >> 48);
+    Score(2 * low.max(high) as u8)
+}
+
+impl ScoreTable {
+    /// Whether this is standard scoring (the suit-lane sums).
+    #[inline]
+    pub fn is_standard(self) -> bool {
+        self.0.is_none()
+    }
+
+    /// The suit lanes of a card (standard scoring).
+    #[inline]
+    pub fn lanes(card: Card) -> u64 {
+        LANES[card.index() as usize]
+    }
+
+    /// The score of a hand given by the sum of its cards' lanes (standard scoring).
+    #[inline]
+    pub fn lane_score(sum: u64) -> Score {
+        best_lane(sum)
+    }
+
+    #[inline]
+    pub fn score(self, hand: [Card; 3]) -> Score {
+        match self.0 {
+            None => best_lane(
+                LANES[hand[0].index() as usize]
+                    + LANES[hand[1].index() as usize]
+                    + LANES[hand[2].index() as usize],
+            ),
+            Some(t) => {
+                let i = hand[0].index() as usize * 2704
+                    + hand[1].index() as usize * 52
+                    + hand[2].index() as usize;
+                Score(t[i])
+            }
+        }
+    }
+}
+
 /// What three cards of one rank score.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub enum ThreeOfAKind {
@@ -58,10 +120,55 @@ pub struct Scoring {
     pub runs: bool,
 }
 
+/// Scores of every ordered triple of cards, one table per set of scoring options, built on
+/// first use: a playout scores a hand about ten times a turn, and a lookup is the cheapest way.
+static TABLES: [OnceLock<Box<[u8]>>; 12] = [const { OnceLock::new() }; 12];
+
 impl Scoring {
     /// The score of a three-card hand.
     #[inline]
     pub fn score(&self, hand: [Card; 3]) -> Score {
+        self.table().score(hand)
+    }
+
+    /// The score table of these options.
+    #[inline]
+    pub fn table(&self) -> ScoreTable {
+        if *self == Scoring::default() {
+            ScoreTable(None)
+        } else {
+            ScoreTable(Some(
+                TABLES[self.variant()].get_or_init(|| self.build_table()),
+            ))
+        }
+    }
+
+    fn variant(&self) -> usize {
+        let trips = match self.three_of_a_kind {
+            ThreeOfAKind::None => 0,
+            ThreeOfAKind::Thirty => 1,
+            ThreeOfAKind::ThirtyHalf => 2,
+        };
+        trips * 4 + usize::from(self.three_aces_33) * 2 + usize::from(self.runs)
+    }
+
+    fn build_table(&self) -> Box<[u8]> {
+        let mut t = vec![0u8; 52 * 52 * 52].into_boxed_slice();
+        for a in Card::all() {
+            for b in Card::all() {
+                for c in Card::all() {
+                    let i =
+                        a.index() as usize * 2704 + b.index() as usize * 52 + c.index() as usize;
+                    t[i] = self.compute(a, b, c).0;
+                }
+            }
+        }
+        t
+    }
+
+    /// The score computed from the rules (the tables are filled from this).
+    pub fn compute(&self, a: Card, b: Card, c: Card) -> Score {
+        let hand = [a, b, c];
         let base = best_suit_total(hand);
         if *self == Scoring::default() {
             return Score::from_points(base);
