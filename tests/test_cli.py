@@ -234,7 +234,9 @@ def test_scripted_interactive_game_with_bad_input() -> None:
     bad_start = ["", "zz", "1", "AH", "x", "?"]
     bad_put = ["4", "9", "QQ", "d", absent.lower()]
     script = [*bad_start, "t", *bad_put, "1"] + ["d", "4", "x"] * 150
-    result = run(["play", "--seed", str(SEED)], input="\n".join(script) + "\n")
+    # The Oracle's advice is tested in test_cli_oracle.py; off here, it keeps this long game quick.
+    args = ["play", "--seed", str(SEED), "--no-oracle"]
+    result = run(args, input="\n".join(script) + "\n")
     out = result.output
     assert result.exit_code == 0, out[-3000:]
     assert "Traceback" not in out
@@ -288,7 +290,7 @@ def test_scripted_interactive_game_with_bad_input() -> None:
     ids=["q", "Q", "quit", "q-at-put-down", "q-after-bad", "eof-at-once", "eof-at-put-down"],
 )
 def test_quit_and_end_of_input_leave_cleanly(script: str) -> None:
-    result = run(["play", "--seed", "8"], input=script)
+    result = run(["play", "--seed", "8", "--no-oracle"], input=script)
     assert result.exit_code == 0
     out = result.output
     assert out.rstrip().endswith("Goodbye!")
@@ -498,19 +500,24 @@ def test_console_script_in_a_pseudo_terminal() -> None:
     env.pop("COLUMNS")
     child = pexpect.spawn(
         _console_script(),
-        ["play", "--seed", "5"],
+        ["play", "--seed", "5", "--oracle-playouts", "2000", "--oracle-deals", "500"],
         env=env,
         encoding="utf-8",
         timeout=30,
         dimensions=(50, 120),
     )
     try:
+        # The Oracle's advice (computed under a spinner) comes before the first question.
+        child.expect("Advice")
+        child.expect(r"Best: ")
         child.expect(r"Your move \(")
         child.expect(r"q quit\): ")
         child.sendline("zz")
         child.expect("'zz' is not a choice")
         child.expect(r"Your move \(")
         child.sendline("d")
+        child.expect("Advice")
+        child.expect(r"put down \w\w")
         child.expect(r"Put down which card\? ")
         child.sendline("4")
         child.expect(r"You drew \S+, put down \S+\.")
@@ -530,4 +537,6 @@ def test_help_lists_the_options() -> None:
     for option in ("--seats", "--lives", "--knock-penalty", "--seed", "--rules", "--rule"):
         assert option in result.output
     assert "--autoplay" in result.output
+    for option in ("--oracle / --no-oracle", "--oracle-deals", "--oracle-playouts"):
+        assert option in result.output
     assert isinstance(main, click.Group)

@@ -2,18 +2,23 @@
 
 from __future__ import annotations
 
+import contextlib
+import json
 import random
-from typing import Any
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, NoReturn
 
 import click
 from rich.console import Console
 
-from thirtyone.display import Narrator, intro
-from thirtyone.errors import RuleError
+from thirtyone.display import Narrator, advice_report, intro
+from thirtyone.errors import RuleError, ThirtyOneError
 from thirtyone.game import Game
 from thirtyone.players import ComputerPlayer, Player
 from thirtyone.rules import Rules
-from thirtyone.terminal_player import QuitGame, TerminalPlayer
+from thirtyone.terminal_player import AdvisedPlayer, OracleAdvisor, QuitGame, TerminalPlayer
 
 #: The computer players' names, in seat order.
 COMPUTER_NAMES = ("Alice", "Ben", "Cara", "Dev", "Eve", "Finn", "Gus", "Hana", "Ivo")
@@ -71,6 +76,26 @@ def computer_names(count: int, taken: str) -> list[str]:
     "--autoplay", is_flag=True, help="The table's rule plays your seat too: the game runs alone."
 )
 @click.option("--name", default="You", show_default=True, help="Your name at the table.")
+@click.option(
+    "--oracle/--no-oracle",
+    "oracle_on",
+    default=None,
+    help="Show the Oracle's advice on each of your turns (default: on, off with --autoplay).",
+)
+@click.option(
+    "--oracle-deals",
+    type=click.IntRange(min=1),
+    default=10_000,
+    show_default=True,
+    help="Consistent deals the Oracle collects (fewer: quicker, wider margins).",
+)
+@click.option(
+    "--oracle-playouts",
+    type=click.IntRange(min=1),
+    default=50_000,
+    show_default=True,
+    help="Playouts per option for the Oracle (fewer: quicker).",
+)
 def play(
     seats: int | None,
     lives: int | None,
@@ -80,8 +105,15 @@ def play(
     changes: dict[str, Any],
     autoplay: bool,
     name: str,
+    oracle_on: bool | None,
+    oracle_deals: int,
+    oracle_playouts: int,
 ) -> None:
-    """Play a game of Thirty-One in the terminal (you are the first seat)."""
+    """Play a game of Thirty-One in the terminal (you are the first seat).
+
+    On each of your turns the Oracle shows how safe each option is (and again for the put-down
+    after you draw); the decision stays yours.
+    """
     spec: dict[str, Any] = {"preset": preset, **changes}
     for key, value in (("seats", seats), ("lives", lives), ("knock_penalty", knock_penalty)):
         if value is not None:
@@ -99,7 +131,18 @@ def play(
     console = Console(highlight=False)
     names = [name, *computer_names(rules.seats - 1, name)]
     narrator = Narrator(console, names, me=0, compact=autoplay)
-    me: Player = ComputerPlayer(name) if autoplay else TerminalPlayer(name, console, narrator)
+    if oracle_on is None:
+        oracle_on = not autoplay
+    advisor = (
+        OracleAdvisor(console, deals=oracle_deals, playouts=oracle_playouts, seed=seed)
+        if oracle_on
+        else None
+    )
+    me: Player
+    if autoplay:
+        me = ComputerPlayer(name) if advisor is None else AdvisedPlayer(name, console, advisor)
+    else:
+        me = TerminalPlayer(name, console, narrator, advisor=advisor)
     players: list[Player] = [me, *(ComputerPlayer(n) for n in names[1:])]
     game = Game(rules, players, seed=seed, names=names, on_event=narrator)
     narrator.game = game
@@ -108,3 +151,141 @@ def play(
         game.play()
     except (QuitGame, KeyboardInterrupt):
         console.print("Goodbye!")
+
+
+# -- thirtyone oracle -----------------------------------------------------------------------------
+
+
+def _fail(message: str) -> NoReturn:
+    """Exit with status 2 after one line on standard error."""
+    line = " ".join(message.split())
+    click.echo(f"Error: {line}", err=True)
+    sys.exit(2)
+
+
+def _read_state(source: str) -> bytes:
+    """The state file's bytes (``-``: standard input)."""
+    if source == "-":
+        return click.get_binary_stream("stdin").read()
+    try:
+        return Path(source).read_bytes()
+    except OSError as err:
+        _fail(f"cannot read {source}: {err.strerror or err}")
+
+
+def _with_rules(
+    state: dict[str, Any], preset: str | None, changes: Mapping[str, Any]
+) -> dict[str, Any]:
+    """The state with its rules replaced by ``preset`` (if given) and then changed by
+    ``changes`` (``--rule KEY=VALUE``)."""
+    if preset is None and not changes:
+        return state
+    spec: dict[str, Any]
+    if preset is not None:
+        spec = {"preset": preset}
+    else:
+        current = state.get("rules", "standard")
+        if isinstance(current, str):
+            spec = {"preset": current}
+        elif isinstance(current, Mapping):
+            spec = dict(current)
+        else:
+            raise RuleError(
+                f"rules: must be a preset name or an object, not {type(current).__name__}"
+            )
+    spec.update(changes)
+    return {**state, "rules": spec}
+
+
+@main.command()
+@click.argument("state_file", metavar="STATE.json")
+@click.option("--json", "as_json", is_flag=True, help="Print the advice as JSON (oracle.md).")
+@click.option("--seed", type=int, help="Seed of the simulation: same seed, same numbers.")
+@click.option(
+    "--deals",
+    type=click.IntRange(min=1),
+    default=10_000,
+    show_default=True,
+    help="Consistent deals to collect (at most).",
+)
+@click.option(
+    "--playouts",
+    type=click.IntRange(min=1),
+    default=50_000,
+    show_default=True,
+    help="Playouts per option (and again for the confirmation run).",
+)
+@click.option("--threads", type=click.IntRange(min=1), help="Worker threads (default: every core).")
+@click.option(
+    "--max-time",
+    type=click.FloatRange(min=0),
+    default=5.0,
+    show_default=True,
+    help="Seconds allowed for collecting consistent deals (0: no limit).",
+)
+@click.option(
+    "--rules",
+    "preset",
+    type=click.Choice(sorted(Rules.PRESETS)),
+    help="Evaluate under this preset instead of the state's rules.",
+)
+@click.option(
+    "--rule",
+    "changes",
+    multiple=True,
+    metavar="KEY=VALUE",
+    callback=_rule_assignments,
+    help="Change one of the state's rules, e.g. --rule knock_penalty=1 (repeatable).",
+)
+@click.option(
+    "--sweeps",
+    type=click.Choice(["best", "all", "none"]),
+    default="best",
+    show_default=True,
+    help="Which knock-score sweeps to chart: the best swept option's, all, or none.",
+)
+def oracle(
+    state_file: str,
+    as_json: bool,
+    seed: int | None,
+    deals: int,
+    playouts: int,
+    threads: int | None,
+    max_time: float,
+    preset: str | None,
+    changes: dict[str, Any],
+    sweeps: str,
+) -> None:
+    """Ask the Oracle how safe each option is in the round of STATE.json (- reads standard
+    input; the format is oracle.md's)."""
+    from thirtyone.oracle import advise
+    from thirtyone.state import load
+
+    raw = _read_state(state_file)
+    err_console = Console(stderr=True, highlight=False)
+    try:
+        state = _with_rules(load(raw), preset, changes)
+        spinner = (
+            err_console.status("The Oracle is thinking…")
+            if err_console.is_terminal
+            else contextlib.nullcontext()
+        )
+        with spinner:
+            advice = advise(
+                state,
+                deals=deals,
+                playouts=playouts,
+                seed=seed,
+                threads=threads,
+                max_time=max_time or None,
+            )
+    except ThirtyOneError as err:
+        _fail(str(err))
+    except KeyboardInterrupt:
+        click.echo("Interrupted: no advice.", err=True)
+        sys.exit(130)
+    if as_json:
+        click.echo(json.dumps(advice.to_dict(), indent=2))
+        return
+    console = Console(highlight=False)
+    console.print(advice_report(advice, sweeps=sweeps, width=console.width))

@@ -127,6 +127,11 @@ def _pct(p: float) -> str:
     return f"{100 * p:.1f}%"
 
 
+def _upper_first(text: str) -> str:
+    """The text with its first letter upper-case (``str.capitalize`` would lower ``2S``)."""
+    return text[:1].upper() + text[1:]
+
+
 def _reason(options: list[OptionAdvice], tied: list[OptionAdvice]) -> str:
     best = options[0]
     later = ""
@@ -146,12 +151,13 @@ def _reason(options: list[OptionAdvice], tied: list[OptionAdvice]) -> str:
         return (
             f"To {best.describe()}{later} and to {names} are statistically tied: they differ "
             f"by less than the margin of ±{100 * best.margin:.1f} points. "
-            f"{best.describe().capitalize()} is marginally ahead at {_pct(best.p_safe)} safe."
+            f"{_upper_first(best.describe())} is marginally ahead at {_pct(best.p_safe)} safe."
         )
-    second = options[1]
+    # The runner-up: the core puts the best first but leaves the others in their own order.
+    second = max(options[1:], key=lambda o: o.p_safe)
     gain = 100 * (best.p_safe - second.p_safe)
     text = (
-        f"{best.describe().capitalize()}{later}: safe in {_pct(best.p_safe)} of the simulated "
+        f"{_upper_first(best.describe())}{later}: safe in {_pct(best.p_safe)} of the simulated "
         f"rounds, {gain:.1f} points better than to {second.describe()} ({_pct(second.p_safe)})."
     )
     if best.lives_lost > second.lives_lost + 1e-9:

@@ -9,20 +9,25 @@ is played; anything else gets a one-line explanation and the question again. ``q
 ``advisor`` is the hook for the Oracle: a callable given the :class:`~thirtyone.game.Turn`, called
 before the first question of a turn and again after a draw or take (``turn.pending`` is then
 set), whose answer is printed (a string, a ``rich`` renderable, or anything with ``str``).
+:class:`OracleAdvisor` is the advisor ``thirtyone play`` uses: the Oracle's advice, computed
+under a spinner and shown, never applied. :class:`AdvisedPlayer` shows it for a seat the table's
+rule plays (``--autoplay --oracle``).
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 import click
-from rich.console import Console
+from rich.console import Console, RenderableType
 from rich.text import Text
 
 from thirtyone import display
 from thirtyone.cards import parse_card
 from thirtyone.errors import CardError, ThirtyOneError
+from thirtyone.players import TABLE_KNOCK_AT, ComputerPlayer
 
 if TYPE_CHECKING:
     from thirtyone.game import Turn
@@ -204,6 +209,79 @@ class TerminalPlayer:
         shown = display.render_advice(advice)
         if shown is not None:
             self.console.print(shown)
+
+
+class OracleAdvisor:
+    """The Oracle as an advisor: on each call, the advice for the player to move in the turn's
+    game (with the pending draw after a draw or take), computed under a spinner.
+
+    ``seed`` seeds the advisor's own random stream, from which every query takes its seed: the
+    same game seed gives the same advice. A state the Oracle refuses, or Ctrl-C while it
+    computes, gives a one-line note instead of advice; the game goes on.
+    """
+
+    def __init__(
+        self,
+        console: Console,
+        *,
+        deals: int = 10_000,
+        playouts: int = 50_000,
+        seed: int | None = None,
+        threads: int | None = None,
+        max_time: float | None = 5.0,
+    ) -> None:
+        self.console = console
+        self.deals = deals
+        self.playouts = playouts
+        self.threads = threads
+        self.max_time = max_time
+        self.rng = random.Random(seed)
+
+    def __call__(self, turn: Turn) -> RenderableType:
+        from thirtyone.oracle import advise
+
+        seed = self.rng.getrandbits(63)
+        try:
+            with self.console.status("The Oracle is thinking…", spinner="dots"):
+                advice = advise(
+                    turn.game,
+                    deals=self.deals,
+                    playouts=self.playouts,
+                    seed=seed,
+                    threads=self.threads,
+                    max_time=self.max_time,
+                )
+        except ThirtyOneError as err:
+            reason = " ".join(str(err).split())
+            return Text(f"The Oracle has no advice here: {reason}", style="dim")
+        except KeyboardInterrupt:
+            return Text("The Oracle was interrupted: no advice this time.", style="dim")
+        return display.advice_panel_body(advice)
+
+
+class AdvisedPlayer:
+    """A seat the table's rule plays (``--autoplay``) that shows the advisor's answer first."""
+
+    def __init__(
+        self,
+        name: str,
+        console: Console,
+        advisor: Advisor,
+        knock_at: float = TABLE_KNOCK_AT,
+    ) -> None:
+        self.name = name
+        self.console = console
+        self.advisor = advisor
+        self.rule = ComputerPlayer(name, knock_at)
+
+    def __repr__(self) -> str:
+        return f"AdvisedPlayer({self.name!r})"
+
+    def play(self, turn: Turn) -> None:
+        shown = display.render_advice(self.advisor(turn))
+        if shown is not None:
+            self.console.print(shown)
+        self.rule.play(turn)
 
 
 def _options(legal: Sequence[str], top: str) -> str:
