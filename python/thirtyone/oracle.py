@@ -70,7 +70,7 @@ class OptionAdvice:
         if self.option == "draw":
             return "draw from the stock"
         if self.option == "take":
-            return f"take the {self.card} (putting down the {self.discard})"
+            return f"take the {self.card} and put down the {self.discard}"
         if self.option == "decline":
             return "leave the discard (ending the round)"
         return f"put down the {self.option.split(':', 1)[1]}"
@@ -136,15 +136,23 @@ def _reason(options: list[OptionAdvice], tied: list[OptionAdvice]) -> str:
     best = options[0]
     later = ""
     if best.swept:
-        later = (
-            f", knocking on a later turn once you hold {_number(best.knock_at)} or more"
-            if best.knock_at is not None
-            else ", never knocking later"
-        )
+        lowest = best.sweep.knock_at[0] if best.sweep is not None else None
+        if best.knock_at is None:
+            later = ", never knocking later"
+        elif lowest is not None and best.knock_at <= lowest:
+            later = ", knocking at your next turn whatever you hold"
+        else:
+            later = f", knocking on a later turn once you hold {_number(best.knock_at)} or more"
     if len(options) == 1:
         return (
             f"Your only option is to {best.describe()}{later}: you come through safe in "
             f"{_pct(best.p_safe)} of the simulated rounds."
+        )
+    if tied and all(o.p_safe == best.p_safe for o in tied):
+        names = ", ".join(o.describe() for o in tied)
+        return (
+            f"To {best.describe()}{later} and to {names} are equally safe: "
+            f"{_pct(best.p_safe)} of the simulated rounds each."
         )
     if tied:
         names = ", ".join(o.describe() for o in tied)
@@ -153,8 +161,7 @@ def _reason(options: list[OptionAdvice], tied: list[OptionAdvice]) -> str:
             f"by less than the margin of ±{100 * best.margin:.1f} points. "
             f"{_upper_first(best.describe())} is marginally ahead at {_pct(best.p_safe)} safe."
         )
-    # The runner-up: the core puts the best first but leaves the others in their own order.
-    second = max(options[1:], key=lambda o: o.p_safe)
+    second = options[1]  # the options come best first, then by p_safe
     gain = 100 * (best.p_safe - second.p_safe)
     text = (
         f"{_upper_first(best.describe())}{later}: safe in {_pct(best.p_safe)} of the simulated "

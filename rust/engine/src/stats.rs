@@ -48,28 +48,25 @@ pub fn margin(p: f64, n: u64) -> f64 {
     1.96 * (p * (1.0 - p) / n as f64).sqrt()
 }
 
+/// How two tallies rank: `Greater` when `a` is better — a higher proportion, then a lower mean
+/// cost. Exact (the ratios are compared by cross-multiplying).
+pub fn compare(a: &Tally, b: &Tally) -> std::cmp::Ordering {
+    let pa = a.successes as u128 * b.n as u128;
+    let pb = b.successes as u128 * a.n as u128;
+    let ca = a.cost as u128 * b.n as u128;
+    let cb = b.cost as u128 * a.n as u128;
+    pa.cmp(&pb).then(cb.cmp(&ca))
+}
+
 /// The index of the best of several tallies: the highest proportion, then the lowest mean cost,
 /// then the first.
 pub fn best(tallies: &[Tally]) -> Option<usize> {
     let mut best: Option<usize> = None;
     for (i, t) in tallies.iter().enumerate() {
-        best = match best {
-            None => Some(i),
-            Some(b) => {
-                let bt = &tallies[b];
-                // Compare successes/n exactly by cross-multiplying.
-                let lhs = t.successes as u128 * bt.n as u128;
-                let rhs = bt.successes as u128 * t.n as u128;
-                let better = lhs > rhs
-                    || (lhs == rhs
-                        && (t.cost as u128 * bt.n as u128) < (bt.cost as u128 * t.n as u128));
-                if better {
-                    Some(i)
-                } else {
-                    Some(b)
-                }
-            }
-        };
+        match best {
+            Some(b) if compare(t, &tallies[b]).is_le() => {}
+            _ => best = Some(i),
+        }
     }
     best
 }

@@ -210,16 +210,17 @@ pub fn advise(input: &StateInput, settings: &Settings) -> Result<Advice> {
         return Err(Error::Cancelled);
     }
     let n_used = deals.len().min(settings.playouts) as u64;
-    let mut options: Vec<OptionReport> = choices
+    let options: Vec<OptionReport> = choices
         .iter()
         .zip(&eval.choices)
         .map(|(choice, r)| report(&sim, &view, choice, r, n_used))
         .collect();
+    // Best first, then by p_safe (ties: lower lives lost, then the natural order).
     let tallies: Vec<Tally> = eval.choices.iter().map(|r| r.result).collect();
-    let best = stats::best(&tallies).unwrap_or(0);
-    // Best first, the others in their natural order.
-    let best_option = options.remove(best);
-    options.insert(0, best_option);
+    let mut order: Vec<usize> = (0..options.len()).collect();
+    order.sort_by(|&a, &b| stats::compare(&tallies[b], &tallies[a]).then(a.cmp(&b)));
+    let mut slots: Vec<Option<OptionReport>> = options.into_iter().map(Some).collect();
+    let options: Vec<OptionReport> = order.iter().filter_map(|&i| slots[i].take()).collect();
     let tied = (1..options.len())
         .filter(|&i| stats::tied(options[0].p_safe, options[0].margin, options[i].p_safe))
         .collect();

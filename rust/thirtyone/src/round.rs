@@ -65,6 +65,22 @@ pub struct TurnRecord {
     pub showed_31: bool,
 }
 
+/// Whether `seat` may take the top discard `top` (put down by `top_by`): nobody takes a card
+/// they put down themselves this round, except, under the two-player mercy rule, their own last
+/// put-down on the final turn after the opponent's knock.
+pub fn may_take_top(
+    rules: &RoundRules,
+    seats: u8,
+    seat: u8,
+    top: Card,
+    top_by: Option<u8>,
+    knocker: Option<u8>,
+    own_put_downs: CardSet,
+) -> bool {
+    !own_put_downs.contains(top)
+        || (rules.two_player_mercy && seats == 2 && knocker.is_some() && top_by == Some(seat))
+}
+
 /// The state of one round. Seats are numbered 0..seats in turn order (play goes to seat + 1).
 #[derive(Clone, Debug)]
 pub struct Round {
@@ -87,6 +103,8 @@ pub struct Round {
     /// Lives already lost this round to 31s shown during the final turns (seed 001's rule).
     pub(crate) shown_losses: [u8; MAX_SEATS],
     pub(crate) showed_31: [bool; MAX_SEATS],
+    /// The cards each seat has put down this round (nobody takes one of their own back).
+    pub(crate) put_downs: [CardSet; MAX_SEATS],
 }
 
 impl Round {
@@ -137,6 +155,7 @@ impl Round {
             phase: Phase::Start,
             shown_losses: [0; MAX_SEATS],
             showed_31: [false; MAX_SEATS],
+            put_downs: [CardSet::EMPTY; MAX_SEATS],
         };
         if (0..n).any(|s| round.score(s as u8).is_blitz()) {
             round.phase = Phase::Over(End::Dealt31);
@@ -196,17 +215,16 @@ impl Round {
 
     /// May the player to move take the top discard now?
     pub fn may_take(&self) -> bool {
-        if self.phase != Phase::Start {
-            return false;
-        }
-        match self.top_by {
-            Some(s) if s == self.to_move => {
-                // Nobody takes back their own put-down, except under the two-player mercy rule on
-                // the final turn after the opponent's knock.
-                self.rules.two_player_mercy && self.seats == 2 && self.knocker.is_some()
-            }
-            _ => true,
-        }
+        self.phase == Phase::Start
+            && may_take_top(
+                &self.rules,
+                self.seats,
+                self.to_move,
+                self.top,
+                self.top_by,
+                self.knocker,
+                self.put_downs[self.to_move as usize],
+            )
     }
 
     /// May the player to move knock now?
@@ -286,7 +304,10 @@ impl Round {
             }
             (Phase::Start, Action::Draw(Source::Pile)) => {
                 if !self.may_take() {
-                    return illegal("you may not take back a card you put down yourself");
+                    return illegal(&format!(
+                        "you may not take {}: you put it down yourself this round",
+                        self.top
+                    ));
                 }
                 self.take_pile();
             }
@@ -357,6 +378,7 @@ impl Round {
         self.hands[seat as usize] = kept;
         self.top = card;
         self.top_by = Some(seat);
+        self.put_downs[seat as usize].insert(card);
         self.phase = Phase::Start;
         self.turns_played += 1;
         if score.is_blitz() {
@@ -511,5 +533,40 @@ impl Round {
             *l += extra;
         }
         lost
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn c(t: &str) -> Card {
+        t.parse().unwrap()
+    }
+
+    #[test]
+    fn nobody_takes_back_any_card_they_put_down_this_round() {
+        // The pack in order: seat 0 is dealt AC 3C 5C, seat 1 2C 4C 6C, the upcard is 7C and
+        // the stock runs 8C, 9C, TC, ...
+        let deck: Vec<Card> = Card::all().collect();
+        let mut r = Round::deal(RoundRules::default(), 2, 0, &deck).unwrap();
+        r.apply(Action::Draw(Source::Stock)).unwrap(); // seat 0 draws 8C
+        r.apply(Action::PutDown(c("3C"))).unwrap(); //   and puts down 3C
+        r.apply(Action::Draw(Source::Pile)).unwrap(); // seat 1 takes the 3C
+        r.apply(Action::PutDown(c("2C"))).unwrap();
+        r.apply(Action::Draw(Source::Stock)).unwrap(); // seat 0 draws 9C
+        r.apply(Action::PutDown(c("9C"))).unwrap();
+        r.apply(Action::Draw(Source::Stock)).unwrap(); // seat 1 draws TC
+        r.apply(Action::PutDown(c("3C"))).unwrap(); //   and puts the 3C down again
+        assert_eq!(r.to_move(), 0);
+        assert_eq!(r.top(), c("3C"));
+        assert_eq!(r.top_by(), Some(1));
+        assert!(!r.may_take(), "seat 0 put the 3C down earlier this round");
+        assert!(r.apply(Action::Draw(Source::Pile)).is_err());
+        assert!(!r.legal_actions().contains(&Action::Draw(Source::Pile)));
+        // Seat 1 may take seat 0's cards.
+        r.apply(Action::Draw(Source::Stock)).unwrap();
+        r.apply(Action::PutDown(c("AC"))).unwrap();
+        assert!(r.may_take());
     }
 }

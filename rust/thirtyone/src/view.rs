@@ -4,7 +4,7 @@
 
 use crate::cards::{Card, CardSet};
 use crate::error::{Error, Result};
-use crate::round::{Source, MAX_SEATS};
+use crate::round::{may_take_top, Source, MAX_SEATS};
 use crate::rules::{FirstTurnKnock, RoundRules, ThirtyOneAfterKnock};
 
 /// One turn of the round as the table saw it.
@@ -121,6 +121,8 @@ pub struct View {
     pub opponents: Vec<Opponent>,
     pub shown_losses: [u8; MAX_SEATS],
     pub showed_31: [bool; MAX_SEATS],
+    /// The cards each seat has put down this round.
+    pub put_downs: [CardSet; MAX_SEATS],
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -267,6 +269,7 @@ impl View {
         let mut over: Option<String> = None;
         let mut shown_losses = [0u8; MAX_SEATS];
         let mut showed_31 = [false; MAX_SEATS];
+        let mut put_downs = [CardSet::EMPTY; MAX_SEATS];
 
         for (i, t) in turns.iter().enumerate() {
             let num = i + 1;
@@ -287,8 +290,15 @@ impl View {
                 ));
             }
             let top = tops[i];
-            let may_take =
-                top_by != Some(seat) || (rules.two_player_mercy && seats == 2 && knocker.is_some());
+            let may_take = may_take_top(
+                &rules,
+                seats,
+                seat,
+                top,
+                top_by,
+                knocker,
+                put_downs[seat as usize],
+            );
             let knock_open = knocker.is_none()
                 && stock_len > 0
                 && !(i == 0 && rules.first_turn_knock == FirstTurnKnock::Forbidden);
@@ -338,7 +348,7 @@ impl View {
                         Source::Pile => {
                             if !may_take {
                                 return bad(format!(
-                                    "turn {num}: seat {seat} took {top}, a card they had put down themselves"
+                                    "turn {num}: seat {seat} took {top}, a card they had put down themselves this round"
                                 ));
                             }
                             top
@@ -494,6 +504,7 @@ impl View {
                         over = Some(format!("seat {seat} showed 31 on turn {num}"));
                     }
                     top_by = Some(seat);
+                    put_downs[seat as usize].insert(discard);
                 }
             }
             if knocker.is_some() {
@@ -538,11 +549,17 @@ impl View {
                             p.drew.unwrap_or(top)
                         ));
                     }
-                    if top_by == Some(me)
-                        && !(rules.two_player_mercy && seats == 2 && knocker.is_some())
-                    {
+                    if !may_take_top(
+                        &rules,
+                        seats,
+                        me,
+                        top,
+                        top_by,
+                        knocker,
+                        put_downs[me as usize],
+                    ) {
                         return bad(format!(
-                            "pending: you may not take back {top}, a card you put down yourself"
+                            "pending: you may not take {top}: you put it down yourself this round"
                         ));
                     }
                     pend = Some((top, true));
@@ -574,6 +591,7 @@ impl View {
             opponents,
             shown_losses,
             showed_31,
+            put_downs,
         })
     }
 
@@ -589,8 +607,15 @@ impl View {
     /// Whether you may take the top discard now.
     pub fn may_take(&self) -> bool {
         self.pending.is_none()
-            && (self.top_by != Some(self.me)
-                || (self.rules.two_player_mercy && self.seats == 2 && self.knocker.is_some()))
+            && may_take_top(
+                &self.rules,
+                self.seats,
+                self.me,
+                self.top,
+                self.top_by,
+                self.knocker,
+                self.put_downs[self.me as usize],
+            )
     }
 }
 
