@@ -60,6 +60,7 @@ class Table:
         self.stock = list(deck[3 * n + 1 :])
         assert d["upcard"] == deck[3 * n]
         self.to_move = 0
+        self.put_downs: list[set[str]] = [set() for _ in range(n)]
         self.knocker: int | None = None
         self.finals = 0
         self.end: tuple[str, int | None] | None = None
@@ -87,11 +88,9 @@ class Table:
         me = self.to_move
         assert turn.round_seat == me and turn.seat == self.order[me]
         hand = self.hands[me]
-        top, top_by = self.pile[-1]
-        may_take = top_by != me  # nobody takes back their own put-down
-        if not may_take:
-            # the top is one's own card only after the other player's knock, with two seats
-            assert len(self.order) == 2 and self.knocker not in (None, me)
+        top, _ = self.pile[-1]
+        # Nobody takes back a card they put down themselves this round.
+        may_take = top not in self.put_downs[me]
         may_knock = self.knocker is None and len(self.stock) > 0
         start = ref_start(
             hand, top if may_take else None, may_knock, not self.stock, 27, self.score
@@ -122,10 +121,11 @@ class Table:
                 new = self.stock.pop(0)
                 assert d["drew"] == new
             else:
-                new, by = self.pile.pop()
-                assert d["card"] == new and by != me
+                new, _ = self.pile.pop()
+                assert d["card"] == new and new not in self.put_downs[me]
                 assert d["discard"] != new  # no put-back
             put = d["discard"]
+            self.put_downs[me].add(put)
             hand = [*self.hands[me], new]
             hand.remove(put)
             self.hands[me] = hand
