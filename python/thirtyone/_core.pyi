@@ -38,7 +38,6 @@ def choose_start(
 def choose_put_down(
     hand: list[str], new: str, from_pile: bool, rules: dict[str, Any] | None = None
 ) -> str: ...
-
 def advise(
     state: dict[str, Any],
     deals: int = 10_000,
@@ -51,6 +50,7 @@ def check_state(state: dict[str, Any]) -> list[int]: ...
 def sample_deals(
     state: dict[str, Any], n: int, seed: int = 0, threads: int | None = None
 ) -> tuple[list[dict[str, Any]], list[int]]: ...
+
 @final
 class Round:
     def __new__(
