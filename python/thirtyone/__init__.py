@@ -11,24 +11,29 @@ Scripting in short::
 from thirtyone.cards import PACK, card_value, hand_score, parse_card, parse_cards
 from thirtyone.errors import CardError, IllegalMoveError, RuleError, StateError, ThirtyOneError
 from thirtyone.game import Event, Game, RoundLog, Turn
+from thirtyone.oracle import Advice, OptionAdvice, Sweep, advise
 from thirtyone.players import TABLE_KNOCK_AT, ComputerPlayer, Player
 from thirtyone.rules import Rules
 
 __all__ = [
     "PACK",
     "TABLE_KNOCK_AT",
+    "Advice",
     "CardError",
     "ComputerPlayer",
     "Event",
     "Game",
     "IllegalMoveError",
+    "OptionAdvice",
     "Player",
     "RoundLog",
     "RuleError",
     "Rules",
     "StateError",
+    "Sweep",
     "ThirtyOneError",
     "Turn",
+    "advise",
     "card_value",
     "hand_score",
     "parse_card",
