@@ -104,46 +104,53 @@ pub fn choose_put_down(scoring: &Scoring, hand: [Card; 3], new: Card, from_pile:
 }
 
 /// [`choose_put_down`] with the score table at hand.
-#[inline]
+#[inline(always)]
 pub fn put_down_with(table: ScoreTable, hand: [Card; 3], new: Card, from_pile: bool) -> PutDown {
     let [a, b, c] = hand;
-    let candidates = [
-        (a, [new, b, c]),
-        (b, [a, new, c]),
-        (c, [a, b, new]),
-        (new, [a, b, c]),
-    ];
+    let four = [a, b, c, new];
     let n = if from_pile { 3 } else { 4 };
-    let all = if table.is_standard() {
-        [a, b, c, new].iter().map(|&x| ScoreTable::lanes(x)).sum()
-    } else {
-        0
+    // Highest score first; then rule 4: lowest value, the card just drawn, suit order, lower
+    // rank — packed so that one comparison decides.
+    let key = |i: usize, score: Score| {
+        let tie = TIE[four[i].index() as usize] | (u32::from(i != 3) << 6);
+        (u32::from(score.halves()) << 11) | (2047 - tie)
     };
     let mut best_key = 0u32;
     let mut best = 0usize;
-    let mut best_score = Score(0);
-    for (i, &(d, kept)) in candidates.iter().enumerate().take(n) {
-        let score = if table.is_standard() {
-            ScoreTable::lane_score(all - ScoreTable::lanes(d))
-        } else {
-            table.score(kept)
-        };
-        // Highest score first; then rule 4: lowest value, the card just drawn, suit order,
-        // lower rank — packed so that one comparison decides.
-        let tie = TIE[d.index() as usize] | (u32::from(i != 3) << 6);
-        let key = (u32::from(score.halves()) << 11) | (2047 - tie);
-        if key > best_key {
-            best_key = key;
-            best = i;
-            best_score = score;
+    if table.is_standard() {
+        let lanes = four.map(ScoreTable::lanes);
+        let all = lanes[0] + lanes[1] + lanes[2] + lanes[3];
+        for (i, lane) in lanes.iter().enumerate().take(n) {
+            let k = key(i, ScoreTable::lane_score(all - lane));
+            if k > best_key {
+                best_key = k;
+                best = i;
+            }
+        }
+    } else {
+        for i in 0..n {
+            let k = key(i, table.score(kept_without(four, i)));
+            if k > best_key {
+                best_key = k;
+                best = i;
+            }
         }
     }
-    let (card, kept) = candidates[best];
     PutDown {
-        card,
-        kept,
-        score: best_score,
+        card: four[best],
+        kept: kept_without(four, best),
+        score: Score((best_key >> 11) as u8),
     }
+}
+
+/// The three cards left when card `i` of four is put down (the new card takes its place).
+#[inline]
+fn kept_without(four: [Card; 4], i: usize) -> [Card; 3] {
+    let mut kept = [four[0], four[1], four[2]];
+    if i < 3 {
+        kept[i] = four[3];
+    }
+    kept
 }
 
 #[cfg(test)]

@@ -346,7 +346,8 @@ impl<'a> Counter<'a> {
                 continue;
             }
             for subset in combinations(later.len(), a) {
-                for fresh_idx in combinations(u, f) {
+                let mut fresh_combos = Combinations::new(u, f);
+                while let Some(fresh_idx) = fresh_combos.next_combination() {
                     let mut hand = [Card::from_index(0); 3];
                     let mut k = 0;
                     let mut pending = all_later;
@@ -356,7 +357,7 @@ impl<'a> Counter<'a> {
                         k += 1;
                     }
                     let mut fresh = CardSet::EMPTY;
-                    for &i in &fresh_idx {
+                    for &i in fresh_idx {
                         hand[k] = self.unseen[i];
                         fresh.insert(self.unseen[i]);
                         k += 1;
@@ -498,6 +499,46 @@ fn unseen_set(bits: u64) -> CardSet {
 
 fn same_cards(a: [Card; 3], b: [Card; 3]) -> bool {
     a.iter().copied().collect::<CardSet>() == b.iter().copied().collect::<CardSet>()
+}
+
+/// The `k`-subsets of `0..n` (k <= 3), as increasing indices, without allocating.
+struct Combinations {
+    n: usize,
+    k: usize,
+    idx: [usize; 3],
+    started: bool,
+}
+
+impl Combinations {
+    fn new(n: usize, k: usize) -> Self {
+        Combinations {
+            n,
+            k,
+            idx: [0, 1, 2],
+            started: false,
+        }
+    }
+
+    fn next_combination(&mut self) -> Option<&[usize]> {
+        let k = self.k;
+        if !self.started {
+            self.started = true;
+            return (k <= self.n).then_some(&self.idx[..k]);
+        }
+        // Advance the rightmost index that can move, and reset those after it.
+        let mut i = k;
+        while i > 0 {
+            i -= 1;
+            if self.idx[i] < self.n - k + i {
+                self.idx[i] += 1;
+                for j in i + 1..k {
+                    self.idx[j] = self.idx[j - 1] + 1;
+                }
+                return Some(&self.idx[..k]);
+            }
+        }
+        None
+    }
 }
 
 /// Every `k`-subset of `0..n`, as increasing indices.
