@@ -2,7 +2,9 @@
 
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use thirtyone_core::rules::{score_from_points, FirstTurnKnock, KnockerTie, ThirtyOneAfterKnock};
+use thirtyone_core::rules::{
+    score_from_points, FirstTurnKnock, KnockerTie, LivesMode, ThirtyOneAfterKnock,
+};
 use thirtyone_core::{Card, Error, RoundRules, Score, ThreeOfAKind};
 
 use crate::errors::{to_py, IntoPy};
@@ -89,6 +91,8 @@ pub fn round_rules(d: Option<&Bound<'_, PyDict>>) -> PyResult<RoundRules> {
                     ThirtyOneAfterKnock::parse(&text("thirty_one_after_knock")?).py_err()?
             }
             "two_player_mercy" => r.two_player_mercy = flag("two_player_mercy")?,
+            "lives_mode" => r.lives_mode = LivesMode::parse(&text("lives_mode")?).py_err()?,
+            "may_hide_31" => r.may_hide_31 = flag("may_hide_31")?,
             _ => {
                 return Err(to_py(Error::BadRule(
                     "rules",
@@ -175,14 +179,37 @@ pub fn state_input(d: &Bound<'_, PyDict>) -> PyResult<thirtyone_core::view::Stat
             Some(v) if !v.is_none() => Some(three(&v, &format!("{what}.shows"))?),
             _ => None,
         };
-        turns.push(TurnInput::Play {
-            seat: s,
-            from: source(&get(t, "draw")?, &format!("{what}.draw"))?,
-            drew: opt_card(t, "drew")?,
-            discard: opt_card(t, "discard")?
-                .ok_or_else(|| bad(format!("{what} has no discard")))?,
-            shows,
-        });
+        let hides = match t.get_item("hides")? {
+            Some(v) if !v.is_none() => v
+                .extract::<bool>()
+                .map_err(|_| bad(format!("{what}.hides must be true or false")))?,
+            _ => false,
+        };
+        let from = source(&get(t, "draw")?, &format!("{what}.draw"))?;
+        let drew = opt_card(t, "drew")?;
+        let discard =
+            opt_card(t, "discard")?.ok_or_else(|| bad(format!("{what} has no discard")))?;
+        if hides {
+            if shows.is_some() {
+                return Err(bad(format!(
+                    "{what}: a 31 is either shown or hidden, not both"
+                )));
+            }
+            turns.push(TurnInput::PlayHiding31 {
+                seat: s,
+                from,
+                drew,
+                discard,
+            });
+        } else {
+            turns.push(TurnInput::Play {
+                seat: s,
+                from,
+                drew,
+                discard,
+                shows,
+            });
+        }
     }
     let pending = match d.get_item("pending")? {
         Some(p) if !p.is_none() => {

@@ -89,10 +89,11 @@ impl PyRound {
     fn turns_played(&self) -> u16 {
         self.inner.turns_played()
     }
-    /// "start", "put_down" or "over".
+    /// "blind" (blind table, nobody has looked yet), "start", "put_down" or "over".
     #[getter]
     fn phase(&self) -> &'static str {
         match self.inner.phase() {
+            Phase::Blind => "blind",
             Phase::Start => "start",
             Phase::PutDown { .. } => "put_down",
             Phase::Over(_) => "over",
@@ -113,7 +114,8 @@ impl PyRound {
         self.inner.is_over()
     }
     /// How the round ended: None while it is on, else (kind, seat) with kind one of
-    /// "dealt_31", "thirty_one", "showdown", "stock_out" (seat: who showed 31 or declined).
+    /// "dealt_31", "thirty_one", "showdown", "stock_out", "blind" (seat: who showed 31, declined
+    /// or called the blind showdown).
     #[getter]
     fn end(&self) -> Option<(&'static str, Option<u8>)> {
         self.inner.end().map(|e| match e {
@@ -121,6 +123,7 @@ impl PyRound {
             End::ThirtyOne { seat } => ("thirty_one", Some(seat)),
             End::Showdown => ("showdown", None),
             End::StockOut { seat } => ("stock_out", Some(seat)),
+            End::Blind { caller } => ("blind", Some(caller)),
         })
     }
 
@@ -133,13 +136,22 @@ impl PyRound {
     fn showed_31(&self, seat: u8) -> PyResult<bool> {
         Ok(self.inner.showed_31(self.seat(seat)?))
     }
+    /// Whether the seat holds a 31 it kept hidden (`may_hide_31`).
+    fn hid_31(&self, seat: u8) -> PyResult<bool> {
+        Ok(self.inner.hid_31(self.seat(seat)?))
+    }
+    /// What the seat's hand counts at a showdown: its score, or 30 for a hidden 31.
+    fn counted_score(&self, seat: u8) -> PyResult<f64> {
+        Ok(points(self.inner.counted_score(self.seat(seat)?)))
+    }
     fn may_knock(&self) -> bool {
         self.inner.may_knock()
     }
     fn may_take(&self) -> bool {
         self.inner.may_take()
     }
-    /// The legal actions now: "knock", "draw", "take", "decline", "put:XX".
+    /// The legal actions now: "knock", "draw", "take", "decline", "put:XX", "hide:XX" (put XX
+    /// down and keep the 31 it leaves hidden), "blind", "look".
     fn legal_actions(&self) -> Vec<String> {
         self.inner
             .legal_actions()
@@ -150,12 +162,16 @@ impl PyRound {
                 Action::Draw(Source::Pile) => "take".to_string(),
                 Action::Decline => "decline".to_string(),
                 Action::PutDown(c) => format!("put:{c}"),
+                Action::PutDownHidden(c) => format!("hide:{c}"),
+                Action::CallBlind => "blind".to_string(),
+                Action::Look => "look".to_string(),
             })
             .collect()
     }
 
-    /// Apply one action of the player to move: "knock", "draw", "take", "decline", or "put"
-    /// with the card to put down.
+    /// Apply one action of the player to move: "knock", "draw", "take", "decline", "blind"
+    /// (call the blind showdown), "look", or "put" / "hide" with the card to put down ("hide":
+    /// keep the 31 it leaves hidden).
     #[pyo3(signature = (action, card=None))]
     fn apply(&mut self, action: &str, card: Option<&str>) -> PyResult<()> {
         let a = match (action, card) {
@@ -164,6 +180,9 @@ impl PyRound {
             ("take", None) => Action::Draw(Source::Pile),
             ("decline", None) => Action::Decline,
             ("put", Some(c)) => Action::PutDown(crate::convert::card(c)?),
+            ("hide", Some(c)) => Action::PutDownHidden(crate::convert::card(c)?),
+            ("blind", None) => Action::CallBlind,
+            ("look", None) => Action::Look,
             _ => {
                 return Err(to_py(Error::IllegalAction(format!(
                     "unknown action {action:?}{}",
@@ -175,15 +194,16 @@ impl PyRound {
         self.inner.apply(a).py_err()
     }
 
-    /// Play the whole turn of the player to move by the table's decision rule. Returns a dict:
-    /// seat, knock, declined, draw ("stock"/"pile"/None), card (drawn or taken), discard, showed_31.
+    /// Play the whole turn of the player to move by the table's decision rule (at a blind table
+    /// the rule first looks: it never calls the blind showdown). Returns a dict: seat, knock,
+    /// declined, draw ("stock"/"pile"/None), card (drawn or taken), discard, showed_31.
     #[pyo3(signature = (knock_at=27.0))]
     fn play_rule_turn<'py>(
         &mut self,
         py: Python<'py>,
         knock_at: f64,
     ) -> PyResult<Bound<'py, PyDict>> {
-        if self.inner.phase() != Phase::Start {
+        if !matches!(self.inner.phase(), Phase::Start | Phase::Blind) {
             return Err(to_py(Error::IllegalAction(
                 "a rule turn starts at the start of a turn".into(),
             )));

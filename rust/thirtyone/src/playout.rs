@@ -113,6 +113,7 @@ impl<'a> Playouts<'a> {
             shown_losses: v.shown_losses,
             showed_31: v.showed_31,
             put_downs: v.put_downs,
+            hid_31: v.hid_31,
         }
     }
 

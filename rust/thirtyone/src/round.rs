@@ -1,11 +1,12 @@
 //! One round of Thirty-One as a state machine: the deal, turns (knock, draw or take, put-down),
-//! the final turns after a knock, 31 shown, the stock running out, and what the round costs each
-//! seat. The game loop and the Oracle's playouts both drive this one implementation.
+//! the final turns after a knock, 31 shown (or hidden, where the table allows it), the stock
+//! running out, the blind showdown, and what the round costs each seat (lives, or Gin letters).
+//! The game loop and the Oracle's playouts both drive this one implementation.
 
 use crate::cards::{Card, CardSet};
 use crate::decision::{self, Start};
 use crate::error::{Error, Result};
-use crate::rules::{FirstTurnKnock, KnockerTie, RoundRules, ThirtyOneAfterKnock};
+use crate::rules::{FirstTurnKnock, KnockerTie, LivesMode, RoundRules, ThirtyOneAfterKnock};
 use crate::scoring::Score;
 
 /// The most seats at a table.
@@ -26,11 +27,24 @@ pub enum Action {
     PutDown(Card),
     /// Only when the stock is empty: do not take the top discard, which ends the round.
     Decline,
+    /// Only where the table allows hiding a 31 (`may_hide_31`), and only when the put-down
+    /// leaves a 31: put `card` down and keep the 31 hidden. The round goes on; at the showdown
+    /// the hidden hand counts as 30. The decision rule never does this.
+    PutDownHidden(Card),
+    /// `first_turn_knock = blind`, before anybody looks at their cards: the first player calls a
+    /// blind showdown of the dealt hands, which ends the round.
+    CallBlind,
+    /// `first_turn_knock = blind`: the first player does not call the blind showdown; everybody
+    /// looks at their cards (a dealt 31 is then shown), and play starts.
+    Look,
 }
 
 /// Where the current turn stands.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Phase {
+    /// `first_turn_knock = blind`: dealt, nobody has looked; the first player calls the blind
+    /// showdown or looks.
+    Blind,
     /// The player to move knocks, draws, takes, or (stock empty) declines.
     Start,
     /// The player to move holds a fourth card and must put one down.
@@ -50,6 +64,8 @@ pub enum End {
     Showdown,
     /// The stock was spent and the player to move declined the top discard.
     StockOut { seat: u8 },
+    /// The first player called a blind showdown of the dealt hands.
+    Blind { caller: u8 },
 }
 
 /// A whole turn as it was played, for the game's record.
@@ -105,6 +121,8 @@ pub struct Round {
     pub(crate) showed_31: [bool; MAX_SEATS],
     /// The cards each seat has put down this round (nobody takes one of their own back).
     pub(crate) put_downs: [CardSet; MAX_SEATS],
+    /// The seat holds a 31 it kept hidden at its last put-down (counts as 30 at the showdown).
+    pub(crate) hid_31: [bool; MAX_SEATS],
 }
 
 impl Round {
@@ -156,11 +174,24 @@ impl Round {
             shown_losses: [0; MAX_SEATS],
             showed_31: [false; MAX_SEATS],
             put_downs: [CardSet::EMPTY; MAX_SEATS],
+            hid_31: [false; MAX_SEATS],
         };
-        if (0..n).any(|s| round.score(s as u8).is_blitz()) {
-            round.phase = Phase::Over(End::Dealt31);
+        if rules.first_turn_knock == FirstTurnKnock::Blind {
+            // Nobody has looked yet: a dealt 31 is found when they do (Action::Look).
+            round.phase = Phase::Blind;
+        } else {
+            round.look();
         }
         Ok(round)
+    }
+
+    /// Everybody looks at their cards: a dealt 31 ends the round before play.
+    fn look(&mut self) {
+        self.phase = if (0..self.seats).any(|s| self.score(s).is_blitz()) {
+            Phase::Over(End::Dealt31)
+        } else {
+            Phase::Start
+        };
     }
 
     pub fn rules(&self) -> &RoundRules {
@@ -212,6 +243,18 @@ impl Round {
     pub fn showed_31(&self, seat: u8) -> bool {
         self.showed_31[seat as usize]
     }
+    /// Whether `seat` holds a 31 it kept hidden (`may_hide_31`).
+    pub fn hid_31(&self, seat: u8) -> bool {
+        self.hid_31[seat as usize]
+    }
+    /// What `seat`'s hand counts at a showdown: its score, or 30 for a hidden 31.
+    pub fn counted_score(&self, seat: u8) -> Score {
+        if self.hid_31[seat as usize] {
+            Score::from_points(30)
+        } else {
+            self.score(seat)
+        }
+    }
 
     /// May the player to move take the top discard now?
     pub fn may_take(&self) -> bool {
@@ -238,7 +281,7 @@ impl Round {
         if self.phase != Phase::Start || self.knocker.is_some() || self.stock_len == 0 {
             return false;
         }
-        if self.turns_played == 0 && self.rules.first_turn_knock == FirstTurnKnock::Forbidden {
+        if self.turns_played == 0 && self.rules.first_turn_knock != FirstTurnKnock::Allowed {
             return false;
         }
         let hand = self.hands[self.to_move as usize];
@@ -255,6 +298,10 @@ impl Round {
         let mut out = Vec::new();
         match self.phase {
             Phase::Over(_) => {}
+            Phase::Blind => {
+                out.push(Action::CallBlind);
+                out.push(Action::Look);
+            }
             Phase::Start => {
                 if self.may_knock() {
                     out.push(Action::Knock);
@@ -270,11 +317,25 @@ impl Round {
                 }
             }
             Phase::PutDown { new, from_pile } => {
-                for c in self.hands[self.to_move as usize] {
+                let hand = self.hands[self.to_move as usize];
+                let mut cards = hand.to_vec();
+                if !from_pile {
+                    cards.push(new);
+                }
+                for &c in &cards {
                     out.push(Action::PutDown(c));
                 }
-                if !from_pile {
-                    out.push(Action::PutDown(new));
+                if self.rules.may_hide_31 {
+                    for &c in &cards {
+                        if self
+                            .rules
+                            .scoring
+                            .score(kept_after(hand, new, c))
+                            .is_blitz()
+                        {
+                            out.push(Action::PutDownHidden(c));
+                        }
+                    }
                 }
             }
         }
@@ -287,6 +348,21 @@ impl Round {
         let illegal = |why: &str| Err(Error::IllegalAction(format!("seat {seat}: {why}")));
         match (self.phase, action) {
             (Phase::Over(_), _) => return illegal("the round is over"),
+            (Phase::Blind, Action::CallBlind) => {
+                self.phase = Phase::Over(End::Blind { caller: seat });
+            }
+            (Phase::Blind, Action::Look) => self.look(),
+            (Phase::Blind, _) => {
+                return illegal(
+                    "nobody has looked at their cards yet: call the blind showdown or look first",
+                )
+            }
+            (_, Action::CallBlind) => {
+                return illegal(
+                    "a blind showdown is called only at a blind table, before anybody looks",
+                )
+            }
+            (_, Action::Look) => return illegal("the cards have been looked at already"),
             (Phase::Start, Action::Knock) => {
                 if self.knocker.is_some() {
                     return illegal("somebody has already knocked this round");
@@ -317,18 +393,35 @@ impl Round {
                 }
                 self.phase = Phase::Over(End::StockOut { seat });
             }
-            (Phase::Start, Action::PutDown(_)) => {
+            (Phase::Start, Action::PutDown(_) | Action::PutDownHidden(_)) => {
                 return illegal("draw or take a card before putting one down")
             }
-            (Phase::PutDown { new, from_pile }, Action::PutDown(card)) => {
-                let held = self.hands[seat as usize].contains(&card);
+            (
+                Phase::PutDown { new, from_pile },
+                Action::PutDown(card) | Action::PutDownHidden(card),
+            ) => {
+                let hide = matches!(action, Action::PutDownHidden(_));
+                let hand = self.hands[seat as usize];
                 if from_pile && card == new {
                     return illegal("a card taken from the pile may not be put straight back");
                 }
-                if !held && card != new {
+                if !hand.contains(&card) && card != new {
                     return illegal(&format!("{card} is not in your hand"));
                 }
-                self.put_down(card);
+                if hide {
+                    if !self.rules.may_hide_31 {
+                        return illegal("this table does not allow hiding a 31");
+                    }
+                    if !self
+                        .rules
+                        .scoring
+                        .score(kept_after(hand, new, card))
+                        .is_blitz()
+                    {
+                        return illegal(&format!("putting down {card} leaves no 31 to hide"));
+                    }
+                }
+                self.put_down(card, hide);
             }
             (Phase::PutDown { .. }, _) => return illegal("put a card down to finish your turn"),
         }
@@ -358,22 +451,20 @@ impl Round {
         };
     }
 
-    fn put_down(&mut self, card: Card) {
+    fn put_down(&mut self, card: Card, hide: bool) {
         let seat = self.to_move;
         let Phase::PutDown { new, .. } = self.phase else {
             unreachable!("put_down outside the put-down phase")
         };
-        let mut kept = self.hands[seat as usize];
-        if let Some(slot) = kept.iter_mut().find(|c| **c == card) {
-            *slot = new;
-        }
+        let kept = kept_after(self.hands[seat as usize], new, card);
         let score = self.rules.scoring.score(kept);
-        self.finish_put_down(card, kept, score);
+        self.finish_put_down(card, kept, score, hide);
     }
 
-    /// The put-down of `card`, keeping `kept` (whose score is `score`), and what follows.
+    /// The put-down of `card`, keeping `kept` (whose score is `score`), and what follows. `hide`:
+    /// a 31 left in hand is kept hidden (checked by the caller) instead of shown.
     #[inline]
-    fn finish_put_down(&mut self, card: Card, kept: [Card; 3], score: Score) {
+    fn finish_put_down(&mut self, card: Card, kept: [Card; 3], score: Score, hide: bool) {
         let seat = self.to_move;
         self.hands[seat as usize] = kept;
         self.top = card;
@@ -381,7 +472,8 @@ impl Round {
         self.put_downs[seat as usize].insert(card);
         self.phase = Phase::Start;
         self.turns_played += 1;
-        if score.is_blitz() {
+        self.hid_31[seat as usize] = hide;
+        if score.is_blitz() && !hide {
             self.showed_31[seat as usize] = true;
             if self.knocker.is_some()
                 && self.rules.thirty_one_after_knock == ThirtyOneAfterKnock::Continues
@@ -424,7 +516,14 @@ impl Round {
             showed_31: false,
         };
         if self.phase != Phase::Start {
-            return rec;
+            if self.phase != Phase::Blind {
+                return rec;
+            }
+            // The table's rule never calls a blind showdown: it looks, and plays on.
+            self.look();
+            if self.phase != Phase::Start {
+                return rec;
+            }
         }
         let table = self.rules.scoring.table();
         let hand = self.hands[seat as usize];
@@ -463,12 +562,13 @@ impl Round {
         };
         rec.draw = Some((source, new));
         rec.put_down = Some(choice.card);
-        self.finish_put_down(choice.card, choice.kept, choice.score);
+        self.finish_put_down(choice.card, choice.kept, choice.score, false);
         rec.showed_31 = self.showed_31[seat as usize];
         rec
     }
 
-    /// Lives each seat loses this round (all zero while the round is on).
+    /// Lives (or, under Gin lives, letters) each seat loses this round (all zero while the round
+    /// is on).
     pub fn losses(&self) -> [u8; MAX_SEATS] {
         let mut lost = [0u8; MAX_SEATS];
         let n = self.seats as usize;
@@ -490,42 +590,45 @@ impl Round {
                     }
                 }
             }
-            End::Showdown | End::StockOut { .. } => {
+            End::Blind { caller } => {
+                // The dealt hands: each of the lowest loses one, the caller among them two.
                 let table = self.rules.scoring.table();
                 let mut scores = [Score::NEVER; MAX_SEATS];
                 for (s, score) in scores.iter_mut().enumerate().take(n) {
                     *score = table.score(self.hands[s]);
                 }
                 let low = *scores.iter().min().expect("at least two seats");
-                let lowest = |s: usize| scores[s] == low;
-                let tied = scores.iter().filter(|&&x| x == low).count();
-                match self.knocker {
-                    Some(k) if lowest(k as usize) => {
+                for (s, l) in lost.iter_mut().enumerate().take(n) {
+                    if scores[s] == low {
+                        *l = if s == caller as usize { 2 } else { 1 };
+                    }
+                }
+            }
+            End::Showdown | End::StockOut { .. } => {
+                let table = self.rules.scoring.table();
+                let mut scores = [Score::NEVER; MAX_SEATS];
+                for (s, score) in scores.iter_mut().enumerate().take(n) {
+                    *score = if self.hid_31[s] {
+                        Score::from_points(30)
+                    } else {
+                        table.score(self.hands[s])
+                    };
+                }
+                match (self.knocker, self.rules.lives_mode) {
+                    (Some(k), LivesMode::Gin) => {
+                        // The knock claims the highest hand: only strictly higher than every
+                        // other hand makes it so.
                         let k = k as usize;
-                        let penalty = self.rules.knock_penalty;
-                        if tied == 1 {
-                            lost[k] = penalty;
-                        } else {
-                            let (knocker_pays, others_pay) = match self.rules.knocker_tie {
-                                KnockerTie::KnockerPays => (penalty, 1),
-                                KnockerTie::OthersPay => (0, 1),
-                                KnockerTie::OnlyKnocker => (penalty, 0),
-                                KnockerTie::Cadillac => (2, 0),
-                            };
-                            for (s, l) in lost.iter_mut().enumerate().take(n) {
-                                if lowest(s) {
-                                    *l = if s == k { knocker_pays } else { others_pay };
-                                }
-                            }
-                        }
-                    }
-                    _ => {
+                        let claim = (0..n).all(|s| s == k || scores[s] < scores[k]);
                         for (s, l) in lost.iter_mut().enumerate().take(n) {
-                            if lowest(s) {
+                            if claim && s != k {
                                 *l = 1;
+                            } else if !claim && s == k {
+                                *l = self.rules.knock_penalty;
                             }
                         }
                     }
+                    (knocker, _) => self.lowest_pay(&scores, knocker, &mut lost),
                 }
             }
         }
@@ -534,6 +637,53 @@ impl Round {
         }
         lost
     }
+
+    /// The showdown in lives: the lowest hand loses one, every hand tied for lowest one; a
+    /// knocker among the lowest pays the knock penalty, a tie settled by `knocker_tie`.
+    fn lowest_pay(&self, scores: &[Score; MAX_SEATS], knocker: Option<u8>, lost: &mut [u8]) {
+        let n = self.seats as usize;
+        let low = *scores.iter().min().expect("at least two seats");
+        let lowest = |s: usize| scores[s] == low;
+        let tied = scores.iter().filter(|&&x| x == low).count();
+        match knocker {
+            Some(k) if lowest(k as usize) => {
+                let k = k as usize;
+                let penalty = self.rules.knock_penalty;
+                if tied == 1 {
+                    lost[k] = penalty;
+                } else {
+                    let (knocker_pays, others_pay) = match self.rules.knocker_tie {
+                        KnockerTie::KnockerPays => (penalty, 1),
+                        KnockerTie::OthersPay => (0, 1),
+                        KnockerTie::OnlyKnocker => (penalty, 0),
+                        KnockerTie::Cadillac => (2, 0),
+                    };
+                    for (s, l) in lost.iter_mut().enumerate().take(n) {
+                        if lowest(s) {
+                            *l = if s == k { knocker_pays } else { others_pay };
+                        }
+                    }
+                }
+            }
+            _ => {
+                for (s, l) in lost.iter_mut().enumerate().take(n) {
+                    if lowest(s) {
+                        *l = 1;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The hand left when `card` is put down from `hand` plus `new` (`card` may be `new`).
+#[inline]
+fn kept_after(hand: [Card; 3], new: Card, card: Card) -> [Card; 3] {
+    let mut kept = hand;
+    if let Some(slot) = kept.iter_mut().find(|c| **c == card) {
+        *slot = new;
+    }
+    kept
 }
 
 #[cfg(test)]

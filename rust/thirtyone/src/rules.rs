@@ -21,9 +21,29 @@ pub enum KnockerTie {
 /// Whether the first player of a round may knock on the round's first turn.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub enum FirstTurnKnock {
+    /// Standard (seed 000, 003's main rules): a knock on the dealt hand is a legal play.
     #[default]
     Allowed,
+    /// No knock on the round's first turn (seed 003's house rules).
     Forbidden,
+    /// Seed 003's "hammer" or "shotgun": before anybody looks at their cards the first player may
+    /// call a blind showdown (everybody shows what they were dealt; the lowest loses one, two if
+    /// it was the caller). A first-turn knock made after looking is not allowed.
+    Blind,
+}
+
+/// What a round costs: lives, or the letters of seed 003's Gin lives.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub enum LivesMode {
+    /// The lowest hand loses a life; a knocker caught lowest pays the knock penalty.
+    #[default]
+    Lives,
+    /// Seed 003's Gin lives: a knock claims the highest hand. If the knocker's hand is higher
+    /// than every other, everybody else takes a letter; otherwise (beaten or tied: a tie does not
+    /// make it *the* highest) the knocker takes the knock penalty in letters. Everything else
+    /// (31 shown, dealt 31, the stock running out without a knock, the blind showdown) costs
+    /// letters exactly as it would cost lives.
+    Gin,
 }
 
 /// What a 31 shown during the final turns after a knock does.
@@ -52,6 +72,10 @@ pub struct RoundRules {
     /// With two players left, on the final turn after the opponent knocks, you may take your own
     /// last put-down from the pile.
     pub two_player_mercy: bool,
+    pub lives_mode: LivesMode,
+    /// Seed 003: a player may keep a 31 reached in play hidden (it then counts as 30 at the
+    /// showdown). Only through [`crate::Action::PutDownHidden`]: the decision rule always shows.
+    pub may_hide_31: bool,
 }
 
 impl Default for RoundRules {
@@ -66,6 +90,8 @@ impl Default for RoundRules {
             first_turn_knock: FirstTurnKnock::default(),
             thirty_one_after_knock: ThirtyOneAfterKnock::default(),
             two_player_mercy: false,
+            lives_mode: LivesMode::default(),
+            may_hide_31: false,
         }
     }
 }
@@ -83,6 +109,12 @@ impl RoundRules {
             return Err(Error::BadRule(
                 "min_knock",
                 format!("must be at most 31, not {}", self.min_knock),
+            ));
+        }
+        if self.lives_mode == LivesMode::Gin && self.knocker_tie != KnockerTie::KnockerPays {
+            return Err(Error::BadRule(
+                "knocker_tie",
+                "does not apply with lives_mode gin (a knock that ties for the highest hand counts as beaten); leave it at knocker_pays".into(),
             ));
         }
         Ok(())
@@ -117,12 +149,21 @@ impl KnockerTie {
 }
 
 impl FirstTurnKnock {
-    pub const NAMES: [(&'static str, FirstTurnKnock); 2] = [
+    pub const NAMES: [(&'static str, FirstTurnKnock); 3] = [
         ("allowed", FirstTurnKnock::Allowed),
         ("forbidden", FirstTurnKnock::Forbidden),
+        ("blind", FirstTurnKnock::Blind),
     ];
     pub fn parse(text: &str) -> Result<Self> {
         choice("first_turn_knock", text, &Self::NAMES)
+    }
+}
+
+impl LivesMode {
+    pub const NAMES: [(&'static str, LivesMode); 2] =
+        [("lives", LivesMode::Lives), ("gin", LivesMode::Gin)];
+    pub fn parse(text: &str) -> Result<Self> {
+        choice("lives_mode", text, &Self::NAMES)
     }
 }
 

@@ -22,6 +22,39 @@ pub enum TurnInput {
         /// A 31 shown after a knock at a table where the round goes on (seed 001).
         shows: Option<[Card; 3]>,
     },
+    /// One of your own turns whose put-down left a 31 that you kept hidden (`may_hide_31`,
+    /// seed 003): otherwise like [`TurnInput::Play`]. Only you know it; opponents are modelled
+    /// by the table's rule, which always shows a 31.
+    PlayHiding31 {
+        seat: u8,
+        from: Source,
+        drew: Option<Card>,
+        discard: Card,
+    },
+}
+
+impl TurnInput {
+    /// The turn as a play or knock, and whether it hid a 31.
+    fn unhidden(&self) -> (TurnInput, bool) {
+        match *self {
+            TurnInput::PlayHiding31 {
+                seat,
+                from,
+                drew,
+                discard,
+            } => (
+                TurnInput::Play {
+                    seat,
+                    from,
+                    drew,
+                    discard,
+                    shows: None,
+                },
+                true,
+            ),
+            ref t => (t.clone(), false),
+        }
+    }
 }
 
 /// You have drawn and now choose the card to put down.
@@ -123,6 +156,8 @@ pub struct View {
     pub showed_31: [bool; MAX_SEATS],
     /// The cards each seat has put down this round.
     pub put_downs: [CardSet; MAX_SEATS],
+    /// You hold a 31 you kept hidden (it counts as 30 at the showdown).
+    pub hid_31: [bool; MAX_SEATS],
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -171,6 +206,9 @@ impl View {
             return bad(format!("hand: a card appears twice in {}", show(&hand)));
         }
 
+        let hidden: Vec<bool> = turns.iter().map(|t| t.unhidden().1).collect();
+        let turns: Vec<TurnInput> = turns.iter().map(|t| t.unhidden().0).collect();
+        let turns = &turns;
         // The top of the pile at the start of each turn (it does not depend on hidden cards).
         let mut tops = Vec::with_capacity(turns.len() + 1);
         let mut top = upcard;
@@ -270,6 +308,7 @@ impl View {
         let mut shown_losses = [0u8; MAX_SEATS];
         let mut showed_31 = [false; MAX_SEATS];
         let mut put_downs = [CardSet::EMPTY; MAX_SEATS];
+        let mut hid_31 = [false; MAX_SEATS];
 
         for (i, t) in turns.iter().enumerate() {
             let num = i + 1;
@@ -277,7 +316,9 @@ impl View {
                 return bad(format!("turn {num}: the round was already over ({why})"));
             }
             let seat = match *t {
-                TurnInput::Knock { seat } | TurnInput::Play { seat, .. } => seat,
+                TurnInput::Knock { seat }
+                | TurnInput::Play { seat, .. }
+                | TurnInput::PlayHiding31 { seat, .. } => seat,
             };
             if seat >= seats {
                 return bad(format!(
@@ -301,7 +342,7 @@ impl View {
             );
             let knock_open = knocker.is_none()
                 && stock_len > 0
-                && !(i == 0 && rules.first_turn_knock == FirstTurnKnock::Forbidden);
+                && !(i == 0 && rules.first_turn_knock != FirstTurnKnock::Allowed);
             let stock_empty = stock_len == 0;
             match *t {
                 TurnInput::Knock { .. } => {
@@ -318,7 +359,12 @@ impl View {
                     }
                     if !knock_open {
                         return bad(format!(
-                            "turn {num}: the table does not allow a knock on the first turn"
+                            "turn {num}: the table does not allow a knock on the first turn{}",
+                            if rules.first_turn_knock == FirstTurnKnock::Blind {
+                                " (only a blind showdown called before looking, which ends the round)"
+                            } else {
+                                ""
+                            }
                         ));
                     }
                     if seat == me {
@@ -344,6 +390,12 @@ impl View {
                     shows,
                     ..
                 } => {
+                    let hides = hidden[i];
+                    if hides && seat != me {
+                        return bad(format!(
+                            "turn {num}: \"hides\" is only known for your own turns, not seat {seat}'s"
+                        ));
+                    }
                     let new = match from {
                         Source::Pile => {
                             if !may_take {
@@ -452,7 +504,30 @@ impl View {
                     let blitz_now = after.is_some_and(|h| rules.scoring.score(h).is_blitz());
                     let continues = knocker.is_some()
                         && rules.thirty_one_after_knock == ThirtyOneAfterKnock::Continues;
-                    if let Some(s) = shows {
+                    if hides {
+                        if !rules.may_hide_31 {
+                            return bad(format!(
+                                "turn {num}: this table does not allow hiding a 31 (may_hide_31 is off)"
+                            ));
+                        }
+                        if shows.is_some() {
+                            return bad(format!(
+                                "turn {num}: a 31 is either shown or hidden, not both"
+                            ));
+                        }
+                        if !blitz_now {
+                            return bad(format!(
+                                "turn {num}: you hid a 31, but your hand after the put-down is {}, which is not 31",
+                                show(&my_hand)
+                            ));
+                        }
+                    }
+                    if seat == me {
+                        hid_31[me as usize] = hides;
+                    }
+                    if hides {
+                        // Kept hidden: the round goes on.
+                    } else if let Some(s) = shows {
                         if !continues {
                             return bad(format!(
                                 "turn {num}: \"shows\" belongs only to a 31 shown after a knock at a table where the round goes on (thirty_one_after_knock = continues)"
@@ -506,6 +581,7 @@ impl View {
                     top_by = Some(seat);
                     put_downs[seat as usize].insert(discard);
                 }
+                TurnInput::PlayHiding31 { .. } => unreachable!("turned into a play above"),
             }
             if knocker.is_some() {
                 finals_left -= 1;
@@ -592,6 +668,7 @@ impl View {
             shown_losses,
             showed_31,
             put_downs,
+            hid_31,
         })
     }
 
@@ -600,7 +677,7 @@ impl View {
         self.pending.is_none()
             && self.knocker.is_none()
             && self.stock_len > 0
-            && !(self.turns_played == 0 && self.rules.first_turn_knock == FirstTurnKnock::Forbidden)
+            && !(self.turns_played == 0 && self.rules.first_turn_knock != FirstTurnKnock::Allowed)
             && knock_limits_allow(&self.rules, self.hand)
     }
 
