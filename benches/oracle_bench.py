@@ -130,6 +130,26 @@ def git_info() -> dict[str, Any]:
     }
 
 
+def _machine_busy_s() -> tuple[float, float] | None:
+    """CPU seconds the whole machine spent busy (steal included) and wall seconds, from
+    ``/proc/stat`` (None where there is none)."""
+    try:
+        fields = Path("/proc/stat").read_text().splitlines()[0].split()
+    except OSError:
+        return None
+    tick = os.sysconf("SC_CLK_TCK")
+    # user nice system idle iowait irq softirq steal ...
+    vals = [int(x) for x in fields[1:]]
+    busy = sum(vals[:8]) - vals[3] - vals[4]
+    return busy / tick, time.monotonic()
+
+
+def _own_cpu_s() -> float:
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+
 # -- timing helpers ----------------------------------------------------------------------------
 
 
@@ -357,6 +377,7 @@ def child_peak_rss_mb(state: dict[str, Any], prec: Precision) -> tuple[float, fl
 def run(prec: Precision, quick: bool, log: Callable[[str], None]) -> dict[str, Any]:
     started = dt.datetime.now(dt.UTC)
     cpu0 = resource.getrusage(resource.RUSAGE_SELF)
+    busy0, own0 = _machine_busy_s(), _own_cpu_s()
     result: dict[str, Any] = {
         "schema": 1,
         "started": started.isoformat(),
@@ -565,6 +586,14 @@ def run(prec: Precision, quick: bool, log: Callable[[str], None]) -> dict[str, A
     result["finished"] = dt.datetime.now(dt.UTC).isoformat()
     result["bench_cpu_s"] = cpu1.ru_utime + cpu1.ru_stime - cpu0.ru_utime - cpu0.ru_stime
     result["machine"]["load_average_after"] = list(os.getloadavg())
+    busy1, own1 = _machine_busy_s(), _own_cpu_s()
+    if busy0 is not None and busy1 is not None:
+        wall = busy1[1] - busy0[1]
+        cpus = result["machine"]["usable_cpus"] or os.cpu_count() or 1
+        others = max(busy1[0] - busy0[0] - (own1 - own0), 0.0)
+        # The share of the machine that other processes (or the hypervisor) took meanwhile:
+        # near 0 on a quiet machine; figures from a run where it is high are contended.
+        result["machine"]["others_share_during_run"] = others / (wall * cpus)
     return result
 
 
@@ -697,6 +726,14 @@ def show(r: dict[str, Any]) -> None:
         f"{m['load_average_after'][0]:.2f} after; commit {str(r['git']['commit'])[:10]}"
         f"{' + uncommitted changes' if r['git']['code_dirty'] else ''}"
     )
+    share = m.get("others_share_during_run")
+    if share is not None:
+        style = "red" if share > 0.15 else "green"
+        console.print(
+            f"[{style}]Other processes took {100 * share:.0f}% of the machine during the run"
+            + (": the figures are contended, compare ratios only" if share > 0.15 else "")
+            + f"[/{style}]"
+        )
     p = r["precision"]
     console.print(
         f"{p['deals']:,} deals, {p['playouts']:,} playouts per option, {p['threads']} threads, "
