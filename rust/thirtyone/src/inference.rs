@@ -76,6 +76,20 @@ impl<'a> Inference<'a> {
         }
     }
 
+    /// Sample every opponent by rejection only (no counting): slower, but a second, independent
+    /// way to the same posterior, for checks.
+    pub fn by_rejection(view: &'a View) -> Self {
+        Inference {
+            view,
+            unseen: view.unseen.iter().collect(),
+            posteriors: view
+                .opponents
+                .iter()
+                .map(|_| Posterior::Rejection)
+                .collect(),
+        }
+    }
+
     /// The number of consistent fillings of each opponent's slots (None: not counted).
     pub fn counts(&self) -> Vec<Option<u64>> {
         self.posteriors
@@ -561,4 +575,112 @@ fn combinations(n: usize, k: usize) -> Vec<Vec<usize>> {
     }
     go(0, n, k, &mut cur, &mut out);
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::round::{Round, Source};
+    use crate::rules::RoundRules;
+    use crate::view::{StateInput, TurnInput};
+    use montecarlo::{collect, CollectSettings, Runner};
+
+    /// Play a round by the rule from a shuffled pack and return the view of the player to move
+    /// after `turns` turns (None if the round ended first).
+    fn position(seed: u64, seats: u8, turns: usize) -> Option<StateInput> {
+        let mut deck: Vec<Card> = Card::all().collect();
+        Rng::stream(seed, 0, 0).shuffle(&mut deck);
+        let rules = RoundRules::default();
+        let mut r = Round::deal(rules, seats, 0, &deck).ok()?;
+        let upcard = r.top();
+        let mut log = Vec::new();
+        for _ in 0..turns {
+            if r.is_over() {
+                return None;
+            }
+            let rec = r.play_rule_turn(TABLE_KNOCK_AT);
+            log.push(rec);
+        }
+        if r.is_over() {
+            return None;
+        }
+        let me = r.to_move();
+        let turns = log
+            .iter()
+            .map(|t| match (t.knock, t.draw) {
+                (true, _) => TurnInput::Knock { seat: t.seat },
+                (_, Some((from, card))) => TurnInput::Play {
+                    seat: t.seat,
+                    from,
+                    drew: (from == Source::Stock && t.seat == me).then_some(card),
+                    discard: t.put_down.expect("a put-down"),
+                    shows: None,
+                },
+                _ => unreachable!("no decline before the stock runs out"),
+            })
+            .collect();
+        Some(StateInput {
+            rules,
+            seats,
+            me,
+            first: 0,
+            upcard,
+            hand: r.hand(me),
+            turns,
+            pending: None,
+        })
+    }
+
+    fn score_histogram(deals: &[Deal], seat: u8, view: &View) -> [f64; 64] {
+        let mut h = [0f64; 64];
+        for d in deals {
+            h[view.rules.scoring.score(d.hands[seat as usize]).halves() as usize] += 1.0;
+        }
+        h
+    }
+
+    /// Counting and rejection are two independent ways to the same posterior: the distribution
+    /// of each opponent's hand score must agree (two-sample chi-square).
+    #[test]
+    fn counting_and_rejection_agree() {
+        let runner = Runner::simple(Some(2));
+        let mut checked = 0;
+        for (seed, seats, turns) in [(1, 3, 5), (2, 4, 7), (3, 2, 6), (4, 4, 10), (5, 3, 8)] {
+            let Some(input) = position(seed, seats, turns) else {
+                continue;
+            };
+            let view = View::from_input(&input).unwrap();
+            let settings = CollectSettings {
+                target: 6_000,
+                seed,
+                ..CollectSettings::default()
+            };
+            let counted = collect(&Inference::new(&view), &settings, &runner);
+            let rejected = collect(&Inference::by_rejection(&view), &settings, &runner);
+            assert!(counted.fallback_parts.is_empty() && rejected.fallback_parts.is_empty());
+            assert_eq!(counted.worlds.len(), 6_000);
+            assert_eq!(rejected.worlds.len(), 6_000);
+            for o in &view.opponents {
+                let a = score_histogram(&counted.worlds, o.seat, &view);
+                let b = score_histogram(&rejected.worlds, o.seat, &view);
+                let (mut chi, mut bins) = (0.0, 0);
+                for k in 0..64 {
+                    if a[k] + b[k] >= 10.0 {
+                        chi += (a[k] - b[k]).powi(2) / (a[k] + b[k]);
+                        bins += 1;
+                    }
+                }
+                // 0.999 quantile of chi-square with (bins - 1) degrees of freedom, roughly.
+                let dof = (bins - 1).max(1) as f64;
+                let critical = dof + 3.09 * (2.0 * dof).sqrt() + 6.0;
+                assert!(
+                    chi < critical,
+                    "seed {seed} seat {}: chi {chi} > {critical}",
+                    o.seat
+                );
+                checked += 1;
+            }
+        }
+        assert!(checked >= 6, "only {checked} opponents checked");
+    }
 }
