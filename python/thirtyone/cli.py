@@ -166,7 +166,7 @@ def _fail(message: str) -> NoReturn:
 def _read_state(source: str) -> bytes:
     """The state file's bytes (``-``: standard input)."""
     if source == "-":
-        return click.get_binary_stream("stdin").read()
+        return sys.stdin.buffer.read()
     try:
         return Path(source).read_bytes()
     except OSError as err:
