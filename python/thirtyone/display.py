@@ -82,6 +82,8 @@ def describe_turn(data: Mapping[str, Any], *, reveal: bool = False) -> Text:
     action = data["action"]
     if action == "knock":
         return Text("knocked", style=WARN_STYLE)
+    if action == "blind":
+        return Text("called a blind showdown before anybody looked!", style=WARN_STYLE)
     if action == "decline":
         return Text("declined the top card with the stock empty, which ends the round")
     out = Text()
@@ -98,33 +100,66 @@ def describe_turn(data: Mapping[str, Any], *, reveal: bool = False) -> Text:
         out.append_text(card_text(data["discard"]))
     if data.get("showed_31"):
         out.append(" and showed 31!", style="bold green")
+    elif reveal and data.get("hid_31"):
+        out.append(" and kept the 31 hidden (it counts 30)", style="bold green")
     return out
 
 
-def lives_line(names: Sequence[str], lives: Sequence[int], me: int | None) -> Text:
-    """``Lives: You 3 · Alice 2 · Ben out``."""
+def standing_text(lives: int, rules: Rules | None) -> str:
+    """A player's lives in a few characters: ``3``, ``out``, ``county``; the letters taken under
+    Gin lives; the table's life name."""
+    r = rules or Rules.standard()
+    if r.life_names or r.gin:
+        return r.standing(lives)
+    if r.is_out(lives):
+        return "out"
+    return "county" if r.on_county(lives) else str(lives)
+
+
+def lives_line(
+    names: Sequence[str], lives: Sequence[int], me: int | None, rules: Rules | None = None
+) -> Text:
+    """``Lives: You 3 · Alice 2 · Ben out`` (``Letters: You G · ...`` under Gin lives)."""
+    r = rules or Rules.standard()
     parts = []
     for seat, n in enumerate(lives):
         part = name_text(names, seat, me)
-        part.append(f" {n}" if n > 0 else " out", style="" if n > 0 else "dim")
+        out = r.is_out(n)
+        part.append(f" {standing_text(n, r)}", style="dim" if out else "")
         parts.append(part)
-    return Text("Lives: ").append_text(Text(" · ").join(parts))
+    head = "Letters: " if r.gin else "Lives: "
+    return Text(head).append_text(Text(" · ").join(parts))
 
 
-def intro(rules: Rules, names: Sequence[str], me: int | None, seed: int | None) -> Text:
-    """The line that opens a game: who plays, the table's main rules, the seed."""
+def intro(
+    rules: Rules,
+    names: Sequence[str],
+    me: int | None,
+    seed: int | None,
+    preset: str | None = None,
+) -> Text:
+    """The line that opens a game: who plays, the table (its preset, lives and the options that
+    differ from the preset), the seed."""
     others = [n for s, n in enumerate(names) if s != me]
     out = Text("Thirty-One: ", style="bold")
     if me is not None:
         out.append_text(name_text(names, me, me))
         out.append(" against ")
     out.append(", ".join(others))
-    out.append(f"\n{lives_word(rules.lives)} each · knock penalty {rules.knock_penalty}")
-    standard = Rules.standard()
+    if preset is None:
+        preset = preset_of(rules) or "standard"
+    out.append("\n")
+    if preset != "standard":
+        info = Rules.PRESET_INFO[preset]
+        out.append(f"{preset} table", style="bold")
+        out.append(f", {info.document} · ")
+    out.append(f"{rules.lives_summary()} · knock penalty {rules.knock_penalty}")
+    base = Rules.preset(preset)
+    shown = ("seats", "lives", "knock_penalty", "county", "lives_mode", "life_names")
     changed = [
-        f"{key}={_option_text(value)}"
-        for key, value in rules.to_dict().items()
-        if key not in ("seats", "lives", "knock_penalty") and getattr(standard, key) != value
+        f"{key}={_option_text(getattr(rules, key))}"
+        for key in Rules.option_names()
+        if key not in shown and getattr(base, key) != getattr(rules, key)
     ]
     if changed:
         out.append(" · " + ", ".join(changed))
@@ -133,11 +168,21 @@ def intro(rules: Rules, names: Sequence[str], me: int | None, seed: int | None) 
     return out
 
 
+def preset_of(rules: Rules) -> str | None:
+    """The preset these rules are (seats aside), if any."""
+    for name in Rules.PRESETS:
+        if Rules.preset(name).replace(seats=rules.seats) == rules:
+            return name
+    return None
+
+
 def _option_text(value: object) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, float):
         return fmt_score(value)
+    if isinstance(value, tuple):
+        return ",".join(value)
     return str(value)
 
 
@@ -147,6 +192,10 @@ def help_text(legal: Sequence[str], *, putting_down: bool) -> RenderableType:
     if putting_down:
         lines.append(Text("  1-4        put down the card at that position"))
         lines.append(Text("  AH, 10d    put down that card (rank A 2-9 T/10 J Q K, suit C D H S)"))
+        if any(a.startswith("hide:") for a in legal):
+            lines.append(
+                Text("             (a put-down that leaves 31: you are asked to show or hide it)")
+            )
     else:
         meanings = {
             "knock": "  k          knock: everybody else gets one more turn, then showdown",
@@ -210,6 +259,7 @@ _ENDINGS = {
     "thirty_one": "31 shown",
     "showdown": "knock showdown",
     "stock_out": "stock out",
+    "blind": "blind showdown",
 }
 
 
@@ -223,11 +273,17 @@ def round_headline(event: Event, names: Sequence[str], me: int | None) -> Text:
     if event.kind == "wash":
         out.append("wash", style=WARN_STYLE)
         out.append(
-            " — that round would have left nobody with a life: nothing is lost, "
+            " — that round would have left nobody in the game: nothing is lost, "
             "the round is dealt again."
         )
         return out
-    if end == "dealt_31":
+    if end == "blind":
+        out.append("blind showdown", style=WARN_STYLE)
+        if by is not None:
+            out.append(" called by ")
+            out.append_text(name_text(names, by, me))
+        out.append(": the dealt hands are shown; the lowest loses one, the caller two.")
+    elif end == "dealt_31":
         dealt = [s for s, sc in data["scores"].items() if sc >= 31]
         out.append("dealt 31", style="bold green")
         out.append(" — ")
@@ -262,11 +318,20 @@ def round_headline(event: Event, names: Sequence[str], me: int | None) -> Text:
     return out
 
 
-def round_result(event: Event, names: Sequence[str], me: int | None, *, compact: bool) -> Group:
+def round_result(
+    event: Event,
+    names: Sequence[str],
+    me: int | None,
+    *,
+    compact: bool,
+    rules: Rules | None = None,
+) -> Group:
     """Every hand with its score, who lost what and the lives left (round_end or wash event)."""
+    r = rules or Rules.standard()
     data = event.data
     lives = data.get("lives")
     knocker = data.get("knocker")
+    hidden = set(data.get("hidden_31", ()))
     if compact:
         table = Table(box=None, show_header=False, padding=(0, 1), pad_edge=False)
     else:
@@ -282,36 +347,46 @@ def round_result(event: Event, names: Sequence[str], me: int | None, *, compact:
         if event.kind == "wash":
             result = Text("")
         elif lost:
-            result = Text(f"loses {lives_word(lost)}", style=BAD_STYLE)
+            result = Text(f"loses {r.unit(lost)}", style=BAD_STYLE)
             if lives is not None:
-                left = lives[seat]
-                result.append(f" → {lives_word(left)}" if left > 0 else " → out", style=BAD_STYLE)
+                result.append(f" → {r.standing(lives[seat])}", style=BAD_STYLE)
         else:
             result = Text("safe", style="green")
-        table.add_row(who, cards_text(hand), fmt_score(data["scores"][seat]), result)
+        score = fmt_score(data["scores"][seat])
+        if seat in hidden:
+            score += " (31 hidden)"
+        table.add_row(who, cards_text(hand), score, result)
     parts: list[RenderableType] = [round_headline(event, names, me)]
     parts.append(Padding(table, (0, 0, 0, 2), expand=False) if compact else table)
     if lives is not None:
-        line = lives_line(names, lives, me)
+        line = lives_line(names, lives, me, r)
         parts.append(Padding(line, (0, 0, 0, 2), expand=False) if compact else line)
     return Group(*parts)
 
 
 def placing(event: Event, names: Sequence[str], me: int | None) -> Group:
-    """The end of the game: the placing and the winner."""
+    """The end of the game: the placing and the winner, with the points of a ranked table."""
     winner = event.data["winner"]
     order: list[int] = event.data["placing"]
+    points: dict[int, int] | None = event.data.get("points")
     table = Table(box=None, show_header=False, padding=(0, 1), pad_edge=False)
     table.add_column(justify="right")
     table.add_column()
+    if points is not None:
+        table.add_column(justify="right")
     for place, seat in enumerate(order, start=1):
-        table.add_row(ordinal(place), name_text(names, seat, me))
+        row: list[RenderableType] = [ordinal(place), name_text(names, seat, me)]
+        if points is not None:
+            p = points.get(seat, 0)
+            row.append(Text(f"{p} point" + ("" if p == 1 else "s"), style="" if p else "dim"))
+        table.add_row(*row)
     head = Text("Game over. ", style="bold")
     head.append("Winner: ")
     head.append_text(name_text(names, winner, me))
     if winner == me:
         head.append(" — well played!", style="bold green")
-    return Group(head, Text("Placing:"), Padding(table, (0, 0, 0, 2), expand=False))
+    title = "Placing and points (ranked):" if points is not None else "Placing:"
+    return Group(head, Text(title), Padding(table, (0, 0, 0, 2), expand=False))
 
 
 # -- the narrator ---------------------------------------------------------------------------------
@@ -346,6 +421,11 @@ class Narrator:
         self._my_turns = 0
         self._me_out = False
         self._alive = len(self.names)
+
+    @property
+    def rules(self) -> Rules:
+        """The game's rules (standard until the game is known)."""
+        return self.game.rules if self.game is not None else Rules.standard()
 
     @property
     def watching(self) -> bool:
@@ -403,13 +483,25 @@ class Narrator:
             self.recent.setdefault(seat, []).append(describe_turn(data))
 
     def _on_round_end(self, event: Event) -> None:
-        self._alive = sum(1 for n in event.data["lives"] if n > 0)
+        self._alive = sum(1 for n in event.data["lives"] if not self.rules.is_out(n))
         self._flush_recent()
-        self.console.print(round_result(event, self.names, self.me, compact=self.watching))
+        self.console.print(
+            round_result(event, self.names, self.me, compact=self.watching, rules=self.rules)
+        )
 
     def _on_wash(self, event: Event) -> None:
         self._flush_recent()
-        self.console.print(round_result(event, self.names, self.me, compact=self.watching))
+        self.console.print(
+            round_result(event, self.names, self.me, compact=self.watching, rules=self.rules)
+        )
+
+    def _on_county(self, event: Event) -> None:
+        seat = event.data["seat"]
+        line = name_text(self.names, seat, self.me)
+        where = self.rules.standing(0)
+        line.append(f" is {where}" if where.startswith("on ") else f" is on the county ({where})")
+        line.append(": the next loss puts them out.", style=WARN_STYLE)
+        self.console.print(Padding(line, (0, 0, 0, 2), expand=False) if self.watching else line)
 
     def _on_out(self, event: Event) -> None:
         seat = event.data["seat"]
@@ -436,7 +528,7 @@ class Narrator:
         me = turn.seat
         rows = Table(box=box.SIMPLE_HEAD, padding=(0, 1), pad_edge=False, show_edge=False)
         rows.add_column("Player")
-        rows.add_column("Lives", justify="right")
+        rows.add_column("Letters" if game.rules.gin else "Lives", justify="right")
         rows.add_column("This round so far" if self._my_turns == 0 else "Since your last turn")
         n = len(game.lives)
         for step in range(1, n):
@@ -446,10 +538,14 @@ class Narrator:
             who = name_text(self.names, seat, me)
             if seat == self.knocker:
                 who.append(" (knocked)", style=WARN_STYLE)
-            if lives <= 0:
-                rows.add_row(who, Text("out", style="dim"), Text(""))
+            if game.rules.is_out(lives) or seat in game.places:
+                rows.add_row(who, Text(standing_text(lives, game.rules), style="dim"), Text(""))
             else:
-                rows.add_row(who, str(lives), Text("; then ").join(did) if did else Text("—"))
+                rows.add_row(
+                    who,
+                    standing_text(lives, game.rules),
+                    Text("; then ").join(did) if did else Text("—"),
+                )
         self.recent = {}
         self._my_turns += 1
 
@@ -469,7 +565,15 @@ class Narrator:
         parts.append(table_line)
         hand = Text("Your hand: ", style="bold").append_text(cards_text(turn.hand))
         hand.append(f"   score {fmt_score(turn.score)}", style="bold")
-        hand.append(f"   · your lives: {game.lives[me]}")
+        if game.rules.gin:
+            hand.append(f"   · your letters: {game.rules.letters(game.lives[me])}")
+        elif game.rules.life_names:
+            hand.append(f"   · you are: {game.standing(me)}")
+        elif game.on_county(me):
+            hand.append("   · you are on the county: ")
+            hand.append("the next loss puts you out", style=WARN_STYLE)
+        else:
+            hand.append(f"   · your lives: {game.lives[me]}")
         parts.append(hand)
         title = f"Round {game.round_number} · your turn"
         if self.knocker is not None:

@@ -1,8 +1,10 @@
 """The game loop: seats, lives, the deal passing left, rounds, elimination, placing, the wash.
 
-A round itself (turns, knock, final turns, 31, the stock running out, what it costs) is played
-by the Rust core's :class:`thirtyone._core.Round`; this module runs rounds one after another and
-keeps the game's record as a list of :class:`Event`.
+A round itself (turns, knock, final turns, 31 shown or hidden, the blind showdown, the stock
+running out, what it costs in lives or Gin letters) is played by the Rust core's
+:class:`thirtyone._core.Round`; this module runs rounds one after another, applies the game-level
+rules (lives, the county, placing and ranked points) and keeps the game's record as a list of
+:class:`Event`.
 """
 
 from __future__ import annotations
@@ -25,15 +27,21 @@ class Event:
 
     - ``deal``: ``dealer``, ``first`` (game seats), ``upcard``, ``seats`` (the game seats dealt in,
       in turn order);
-    - ``turn``: ``seat``, ``action`` (``knock``/``draw``/``take``/``decline``), ``card`` (the card
-      taken from the pile; a stock draw is hidden from the others but recorded as ``drew``),
-      ``discard``, ``showed_31``;
-    - ``round_end``: ``end`` (``dealt_31``, ``thirty_one``, ``showdown``, ``stock_out``),
-      ``by`` (who showed 31 or declined), ``knocker``, ``hands``, ``scores``, ``losses``,
-      ``lives`` (after the round; all game seats);
-    - ``wash``: the round would have left nobody with a life; nothing is lost, it is dealt again;
+    - ``turn``: ``seat``, ``action`` (``knock``/``draw``/``take``/``decline``/``blind``: the
+      blind showdown called), ``card`` (the card taken from the pile; a stock draw is hidden from
+      the others but recorded as ``drew``), ``discard``, ``showed_31``, and ``hid_31`` when the
+      player kept a 31 hidden (known only to them);
+    - ``round_end``: ``end`` (``dealt_31``, ``thirty_one``, ``showdown``, ``stock_out``,
+      ``blind``), ``by`` (who showed 31, declined or called the blind showdown), ``knocker``,
+      ``hands``, ``scores`` (what each hand counted: a hidden 31 counts 30), ``losses`` (lives,
+      or letters under Gin lives), ``lives`` (after the round; all game seats; with the county
+      0 is on the county and below 0 is out), and ``hidden_31`` (the seats that held a hidden 31)
+      when there were any;
+    - ``wash``: the round would have left nobody in the game; nothing is lost, it is dealt again;
+    - ``county``: ``seat`` has lost their last life and plays on on the county;
     - ``out``: ``seat`` and ``place``;
-    - ``game_over``: ``winner``, ``placing`` (game seats, first place first).
+    - ``game_over``: ``winner``, ``placing`` (game seats, first place first), and under ranked
+      placing ``points`` (by game seat: 3, 2, 1 for the first three places, 0 for the rest).
     """
 
     kind: str
@@ -112,14 +120,45 @@ class Turn:
         self._record["declined"] = True
         self._finish()
 
-    def put_down(self, card: str) -> None:
-        self.round.apply("put", card)
+    def put_down(self, card: str, *, hide: bool = False) -> None:
+        """Put ``card`` down. ``hide``: keep the 31 it leaves hidden (only where the table allows
+        it, ``may_hide_31``, and only when the put-down leaves a 31: see :meth:`may_hide`)."""
+        self.round.apply("hide" if hide else "put", card)
         self._record["discard"] = self.round.top
         self._record["showed_31"] = self.round.showed_31(self.round_seat)
+        if hide:
+            self._record["hid_31"] = True
         self._finish()
 
+    def may_hide(self, card: str) -> bool:
+        """Whether putting ``card`` down leaves a 31 this player may keep hidden."""
+        return f"hide:{card}" in self.round.legal_actions()
+
+    @property
+    def blind(self) -> bool:
+        """True at a blind table before anybody has looked at their cards: the first player may
+        :meth:`call_blind` or :meth:`look`."""
+        return self.round.phase == "blind"
+
+    def call_blind(self) -> None:
+        """Call the blind showdown (``first_turn_knock = blind``), before looking: the dealt
+        hands are shown, the lowest loses one, two if it is the caller."""
+        self.round.apply("blind")
+        self._record["blind"] = True
+        self._finish()
+
+    def look(self) -> None:
+        """Do not call the blind showdown: everybody looks at their cards. A dealt 31 then ends
+        the round (``turn.round.is_over``); otherwise the turn goes on as usual."""
+        self.round.apply("look")
+
     def play_by_rule(self, knock_at: float) -> None:
-        """Play the whole turn by the table's decision rule."""
+        """Play the whole turn by the table's decision rule (which never calls the blind
+        showdown and always shows a 31)."""
+        if self.blind:
+            self.look()
+            if self.round.is_over:
+                return
         rec = self.round.play_rule_turn(knock_at)
         if rec["knock"]:
             self._record["knock"] = True
@@ -135,11 +174,16 @@ class Turn:
         self._finish()
 
     def _finish(self) -> None:
+        if self._record.get("showed_31"):
+            # The hand shown (the round goes on after it where 31 after a knock continues).
+            self._record["shows"] = self.round.hand(self.round_seat)
         rec = dict(self._record)
         self._log.turns.append(rec)
         action = (
             "knock"
             if rec.get("knock")
+            else "blind"
+            if rec.get("blind")
             else "decline"
             if rec.get("declined")
             else "take"
@@ -147,7 +191,7 @@ class Turn:
             else "draw"
         )
         data: dict[str, Any] = {"seat": self.seat, "action": action}
-        for key in ("card", "drew", "discard", "showed_31"):
+        for key in ("card", "drew", "discard", "showed_31", "hid_31"):
             if key in rec:
                 data[key] = rec[key]
         self.game._emit("turn", **data)
@@ -203,6 +247,22 @@ class Game:
     @property
     def over(self) -> bool:
         return self.winner is not None
+
+    def on_county(self, seat: int) -> bool:
+        """Whether ``seat`` has lost their last life and plays on on the county."""
+        return seat not in self.places and self.rules.on_county(self.lives[seat])
+
+    def standing(self, seat: int) -> str:
+        """``seat``'s lives in words (``2 lives``, ``on the county``, ``G I``, ``middle of the
+        bus``, ``out``)."""
+        return self.rules.standing(self.lives[seat])
+
+    def points(self) -> dict[int, int] | None:
+        """Under ranked placing, the points of every placed seat (3, 2, 1, then 0); None when
+        the winner takes all."""
+        if self.rules.placing != "ranked":
+            return None
+        return {s: self.rules.points(p) or 0 for s, p in self.places.items()}
 
     def placing(self) -> list[int]:
         """Game seats by place, first place first (only those placed so far)."""
@@ -285,7 +345,8 @@ class Game:
         """Apply the round's losses. Returns False for a wash (the round is dealt again)."""
         seats = log.seats
         losses = round_.losses()
-        scores = [round_.score(i) for i in range(len(seats))]
+        scores = [round_.counted_score(i) for i in range(len(seats))]
+        hidden = [seats[i] for i in range(len(seats)) if round_.hid_31(i)]
         end, by = round_.end or ("showdown", None)
         data: dict[str, Any] = {
             "end": end,
@@ -295,16 +356,23 @@ class Game:
             "scores": {seats[i]: scores[i] for i in range(len(seats))},
             "losses": {seats[i]: losses[i] for i in range(len(seats))},
         }
-        if all(self.lives[s] - losses[i] <= 0 for i, s in enumerate(seats)):
+        if hidden:
+            data["hidden_31"] = hidden
+        rules = self.rules
+        if all(rules.is_out(self.lives[s] - losses[i]) for i, s in enumerate(seats)):
             self._emit("wash", **data)
             return False
+        county_before = {s for s in seats if rules.on_county(self.lives[s])}
         for i, s in enumerate(seats):
             self.lives[s] -= losses[i]
         data["lives"] = list(self.lives)
         self._emit("round_end", **data)
+        for s in seats:
+            if rules.on_county(self.lives[s]) and s not in county_before:
+                self._emit("county", seat=s)
         # Players out this round: the lower hand takes the lower place; equal hands in seat
         # order from the dealer's left (the earlier one takes the lower place).
-        out = [i for i, s in enumerate(seats) if self.lives[s] <= 0]
+        out = [i for i, s in enumerate(seats) if rules.is_out(self.lives[s])]
         out.sort(key=lambda i: (scores[i], i))
         place = len(self.active)
         for i in out:
@@ -314,5 +382,9 @@ class Game:
         if len(self.active) == 1:
             self.winner = self.active[0]
             self.places[self.winner] = 1
-            self._emit("game_over", winner=self.winner, placing=self.placing())
+            result: dict[str, Any] = {"winner": self.winner, "placing": self.placing()}
+            points = self.points()
+            if points is not None:
+                result["points"] = points
+            self._emit("game_over", **result)
         return True

@@ -1,8 +1,14 @@
 """The rules of a table: every rule choice is a named field of :class:`Rules`.
 
-``Rules.preset("standard")`` is the standard table of seed 000 (``rules.md``). A changed copy:
-``rules.replace(knock_penalty=1)``. Invalid values raise :class:`~thirtyone.errors.RuleError`
-naming the field.
+``Rules.preset("standard")`` is the standard table of seed 000 (``rules.md``); the other presets
+follow the other rule documents (``Rules.PRESET_INFO`` says which, and how each differs from
+standard). A changed copy: ``rules.replace(knock_penalty=1)``. Invalid values and combinations
+raise :class:`~thirtyone.errors.RuleError` naming the field.
+
+Round-level options (what a hand scores, when a knock is allowed, what a round costs) are
+played by the Rust core's round, so the game, the computer players and the Oracle's playouts all
+use the same rules; :meth:`Rules.round_rules` is what the core takes. The game-level options
+(``lives``, ``county``, ``life_names``, ``placing``) live in :mod:`thirtyone.game`.
 """
 
 from __future__ import annotations
@@ -17,8 +23,15 @@ from thirtyone.errors import RuleError
 KNOCKER_TIE = ("knocker_pays", "others_pay", "only_knocker", "cadillac")
 THREE_OF_A_KIND = ("none", "30", "30.5")
 THREE_ACES = ("none", "33")
-FIRST_TURN_KNOCK = ("allowed", "forbidden")
+FIRST_TURN_KNOCK = ("allowed", "forbidden", "blind")
 THIRTY_ONE_AFTER_KNOCK = ("ends_round", "continues")
+LIVES_MODE = ("lives", "gin")
+PLACING = ("winner_takes_all", "ranked")
+
+#: Gin lives: the letters spelt out across the hands a player loses.
+GIN_LETTERS = "GIN"
+#: Ranked placing: the points of first, second and third place (the rest score nothing).
+RANKED_POINTS = (3, 2, 1)
 
 # The fields the Rust core plays a round by (the rest are game-level).
 _ROUND_FIELDS = (
@@ -32,66 +45,196 @@ _ROUND_FIELDS = (
     "first_turn_knock",
     "thirty_one_after_knock",
     "two_player_mercy",
+    "lives_mode",
+    "may_hide_31",
 )
 
 
-def _doc(text: str) -> dict[str, str]:
-    return {"doc": text}
+def _doc(text: str, seed: str, values: str) -> dict[str, str]:
+    return {"doc": text, "seed": seed, "values": values}
 
 
 @dataclass(frozen=True)
+class OptionInfo:
+    """One rule option, for listings (``thirtyone rules``)."""
+
+    name: str
+    values: str
+    default: str
+    meaning: str
+    seed: str
+
+
+@dataclass(frozen=True)
+class Preset:
+    """A named table: the rule document it follows, how it differs from ``standard``, and the
+    options it changes."""
+
+    name: str
+    document: str
+    differs: str
+    changes: Mapping[str, Any]
+
+
+@dataclass(frozen=True, kw_only=True)
 class Rules:
     """A table's rules. The defaults are the standard table (seed 000, ``rules.md``)."""
 
-    seats: int = field(default=4, metadata=_doc("players at the table, you included (2 to 9)"))
-    lives: int = field(default=3, metadata=_doc("lives each player starts with (1 or more)"))
+    seats: int = field(
+        default=4,
+        metadata=_doc("players at the table, you included", "000", "2 to 9"),
+    )
+    lives: int = field(
+        default=3,
+        metadata=_doc(
+            "lives each player starts with (under Gin lives: the letters G, I, N, so 3)",
+            "000, 001, 002, 003",
+            "1 or more",
+        ),
+    )
+    county: bool = field(
+        default=False,
+        metadata=_doc(
+            "after the last life a player plays on 'on the county' and the next loss puts them "
+            "out; a loss that goes below nothing (two lives lost with one left) puts them out "
+            "at once",
+            "002, 003",
+            "true, false",
+        ),
+    )
+    lives_mode: str = field(
+        default="lives",
+        metadata=_doc(
+            "lives, or gin: lives are the letters G, I, N; a knock claims the highest hand: if "
+            "it is higher than every other hand everybody else takes a letter, otherwise (beaten "
+            "or tied) the knocker takes knock_penalty letters; 31 shown, a dealt 31 and the "
+            "stock running out cost letters as they would cost lives",
+            "003 (Gin lives)",
+            ", ".join(LIVES_MODE),
+        ),
+    )
+    life_names: tuple[str, ...] = field(
+        default=(),
+        metadata=_doc(
+            "display names of a player's standing, from all lives down to out: one per number of "
+            "lives left (lives down to 1), then 'on the county' if the county is played, then "
+            "out (e.g. Ride the Bus); empty: numbers (letters under Gin lives)",
+            "003 (Ride the Bus)",
+            "comma-separated names",
+        ),
+    )
+    placing: str = field(
+        default="winner_takes_all",
+        metadata=_doc(
+            "the result of a game: winner_takes_all (the survivor won, the rest are out), or "
+            "ranked (the survivor and the last two to fall take 3, 2 and 1 points)",
+            "003 (the match table)",
+            ", ".join(PLACING),
+        ),
+    )
     knock_penalty: int = field(
-        default=2, metadata=_doc("lives a knocker pays when lowest or tied lowest (1 or 2)")
+        default=2,
+        metadata=_doc(
+            "lives a knocker pays when lowest or tied lowest (under Gin lives: letters a beaten "
+            "knocker takes)",
+            "000, 003 (one life for a bad knock)",
+            "1, 2",
+        ),
     )
     knocker_tie: str = field(
         default="knocker_pays",
         metadata=_doc(
-            "who pays when the knocker ties for lowest: knocker_pays (knocker pays the penalty, "
-            "the others tied 1), others_pay (knocker safe), only_knocker, cadillac (knocker 2, "
-            "the others nothing)"
+            "who pays when the knocker ties for lowest: knocker_pays (the knocker pays the "
+            "penalty, the others tied 1), others_pay (the knocker is safe, the others tied pay "
+            "1), only_knocker (the knocker pays the penalty, the others tied nothing), cadillac "
+            "(the knocker pays 2, the others tied nothing)",
+            "000, 003",
+            ", ".join(KNOCKER_TIE),
         ),
     )
     three_of_a_kind: str = field(
-        default="none", metadata=_doc("what three of a kind scores: none (like any hand), 30, 30.5")
+        default="none",
+        metadata=_doc(
+            "what three cards of one rank score: none (like any hand: the highest card), 30, 30.5",
+            "000, 001, 003",
+            ", ".join(THREE_OF_A_KIND),
+        ),
     )
-    three_aces: str = field(default="none", metadata=_doc("three aces: none, or 33 (Cadillac)"))
+    three_aces: str = field(
+        default="none",
+        metadata=_doc(
+            "three aces: none (as three of a kind), or 33 (Cadillac's Grand Cadillac)",
+            "003 (Cadillac)",
+            ", ".join(THREE_ACES),
+        ),
+    )
     runs: bool = field(
         default=False,
-        metadata=_doc("three in sequence of one suit score 30 (A-K-Q 31)"),
+        metadata=_doc(
+            "three in sequence of one suit score 30 (A-K-Q of a suit is 31 anyway)",
+            "003",
+            "true, false",
+        ),
     )
-    min_knock: float = field(default=0, metadata=_doc("the lowest score that may knock (0: any)"))
+    min_knock: float = field(
+        default=0,
+        metadata=_doc(
+            "the lowest score that may knock (0: any)", "003 (17, 19, 21, ...)", "0 to 31"
+        ),
+    )
     knock_needs_one_suit: bool = field(
-        default=False, metadata=_doc("a knock only with three cards of one suit")
+        default=False,
+        metadata=_doc("a knock only with three cards of one suit", "003", "true, false"),
     )
     first_turn_knock: str = field(
         default="allowed",
-        metadata=_doc("may the first player knock on the round's first turn: allowed, forbidden"),
+        metadata=_doc(
+            "the round's first turn: allowed (the first player may knock on the dealt hand), "
+            "forbidden, or blind (the hammer: before anybody looks, the first player may call a "
+            "showdown of the dealt hands; the lowest loses 1, the caller 2; no knock on the "
+            "first turn after looking; computer players never call it)",
+            "003",
+            ", ".join(FIRST_TURN_KNOCK),
+        ),
     )
     thirty_one_after_knock: str = field(
         default="ends_round",
         metadata=_doc(
             "a 31 shown after a knock: ends_round, or continues (everybody else loses a life "
-            "and the round goes on to the showdown)"
+            "and the round goes on to the showdown)",
+            "001, 003",
+            ", ".join(THIRTY_ONE_AFTER_KNOCK),
+        ),
+    )
+    may_hide_31: bool = field(
+        default=False,
+        metadata=_doc(
+            "a person may keep a 31 reached in play hidden: the round goes on, the hidden hand "
+            "counts 30 at the showdown, and pays if somebody else shows 31 (computer players "
+            "always show; a dealt 31 is always shown)",
+            "003",
+            "true, false",
         ),
     )
     two_player_mercy: bool = field(
         default=False,
         metadata=_doc(
             "with two players left, on the final turn after the opponent knocks you may take "
-            "your own last put-down"
+            "your own last put-down",
+            "003",
+            "true, false",
         ),
     )
 
-    PRESETS: ClassVar[dict[str, dict[str, Any]]] = {
-        "standard": {},
-    }
+    PRESET_INFO: ClassVar[dict[str, Preset]]
+    PRESETS: ClassVar[dict[str, dict[str, Any]]]
 
     def __post_init__(self) -> None:
+        names = self.life_names
+        if isinstance(names, str):
+            names = _split_names(names)
+        if isinstance(names, list | tuple):
+            object.__setattr__(self, "life_names", tuple(names))
         self._check()
 
     # -- construction ---------------------------------------------------------------------------
@@ -103,7 +246,7 @@ class Rules:
 
     @classmethod
     def preset(cls, name: str) -> Rules:
-        """The rules of a named preset (see :attr:`PRESETS`)."""
+        """The rules of a named preset (see :attr:`PRESET_INFO`)."""
         if not isinstance(name, str) or name not in cls.PRESETS:
             raise RuleError(
                 f"unknown preset {name!r}: choose one of {', '.join(sorted(cls.PRESETS))}"
@@ -143,6 +286,20 @@ class Rules:
         return [(f.name, _text(f.default), f.metadata["doc"]) for f in fields(cls)]
 
     @classmethod
+    def options(cls) -> list[OptionInfo]:
+        """Every option with its values, default, meaning and the rule documents it comes from."""
+        return [
+            OptionInfo(
+                f.name,
+                f.metadata["values"],
+                _text(f.default),
+                f.metadata["doc"],
+                f.metadata["seed"],
+            )
+            for f in fields(cls)
+        ]
+
+    @classmethod
     def parse_assignment(cls, text: str) -> tuple[str, Any]:
         """Parse ``KEY=VALUE`` (as given to ``--rule``) into a field name and a typed value."""
         key, sep, raw = text.partition("=")
@@ -164,6 +321,8 @@ class Rules:
                 return key, int(raw)
             if kind == "float":
                 return key, float(raw)
+            if kind.startswith("tuple"):
+                return key, _split_names(raw)
         except ValueError:
             raise RuleError(f"rule {key}: {raw!r} is not a {kind}") from None
         return key, raw
@@ -175,7 +334,73 @@ class Rules:
         return {name: getattr(self, name) for name in _ROUND_FIELDS}
 
     def to_dict(self) -> dict[str, Any]:
-        return {f.name: getattr(self, f.name) for f in fields(self)}
+        """Every field (``life_names`` as a list), e.g. for a state's ``rules`` object."""
+        out = {f.name: getattr(self, f.name) for f in fields(self)}
+        out["life_names"] = list(self.life_names)
+        return out
+
+    @property
+    def gin(self) -> bool:
+        return self.lives_mode == "gin"
+
+    def is_out(self, lives_left: int) -> bool:
+        """Whether a player with ``lives_left`` is out of the game: at no lives, or, with the
+        county, below none (a player at none is on the county)."""
+        return lives_left < 0 if self.county else lives_left <= 0
+
+    def on_county(self, lives_left: int) -> bool:
+        return self.county and lives_left == 0
+
+    def unit(self, n: int) -> str:
+        """``1 life``, ``2 lives``; ``1 letter``, ``2 letters`` under Gin lives."""
+        if self.gin:
+            return f"{n} letter" if n == 1 else f"{n} letters"
+        return f"{n} life" if n == 1 else f"{n} lives"
+
+    def letters(self, lives_left: int) -> str:
+        """Gin lives: the letters taken (``G I``), ``-`` for none."""
+        taken = min(len(GIN_LETTERS), max(0, self.lives - lives_left))
+        return " ".join(GIN_LETTERS[:taken]) or "-"
+
+    def standing(self, lives_left: int) -> str:
+        """A player's standing in words: ``2 lives``, ``on the county``, ``out``, the letters
+        taken under Gin lives, or the table's :attr:`life_names`."""
+        out = self.is_out(lives_left)
+        if self.life_names:
+            if out:
+                return self.life_names[-1]
+            return self.life_names[min(self.lives - lives_left, len(self.life_names) - 2)]
+        if self.gin:
+            return f"{self.letters(lives_left)} (out)" if out else self.letters(lives_left)
+        if out:
+            return "out"
+        if self.on_county(lives_left):
+            return "on the county"
+        return self.unit(lives_left)
+
+    def lives_summary(self) -> str:
+        """The table's lives in a few words, for the opening line of a game."""
+        if self.gin:
+            return "Gin lives: G, I, N and you are out"
+        text = f"{self.unit(self.lives)} each"
+        if self.county:
+            text += ", then on the county"
+        if self.life_names:
+            text += " (" + " → ".join(self.life_names) + ")"
+        return text
+
+    def points(self, place: int) -> int | None:
+        """The points of a place under ranked placing (3, 2, 1, then 0); None when the winner
+        takes all."""
+        if self.placing != "ranked":
+            return None
+        return RANKED_POINTS[place - 1] if 1 <= place <= len(RANKED_POINTS) else 0
+
+    def names_needed(self) -> int:
+        """How many :attr:`life_names` a table with these lives needs."""
+        return self.lives + (2 if self.county else 1)
+
+    # -- checks ---------------------------------------------------------------------------------
 
     def _check(self) -> None:
         def bad(name: str, why: str) -> RuleError:
@@ -201,7 +426,15 @@ class Rules:
         one_of("three_aces", self.three_aces, THREE_ACES)
         one_of("first_turn_knock", self.first_turn_knock, FIRST_TURN_KNOCK)
         one_of("thirty_one_after_knock", self.thirty_one_after_knock, THIRTY_ONE_AFTER_KNOCK)
-        for name in ("runs", "knock_needs_one_suit", "two_player_mercy"):
+        one_of("lives_mode", self.lives_mode, LIVES_MODE)
+        one_of("placing", self.placing, PLACING)
+        for name in (
+            "runs",
+            "knock_needs_one_suit",
+            "two_player_mercy",
+            "county",
+            "may_hide_31",
+        ):
             if not isinstance(getattr(self, name), bool):
                 raise bad(name, f"must be true or false, not {getattr(self, name)!r}")
         mk = self.min_knock
@@ -209,9 +442,154 @@ class Rules:
             raise bad("min_knock", f"must be a score, not {mk!r}")
         if not 0 <= mk <= 31 or (mk * 2) != int(mk * 2):
             raise bad("min_knock", f"must be a score from 0 to 31, not {mk}")
+        names = self.life_names
+        if not isinstance(names, tuple) or not all(isinstance(n, str) and n.strip() for n in names):
+            raise bad("life_names", f"must be a list of names (text), not {names!r}")
+        if self.gin:
+            if self.lives != len(GIN_LETTERS):
+                raise bad(
+                    "lives",
+                    f"Gin lives spells {', '.join(GIN_LETTERS)}: 3 letters, so lives must be 3, "
+                    f"not {self.lives}",
+                )
+            if self.county:
+                raise bad(
+                    "county",
+                    "Gin lives has no county (three letters and you are out): set county=false",
+                )
+            if self.knocker_tie != "knocker_pays":
+                raise bad(
+                    "knocker_tie",
+                    "does not apply with lives_mode=gin (a knock that ties for the highest hand "
+                    "counts as beaten): leave it at knocker_pays",
+                )
+        if names and len(names) != self.names_needed():
+            county = " with the county" if self.county else ""
+            standings = "on the county, " if self.county else ""
+            raise bad(
+                "life_names",
+                f"{self.names_needed()} names are needed for {self.unit(self.lives)}{county} "
+                f"(one for each number of lives left from {self.lives} down to 1, "
+                f"{standings}and one for out), not {len(names)}; give "
+                f"{self.names_needed()} names, or none with life_names=",
+            )
+
+
+def _split_names(text: str) -> tuple[str, ...]:
+    """``"back, middle, off"`` -> ``("back", "middle", "off")``; empty or ``none`` -> ``()``."""
+    if text.strip().lower() in ("", "none"):
+        return ()
+    return tuple(part.strip() for part in text.split(","))
 
 
 def _text(value: object) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
+    if isinstance(value, tuple):
+        return ", ".join(value) if value else "(none)"
     return str(value)
+
+
+# -- presets --------------------------------------------------------------------------------------
+
+_SCAT: dict[str, Any] = {
+    "lives": 3,
+    "county": True,
+    "knocker_tie": "others_pay",
+    "two_player_mercy": True,
+    "may_hide_31": True,
+}
+
+_PRESETS = (
+    Preset(
+        "standard",
+        "seed 000 (rules.md)",
+        "The standard table: 3 lives and no county; a knocker caught lowest, or tied for "
+        "lowest, pays 2 and the others tied 1; 31 ends the round; three of a kind is not "
+        "special; a knock is allowed on the first turn.",
+        {},
+    ),
+    Preset(
+        "five-lives",
+        "seed 001",
+        "5 lives; three of a kind scores 30.5; a 31 shown after a knock costs everybody else a "
+        "life and the round goes on to the showdown, so a knocker can lose several lives in one "
+        "round. A knocker caught lowest pays 2, as standard.",
+        {"lives": 5, "three_of_a_kind": "30.5", "thirty_one_after_knock": "continues"},
+    ),
+    Preset(
+        "four-corners",
+        "seed 002",
+        "4 lives (the four corners of the stake's bill), then on the county: a fifth loss puts "
+        "you out. A knocker who loses pays double (2), as standard. Standings read as corners "
+        "folded.",
+        {
+            "lives": 4,
+            "county": True,
+            "life_names": (
+                "bill unfolded",
+                "1 corner folded",
+                "2 corners folded",
+                "3 corners folded",
+                "all 4 corners folded",
+                "out, stake in the centre",
+            ),
+        },
+    ),
+    Preset(
+        "scat",
+        "seed 003 (main rules)",
+        "3 lives, then on the county; a knocker tied for lowest is safe and the others tied pay "
+        "1; a knocker lowest alone pays 2; with two players left, the final turn after a knock "
+        "may take back your own last put-down (mercy); a person may hide a 31 (it counts 30).",
+        dict(_SCAT),
+    ),
+    Preset(
+        "cadillac",
+        "seed 003 (Cadillac)",
+        "Scat's rules with 4 lives (then the county); 31 is a Cadillac; three aces are a Grand "
+        "Cadillac worth 33, any other three of a kind 30; a knocker tied for lowest pays 2 and "
+        "the players tied with them nothing.",
+        {
+            **_SCAT,
+            "lives": 4,
+            "three_of_a_kind": "30",
+            "three_aces": "33",
+            "knocker_tie": "cadillac",
+        },
+    ),
+    Preset(
+        "ride-the-bus",
+        "seed 003 (Ride the Bus)",
+        "Scat's rules with the lives named: everybody starts at the back of the bus, then the "
+        "middle, the front, the stairs (on the county), and the next loss puts you off the bus.",
+        {
+            **_SCAT,
+            "life_names": (
+                "back of the bus",
+                "middle of the bus",
+                "front of the bus",
+                "on the stairs",
+                "off the bus",
+            ),
+        },
+    ),
+    Preset(
+        "gin-lives",
+        "seed 003 (Gin lives)",
+        "Scat's rules with lives as the letters G, I, N and the knock turned round: a knock "
+        "claims the highest hand; if it is higher than every other, everybody else takes a "
+        "letter, otherwise (beaten or tied) the knocker takes one. A 31 shown gives everybody "
+        "else a letter. Three letters and you are out; no county.",
+        {
+            **_SCAT,
+            "lives_mode": "gin",
+            "county": False,
+            "knock_penalty": 1,
+            "knocker_tie": "knocker_pays",
+        },
+    ),
+)
+
+Rules.PRESET_INFO = {p.name: p for p in _PRESETS}
+Rules.PRESETS = {p.name: dict(p.changes) for p in _PRESETS}

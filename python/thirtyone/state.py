@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from thirtyone.game import Game
 
 _TOP_KEYS = {"rules", "seats", "me", "first", "upcard", "hand", "turns", "pending", "lives"}
-_PLAY_KEYS = {"seat", "draw", "drew", "discard", "shows"}
+_PLAY_KEYS = {"seat", "draw", "drew", "discard", "shows", "hides"}
 
 
 def load(state: str | bytes | Mapping[str, Any]) -> dict[str, Any]:
@@ -94,6 +94,11 @@ def _turn(value: Any, i: int) -> dict[str, Any]:
         out["drew"] = _card(value["drew"], f"{where}.drew")
     if value.get("shows") is not None:
         out["shows"] = _cards(value["shows"], f"{where}.shows", 3)
+    hides = value.get("hides", False)
+    if hides is not False:
+        if hides is not True:
+            raise StateError(f"{where}.hides must be true or false, not {hides!r}")
+        out["hides"] = True
     return out
 
 
@@ -167,11 +172,15 @@ def from_game(game: Game, seat: int | None = None) -> dict[str, Any]:
         if rec.get("knock"):
             turns.append({"seat": rec["seat"], "knock": True})
             continue
-        if rec.get("declined"):
+        if rec.get("declined") or rec.get("blind"):
             continue
         t: dict[str, Any] = {"seat": rec["seat"], "draw": rec["draw"], "discard": rec["discard"]}
         if rec["draw"] == "stock" and rec["seat"] == me:
             t["drew"] = rec["drew"]
+        if rec.get("shows"):
+            t["shows"] = list(rec["shows"])  # a 31 shown after a knock, the round going on
+        if rec.get("hid_31") and rec["seat"] == me:
+            t["hides"] = True  # only you know you kept a 31 hidden
         turns.append(t)
     state: dict[str, Any] = {
         "rules": {"preset": "standard", **game.rules.to_dict()},

@@ -2,9 +2,12 @@
 
 On each turn it shows the table (rendered by :mod:`thirtyone.display`), asks for a choice with
 short inputs (``k`` knock, ``d`` draw, ``t`` take, ``x`` decline when the stock is empty, then the
-card to put down by position 1-4 or by name), and plays it. Only what :meth:`Turn.legal` allows
-is played; anything else gets a one-line explanation and the question again. ``q``, end of input
-(Ctrl-D) or Ctrl-C raise :class:`QuitGame`.
+card to put down by position 1-4 or by name), and plays it. Where the table allows it, a put-down
+that leaves 31 is followed by the question whether to show it (``s``) or keep it hidden (``h``:
+it counts 30), and at a blind table the first player of a round is asked, before seeing their
+cards, whether to call the blind showdown (``b``) or look (Enter). Only what
+:meth:`Turn.legal` allows is played; anything else gets a one-line explanation and the question
+again. ``q``, end of input (Ctrl-D) or Ctrl-C raise :class:`QuitGame`.
 
 ``advisor`` is the hook for the Oracle: a callable given the :class:`~thirtyone.game.Turn`, called
 before the first question of a turn and again after a draw or take (``turn.pending`` is then
@@ -22,6 +25,7 @@ from typing import TYPE_CHECKING
 
 import click
 from rich.console import Console, RenderableType
+from rich.panel import Panel
 from rich.text import Text
 
 from thirtyone import display
@@ -93,6 +97,11 @@ class TerminalPlayer:
     # -- the turn ---------------------------------------------------------------------------------
 
     def play(self, turn: Turn) -> None:
+        if turn.blind:
+            if self._call_blind(turn):
+                return
+            if turn.round.is_over:  # somebody was dealt 31
+                return
         self.console.print(self.narrator.turn_panel(turn))
         self._advise(turn)
         while True:
@@ -144,12 +153,62 @@ class TerminalPlayer:
             if f"put:{choice}" not in turn.legal():
                 self._say(f"{choice} may not be put down now.")
                 continue
+            hide = turn.may_hide(choice) and self._hide_31()
             try:
-                turn.put_down(choice)
+                turn.put_down(choice, hide=hide)
             except ThirtyOneError as err:
                 self._say(str(err))
                 continue
             return
+
+    def _hide_31(self) -> bool:
+        """Ask whether to show the 31 this put-down leaves, or keep it hidden."""
+        self.console.print(
+            Text(
+                "That leaves you 31! Show it and the round ends: everybody else loses "
+                "a life. Or keep it hidden: the round goes on and it counts 30 at the showdown "
+                "(and you pay if somebody else shows 31).",
+                style="bold green",
+            )
+        )
+        while True:
+            text = self._ask("Show it (s) or hide it (h)?").lower()
+            if text in ("s", "show", ""):
+                return False
+            if text in ("h", "hide"):
+                return True
+            self._say("Type s to show your 31 or h to keep it hidden.")
+
+    def _call_blind(self, turn: Turn) -> bool:
+        """At a blind table, before looking: call the blind showdown (True) or look."""
+        self.console.print(
+            Panel(
+                Text(
+                    "You play first, and nobody has looked at their cards yet. You may call a "
+                    "blind showdown now: everybody shows the hand they were dealt, the lowest "
+                    "loses one life, and two if it is you. Or look at your cards and play on "
+                    "(no knock on this first turn, then)."
+                ),
+                title=f"Round {turn.game.round_number} · before you look",
+                title_align="left",
+                border_style="cyan",
+                expand=False,
+            )
+        )
+        while True:
+            text = self._ask("Call the blind showdown (b) or look at your cards (Enter)?").lower()
+            if text in ("b", "blind"):
+                turn.call_blind()
+                return True
+            if text in ("", "l", "look"):
+                turn.look()
+                return False
+            if WORDS.get(text) == "help":
+                self.console.print(
+                    Text("  b          call the blind showdown\n  Enter      look at your cards")
+                )
+                continue
+            self._say("Type b to call the blind showdown, or press Enter to look at your cards.")
 
     # -- explanations -----------------------------------------------------------------------------
 
@@ -167,6 +226,11 @@ class TerminalPlayer:
                 return f"The stock is empty: nobody may knock any more; {options}."
             if rules.first_turn_knock == "forbidden" and turn.round.turns_played == 0:
                 return f"Nobody may knock on the round's first turn at this table; {options}."
+            if rules.first_turn_knock == "blind" and turn.round.turns_played == 0:
+                return (
+                    "At this table a first-turn knock had to be a blind showdown, called before "
+                    f"looking; {options}."
+                )
             if rules.min_knock and turn.score < rules.min_knock:
                 need = display.fmt_score(rules.min_knock)
                 return f"You need {need} or more to knock at this table; {options}."
@@ -278,6 +342,10 @@ class AdvisedPlayer:
         return f"AdvisedPlayer({self.name!r})"
 
     def play(self, turn: Turn) -> None:
+        if turn.blind:  # the table's rule never calls the blind showdown: look first
+            turn.look()
+            if turn.round.is_over:
+                return
         shown = display.render_advice(self.advisor(turn))
         if shown is not None:
             self.console.print(shown)
