@@ -45,6 +45,7 @@ def advise(
     seed: int = 0,
     threads: int | None = None,
     max_time: float | None = None,
+    target_margin: float | None = None,
 ) -> dict[str, Any]: ...
 def check_state(state: dict[str, Any]) -> list[int]: ...
 def sample_deals(

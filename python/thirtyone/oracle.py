@@ -202,14 +202,16 @@ def advise(
     seed: int | None = None,
     threads: int | None = None,
     max_time: float | None = 5.0,
+    target_margin: float | None = None,
 ) -> Advice:
     """Evaluate every option of the player whose turn ``state`` shows.
 
     ``state``: the ``oracle.md`` input (dict or JSON text), or a running :class:`Game` (the view
     of the player to move). ``deals``: consistent deals to collect (at most); ``playouts``:
     playouts per option; ``seed``: same seed, same numbers, whatever ``threads``; ``max_time``:
-    seconds allowed for collecting consistent deals (fewer are used, with a warning, when it
-    runs out). Bad states raise :class:`~thirtyone.errors.StateError` (or another
+    seconds allowed for the whole answer (None: no limit) — when it runs out, the best estimate
+    reached is returned, with the margin its numbers give and a warning; ``target_margin``:
+    keep adding deals (and playouts) until every option's margin is at most this. Bad states raise :class:`~thirtyone.errors.StateError` (or another
     :class:`~thirtyone.errors.ThirtyOneError`) naming the problem.
     """
     from thirtyone.game import Game
@@ -232,6 +234,10 @@ def advise(
         isinstance(max_time, int | float) and max_time > 0 and math.isfinite(max_time)
     ):
         raise StateError(f"max_time must be a positive number of seconds, not {max_time!r}")
+    if target_margin is not None and not (
+        isinstance(target_margin, int | float) and 0 < target_margin < 1
+    ):
+        raise StateError(f"target_margin must be between 0 and 1, not {target_margin!r}")
     raw = _core.advise(
         checked,
         deals=deals,
@@ -239,6 +245,7 @@ def advise(
         seed=seed,
         threads=threads,
         max_time=None if max_time is None else float(max_time),
+        target_margin=None if target_margin is None else float(target_margin),
     )
     options = [_option(o) for o in raw["options"]]
     tied = [options[i] for i in raw["tied"]]

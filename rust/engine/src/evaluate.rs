@@ -8,7 +8,11 @@
 //! simply played once.
 //!
 //! Playout `i` uses world `i % worlds` and the random stream `i`, the same for every choice
-//! (common random numbers: the comparison between choices is sharper than their margins).
+//! (common random numbers: the comparison between choices is sharper than their margins). Each
+//! chunk of playouts is played for every choice, so that a run cut short by its time limit still
+//! has the same playouts for every choice: the best estimate reached in the time.
+
+use std::time::Instant;
 
 use crate::rng::Rng;
 use crate::runner::{Runner, Stop};
@@ -73,60 +77,114 @@ pub struct Evaluation {
     pub stopped: Option<Stop>,
 }
 
+/// How far an evaluation goes.
+#[derive(Clone, Copy, Debug)]
+pub struct EvalSettings {
+    /// Playouts per choice (and as many again to confirm a sweep's best).
+    pub playouts: usize,
+    pub seed: u64,
+    /// When the sweep must stop (the confirmation then runs until the runner's own limit).
+    pub sweep_deadline: Option<Instant>,
+}
+
 const PURPOSE_SWEEP: u64 = 0x5357_4545; // "SWEE"
 const PURPOSE_CONFIRM: u64 = 0x434f_4e46; // "CONF"
 const CHUNK: usize = 256;
 
-/// Evaluate every choice over `playouts` playouts (and as many again for a sweep's confirmation).
+/// Evaluate every choice over `settings.playouts` playouts (and as many again for the
+/// confirmation of the choices that have a sweep).
 pub fn evaluate<S: Simulator>(
     sim: &S,
     worlds: &[S::World],
     choices: &[S::Choice],
-    playouts: usize,
-    seed: u64,
+    settings: &EvalSettings,
     runner: &Runner,
 ) -> Evaluation {
     let mut eval = Evaluation::default();
-    if worlds.is_empty() {
+    if worlds.is_empty() || choices.is_empty() {
         eval.choices = vec![ChoiceResult::default(); choices.len()];
         return eval;
     }
-    for choice in choices {
-        let k = sim.policies(choice).max(1);
-        let (sweep, stop) = run(runner, playouts, k, |i, out| {
+    let seed = settings.seed;
+    // The sweep: every policy of every choice, the choices side by side in one tally vector.
+    let sizes: Vec<usize> = choices.iter().map(|c| sim.policies(c).max(1)).collect();
+    let offsets: Vec<usize> = sizes
+        .iter()
+        .scan(0, |acc, &k| {
+            let o = *acc;
+            *acc += k;
+            Some(o)
+        })
+        .collect();
+    let total: usize = sizes.iter().sum();
+    let deadline = settings.sweep_deadline.or(runner.deadline());
+    let (sweep, stop) = run(runner, settings.playouts, total, deadline, |i, out| {
+        let world = &worlds[i % worlds.len()];
+        for ((choice, &o), &k) in choices.iter().zip(&offsets).zip(&sizes) {
             let mut rng = Rng::stream(seed, PURPOSE_SWEEP, i as u64);
-            sim.playout(&worlds[i % worlds.len()], choice, &mut rng, out);
-        });
-        eval.stopped = eval.stopped.or(stop);
-        if k == 1 {
-            eval.choices.push(ChoiceResult {
+            sim.playout(world, choice, &mut rng, &mut out[o..o + k]);
+        }
+    });
+    eval.stopped = stop;
+    let policies: Vec<usize> = (0..choices.len())
+        .map(|c| best(&sweep[offsets[c]..offsets[c] + sizes[c]]).unwrap_or(0))
+        .collect();
+    // The confirmation: the kept policy of every choice that had a sweep, on fresh playouts.
+    let swept: Vec<usize> = (0..choices.len()).filter(|&c| sizes[c] > 1).collect();
+    let (confirmed, stop) = if swept.is_empty() {
+        (Vec::new(), None)
+    } else {
+        run(
+            runner,
+            settings.playouts,
+            swept.len(),
+            runner.deadline(),
+            |i, out| {
+                let world = &worlds[i % worlds.len()];
+                for (slot, &c) in out.iter_mut().zip(&swept) {
+                    let mut rng = Rng::stream(seed, PURPOSE_CONFIRM, i as u64);
+                    *slot = sim.playout_policy(world, &choices[c], policies[c], &mut rng);
+                }
+            },
+        )
+    };
+    eval.stopped = eval.stopped.or(stop);
+    for c in 0..choices.len() {
+        let tallies = sweep[offsets[c]..offsets[c] + sizes[c]].to_vec();
+        eval.choices.push(match swept.iter().position(|&s| s == c) {
+            // A confirmation cut to nothing by the time limit leaves the sweep's own figure.
+            Some(j) if confirmed[j].n > 0 => ChoiceResult {
+                sweep: tallies,
+                policy: policies[c],
+                result: confirmed[j],
+            },
+            Some(_) => ChoiceResult {
+                result: tallies[policies[c]],
+                sweep: tallies,
+                policy: policies[c],
+            },
+            None => ChoiceResult {
                 sweep: Vec::new(),
                 policy: 0,
-                result: sweep[0],
-            });
-            continue;
-        }
-        let policy = best(&sweep).unwrap_or(0);
-        let (confirmed, stop) = run(runner, playouts, 1, |i, out| {
-            let mut rng = Rng::stream(seed, PURPOSE_CONFIRM, i as u64);
-            out[0] = sim.playout_policy(&worlds[i % worlds.len()], choice, policy, &mut rng);
-        });
-        eval.stopped = eval.stopped.or(stop);
-        eval.choices.push(ChoiceResult {
-            sweep,
-            policy,
-            result: confirmed[0],
+                result: tallies[0],
+            },
         });
     }
     eval
 }
 
-/// Run `n` playouts of `k` policies each; tally them per policy.
-fn run<F>(runner: &Runner, n: usize, k: usize, play: F) -> (Vec<Tally>, Option<Stop>)
+/// Run `n` playouts of `k` outcomes each; tally them per outcome.
+fn run<F>(
+    runner: &Runner,
+    n: usize,
+    k: usize,
+    deadline: Option<Instant>,
+    play: F,
+) -> (Vec<Tally>, Option<Stop>)
 where
     F: Fn(usize, &mut [Outcome]) + Sync,
 {
-    let chunks = runner.chunks(n, CHUNK, |range| {
+    let chunks = runner.chunks_until(n, CHUNK, deadline, |range| {
         let mut tallies = vec![Tally::default(); k];
         let mut out = vec![Outcome::default(); k];
         for i in range {
@@ -145,7 +203,14 @@ where
             None => stopped = true,
         }
     }
-    (total, if stopped { runner.stop() } else { None })
+    (
+        total,
+        if stopped {
+            runner.stop_by(deadline)
+        } else {
+            None
+        },
+    )
 }
 
 #[cfg(test)]
@@ -172,10 +237,27 @@ mod tests {
         }
     }
 
+    fn settings(playouts: usize, seed: u64) -> EvalSettings {
+        EvalSettings {
+            playouts,
+            seed,
+            sweep_deadline: None,
+        }
+    }
+
+    #[test]
+    fn a_run_cut_short_has_the_same_playouts_for_every_choice() {
+        let past = Instant::now();
+        let r = Runner::new(Some(2), Some(past), std::sync::Arc::default());
+        let e = evaluate(&Coins, &[()], &[3, 1], &settings(10_000, 1), &r);
+        assert_eq!(e.stopped, Some(Stop::Time));
+        assert_eq!(e.choices[0].result.n, e.choices[1].result.n);
+    }
+
     #[test]
     fn the_sweep_keeps_the_best_and_reports_the_confirmation() {
         let r = Runner::simple(Some(2));
-        let e = evaluate(&Coins, &[()], &[5, 1], 20_000, 3, &r);
+        let e = evaluate(&Coins, &[()], &[5, 1], &settings(20_000, 3), &r);
         let c = &e.choices[0];
         assert_eq!(c.sweep.len(), 5);
         assert_eq!(c.policy, 4);
@@ -190,8 +272,20 @@ mod tests {
 
     #[test]
     fn deterministic_whatever_the_threads() {
-        let a = evaluate(&Coins, &[()], &[3], 5_000, 9, &Runner::simple(Some(1)));
-        let b = evaluate(&Coins, &[()], &[3], 5_000, 9, &Runner::simple(Some(2)));
+        let a = evaluate(
+            &Coins,
+            &[()],
+            &[3],
+            &settings(5_000, 9),
+            &Runner::simple(Some(1)),
+        );
+        let b = evaluate(
+            &Coins,
+            &[()],
+            &[3],
+            &settings(5_000, 9),
+            &Runner::simple(Some(2)),
+        );
         assert_eq!(a.choices[0].result, b.choices[0].result);
         assert_eq!(a.choices[0].sweep, b.choices[0].sweep);
     }

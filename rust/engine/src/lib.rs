@@ -16,7 +16,7 @@ pub mod runner;
 pub mod stats;
 pub mod worlds;
 
-pub use evaluate::{evaluate, ChoiceResult, Evaluation, Outcome, Simulator};
+pub use evaluate::{evaluate, ChoiceResult, EvalSettings, Evaluation, Outcome, Simulator};
 pub use rng::Rng;
 pub use runner::{Runner, Stop};
 pub use stats::{margin, Tally};

@@ -60,11 +60,21 @@ impl Runner {
         self.pool.current_num_threads()
     }
 
+    /// The time limit, if any.
+    pub fn deadline(&self) -> Option<Instant> {
+        self.deadline
+    }
+
     /// Whether the work should stop now, and why.
     pub fn stop(&self) -> Option<Stop> {
+        self.stop_by(self.deadline)
+    }
+
+    /// Whether the work should stop now, with `deadline` in place of the runner's own.
+    pub fn stop_by(&self, deadline: Option<Instant>) -> Option<Stop> {
         if self.cancel.load(Ordering::Relaxed) {
             Some(Stop::Cancelled)
-        } else if self.deadline.is_some_and(|d| Instant::now() >= d) {
+        } else if deadline.is_some_and(|d| Instant::now() >= d) {
             Some(Stop::Time)
         } else {
             None
@@ -79,13 +89,28 @@ impl Runner {
         T: Send,
         F: Fn(Range<usize>) -> T + Sync,
     {
+        self.chunks_until(n, chunk, self.deadline, f)
+    }
+
+    /// [`Runner::chunks`] with its own time limit (earlier than the runner's, for a phase).
+    pub fn chunks_until<T, F>(
+        &self,
+        n: usize,
+        chunk: usize,
+        deadline: Option<Instant>,
+        f: F,
+    ) -> Vec<Option<T>>
+    where
+        T: Send,
+        F: Fn(Range<usize>) -> T + Sync,
+    {
         let chunk = chunk.max(1);
         let count = n.div_ceil(chunk);
         self.pool.install(|| {
             (0..count)
                 .into_par_iter()
                 .map(|c| {
-                    if self.stop().is_some() {
+                    if self.stop_by(deadline).is_some() {
                         return None;
                     }
                     let start = c * chunk;

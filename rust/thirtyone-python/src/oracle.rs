@@ -65,7 +65,8 @@ fn points(s: Option<Score>) -> Option<f64> {
 /// `thirtyone.state`. Returns a dict: options (best first), tied, deals, deals_asked, playouts,
 /// warnings.
 #[pyfunction]
-#[pyo3(signature = (state, deals=10_000, playouts=50_000, seed=0, threads=None, max_time=None))]
+#[pyo3(signature = (state, deals=10_000, playouts=50_000, seed=0, threads=None, max_time=None, target_margin=None))]
+#[allow(clippy::too_many_arguments)]
 pub fn advise<'py>(
     py: Python<'py>,
     state: &Bound<'py, PyDict>,
@@ -74,6 +75,7 @@ pub fn advise<'py>(
     seed: u64,
     threads: Option<usize>,
     max_time: Option<f64>,
+    target_margin: Option<f64>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let input = state_input(state)?;
     if let Some(t) = max_time {
@@ -93,6 +95,7 @@ pub fn advise<'py>(
         seed,
         threads,
         max_time: max_time.map(Duration::from_secs_f64),
+        target_margin,
         cancel: cancel.clone(),
     };
     let advice = run_detached(py, &cancel, || oracle::advise(&input, &settings))?;

@@ -5,7 +5,9 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use montecarlo::{collect, evaluate, margin, stats, CollectSettings, Runner, Stop, Tally};
+use montecarlo::{
+    collect, evaluate, margin, stats, CollectSettings, EvalSettings, Runner, Stop, Tally,
+};
 
 use crate::cards::Card;
 use crate::error::{Error, Result};
@@ -24,8 +26,10 @@ pub struct Settings {
     pub seed: u64,
     /// Threads (None: one per core).
     pub threads: Option<usize>,
-    /// Time allowed for collecting consistent deals.
+    /// Time allowed for the whole answer (None: no limit).
     pub max_time: Option<Duration>,
+    /// Add deals until every option's margin is at most this.
+    pub target_margin: Option<f64>,
     /// Set from another thread to stop the work (Ctrl-C).
     pub cancel: Arc<AtomicBool>,
 }
@@ -38,6 +42,7 @@ impl Default for Settings {
             seed: 0,
             threads: None,
             max_time: Some(Duration::from_secs(5)),
+            target_margin: None,
             cancel: Arc::new(AtomicBool::new(false)),
         }
     }
@@ -113,70 +118,14 @@ pub fn knock_thresholds(view: &View) -> Vec<Score> {
         .collect()
 }
 
-/// Evaluate every option of the player whose view `input` is.
-pub fn advise(input: &StateInput, settings: &Settings) -> Result<Advice> {
-    let view = View::from_input(input)?;
-    if settings.deals == 0 || settings.playouts == 0 {
-        return Err(Error::BadState(
-            "deals and playouts must be at least 1".into(),
-        ));
-    }
-    let start = Instant::now();
-    let mut runner = Runner::new(
-        settings.threads,
-        settings.max_time.map(|d| start + d),
-        settings.cancel.clone(),
-    );
-    let mut warnings = Vec::new();
+/// The most consistent deals a target margin may ask for.
+const MAX_DEALS: usize = 1_000_000;
 
-    // Consistent deals.
-    let inference = Inference::new(&view);
-    let collected = collect(
-        &inference,
-        &CollectSettings {
-            target: settings.deals,
-            seed: settings.seed,
-            ..CollectSettings::default()
-        },
-        &runner,
-    );
-    if collected.stopped == Some(Stop::Cancelled) {
-        return Err(Error::Cancelled);
-    }
-    for &i in &collected.fallback_parts {
-        warnings.push(format!(
-            "no deal explains seat {}'s play by the table's rule, so that opponent was dealt without the consistency test",
-            view.opponents[i].seat
-        ));
-    }
-    let deals: Vec<Deal> = collected.worlds;
-    if deals.is_empty() {
-        return Err(Error::BadState(if collected.stopped == Some(Stop::Time) {
-            "no consistent deal was found within the time limit".into()
-        } else {
-            "no consistent deal was found".into()
-        }));
-    }
-    if collected.stopped == Some(Stop::Time) {
-        warnings.push(format!(
-            "the time limit was reached while collecting consistent deals: {} of {} collected",
-            deals.len(),
-            settings.deals
-        ));
-    } else if deals.len() < settings.deals {
-        warnings.push(format!(
-            "consistent deals are rare here: only {} of {} were found, so the margins are wider",
-            deals.len(),
-            settings.deals
-        ));
-    }
-
-    // Options.
+/// Your options now.
+fn choices(view: &View) -> Vec<Choice> {
     let mut choices = Vec::new();
     if let Some((new, from_pile)) = view.pending {
-        for c in view.hand {
-            choices.push(Choice::Discard(c));
-        }
+        choices.extend(view.hand.map(Choice::Discard));
         if !from_pile {
             choices.push(Choice::Discard(new));
         }
@@ -194,28 +143,156 @@ pub fn advise(input: &StateInput, settings: &Settings) -> Result<Advice> {
             choices.push(Choice::Decline);
         }
     }
+    choices
+}
 
-    // Playouts: no time limit (their number is fixed), but Ctrl-C still stops them.
-    runner.set_deadline(None);
-    let sim = Playouts::new(&view, knock_thresholds(&view));
-    let eval = evaluate(
-        &sim,
-        &deals,
-        &choices,
-        settings.playouts,
-        settings.seed,
-        &runner,
-    );
-    if eval.stopped == Some(Stop::Cancelled) {
-        return Err(Error::Cancelled);
+/// Evaluate every option of the player whose view `input` is.
+///
+/// With `max_time`, the whole answer comes within it: consistent deals are collected for at
+/// most 40% of the time, and the playouts, played for every option side by side, stop when the
+/// time is up (the best estimate reached, with the margin its numbers give). With
+/// `target_margin`, deals (and playouts) are added until every option's margin is within it.
+pub fn advise(input: &StateInput, settings: &Settings) -> Result<Advice> {
+    let view = View::from_input(input)?;
+    if settings.deals == 0 || settings.playouts == 0 {
+        return Err(Error::BadState(
+            "deals and playouts must be at least 1".into(),
+        ));
     }
-    let n_used = deals.len().min(settings.playouts) as u64;
-    let options: Vec<OptionReport> = choices
-        .iter()
-        .zip(&eval.choices)
-        .map(|(choice, r)| report(&sim, &view, choice, r, n_used))
-        .collect();
-    // Best first, then by p_safe (ties: lower lives lost, then the natural order).
+    if let Some(m) = settings.target_margin {
+        if !(m > 0.0 && m < 1.0) {
+            return Err(Error::BadState(format!(
+                "target_margin must be between 0 and 1, not {m}"
+            )));
+        }
+    }
+    let start = Instant::now();
+    let deadline = settings.max_time.map(|d| start + d);
+    let mut runner = Runner::new(settings.threads, None, settings.cancel.clone());
+    let inference = Inference::new(&view);
+    let choices = choices(&view);
+    let sim = Playouts::new(&view, knock_thresholds(&view));
+    let (mut target, mut playouts) = (settings.deals, settings.playouts);
+    loop {
+        // Consistent deals, for at most 40% of the time left.
+        let now = Instant::now();
+        runner.set_deadline(deadline.map(|d| now + d.saturating_duration_since(now).mul_f64(0.4)));
+        let collected = collect(
+            &inference,
+            &CollectSettings {
+                target,
+                seed: settings.seed,
+                ..CollectSettings::default()
+            },
+            &runner,
+        );
+        if collected.stopped == Some(Stop::Cancelled) {
+            return Err(Error::Cancelled);
+        }
+        let deals: Vec<Deal> = collected.worlds;
+        if deals.is_empty() {
+            return Err(Error::BadState(if collected.stopped == Some(Stop::Time) {
+                "no consistent deal was found within the time limit".into()
+            } else {
+                "no consistent deal was found".into()
+            }));
+        }
+        // Playouts: the sweep until 65% of the time left, the confirmation until the end.
+        let now = Instant::now();
+        runner.set_deadline(deadline);
+        let eval = evaluate(
+            &sim,
+            &deals,
+            &choices,
+            &EvalSettings {
+                playouts,
+                seed: settings.seed,
+                sweep_deadline: deadline
+                    .map(|d| now + d.saturating_duration_since(now).mul_f64(0.65)),
+            },
+            &runner,
+        );
+        if eval.stopped == Some(Stop::Cancelled) {
+            return Err(Error::Cancelled);
+        }
+        let options: Vec<OptionReport> = choices
+            .iter()
+            .zip(&eval.choices)
+            .map(|(choice, r)| report(&sim, &view, choice, r, deals.len()))
+            .collect();
+        // More deals for a target margin, while the time allows and deals are not rare.
+        let widest = options.iter().map(|o| o.margin).fold(0.0, f64::max);
+        if let Some(m) = settings.target_margin {
+            if widest > m
+                && eval.stopped.is_none()
+                && deals.len() == target
+                && target < MAX_DEALS
+                && deadline.is_none_or(|d| Instant::now() < d)
+            {
+                let grow = (widest / m).powi(2) * 1.05;
+                target = ((target as f64 * grow).ceil() as usize).clamp(target + 1, MAX_DEALS);
+                playouts = playouts.max(target);
+                continue;
+            }
+        }
+        let mut warnings = Vec::new();
+        for &i in &collected.fallback_parts {
+            warnings.push(format!(
+                "no deal explains seat {}'s play by the table's rule, so that opponent was dealt without the consistency test",
+                view.opponents[i].seat
+            ));
+        }
+        if collected.stopped == Some(Stop::Time) {
+            warnings.push(format!(
+                "the time limit was reached while collecting consistent deals: {} of {} collected, so the margins are wider",
+                deals.len(),
+                target
+            ));
+        } else if deals.len() < target {
+            warnings.push(format!(
+                "consistent deals are rare here: only {} of {} were found, so the margins are wider",
+                deals.len(),
+                target
+            ));
+        }
+        let played = options.iter().map(|o| o.playouts).min().unwrap_or(0) as usize;
+        if eval.stopped == Some(Stop::Time) {
+            warnings.push(format!(
+                "the time limit was reached: the figures come from {played} of {playouts} playouts per option"
+            ));
+        }
+        if let Some(m) = settings.target_margin {
+            if widest > m {
+                warnings.push(format!(
+                    "the target margin of ±{m} was not reached: the widest margin is ±{widest:.4}"
+                ));
+            }
+        }
+        return Ok(rank(
+            options,
+            &eval,
+            deals.len(),
+            if eval.stopped.is_some() {
+                played
+            } else {
+                playouts
+            },
+            target,
+            warnings,
+        ));
+    }
+}
+
+/// The options best first, then by p_safe (ties: lower lives lost, then the natural order), and
+/// those statistically tied with the best.
+fn rank(
+    options: Vec<OptionReport>,
+    eval: &montecarlo::Evaluation,
+    deals: usize,
+    playouts: usize,
+    deals_asked: usize,
+    warnings: Vec<String>,
+) -> Advice {
     let tallies: Vec<Tally> = eval.choices.iter().map(|r| r.result).collect();
     let mut order: Vec<usize> = (0..options.len()).collect();
     order.sort_by(|&a, &b| stats::compare(&tallies[b], &tallies[a]).then(a.cmp(&b)));
@@ -224,14 +301,14 @@ pub fn advise(input: &StateInput, settings: &Settings) -> Result<Advice> {
     let tied = (1..options.len())
         .filter(|&i| stats::tied(options[0].p_safe, options[0].margin, options[i].p_safe))
         .collect();
-    Ok(Advice {
+    Advice {
         options,
         tied,
-        deals: deals.len(),
-        deals_asked: settings.deals,
-        playouts: settings.playouts,
+        deals,
+        deals_asked,
+        playouts,
         warnings,
-    })
+    }
 }
 
 fn report(
@@ -239,8 +316,10 @@ fn report(
     view: &View,
     choice: &Choice,
     r: &montecarlo::ChoiceResult,
-    n: u64,
+    deals: usize,
 ) -> OptionReport {
+    // The margin's n: the consistent deals the figures were played over.
+    let n = r.result.n.min(deals as u64);
     let per = sim.per_variant(choice);
     let variant = r.policy / per;
     let kind = match *choice {
