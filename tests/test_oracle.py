@@ -409,3 +409,22 @@ def test_rare_consistent_deals_do_not_hang() -> None:
 
 def test_value_helper_matches_pack() -> None:
     assert sum(value(c) for c in PACK) == 4 * (11 + 2 + 3 + 4 + 5 + 6 + 7 + 8 + 9 + 40)
+
+
+def test_a_time_limit_gives_the_best_estimate_reached() -> None:
+    a = advise(EXAMPLE, seed=3, deals=10_000, playouts=5_000_000, max_time=0.2)
+    assert any("time limit" in w for w in a.warnings)
+    assert 0 < a.playouts < 5_000_000
+    for o in a.options:
+        assert 0 <= o.p_safe <= 1
+        n = min(a.deals, a.playouts)
+        assert o.margin == pytest.approx(1.96 * math.sqrt(o.p_safe * (1 - o.p_safe) / n), abs=1e-3)
+
+
+def test_a_target_margin_adds_deals_until_it_is_reached() -> None:
+    a = advise(EXAMPLE, seed=3, deals=500, playouts=2_000, target_margin=0.01, max_time=None)
+    assert a.deals > 500
+    assert all(o.margin <= 0.01 for o in a.options), a.to_dict()
+    assert not any("target margin" in w for w in a.warnings)
+    with pytest.raises(StateError, match="target_margin"):
+        advise(EXAMPLE, target_margin=0)
