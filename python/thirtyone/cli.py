@@ -360,3 +360,53 @@ def oracle(
         return
     console = Console(highlight=False)
     console.print(advice_report(advice, sweeps=sweeps, width=console.width))
+
+
+# -- thirtyone calibrate --------------------------------------------------------------------------
+
+
+@main.command()
+@click.option("--decisions", type=click.IntRange(min=1), default=20_000, show_default=True)
+@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--deals", type=click.IntRange(min=1), default=2_000, show_default=True)
+@click.option("--playouts", type=click.IntRange(min=1), default=5_000, show_default=True)
+@click.option("--threads", type=click.IntRange(min=1), default=1, show_default=True)
+@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True)
+@click.option(
+    "--seats", default="2-6", show_default=True, help="Seats per game, cycled (4, 2-6, 2,4)."
+)
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("calibration"),
+    show_default=True,
+)
+def calibrate(
+    decisions: int,
+    seed: int,
+    deals: int,
+    playouts: int,
+    threads: int,
+    workers: int,
+    seats: str,
+    out: Path,
+) -> None:
+    """Check the Oracle against real play: games where one seat per round follows its advice;
+    prints the reliability table and the inference check (see thirtyone.calibration)."""
+    from thirtyone import calibration
+
+    try:
+        table = calibration.parse_seats(seats)
+    except ValueError as err:
+        raise click.BadParameter(str(err), param_hint="--seats") from None
+    settings = calibration.Settings(
+        decisions=decisions,
+        seed=seed,
+        deals=deals,
+        playouts=playouts,
+        threads=threads,
+        workers=workers,
+        seats=table,
+    )
+    report = calibration.calibrate(settings, out, echo=lambda line: click.echo(line, err=True))
+    click.echo(report.text())

@@ -1,0 +1,172 @@
+"""Calibration against real play, small: the Oracle's predictions must match what happens.
+
+A few hundred decisions in games played by the game loop (``thirtyone.calibration``), at low
+precision. The bound that fails when calibration breaks: for every option kind with enough
+decisions, the realized number of rounds with no life lost is within 4 standard errors of the sum
+of the predicted ``p_safe`` (and the same for lives lost), the chi-square over the reliability
+bins has p >= 0.001, and the rank of the true opponent score among the sampled consistent deals
+is uniform (p >= 0.001). A knock whose predicted ``p_safe`` is shifted by +0.15 (planted through
+the advisor hook) must break the bound.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import random
+
+import pytest
+from thirtyone import calibration as cal
+
+SMALL = cal.Settings(
+    decisions=800, seed=7, deals=200, playouts=500, seats=(2, 3, 4), rank_deals=100
+)
+Z_MAX = 4.0
+P_MIN = 0.001
+MIN_COUNT = 50
+
+
+def problems(report: cal.Report) -> list[str]:
+    """What is wrong with a run's calibration (empty: within the bounds)."""
+    out = []
+    c = report.calibration
+    if c.p_value < P_MIN:
+        out.append(f"reliability chi-square {c.statistic:.1f} on {c.df} df, p = {c.p_value:.2g}")
+    kinds = {"all": c.overall, **c.by_option}
+    decisions = report.decisions
+    for kind, row in kinds.items():
+        if row.count < MIN_COUNT:
+            continue
+        if abs(row.z) > Z_MAX:
+            out.append(
+                f"{kind}: {row.count} decisions, predicted p_safe {row.predicted:.3f}, "
+                f"realized {row.realized:.3f} (z = {row.z:+.1f})"
+            )
+        ds = [d for d in decisions if kind == "all" or cal.option_kind(d.option) == kind]
+        lost = [float(d.lost or 0) for d in ds]
+        mean = sum(lost) / len(lost)
+        sd = math.sqrt(sum((x - mean) ** 2 for x in lost) / (len(lost) - 1))
+        z_lives = (mean - row.predicted_lives) / (sd / math.sqrt(len(lost)))
+        if abs(z_lives) > Z_MAX:
+            out.append(
+                f"{kind}: predicted lives lost {row.predicted_lives:.3f}, realized {mean:.3f} "
+                f"(z = {z_lives:+.1f})"
+            )
+    r = report.ranks
+    if r.decisions and min(r.chi2_p, r.ks_p) < P_MIN:
+        out.append(
+            f"rank of the true opponent score: chi-square p {r.chi2_p:.2g}, KS p {r.ks_p:.2g}"
+        )
+    return out
+
+
+@pytest.fixture(scope="module")
+def honest() -> cal.Report:
+    return cal.calibrate(SMALL)
+
+
+def test_honest_run_is_calibrated(honest: cal.Report) -> None:
+    assert len(honest.decisions) == SMALL.decisions
+    for d in honest.decisions:
+        assert d.safe is not None and d.lost is not None
+        assert d.safe == (d.lost == 0)
+        assert 0 <= d.p_safe <= 1 and d.lost in (0, 1, 2)
+        assert 0 <= d.rank <= d.rank_n == SMALL.rank_deals
+        assert d.rank_less <= d.rank <= d.rank_less + d.rank_equal
+        assert d.warnings == 0
+    kinds = {cal.option_kind(d.option) for d in honest.decisions}
+    assert {"knock", "draw", "take", "discard"} <= kinds
+    assert any(d.after_knock for d in honest.decisions)
+    assert problems(honest) == []
+
+
+def test_a_planted_knock_bias_is_caught() -> None:
+    biased = cal.shifted(cal.oracle_advisor, "knock", 0.15)
+    report = cal.calibrate(
+        dataclasses.replace(SMALL, rank_deals=0),
+        advisor=biased,
+    )
+    found = problems(report)
+    assert any(p.startswith("knock:") for p in found), found
+
+
+def test_the_run_is_reproducible_and_follows_the_advice() -> None:
+    settings = cal.Settings(decisions=40, seed=3, deals=100, playouts=200, seats=(3,))
+    asked: list[tuple[int, str]] = []
+
+    def recording(state, *, deals, playouts, seed, threads, max_time):  # type: ignore[no-untyped-def]
+        advice = cal.oracle_advisor(
+            state, deals=deals, playouts=playouts, seed=seed, threads=threads, max_time=max_time
+        )
+        asked.append((len(state["turns"]), advice.best.option))
+        return advice
+
+    table = cal._Table(0, settings, recording)
+    decisions = table.play_game()
+    assert decisions and len(asked) == len(decisions)
+    logs = {log.number: log for log in table.game.logs}
+    for d in decisions:
+        log = logs[d.round]
+        rec = log.turns[d.turn]
+        assert rec["seat"] == d.me
+        if d.option == "knock":
+            assert rec.get("knock")
+        elif d.option == "draw":
+            assert rec["draw"] == "stock" and not d.pending
+        elif d.option == "take":
+            assert rec["draw"] == "pile"
+        elif d.option.startswith("discard:"):
+            assert d.pending and rec["draw"] == "stock"
+            assert rec["discard"] == d.option.split(":", 1)[1]
+        if d.knock_at is None:  # never knocks later in the round
+            assert not any(r.get("knock") for r in log.turns[d.turn + 1 :] if r["seat"] == d.me)
+    again = cal.play_game(0, settings, recording)
+    assert [(d.option, d.p_safe, d.safe, d.rank) for d in again] == [
+        (d.option, d.p_safe, d.safe, d.rank) for d in decisions
+    ]
+
+
+def test_statistics_against_known_values() -> None:
+    assert cal.chi2_sf(3.841458820694124, 1) == pytest.approx(0.05, abs=1e-9)
+    assert cal.chi2_sf(16.918977604620448, 9) == pytest.approx(0.05, abs=1e-9)
+    # even degrees of freedom: a Poisson sum
+    lam = 50.0
+    poisson = sum(math.exp(-lam + i * math.log(lam) - math.lgamma(i + 1)) for i in range(40))
+    assert cal.chi2_sf(100.0, 80) == pytest.approx(poisson, rel=1e-9)
+    assert cal.kolmogorov_sf(1.3580986393225505) == pytest.approx(0.05, abs=1e-6)
+    lo, hi = cal.wilson(50, 100)
+    assert lo == pytest.approx(0.4038, abs=1e-4) and hi == pytest.approx(0.5962, abs=1e-4)
+    rng = random.Random(1)
+    uniform = [rng.random() for _ in range(2000)]
+    assert cal.ks_uniform(uniform)[1] > 0.01
+    assert cal.ks_uniform([u * u for u in uniform])[1] < 1e-6
+    same = cal.chi2_two_sample(
+        [rng.choice([1, 2, 3]) for _ in range(500)], [rng.choice([1, 2, 3]) for _ in range(700)]
+    )
+    assert same[2] > 0.001
+    skewed = cal.chi2_two_sample(
+        [rng.choice([1, 2, 3]) for _ in range(500)], [rng.choice([1, 1, 2, 3]) for _ in range(700)]
+    )
+    assert skewed[2] < 0.001
+
+
+def test_rank_check_catches_a_wrong_posterior() -> None:
+    rng = random.Random(2)
+    good = []
+    for _ in range(1000):
+        d = cal.Decision(0, 0, 2, 0, 0, False, False, "draw", None, 0.5, 0.1, 0.5, 1, 1, False, 0)
+        d.rank_n = 100
+        d.rank_u = rng.random()
+        good.append(d)
+    assert cal.rank_uniformity(good).chi2_p > 0.001
+    for d in good:  # a sampler whose scores run too high puts the truth low
+        d.rank_u = d.rank_u**1.5
+    assert cal.rank_uniformity(good).chi2_p < 0.001
+
+
+def test_parse_seats() -> None:
+    assert cal.parse_seats("4") == (4,)
+    assert cal.parse_seats("2-4,6") == (2, 3, 4, 6)
+    for bad in ("1", "2-10", "x", ""):
+        with pytest.raises(ValueError):
+            cal.parse_seats(bad)
