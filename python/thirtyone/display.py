@@ -498,9 +498,12 @@ class Narrator:
     def _on_county(self, event: Event) -> None:
         seat = event.data["seat"]
         line = name_text(self.names, seat, self.me)
+        you = self.names[seat] == "You"
         where = self.rules.standing(0)
-        line.append(f" is {where}" if where.startswith("on ") else f" is on the county ({where})")
-        line.append(": the next loss puts them out.", style=WARN_STYLE)
+        verb = " are " if you else " is "
+        line.append(verb + (where if where.startswith("on ") else f"on the county ({where})"))
+        who = "you" if you else "them"
+        line.append(f": the next loss puts {who} out.", style=WARN_STYLE)
         self.console.print(Padding(line, (0, 0, 0, 2), expand=False) if self.watching else line)
 
     def _on_out(self, event: Event) -> None:

@@ -3,7 +3,9 @@
 A player is asked to play a turn through a :class:`~thirtyone.game.Turn`: it calls
 ``turn.knock()``, ``turn.draw()``, ``turn.take()`` or ``turn.decline()``, then
 ``turn.put_down(card)`` after a draw or take. The computer player hands the whole turn to the
-table's decision rule, which lives once, in the Rust core.
+table's decision rule, which lives once, in the Rust core. The rule has no clause for the blind
+showdown or for hiding a 31, so a computer player never calls the one (it looks at its cards)
+and always shows the other.
 """
 
 from __future__ import annotations
