@@ -515,6 +515,50 @@ def test_cadillac_scores() -> None:
     assert end["end"] == "dealt_31" and end["losses"] == {0: 1, 1: 0}
 
 
+# -- the knock limits, runs and mercy in the game loop ---------------------------------------------
+
+
+def test_knock_limits_bind_the_computer_players() -> None:
+    # Dealt 7C 7D 7H: 30 with three_of_a_kind=30, but not three cards of one suit.
+    trips = ["7C", "7D", "7H"]
+    deck = game_deck({0: trips, 1: H10}, dealer=1, n_seats=2, upcard="2S")
+    for one_suit, knocks in ((False, True), (True, False)):
+        rules = Rules(seats=2, three_of_a_kind="30", knock_needs_one_suit=one_suit)
+        game = make_game(rules, 1, [deck], [ComputerPlayer("a"), ComputerPlayer("b")])
+        game.play_round()
+        assert (events(game, "turn")[0]["action"] == "knock") == knocks
+    # 27 is the computer players' knock score; a minimum of 29 stops it.
+    deck = game_deck({0: ["AH", "KH", "6H"], 1: H10}, dealer=1, n_seats=2, upcard="2S")
+    for minimum, knocks in ((0, True), (29, False)):
+        rules = Rules(seats=2, min_knock=minimum)
+        game = make_game(rules, 1, [deck], [ComputerPlayer("a"), ComputerPlayer("b")])
+        game.play_round()
+        assert (events(game, "turn")[0]["action"] == "knock") == knocks
+
+
+def test_runs_score_30_in_the_game() -> None:
+    deck = game_deck({0: H24, 1: ["4S", "5S", "6S"], 2: H10}, dealer=2, n_seats=3, upcard="8D")
+    game = make_game(Rules(seats=3, runs=True), 2, [deck])
+    game.play_round()
+    (end,) = events(game, "round_end")
+    assert end["scores"] == {0: 24, 1: 30, 2: 10}
+
+
+@pytest.mark.parametrize(("mercy", "allowed"), [(True, True), (False, False)])
+def test_two_player_mercy_in_the_game(mercy: bool, allowed: bool) -> None:
+    # Seat 0 puts down 4H; seat 1 knocks; on its final turn seat 0 takes its own 4H back.
+    rules = Rules(seats=2, two_player_mercy=mercy)
+    deck = game_deck({0: H24, 1: H17}, dealer=1, n_seats=2, upcard="8D", stock=["5S"])
+    players = [Steps("a", [("draw", "4H"), ("take", "5S")]), Steps("b", ["knock"])]
+    game = make_game(rules, 1, [deck], players)
+    if allowed:
+        game.play_round()
+        assert events(game, "turn")[2]["card"] == "4H"
+    else:
+        with pytest.raises(IllegalMoveError, match="4H"):
+            game.play_round()
+
+
 # -- every preset plays whole games ---------------------------------------------------------------
 
 
