@@ -211,7 +211,8 @@ def advise(
     playouts per option; ``seed``: same seed, same numbers, whatever ``threads``; ``max_time``:
     seconds allowed for the whole answer (None: no limit) — when it runs out, the best estimate
     reached is returned, with the margin its numbers give and a warning; ``target_margin``:
-    keep adding deals (and playouts) until every option's margin is at most this. Bad states raise :class:`~thirtyone.errors.StateError` (or another
+    keep adding deals (and playouts) until every option's margin is at most this. Bad states
+    raise :class:`~thirtyone.errors.StateError` (or another
     :class:`~thirtyone.errors.ThirtyOneError`) naming the problem.
     """
     from thirtyone.game import Game
