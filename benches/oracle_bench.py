@@ -23,6 +23,7 @@ import resource
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -168,7 +169,16 @@ def median(xs: list[float]) -> float:
 
 
 def query(p: BenchPosition, prec: Precision, seed: int, threads: int) -> Any:
-    return advise(p.state, deals=prec.deals, playouts=prec.playouts, seed=seed, threads=threads)
+    """The full query as a program calls it; no time limit, so that it always does the whole
+    work (a contended run must not be cut short and look fast)."""
+    return advise(
+        p.state,
+        deals=prec.deals,
+        playouts=prec.playouts,
+        seed=seed,
+        threads=threads,
+        max_time=None,
+    )
 
 
 def deals_only(p: BenchPosition, deals: int, seed: int, threads: int) -> dict[str, Any]:
@@ -342,7 +352,7 @@ except ImportError:
 job = json.load(sys.stdin)
 imported = hwm_kb()
 advise(job["state"], deals=job["deals"], playouts=job["playouts"], seed=1,
-       threads=job["threads"])
+       threads=job["threads"], max_time=None)
 print(json.dumps({"import_kb": imported, "query_kb": hwm_kb()}))
 """
 
@@ -371,10 +381,76 @@ def child_peak_rss_mb(state: dict[str, Any], prec: Precision) -> tuple[float, fl
     return got["import_kb"] / 1024, got["query_kb"] / 1024
 
 
+# -- instruction counts (optional) -------------------------------------------------------------
+
+_CALLGRIND_CHILD = """
+import json, sys
+from thirtyone import _core
+from thirtyone.state import normalize
+job = json.load(sys.stdin)
+_core.advise(normalize(job["state"]), deals=job["deals"], playouts=job["playouts"], seed=1,
+             threads=1)
+"""
+
+
+def _callgrind_ir(state: dict[str, Any], deals: int, playouts: int) -> int:
+    """Instructions executed by a fresh interpreter answering one query on one thread, counted
+    by valgrind's callgrind (the same on a busy machine as on a quiet one)."""
+    job = json.dumps({"state": state, "deals": deals, "playouts": playouts})
+    with tempfile.TemporaryDirectory() as tmp:
+        out = subprocess.run(
+            [
+                "valgrind",
+                "--tool=callgrind",
+                f"--callgrind-out-file={tmp}/callgrind.out",
+                sys.executable,
+                "-c",
+                _CALLGRIND_CHILD,
+            ],
+            input=job,
+            text=True,
+            capture_output=True,
+            check=True,
+            timeout=1200,
+            env={**os.environ, "PYTHONHASHSEED": "0"},
+        )
+    for line in out.stderr.splitlines():
+        if "Collected :" in line:
+            return int(line.split(":", 1)[1].strip())
+    raise RuntimeError("callgrind printed no instruction count")
+
+
+def instructions(
+    p: BenchPosition, prec: Precision, latency: dict[str, Any], log: Callable[[str], None]
+) -> dict[str, Any]:
+    """Instructions per playout on one position: two queries that differ only in playouts, so
+    that the interpreter's start, the import and the deals cancel out."""
+    small, large = 2_000, 12_000
+    log(f"instruction counts on {p.name} (callgrind, two runs)")
+    ir_small = _callgrind_ir(p.state, prec.deals, small)
+    ir_large = _callgrind_ir(p.state, prec.deals, large)
+    raw = _core.advise(normalize(p.state), deals=prec.deals, playouts=small, seed=1, threads=1)
+    runs = sum(2 if o["swept"] else 1 for o in raw["options"])
+    per_playout = (ir_large - ir_small) / ((large - small) * runs)
+    out: dict[str, Any] = {
+        "position": p.name,
+        "playouts": [small, large],
+        "instructions": [ir_small, ir_large],
+        "per_playout": per_playout,
+    }
+    entry = latency.get(p.name, {})
+    if "turns_per_query_est" in entry:
+        turns_per_playout = entry["turns_per_query_est"] / entry["playouts_per_query"]
+        out["per_turn_est"] = per_playout / turns_per_playout
+    return out
+
+
 # -- the run -----------------------------------------------------------------------------------
 
 
-def run(prec: Precision, quick: bool, log: Callable[[str], None]) -> dict[str, Any]:
+def run(
+    prec: Precision, quick: bool, log: Callable[[str], None], callgrind: bool = False
+) -> dict[str, Any]:
     started = dt.datetime.now(dt.UTC)
     cpu0 = resource.getrusage(resource.RUSAGE_SELF)
     busy0, own0 = _machine_busy_s(), _own_cpu_s()
@@ -448,6 +524,7 @@ def run(prec: Precision, quick: bool, log: Callable[[str], None]) -> dict[str, A
             "worst_s": max(times[p.name]),
             "cpu_s": cpu[p.name],
             "deals": raw["deals"],
+            "warnings": raw["warnings"],
             "deals_in_query_s": deal_times[p.name],
             "deals_in_query_median_s": t_deals,
             "options": [
@@ -580,6 +657,9 @@ def run(prec: Precision, quick: bool, log: Callable[[str], None]) -> dict[str, A
     mem["worst_over_import_mb"] = max(q["over_import_mb"] for q in mem["queries"].values())
     mem["worst_peak_mb"] = max(q["peak_mb"] for q in mem["queries"].values())
     result["memory"] = mem
+
+    if callgrind:
+        result["instructions"] = instructions(by_name[SCALING_POSITION], prec, latency, log)
 
     result["targets"] = targets(result, quick)
     cpu1 = resource.getrusage(resource.RUSAGE_SELF)
@@ -832,6 +912,17 @@ def show(r: dict[str, Any]) -> None:
                 else ""
             )
         )
+    ins = r.get("instructions")
+    if ins:
+        console.print(
+            f"Instructions (callgrind, one thread) on {ins['position']}: "
+            f"{ins['per_playout']:,.0f} per playout"
+            + (
+                f", {ins['per_turn_est']:,.0f} per table-rule turn*"
+                if "per_turn_est" in ins
+                else ""
+            )
+        )
     mem = r["memory"]
     console.print(
         "Peak memory (RSS high-water mark of a fresh interpreter): "
@@ -861,7 +952,13 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="a fast smoke run at low precision")
     ap.add_argument("--out", type=Path, default=DEFAULT_OUT, help="where to write the JSON")
-    ap.add_argument("--reps", type=int, help="repetitions per position (default 5; quick 1)")
+    ap.add_argument("--reps", type=int, help="repetitions per position (default 9; quick 1)")
+    ap.add_argument(
+        "--callgrind",
+        action="store_true",
+        help="also count instructions per playout with valgrind (about a minute; repeatable "
+        "on a busy machine)",
+    )
     args = ap.parse_args(argv)
     prec = QUICK if args.quick else FULL
     if args.reps:
@@ -870,7 +967,7 @@ def main(argv: list[str] | None = None) -> int:
     def log(msg: str) -> None:
         print(f"... {msg}", file=sys.stderr, flush=True)
 
-    result = run(prec, args.quick, log)
+    result = run(prec, args.quick, log, callgrind=args.callgrind)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(result, indent=1, default=float) + "\n")
     show(result)
