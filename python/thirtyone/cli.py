@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import io
 import json
 import random
 import sys
@@ -14,6 +15,7 @@ import click
 from rich.console import Console
 from rich.text import Text
 
+from thirtyone import saves
 from thirtyone.display import Narrator, advice_report, intro
 from thirtyone.errors import RuleError, ThirtyOneError
 from thirtyone.game import Game
@@ -78,6 +80,16 @@ def computer_names(count: int, taken: str) -> list[str]:
 )
 @click.option("--name", default="You", show_default=True, help="Your name at the table.")
 @click.option(
+    "--resume",
+    is_flag=True,
+    help="Continue the saved game (the game is saved after every turn of yours and the table's).",
+)
+@click.option(
+    "--save-file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Where the game is saved (default: saved-game.json in the user's data folder).",
+)
+@click.option(
     "--oracle/--no-oracle",
     "oracle_on",
     default=None,
@@ -109,28 +121,53 @@ def play(
     oracle_on: bool | None,
     oracle_deals: int,
     oracle_playouts: int,
+    resume: bool,
+    save_file: Path | None,
 ) -> None:
     """Play a game of Thirty-One in the terminal (you are the first seat).
 
     On each of your turns the Oracle shows how safe each option is (and again for the put-down
     after you draw); the decision stays yours.
     """
-    spec: dict[str, Any] = {"preset": preset, **changes}
-    for key, value in (("seats", seats), ("lives", lives), ("knock_penalty", knock_penalty)):
-        if value is not None:
-            spec[key] = value
-    try:
-        rules = Rules.from_spec(spec)
-    except RuleError as err:
-        raise click.UsageError(str(err)) from None
-    name = name.strip()
-    if not name:
-        raise click.BadParameter("your name may not be empty", param_hint="--name")
-    if seed is None:
-        seed = random.SystemRandom().randrange(1, 1_000_000)
+    path = save_file or saves.default_path()
+    saved: saves.SavedGame | None = None
+    if resume:
+        ctx = click.get_current_context()
+        given = [
+            f"--{p.replace('_', '-')}"
+            for p in ("seats", "lives", "knock_penalty", "seed", "preset", "changes", "name")
+            if ctx.get_parameter_source(p) == click.core.ParameterSource.COMMANDLINE
+        ]
+        if given:
+            raise click.UsageError(
+                f"--resume continues the saved game with its own rules and seed; "
+                f"leave out {', '.join(given)}"
+            )
+        try:
+            saved = saves.read(path)
+        except ThirtyOneError as err:
+            _fail(str(err))
+        if saved.over:
+            _fail(f"the saved game at {path} is over; start a new one with thirtyone play")
+        rules, seed, names = saved.rules, saved.seed, saved.names
+        name = names[saved.you]
+    else:
+        spec: dict[str, Any] = {"preset": preset, **changes}
+        for key, value in (("seats", seats), ("lives", lives), ("knock_penalty", knock_penalty)):
+            if value is not None:
+                spec[key] = value
+        try:
+            rules = Rules.from_spec(spec)
+        except RuleError as err:
+            raise click.UsageError(str(err)) from None
+        name = name.strip()
+        if not name:
+            raise click.BadParameter("your name may not be empty", param_hint="--name")
+        if seed is None:
+            seed = random.SystemRandom().randrange(1, 1_000_000)
+        names = [name, *computer_names(rules.seats - 1, name)]
 
     console = Console(highlight=False)
-    names = [name, *computer_names(rules.seats - 1, name)]
     narrator = Narrator(console, names, me=0, compact=autoplay)
     if oracle_on is None:
         oracle_on = not autoplay
@@ -145,13 +182,46 @@ def play(
     else:
         me = TerminalPlayer(name, console, narrator, advisor=advisor)
     players: list[Player] = [me, *(ComputerPlayer(n) for n in names[1:])]
+    if saved is not None:
+        # Replay the journal quietly, then tell where the game stands and play on.
+        narrator.console = Console(file=io.StringIO())
+
+        def caught_up() -> None:
+            narrator.console = console
+            console.print(resumed_text(game))
+
+        players = saves.resumable(players, saved.journal, caught_up)
     game = Game(rules, players, seed=seed, names=names, on_event=narrator)
     narrator.game = game
-    console.print(intro(rules, names, 0, seed, preset))
+    saver: saves.Saver | None = None
+    if not autoplay:
+        # (An --autoplay game plays itself in one go and is not saved.)
+        saver = saves.Saver(saved or saves.SavedGame(rules, seed, names), game, path)
+        game.add_listener(saver)
+    if saved is None:
+        console.print(intro(rules, names, 0, seed, preset))
+    if saver is not None:
+        console.print(
+            Text(
+                f"Saved after every turn to {path} (continue with thirtyone play --resume).",
+                style="dim",
+            )
+        )
     try:
         game.play()
     except (QuitGame, KeyboardInterrupt):
+        if saver is not None and not game.over:
+            saver.save()
+            console.print("Saved. Continue with: thirtyone play --resume")
         console.print("Goodbye!")
+    except saves.SaveError as err:
+        _fail(str(err))
+
+
+def resumed_text(game: Game) -> Text:
+    """Where a resumed game stands."""
+    lives = " · ".join(f"{game.names[s]} {game.lives[s]}" for s in game.active)
+    return Text(f"Resumed: round {game.round_number}. Lives: {lives}", style="bold")
 
 
 # -- thirtyone rules ------------------------------------------------------------------------------
@@ -292,7 +362,13 @@ def _with_rules(
     type=click.FloatRange(min=0),
     default=5.0,
     show_default=True,
-    help="Seconds allowed for collecting consistent deals (0: no limit).",
+    help="Seconds allowed for the whole answer; when they run out, the best estimate reached "
+    "is shown with its margin (0: no limit).",
+)
+@click.option(
+    "--target-margin",
+    type=click.FloatRange(min=0, max=1, min_open=True, max_open=True),
+    help="Keep adding deals until every option's margin is at most this (e.g. 0.005).",
 )
 @click.option(
     "--rules",
@@ -323,6 +399,7 @@ def oracle(
     playouts: int,
     threads: int | None,
     max_time: float,
+    target_margin: float | None,
     preset: str | None,
     changes: dict[str, Any],
     sweeps: str,
@@ -349,6 +426,7 @@ def oracle(
                 seed=seed,
                 threads=threads,
                 max_time=max_time or None,
+                target_margin=target_margin,
             )
     except ThirtyOneError as err:
         _fail(str(err))

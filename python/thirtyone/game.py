@@ -100,11 +100,13 @@ class Turn:
     # actions
     def knock(self) -> None:
         self.round.apply("knock")
+        self.game.journal.append(["knock"])
         self._record["knock"] = True
         self._finish()
 
     def draw(self) -> str:
         self.round.apply("draw")
+        self.game.journal.append(["draw"])
         new, _ = self.round.pending or ("", "")
         self._record.update(draw="stock", drew=new)
         return new
@@ -112,11 +114,13 @@ class Turn:
     def take(self) -> str:
         top = self.round.top
         self.round.apply("take")
+        self.game.journal.append(["take"])
         self._record.update(draw="pile", card=top)
         return top
 
     def decline(self) -> None:
         self.round.apply("decline")
+        self.game.journal.append(["decline"])
         self._record["declined"] = True
         self._finish()
 
@@ -124,6 +128,7 @@ class Turn:
         """Put ``card`` down. ``hide``: keep the 31 it leaves hidden (only where the table allows
         it, ``may_hide_31``, and only when the put-down leaves a 31: see :meth:`may_hide`)."""
         self.round.apply("hide" if hide else "put", card)
+        self.game.journal.append(["hide" if hide else "put", self.round.top])
         self._record["discard"] = self.round.top
         self._record["showed_31"] = self.round.showed_31(self.round_seat)
         if hide:
@@ -144,6 +149,7 @@ class Turn:
         """Call the blind showdown (``first_turn_knock = blind``), before looking: the dealt
         hands are shown, the lowest loses one, two if it is the caller."""
         self.round.apply("blind")
+        self.game.journal.append(["blind"])
         self._record["blind"] = True
         self._finish()
 
@@ -151,6 +157,7 @@ class Turn:
         """Do not call the blind showdown: everybody looks at their cards. A dealt 31 then ends
         the round (``turn.round.is_over``); otherwise the turn goes on as usual."""
         self.round.apply("look")
+        self.game.journal.append(["look"])
 
     def play_by_rule(self, knock_at: float) -> None:
         """Play the whole turn by the table's decision rule (which never calls the blind
@@ -161,10 +168,16 @@ class Turn:
                 return
         rec = self.round.play_rule_turn(knock_at)
         if rec["knock"]:
+            self.game.journal.append(["knock"])
             self._record["knock"] = True
         elif rec["declined"]:
+            self.game.journal.append(["decline"])
             self._record["declined"] = True
         else:
+            self.game.journal += [
+                ["draw" if rec["draw"] == "stock" else "take"],
+                ["put", rec["discard"]],
+            ]
             if rec["draw"] == "stock":
                 self._record.update(draw="stock", drew=rec["card"])
             else:
@@ -230,6 +243,9 @@ class Game:
         self.dealer = self.rng.randrange(n)
         self.round_number = 0
         self.events: list[Event] = []
+        #: Every action applied to a round, in order (``["draw"]``, ``["put", "AH"]``, …): with
+        #: the seed, enough to replay the game exactly (see :mod:`thirtyone.saves`).
+        self.journal: list[list[str]] = []
         self.logs: list[RoundLog] = []
         self.places: dict[int, int] = {}
         self.winner: int | None = None

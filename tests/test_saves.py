@@ -1,0 +1,159 @@
+"""Nothing lost: the game is saved after every turn (atomically), `--resume` continues exactly
+where it was, a process killed at any moment loses at most the turn in progress, a damaged save
+gives a clear message and is left as it is, and quitting saves."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import sys
+import time
+from pathlib import Path
+
+import pexpect
+import pytest
+from click.testing import CliRunner
+from thirtyone import saves
+from thirtyone.cli import main
+from thirtyone.rules import Rules
+
+ENV = {"COLUMNS": "100", "NO_COLOR": "1"}
+# Draw and put down the drawn card (or the first card): always legal, never ends the game early.
+MOVES = "d\n4\n" * 400
+
+
+def run(args: list[str], text: str, path: Path) -> str:
+    result = CliRunner().invoke(
+        main, ["play", "--no-oracle", "--save-file", str(path), *args], input=text, env=ENV
+    )
+    assert result.exit_code == 0, result.output
+    assert "Traceback" not in result.output
+    return result.output
+
+
+def winner_line(output: str) -> str:
+    lines = [ln for ln in output.splitlines() if "wins" in ln or "Winner" in ln]
+    assert lines, output[-2000:]
+    return lines[-1]
+
+
+def test_resume_continues_exactly_where_the_game_was(tmp_path: Path) -> None:
+    whole = run(["--seed", "11"], MOVES, tmp_path / "a.json")
+    first, rest = "d\n4\n" * 7, MOVES
+    path = tmp_path / "b.json"
+    run(["--seed", "11"], first + "q\n", path)
+    saved = saves.read(path)
+    assert saved.seed == 11 and not saved.over
+    assert len(saved.journal) > 14  # seven turns of yours and the table's in between
+    resumed = run(["--resume"], rest, path)
+    assert "Resumed: round" in resumed
+    assert winner_line(resumed) == winner_line(whole)
+    assert saves.read(path).over
+
+
+def test_quitting_mid_turn_keeps_the_whole_turns_before_it(tmp_path: Path) -> None:
+    path = tmp_path / "s.json"
+    run(["--seed", "3"], "d\n4\nd\nq\n", path)  # quit after drawing, before the put-down
+    journal = saves.read(path).journal
+    assert journal[-1][0] in ("put", "knock", "decline")
+    run(["--resume"], "q\n", path)
+
+
+def test_a_damaged_save_is_reported_and_left_as_it_is(tmp_path: Path) -> None:
+    path = tmp_path / "s.json"
+    path.write_text('{"format": "thirtyone-save", "version": 1, "rules": ')
+    before = path.read_bytes()
+    r = CliRunner().invoke(main, ["play", "--resume", "--save-file", str(path)], env=ENV)
+    assert r.exit_code == 2
+    assert "damaged" in r.output and str(path) in r.output
+    assert "Traceback" not in r.output
+    assert path.read_bytes() == before
+    missing = CliRunner().invoke(
+        main, ["play", "--resume", "--save-file", str(tmp_path / "none.json")], env=ENV
+    )
+    assert missing.exit_code == 2 and "no saved game" in missing.output
+
+
+def test_a_save_that_cannot_be_replayed_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "s.json"
+    saves.write(saves.SavedGame(Rules(), 5, ["You", "A", "B", "C"], journal=[["put", "AH"]]), path)
+    r = CliRunner().invoke(main, ["play", "--resume", "--save-file", str(path)], env=ENV)
+    assert r.exit_code == 2 and "cannot be replayed" in r.output
+
+
+def test_resume_refuses_new_rules_and_finished_games(tmp_path: Path) -> None:
+    path = tmp_path / "s.json"
+    run(["--seed", "4"], "q\n", path)
+    r = CliRunner().invoke(
+        main, ["play", "--resume", "--seed", "9", "--save-file", str(path)], env=ENV
+    )
+    assert r.exit_code == 2 and "--seed" in r.output
+    run(["--resume"], MOVES, path)
+    assert saves.read(path).over
+    r = CliRunner().invoke(main, ["play", "--resume", "--save-file", str(path)], env=ENV)
+    assert r.exit_code == 2 and "over" in r.output
+
+
+def test_a_failed_write_leaves_the_last_good_save(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "s.json"
+    good = saves.SavedGame(Rules(), 5, ["You", "A", "B", "C"], journal=[["draw"], ["put", "AH"]])
+    saves.write(good, path)
+
+    def broken(src: str, dst: str) -> None:
+        raise OSError("disk full")
+
+    monkeypatch.setattr(os, "replace", broken)
+    with pytest.raises(OSError):
+        saves.write(saves.SavedGame(Rules(), 6, ["You", "A", "B", "C"]), path)
+    monkeypatch.undo()
+    assert saves.read(path).seed == 5
+    assert [p.name for p in tmp_path.iterdir()] == ["s.json"]  # no temporary file left
+
+
+def test_the_default_place_is_the_user_data_folder(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("THIRTYONE_DATA_DIR", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", "/somewhere")
+    assert saves.default_path() == Path("/somewhere/thirtyone/saved-game.json")
+    monkeypatch.setenv("THIRTYONE_DATA_DIR", "/elsewhere")
+    assert saves.default_path() == Path("/elsewhere/saved-game.json")
+
+
+@pytest.mark.parametrize("trial", range(4))
+def test_killed_at_any_moment_loses_at_most_the_turn_in_progress(
+    tmp_path: Path, trial: int
+) -> None:
+    path = tmp_path / "s.json"
+    rnd = random.Random(trial)
+    env = {**os.environ, **ENV, "THIRTYONE_DATA_DIR": str(tmp_path)}
+    cmd = f"{sys.executable} -m thirtyone play --no-oracle --seed {20 + trial} --save-file {path}"
+    child = pexpect.spawn(cmd, env=env, encoding="utf-8", timeout=30)
+    journal_lengths = []
+    for _ in range(rnd.randint(2, 12)):
+        child.expect("Your move")
+        child.sendline("d")
+        child.expect("Put down")
+        if path.exists():
+            journal_lengths.append(len(saves.read(path).journal))
+        child.sendline("4")
+    time.sleep(rnd.random() * 0.05)
+    os.kill(child.pid, signal.SIGKILL)
+    child.wait()
+    saved = saves.read(path)  # never half-written
+    data = json.loads(path.read_text())
+    assert data["format"] == "thirtyone-save"
+    assert not journal_lengths or len(saved.journal) >= journal_lengths[-1]
+    resumed = pexpect.spawn(
+        f"{sys.executable} -m thirtyone play --no-oracle --resume --save-file {path}",
+        env=env,
+        encoding="utf-8",
+        timeout=30,
+    )
+    resumed.expect("Resumed: round")
+    resumed.expect("Your move")
+    resumed.sendline("q")
+    resumed.expect("Goodbye")
+    resumed.wait()
