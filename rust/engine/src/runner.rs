@@ -56,6 +56,11 @@ impl Runner {
         self.deadline = deadline;
     }
 
+    /// Run `f` inside this runner's thread pool (so that any rayon work in it uses the pool).
+    pub fn install<R: Send>(&self, f: impl FnOnce() -> R + Send) -> R {
+        self.pool.install(f)
+    }
+
     pub fn threads(&self) -> usize {
         self.pool.current_num_threads()
     }

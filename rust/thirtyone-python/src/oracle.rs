@@ -168,8 +168,9 @@ pub fn sample_deals<'py>(
     let (view, collected) = run_detached(py, &cancel, move || {
         let view = View::from_input(&input)?;
         let runner = montecarlo::Runner::new(threads, None, c2);
+        let inference = runner.install(|| Inference::new(&view));
         let collected = montecarlo::collect(
-            &Inference::new(&view),
+            &inference,
             &montecarlo::CollectSettings {
                 target: n,
                 seed,

@@ -19,6 +19,7 @@
 use std::collections::HashMap;
 
 use montecarlo::{Factored, Rng};
+use rayon::prelude::*;
 
 use crate::cards::{Card, CardSet};
 use crate::decision::{choose_put_down, choose_start, Start, TABLE_KNOCK_AT};
@@ -64,9 +65,10 @@ pub struct Inference<'a> {
 impl<'a> Inference<'a> {
     pub fn new(view: &'a View) -> Self {
         let unseen: Vec<Card> = view.unseen.iter().collect();
+        // Opponents are counted in parallel (in the caller's rayon pool).
         let posteriors = view
             .opponents
-            .iter()
+            .par_iter()
             .map(|o| Counter::count(view, o, &unseen))
             .collect();
         Inference {

@@ -169,7 +169,7 @@ pub fn advise(input: &StateInput, settings: &Settings) -> Result<Advice> {
     let start = Instant::now();
     let deadline = settings.max_time.map(|d| start + d);
     let mut runner = Runner::new(settings.threads, None, settings.cancel.clone());
-    let inference = Inference::new(&view);
+    let inference = runner.install(|| Inference::new(&view));
     let choices = choices(&view);
     let sim = Playouts::new(&view, knock_thresholds(&view));
     let (mut target, mut playouts) = (settings.deals, settings.playouts);
