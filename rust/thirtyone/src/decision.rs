@@ -70,9 +70,18 @@ pub fn start_with(
         return (Start::Knock, None);
     }
     if let Some(c) = top {
-        let p = put_down_with(table, hand, c, true);
-        if p.score > now {
-            return (Start::Take, Some(p));
+        // Under standard scoring a take can only beat `now` in the taken card's suit, and by at
+        // most its value: when even that does not beat it, no put-down will (rule 2 is strict).
+        let hopeless = table.is_standard()
+            && ScoreTable::lane_score_of_suit(
+                hand.iter().map(|&h| ScoreTable::lanes(h)).sum::<u64>() + ScoreTable::lanes(c),
+                c.suit(),
+            ) <= now;
+        if !hopeless {
+            let p = put_down_with(table, hand, c, true);
+            if p.score > now {
+                return (Start::Take, Some(p));
+            }
         }
     }
     if stock_empty {

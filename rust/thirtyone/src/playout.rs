@@ -81,7 +81,7 @@ impl<'a> Playouts<'a> {
         self.take_put_downs[variant]
     }
 
-    /// The round as it stands, with the deal's hidden cards and a freshly shuffled stock.
+    /// The round as it stands, with the deal's hidden cards and a stock in a fresh random order.
     fn round(&self, deal: &Deal, rng: &mut Rng) -> Round {
         let v = self.view;
         let mut hands = deal.hands;
@@ -92,7 +92,8 @@ impl<'a> Playouts<'a> {
             stock[len] = c;
             len += 1;
         }
-        rng.shuffle(&mut stock[..len]);
+        // The stock is shuffled one draw at a time (see `Round::draw_rng`): the same cards in
+        // the same order as a full shuffle, for the cost of the draws actually made.
         Round {
             rules: v.rules,
             seats: v.seats,
@@ -114,6 +115,7 @@ impl<'a> Playouts<'a> {
             showed_31: v.showed_31,
             put_downs: v.put_downs,
             hid_31: v.hid_31,
+            draw_rng: Some(rng.clone()),
         }
     }
 
@@ -143,7 +145,7 @@ impl<'a> Playouts<'a> {
     }
 
     fn outcome(&self, round: &Round) -> Outcome {
-        let lost = round.losses()[self.view.me as usize];
+        let lost = round.loss_of(self.view.me);
         Outcome {
             success: lost == 0,
             cost: u32::from(lost),

@@ -3,6 +3,8 @@
 //! running out, the blind showdown, and what the round costs each seat (lives, or Gin letters).
 //! The game loop and the Oracle's playouts both drive this one implementation.
 
+use montecarlo::Rng;
+
 use crate::cards::{Card, CardSet};
 use crate::decision::{self, Start};
 use crate::error::{Error, Result};
@@ -123,6 +125,9 @@ pub struct Round {
     pub(crate) put_downs: [CardSet; MAX_SEATS],
     /// The seat holds a 31 it kept hidden at its last put-down (counts as 30 at the showdown).
     pub(crate) hid_31: [bool; MAX_SEATS],
+    /// In a playout: the stock is in no particular order and each draw picks a random card
+    /// from it (a shuffle done one draw at a time). None: the stock's order is the deal's.
+    pub(crate) draw_rng: Option<Rng>,
 }
 
 impl Round {
@@ -174,6 +179,7 @@ impl Round {
             shown_losses: [0; MAX_SEATS],
             showed_31: [false; MAX_SEATS],
             put_downs: [CardSet::EMPTY; MAX_SEATS],
+            draw_rng: None,
             hid_31: [false; MAX_SEATS],
         };
         if rules.first_turn_knock == FirstTurnKnock::Blind {
@@ -435,9 +441,20 @@ impl Round {
         self.to_move = (self.to_move + 1) % self.seats;
     }
 
-    fn draw_stock(&mut self) {
+    /// Take the top card of the stock.
+    #[inline]
+    fn pop_stock(&mut self) -> Card {
+        let last = self.stock_len as usize - 1;
+        if let Some(rng) = &mut self.draw_rng {
+            let j = rng.below(self.stock_len as u32) as usize;
+            self.stock.swap(j, last);
+        }
         self.stock_len -= 1;
-        let new = self.stock[self.stock_len as usize];
+        self.stock[last]
+    }
+
+    fn draw_stock(&mut self) {
+        let new = self.pop_stock();
         self.phase = Phase::PutDown {
             new,
             from_pile: false,
@@ -551,8 +568,7 @@ impl Round {
             }
             (Start::Take, Some(p)) => (Source::Pile, self.top, p),
             _ => {
-                self.stock_len -= 1;
-                let new = self.stock[self.stock_len as usize];
+                let new = self.pop_stock();
                 (
                     Source::Stock,
                     new,
@@ -569,6 +585,33 @@ impl Round {
 
     /// Lives (or, under Gin lives, letters) each seat loses this round (all zero while the round
     /// is on).
+    /// Lives `seat` loses this round: [`Round::losses`] for one seat, with a quick way for the
+    /// common endings (a playout needs only the advised player's).
+    #[inline]
+    pub fn loss_of(&self, seat: u8) -> u8 {
+        let s = seat as usize;
+        match self.phase {
+            Phase::Over(End::ThirtyOne { seat: shower }) if shower != seat => {
+                1 + self.shown_losses[s]
+            }
+            Phase::Over(End::Showdown | End::StockOut { .. })
+                if self.rules.lives_mode == LivesMode::Lives && !self.hid_31.contains(&true) =>
+            {
+                // Not among the lowest: nothing to pay at the showdown.
+                let table = self.rules.scoring.table();
+                let mine = table.score(self.hands[s]);
+                let beaten =
+                    (0..self.seats as usize).any(|o| o != s && table.score(self.hands[o]) < mine);
+                if beaten {
+                    self.shown_losses[s]
+                } else {
+                    self.losses()[s]
+                }
+            }
+            _ => self.losses()[s],
+        }
+    }
+
     pub fn losses(&self) -> [u8; MAX_SEATS] {
         let mut lost = [0u8; MAX_SEATS];
         let n = self.seats as usize;

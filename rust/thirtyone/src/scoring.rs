@@ -56,7 +56,7 @@ const LANES: [u64; 52] = {
 };
 
 /// The largest of the four suit lanes, as a score.
-#[inline]
+#[inline(always)]
 fn best_lane(x: u64) -> Score {
     let low = (x & 0xFFFF).max((x >> 16) & 0xFFFF);
     let high = ((x >> 32) & 0xFFFF).max(x >> 48);
@@ -71,18 +71,24 @@ impl ScoreTable {
     }
 
     /// The suit lanes of a card (standard scoring).
-    #[inline]
+    #[inline(always)]
     pub fn lanes(card: Card) -> u64 {
         LANES[card.index() as usize]
     }
 
     /// The score of a hand given by the sum of its cards' lanes (standard scoring).
-    #[inline]
+    #[inline(always)]
     pub fn lane_score(sum: u64) -> Score {
         best_lane(sum)
     }
 
-    #[inline]
+    /// One suit's total in a sum of lanes, as a score.
+    #[inline(always)]
+    pub fn lane_score_of_suit(sum: u64, suit: u8) -> Score {
+        Score(2 * ((sum >> (16 * suit)) & 0xFFFF) as u8)
+    }
+
+    #[inline(always)]
     pub fn score(self, hand: [Card; 3]) -> Score {
         match self.0 {
             None => best_lane(
