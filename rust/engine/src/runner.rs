@@ -3,7 +3,7 @@
 
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -17,8 +17,30 @@ pub enum Stop {
     Cancelled,
 }
 
+/// One thread pool per number of threads, kept for the life of the process: a query should not
+/// pay for starting threads.
+fn pool(threads: usize) -> Arc<rayon::ThreadPool> {
+    static POOLS: OnceLock<Mutex<Vec<Arc<rayon::ThreadPool>>>> = OnceLock::new();
+    let mut pools = POOLS
+        .get_or_init(Mutex::default)
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    if let Some(p) = pools.iter().find(|p| p.current_num_threads() == threads) {
+        return p.clone();
+    }
+    let p = Arc::new(
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .thread_name(|i| format!("montecarlo-{i}"))
+            .build()
+            .expect("a thread pool can be built"),
+    );
+    pools.push(p.clone());
+    p
+}
+
 pub struct Runner {
-    pool: rayon::ThreadPool,
+    pool: Arc<rayon::ThreadPool>,
     deadline: Option<Instant>,
     cancel: Arc<AtomicBool>,
 }
@@ -34,11 +56,7 @@ impl Runner {
         let threads = threads
             .filter(|&t| t > 0)
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .thread_name(|i| format!("montecarlo-{i}"))
-            .build()
-            .expect("a thread pool can be built");
+        let pool = pool(threads);
         Runner {
             pool,
             deadline,
