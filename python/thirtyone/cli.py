@@ -7,9 +7,9 @@ import io
 import json
 import random
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TypeVar
 
 import click
 from rich.console import Console
@@ -25,6 +25,16 @@ from thirtyone.terminal_player import AdvisedPlayer, OracleAdvisor, QuitGame, Te
 
 #: The computer players' names, in seat order.
 COMPUTER_NAMES = ("Alice", "Ben", "Cara", "Dev", "Eve", "Finn", "Gus", "Hana", "Ivo")
+
+
+FC = TypeVar("FC", bound=Callable[..., Any])
+
+
+def _count_option(name: str, default: int, help: str) -> Callable[[FC], FC]:
+    """A whole-number option of at least 1 with its default shown (deals, playouts)."""
+    return click.option(
+        name, type=click.IntRange(min=1), default=default, show_default=True, help=help
+    )
 
 
 @click.group()
@@ -95,20 +105,12 @@ def computer_names(count: int, taken: str) -> list[str]:
     default=None,
     help="Show the Oracle's advice on each of your turns (default: on, off with --autoplay).",
 )
-@click.option(
+@_count_option(
     "--oracle-deals",
-    type=click.IntRange(min=1),
-    default=10_000,
-    show_default=True,
-    help="Consistent deals the Oracle collects (fewer: quicker, wider margins).",
+    10_000,
+    "Consistent deals the Oracle collects (fewer: quicker, wider margins).",
 )
-@click.option(
-    "--oracle-playouts",
-    type=click.IntRange(min=1),
-    default=50_000,
-    show_default=True,
-    help="Playouts per option for the Oracle (fewer: quicker).",
-)
+@_count_option("--oracle-playouts", 50_000, "Playouts per option for the Oracle (fewer: quicker).")
 def play(
     seats: int | None,
     lives: int | None,
@@ -342,20 +344,8 @@ def _with_rules(
 @click.argument("state_file", metavar="STATE.json")
 @click.option("--json", "as_json", is_flag=True, help="Print the advice as JSON (oracle.md).")
 @click.option("--seed", type=int, help="Seed of the simulation: same seed, same numbers.")
-@click.option(
-    "--deals",
-    type=click.IntRange(min=1),
-    default=10_000,
-    show_default=True,
-    help="Consistent deals to collect (at most).",
-)
-@click.option(
-    "--playouts",
-    type=click.IntRange(min=1),
-    default=50_000,
-    show_default=True,
-    help="Playouts per option (and again for the confirmation run).",
-)
+@_count_option("--deals", 10_000, "Consistent deals to collect (at most).")
+@_count_option("--playouts", 50_000, "Playouts per option (and again for the confirmation run).")
 @click.option("--threads", type=click.IntRange(min=1), help="Worker threads (default: every core).")
 @click.option(
     "--max-time",
