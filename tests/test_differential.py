@@ -229,7 +229,9 @@ def pick_case(
 ) -> Case | None:
     """A position of that kind from the first seeded game that has an affordable one."""
     for attempt in range(tries):
-        seed = 1000 * seats + 100 * index + attempt
+        # The preset is part of the seed: the same game under two tables that play alike
+        # would otherwise give the same position twice.
+        seed = 10_000 * seats + 1000 * list(PRESETS).index(preset) + 100 * index + attempt
         rng = random.Random(f"pick:{seats}:{preset}:{category}:{index}:{attempt}")
         candidates = [p for p in round_positions(seats, preset, seed) if p[0] == category]
         rng.shuffle(candidates)
@@ -489,15 +491,22 @@ def summarize(results: list[CaseResult]) -> dict[str, Any]:
     def beyond(k: float) -> int:
         return sum(1 for _, _, z in zs if abs(z) > k)
 
+    # Comparisons within a position share its deals, so they are not independent: the bias
+    # check averages z per position first, then over positions (which are independent).
     by_source: dict[str, dict[str, float]] = {}
     for source in ("confirmed", "sweep", "single"):
-        group = [z for c, what, z in zs if c.source == source and what == "p_safe"]
-        group = [z for z in group if math.isfinite(z)]
-        if group:
+        means = []
+        for r in done:
+            zs_r = [c.z_p for c in r.comparisons if c.source == source and math.isfinite(c.z_p)]
+            if zs_r:
+                means.append(sum(zs_r) / len(zs_r))
+        if len(means) > 1:
+            m = sum(means) / len(means)
+            sd = math.sqrt(sum((x - m) ** 2 for x in means) / (len(means) - 1))
             by_source[source] = {
-                "comparisons": len(group),
-                "mean_z_p_safe": sum(group) / len(group),
-                "se_of_mean_if_independent": 1 / math.sqrt(len(group)),
+                "positions": len(means),
+                "mean_z_p_safe": m,
+                "se": sd / math.sqrt(len(means)),
             }
     posts = [t for r in done for t in r.posterior]
     pvals = [t.p_value for t in posts]
@@ -515,6 +524,7 @@ def summarize(results: list[CaseResult]) -> dict[str, Any]:
         "outside_2se": beyond(2.0),
         "expected_outside_2se": n * math.erfc(2 / math.sqrt(2)),
         "mean_z": sum(finite) / len(finite) if finite else 0.0,
+        "degenerate": sum(1 for c in comps if c.rust_p == c.ref_p and c.rust_p in (0.0, 1.0)),
         "by_source": by_source,
         "worst": sorted(
             (
