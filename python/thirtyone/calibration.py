@@ -640,6 +640,10 @@ def _pct(x: float) -> str:
     return "   -  " if math.isnan(x) else f"{100 * x:5.1f}%"
 
 
+def _num(x: float) -> str:
+    return "-" if math.isnan(x) else f"{x:.3f}"
+
+
 def format_table(cal: Calibration) -> str:
     """The reliability table as Markdown."""
     lines = [
@@ -652,7 +656,7 @@ def format_table(cal: Calibration) -> str:
         return (
             f"| {label} | {b.count} | {_pct(b.predicted)} | {_pct(b.realized)} "
             f"({_pct(b.ci_low)} - {_pct(b.ci_high)}) | {b.z:+.1f} | {b.predicted_lives:.3f} "
-            f"| {b.realized_lives:.3f} ± {b.lives_half_width:.3f} |"
+            f"| {b.realized_lives:.3f} ± {_num(b.lives_half_width)} |"
         )
 
     for b in cal.bins:
