@@ -8,6 +8,7 @@ import itertools
 import json
 import math
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -20,24 +21,10 @@ from thirtyone.errors import CardError, RuleError, StateError, ThirtyOneError
 from thirtyone.oracle import advise
 from thirtyone.state import normalize
 
-EXAMPLE: dict[str, Any] = {
-    "rules": "standard",
-    "seats": 4,
-    "me": 0,
-    "first": 1,
-    "upcard": "7S",
-    "hand": ["AH", "9H", "4H"],
-    "turns": [
-        {"seat": 1, "draw": "stock", "discard": "5C"},
-        {"seat": 2, "draw": "pile", "discard": "KD"},
-        {"seat": 3, "draw": "stock", "discard": "2D"},
-        {"seat": 0, "draw": "stock", "drew": "8S", "discard": "8S"},
-        {"seat": 1, "draw": "stock", "discard": "6D"},
-        {"seat": 2, "draw": "pile", "discard": "3C"},
-        {"seat": 3, "draw": "stock", "discard": "QC"},
-    ],
-    "lives": [3, 3, 2, 1],
-}
+# The example of oracle.md.
+EXAMPLE: dict[str, Any] = json.loads(
+    (Path(__file__).parent / "data" / "example_state.json").read_text()
+)
 
 
 def known_cards(state: dict[str, Any]) -> tuple[set[str], dict[int, set[str]]]:
