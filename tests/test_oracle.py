@@ -415,3 +415,9 @@ def test_a_target_margin_adds_deals_until_it_is_reached() -> None:
     assert not any("target margin" in w for w in a.warnings)
     with pytest.raises(StateError, match="target_margin"):
         advise(EXAMPLE, target_margin=0)
+
+
+def test_under_gin_lives_the_advice_counts_letters() -> None:
+    state = {**EXAMPLE, "rules": "gin-lives"}
+    assert advise(state, seed=1, deals=200, playouts=500).unit == "letters"
+    assert advise(EXAMPLE, seed=1, deals=200, playouts=500).unit == "lives"

@@ -714,7 +714,7 @@ def advice_table(advice: Advice, *, bar_width: int = 20) -> Table:
     table.add_column("Option", no_wrap=True)
     table.add_column("Safe", justify="right")
     table.add_column("Margin", justify="right")
-    table.add_column("Lives lost", justify="right")
+    table.add_column(f"{advice.unit.capitalize()} lost", justify="right")
     table.add_column("Knock at", justify="right")
     table.add_column("", no_wrap=True)
     for i, o in enumerate(ranked(advice)):

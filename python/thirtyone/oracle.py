@@ -87,6 +87,8 @@ class Advice:
     deals: int
     playouts: int
     warnings: list[str] = field(default_factory=list)
+    #: What ``lives_lost`` counts at this table: ``"lives"``, or ``"letters"`` under Gin lives.
+    unit: str = "lives"
 
     @property
     def best(self) -> OptionAdvice:
@@ -257,4 +259,5 @@ def advise(
         deals=int(raw["deals"]),
         playouts=int(raw["playouts"]),
         warnings=list(raw["warnings"]),
+        unit="letters" if checked["rules_object"].gin else "lives",
     )
