@@ -179,7 +179,7 @@ def test_knock_now_agrees_with_the_exact_figure() -> None:
     hand, upcard = ["KH", "9H", "2C"], "6D"
     p, lives = _exact_knock_now(hand, upcard)
     state = {"seats": 2, "me": 0, "first": 0, "upcard": upcard, "hand": hand, "turns": []}
-    a = advise(state, seed=5, deals=10_000, playouts=50_000)
+    a = advise(state, seed=5, deals=10_000, playouts=50_000, max_time=None)
     knock = a.option("knock")
     assert abs(knock.p_safe - p) <= 2 * knock.margin, (knock.p_safe, p)
     assert abs(knock.lives_lost - lives) <= 0.03, (knock.lives_lost, lives)
@@ -237,7 +237,7 @@ def test_ties_are_said_in_words() -> None:
     assert d["tied"] == [o.option for o in a.tied]
     assert d["best"] == d["options"][0]["option"]
     # With many deals, the knock in the example is clearly best and not tied.
-    b = advise(EXAMPLE, seed=1, deals=10_000, playouts=50_000)
+    b = advise(EXAMPLE, seed=1, deals=10_000, playouts=50_000, max_time=None)
     assert "statistically tied" not in b.reason
     assert b.best.describe() in b.reason.lower()
     assert f"{100 * b.best.p_safe:.1f}%" in b.reason

@@ -760,7 +760,7 @@ def test_the_oracle_answers_for_every_preset(preset: str) -> None:
 def _knock(rules: Any, state: dict[str, Any] | None = None) -> thirtyone.OptionAdvice:
     s = dict(state or json.loads(EXAMPLE_FILE.read_text()))
     s["rules"] = rules
-    return advise(s, deals=2_000, playouts=20_000, seed=3).option("knock")
+    return advise(s, deals=2_000, playouts=20_000, seed=3, max_time=None).option("knock")
 
 
 def test_oracle_knock_penalty_changes_lives_lost_not_p_safe() -> None:
@@ -917,7 +917,7 @@ def test_two_seat_exact_knock_check_under_presets(
         "hand": hand,
         "turns": [],
     }
-    a = advise(state, seed=5, deals=10_000, playouts=50_000)
+    a = advise(state, seed=5, deals=10_000, playouts=50_000, max_time=None)
     knock = a.option("knock")
     assert abs(knock.p_safe - p) <= 2 * knock.margin, (knock.p_safe, p)
     assert abs(knock.lives_lost - lives) <= 0.03, (knock.lives_lost, lives)

@@ -404,6 +404,8 @@ mod tests {
             playouts: 10_000,
             seed: 1,
             threads: Some(2),
+            // No time limit: these tests are about the numbers (and run unoptimised).
+            max_time: None,
             ..Settings::default()
         };
         let a = advise(&example(), &settings).unwrap();
@@ -426,6 +428,7 @@ mod tests {
             playouts: 2_000,
             seed: 4,
             threads: Some(1),
+            max_time: None,
             ..Settings::default()
         };
         let s2 = Settings {
