@@ -32,7 +32,7 @@ from typing import Any
 
 from positions import BenchPosition, bench_positions, fingerprint
 from thirtyone import _core
-from thirtyone.state import normalize
+from thirtyone.state import parse
 
 try:  # the package's public entry point, where it is exported
     from thirtyone import advise  # type: ignore[attr-defined]
@@ -184,7 +184,7 @@ def query(p: BenchPosition, prec: Precision, seed: int, threads: int) -> Any:
 def deals_only(p: BenchPosition, deals: int, seed: int, threads: int) -> dict[str, Any]:
     """The query with one playout per option: what it costs is the consistent deals (plus the
     state's check, the setup and a handful of playouts)."""
-    return _core.advise(normalize(p.state), deals=deals, playouts=1, seed=seed, threads=threads)
+    return _core.advise(parse(p.state), deals=deals, playouts=1, seed=seed, threads=threads)
 
 
 def playouts_per_query(raw: dict[str, Any]) -> int:
@@ -228,7 +228,7 @@ class Reference:
     def deals(self, p: BenchPosition, n: int, seed: int) -> list[Any]:
         """Consistent deals sampled by the Rust core (uniform over the same set as the
         reference's), in the reference's form."""
-        raw, _ = _core.sample_deals(normalize(p.state), n, seed, 2)
+        raw, _ = _core.sample_deals(parse(p.state), n, seed, 2)
         return [
             self.Deal(
                 hands={int(s): tuple(h) for s, h in d["hands"].items()},
@@ -386,9 +386,9 @@ def child_peak_rss_mb(state: dict[str, Any], prec: Precision) -> tuple[float, fl
 _CALLGRIND_CHILD = """
 import json, sys
 from thirtyone import _core
-from thirtyone.state import normalize
+from thirtyone.state import parse
 job = json.load(sys.stdin)
-_core.advise(normalize(job["state"]), deals=job["deals"], playouts=job["playouts"], seed=1,
+_core.advise(parse(job["state"]), deals=job["deals"], playouts=job["playouts"], seed=1,
              threads=1)
 """
 
@@ -429,7 +429,7 @@ def instructions(
     log(f"instruction counts on {p.name} (callgrind, two runs)")
     ir_small = _callgrind_ir(p.state, prec.deals, small)
     ir_large = _callgrind_ir(p.state, prec.deals, large)
-    raw = _core.advise(normalize(p.state), deals=prec.deals, playouts=small, seed=1, threads=1)
+    raw = _core.advise(parse(p.state), deals=prec.deals, playouts=small, seed=1, threads=1)
     runs = sum(2 if o["swept"] else 1 for o in raw["options"])
     per_playout = (ir_large - ir_small) / ((large - small) * runs)
     out: dict[str, Any] = {
@@ -500,7 +500,7 @@ def run(
             deal_times[p.name].append(t)
     for p in positions:  # the options' figures for the playout counts (same seed as rep 1)
         raws[p.name] = _core.advise(
-            normalize(p.state),
+            parse(p.state),
             deals=prec.deals,
             playouts=prec.playouts,
             seed=1,
@@ -566,7 +566,7 @@ def run(
         tq: list[float] = []
         got: list[Any] = []
         for rep in range(max(prec.reps, 3)):
-            state = normalize(p.state)
+            state = parse(p.state)
             t, (got, _) = timed(_core.sample_deals, state, prec.deal_count, rep + 1, prec.threads)
             ts.append(t)
             t, raw = timed(deals_only, p, prec.deal_count, rep + 1, prec.threads)

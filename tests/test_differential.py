@@ -51,7 +51,7 @@ from thirtyone import _core
 from thirtyone.calibration import chi2_two_sample, ks_uniform
 from thirtyone.players import TABLE_KNOCK_AT
 from thirtyone.rules import Rules
-from thirtyone.state import normalize
+from thirtyone.state import parse
 
 try:
     import reference as ref
@@ -370,7 +370,7 @@ def compare(case: Case, size: Size, threads: int | None = None) -> CaseResult:
             )
     # The posterior: every opponent's score over both samplers' consistent deals.
     rules = Rules.from_spec(case.state["rules"]).round_rules()
-    rust_deals, fallback = _core.sample_deals(normalize(case.state), size.posterior, seed + 1)
+    rust_deals, fallback = _core.sample_deals(parse(case.state), size.posterior, seed + 1)
     assert not fallback, f"{case.name}: the core found no deal explaining seats {fallback}"
     for seat in pos.opponents:
         ours = [_core.score(d["hands"][seat], rules) for d in rust_deals]

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from positions import positions
 from thirtyone import _core
 from thirtyone.errors import ThirtyOneError
-from thirtyone.state import normalize
+from thirtyone.state import parse
 
 EXAMPLES = int(os.environ.get("THIRTYONE_FUZZ_EXAMPLES", "150"))
 
@@ -166,4 +166,4 @@ def test_states_where_consistent_deals_are_rare_return_in_time() -> None:
 
 @pytest.mark.parametrize("state", BASES[:3])
 def test_the_bases_are_valid(state: dict[str, Any]) -> None:
-    assert _core.check_state(normalize(state)) is not None
+    assert _core.check_state(parse(state)) is not None

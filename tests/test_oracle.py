@@ -19,7 +19,7 @@ from positions import Position, positions
 from thirtyone import _core
 from thirtyone.errors import CardError, RuleError, StateError, ThirtyOneError
 from thirtyone.oracle import advise
-from thirtyone.state import normalize
+from thirtyone.state import parse
 
 # The example of oracle.md.
 EXAMPLE: dict[str, Any] = json.loads(
@@ -56,7 +56,7 @@ def late_positions() -> list[Position]:
 
 @pytest.mark.parametrize("pos", late_positions(), ids=lambda p: f"turn{p.turn}")
 def test_known_cards_are_never_dealt_and_pile_takes_stay_put(pos: Position) -> None:
-    state = normalize(pos.state)
+    state = parse(pos.state)
     deals, fallback = _core.sample_deals(state, 1500, seed=3)
     assert fallback == [], "real games are explained by the rule"
     assert len(deals) == 1500
@@ -120,7 +120,7 @@ def test_posterior_matches_the_enumeration() -> None:
     exact = _enumerate_posterior(state)
     total = sum(exact.values())
     n = 20_000
-    deals, fallback = _core.sample_deals(normalize(state), n, seed=11)
+    deals, fallback = _core.sample_deals(parse(state), n, seed=11)
     assert fallback == []
     # Compare the distribution of the opponent's hand score (a sum over many hands).
     exact_by_score: Counter[float] = Counter()
@@ -286,7 +286,7 @@ def test_a_game_gives_the_view_of_the_player_to_move() -> None:
     game.play_round()
     assert len(seen) == 3
     for s in seen:
-        assert _core.check_state(normalize(s))
+        assert _core.check_state(parse(s))
 
 
 BAD_STATES: list[tuple[Any, type[ThirtyOneError], str]] = [

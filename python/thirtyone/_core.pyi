@@ -8,6 +8,7 @@ __all__ = [
     "IllegalMoveError",
     "Round",
     "RuleError",
+    "State",
     "StateError",
     "ThirtyOneError",
     "advise",
@@ -15,6 +16,9 @@ __all__ = [
     "choose_put_down",
     "choose_start",
     "parse_card",
+    "parse_rules",
+    "presets",
+    "rule_assignment",
     "sample_deals",
     "score",
 ]
@@ -38,8 +42,29 @@ def choose_start(
 def choose_put_down(
     hand: list[str], new: str, from_pile: bool, rules: dict[str, Any] | None = None
 ) -> str: ...
+def parse_rules(
+    spec: object = None, changes: list[tuple[str, object]] | None = None
+) -> dict[str, Any]: ...
+def rule_assignment(text: str) -> tuple[str, Any]: ...
+def presets() -> list[str]: ...
+
+@final
+class State:
+    @staticmethod
+    def parse(
+        data: object, preset: str | None = None, changes: list[tuple[str, object]] | None = None
+    ) -> State: ...
+    @property
+    def rules(self) -> dict[str, Any]: ...
+    @property
+    def seats(self) -> int: ...
+    @property
+    def me(self) -> int: ...
+    @property
+    def lives(self) -> list[int] | None: ...
+
 def advise(
-    state: dict[str, Any],
+    state: State,
     deals: int = 10_000,
     playouts: int = 50_000,
     seed: int = 0,
@@ -47,9 +72,9 @@ def advise(
     max_time: float | None = None,
     target_margin: float | None = None,
 ) -> dict[str, Any]: ...
-def check_state(state: dict[str, Any]) -> list[int]: ...
+def check_state(state: State) -> list[int]: ...
 def sample_deals(
-    state: dict[str, Any], n: int, seed: int = 0, threads: int | None = None
+    state: State, n: int, seed: int = 0, threads: int | None = None
 ) -> tuple[list[dict[str, Any]], list[int]]: ...
 
 @final

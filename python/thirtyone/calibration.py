@@ -35,7 +35,7 @@ from thirtyone.oracle import Advice, OptionAdvice
 from thirtyone.oracle import advise as oracle_advise
 from thirtyone.players import TABLE_KNOCK_AT
 from thirtyone.rules import Rules
-from thirtyone.state import normalize
+from thirtyone.state import parse
 
 #: A knock threshold no hand reaches: "never knock" for ``play_by_rule``.
 NEVER_KNOCK = 100.0
@@ -272,7 +272,7 @@ class _Table:
         round_rules = self.rules.round_rules()
         truth = _core.score(round_.hand(opponent), round_rules)
         deals, _fallback = _core.sample_deals(
-            normalize(state), s.rank_deals, self.rng.getrandbits(63), threads=s.threads
+            parse(state), s.rank_deals, self.rng.getrandbits(63), threads=s.threads
         )
         scores = [_core.score(d["hands"][opponent], round_rules) for d in deals]
         less = sum(x < truth for x in scores)

@@ -7,7 +7,7 @@ import io
 import json
 import random
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NoReturn, TypeVar
 
@@ -156,8 +156,14 @@ def play(
     else:
         spec: dict[str, Any] = {"preset": preset, **changes}
         for key, value in (("seats", seats), ("lives", lives), ("knock_penalty", knock_penalty)):
-            if value is not None:
-                spec[key] = value
+            if value is None:
+                continue
+            if key in changes and changes[key] != value:
+                option = "--" + key.replace("_", "-")
+                raise click.UsageError(
+                    f"{option} {value} and --rule {key}={changes[key]} disagree: give it once"
+                )
+            spec[key] = value
         try:
             rules = Rules.from_spec(spec)
         except RuleError as err:
@@ -316,30 +322,6 @@ def _read_state(source: str) -> bytes:
         _fail(f"cannot read {source}: {err.strerror or err}")
 
 
-def _with_rules(
-    state: dict[str, Any], preset: str | None, changes: Mapping[str, Any]
-) -> dict[str, Any]:
-    """The state with its rules replaced by ``preset`` (if given) and then changed by
-    ``changes`` (``--rule KEY=VALUE``)."""
-    if preset is None and not changes:
-        return state
-    spec: dict[str, Any]
-    if preset is not None:
-        spec = {"preset": preset}
-    else:
-        current = state.get("rules", "standard")
-        if isinstance(current, str):
-            spec = {"preset": current}
-        elif isinstance(current, Mapping):
-            spec = dict(current)
-        else:
-            raise RuleError(
-                f"rules: must be a preset name or an object, not {type(current).__name__}"
-            )
-    spec.update(changes)
-    return {**state, "rules": spec}
-
-
 @main.command()
 @click.argument("state_file", metavar="STATE.json")
 @click.option("--json", "as_json", is_flag=True, help="Print the advice as JSON (oracle.md).")
@@ -397,12 +379,12 @@ def oracle(
     """Ask the Oracle how safe each option is in the round of STATE.json (- reads standard
     input; the format is oracle.md's)."""
     from thirtyone.oracle import advise
-    from thirtyone.state import load
+    from thirtyone.state import parse
 
     raw = _read_state(state_file)
     err_console = Console(stderr=True, highlight=False)
     try:
-        state = _with_rules(load(raw), preset, changes)
+        state = parse(raw, preset=preset, changes=changes)
         spinner = (
             err_console.status("The Oracle is thinking…")
             if err_console.is_terminal

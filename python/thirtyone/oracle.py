@@ -18,7 +18,7 @@ import numpy.typing as npt
 
 from thirtyone import _core
 from thirtyone.errors import StateError
-from thirtyone.state import normalize
+from thirtyone.state import StateLike, parse
 
 if TYPE_CHECKING:
     from thirtyone.game import Game
@@ -197,7 +197,7 @@ def _option(raw: Mapping[str, Any]) -> OptionAdvice:
 
 
 def advise(
-    state: str | bytes | Mapping[str, Any] | Game,
+    state: StateLike | Game,
     *,
     deals: int = 10_000,
     playouts: int = 50_000,
@@ -221,7 +221,7 @@ def advise(
 
     if isinstance(state, Game):
         state = state.view()
-    checked = normalize(state)
+    checked = parse(state)
     for name, value, low in (("deals", deals, 1), ("playouts", playouts, 1)):
         if isinstance(value, bool) or not isinstance(value, int) or value < low:
             raise StateError(f"{name} must be a whole number of at least {low}, not {value!r}")
@@ -259,5 +259,5 @@ def advise(
         deals=int(raw["deals"]),
         playouts=int(raw["playouts"]),
         warnings=list(raw["warnings"]),
-        unit="letters" if checked["rules_object"].gin else "lives",
+        unit="letters" if checked.rules["lives_mode"] == "gin" else "lives",
     )

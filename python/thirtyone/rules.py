@@ -2,8 +2,10 @@
 
 ``Rules.preset("standard")`` is the standard table of seed 000 (``rules.md``); the other presets
 follow the other rule documents (``Rules.PRESET_INFO`` says which, and how each differs from
-standard). A changed copy: ``rules.replace(knock_penalty=1)``. Invalid values and combinations
-raise :class:`~thirtyone.errors.RuleError` naming the field.
+standard). A changed copy: ``rules.replace(knock_penalty=1)``. Every value is read and checked
+by the Rust core (the one reader of rule options, shared with the Oracle's input): invalid values
+and combinations raise :class:`~thirtyone.errors.RuleError` naming the field. The presets' values
+live there too; this module holds what a player reads about them.
 
 Round-level options (what a hand scores, when a knock is allowed, what a round costs) are
 played by the Rust core's round, so the game, the computer players and the Oracle's playouts all
@@ -13,11 +15,11 @@ use the same rules; :meth:`Rules.round_rules` is what the core takes. The game-l
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar
 
+from thirtyone import _core
 from thirtyone.errors import RuleError
 
 KNOCKER_TIE = ("knocker_pays", "others_pay", "only_knocker", "cadillac")
@@ -67,13 +69,12 @@ class OptionInfo:
 
 @dataclass(frozen=True)
 class Preset:
-    """A named table: the rule document it follows, how it differs from ``standard``, and the
-    options it changes."""
+    """A named table: the rule document it follows and how it differs from ``standard`` (its
+    values are in :attr:`Rules.PRESETS`)."""
 
     name: str
     document: str
     differs: str
-    changes: Mapping[str, Any]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -230,12 +231,10 @@ class Rules:
     PRESETS: ClassVar[dict[str, dict[str, Any]]]
 
     def __post_init__(self) -> None:
-        names = self.life_names
-        if isinstance(names, str):
-            names = _split_names(names)
-        if isinstance(names, list | tuple):
-            object.__setattr__(self, "life_names", tuple(names))
-        self._check()
+        # Every field read and checked by the core, and stored as it reads it.
+        checked = _core.parse_rules(None, [(f.name, getattr(self, f.name)) for f in fields(self)])
+        for name, value in checked.items():
+            object.__setattr__(self, name, tuple(value) if name == "life_names" else value)
 
     # -- construction ---------------------------------------------------------------------------
 
@@ -247,19 +246,13 @@ class Rules:
     @classmethod
     def preset(cls, name: str) -> Rules:
         """The rules of a named preset (see :attr:`PRESET_INFO`)."""
-        if not isinstance(name, str) or name not in cls.PRESETS:
-            raise RuleError(
-                f"unknown preset {name!r}: choose one of {', '.join(sorted(cls.PRESETS))}"
-            )
-        return cls(**cls.PRESETS[name])
+        if not isinstance(name, str):
+            raise RuleError(f"a preset is named by text, not {type(name).__name__}")
+        return cls.from_spec(name)
 
     def replace(self, **changes: Any) -> Rules:
         """A copy with some fields changed (unknown fields are refused)."""
-        known = {f.name for f in fields(self)}
-        for key in changes:
-            if key not in known:
-                raise RuleError(f"unknown rule option {key!r}")
-        return dataclasses.replace(self, **changes)
+        return cls_from(_core.parse_rules(self.to_dict(), list(changes.items())))
 
     @classmethod
     def from_spec(cls, spec: str | Mapping[str, Any] | Rules | None) -> Rules:
@@ -268,22 +261,13 @@ class Rules:
             return cls.standard()
         if isinstance(spec, Rules):
             return spec
-        if isinstance(spec, str):
-            return cls.preset(spec)
-        if isinstance(spec, Mapping):
-            changes = dict(spec)
-            base = cls.preset(changes.pop("preset", "standard"))
-            return base.replace(**changes)
+        if isinstance(spec, str | Mapping):
+            return cls_from(_core.parse_rules(spec))
         raise RuleError(f"rules must be a preset name or an object, not {type(spec).__name__}")
 
     @classmethod
     def option_names(cls) -> list[str]:
         return [f.name for f in fields(cls)]
-
-    @classmethod
-    def describe(cls) -> list[tuple[str, str, str]]:
-        """(name, default, meaning) for every option."""
-        return [(f.name, _text(f.default), f.metadata["doc"]) for f in fields(cls)]
 
     @classmethod
     def options(cls) -> list[OptionInfo]:
@@ -302,30 +286,8 @@ class Rules:
     @classmethod
     def parse_assignment(cls, text: str) -> tuple[str, Any]:
         """Parse ``KEY=VALUE`` (as given to ``--rule``) into a field name and a typed value."""
-        key, sep, raw = text.partition("=")
-        key = key.strip().replace("-", "_")
-        if not sep:
-            raise RuleError(f"--rule {text!r}: write it as KEY=VALUE, e.g. knock_penalty=1")
-        kinds = {f.name: f.type for f in fields(cls)}
-        if key not in kinds:
-            raise RuleError(f"unknown rule option {key!r}")
-        raw = raw.strip()
-        kind = kinds[key]
-        try:
-            if kind == "bool":
-                low = raw.lower()
-                if low not in ("true", "false", "yes", "no", "on", "off", "1", "0"):
-                    raise ValueError
-                return key, low in ("true", "yes", "on", "1")
-            if kind == "int":
-                return key, int(raw)
-            if kind == "float":
-                return key, float(raw)
-            if kind.startswith("tuple"):
-                return key, _split_names(raw)
-        except ValueError:
-            raise RuleError(f"rule {key}: {raw!r} is not a {kind}") from None
-        return key, raw
+        key, value = _core.rule_assignment(text)
+        return key, tuple(value) if isinstance(value, list) else value
 
     # -- use ------------------------------------------------------------------------------------
 
@@ -400,86 +362,11 @@ class Rules:
         """How many :attr:`life_names` a table with these lives needs."""
         return self.lives + (2 if self.county else 1)
 
-    # -- checks ---------------------------------------------------------------------------------
 
-    def _check(self) -> None:
-        def bad(name: str, why: str) -> RuleError:
-            return RuleError(f"rule {name}: {why}")
-
-        def integer(name: str, value: object) -> int:
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise bad(name, f"must be a whole number, not {value!r}")
-            return value
-
-        def one_of(name: str, value: object, options: tuple[str, ...]) -> None:
-            if value not in options:
-                raise bad(name, f"{value!r} is not one of {', '.join(options)}")
-
-        if not 2 <= integer("seats", self.seats) <= 9:
-            raise bad("seats", f"must be 2 to 9, not {self.seats}")
-        if integer("lives", self.lives) < 1:
-            raise bad("lives", f"must be at least 1, not {self.lives}")
-        if integer("knock_penalty", self.knock_penalty) not in (1, 2):
-            raise bad("knock_penalty", f"must be 1 or 2, not {self.knock_penalty}")
-        one_of("knocker_tie", self.knocker_tie, KNOCKER_TIE)
-        one_of("three_of_a_kind", self.three_of_a_kind, THREE_OF_A_KIND)
-        one_of("three_aces", self.three_aces, THREE_ACES)
-        one_of("first_turn_knock", self.first_turn_knock, FIRST_TURN_KNOCK)
-        one_of("thirty_one_after_knock", self.thirty_one_after_knock, THIRTY_ONE_AFTER_KNOCK)
-        one_of("lives_mode", self.lives_mode, LIVES_MODE)
-        one_of("placing", self.placing, PLACING)
-        for name in (
-            "runs",
-            "knock_needs_one_suit",
-            "two_player_mercy",
-            "county",
-            "may_hide_31",
-        ):
-            if not isinstance(getattr(self, name), bool):
-                raise bad(name, f"must be true or false, not {getattr(self, name)!r}")
-        mk = self.min_knock
-        if isinstance(mk, bool) or not isinstance(mk, int | float):
-            raise bad("min_knock", f"must be a score, not {mk!r}")
-        if not 0 <= mk <= 31 or (mk * 2) != int(mk * 2):
-            raise bad("min_knock", f"must be a score from 0 to 31, not {mk}")
-        names = self.life_names
-        if not isinstance(names, tuple) or not all(isinstance(n, str) and n.strip() for n in names):
-            raise bad("life_names", f"must be a list of names (text), not {names!r}")
-        if self.gin:
-            if self.lives != len(GIN_LETTERS):
-                raise bad(
-                    "lives",
-                    f"Gin lives spells {', '.join(GIN_LETTERS)}: 3 letters, so lives must be 3, "
-                    f"not {self.lives}",
-                )
-            if self.county:
-                raise bad(
-                    "county",
-                    "Gin lives has no county (three letters and you are out): set county=false",
-                )
-            if self.knocker_tie != "knocker_pays":
-                raise bad(
-                    "knocker_tie",
-                    "does not apply with lives_mode=gin (a knock that ties for the highest hand "
-                    "counts as beaten): leave it at knocker_pays",
-                )
-        if names and len(names) != self.names_needed():
-            county = " with the county" if self.county else ""
-            standings = "on the county, " if self.county else ""
-            raise bad(
-                "life_names",
-                f"{self.names_needed()} names are needed for {self.unit(self.lives)}{county} "
-                f"(one for each number of lives left from {self.lives} down to 1, "
-                f"{standings}and one for out), not {len(names)}; give "
-                f"{self.names_needed()} names, or none with life_names=",
-            )
-
-
-def _split_names(text: str) -> tuple[str, ...]:
-    """``"back, middle, off"`` -> ``("back", "middle", "off")``; empty or ``none`` -> ``()``."""
-    if text.strip().lower() in ("", "none"):
-        return ()
-    return tuple(part.strip() for part in text.split(","))
+def cls_from(checked: Mapping[str, Any]) -> Rules:
+    """Rules from the core's checked fields."""
+    fields_: dict[str, Any] = {k: tuple(v) if k == "life_names" else v for k, v in checked.items()}
+    return Rules(**fields_)
 
 
 def _text(value: object) -> str:
@@ -491,14 +378,7 @@ def _text(value: object) -> str:
 
 
 # -- presets --------------------------------------------------------------------------------------
-
-_SCAT: dict[str, Any] = {
-    "lives": 3,
-    "county": True,
-    "knocker_tie": "others_pay",
-    "two_player_mercy": True,
-    "may_hide_31": True,
-}
+# The presets' values are the core's (`_core.parse_rules(name)`); here, what a player reads.
 
 _PRESETS = (
     Preset(
@@ -507,7 +387,6 @@ _PRESETS = (
         "The standard table: 3 lives and no county; a knocker caught lowest, or tied for "
         "lowest, pays 2 and the others tied 1; 31 ends the round; three of a kind is not "
         "special; a knock is allowed on the first turn.",
-        {},
     ),
     Preset(
         "five-lives",
@@ -515,7 +394,6 @@ _PRESETS = (
         "5 lives; three of a kind scores 30.5; a 31 shown after a knock costs everybody else a "
         "life and the round goes on to the showdown, so a knocker can lose several lives in one "
         "round. A knocker caught lowest pays 2, as standard.",
-        {"lives": 5, "three_of_a_kind": "30.5", "thirty_one_after_knock": "continues"},
     ),
     Preset(
         "four-corners",
@@ -523,18 +401,6 @@ _PRESETS = (
         "4 lives (the four corners of the stake's bill), then on the county: a fifth loss puts "
         "you out. A knocker who loses pays double (2), as standard. Standings read as corners "
         "folded.",
-        {
-            "lives": 4,
-            "county": True,
-            "life_names": (
-                "bill unfolded",
-                "1 corner folded",
-                "2 corners folded",
-                "3 corners folded",
-                "all 4 corners folded",
-                "out, stake in the centre",
-            ),
-        },
     ),
     Preset(
         "scat",
@@ -542,7 +408,6 @@ _PRESETS = (
         "3 lives, then on the county; a knocker tied for lowest is safe and the others tied pay "
         "1; a knocker lowest alone pays 2; with two players left, the final turn after a knock "
         "may take back your own last put-down (mercy); a person may hide a 31 (it counts 30).",
-        dict(_SCAT),
     ),
     Preset(
         "cadillac",
@@ -550,29 +415,12 @@ _PRESETS = (
         "Scat's rules with 4 lives (then the county); 31 is a Cadillac; three aces are a Grand "
         "Cadillac worth 33, any other three of a kind 30; a knocker tied for lowest pays 2 and "
         "the players tied with them nothing.",
-        {
-            **_SCAT,
-            "lives": 4,
-            "three_of_a_kind": "30",
-            "three_aces": "33",
-            "knocker_tie": "cadillac",
-        },
     ),
     Preset(
         "ride-the-bus",
         "seed 003 (Ride the Bus)",
         "Scat's rules with the lives named: everybody starts at the back of the bus, then the "
         "middle, the front, the stairs (on the county), and the next loss puts you off the bus.",
-        {
-            **_SCAT,
-            "life_names": (
-                "back of the bus",
-                "middle of the bus",
-                "front of the bus",
-                "on the stairs",
-                "off the bus",
-            ),
-        },
     ),
     Preset(
         "gin-lives",
@@ -581,15 +429,17 @@ _PRESETS = (
         "claims the highest hand; if it is higher than every other, everybody else takes a "
         "letter, otherwise (beaten or tied) the knocker takes one. A 31 shown gives everybody "
         "else a letter. Three letters and you are out; no county.",
-        {
-            **_SCAT,
-            "lives_mode": "gin",
-            "county": False,
-            "knock_penalty": 1,
-            "knocker_tie": "knocker_pays",
-        },
     ),
 )
 
+
+def _changes(name: str) -> dict[str, Any]:
+    """The options a preset changes from the standard table."""
+    base, preset = _core.parse_rules("standard"), _core.parse_rules(name)
+    return {k: tuple(v) if k == "life_names" else v for k, v in preset.items() if base[k] != v}
+
+
 Rules.PRESET_INFO = {p.name: p for p in _PRESETS}
-Rules.PRESETS = {p.name: dict(p.changes) for p in _PRESETS}
+if sorted(Rules.PRESET_INFO) != sorted(_core.presets()):  # pragma: no cover (a build mismatch)
+    raise ImportError("thirtyone: the presets described here are not the core's presets")
+Rules.PRESETS = {p.name: _changes(p.name) for p in _PRESETS}

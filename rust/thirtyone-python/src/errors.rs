@@ -44,7 +44,7 @@ create_exception!(
 pub fn to_py(e: Error) -> PyErr {
     let msg = e.to_string();
     match e {
-        Error::BadCard(_) => CardError::new_err(msg),
+        Error::BadCard(_) | Error::CardAt(_) => CardError::new_err(msg),
         Error::BadRule(..) => RuleError::new_err(msg),
         Error::BadState(_) => StateError::new_err(msg),
         Error::IllegalAction(_) => IllegalMoveError::new_err(msg),

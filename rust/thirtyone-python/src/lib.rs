@@ -5,6 +5,7 @@ mod errors;
 mod functions;
 mod oracle;
 mod round;
+mod tables;
 
 use pyo3::prelude::*;
 
@@ -21,4 +22,7 @@ mod _core {
 
     #[pymodule_export]
     use crate::oracle::{advise, check_state, sample_deals};
+
+    #[pymodule_export]
+    use crate::tables::{parse_rules, presets, rule_assignment, PyState};
 }

@@ -15,8 +15,8 @@ use thirtyone_core::oracle::{self, OptionKind, Settings};
 use thirtyone_core::view::View;
 use thirtyone_core::{Error, Score};
 
-use crate::convert::state_input;
 use crate::errors::{to_py, IntoPy};
+use crate::tables::PyState;
 
 /// Run `work` on its own thread with the interpreter released, checking for Ctrl-C meanwhile.
 /// A panic inside becomes a RuntimeError; Ctrl-C sets `cancel` and re-raises KeyboardInterrupt.
@@ -61,15 +61,14 @@ fn points(s: Option<Score>) -> Option<f64> {
     s.map(|s| s.points())
 }
 
-/// Evaluate every option of the state's player. `state` is the normalised dict of
-/// `thirtyone.state`. Returns a dict: options (best first), tied, deals, deals_asked, playouts,
+/// Evaluate every option of the state's player. `state` is a checked `State`. Returns a dict: options (best first), tied, deals, deals_asked, playouts,
 /// warnings.
 #[pyfunction]
 #[pyo3(signature = (state, deals=10_000, playouts=50_000, seed=0, threads=None, max_time=None, target_margin=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn advise<'py>(
     py: Python<'py>,
-    state: &Bound<'py, PyDict>,
+    state: &Bound<'py, PyState>,
     deals: usize,
     playouts: usize,
     seed: u64,
@@ -77,7 +76,7 @@ pub fn advise<'py>(
     max_time: Option<f64>,
     target_margin: Option<f64>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let input = state_input(state)?;
+    let input = state.get().inner.round.clone();
     if let Some(t) = max_time {
         if !(t.is_finite() && t > 0.0) {
             return Err(to_py(Error::BadState(format!(
@@ -143,11 +142,11 @@ pub fn advise<'py>(
     Ok(out)
 }
 
-/// Check a state (the normalised dict) without evaluating it; raises StateError naming the
+/// Check a state by replaying its round, without evaluating it; raises StateError naming the
 /// problem. Returns the seats whose hidden cards are inferred.
 #[pyfunction]
-pub fn check_state(state: &Bound<'_, PyDict>) -> PyResult<Vec<u32>> {
-    let view = View::from_input(&state_input(state)?).py_err()?;
+pub fn check_state(state: &Bound<'_, PyState>) -> PyResult<Vec<u32>> {
+    let view = View::from_input(&state.get().inner.round).py_err()?;
     Ok(view.opponents.iter().map(|o| u32::from(o.seat)).collect())
 }
 
@@ -157,12 +156,12 @@ pub fn check_state(state: &Bound<'_, PyDict>) -> PyResult<Vec<u32>> {
 #[pyo3(signature = (state, n, seed=0, threads=None))]
 pub fn sample_deals<'py>(
     py: Python<'py>,
-    state: &Bound<'py, PyDict>,
+    state: &Bound<'py, PyState>,
     n: usize,
     seed: u64,
     threads: Option<usize>,
 ) -> PyResult<(Bound<'py, PyList>, Vec<u32>)> {
-    let input = state_input(state)?;
+    let input = state.get().inner.round.clone();
     let cancel = Arc::new(AtomicBool::new(false));
     let c2 = cancel.clone();
     let (view, collected) = run_detached(py, &cancel, move || {

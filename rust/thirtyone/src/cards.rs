@@ -74,7 +74,7 @@ impl Card {
 
     /// Parse `AH`, `TD`, `10D`, `K♠` (case-insensitive, surrounding spaces ignored).
     pub fn parse(text: &str) -> Result<Card, Error> {
-        let bad = || Error::BadCard(text.to_string());
+        let bad = || Error::BadCard(text.chars().take(crate::error::QUOTE_CHARS + 1).collect());
         let t = text.trim();
         let mut chars: Vec<char> = t.chars().collect();
         if chars.len() < 2 {

@@ -2,7 +2,8 @@
 //!
 //! - [`cards`]: the pack, card text, card sets;
 //! - [`scoring`]: hand scores and the scoring options;
-//! - [`rules`]: the round-level rules of a table;
+//! - [`rules`]: the round-level rules of a table; [`table`]: a table's whole rule set and presets;
+//! - [`input`]: the Oracle's input read from JSON or any serde source, checked once;
 //! - [`decision`]: the table's decision rule (the one implementation);
 //! - [`round`]: one round as a state machine and what it costs each seat.
 
@@ -10,11 +11,13 @@ pub mod cards;
 pub mod decision;
 pub mod error;
 pub mod inference;
+pub mod input;
 pub mod oracle;
 pub mod playout;
 pub mod round;
 pub mod rules;
 pub mod scoring;
+pub mod table;
 pub mod view;
 
 pub use cards::{Card, CardSet};

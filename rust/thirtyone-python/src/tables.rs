@@ -1,0 +1,187 @@
+//! A table's rules and the Oracle's input state, read and checked once by the core
+//! (`thirtyone_core::table`, `thirtyone_core::input`); here only the conversion to and from
+//! Python objects.
+
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict, PyString};
+use pythonize::Depythonizer;
+use thirtyone_core::input::{self, Overrides, State};
+use thirtyone_core::rules::{FirstTurnKnock, KnockerTie, LivesMode, ThirtyOneAfterKnock};
+use thirtyone_core::table::{self, Placing, RuleValue, TableRules};
+use thirtyone_core::{Error, ThreeOfAKind};
+
+use crate::errors::{to_py, IntoPy};
+
+fn name_of<T: PartialEq + Copy>(value: T, names: &[(&'static str, T)]) -> &'static str {
+    names
+        .iter()
+        .find(|(_, v)| *v == value)
+        .map_or("", |(n, _)| n)
+}
+
+/// Every option of a table by name, as `thirtyone.Rules` holds them.
+pub fn table_dict<'py>(py: Python<'py>, t: &TableRules) -> PyResult<Bound<'py, PyDict>> {
+    let r = &t.round;
+    let d = PyDict::new(py);
+    d.set_item("seats", t.seats)?;
+    d.set_item("lives", t.lives)?;
+    d.set_item("county", t.county)?;
+    d.set_item("lives_mode", name_of(r.lives_mode, &LivesMode::NAMES))?;
+    d.set_item("life_names", t.life_names.clone())?;
+    d.set_item("placing", name_of(t.placing, &Placing::NAMES))?;
+    d.set_item("knock_penalty", r.knock_penalty)?;
+    d.set_item("knocker_tie", name_of(r.knocker_tie, &KnockerTie::NAMES))?;
+    d.set_item(
+        "three_of_a_kind",
+        name_of(r.scoring.three_of_a_kind, &ThreeOfAKind::NAMES),
+    )?;
+    d.set_item(
+        "three_aces",
+        if r.scoring.three_aces_33 {
+            "33"
+        } else {
+            "none"
+        },
+    )?;
+    d.set_item("runs", r.scoring.runs)?;
+    let mk = r.min_knock.points();
+    if mk.fract() == 0.0 {
+        d.set_item("min_knock", mk as i64)?;
+    } else {
+        d.set_item("min_knock", mk)?;
+    }
+    d.set_item("knock_needs_one_suit", r.knock_needs_one_suit)?;
+    d.set_item(
+        "first_turn_knock",
+        name_of(r.first_turn_knock, &FirstTurnKnock::NAMES),
+    )?;
+    d.set_item(
+        "thirty_one_after_knock",
+        name_of(r.thirty_one_after_knock, &ThirtyOneAfterKnock::NAMES),
+    )?;
+    d.set_item("two_player_mercy", r.two_player_mercy)?;
+    d.set_item("may_hide_31", r.may_hide_31)?;
+    Ok(d)
+}
+
+/// Rule changes given as Python pairs (name, value).
+fn changes(pairs: Option<Vec<(String, Bound<'_, PyAny>)>>) -> PyResult<Vec<(String, RuleValue)>> {
+    pairs
+        .unwrap_or_default()
+        .into_iter()
+        .map(|(key, value)| {
+            let v = input::rule_value(&key, &mut Depythonizer::from_object(&value)).py_err()?;
+            Ok((key, v))
+        })
+        .collect()
+}
+
+fn overrides(
+    preset: Option<String>,
+    pairs: Option<Vec<(String, Bound<'_, PyAny>)>>,
+) -> PyResult<Overrides> {
+    Ok(Overrides {
+        preset,
+        changes: changes(pairs)?,
+    })
+}
+
+/// A table's rules from a preset name or a mapping `{"preset": …, option: value, …}` (None:
+/// standard), then `changes` in order: every option by name, checked.
+#[pyfunction]
+#[pyo3(signature = (spec=None, changes=None))]
+pub fn parse_rules<'py>(
+    py: Python<'py>,
+    spec: Option<&Bound<'py, PyAny>>,
+    changes: Option<Vec<(String, Bound<'py, PyAny>)>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let o = overrides(None, changes)?;
+    let t = match spec {
+        None => table::build(None, &o.changes).py_err()?,
+        Some(s) => {
+            input::rules_from_deserializer(&mut Depythonizer::from_object(s), &o).py_err()?
+        }
+    };
+    table_dict(py, &t)
+}
+
+/// `KEY=VALUE` (as given to `--rule`): the option's name and its value, typed.
+#[pyfunction]
+pub fn rule_assignment<'py>(py: Python<'py>, text: &str) -> PyResult<(String, Bound<'py, PyAny>)> {
+    let (key, value) = table::assignment(text).py_err()?;
+    let mut t = TableRules::default();
+    t.apply(&key, &value).py_err()?;
+    let d = table_dict(py, &t)?;
+    let typed = d
+        .get_item(&key)?
+        .ok_or_else(|| to_py(Error::BadRule("rules", format!("no option {key}"))))?;
+    Ok((key, typed))
+}
+
+/// The preset names.
+#[pyfunction]
+pub fn presets() -> Vec<&'static str> {
+    table::PRESETS.to_vec()
+}
+
+/// The Oracle's input, read and checked once (`oracle.md`): the table's rules, the round as the
+/// player saw it, the lives if given.
+#[pyclass(frozen, module = "thirtyone._core", name = "State")]
+pub struct PyState {
+    pub inner: State,
+}
+
+#[pymethods]
+impl PyState {
+    /// Read a state from JSON text (str or bytes) or a mapping. `preset` replaces the state's
+    /// rules; `changes` (name, value) apply on top.
+    #[staticmethod]
+    #[pyo3(signature = (data, preset=None, changes=None))]
+    fn parse(
+        data: &Bound<'_, PyAny>,
+        preset: Option<String>,
+        changes: Option<Vec<(String, Bound<'_, PyAny>)>>,
+    ) -> PyResult<PyState> {
+        let o = overrides(preset, changes)?;
+        let inner = if let Ok(b) = data.cast::<PyBytes>() {
+            input::from_json(b.as_bytes(), &o)
+        } else if let Ok(s) = data.cast::<PyString>() {
+            let text = s.to_str().map_err(|_| {
+                to_py(Error::BadState(
+                    "the state is not valid text (a lone surrogate?)".into(),
+                ))
+            })?;
+            input::from_json(text.as_bytes(), &o)
+        } else {
+            input::from_deserializer(&mut Depythonizer::from_object(data), &o)
+        };
+        Ok(PyState {
+            inner: inner.py_err()?,
+        })
+    }
+
+    /// Every rule of the table, by name (as `thirtyone.Rules` holds them).
+    #[getter]
+    fn rules<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        table_dict(py, &self.inner.rules)
+    }
+
+    #[getter]
+    fn seats(&self) -> u8 {
+        self.inner.round.seats
+    }
+
+    #[getter]
+    fn me(&self) -> u8 {
+        self.inner.round.me
+    }
+
+    /// The lives of every seat, when the state gave them.
+    #[getter]
+    fn lives(&self) -> Option<Vec<u32>> {
+        self.inner
+            .lives
+            .as_ref()
+            .map(|l| l.iter().map(|&x| u32::from(x)).collect())
+    }
+}

@@ -1,0 +1,196 @@
+"""The Oracle's input and the rule options are read once, by the core: hostile and careless input
+gets one clear message of the right kind, quoting at most a short prefix of the value.
+
+Written from oracle.md (the state's keys), the rule options' ranges (`thirtyone rules`) and the
+promise that bad input never ends in a traceback, an abort or a flood of text.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+import thirtyone
+from click.testing import CliRunner
+from thirtyone import _core
+from thirtyone.cli import main
+from thirtyone.errors import CardError, RuleError, StateError, ThirtyOneError
+from thirtyone.rules import Rules
+from thirtyone.state import parse
+
+EXAMPLE_FILE = Path(__file__).parent / "data" / "example_state.json"
+CHEAP = {"deals": 100, "playouts": 200, "seed": 1, "max_time": None}
+
+
+def example(**changes: Any) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(EXAMPLE_FILE.read_text())
+    data.update(changes)
+    return data
+
+
+def nested(depth: int) -> Any:
+    value: Any = []
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+# -- Python objects --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("state", "kind", "words"),
+    [
+        (example(hand=nested(100_000)), StateError, "hand"),
+        (example(rules={"runs": nested(100_000)}), RuleError, "runs"),
+        (example(seats=10**5000), StateError, "seats"),
+        (example(lives=[10**100, 3, 3, 3]), StateError, "lives[0]"),
+        (example(lives=[-5, 3, 3, 3]), StateError, "lives[0]"),
+        (example(lives=[4, 3, 3, 3]), StateError, "lives[0]"),
+        (example(lives=[0, 3, 3, 3]), StateError, "lives[0]"),
+        (example(upcard="\ud800"), StateError, "upcard"),
+        (example(hand=["AH", "9H", "Q" * 10_000_000]), CardError, "hand[2]"),
+        (example(rules={"seats": 2}), StateError, "2 seats"),
+        (example(rules={"lives": 10**100}), RuleError, "lives"),
+        (
+            example(rules={"preset": "scat", "life_names": ["a", "b", "c", "\x1b[2J", "e"]}),
+            RuleError,
+            "control",
+        ),
+        (example(me=True), StateError, "me"),
+        (
+            example(turns=[{"seat": 0, "draw": "stock", "discard": "5C", "hides": "yes"}]),
+            StateError,
+            "hides",
+        ),
+        ([1, 2], StateError, "object"),
+        (example(turns=[{}] * 5_000), StateError, "turns"),
+    ],
+)
+def test_python_objects_are_refused_by_name(state: Any, kind: type, words: str) -> None:
+    with pytest.raises(kind) as err:
+        thirtyone.advise(state, **CHEAP)
+    message = str(err.value)
+    assert words in message
+    assert len(message) < 300
+
+
+def test_sensible_values_are_accepted_in_either_spelling() -> None:
+    for value in (30.5, "30.5"):
+        s = parse(example(rules={"three_of_a_kind": value}))
+        assert s.rules["three_of_a_kind"] == "30.5"
+    # Lives within the table; the county allows 0; tuples are lists.
+    assert parse(example(lives=(3, 3, 2, 1))).lives == [3, 3, 2, 1]
+    s = parse(example(rules="scat", lives=[3, 0, 2, 1]))
+    assert s.lives == [3, 0, 2, 1]
+    # A table that started with more seats than are still in: players out of the game.
+    assert parse(example(rules={"seats": 6})).seats == 4
+
+
+def test_rule_changes_beside_the_state() -> None:
+    s = parse(example(), preset="scat", changes={"knock_penalty": 1})
+    assert s.rules["county"] and s.rules["knock_penalty"] == 1
+    with pytest.raises(StateError, match="seats"):
+        parse(example(), changes={"seats": 3})
+
+
+# -- rules -----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: Rules(lives=10**100),
+        lambda: Rules(lives=-5),
+        lambda: Rules(lives=21),
+        lambda: Rules(seats=2.5),
+        lambda: Rules(knock_penalty=True),
+        lambda: Rules(life_names=("a", "b", "c", "\x07")),
+        lambda: Rules.from_spec({"preset": "nonsense" * 10_000}),
+    ],
+)
+def test_rule_values_out_of_range_are_refused(make: Any) -> None:
+    with pytest.raises(RuleError) as err:
+        make()
+    assert len(str(err.value)) < 300
+
+
+def test_rules_read_numbers_and_keep_types() -> None:
+    r = Rules.from_spec({"three_of_a_kind": 30.5, "min_knock": "17"})
+    assert r.three_of_a_kind == "30.5" and r.min_knock == 17
+    assert Rules(three_aces=33).three_aces == "33"
+    assert Rules.preset("standard").replace(lives=5).lives == 5
+    assert sorted(Rules.PRESETS) == sorted(_core.presets())
+
+
+# -- the command line ------------------------------------------------------------------------------
+
+
+def oracle_cli(text: bytes, *args: str) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "thirtyone",
+            "oracle",
+            "-",
+            "--deals",
+            "100",
+            "--playouts",
+            "200",
+            *args,
+        ],
+        input=text,
+        capture_output=True,
+        timeout=120,
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        (b"[" * 100_000 + b"]" * 100_000, b"JSON object"),
+        (json.dumps(example()).replace('"seats": 4', '"seats": ' + "9" * 5000).encode(), b"seats"),
+        (json.dumps(example()).replace('"7S"', '"\\ud800"').encode(), b"upcard"),
+        (json.dumps(example(upcard="Q" * 50_000_000)).encode(), b"upcard"),
+        (json.dumps(example(lives=[-5, 3, 3, 3])).encode(), b"lives[0]"),
+        (json.dumps(example(rules={"seats": 2})).encode(), b"seats"),
+        (json.dumps(example(colour="red")).encode(), b"colour"),
+        (b"\xff\xfe not text", b"not valid JSON"),
+    ],
+)
+def test_the_cli_refuses_bad_states_in_one_short_line(text: bytes, words: bytes) -> None:
+    result = oracle_cli(text)
+    assert result.returncode == 2, result.stderr[:500]
+    assert result.stdout == b""
+    assert words in result.stderr
+    assert result.stderr.count(b"\n") == 1 and len(result.stderr) < 400
+    assert b"Traceback" not in result.stderr
+
+
+def test_the_cli_reads_rule_numbers_either_way() -> None:
+    for value in (30.5, "30.5"):
+        text = json.dumps(example(rules={"three_of_a_kind": value})).encode()
+        result = oracle_cli(text, "--json")
+        assert result.returncode == 0, result.stderr
+        assert json.loads(result.stdout)["options"]
+
+
+def test_the_cli_refuses_rules_that_contradict_the_state_or_each_other() -> None:
+    text = json.dumps(example()).encode()
+    result = oracle_cli(text, "--rule", "seats=3")
+    assert result.returncode == 2 and b"seats" in result.stderr
+    result = CliRunner().invoke(main, ["play", "--rule", "seats=9", "--seats", "2", "--autoplay"])
+    assert result.exit_code == 2
+    assert "--seats 2" in result.output and "seats=9" in result.output
+
+
+def test_every_refusal_is_a_thirtyone_error() -> None:
+    # The family: a script's `except ThirtyOneError` catches every mistake in a state.
+    for bad in (example(seats="four"), example(hand="AH"), example(upcard=None), "{", b"\x00"):
+        with pytest.raises(ThirtyOneError):
+            parse(bad)
