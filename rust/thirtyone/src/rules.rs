@@ -121,21 +121,6 @@ impl RoundRules {
     }
 }
 
-/// A rule value given as text (from Python, the CLI or a state file), parsed with the field named.
-fn choice<T: Copy>(field: &'static str, text: &str, options: &[(&str, T)]) -> Result<T> {
-    options
-        .iter()
-        .find(|(name, _)| *name == text)
-        .map(|(_, v)| *v)
-        .ok_or_else(|| {
-            let names: Vec<&str> = options.iter().map(|(n, _)| *n).collect();
-            Error::BadRule(
-                field,
-                format!("{text:?} is not one of {}", names.join(", ")),
-            )
-        })
-}
-
 impl KnockerTie {
     pub const NAMES: [(&'static str, KnockerTie); 4] = [
         ("knocker_pays", KnockerTie::KnockerPays),
@@ -143,9 +128,6 @@ impl KnockerTie {
         ("only_knocker", KnockerTie::OnlyKnocker),
         ("cadillac", KnockerTie::Cadillac),
     ];
-    pub fn parse(text: &str) -> Result<Self> {
-        choice("knocker_tie", text, &Self::NAMES)
-    }
 }
 
 impl FirstTurnKnock {
@@ -154,17 +136,11 @@ impl FirstTurnKnock {
         ("forbidden", FirstTurnKnock::Forbidden),
         ("blind", FirstTurnKnock::Blind),
     ];
-    pub fn parse(text: &str) -> Result<Self> {
-        choice("first_turn_knock", text, &Self::NAMES)
-    }
 }
 
 impl LivesMode {
     pub const NAMES: [(&'static str, LivesMode); 2] =
         [("lives", LivesMode::Lives), ("gin", LivesMode::Gin)];
-    pub fn parse(text: &str) -> Result<Self> {
-        choice("lives_mode", text, &Self::NAMES)
-    }
 }
 
 impl ThirtyOneAfterKnock {
@@ -172,9 +148,6 @@ impl ThirtyOneAfterKnock {
         ("ends_round", ThirtyOneAfterKnock::EndsRound),
         ("continues", ThirtyOneAfterKnock::Continues),
     ];
-    pub fn parse(text: &str) -> Result<Self> {
-        choice("thirty_one_after_knock", text, &Self::NAMES)
-    }
 }
 
 impl crate::scoring::ThreeOfAKind {
@@ -183,9 +156,6 @@ impl crate::scoring::ThreeOfAKind {
         ("30", crate::scoring::ThreeOfAKind::Thirty),
         ("30.5", crate::scoring::ThreeOfAKind::ThirtyHalf),
     ];
-    pub fn parse(text: &str) -> Result<Self> {
-        choice("three_of_a_kind", text, &Self::NAMES)
-    }
 }
 
 /// A score given in points (30.5 allowed), as a threshold.
