@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import io
 import json
 import random
 import sys
@@ -15,13 +14,12 @@ import click
 from rich.console import Console
 from rich.text import Text
 
-from thirtyone import saves
-from thirtyone.display import Narrator, advice_report, intro
+from thirtyone import names as names_check
+from thirtyone import play_session, save_start, saves
+from thirtyone.display import advice_report, intro
 from thirtyone.errors import RuleError, ThirtyOneError
-from thirtyone.game import Game
-from thirtyone.players import ComputerPlayer, Player
 from thirtyone.rules import Rules
-from thirtyone.terminal_player import AdvisedPlayer, OracleAdvisor, QuitGame, TerminalPlayer
+from thirtyone.terminal_player import OracleAdvisor
 
 #: The computer players' names, in seat order.
 COMPUTER_NAMES = ("Alice", "Ben", "Cara", "Dev", "Eve", "Finn", "Gus", "Hana", "Ivo")
@@ -132,51 +130,32 @@ def play(
     after you draw); the decision stays yours.
     """
     path = save_file or saves.default_path()
-    saved: saves.SavedGame | None = None
-    if resume:
-        ctx = click.get_current_context()
-        given = [
-            f"--{p.replace('_', '-')}"
-            for p in ("seats", "lives", "knock_penalty", "seed", "preset", "changes", "name")
-            if ctx.get_parameter_source(p) == click.core.ParameterSource.COMMANDLINE
-        ]
-        if given:
-            raise click.UsageError(
-                f"--resume continues the saved game with its own rules and seed; "
-                f"leave out {', '.join(given)}"
-            )
-        try:
-            saved = saves.read(path)
-        except ThirtyOneError as err:
-            _fail(str(err))
-        if saved.over:
-            _fail(f"the saved game at {path} is over; start a new one with thirtyone play")
-        rules, seed, names = saved.rules, saved.seed, saved.names
-        name = names[saved.you]
-    else:
-        spec: dict[str, Any] = {"preset": preset, **changes}
-        for key, value in (("seats", seats), ("lives", lives), ("knock_penalty", knock_penalty)):
-            if value is None:
-                continue
-            if key in changes and changes[key] != value:
-                option = "--" + key.replace("_", "-")
-                raise click.UsageError(
-                    f"{option} {value} and --rule {key}={changes[key]} disagree: give it once"
-                )
-            spec[key] = value
-        try:
-            rules = Rules.from_spec(spec)
-        except RuleError as err:
-            raise click.UsageError(str(err)) from None
-        name = name.strip()
-        if not name:
-            raise click.BadParameter("your name may not be empty", param_hint="--name")
-        if seed is None:
-            seed = random.SystemRandom().randrange(1, 1_000_000)
-        names = [name, *computer_names(rules.seats - 1, name)]
-
     console = Console(highlight=False)
-    narrator = Narrator(console, names, me=0, compact=autoplay)
+    saved: saves.SavedGame | None = None
+    try:
+        if resume:
+            _refuse_new_game_options()
+            saved = save_start.before_resume(path, check_folder=not autoplay)
+        else:
+            rules = _new_rules(preset, changes, seats, lives, knock_penalty)
+            names = _new_names(name, rules)
+            if not autoplay:
+                saved = save_start.before_new_game(
+                    path, console, interactive=sys.stdin.isatty(), given=save_file is not None
+                )
+    except saves.SaveError as err:
+        _fail(str(err))
+    except save_start.Cancelled:
+        console.print(
+            Text(f"Cancelled: nothing was changed; your game is still saved at {path}."),
+            soft_wrap=True,
+        )
+        return
+    if saved is not None:
+        rules, seed, names = saved.rules, saved.seed, saved.names
+    elif seed is None:
+        seed = random.SystemRandom().randrange(1, 1_000_000)
+    intro_text = intro(rules, names, 0, seed, preset) if saved is None else None
     if oracle_on is None:
         oracle_on = not autoplay
     advisor = (
@@ -184,52 +163,59 @@ def play(
         if oracle_on
         else None
     )
-    me: Player
-    if autoplay:
-        me = ComputerPlayer(name) if advisor is None else AdvisedPlayer(name, console, advisor)
-    else:
-        me = TerminalPlayer(name, console, narrator, advisor=advisor)
-    players: list[Player] = [me, *(ComputerPlayer(n) for n in names[1:])]
-    if saved is not None:
-        # Replay the journal quietly, then tell where the game stands and play on.
-        narrator.console = Console(file=io.StringIO())
-
-        def caught_up() -> None:
-            narrator.console = console
-            console.print(resumed_text(game))
-
-        players = saves.resumable(players, saved.journal, caught_up)
-    game = Game(rules, players, seed=seed, names=names, on_event=narrator)
-    narrator.game = game
-    saver: saves.Saver | None = None
-    if not autoplay:
-        # (An --autoplay game plays itself in one go and is not saved.)
-        saver = saves.Saver(saved or saves.SavedGame(rules, seed, names), game, path)
-        game.add_listener(saver)
-    if saved is None:
-        console.print(intro(rules, names, 0, seed, preset))
-    if saver is not None:
-        console.print(
-            Text(
-                f"Saved after every turn to {path} (continue with thirtyone play --resume).",
-                style="dim",
-            )
-        )
+    table = play_session.Table(console, rules, seed, names, advisor, autoplay)
+    save = None if autoplay else (path, save_file is not None)
     try:
-        game.play()
-    except (QuitGame, KeyboardInterrupt):
-        if saver is not None and not game.over:
-            saver.save()
-            console.print("Saved. Continue with: thirtyone play --resume")
-        console.print("Goodbye!")
+        play_session.play_game(table, saved, save, intro_text)
     except saves.SaveError as err:
         _fail(str(err))
 
 
-def resumed_text(game: Game) -> Text:
-    """Where a resumed game stands."""
-    lives = " · ".join(f"{game.names[s]} {game.lives[s]}" for s in game.active)
-    return Text(f"Resumed: round {game.round_number}. Lives: {lives}", style="bold")
+def _refuse_new_game_options() -> None:
+    ctx = click.get_current_context()
+    given = [
+        f"--{p.replace('_', '-')}"
+        for p in ("seats", "lives", "knock_penalty", "seed", "preset", "changes", "name")
+        if ctx.get_parameter_source(p) == click.core.ParameterSource.COMMANDLINE
+    ]
+    if given:
+        raise click.UsageError(
+            f"--resume continues the saved game with its own rules and seed; "
+            f"leave out {', '.join(given)}"
+        )
+
+
+def _new_rules(
+    preset: str,
+    changes: dict[str, Any],
+    seats: int | None,
+    lives: int | None,
+    knock_penalty: int | None,
+) -> Rules:
+    spec: dict[str, Any] = {"preset": preset, **changes}
+    for key, value in (("seats", seats), ("lives", lives), ("knock_penalty", knock_penalty)):
+        if value is None:
+            continue
+        if key in changes and changes[key] != value:
+            option = "--" + key.replace("_", "-")
+            raise click.UsageError(
+                f"{option} {value} and --rule {key}={changes[key]} disagree: give it once"
+            )
+        spec[key] = value
+    try:
+        return Rules.from_spec(spec)
+    except RuleError as err:
+        raise click.UsageError(str(err)) from None
+
+
+def _new_names(name: str, rules: Rules) -> list[str]:
+    """Your name (checked: printable and not empty) and the computer players'."""
+    name = name.strip()
+    if not name:
+        raise click.BadParameter("your name may not be empty", param_hint="--name")
+    if why := names_check.problem(name):
+        raise click.BadParameter(why, param_hint="--name")
+    return [name, *computer_names(rules.seats - 1, name)]
 
 
 # -- thirtyone rules ------------------------------------------------------------------------------

@@ -37,6 +37,10 @@ class Event:
       or letters under Gin lives), ``lives`` (after the round; all game seats; with the county
       0 is on the county and below 0 is out), and ``hidden_31`` (the seats that held a hidden 31)
       when there were any;
+    - ``mid_turn``: ``seat`` has taken a step of their turn that cannot be taken back, ``step``
+      (``look``: looked at the cards at a blind table; ``draw``; ``take``); the card is not
+      given. Listeners see it (saved games are written then); :attr:`Game.events` does not keep
+      it, since the ``turn`` event that ends the turn tells the whole turn.
     - ``wash``: the round would have left nobody in the game; nothing is lost, it is dealt again;
     - ``county``: ``seat`` has lost their last life and plays on on the county;
     - ``out``: ``seat`` and ``place``;
@@ -109,6 +113,7 @@ class Turn:
         self.game.journal.append(["draw"])
         new, _ = self.round.pending or ("", "")
         self._record.update(draw="stock", drew=new)
+        self.game._emit("mid_turn", seat=self.seat, step="draw")
         return new
 
     def take(self) -> str:
@@ -116,6 +121,7 @@ class Turn:
         self.round.apply("take")
         self.game.journal.append(["take"])
         self._record.update(draw="pile", card=top)
+        self.game._emit("mid_turn", seat=self.seat, step="take")
         return top
 
     def decline(self) -> None:
@@ -158,10 +164,17 @@ class Turn:
         the round (``turn.round.is_over``); otherwise the turn goes on as usual."""
         self.round.apply("look")
         self.game.journal.append(["look"])
+        self.game._emit("mid_turn", seat=self.seat, step="look")
 
     def play_by_rule(self, knock_at: float) -> None:
         """Play the whole turn by the table's decision rule (which never calls the blind
-        showdown and always shows a 31)."""
+        showdown and always shows a 31); a turn already under way (a resumed game left after a
+        draw or take) is finished by the rule's put-down."""
+        if self.pending is not None:
+            new, source = self.pending
+            rules = self.game.rules.round_rules()
+            self.put_down(_core.choose_put_down(self.hand, new, source == "pile", rules))
+            return
         if self.blind:
             self.look()
             if self.round.is_over:
@@ -296,7 +309,8 @@ class Game:
 
     def _emit(self, kind: str, **data: Any) -> None:
         event = Event(kind, self.round_number, data)
-        self.events.append(event)
+        if kind != "mid_turn":  # told again, whole, by the turn event: not kept in the record
+            self.events.append(event)
         for listener in self._listeners:
             listener(event)
 

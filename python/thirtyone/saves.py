@@ -1,18 +1,31 @@
-"""Saved games: ``thirtyone play`` saves after every turn and ``--resume`` continues.
+"""Saved games: ``thirtyone play`` saves as it goes and ``--resume`` continues.
 
 A save holds the rules, the seed, the names and the journal of every action applied to a round
 (:attr:`thirtyone.Game.journal`). The seed reproduces the dealer draw and every shuffle, so
-replaying the journal rebuilds the game exactly where it was. A save is written to a temporary
-file in the same folder and renamed over the old one, so a process killed at any moment leaves
-either the previous save or the new one, never half of one.
+replaying the journal rebuilds the game exactly where it was. The journal is written after every
+turn and also after each step of a turn that cannot be taken back (looking at the cards at a
+blind table, drawing from the stock, taking the discard), so a game left in the middle of a turn
+resumes at the put-down with the same card in hand.
+
+Nothing here destroys a saved game:
+
+- a save is written to a temporary file in the same folder and renamed over the old one, so a
+  process killed at any moment leaves either the previous save or the new one;
+- a resumed game writes nothing until its journal has been replayed to the end (:class:`Saver`
+  starts disarmed), so a journal that cannot be replayed is left byte for byte as it was;
+- :func:`look` tells a save from anything else at a path, so a foreign file is never written
+  over, and :func:`backup` keeps an unfinished game beside the new one without replacing any
+  earlier backup.
 """
 
 from __future__ import annotations
 
+import errno
 import json
 import os
+import stat
 import tempfile
-from collections import deque
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,15 +33,27 @@ from typing import Any
 
 from thirtyone.errors import ThirtyOneError
 from thirtyone.game import Game, Turn
-from thirtyone.players import Player
+from thirtyone.names import neutralise
+from thirtyone.players import ComputerPlayer, Player
 from thirtyone.rules import Rules
 
 FORMAT = "thirtyone-save"
 VERSION = 1
+#: No save comes near this size; a larger file is not read (it is not a save).
+MAX_BYTES = 16 * 1024 * 1024
+#: Temporary files are named ``.saved-game-*.tmp``; one older than this is a crash's leftover.
+TMP_PREFIX, TMP_SUFFIX = ".saved-game-", ".tmp"
+LEFTOVER_AGE = 60.0
+#: Backups are numbered 1, 2, … up to this.
+MAX_BACKUPS = 1000
 
 
 class SaveError(ThirtyOneError):
     """A saved game that is missing, damaged, or cannot be replayed."""
+
+
+class NotASave(SaveError):
+    """The path holds something other than a thirtyone save (a folder, a text file, …)."""
 
 
 def data_dir() -> Path:
@@ -42,6 +67,13 @@ def data_dir() -> Path:
 
 def default_path() -> Path:
     return data_dir() / "saved-game.json"
+
+
+def _journal_ok(journal: object) -> bool:
+    return isinstance(journal, list) and all(
+        isinstance(a, list) and 1 <= len(a) <= 2 and all(isinstance(x, str) for x in a)
+        for a in journal
+    )
 
 
 @dataclass
@@ -70,51 +102,128 @@ class SavedGame:
 
     @classmethod
     def from_json(cls, text: str, where: str) -> SavedGame:
+        """The save in ``text``. Raises :class:`NotASave` for text that is not a thirtyone save
+        and :class:`SaveError` for a damaged save. Names are neutralised (see
+        :func:`thirtyone.names.neutralise`): they are printed on every turn."""
+
         def damaged(why: str) -> SaveError:
-            return SaveError(f"the saved game at {where} is damaged ({why}); it was left as it is")
+            return SaveError(f"the saved game at {where} is damaged ({why})")
 
         try:
             data = json.loads(text)
-        except (json.JSONDecodeError, UnicodeDecodeError) as e:
-            raise damaged(f"not JSON: {e}") from None
+        except (ValueError, RecursionError) as e:
+            if FORMAT in text[:200]:  # a save cut short
+                raise damaged(f"not JSON: {e}") from None
+            raise NotASave(f"{where} is not a thirtyone save (it is not JSON)") from None
         if not isinstance(data, dict) or data.get("format") != FORMAT:
-            raise damaged("not a thirtyone save")
+            raise NotASave(f"{where} is not a thirtyone save (JSON, but not a saved game)")
         if data.get("version") != VERSION:
             raise SaveError(
-                f"the saved game at {where} is of version {data.get('version')!r}, "
+                f"the saved game at {where} is of version {str(data.get('version'))[:20]}, "
                 f"this thirtyone reads version {VERSION}"
             )
         try:
             rules = Rules.from_spec(data["rules"])
             seed, names, you = data["seed"], data["names"], data["you"]
             journal, over = data["journal"], data["over"]
-        except (KeyError, TypeError) as e:
+        except KeyError as e:
             raise damaged(f"missing {e}") from None
-        except ThirtyOneError as e:
-            raise damaged(str(e)) from None
+        except (TypeError, ValueError, RecursionError) as e:
+            raise damaged(" ".join(str(e).split())[:200]) from None
         ok = (
             isinstance(seed, int)
             and isinstance(names, list)
             and len(names) == rules.seats
-            and all(isinstance(n, str) for n in names)
+            and all(isinstance(n, str) and n.strip() for n in names)
             and isinstance(you, int)
             and 0 <= you < rules.seats
             and isinstance(over, bool)
-            and isinstance(journal, list)
-            and all(
-                isinstance(a, list) and 1 <= len(a) <= 2 and all(isinstance(x, str) for x in a)
-                for a in journal
-            )
+            and _journal_ok(journal)
         )
         if not ok:
             raise damaged("a field has the wrong shape")
-        return cls(rules, seed, names, you, journal, over)
+        return cls(rules, seed, [neutralise(n) for n in names], you, journal, over)
+
+
+# -- the file -------------------------------------------------------------------------------------
+
+
+def short(path: Path | str, most: int = 80) -> str:
+    """``path`` for a message: a very long one cut to its start and end."""
+    text = str(path)
+    return text if len(text) <= most else f"{text[: most // 2]}…{text[-most // 4 :]}"
+
+
+def _why(err: OSError, path: Path | None = None) -> str:
+    """What went wrong, in words: ``/a/b is a file, not a folder``, ``permission denied``."""
+    if path is not None and err.errno == errno.ENOTDIR:
+        for parent in path.parents:
+            if os.path.lexists(parent) and not parent.is_dir():
+                return f"{short(parent)} is a file, not a folder"
+    if path is not None and err.errno == errno.ENAMETOOLONG:
+        longest = max(len(os.fsencode(part)) for part in path.parts)
+        return f"a name in it is too long ({longest} bytes)"
+    what = (err.strerror or str(err)).lower()
+    if path is not None and err.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+        return f"the folder {short(path.parent)} cannot be written ({what})"
+    return f"{what}: {short(err.filename)}" if err.filename else what
+
+
+@dataclass(frozen=True)
+class Found:
+    """What is at a save's path: ``state`` is ``missing``, ``finished``, ``unfinished``, or
+    ``damaged`` (a thirtyone save that cannot be read; ``why`` says what is wrong)."""
+
+    state: str
+    saved: SavedGame | None = None
+    why: str = ""
+
+
+def look(path: Path) -> Found:
+    """What is at ``path``. Raises :class:`NotASave` when it holds anything but a thirtyone save
+    (a folder, a text file, JSON of another program) or cannot be looked at."""
+    where = short(path)
+    try:
+        info = path.stat()
+    except FileNotFoundError:
+        return Found("missing")
+    except OSError as e:
+        raise SaveError(f"games cannot be saved at {where}: {_why(e, path)}") from None
+    if stat.S_ISDIR(info.st_mode):
+        raise NotASave(f"{where} is a folder, not a thirtyone save")
+    if not stat.S_ISREG(info.st_mode):
+        raise NotASave(f"{where} is not a regular file, not a thirtyone save")
+    if info.st_size > MAX_BYTES:
+        raise NotASave(f"{where} is not a thirtyone save (it is {info.st_size:,} bytes)")
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError:
+        raise NotASave(f"{where} is not a thirtyone save (it is not text)") from None
+    except OSError as e:
+        raise SaveError(f"{where} cannot be read: {_why(e, path)}") from None
+    try:
+        saved = SavedGame.from_json(text, where)
+    except NotASave:
+        raise
+    except SaveError as e:
+        return Found("damaged", why=str(e))
+    return Found("finished" if saved.over else "unfinished", saved)
+
+
+def read(path: Path) -> SavedGame:
+    """The save at ``path``; :class:`SaveError` when there is none or it cannot be read."""
+    found = look(path)
+    if found.state == "missing":
+        raise SaveError(f"there is no saved game at {short(path)}")
+    if found.saved is None:
+        raise SaveError(f"{found.why}; it was left as it is")
+    return found.saved
 
 
 def write(saved: SavedGame, path: Path) -> None:
     """Write atomically: a temporary file in the same folder, flushed, then renamed."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".saved-game-", suffix=".tmp", dir=path.parent)
+    fd, tmp = tempfile.mkstemp(prefix=TMP_PREFIX, suffix=TMP_SUFFIX, dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(saved.to_json())
@@ -126,73 +235,227 @@ def write(saved: SavedGame, path: Path) -> None:
         raise
 
 
-def read(path: Path) -> SavedGame:
+def prepare_folder(path: Path) -> None:
+    """Check, before the first turn, that a save can be written at ``path``: its folder is
+    created, a temporary file is written there and removed, and the name is not too long.
+    Leftover temporary files of an earlier crash (older than a minute) are removed. Raises
+    :class:`SaveError` saying what is wrong."""
+    folder = path.parent
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise SaveError(f"there is no saved game at {path}") from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise SaveError(f"the saved game at {path} cannot be read: {e}") from None
-    return SavedGame.from_json(text, str(path))
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=TMP_PREFIX, suffix=TMP_SUFFIX, dir=folder)
+        os.close(fd)
+        os.unlink(tmp)
+    except FileExistsError:
+        why = f"{short(folder)} is a file, not a folder"
+        raise SaveError(f"games cannot be saved at {short(path)}: {why}") from None
+    except OSError as e:
+        raise SaveError(f"games cannot be saved at {short(path)}: {_why(e, path)}") from None
+    try:
+        longest = os.pathconf(folder, "PC_NAME_MAX")
+    except (OSError, ValueError):
+        longest = 255
+    size = len(os.fsencode(path.name))
+    if size > longest:
+        raise SaveError(
+            f"games cannot be saved at {short(path)}: the name is too long "
+            f"({size} bytes; at most {longest})"
+        )
+    remove_leftovers(folder)
+
+
+def remove_leftovers(folder: Path, age: float = LEFTOVER_AGE) -> list[Path]:
+    """Remove the temporary files (``.saved-game-*.tmp``) that a process killed while writing
+    left in ``folder``; only those older than ``age`` seconds (a younger one may be another
+    game's write in progress). Returns those removed."""
+    removed: list[Path] = []
+    now = time.time()
+    try:
+        candidates = list(folder.glob(f"{TMP_PREFIX}*{TMP_SUFFIX}"))
+    except OSError:
+        return removed
+    for p in candidates:
+        try:
+            info = p.lstat()
+            if stat.S_ISREG(info.st_mode) and now - info.st_mtime > age:
+                p.unlink()
+                removed.append(p)
+        except OSError:
+            continue
+    return removed
+
+
+def backup_name(path: Path, n: int) -> Path:
+    """``saved-game.3.json`` for ``saved-game.json`` and 3."""
+    return path.with_name(f"{path.stem}.{n}{path.suffix}")
+
+
+def next_backup(path: Path) -> Path:
+    """The name the next :func:`backup` of ``path`` would take (if nobody takes it first)."""
+    for n in range(1, MAX_BACKUPS + 1):
+        target = backup_name(path, n)
+        if not os.path.lexists(target):
+            return target
+    return backup_name(path, MAX_BACKUPS + 1)
+
+
+def backup(path: Path) -> Path:
+    """Keep the save at ``path`` as a numbered file beside it (``saved-game.1.json``, the first
+    number free) and return its path. An earlier backup is never replaced. The save itself stays
+    where it is until a new game is written over it."""
+    for n in range(1, MAX_BACKUPS + 1):
+        target = backup_name(path, n)
+        try:
+            _keep(path, target)
+        except FileExistsError:
+            continue
+        except OSError as e:
+            why = _why(e, target)
+            raise SaveError(f"the saved game at {short(path)} could not be kept: {why}") from None
+        return target
+    raise SaveError(
+        f"the saved game at {short(path)} could not be kept: "
+        f"there are {MAX_BACKUPS} backups beside it"
+    )
+
+
+def _keep(path: Path, target: Path) -> None:
+    """A second name for the file (a hard link), or else an exclusive copy: never replaces
+    ``target`` (FileExistsError)."""
+    try:
+        os.link(path, target)
+        return
+    except FileExistsError:
+        raise
+    except OSError as e:
+        if e.errno not in (errno.EPERM, errno.EXDEV, errno.ENOTSUP, errno.EMLINK, errno.EACCES):
+            raise
+    data = path.read_bytes()
+    fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "wb") as f:
+        f.write(data)
+        f.flush()
+        os.fsync(f.fileno())
+
+
+# -- saving and replaying -------------------------------------------------------------------------
+
+#: The events after which the game is saved (``mid_turn``: a look, draw or take).
+SAVE_ON = ("mid_turn", "turn", "round_end", "wash", "game_over")
 
 
 class Saver:
-    """An event listener that writes the game after every turn and every round's end."""
+    """An event listener that writes the game after every turn, every step of a turn that cannot
+    be taken back, and every round's end.
 
-    def __init__(self, saved: SavedGame, game: Game, path: Path) -> None:
+    ``armed=False`` (a resumed game) writes nothing until :meth:`arm` is called, once the
+    journal has been replayed to the end. A write that fails raises :class:`SaveError` (the last
+    good save stays).
+    """
+
+    def __init__(self, saved: SavedGame, game: Game, path: Path, *, armed: bool = True) -> None:
         self.saved, self.game, self.path = saved, game, path
-        # The journal up to the last whole turn: a turn in progress is not saved.
-        self.complete = len(saved.journal)
+        self.armed = armed
+
+    def arm(self) -> None:
+        self.armed = True
 
     def __call__(self, event: Any) -> None:
-        if event.kind in ("turn", "round_end", "wash", "game_over"):
-            self.complete = len(self.game.journal)
+        if event.kind in SAVE_ON:
             self.save()
 
     def save(self) -> None:
-        self.saved.journal = [list(a) for a in self.game.journal[: self.complete]]
+        if not self.armed:
+            return
+        self.saved.journal = [list(a) for a in self.game.journal]
         self.saved.over = self.game.over
-        write(self.saved, self.path)
+        try:
+            write(self.saved, self.path)
+        except OSError as e:
+            raise SaveError(
+                f"the game could not be saved at {short(self.path)}: {_why(e, self.path)}; "
+                "the last save there is kept"
+            ) from None
+
+
+class Script:
+    """The journal being replayed, shared by every seat's :class:`Replayer`.
+
+    ``on_caught_up`` is called once, when the journal is spent (:meth:`catch_up`); until then
+    ``caught_up`` is False.
+    """
+
+    def __init__(
+        self, journal: Sequence[list[str]], where: str, on_caught_up: Callable[[], None]
+    ) -> None:
+        self.actions = [list(a) for a in journal]
+        self.where = where
+        self.on_caught_up = on_caught_up
+        self.done = 0
+        self.caught_up = False
+
+    def __bool__(self) -> bool:
+        return self.done < len(self.actions)
+
+    def next(self) -> list[str]:
+        if not self:
+            raise SaveError("the journal stops in the middle of a turn")
+        self.done += 1
+        return self.actions[self.done - 1]
+
+    def catch_up(self) -> None:
+        if not self.caught_up:
+            self.caught_up = True
+            self.on_caught_up()
+
+    def finish(self) -> None:
+        """After the game has ended: the whole journal must have been used."""
+        if self:
+            self.done += 1
+            raise self.error("the journal goes on after the game's end")
+        self.catch_up()
+
+    def error(self, why: object) -> SaveError:
+        """A replay failure, naming the action that failed."""
+        at = self.actions[self.done - 1] if self.done else []
+        return SaveError(
+            f"the saved game at {self.where} cannot be replayed: action {self.done} of "
+            f"{len(self.actions)} ({' '.join(at)[:40]}): {why}"
+        )
 
 
 class Replayer:
     """Wraps a seat's player: plays the journal's actions first, then hands over.
 
-    Every seat is wrapped with the same shared journal, so the game is rebuilt action by action;
-    ``on_caught_up`` is called once, when the journal is spent.
+    Every seat is wrapped with the same :class:`Script`, so the game is rebuilt action by action.
+    A journal that ends after a look, a draw or a take hands the player a turn already under way
+    (``turn.pending`` set after a draw or take): they go on from there and cannot draw again.
     """
 
-    def __init__(
-        self,
-        player: Player,
-        journal: deque[list[str]],
-        on_caught_up: Callable[[], None],
-    ) -> None:
+    def __init__(self, player: Player, script: Script) -> None:
         self.player = player
         self.name = player.name
-        self.journal = journal
-        self.on_caught_up = on_caught_up
+        self.script = script
 
     def play(self, turn: Turn) -> None:
-        if not self.journal:
-            self.on_caught_up()
-            self.player.play(turn)
-            return
-        try:
-            self._replay(turn)
-        except (ThirtyOneError, IndexError) as e:
-            raise SaveError(f"the saved game cannot be replayed: {e}") from None
-
-    def _next(self) -> list[str]:
-        return self.journal.popleft()
+        if self.script:
+            try:
+                self._replay(turn)
+            except ThirtyOneError as e:
+                raise self.script.error(e) from None
+            if turn.round.is_over or turn.round.to_move != turn.round_seat:
+                return  # the whole turn was replayed
+        self.script.catch_up()
+        self.player.play(turn)
 
     def _replay(self, turn: Turn) -> None:
-        action = self._next()
+        script = self.script
+        action = script.next()
         if action[0] == "look":
             turn.look()
-            if turn.round.is_over:
+            if turn.round.is_over or not script:
                 return
-            action = self._next()
+            action = script.next()
         kind = action[0]
         if kind == "blind":
             turn.call_blind()
@@ -202,25 +465,48 @@ class Replayer:
             turn.decline()
         elif kind in ("draw", "take"):
             turn.draw() if kind == "draw" else turn.take()
-            put = self._next()
+            if not script:
+                return  # the turn was left at the put-down
+            put = script.next()
             if put[0] not in ("put", "hide") or len(put) != 2:
-                raise SaveError(f"the saved game cannot be replayed: {put} after a {kind}")
+                raise SaveError(f"a {kind} must be followed by a put-down")
             turn.put_down(put[1], hide=put[0] == "hide")
         else:
-            raise SaveError(f"the saved game cannot be replayed: unknown action {action}")
+            raise SaveError(f"unknown action {action[0][:20]!r}")
 
 
 def resumable(
-    players: Sequence[Player], journal: Sequence[list[str]], on_caught_up: Callable[[], None]
-) -> list[Player]:
-    """The players wrapped to replay ``journal`` first."""
-    shared: deque[list[str]] = deque(list(a) for a in journal)
-    done = False
+    players: Sequence[Player],
+    journal: Sequence[list[str]],
+    on_caught_up: Callable[[], None],
+    where: str = "the saved game",
+) -> tuple[list[Player], Script]:
+    """The players wrapped to replay ``journal`` first, and the shared :class:`Script`."""
+    script = Script(journal, where, on_caught_up)
+    return [Replayer(p, script) for p in players], script
 
-    def caught_up() -> None:
-        nonlocal done
-        if not done:
-            done = True
-            on_caught_up()
 
-    return [Replayer(p, shared, caught_up) for p in players]
+class _Stop(Exception):
+    pass
+
+
+def replayed(saved: SavedGame, where: str) -> Game:
+    """The saved game rebuilt by replaying its journal, stopped where the journal ends (nobody
+    plays on). Raises :class:`SaveError` when the journal cannot be replayed."""
+
+    def stop() -> None:
+        raise _Stop
+
+    computers = [ComputerPlayer(n) for n in saved.names]
+    players, script = resumable(computers, saved.journal, stop, where)
+    game = Game(saved.rules, players, seed=saved.seed, names=saved.names)
+    try:
+        game.play()
+        script.finish()
+    except _Stop:
+        pass
+    except SaveError:
+        raise
+    except ThirtyOneError as e:
+        raise script.error(e) from None
+    return game

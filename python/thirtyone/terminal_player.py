@@ -7,7 +7,8 @@ that leaves 31 is followed by the question whether to show it (``s``) or keep it
 it counts 30), and at a blind table the first player of a round is asked, before seeing their
 cards, whether to call the blind showdown (``b``) or look (Enter). Only what
 :meth:`Turn.legal` allows is played; anything else gets a one-line explanation and the question
-again. ``q``, end of input (Ctrl-D) or Ctrl-C raise :class:`QuitGame`.
+again. ``q``, end of input (Ctrl-D) or Ctrl-C raise :class:`QuitGame`. A turn handed over already
+under way (a resumed game saved after a draw or take) starts at the put-down.
 
 ``advisor`` is the hook for the Oracle: a callable given the :class:`~thirtyone.game.Turn`, called
 before the first question of a turn and again after a draw or take (``turn.pending`` is then
@@ -32,6 +33,7 @@ from thirtyone import display
 from thirtyone.cards import parse_card
 from thirtyone.errors import CardError, ThirtyOneError
 from thirtyone.players import TABLE_KNOCK_AT, ComputerPlayer
+from thirtyone.saves import SaveError
 
 if TYPE_CHECKING:
     from thirtyone.game import Turn
@@ -97,6 +99,10 @@ class TerminalPlayer:
     # -- the turn ---------------------------------------------------------------------------------
 
     def play(self, turn: Turn) -> None:
+        if turn.pending is not None:  # a resumed game left after a draw or take
+            self.console.print(self.narrator.turn_panel(turn))
+            self._put_down(turn)
+            return
         if turn.blind:
             if self._call_blind(turn):
                 return
@@ -128,6 +134,8 @@ class TerminalPlayer:
                     turn.draw()
                 else:
                     turn.take()
+            except SaveError:  # the game could not be saved: that ends it
+                raise
             except ThirtyOneError as err:  # the core refused: say why and ask again
                 self._say(str(err))
                 continue
@@ -156,6 +164,8 @@ class TerminalPlayer:
             hide = turn.may_hide(choice) and self._hide_31()
             try:
                 turn.put_down(choice, hide=hide)
+            except SaveError:
+                raise
             except ThirtyOneError as err:
                 self._say(str(err))
                 continue

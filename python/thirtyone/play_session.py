@@ -1,0 +1,128 @@
+"""One run of ``thirtyone play``: the seats, the replay of a saved game, saving as the game goes,
+and leaving it (``q``, Ctrl-C, Ctrl-D).
+
+A resumed game is rebuilt by replaying its journal quietly, and nothing is written until the
+replay is done (:class:`~thirtyone.saves.Saver` starts disarmed); a journal that cannot be
+replayed raises :class:`~thirtyone.saves.SaveError` naming the action that failed. A new game is
+saved once before its first turn, so a folder where nothing can be written is found then.
+"""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+from typing import NamedTuple
+
+from rich.console import Console, RenderableType
+from rich.text import Text
+
+from thirtyone import saves
+from thirtyone.display import Narrator
+from thirtyone.errors import ThirtyOneError
+from thirtyone.game import Game
+from thirtyone.players import ComputerPlayer, Player
+from thirtyone.rules import Rules
+from thirtyone.save_start import resume_command
+from thirtyone.terminal_player import AdvisedPlayer, OracleAdvisor, QuitGame, TerminalPlayer
+
+
+class Table(NamedTuple):
+    """Who plays what: the console, the rules, the seed, the names (yours first), the advisor,
+    and whether the table's rule plays your seat."""
+
+    console: Console
+    rules: Rules
+    seed: int
+    names: list[str]
+    advisor: OracleAdvisor | None
+    autoplay: bool
+
+
+def _your_seat(table: Table, narrator: Narrator) -> Player:
+    name, console = table.names[0], table.console
+    if not table.autoplay:
+        return TerminalPlayer(name, console, narrator, advisor=table.advisor)
+    if table.advisor is not None:
+        return AdvisedPlayer(name, console, table.advisor)
+    return ComputerPlayer(name)
+
+
+def play_game(
+    table: Table,
+    saved: saves.SavedGame | None,
+    save: tuple[Path, bool] | None,
+    intro: RenderableType | None,
+) -> None:
+    """Play the game (or resume ``saved``), saving it at ``save`` (the path, and whether it was
+    chosen with ``--save-file``) unless that is None. Raises :class:`~thirtyone.saves.SaveError`
+    when the game cannot be saved or the saved game cannot be replayed."""
+    console, names = table.console, table.names
+    narrator = Narrator(console, names, me=0, compact=table.autoplay)
+    players = [_your_seat(table, narrator), *(ComputerPlayer(n) for n in names[1:])]
+    script: saves.Script | None = None
+    saver: saves.Saver | None = None
+    if saved is not None:
+        # Replay the journal quietly and write nothing until it is spent; then say where the
+        # game stands and play on.
+        narrator.console = Console(file=io.StringIO())
+
+        def caught_up() -> None:
+            narrator.console = console
+            if saver is not None:
+                saver.arm()
+                console.print(saved_where, soft_wrap=True)
+            console.print(resumed_text(game))
+
+        where = saves.short(save[0]) if save else "the saved game"
+        players, script = saves.resumable(players, saved.journal, caught_up, where)
+    game = Game(table.rules, players, seed=table.seed, names=names, on_event=narrator)
+    narrator.game = game
+    if intro is not None:
+        console.print(intro)
+    if save is not None:
+        # (An --autoplay game plays itself in one go and is not saved.)
+        saved_where = Text(
+            f"Saved as you play, to {save[0]} (continue later with {resume_command(*save)}).",
+            style="dim",
+        )
+        fresh = saves.SavedGame(table.rules, table.seed, names)
+        saver = saves.Saver(saved or fresh, game, save[0], armed=saved is None)
+        game.add_listener(saver)
+        if saved is None:  # a new game is saved before its first turn; a resume, once replayed
+            saver.save()
+            console.print(saved_where, soft_wrap=True)
+    _run(game, saver, script, save, console)
+
+
+def _run(
+    game: Game,
+    saver: saves.Saver | None,
+    script: saves.Script | None,
+    save: tuple[Path, bool] | None,
+    console: Console,
+) -> None:
+    try:
+        game.play()
+        if script is not None:
+            script.finish()  # (a journal that ended the game is saved as over now)
+            if saver is not None:
+                saver.save()
+    except (QuitGame, KeyboardInterrupt):
+        if saver is not None and saver.armed and save is not None and not game.over:
+            saver.save()
+            console.print(Text(f"Saved. Continue with: {resume_command(*save)}"), soft_wrap=True)
+        console.print("Goodbye!")
+    except ThirtyOneError as err:
+        if script is None or script.caught_up:
+            raise
+        if not isinstance(err, saves.SaveError):
+            err = script.error(err)
+        raise saves.SaveError(f"{err}; it was left as it is") from None
+
+
+def resumed_text(game: Game) -> Text:
+    """Where a resumed game stands."""
+    lives = " · ".join(f"{game.names[s]} {game.lives[s]}" for s in game.active)
+    mid = game.round is not None and not game.round.is_over and game.round.pending is not None
+    where = ", at the put-down of your turn" if mid else ""
+    return Text(f"Resumed: round {game.round_number}{where}. Lives: {lives}", style="bold")
