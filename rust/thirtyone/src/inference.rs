@@ -23,8 +23,9 @@ use rayon::prelude::*;
 
 use crate::cards::{Card, CardSet};
 use crate::decision::{choose_put_down, choose_start, Start, TABLE_KNOCK_AT};
+use crate::public::knock_limits_allow;
 use crate::round::MAX_SEATS;
-use crate::view::{knock_limits_allow, OppAct, Opponent, View};
+use crate::view::{OppAct, Opponent, View};
 
 /// One opponent's sampled hand now and the unseen cards it uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -198,13 +199,13 @@ impl<'a> Inference<'a> {
 /// Replay the table's rule for one opponent over their slots (3 dealt, then their stock draws in
 /// order). Returns their hand now if the rule does exactly what they visibly did.
 fn replay(view: &View, o: &Opponent, slots: &[Card]) -> Option<[Card; 3]> {
-    let scoring = &view.rules.scoring;
+    let scoring = &view.table.rules.scoring;
     let mut hand = [slots[0], slots[1], slots[2]];
     if scoring.score(hand).is_blitz() {
         return None; // a dealt 31 would have ended the round before play
     }
     for t in &o.turns {
-        let may_knock = t.knock_open && knock_limits_allow(&view.rules, hand);
+        let may_knock = t.knock_open && knock_limits_allow(&view.table.rules, hand);
         let top = t.may_take.then_some(t.top);
         let start = choose_start(scoring, hand, top, may_knock, t.stock_empty, TABLE_KNOCK_AT);
         let (new, from_pile, discard, shows) = match t.act {
@@ -378,7 +379,7 @@ impl<'a> Counter<'a> {
                         fresh.insert(self.unseen[i]);
                         k += 1;
                     }
-                    if self.view.rules.scoring.score(hand).is_blitz() {
+                    if self.view.table.rules.scoring.score(hand).is_blitz() {
                         continue;
                     }
                     let b = Branch {
@@ -409,7 +410,7 @@ impl<'a> Counter<'a> {
             }
             return true;
         };
-        let rules = &self.view.rules;
+        let rules = &self.view.table.rules;
         let scoring = &rules.scoring;
         let may_knock = turn.knock_open && knock_limits_allow(rules, b.hand);
         let top = turn.may_take.then_some(turn.top);
@@ -636,7 +637,12 @@ mod tests {
     fn score_histogram(deals: &[Deal], seat: u8, view: &View) -> [f64; 64] {
         let mut h = [0f64; 64];
         for d in deals {
-            h[view.rules.scoring.score(d.hands[seat as usize]).halves() as usize] += 1.0;
+            h[view
+                .table
+                .rules
+                .scoring
+                .score(d.hands[seat as usize])
+                .halves() as usize] += 1.0;
         }
         h
     }

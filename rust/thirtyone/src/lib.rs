@@ -14,6 +14,7 @@ pub mod inference;
 pub mod input;
 pub mod oracle;
 pub mod playout;
+pub mod public;
 pub mod round;
 pub mod rules;
 pub mod scoring;

@@ -102,7 +102,7 @@ pub struct Advice {
 
 /// Every score a hand can have under these rules that the table lets a player knock with.
 pub fn knock_thresholds(view: &View) -> Vec<Score> {
-    let scoring = view.rules.scoring;
+    let scoring = view.table.rules.scoring;
     let mut seen = [false; 256];
     let cards: Vec<Card> = Card::all().collect();
     for i in 0..52 {
@@ -114,7 +114,7 @@ pub fn knock_thresholds(view: &View) -> Vec<Score> {
     }
     (0..=254u8)
         .map(Score)
-        .filter(|s| seen[s.halves() as usize] && *s >= view.rules.min_knock)
+        .filter(|s| seen[s.halves() as usize] && *s >= view.table.rules.min_knock)
         .collect()
 }
 
@@ -133,13 +133,13 @@ fn choices(view: &View) -> Vec<Choice> {
         if view.may_knock() {
             choices.push(Choice::Knock);
         }
-        if view.stock_len > 0 {
+        if view.table.stock_len > 0 {
             choices.push(Choice::Draw);
         }
         if view.may_take() {
             choices.push(Choice::Take);
         }
-        if view.stock_len == 0 {
+        if view.table.stock_len == 0 {
             choices.push(Choice::Decline);
         }
     }
@@ -326,7 +326,7 @@ fn report(
         Choice::Knock => OptionKind::Knock,
         Choice::Draw => OptionKind::Draw,
         Choice::Take => OptionKind::Take {
-            card: view.top,
+            card: view.table.top,
             discard: sim.take_put_down(variant),
         },
         Choice::Discard(card) => OptionKind::Discard { card },

@@ -51,7 +51,7 @@ impl<'a> Playouts<'a> {
     /// Whether a choice is swept over knock thresholds: while nobody has knocked, every option
     /// but the knock leaves you later turns where you might knock.
     pub fn sweeps(&self, choice: &Choice) -> bool {
-        self.view.knocker.is_none() && !matches!(choice, Choice::Knock | Choice::Decline)
+        self.view.table.knocker.is_none() && !matches!(choice, Choice::Knock | Choice::Decline)
     }
 
     /// The knock thresholds of a sweep, `None` standing for never.
@@ -81,54 +81,32 @@ impl<'a> Playouts<'a> {
         self.take_put_downs[variant]
     }
 
-    /// The round as it stands, with the deal's hidden cards and a stock in a fresh random order.
+    /// The round as it stands, with the deal's hidden cards and a stock in a fresh random order
+    /// (shuffled one draw at a time: see `Round::draw_rng`).
     fn round(&self, deal: &Deal, rng: &mut Rng) -> Round {
         let v = self.view;
         let mut hands = deal.hands;
         hands[v.me as usize] = v.hand;
-        let mut stock = [Card::from_index(0); 52];
-        let mut len = 0usize;
-        for c in deal.stock.iter() {
-            stock[len] = c;
-            len += 1;
-        }
-        // The stock is shuffled one draw at a time (see `Round::draw_rng`): the same cards in
-        // the same order as a full shuffle, for the cost of the draws actually made.
-        Round {
-            rules: v.rules,
-            seats: v.seats,
+        Round::continued(
+            &v.table,
             hands,
-            stock,
-            stock_len: len as u8,
-            top: v.top,
-            top_by: v.top_by,
-            first: v.first,
-            to_move: v.me,
-            turns_played: v.turns_played,
-            knocker: v.knocker,
-            finals_left: v.finals_left,
-            phase: match v.pending {
-                Some((new, from_pile)) => Phase::PutDown { new, from_pile },
-                None => Phase::Start,
-            },
-            shown_losses: v.shown_losses,
-            showed_31: v.showed_31,
-            put_downs: v.put_downs,
-            hid_31: v.hid_31,
-            draw_rng: Some(rng.clone()),
-        }
+            deal.stock,
+            v.pending.map(|(new, _)| new),
+            v.hid_31,
+            rng.clone(),
+        )
     }
 
     /// Your move for one put-down variant of a choice (the Oracle offers only legal ones).
     fn play_choice(&self, round: &mut Round, choice: &Choice, variant: usize) {
         use crate::round::{Action, Source};
-        let scoring = round.rules.scoring;
+        let scoring = round.table.rules.scoring;
         let me = self.view.me;
         let hand = round.hand(me);
         let done = match *choice {
             Choice::Knock => round.apply(Action::Knock),
             Choice::Draw => round.apply(Action::Draw(Source::Stock)).and_then(|_| {
-                let Phase::PutDown { new, .. } = round.phase else {
+                let Phase::PutDown { new, .. } = round.phase() else {
                     unreachable!()
                 };
                 round.apply(Action::PutDown(
@@ -155,7 +133,7 @@ impl<'a> Playouts<'a> {
     /// Play to the end: everyone else by the table's rule, you knocking at `my_knock_at`.
     fn finish(&self, round: &mut Round, my_knock_at: Score) {
         while !round.is_over() {
-            let k = if round.to_move == self.view.me {
+            let k = if round.to_move() == self.view.me {
                 my_knock_at
             } else {
                 TABLE_KNOCK_AT
@@ -169,7 +147,7 @@ impl<'a> Playouts<'a> {
         let me = self.view.me;
         let mut reached = 0usize; // thresholds[..reached] have branched off
         while !round.is_over() {
-            if round.to_move == me && round.phase == Phase::Start && round.may_knock() {
+            if round.to_move() == me && round.phase() == Phase::Start && round.may_knock() {
                 let s = round.score(me);
                 let mut upto = reached;
                 while upto < self.thresholds.len() && self.thresholds[upto] <= s {
@@ -185,7 +163,7 @@ impl<'a> Playouts<'a> {
                 }
                 round.play_rule_turn(Score::NEVER);
             } else {
-                let k = if round.to_move == me {
+                let k = if round.to_move() == me {
                     Score::NEVER
                 } else {
                     TABLE_KNOCK_AT

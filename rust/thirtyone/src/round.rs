@@ -8,18 +8,10 @@ use montecarlo::Rng;
 use crate::cards::{Card, CardSet};
 use crate::decision::{self, Start};
 use crate::error::{Error, Result};
-use crate::rules::{FirstTurnKnock, KnockerTie, LivesMode, RoundRules, ThirtyOneAfterKnock};
+use crate::public::{knock_limits, knock_limits_allow_with, Move, Stage, Table};
+pub use crate::public::{End, Source, MAX_SEATS};
+use crate::rules::{FirstTurnKnock, KnockerTie, LivesMode, RoundRules};
 use crate::scoring::Score;
-
-/// The most seats at a table.
-pub const MAX_SEATS: usize = 9;
-
-/// Where a draw comes from.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Source {
-    Stock,
-    Pile,
-}
 
 /// One step of a turn.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -41,7 +33,7 @@ pub enum Action {
     Look,
 }
 
-/// Where the current turn stands.
+/// Where the current turn stands, with the card drawn.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Phase {
     /// `first_turn_knock = blind`: dealt, nobody has looked; the first player calls the blind
@@ -53,21 +45,6 @@ pub enum Phase {
     PutDown { new: Card, from_pile: bool },
     /// The round is over.
     Over(End),
-}
-
-/// How a round ended.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum End {
-    /// One or more players were dealt 31: no play.
-    Dealt31,
-    /// A player showed 31 after a put-down.
-    ThirtyOne { seat: u8 },
-    /// Every player had their final turn after the knock.
-    Showdown,
-    /// The stock was spent and the player to move declined the top discard.
-    StockOut { seat: u8 },
-    /// The first player called a blind showdown of the dealt hands.
-    Blind { caller: u8 },
 }
 
 /// A whole turn as it was played, for the game's record.
@@ -83,46 +60,16 @@ pub struct TurnRecord {
     pub showed_31: bool,
 }
 
-/// Whether `seat` may take the top discard `top` (put down by `top_by`): nobody takes a card
-/// they put down themselves this round, except, under the two-player mercy rule, their own last
-/// put-down on the final turn after the opponent's knock.
-pub fn may_take_top(
-    rules: &RoundRules,
-    seats: u8,
-    seat: u8,
-    top: Card,
-    top_by: Option<u8>,
-    knocker: Option<u8>,
-    own_put_downs: CardSet,
-) -> bool {
-    !own_put_downs.contains(top)
-        || (rules.two_player_mercy && seats == 2 && knocker.is_some() && top_by == Some(seat))
-}
-
-/// The state of one round. Seats are numbered 0..seats in turn order (play goes to seat + 1).
+/// A dealt round: the public [`Table`] plus what the table does not see — every hand, the
+/// stock's order, the card just drawn and the 31s kept hidden.
 #[derive(Clone, Debug)]
 pub struct Round {
-    pub(crate) rules: RoundRules,
-    pub(crate) seats: u8,
+    pub(crate) table: Table,
     pub(crate) hands: [[Card; 3]; MAX_SEATS],
-    /// The stock, its top card last.
+    /// The stock, its top card last (the first `table.stock_len` slots are in play).
     pub(crate) stock: [Card; 52],
-    pub(crate) stock_len: u8,
-    pub(crate) top: Card,
-    /// Who put the top discard down (None: the upcard).
-    pub(crate) top_by: Option<u8>,
-    pub(crate) first: u8,
-    pub(crate) to_move: u8,
-    pub(crate) turns_played: u16,
-    pub(crate) knocker: Option<u8>,
-    /// Final turns still to be played after the knock.
-    pub(crate) finals_left: u8,
-    pub(crate) phase: Phase,
-    /// Lives already lost this round to 31s shown during the final turns (seed 001's rule).
-    pub(crate) shown_losses: [u8; MAX_SEATS],
-    pub(crate) showed_31: [bool; MAX_SEATS],
-    /// The cards each seat has put down this round (nobody takes one of their own back).
-    pub(crate) put_downs: [CardSet; MAX_SEATS],
+    /// The fourth card of the player to move while they put one down.
+    pub(crate) drawn: Card,
     /// The seat holds a 31 it kept hidden at its last put-down (counts as 30 at the showdown).
     pub(crate) hid_31: [bool; MAX_SEATS],
     /// In a playout: the stock is in no particular order and each draw picks a random card
@@ -163,91 +110,112 @@ impl Round {
             stock[i] = c;
         }
         let mut round = Round {
-            rules,
-            seats,
+            table: Table::dealt(rules, seats, first, deck[3 * n]),
             hands,
             stock,
-            stock_len: rest.len() as u8,
-            top: deck[3 * n],
-            top_by: None,
-            first,
-            to_move: first,
-            turns_played: 0,
-            knocker: None,
-            finals_left: 0,
-            phase: Phase::Start,
-            shown_losses: [0; MAX_SEATS],
-            showed_31: [false; MAX_SEATS],
-            put_downs: [CardSet::EMPTY; MAX_SEATS],
-            draw_rng: None,
+            drawn: deck[0],
             hid_31: [false; MAX_SEATS],
+            draw_rng: None,
         };
-        if rules.first_turn_knock == FirstTurnKnock::Blind {
-            // Nobody has looked yet: a dealt 31 is found when they do (Action::Look).
-            round.phase = Phase::Blind;
-        } else {
+        if rules.first_turn_knock != FirstTurnKnock::Blind {
             round.look();
         }
         Ok(round)
     }
 
-    /// Everybody looks at their cards: a dealt 31 ends the round before play.
-    fn look(&mut self) {
-        self.phase = if (0..self.seats).any(|s| self.score(s).is_blitz()) {
-            Phase::Over(End::Dealt31)
-        } else {
-            Phase::Start
-        };
+    /// A round that continues from a player's view of the table, with every hand and the stock
+    /// (drawn in a random order by `rng`, one draw at a time) supplied.
+    pub(crate) fn continued(
+        table: &Table,
+        hands: [[Card; 3]; MAX_SEATS],
+        stock: CardSet,
+        drawn: Option<Card>,
+        hid_31: [bool; MAX_SEATS],
+        rng: Rng,
+    ) -> Round {
+        let mut cards = [Card::from_index(0); 52];
+        let mut len = 0usize;
+        for c in stock.iter() {
+            cards[len] = c;
+            len += 1;
+        }
+        debug_assert_eq!(len, table.stock_len as usize);
+        Round {
+            table: table.clone(),
+            hands,
+            stock: cards,
+            drawn: drawn.unwrap_or(table.top),
+            hid_31,
+            draw_rng: Some(rng),
+        }
     }
 
+    /// Everybody looks at their cards: a dealt 31 ends the round before play.
+    fn look(&mut self) {
+        let dealt_31 = (0..self.table.seats).any(|s| self.score(s).is_blitz());
+        self.table.apply(Move::Look { dealt_31 });
+    }
+
+    /// The public state of the round.
+    pub fn table(&self) -> &Table {
+        &self.table
+    }
     pub fn rules(&self) -> &RoundRules {
-        &self.rules
+        &self.table.rules
     }
     pub fn seats(&self) -> u8 {
-        self.seats
+        self.table.seats
     }
     pub fn first(&self) -> u8 {
-        self.first
+        self.table.first
     }
     pub fn hand(&self, seat: u8) -> [Card; 3] {
         self.hands[seat as usize]
     }
     pub fn score(&self, seat: u8) -> Score {
-        self.rules.scoring.score(self.hands[seat as usize])
+        self.table.rules.scoring.score(self.hands[seat as usize])
     }
     pub fn top(&self) -> Card {
-        self.top
+        self.table.top
     }
     pub fn top_by(&self) -> Option<u8> {
-        self.top_by
+        self.table.top_by
     }
     pub fn stock_len(&self) -> u8 {
-        self.stock_len
+        self.table.stock_len
     }
     pub fn to_move(&self) -> u8 {
-        self.to_move
+        self.table.to_move
     }
     pub fn knocker(&self) -> Option<u8> {
-        self.knocker
+        self.table.knocker
     }
     pub fn phase(&self) -> Phase {
-        self.phase
+        match self.table.stage {
+            Stage::Blind => Phase::Blind,
+            Stage::Start => Phase::Start,
+            Stage::PutDown { from_pile } => Phase::PutDown {
+                new: self.drawn,
+                from_pile,
+            },
+            Stage::Over(end) => Phase::Over(end),
+        }
     }
     pub fn turns_played(&self) -> u16 {
-        self.turns_played
+        self.table.turns_played
     }
     pub fn is_over(&self) -> bool {
-        matches!(self.phase, Phase::Over(_))
+        self.table.is_over()
     }
     pub fn end(&self) -> Option<End> {
-        match self.phase {
-            Phase::Over(e) => Some(e),
+        match self.table.stage {
+            Stage::Over(e) => Some(e),
             _ => None,
         }
     }
     /// Whether `seat` showed 31 this round.
     pub fn showed_31(&self, seat: u8) -> bool {
-        self.showed_31[seat as usize]
+        self.table.showed_31[seat as usize]
     }
     /// Whether `seat` holds a 31 it kept hidden (`may_hide_31`).
     pub fn hid_31(&self, seat: u8) -> bool {
@@ -264,66 +232,70 @@ impl Round {
 
     /// May the player to move take the top discard now?
     pub fn may_take(&self) -> bool {
-        self.phase == Phase::Start
-            && may_take_top(
-                &self.rules,
-                self.seats,
-                self.to_move,
-                self.top,
-                self.top_by,
-                self.knocker,
-                self.put_downs[self.to_move as usize],
-            )
+        self.table.may_take()
     }
 
     /// May the player to move knock now?
     pub fn may_knock(&self) -> bool {
-        self.may_knock_with(self.score(self.to_move))
+        self.may_knock_with(self.score(self.table.to_move))
+    }
+
+    /// Why the player to move may not knock now (None: they may).
+    pub fn why_no_knock(&self) -> Option<String> {
+        if let Some(why) = self.table.knock_closed() {
+            return Some(why.to_string());
+        }
+        knock_limits(&self.table.rules, self.hands[self.table.to_move as usize])
     }
 
     /// [`Round::may_knock`], given the score of the hand of the player to move.
     #[inline]
     fn may_knock_with(&self, now: Score) -> bool {
-        if self.phase != Phase::Start || self.knocker.is_some() || self.stock_len == 0 {
-            return false;
+        self.table.knock_closed().is_none()
+            && knock_limits_allow_with(
+                &self.table.rules,
+                self.hands[self.table.to_move as usize],
+                now,
+            )
+    }
+
+    /// The hand of the player to move and the fourth card, while they put one down.
+    fn four(&self) -> Option<([Card; 3], Card, bool)> {
+        match self.table.stage {
+            Stage::PutDown { from_pile } => Some((
+                self.hands[self.table.to_move as usize],
+                self.drawn,
+                from_pile,
+            )),
+            _ => None,
         }
-        if self.turns_played == 0 && self.rules.first_turn_knock != FirstTurnKnock::Allowed {
-            return false;
-        }
-        let hand = self.hands[self.to_move as usize];
-        if self.rules.knock_needs_one_suit
-            && !(hand[0].suit() == hand[1].suit() && hand[1].suit() == hand[2].suit())
-        {
-            return false;
-        }
-        now >= self.rules.min_knock
     }
 
     /// The actions the player to move may take now.
     pub fn legal_actions(&self) -> Vec<Action> {
         let mut out = Vec::new();
-        match self.phase {
-            Phase::Over(_) => {}
-            Phase::Blind => {
+        match self.table.stage {
+            Stage::Over(_) => {}
+            Stage::Blind => {
                 out.push(Action::CallBlind);
                 out.push(Action::Look);
             }
-            Phase::Start => {
+            Stage::Start => {
                 if self.may_knock() {
                     out.push(Action::Knock);
                 }
-                if self.stock_len > 0 {
+                if self.table.stock_len > 0 {
                     out.push(Action::Draw(Source::Stock));
                 }
                 if self.may_take() {
                     out.push(Action::Draw(Source::Pile));
                 }
-                if self.stock_len == 0 {
+                if self.table.stock_len == 0 {
                     out.push(Action::Decline);
                 }
             }
-            Phase::PutDown { new, from_pile } => {
-                let hand = self.hands[self.to_move as usize];
+            Stage::PutDown { .. } => {
+                let (hand, new, from_pile) = self.four().expect("putting down");
                 let mut cards = hand.to_vec();
                 if !from_pile {
                     cards.push(new);
@@ -331,14 +303,9 @@ impl Round {
                 for &c in &cards {
                     out.push(Action::PutDown(c));
                 }
-                if self.rules.may_hide_31 {
+                if self.table.rules.may_hide_31 {
                     for &c in &cards {
-                        if self
-                            .rules
-                            .scoring
-                            .score(kept_after(hand, new, c))
-                            .is_blitz()
-                        {
+                        if self.leaves_31(hand, new, c) {
                             out.push(Action::PutDownHidden(c));
                         }
                     }
@@ -348,182 +315,111 @@ impl Round {
         out
     }
 
-    /// Apply one action of the player to move, refusing anything the rules do not allow.
-    pub fn apply(&mut self, action: Action) -> Result<()> {
-        let seat = self.to_move;
-        let illegal = |why: &str| Err(Error::IllegalAction(format!("seat {seat}: {why}")));
-        match (self.phase, action) {
-            (Phase::Over(_), _) => return illegal("the round is over"),
-            (Phase::Blind, Action::CallBlind) => {
-                self.phase = Phase::Over(End::Blind { caller: seat });
-            }
-            (Phase::Blind, Action::Look) => self.look(),
-            (Phase::Blind, _) => {
-                return illegal(
-                    "nobody has looked at their cards yet: call the blind showdown or look first",
-                )
-            }
-            (_, Action::CallBlind) => {
-                return illegal(
-                    "a blind showdown is called only at a blind table, before anybody looks",
-                )
-            }
-            (_, Action::Look) => return illegal("the cards have been looked at already"),
-            (Phase::Start, Action::Knock) => {
-                if self.knocker.is_some() {
-                    return illegal("somebody has already knocked this round");
-                }
-                if !self.may_knock() {
-                    return illegal("the table's rules do not allow a knock now");
-                }
-                self.knock();
-            }
-            (Phase::Start, Action::Draw(Source::Stock)) => {
-                if self.stock_len == 0 {
-                    return illegal("the stock is empty");
-                }
-                self.draw_stock();
-            }
-            (Phase::Start, Action::Draw(Source::Pile)) => {
-                if !self.may_take() {
-                    return illegal(&format!(
-                        "you may not take {}: you put it down yourself this round",
-                        self.top
-                    ));
-                }
-                self.take_pile();
-            }
-            (Phase::Start, Action::Decline) => {
-                if self.stock_len > 0 {
-                    return illegal("you may only decline the discard when the stock is empty");
-                }
-                self.phase = Phase::Over(End::StockOut { seat });
-            }
-            (Phase::Start, Action::PutDown(_) | Action::PutDownHidden(_)) => {
-                return illegal("draw or take a card before putting one down")
-            }
-            (
-                Phase::PutDown { new, from_pile },
-                Action::PutDown(card) | Action::PutDownHidden(card),
-            ) => {
-                let hide = matches!(action, Action::PutDownHidden(_));
-                let hand = self.hands[seat as usize];
-                if from_pile && card == new {
-                    return illegal("a card taken from the pile may not be put straight back");
-                }
-                if !hand.contains(&card) && card != new {
-                    return illegal(&format!("{card} is not in your hand"));
-                }
-                if hide {
-                    if !self.rules.may_hide_31 {
-                        return illegal("this table does not allow hiding a 31");
-                    }
-                    if !self
-                        .rules
-                        .scoring
-                        .score(kept_after(hand, new, card))
-                        .is_blitz()
-                    {
-                        return illegal(&format!("putting down {card} leaves no 31 to hide"));
-                    }
-                }
-                self.put_down(card, hide);
-            }
-            (Phase::PutDown { .. }, _) => return illegal("put a card down to finish your turn"),
-        }
-        Ok(())
+    fn leaves_31(&self, hand: [Card; 3], new: Card, card: Card) -> bool {
+        self.table
+            .rules
+            .scoring
+            .score(kept_after(hand, new, card))
+            .is_blitz()
     }
 
-    fn knock(&mut self) {
-        self.knocker = Some(self.to_move);
-        self.finals_left = self.seats - 1;
-        self.turns_played += 1;
-        self.to_move = (self.to_move + 1) % self.seats;
+    /// Why the player to move may not take `action` now (None: they may): the table's reason, or
+    /// their hand's.
+    pub fn refuse(&self, action: Action) -> Option<String> {
+        let m = match action {
+            Action::Knock => return self.why_no_knock(),
+            Action::Draw(source) => Move::Draw(source),
+            Action::Decline => Move::Decline,
+            Action::CallBlind => Move::CallBlind,
+            Action::Look => Move::Look { dealt_31: false },
+            Action::PutDown(card) | Action::PutDownHidden(card) => Move::PutDown {
+                card,
+                shows_31: false,
+            },
+        };
+        if let Some(why) = self.table.refuse(m) {
+            return Some(why);
+        }
+        let (Action::PutDown(card) | Action::PutDownHidden(card)) = action else {
+            return None;
+        };
+        let (hand, new, _) = self.four()?;
+        if !hand.contains(&card) && card != new {
+            return Some(format!("{card} is not in your hand"));
+        }
+        if action == Action::PutDownHidden(card) {
+            if !self.table.rules.may_hide_31 {
+                return Some("this table does not allow hiding a 31".into());
+            }
+            if !self.leaves_31(hand, new, card) {
+                return Some(format!("putting down {card} leaves no 31 to hide"));
+            }
+        }
+        None
+    }
+
+    /// Apply one action of the player to move, refusing anything the rules do not allow.
+    pub fn apply(&mut self, action: Action) -> Result<()> {
+        if let Some(why) = self.refuse(action) {
+            return Err(Error::IllegalAction(format!(
+                "seat {}: {why}",
+                self.table.to_move
+            )));
+        }
+        match action {
+            Action::CallBlind => self.table.apply(Move::CallBlind),
+            Action::Look => self.look(),
+            Action::Knock => self.table.apply(Move::Knock),
+            Action::Decline => self.table.apply(Move::Decline),
+            Action::Draw(Source::Stock) => {
+                self.drawn = self.pop_stock();
+                self.table.apply(Move::Draw(Source::Stock));
+            }
+            Action::Draw(Source::Pile) => {
+                self.drawn = self.table.top;
+                self.table.apply(Move::Draw(Source::Pile));
+            }
+            Action::PutDown(card) | Action::PutDownHidden(card) => {
+                let hide = matches!(action, Action::PutDownHidden(_));
+                let (hand, new, _) = self.four().expect("checked: putting down");
+                let kept = kept_after(hand, new, card);
+                let score = self.table.rules.scoring.score(kept);
+                self.finish_put_down(card, kept, score, hide);
+            }
+        }
+        Ok(())
     }
 
     /// Take the top card of the stock.
     #[inline]
     fn pop_stock(&mut self) -> Card {
-        let last = self.stock_len as usize - 1;
+        let len = self.table.stock_len;
+        let last = len as usize - 1;
         if let Some(rng) = &mut self.draw_rng {
-            let j = rng.below(self.stock_len as u32) as usize;
+            let j = rng.below(len as u32) as usize;
             self.stock.swap(j, last);
         }
-        self.stock_len -= 1;
         self.stock[last]
-    }
-
-    fn draw_stock(&mut self) {
-        let new = self.pop_stock();
-        self.phase = Phase::PutDown {
-            new,
-            from_pile: false,
-        };
-    }
-
-    fn take_pile(&mut self) {
-        self.phase = Phase::PutDown {
-            new: self.top,
-            from_pile: true,
-        };
-    }
-
-    fn put_down(&mut self, card: Card, hide: bool) {
-        let seat = self.to_move;
-        let Phase::PutDown { new, .. } = self.phase else {
-            unreachable!("put_down outside the put-down phase")
-        };
-        let kept = kept_after(self.hands[seat as usize], new, card);
-        let score = self.rules.scoring.score(kept);
-        self.finish_put_down(card, kept, score, hide);
     }
 
     /// The put-down of `card`, keeping `kept` (whose score is `score`), and what follows. `hide`:
     /// a 31 left in hand is kept hidden (checked by the caller) instead of shown.
     #[inline]
     fn finish_put_down(&mut self, card: Card, kept: [Card; 3], score: Score, hide: bool) {
-        let seat = self.to_move;
-        self.hands[seat as usize] = kept;
-        self.top = card;
-        self.top_by = Some(seat);
-        self.put_downs[seat as usize].insert(card);
-        self.phase = Phase::Start;
-        self.turns_played += 1;
-        self.hid_31[seat as usize] = hide;
-        if score.is_blitz() && !hide {
-            self.showed_31[seat as usize] = true;
-            if self.knocker.is_some()
-                && self.rules.thirty_one_after_knock == ThirtyOneAfterKnock::Continues
-            {
-                for s in 0..self.seats {
-                    if s != seat {
-                        self.shown_losses[s as usize] += 1;
-                    }
-                }
-            } else {
-                self.phase = Phase::Over(End::ThirtyOne { seat });
-                return;
-            }
-        }
-        self.finish_turn();
-    }
-
-    fn finish_turn(&mut self) {
-        if self.knocker.is_some() {
-            self.finals_left -= 1;
-            if self.finals_left == 0 {
-                self.phase = Phase::Over(End::Showdown);
-                return;
-            }
-        }
-        self.to_move = (self.to_move + 1) % self.seats;
+        let seat = self.table.to_move as usize;
+        self.hands[seat] = kept;
+        self.hid_31[seat] = hide;
+        self.table.apply(Move::PutDown {
+            card,
+            shows_31: score.is_blitz() && !hide,
+        });
     }
 
     /// Play the whole turn of the player to move by the table's decision rule, knocking at
     /// `knock_at` or more. Returns what was done.
     #[inline]
     pub fn play_rule_turn(&mut self, knock_at: Score) -> TurnRecord {
-        let seat = self.to_move;
+        let seat = self.table.to_move;
         let mut rec = TurnRecord {
             seat,
             draw: None,
@@ -532,41 +428,41 @@ impl Round {
             declined: false,
             showed_31: false,
         };
-        if self.phase != Phase::Start {
-            if self.phase != Phase::Blind {
+        if self.table.stage != Stage::Start {
+            if self.table.stage != Stage::Blind {
                 return rec;
             }
             // The table's rule never calls a blind showdown: it looks, and plays on.
             self.look();
-            if self.phase != Phase::Start {
+            if self.table.stage != Stage::Start {
                 return rec;
             }
         }
-        let table = self.rules.scoring.table();
+        let table = self.table.rules.scoring.table();
         let hand = self.hands[seat as usize];
         let now = table.score(hand);
-        let top = self.may_take().then_some(self.top);
+        let top = self.may_take().then_some(self.table.top);
         let (start, take) = decision::start_with(
             table,
             hand,
             now,
             top,
             self.may_knock_with(now),
-            self.stock_len == 0,
+            self.table.stock_len == 0,
             knock_at,
         );
         let (source, new, choice) = match (start, take) {
             (Start::Knock, _) => {
-                self.knock();
+                self.table.apply(Move::Knock);
                 rec.knock = true;
                 return rec;
             }
             (Start::Decline, _) => {
-                self.phase = Phase::Over(End::StockOut { seat });
+                self.table.apply(Move::Decline);
                 rec.declined = true;
                 return rec;
             }
-            (Start::Take, Some(p)) => (Source::Pile, self.top, p),
+            (Start::Take, Some(p)) => (Source::Pile, self.table.top, p),
             _ => {
                 let new = self.pop_stock();
                 (
@@ -576,34 +472,34 @@ impl Round {
                 )
             }
         };
+        self.table.apply(Move::Draw(source));
         rec.draw = Some((source, new));
         rec.put_down = Some(choice.card);
         self.finish_put_down(choice.card, choice.kept, choice.score, false);
-        rec.showed_31 = self.showed_31[seat as usize];
+        rec.showed_31 = self.table.showed_31[seat as usize];
         rec
     }
 
-    /// Lives (or, under Gin lives, letters) each seat loses this round (all zero while the round
-    /// is on).
     /// Lives `seat` loses this round: [`Round::losses`] for one seat, with a quick way for the
     /// common endings (a playout needs only the advised player's).
     #[inline]
     pub fn loss_of(&self, seat: u8) -> u8 {
         let s = seat as usize;
-        match self.phase {
-            Phase::Over(End::ThirtyOne { seat: shower }) if shower != seat => {
-                1 + self.shown_losses[s]
+        match self.table.stage {
+            Stage::Over(End::ThirtyOne { seat: shower }) if shower != seat => {
+                1 + self.table.shown_losses[s]
             }
-            Phase::Over(End::Showdown | End::StockOut { .. })
-                if self.rules.lives_mode == LivesMode::Lives && !self.hid_31.contains(&true) =>
+            Stage::Over(End::Showdown | End::StockOut { .. })
+                if self.table.rules.lives_mode == LivesMode::Lives
+                    && !self.hid_31.contains(&true) =>
             {
                 // Not among the lowest: nothing to pay at the showdown.
-                let table = self.rules.scoring.table();
+                let table = self.table.rules.scoring.table();
                 let mine = table.score(self.hands[s]);
-                let beaten =
-                    (0..self.seats as usize).any(|o| o != s && table.score(self.hands[o]) < mine);
+                let beaten = (0..self.table.seats as usize)
+                    .any(|o| o != s && table.score(self.hands[o]) < mine);
                 if beaten {
-                    self.shown_losses[s]
+                    self.table.shown_losses[s]
                 } else {
                     self.losses()[s]
                 }
@@ -612,10 +508,12 @@ impl Round {
         }
     }
 
+    /// Lives (or, under Gin lives, letters) each seat loses this round (all zero while the round
+    /// is on).
     pub fn losses(&self) -> [u8; MAX_SEATS] {
         let mut lost = [0u8; MAX_SEATS];
-        let n = self.seats as usize;
-        let Phase::Over(end) = self.phase else {
+        let n = self.table.seats as usize;
+        let Stage::Over(end) = self.table.stage else {
             return lost;
         };
         match end {
@@ -635,7 +533,7 @@ impl Round {
             }
             End::Blind { caller } => {
                 // The dealt hands: each of the lowest loses one, the caller among them two.
-                let table = self.rules.scoring.table();
+                let table = self.table.rules.scoring.table();
                 let mut scores = [Score::NEVER; MAX_SEATS];
                 for (s, score) in scores.iter_mut().enumerate().take(n) {
                     *score = table.score(self.hands[s]);
@@ -648,7 +546,7 @@ impl Round {
                 }
             }
             End::Showdown | End::StockOut { .. } => {
-                let table = self.rules.scoring.table();
+                let table = self.table.rules.scoring.table();
                 let mut scores = [Score::NEVER; MAX_SEATS];
                 for (s, score) in scores.iter_mut().enumerate().take(n) {
                     *score = if self.hid_31[s] {
@@ -657,7 +555,7 @@ impl Round {
                         table.score(self.hands[s])
                     };
                 }
-                match (self.knocker, self.rules.lives_mode) {
+                match (self.table.knocker, self.table.rules.lives_mode) {
                     (Some(k), LivesMode::Gin) => {
                         // The knock claims the highest hand: only strictly higher than every
                         // other hand makes it so.
@@ -667,7 +565,7 @@ impl Round {
                             if claim && s != k {
                                 *l = 1;
                             } else if !claim && s == k {
-                                *l = self.rules.knock_penalty;
+                                *l = self.table.rules.knock_penalty;
                             }
                         }
                     }
@@ -675,7 +573,7 @@ impl Round {
                 }
             }
         }
-        for (l, extra) in lost.iter_mut().zip(self.shown_losses) {
+        for (l, extra) in lost.iter_mut().zip(self.table.shown_losses) {
             *l += extra;
         }
         lost
@@ -684,18 +582,18 @@ impl Round {
     /// The showdown in lives: the lowest hand loses one, every hand tied for lowest one; a
     /// knocker among the lowest pays the knock penalty, a tie settled by `knocker_tie`.
     fn lowest_pay(&self, scores: &[Score; MAX_SEATS], knocker: Option<u8>, lost: &mut [u8]) {
-        let n = self.seats as usize;
+        let n = self.table.seats as usize;
         let low = *scores.iter().min().expect("at least two seats");
         let lowest = |s: usize| scores[s] == low;
         let tied = scores.iter().filter(|&&x| x == low).count();
         match knocker {
             Some(k) if lowest(k as usize) => {
                 let k = k as usize;
-                let penalty = self.rules.knock_penalty;
+                let penalty = self.table.rules.knock_penalty;
                 if tied == 1 {
                     lost[k] = penalty;
                 } else {
-                    let (knocker_pays, others_pay) = match self.rules.knocker_tie {
+                    let (knocker_pays, others_pay) = match self.table.rules.knocker_tie {
                         KnockerTie::KnockerPays => (penalty, 1),
                         KnockerTie::OthersPay => (0, 1),
                         KnockerTie::OnlyKnocker => (penalty, 0),
