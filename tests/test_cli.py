@@ -259,7 +259,7 @@ def test_scripted_interactive_game_with_bad_input() -> None:
     _answered(out, "zz", "'zz' is not a choice: type d, t, k (? for help, q to quit).")
     _answered(out, ": 1", "First draw or take a card (d, t, k)")
     _answered(out, ": AH", "First draw or take a card (d, t, k)")
-    _answered(out, ": x", "You may only decline when the stock is empty; draw (d),")
+    _answered(out, ": x", "You may only decline the discard when the stock is empty; draw (d),")
     assert "?\nWhat you can type:" in out
     assert "  k          knock: everybody else gets one more turn" in out
 
@@ -350,7 +350,7 @@ def test_knock_and_retake_refused_on_the_final_turn() -> None:
     assert "Alice has knocked: this is your final turn." in text
     assert "FINAL TURN" in text
     assert "Alice has already knocked: this is your final turn, draw (d)." in text
-    assert "You put down 6D yourself: you may not take it back; draw (d)." in text
+    assert "You may not take 6D: you put it down yourself this round; draw (d)." in text
     assert "You drew 7C, put down 2C." in text
     # The showdown: your 7 (7C 3D 4H: best suit 7) is lowest; you lose one life, the knocker
     # is safe.
@@ -406,8 +406,8 @@ def test_empty_stock_offers_take_or_decline() -> None:
     assert empty[0] == "Your move (t take " + empty[0][len("Your move (t take ") :]
     assert "d draw" not in empty[0] and "k knock" not in empty[0]
     assert "Stock: empty" in text
-    assert "The stock is empty: take " in text and "(t) or decline (x)." in text
-    assert "The stock is empty: nobody may knock any more; take" in text
+    assert "The stock is empty; take " in text and "(t) or decline (x)." in text
+    assert "Nobody may knock once the stock is empty; take" in text
     assert "x          decline the top card" in text
     # Declining ends the round at once: the stock-out showdown, the lowest (you, 4) loses 1.
     assert "Round 1: stock out — You declined the top card: the lowest hand loses a life." in text

@@ -652,7 +652,7 @@ def test_the_person_looks_and_may_not_knock_on_the_first_turn() -> None:
         game.play_round()
     text = out.getvalue()
     assert "Your hand: AH 9H 4H" in text
-    assert "a first-turn knock had to be a blind showdown" in text
+    assert "only a blind showdown called before looking" in text
 
 
 # -- the CLI --------------------------------------------------------------------------------------

@@ -101,6 +101,11 @@ class Turn:
     def legal(self) -> list[str]:
         return self.round.legal_actions()
 
+    def why_not(self, action: str, card: str | None = None) -> str | None:
+        """Why ``action`` (``knock``, ``draw``, ``take``, ``decline``, ``put``/``hide`` with
+        ``card``) is not allowed now, in the rules' words; None when it is."""
+        return self.round.why_not(action, card)
+
     # actions
     def knock(self) -> None:
         self.round.apply("knock")

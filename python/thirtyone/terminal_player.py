@@ -223,39 +223,14 @@ class TerminalPlayer:
     # -- explanations -----------------------------------------------------------------------------
 
     def why_not(self, action: str, turn: Turn) -> str:
-        """One line: why ``action`` is not allowed now."""
-        legal = turn.legal()
-        options = _options(legal, turn.top)
-        rules = turn.game.rules
-        if action == "knock":
-            knocker = self.narrator.knocker
-            if knocker is not None:
-                who = self.narrator.names[knocker]
-                return f"{who} has already knocked: this is your final turn, {options}."
-            if turn.round.stock_len == 0:
-                return f"The stock is empty: nobody may knock any more; {options}."
-            if rules.first_turn_knock == "forbidden" and turn.round.turns_played == 0:
-                return f"Nobody may knock on the round's first turn at this table; {options}."
-            if rules.first_turn_knock == "blind" and turn.round.turns_played == 0:
-                return (
-                    "At this table a first-turn knock had to be a blind showdown, called before "
-                    f"looking; {options}."
-                )
-            if rules.min_knock and turn.score < rules.min_knock:
-                need = display.fmt_score(rules.min_knock)
-                return f"You need {need} or more to knock at this table; {options}."
-            if rules.knock_needs_one_suit and len({c[-1] for c in turn.hand}) > 1:
-                return f"You may knock only with three cards of one suit here; {options}."
-            return f"You may not knock now; {options}."
-        if action == "draw":
-            return f"The stock is empty: {options}."
-        if action == "take":
-            if turn.round.top_by == turn.round_seat:
-                return f"You put down {turn.top} yourself: you may not take it back; {options}."
-            return f"You may not take {turn.top} now; {options}."
-        if action == "decline":
-            return f"You may only decline when the stock is empty; {options}."
-        return f"Not allowed now; {options}."
+        """One line: why ``action`` is not allowed now (the core's reason), and what is."""
+        options = _options(turn.legal(), turn.top)
+        knocker = self.narrator.knocker
+        if action == "knock" and knocker is not None:
+            who = self.narrator.names[knocker]
+            return f"{who} has already knocked: this is your final turn, {options}."
+        why = turn.why_not(action) or "not allowed now"
+        return f"{why[:1].upper()}{why[1:]}; {options}."
 
     # -- helpers ----------------------------------------------------------------------------------
 

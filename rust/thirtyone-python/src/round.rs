@@ -169,29 +169,19 @@ impl PyRound {
             .collect()
     }
 
+    /// Why the player to move may not take `action` now (the names of `apply`), in the table's
+    /// words; None when they may.
+    #[pyo3(signature = (action, card=None))]
+    fn why_not(&self, action: &str, card: Option<&str>) -> PyResult<Option<String>> {
+        Ok(self.inner.refuse(action_of(action, card)?))
+    }
+
     /// Apply one action of the player to move: "knock", "draw", "take", "decline", "blind"
     /// (call the blind showdown), "look", or "put" / "hide" with the card to put down ("hide":
     /// keep the 31 it leaves hidden).
     #[pyo3(signature = (action, card=None))]
     fn apply(&mut self, action: &str, card: Option<&str>) -> PyResult<()> {
-        let a = match (action, card) {
-            ("knock", None) => Action::Knock,
-            ("draw", None) => Action::Draw(Source::Stock),
-            ("take", None) => Action::Draw(Source::Pile),
-            ("decline", None) => Action::Decline,
-            ("put", Some(c)) => Action::PutDown(crate::convert::card(c)?),
-            ("hide", Some(c)) => Action::PutDownHidden(crate::convert::card(c)?),
-            ("blind", None) => Action::CallBlind,
-            ("look", None) => Action::Look,
-            _ => {
-                return Err(to_py(Error::IllegalAction(format!(
-                    "unknown action {action:?}{}",
-                    card.map(|c| format!(" with card {c:?}"))
-                        .unwrap_or_default()
-                ))))
-            }
-        };
-        self.inner.apply(a).py_err()
+        self.inner.apply(action_of(action, card)?).py_err()
     }
 
     /// Play the whole turn of the player to move by the table's decision rule (at a blind table
@@ -242,4 +232,25 @@ impl PyRound {
             self.inner.top()
         )
     }
+}
+
+/// An action named as Python names it.
+fn action_of(action: &str, card: Option<&str>) -> PyResult<Action> {
+    Ok(match (action, card) {
+        ("knock", None) => Action::Knock,
+        ("draw", None) => Action::Draw(Source::Stock),
+        ("take", None) => Action::Draw(Source::Pile),
+        ("decline", None) => Action::Decline,
+        ("put", Some(c)) => Action::PutDown(crate::convert::card(c)?),
+        ("hide", Some(c)) => Action::PutDownHidden(crate::convert::card(c)?),
+        ("blind", None) => Action::CallBlind,
+        ("look", None) => Action::Look,
+        _ => {
+            return Err(to_py(Error::IllegalAction(format!(
+                "unknown action {action:?}{}",
+                card.map(|c| format!(" with card {c:?}"))
+                    .unwrap_or_default()
+            ))))
+        }
+    })
 }
