@@ -8,6 +8,7 @@
 //! - [`round`]: one round as a state machine and what it costs each seat.
 
 pub mod cards;
+pub mod costs;
 pub mod decision;
 pub mod error;
 pub mod inference;
@@ -15,6 +16,7 @@ pub mod input;
 pub mod oracle;
 pub mod playout;
 pub mod public;
+pub mod replay;
 pub mod round;
 pub mod rules;
 pub mod scoring;
