@@ -5,13 +5,17 @@ mod errors;
 mod functions;
 mod oracle;
 mod round;
+mod settings;
 
 use pyo3::prelude::*;
 
 #[pymodule(gil_used = false)]
 mod _core {
     #[pymodule_export]
-    use crate::errors::{CardError, IllegalMoveError, RuleError, StateError, ThirtyOneError};
+    use crate::errors::{
+        CardError, IllegalMoveError, RuleError, SaveError, SettingsError, StateError,
+        ThirtyOneError,
+    };
 
     #[pymodule_export]
     use crate::round::PyRound;
@@ -21,4 +25,7 @@ mod _core {
 
     #[pymodule_export]
     use crate::oracle::{advise, check_state, sample_deals};
+
+    #[pymodule_export]
+    use crate::settings::check_settings;
 }

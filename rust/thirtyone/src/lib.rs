@@ -15,6 +15,7 @@ pub mod playout;
 pub mod round;
 pub mod rules;
 pub mod scoring;
+pub mod settings;
 pub mod view;
 
 pub use cards::{Card, CardSet};
