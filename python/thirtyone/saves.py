@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from thirtyone.errors import SaveError as SaveError  # (saves.SaveError, as before)
 from thirtyone.errors import ThirtyOneError
 from thirtyone.game import Game, Turn
 from thirtyone.players import Player
@@ -25,10 +26,6 @@ from thirtyone.rules import Rules
 
 FORMAT = "thirtyone-save"
 VERSION = 1
-
-
-class SaveError(ThirtyOneError):
-    """A saved game that is missing, damaged, or cannot be replayed."""
 
 
 def data_dir() -> Path:
@@ -66,6 +63,7 @@ class SavedGame:
                 "journal": self.journal,
             },
             separators=(",", ":"),
+            allow_nan=False,
         )
 
     @classmethod
