@@ -17,7 +17,7 @@ import thirtyone
 from helpers import PACK, ref_put_down, ref_score, ref_start, value
 from positions import Position, positions
 from thirtyone import _core
-from thirtyone.errors import CardError, RuleError, StateError, ThirtyOneError
+from thirtyone.errors import CardError, RuleError, SettingsError, StateError, ThirtyOneError
 from thirtyone.oracle import advise
 from thirtyone.state import parse
 
@@ -413,7 +413,7 @@ def test_a_target_margin_adds_deals_until_it_is_reached() -> None:
     assert a.deals > 500
     assert all(o.margin <= 0.01 for o in a.options), a.to_dict()
     assert not any("target margin" in w for w in a.warnings)
-    with pytest.raises(StateError, match="target_margin"):
+    with pytest.raises(SettingsError, match="target_margin"):
         advise(EXAMPLE, target_margin=0)
 
 

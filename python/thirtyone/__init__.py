@@ -9,7 +9,15 @@ Scripting in short::
 """
 
 from thirtyone.cards import PACK, card_value, hand_score, parse_card, parse_cards
-from thirtyone.errors import CardError, IllegalMoveError, RuleError, StateError, ThirtyOneError
+from thirtyone.errors import (
+    CardError,
+    IllegalMoveError,
+    RuleError,
+    SaveError,
+    SettingsError,
+    StateError,
+    ThirtyOneError,
+)
 from thirtyone.game import Event, Game, RoundLog, Turn
 from thirtyone.oracle import Advice, OptionAdvice, Sweep, advise
 from thirtyone.players import TABLE_KNOCK_AT, ComputerPlayer, Player
@@ -29,6 +37,8 @@ __all__ = [
     "RoundLog",
     "RuleError",
     "Rules",
+    "SaveError",
+    "SettingsError",
     "StateError",
     "Sweep",
     "ThirtyOneError",

@@ -8,10 +8,13 @@ __all__ = [
     "IllegalMoveError",
     "Round",
     "RuleError",
+    "SaveError",
+    "SettingsError",
     "State",
     "StateError",
     "ThirtyOneError",
     "advise",
+    "check_settings",
     "check_state",
     "choose_put_down",
     "choose_start",
@@ -28,6 +31,8 @@ class CardError(ThirtyOneError): ...
 class RuleError(ThirtyOneError): ...
 class StateError(ThirtyOneError): ...
 class IllegalMoveError(ThirtyOneError): ...
+class SettingsError(ThirtyOneError): ...
+class SaveError(ThirtyOneError): ...
 
 def parse_card(text: str) -> str: ...
 def score(hand: list[str], rules: dict[str, Any] | None = None) -> float: ...
@@ -65,13 +70,21 @@ class State:
 
 def advise(
     state: State,
-    deals: int = 10_000,
-    playouts: int = 50_000,
+    deals: int = 10000,
+    playouts: int = 50000,
     seed: int = 0,
     threads: int | None = None,
     max_time: float | None = None,
     target_margin: float | None = None,
 ) -> dict[str, Any]: ...
+def check_settings(
+    deals: int = 10000,
+    playouts: int = 50000,
+    seed: int = 0,
+    threads: int | None = None,
+    max_time: float | None = None,
+    target_margin: float | None = None,
+) -> None: ...
 def check_state(state: State) -> list[int]: ...
 def sample_deals(
     state: State, n: int, seed: int = 0, threads: int | None = None

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from thirtyone import _core
+from thirtyone.errors import SettingsError
 from thirtyone.game import Event, Game, Turn
 from thirtyone.oracle import Advice, OptionAdvice
 from thirtyone.oracle import advise as oracle_advise
@@ -39,6 +40,12 @@ from thirtyone.state import parse
 
 #: A knock threshold no hand reaches: "never knock" for ``play_by_rule``.
 NEVER_KNOCK = 100.0
+
+#: The most decisions a run records (they are all kept in memory), and the most worker
+#: processes (the Oracle's own bound on threads, for the same reason: more than the cores only
+#: share them). The Oracle's settings have the core's bounds (``_core.check_settings``).
+MAX_DECISIONS = 1_000_000
+MAX_WORKERS = 64
 
 
 class Advisor(Protocol):
@@ -97,6 +104,19 @@ class Settings:
     #: The Oracle's time limit for collecting deals (seconds).
     max_time: float | None = 30.0
 
+    def check(self) -> None:
+        """Raise :class:`~thirtyone.errors.SettingsError` naming a setting out of its bounds."""
+        for name, value, high in (
+            ("decisions", self.decisions, MAX_DECISIONS),
+            ("workers", self.workers, MAX_WORKERS),
+        ):
+            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= high:
+                raise SettingsError(
+                    f"{name} must be a whole number from 1 to {high:,}, not {value!r}"
+                )
+        _core.check_settings(deals=self.deals, playouts=self.playouts, threads=self.threads)
+        _core.check_settings(deals=max(1, self.rank_deals), max_time=self.max_time)
+
     def table(self, game: int) -> Rules:
         return Rules.from_spec(
             {
@@ -147,14 +167,16 @@ class Decision:
 def parse_seats(text: str) -> tuple[int, ...]:
     """Seat counts from ``4``, ``2-6`` or ``2,4,6`` (ValueError when not 2 to 9)."""
     seats: list[int] = []
-    try:
-        for part in text.split(","):
-            low, _, high = part.strip().partition("-")
-            seats.extend(range(int(low), int(high or low) + 1))
-    except ValueError:
-        raise ValueError(f"seats must be like 4, 2-6 or 2,4,6, not {text!r}") from None
-    if not seats or any(not 2 <= s <= 9 for s in seats):
-        raise ValueError(f"seats must be 2 to 9, not {text!r}")
+    for part in text.split(","):
+        low, _, high = part.strip().partition("-")
+        try:
+            first, last = int(low), int(high or low)
+        except ValueError:
+            raise ValueError(f"seats must be like 4, 2-6 or 2,4,6, not {text!r}") from None
+        # (Checked before the range is made: "2-1000000000" must not build a billion seats.)
+        if not 2 <= first <= last <= 9:
+            raise ValueError(f"seats must be 2 to 9, not {text!r}")
+        seats.extend(range(first, last + 1))
     return tuple(seats)
 
 
@@ -787,6 +809,7 @@ def calibrate(
 ) -> Report:
     """Run, analyse, and (with ``out_dir``) write ``decisions.jsonl``, ``report.md``,
     ``summary.json`` and ``reliability.png`` (when matplotlib is installed)."""
+    settings.check()
     start = time.monotonic()
     last = [start]
     games = [0]
@@ -812,7 +835,7 @@ def calibrate(
         out_dir.mkdir(parents=True, exist_ok=True)
         with (out_dir / "decisions.jsonl").open("w") as f:
             for d in decisions:
-                f.write(json.dumps(asdict(d)) + "\n")
+                f.write(strict_json(asdict(d)) + "\n")
         png = out_dir / "reliability.png"
         if save_plot(report.calibration, report.ranks, png):
             report.plot = png
@@ -824,8 +847,24 @@ def calibrate(
             "calibration": asdict(report.calibration),
             "ranks": asdict(report.ranks),
         }
-        (out_dir / "summary.json").write_text(json.dumps(summary, indent=1) + "\n")
+        (out_dir / "summary.json").write_text(strict_json(summary, indent=1) + "\n")
     return report
+
+
+def _finite(value: Any) -> Any:
+    """``value`` with every NaN or infinite float (an empty bin's mean...) as None."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_finite(v) for v in value]
+    return value
+
+
+def strict_json(value: Any, indent: int | None = None) -> str:
+    """JSON that any parser reads: no NaN or Infinity (an undefined number is null)."""
+    return json.dumps(_finite(value), indent=indent, allow_nan=False)
 
 
 def shifted(advisor: Advisor, option: str, shift: float) -> Advisor:

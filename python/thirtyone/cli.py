@@ -14,8 +14,8 @@ import click
 from rich.console import Console
 from rich.text import Text
 
+from thirtyone import _core, play_session, save_start, saves
 from thirtyone import names as names_check
-from thirtyone import play_session, save_start, saves
 from thirtyone.display import advice_report, intro
 from thirtyone.errors import RuleError, ThirtyOneError
 from thirtyone.rules import Rules
@@ -29,9 +29,19 @@ FC = TypeVar("FC", bound=Callable[..., Any])
 
 
 def _count_option(name: str, default: int, help: str) -> Callable[[FC], FC]:
-    """A whole-number option of at least 1 with its default shown (deals, playouts)."""
+    """A whole-number option of the Oracle (``--deals``, ``--oracle-playouts``...) with its
+    default shown, checked against the core's bounds as soon as it is read (one line, exit 2)."""
+    setting = name.removeprefix("--").removeprefix("oracle-")
+
+    def check(ctx: click.Context, param: click.Parameter, value: int) -> int:
+        try:
+            _core.check_settings(**{setting: value})
+        except ThirtyOneError as err:
+            _fail(str(err) if name == f"--{setting}" else f"{name}: {err}")
+        return value
+
     return click.option(
-        name, type=click.IntRange(min=1), default=default, show_default=True, help=help
+        name, type=int, default=default, show_default=True, help=help, callback=check
     )
 
 
@@ -312,21 +322,26 @@ def _read_state(source: str) -> bytes:
 @click.argument("state_file", metavar="STATE.json")
 @click.option("--json", "as_json", is_flag=True, help="Print the advice as JSON (oracle.md).")
 @click.option("--seed", type=int, help="Seed of the simulation: same seed, same numbers.")
-@_count_option("--deals", 10_000, "Consistent deals to collect (at most).")
-@_count_option("--playouts", 50_000, "Playouts per option (and again for the confirmation run).")
-@click.option("--threads", type=click.IntRange(min=1), help="Worker threads (default: every core).")
+@_count_option("--deals", 10_000, "Consistent deals to collect (at most), 1 to 1,000,000.")
+@_count_option(
+    "--playouts",
+    50_000,
+    "Playouts per option (and again for the confirmation run), 1 to 10,000,000.",
+)
+@click.option("--threads", type=int, help="Worker threads, 1 to 64 (default: every core).")
 @click.option(
     "--max-time",
-    type=click.FloatRange(min=0),
+    type=float,
     default=5.0,
     show_default=True,
-    help="Seconds allowed for the whole answer; when they run out, the best estimate reached "
-    "is shown with its margin (0: no limit).",
+    help="Seconds allowed for the whole answer, at most 3600; when they run out, the best "
+    "estimate reached is shown with its margin (0: no limit).",
 )
 @click.option(
     "--target-margin",
-    type=click.FloatRange(min=0, max=1, min_open=True, max_open=True),
-    help="Keep adding deals until every option's margin is at most this (e.g. 0.005).",
+    type=float,
+    help="Keep adding deals until every option's margin is at most this, 0.001 to 0.5 "
+    "(e.g. 0.005).",
 )
 @click.option(
     "--rules",
@@ -383,7 +398,7 @@ def oracle(
                 playouts=playouts,
                 seed=seed,
                 threads=threads,
-                max_time=max_time or None,
+                max_time=None if max_time == 0 else max_time,
                 target_margin=target_margin,
             )
     except ThirtyOneError as err:
@@ -392,7 +407,7 @@ def oracle(
         click.echo("Interrupted: no advice.", err=True)
         sys.exit(130)
     if as_json:
-        click.echo(json.dumps(advice.to_dict(), indent=2))
+        click.echo(json.dumps(advice.to_dict(), indent=2, allow_nan=False))
         return
     console = Console(highlight=False)
     console.print(advice_report(advice, sweeps=sweeps, width=console.width))
@@ -402,12 +417,12 @@ def oracle(
 
 
 @main.command()
-@click.option("--decisions", type=click.IntRange(min=1), default=20_000, show_default=True)
+@click.option("--decisions", type=int, default=20_000, show_default=True, help="1 to 1,000,000.")
 @click.option("--seed", type=int, default=1, show_default=True)
-@click.option("--deals", type=click.IntRange(min=1), default=2_000, show_default=True)
-@click.option("--playouts", type=click.IntRange(min=1), default=5_000, show_default=True)
-@click.option("--threads", type=click.IntRange(min=1), default=1, show_default=True)
-@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True)
+@click.option("--deals", type=int, default=2_000, show_default=True, help="1 to 1,000,000.")
+@click.option("--playouts", type=int, default=5_000, show_default=True, help="1 to 10,000,000.")
+@click.option("--threads", type=int, default=1, show_default=True, help="1 to 64.")
+@click.option("--workers", type=int, default=1, show_default=True, help="1 to 64.")
 @click.option(
     "--seats", default="2-6", show_default=True, help="Seats per game, cycled (4, 2-6, 2,4)."
 )
@@ -444,5 +459,9 @@ def calibrate(
         workers=workers,
         seats=table,
     )
+    try:
+        settings.check()
+    except ThirtyOneError as err:
+        _fail(str(err))
     report = calibration.calibrate(settings, out, echo=lambda line: click.echo(line, err=True))
     click.echo(report.text())

@@ -5,17 +5,32 @@ Every error caused by bad input is a :class:`ThirtyOneError`, itself a :class:`V
 - :class:`CardError`: text that is not a card (``"1X"``), or a card used twice;
 - :class:`RuleError`: an unknown preset or rule option, or a value out of range;
 - :class:`StateError`: a round state that cannot have happened, or is not the player's turn;
-- :class:`IllegalMoveError`: an action the rules do not allow now.
+- :class:`IllegalMoveError`: an action the rules do not allow now;
+- :class:`SettingsError`: a setting of the Oracle (``deals``, ``playouts``, ``threads``,
+  ``seed``, ``max_time``, ``target_margin``) out of its bounds, or a time limit too short to
+  find a single consistent deal;
+- :class:`SaveError`: a saved game that is missing, damaged, or cannot be replayed or written.
 
-They are raised by the Rust core and by the Python layer alike.
+They are defined in one place (the Rust core's binding), raised by the core and by the Python
+layer alike.
 """
 
 from thirtyone._core import (
     CardError,
     IllegalMoveError,
     RuleError,
+    SaveError,
+    SettingsError,
     StateError,
     ThirtyOneError,
 )
 
-__all__ = ["CardError", "IllegalMoveError", "RuleError", "StateError", "ThirtyOneError"]
+__all__ = [
+    "CardError",
+    "IllegalMoveError",
+    "RuleError",
+    "SaveError",
+    "SettingsError",
+    "StateError",
+    "ThirtyOneError",
+]

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from thirtyone.errors import SaveError as SaveError  # (saves.SaveError, as before)
 from thirtyone.errors import ThirtyOneError
 from thirtyone.game import Game, Turn
 from thirtyone.names import neutralise
@@ -46,10 +47,6 @@ TMP_PREFIX, TMP_SUFFIX = ".saved-game-", ".tmp"
 LEFTOVER_AGE = 60.0
 #: Backups are numbered 1, 2, … up to this.
 MAX_BACKUPS = 1000
-
-
-class SaveError(ThirtyOneError):
-    """A saved game that is missing, damaged, or cannot be replayed."""
 
 
 class NotASave(SaveError):
@@ -98,6 +95,7 @@ class SavedGame:
                 "journal": self.journal,
             },
             separators=(",", ":"),
+            allow_nan=False,
         )
 
     @classmethod

@@ -85,6 +85,9 @@ pub struct EvalSettings {
     pub seed: u64,
     /// When the sweep must stop (the confirmation then runs until the runner's own limit).
     pub sweep_deadline: Option<Instant>,
+    /// Playouts (per choice, in the sweep and in the confirmation) that no time limit cuts:
+    /// the least work an answer rests on. Only cancellation stops them.
+    pub minimum: usize,
 }
 
 const PURPOSE_SWEEP: u64 = 0x5357_4545; // "SWEE"
@@ -118,7 +121,11 @@ pub fn evaluate<S: Simulator>(
         .collect();
     let total: usize = sizes.iter().sum();
     let deadline = settings.sweep_deadline.or(runner.deadline());
-    let (sweep, stop) = run(runner, settings.playouts, total, deadline, |i, out| {
+    let limit = Limit {
+        deadline,
+        minimum: settings.minimum,
+    };
+    let (sweep, stop) = run(runner, settings.playouts, total, limit, |i, out| {
         let world = &worlds[i % worlds.len()];
         for ((choice, &o), &k) in choices.iter().zip(&offsets).zip(&sizes) {
             let mut rng = Rng::stream(seed, PURPOSE_SWEEP, i as u64);
@@ -138,7 +145,10 @@ pub fn evaluate<S: Simulator>(
             runner,
             settings.playouts,
             swept.len(),
-            runner.deadline(),
+            Limit {
+                deadline: runner.deadline(),
+                minimum: settings.minimum,
+            },
             |i, out| {
                 let world = &worlds[i % worlds.len()];
                 for (slot, &c) in out.iter_mut().zip(&swept) {
@@ -173,40 +183,44 @@ pub fn evaluate<S: Simulator>(
     eval
 }
 
-/// Run `n` playouts of `k` outcomes each; tally them per outcome.
-fn run<F>(
-    runner: &Runner,
-    n: usize,
-    k: usize,
+/// When a run stops: at `deadline`, except its first `minimum` playouts.
+#[derive(Clone, Copy)]
+struct Limit {
     deadline: Option<Instant>,
-    play: F,
-) -> (Vec<Tally>, Option<Stop>)
+    minimum: usize,
+}
+
+/// Run `n` playouts of `k` outcomes each; tally them per outcome.
+fn run<F>(runner: &Runner, n: usize, k: usize, limit: Limit, play: F) -> (Vec<Tally>, Option<Stop>)
 where
     F: Fn(usize, &mut [Outcome]) + Sync,
 {
-    let chunks = runner.chunks_until(n, CHUNK, deadline, |range| {
-        let mut tallies = vec![Tally::default(); k];
-        let mut out = vec![Outcome::default(); k];
-        for i in range {
-            play(i, &mut out);
-            for (t, o) in tallies.iter_mut().zip(&out) {
-                t.add(o.success, o.cost);
-            }
-        }
-        tallies
-    });
     let mut total = vec![Tally::default(); k];
     let mut stopped = false;
-    for c in chunks {
-        match c {
+    runner.each_chunk(
+        n,
+        CHUNK,
+        |start| (start >= limit.minimum).then_some(limit.deadline).flatten(),
+        |range| {
+            let mut tallies = vec![Tally::default(); k];
+            let mut out = vec![Outcome::default(); k];
+            for i in range {
+                play(i, &mut out);
+                for (t, o) in tallies.iter_mut().zip(&out) {
+                    t.add(o.success, o.cost);
+                }
+            }
+            tallies
+        },
+        |c| match c {
             Some(t) => total.iter_mut().zip(&t).for_each(|(a, b)| a.merge(b)),
             None => stopped = true,
-        }
-    }
+        },
+    );
     (
         total,
         if stopped {
-            runner.stop_by(deadline)
+            runner.stop_by(limit.deadline)
         } else {
             None
         },
@@ -242,6 +256,7 @@ mod tests {
             playouts,
             seed,
             sweep_deadline: None,
+            minimum: 0,
         }
     }
 
@@ -252,6 +267,23 @@ mod tests {
         let e = evaluate(&Coins, &[()], &[3, 1], &settings(10_000, 1), &r);
         assert_eq!(e.stopped, Some(Stop::Time));
         assert_eq!(e.choices[0].result.n, e.choices[1].result.n);
+    }
+
+    #[test]
+    fn the_minimum_is_played_whatever_the_time_limit() {
+        let past = Instant::now();
+        let r = Runner::new(Some(2), Some(past), std::sync::Arc::default());
+        let s = EvalSettings {
+            minimum: 1_000,
+            ..settings(100_000, 1)
+        };
+        let e = evaluate(&Coins, &[()], &[3, 1], &s, &r);
+        assert_eq!(e.stopped, Some(Stop::Time));
+        for c in &e.choices {
+            // Whole chunks: the minimum rounded up to a chunk, and nothing past it.
+            assert_eq!(c.result.n, 1_000u64.div_ceil(CHUNK as u64) * CHUNK as u64);
+        }
+        assert_eq!(e.choices[0].sweep[0].n, e.choices[0].result.n);
     }
 
     #[test]

@@ -17,16 +17,29 @@ pub enum Stop {
     Cancelled,
 }
 
-/// One thread pool per number of threads, kept for the life of the process: a query should not
-/// pay for starting threads.
-fn pool(threads: usize) -> Arc<rayon::ThreadPool> {
-    static POOLS: OnceLock<Mutex<Vec<Arc<rayon::ThreadPool>>>> = OnceLock::new();
-    let mut pools = POOLS
+/// Thread pools kept at once: a query should not pay for starting threads, but a caller trying
+/// many sizes must not pile up pools either (an evicted pool ends when its last user is done).
+const POOLS_KEPT: usize = 4;
+
+static POOLS: OnceLock<Mutex<Vec<Arc<rayon::ThreadPool>>>> = OnceLock::new();
+
+fn kept_pools() -> std::sync::MutexGuard<'static, Vec<Arc<rayon::ThreadPool>>> {
+    POOLS
         .get_or_init(Mutex::default)
         .lock()
-        .unwrap_or_else(|e| e.into_inner());
-    if let Some(p) = pools.iter().find(|p| p.current_num_threads() == threads) {
-        return p.clone();
+        .unwrap_or_else(|e| e.into_inner())
+}
+
+/// A thread pool of `threads` threads, kept for later queries (the most recently used few).
+fn pool(threads: usize) -> Arc<rayon::ThreadPool> {
+    let mut pools = kept_pools();
+    if let Some(i) = pools
+        .iter()
+        .position(|p| p.current_num_threads() == threads)
+    {
+        let p = pools.remove(i);
+        pools.push(p.clone());
+        return p;
     }
     let p = Arc::new(
         rayon::ThreadPoolBuilder::new()
@@ -35,9 +48,16 @@ fn pool(threads: usize) -> Arc<rayon::ThreadPool> {
             .build()
             .expect("a thread pool can be built"),
     );
+    if pools.len() >= POOLS_KEPT {
+        pools.remove(0);
+    }
     pools.push(p.clone());
     p
 }
+
+/// Chunks run side by side before their results are handed over: what a run holds at once
+/// does not grow with the number of items.
+const BATCH: usize = 1024;
 
 pub struct Runner {
     pool: Arc<rayon::ThreadPool>,
@@ -104,43 +124,52 @@ impl Runner {
         }
     }
 
-    /// Run `f` over `0..n` split in chunks of `chunk` items, in parallel. Results come back in
-    /// chunk order, so they do not depend on the number of threads; a chunk that was not run
-    /// because the run stopped is `None`.
+    /// Run `f` over `0..n` split in chunks of `chunk` items, in parallel, with the runner's
+    /// time limit. Results come back in chunk order, so they do not depend on the number of
+    /// threads; a chunk that was not run because the run stopped is `None`. (For small `n`: the
+    /// results are all kept; see [`Runner::each_chunk`].)
     pub fn chunks<T, F>(&self, n: usize, chunk: usize, f: F) -> Vec<Option<T>>
     where
         T: Send,
         F: Fn(Range<usize>) -> T + Sync,
     {
-        self.chunks_until(n, chunk, self.deadline, f)
+        let mut out = Vec::new();
+        self.each_chunk(n, chunk, |_| self.deadline, f, |r| out.push(r));
+        out
     }
 
-    /// [`Runner::chunks`] with its own time limit (earlier than the runner's, for a phase).
-    pub fn chunks_until<T, F>(
-        &self,
-        n: usize,
-        chunk: usize,
-        deadline: Option<Instant>,
-        f: F,
-    ) -> Vec<Option<T>>
+    /// Run `f` over `0..n` split in chunks of `chunk` items, in parallel, and hand each chunk's
+    /// result to `consume` in chunk order (`None`: the chunk was not run because the run had
+    /// stopped). The chunk starting at item `start` is not begun after `deadline(start)` (None:
+    /// no limit for it; cancellation stops every chunk). At most [`BATCH`] chunks are in flight,
+    /// so memory does not grow with `n`.
+    pub fn each_chunk<T, D, F, C>(&self, n: usize, chunk: usize, deadline: D, f: F, mut consume: C)
     where
         T: Send,
+        D: Fn(usize) -> Option<Instant> + Sync,
         F: Fn(Range<usize>) -> T + Sync,
+        C: FnMut(Option<T>),
     {
         let chunk = chunk.max(1);
         let count = n.div_ceil(chunk);
-        self.pool.install(|| {
-            (0..count)
-                .into_par_iter()
-                .map(|c| {
-                    if self.stop_by(deadline).is_some() {
-                        return None;
-                    }
-                    let start = c * chunk;
-                    Some(f(start..(start + chunk).min(n)))
-                })
-                .collect()
-        })
+        let mut first = 0;
+        while first < count {
+            let last = count.min(first + BATCH);
+            let results: Vec<Option<T>> = self.pool.install(|| {
+                (first..last)
+                    .into_par_iter()
+                    .map(|c| {
+                        let start = c * chunk;
+                        if self.stop_by(deadline(start)).is_some() {
+                            return None;
+                        }
+                        Some(f(start..(start + chunk).min(n)))
+                    })
+                    .collect()
+            });
+            results.into_iter().for_each(&mut consume);
+            first = last;
+        }
     }
 }
 
@@ -161,6 +190,47 @@ mod tests {
             assert_eq!(out.iter().sum::<usize>(), 999 * 1000 / 2);
             assert_eq!(out[0], 21);
         }
+    }
+
+    #[test]
+    fn many_chunks_are_handed_over_in_order_batch_by_batch() {
+        let r = Runner::simple(Some(2));
+        let mut seen = Vec::new();
+        r.each_chunk(
+            10 * BATCH + 5,
+            1,
+            |_| None,
+            |range| range.start,
+            |x| seen.push(x.unwrap()),
+        );
+        assert_eq!(seen, (0..10 * BATCH + 5).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn chunks_past_their_deadline_are_skipped_and_the_others_run() {
+        let past = Some(Instant::now());
+        let r = Runner::simple(Some(2));
+        let mut ran = Vec::new();
+        r.each_chunk(
+            100,
+            10,
+            |start| if start < 30 { None } else { past },
+            |range| range.start,
+            |x| ran.push(x),
+        );
+        let done: Vec<usize> = ran.iter().flatten().copied().collect();
+        assert_eq!(done, vec![0, 10, 20]);
+        assert_eq!(ran.len(), 10);
+    }
+
+    #[test]
+    fn only_a_few_pools_are_kept() {
+        for threads in 1..=POOLS_KEPT + 3 {
+            assert_eq!(Runner::simple(Some(threads)).threads(), threads);
+            assert!(kept_pools().len() <= POOLS_KEPT);
+        }
+        // A size asked for again after it was evicted is served by a fresh pool.
+        assert_eq!(Runner::simple(Some(1)).threads(), 1);
     }
 
     #[test]

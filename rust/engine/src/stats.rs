@@ -40,10 +40,11 @@ impl Tally {
 }
 
 /// The 95% margin of a proportion `p` estimated from `n` independent units:
-/// `1.96 * sqrt(p (1 - p) / n)` (infinite without units).
+/// `1.96 * sqrt(p (1 - p) / n)`. Without units nothing is known: the margin is 1, the whole
+/// range of a proportion (wider than any margin a unit gives, and a finite number).
 pub fn margin(p: f64, n: u64) -> f64 {
     if n == 0 {
-        return f64::INFINITY;
+        return 1.0;
     }
     1.96 * (p * (1.0 - p) / n as f64).sqrt()
 }
@@ -86,7 +87,8 @@ mod tests {
         // The example of oracle.md: p = 0.7421 over 10,000 deals gives 0.0086.
         assert!((margin(0.7421, 10_000) - 0.0086).abs() < 5e-5);
         assert_eq!(margin(0.0, 100), 0.0);
-        assert!(margin(0.5, 0).is_infinite());
+        assert_eq!(margin(0.5, 0), 1.0);
+        assert!(margin(0.5, 1) < margin(0.5, 0));
     }
 
     #[test]

@@ -11,6 +11,9 @@
 //! A part that no attempt explains (a history the model cannot produce) is dealt by the game's
 //! fallback, without the test, and reported.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Instant;
+
 use crate::rng::Rng;
 use crate::runner::{Runner, Stop};
 
@@ -44,6 +47,12 @@ pub struct CollectSettings {
     pub probe_attempts: u64,
     /// Attempts (over all parts and combinations) one world may take before it is given up.
     pub max_attempts_per_world: u64,
+    /// Until `minimum` worlds are found, the collection (and the probes it needs) stops at
+    /// `minimum_deadline` instead of the runner's time limit: the least work an answer rests on,
+    /// allowed to run on past that limit (None: no limit; cancellation stops it all the same).
+    /// It is meant to be at or after the runner's own time limit.
+    pub minimum: usize,
+    pub minimum_deadline: Option<Instant>,
 }
 
 impl Default for CollectSettings {
@@ -53,6 +62,8 @@ impl Default for CollectSettings {
             seed: 0,
             probe_attempts: 200_000,
             max_attempts_per_world: 1_000_000,
+            minimum: 0,
+            minimum_deadline: None,
         }
     }
 }
@@ -83,6 +94,16 @@ pub fn collect<F: Factored>(
 ) -> Collected<F::World> {
     let parts = game.parts();
     let mut attempts = 0u64;
+    // The time limit of the next world: the minimum's until that many are found.
+    let found = AtomicUsize::new(0);
+    let world_deadline = || {
+        if found.load(Ordering::Relaxed) < settings.minimum {
+            settings.minimum_deadline
+        } else {
+            runner.deadline()
+        }
+    };
+    let probe_deadline = world_deadline();
     // Probe: find the parts that no attempt explains.
     let probe_chunk = 4096usize;
     let mut fallback = vec![false; parts];
@@ -98,26 +119,36 @@ pub fn collect<F: Factored>(
         let mut size = probe_chunk.min(probes.max(1));
         while done < probes && !found {
             let n = size.min(probes - done);
-            let results = runner.chunks(n, probe_chunk / 4, |range| {
-                range.into_iter().any(|a| {
-                    let mut rng = Rng::stream(
-                        settings.seed,
-                        PURPOSE_PROBE ^ ((i as u64) << 40),
-                        (done + a) as u64,
-                    );
-                    game.sample_part(i, &mut rng).is_some()
-                })
-            });
-            if results.iter().any(Option::is_none) {
+            let (mut cut, mut any) = (false, false);
+            runner.each_chunk(
+                n,
+                probe_chunk / 4,
+                |_| probe_deadline,
+                |range| {
+                    range.into_iter().any(|a| {
+                        let mut rng = Rng::stream(
+                            settings.seed,
+                            PURPOSE_PROBE ^ ((i as u64) << 40),
+                            (done + a) as u64,
+                        );
+                        game.sample_part(i, &mut rng).is_some()
+                    })
+                },
+                |r| match r {
+                    Some(x) => any |= x,
+                    None => cut = true,
+                },
+            );
+            if cut {
                 return Collected {
                     worlds: Vec::new(),
                     fallback_parts: Vec::new(),
                     attempts,
                     given_up: 0,
-                    stopped: runner.stop(),
+                    stopped: runner.stop_by(probe_deadline),
                 };
             }
-            found = results.into_iter().flatten().any(|x| x);
+            found = any;
             attempts += n as u64;
             done += n;
             size *= 4;
@@ -126,61 +157,95 @@ pub fn collect<F: Factored>(
     }
 
     // Collect: world k from stream k.
-    let chunk = 64usize;
-    let results = runner.chunks(settings.target, chunk, |range| {
-        let mut out = Vec::with_capacity(range.len());
-        let mut tried = 0u64;
-        let mut given_up = 0usize;
-        for k in range {
-            let mut rng = Rng::stream(settings.seed, PURPOSE_WORLD, k as u64);
-            let (world, a) = one_world(
-                game,
-                &fallback,
-                settings.max_attempts_per_world,
-                &mut rng,
-                runner,
-            );
-            tried += a;
-            match world {
-                Some(w) => out.push(w),
-                None => given_up += 1,
-            }
-        }
-        (out, tried, given_up)
-    });
-    let mut worlds = Vec::with_capacity(settings.target);
+    let mut worlds = Vec::with_capacity(settings.target.min(CAPACITY_AHEAD));
     let mut given_up = 0usize;
-    let mut incomplete = false;
-    for r in results {
-        match r {
-            Some((w, a, g)) => {
+    let mut stopped = None;
+    runner.each_chunk(
+        settings.target,
+        WORLD_CHUNK,
+        |_| world_deadline(),
+        |range| {
+            let mut out = Vec::with_capacity(range.len());
+            let (mut tried, mut given_up, mut stopped) = (0u64, 0usize, None);
+            for k in range {
+                let mut rng = Rng::stream(settings.seed, PURPOSE_WORLD, k as u64);
+                let limit = Limit {
+                    max_attempts: settings.max_attempts_per_world,
+                    deadline: world_deadline(),
+                };
+                let (world, a) = one_world(game, &fallback, limit, &mut rng, runner);
+                tried += a;
+                match world {
+                    Ok(Some(w)) => {
+                        found.fetch_add(1, Ordering::Relaxed);
+                        out.push(w);
+                    }
+                    Ok(None) => given_up += 1,
+                    Err(stop) => {
+                        stopped = Some(stop);
+                        break;
+                    }
+                }
+            }
+            (out, tried, given_up, stopped)
+        },
+        |r| match r {
+            Some((w, a, g, s)) => {
                 worlds.extend(w);
                 attempts += a;
                 given_up += g;
+                stopped = stopped.or(s);
             }
-            None => incomplete = true,
-        }
-    }
+            // Not begun: the run was cancelled, or its chunk's time was up.
+            None => stopped = stopped.or(runner.stop_by(None).or(Some(Stop::Time))),
+        },
+    );
     Collected {
         worlds,
         fallback_parts: (0..parts).filter(|&i| fallback[i]).collect(),
         attempts,
         given_up,
-        stopped: if incomplete { runner.stop() } else { None },
+        stopped,
     }
 }
 
+/// Worlds per chunk of the collection.
+const WORLD_CHUNK: usize = 64;
+/// The room reserved for worlds before any is found (the rest grows as they come).
+const CAPACITY_AHEAD: usize = 1 << 14;
+
+/// When one world is given up.
+#[derive(Clone, Copy)]
+struct Limit {
+    max_attempts: u64,
+    deadline: Option<Instant>,
+}
+
+/// Attempts between two looks at the clock.
+const CLOCK_EVERY: u64 = 4096;
+
 /// One world: every part by rejection (or fallback), then the combination; an incompatible
-/// combination starts the whole world again. Returns the world (None if given up) and the
-/// attempts made.
+/// combination starts the whole world again. Returns the world (None if given up after its
+/// attempts; the reason if the run stopped meanwhile) and the attempts made.
 fn one_world<F: Factored>(
     game: &F,
     fallback: &[bool],
-    max_attempts: u64,
+    limit: Limit,
     rng: &mut Rng,
     runner: &Runner,
-) -> (Option<F::World>, u64) {
+) -> (Result<Option<F::World>, Stop>, u64) {
     let mut attempts = 0u64;
+    let mut clock = CLOCK_EVERY;
+    // Whether to give up after another attempt: too many attempts, or the run stopped.
+    let mut over = |attempts: u64| -> Option<Result<Option<F::World>, Stop>> {
+        if attempts >= clock {
+            clock = attempts + CLOCK_EVERY;
+            if let Some(stop) = runner.stop_by(limit.deadline) {
+                return Some(Err(stop));
+            }
+        }
+        (attempts >= limit.max_attempts).then_some(Ok(None))
+    };
     let mut parts: Vec<F::Part> = Vec::with_capacity(fallback.len());
     loop {
         parts.clear();
@@ -195,17 +260,17 @@ fn one_world<F: Factored>(
                     parts.push(p);
                     break;
                 }
-                if attempts >= max_attempts || (attempts % 4096 == 0 && runner.stop().is_some()) {
-                    return (None, attempts);
+                if let Some(end) = over(attempts) {
+                    return (end, attempts);
                 }
             }
         }
         attempts += 1;
         if let Some(w) = game.combine(&parts) {
-            return (Some(w), attempts);
+            return (Ok(Some(w)), attempts);
         }
-        if attempts >= max_attempts {
-            return (None, attempts);
+        if let Some(end) = over(attempts) {
+            return (end, attempts);
         }
     }
 }
@@ -270,6 +335,67 @@ mod tests {
         let a = collect(&Dice, &s, &Runner::simple(Some(1))).worlds;
         let b = collect(&Dice, &s, &Runner::simple(Some(2))).worlds;
         assert_eq!(a, b);
+    }
+
+    /// Parts that are always consistent and never compatible: every world is given up.
+    struct Clash;
+    impl Factored for Clash {
+        type Part = u32;
+        type World = ();
+        fn parts(&self) -> usize {
+            3
+        }
+        fn sample_part(&self, _: usize, rng: &mut Rng) -> Option<u32> {
+            Some(rng.below(6))
+        }
+        fn fallback_part(&self, _: usize, rng: &mut Rng) -> u32 {
+            rng.below(6)
+        }
+        fn combine(&self, _: &[u32]) -> Option<()> {
+            None
+        }
+        fn explainable(&self, _: usize) -> Option<bool> {
+            Some(true)
+        }
+    }
+
+    #[test]
+    fn the_time_limit_holds_while_parts_are_combined() {
+        let deadline = Instant::now() + std::time::Duration::from_millis(50);
+        let r = Runner::new(Some(2), Some(deadline), std::sync::Arc::default());
+        let s = CollectSettings {
+            target: 1_000,
+            max_attempts_per_world: u64::MAX,
+            ..CollectSettings::default()
+        };
+        let c = collect(&Clash, &s, &r);
+        // Without a look at the clock while combining, one world alone would never end.
+        assert!(Instant::now() < deadline + std::time::Duration::from_secs(1));
+        assert_eq!(c.stopped, Some(Stop::Time));
+        assert!(c.worlds.is_empty());
+    }
+
+    #[test]
+    fn the_minimum_runs_on_to_its_own_deadline() {
+        let past = Instant::now();
+        let r = Runner::new(Some(2), Some(past), std::sync::Arc::default());
+        let s = CollectSettings {
+            target: 10_000,
+            seed: 3,
+            minimum: 100,
+            minimum_deadline: None,
+            ..CollectSettings::default()
+        };
+        let c = collect(&Dice, &s, &r);
+        // The runner's time was up before the start: only the minimum was collected.
+        assert!(
+            (100..10_000).contains(&c.worlds.len()),
+            "{}",
+            c.worlds.len()
+        );
+        assert_eq!(c.stopped, Some(Stop::Time));
+        let none = collect(&Dice, &CollectSettings { minimum: 0, ..s }, &r);
+        assert!(none.worlds.is_empty());
     }
 
     struct Impossible;

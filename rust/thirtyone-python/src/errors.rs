@@ -1,7 +1,8 @@
 //! The one place where Rust errors become Python exceptions.
 //!
 //! Hierarchy (re-exported by `thirtyone.errors`):
-//! `ThirtyOneError(ValueError)` → `CardError`, `RuleError`, `StateError`, `IllegalMoveError`.
+//! `ThirtyOneError(ValueError)` → `CardError`, `RuleError`, `StateError`, `IllegalMoveError`,
+//! `SettingsError`, `SaveError` (raised by the Python side's saved games).
 //! A cancelled computation becomes `KeyboardInterrupt`.
 
 use pyo3::create_exception;
@@ -40,6 +41,20 @@ create_exception!(
     "An action the rules do not allow now."
 );
 
+create_exception!(
+    thirtyone._core,
+    SettingsError,
+    ThirtyOneError,
+    "A setting of the Oracle (deals, playouts, threads, seed, max_time, target_margin) out of \
+     its bounds, or a time limit too short to find anything."
+);
+create_exception!(
+    thirtyone._core,
+    SaveError,
+    ThirtyOneError,
+    "A saved game that is missing, damaged, or cannot be replayed or written."
+);
+
 /// Map a core error to its Python exception.
 pub fn to_py(e: Error) -> PyErr {
     let msg = e.to_string();
@@ -48,6 +63,7 @@ pub fn to_py(e: Error) -> PyErr {
         Error::BadRule(..) => RuleError::new_err(msg),
         Error::BadState(_) => StateError::new_err(msg),
         Error::IllegalAction(_) => IllegalMoveError::new_err(msg),
+        Error::BadSetting(_) => SettingsError::new_err(msg),
         Error::Cancelled => PyKeyboardInterrupt::new_err(msg),
     }
 }

@@ -5,6 +5,7 @@ mod errors;
 mod functions;
 mod oracle;
 mod round;
+mod settings;
 mod tables;
 
 use pyo3::prelude::*;
@@ -12,7 +13,10 @@ use pyo3::prelude::*;
 #[pymodule(gil_used = false)]
 mod _core {
     #[pymodule_export]
-    use crate::errors::{CardError, IllegalMoveError, RuleError, StateError, ThirtyOneError};
+    use crate::errors::{
+        CardError, IllegalMoveError, RuleError, SaveError, SettingsError, StateError,
+        ThirtyOneError,
+    };
 
     #[pymodule_export]
     use crate::round::PyRound;
@@ -25,4 +29,7 @@ mod _core {
 
     #[pymodule_export]
     use crate::tables::{parse_rules, presets, rule_assignment, PyState};
+
+    #[pymodule_export]
+    use crate::settings::check_settings;
 }

@@ -11,11 +11,12 @@ use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use thirtyone_core::inference::Inference;
-use thirtyone_core::oracle::{self, OptionKind, Settings};
+use thirtyone_core::oracle::{self, OptionKind};
 use thirtyone_core::view::View;
-use thirtyone_core::{Error, Score};
+use thirtyone_core::Score;
 
-use crate::errors::{to_py, IntoPy};
+use crate::errors::IntoPy;
+use crate::settings::{self, Given};
 use crate::tables::PyState;
 
 /// Run `work` on its own thread with the interpreter released, checking for Ctrl-C meanwhile.
@@ -61,42 +62,37 @@ fn points(s: Option<Score>) -> Option<f64> {
     s.map(|s| s.points())
 }
 
-/// Evaluate every option of the state's player. `state` is a checked `State`. Returns a dict: options (best first), tied, deals, deals_asked, playouts,
-/// warnings.
+/// Evaluate every option of the state's player. `state` is a checked `State`. Returns a dict:
+/// options (best first), tied, deals, deals_asked, playouts, warnings.
+///
+/// The settings are checked by the core against their bounds (SettingsError).
 #[pyfunction]
-#[pyo3(signature = (state, deals=10_000, playouts=50_000, seed=0, threads=None, max_time=None, target_margin=None))]
+#[pyo3(
+    signature = (state, deals=Given::Whole(10_000), playouts=Given::Whole(50_000), seed=Given::Whole(0), threads=None, max_time=None, target_margin=None),
+    text_signature = "(state, deals=10000, playouts=50000, seed=0, threads=None, max_time=None, target_margin=None)"
+)]
 #[allow(clippy::too_many_arguments)]
 pub fn advise<'py>(
     py: Python<'py>,
     state: &Bound<'py, PyState>,
-    deals: usize,
-    playouts: usize,
-    seed: u64,
-    threads: Option<usize>,
-    max_time: Option<f64>,
-    target_margin: Option<f64>,
+    deals: Given,
+    playouts: Given,
+    seed: Given,
+    threads: Option<Given>,
+    max_time: Option<Given>,
+    target_margin: Option<Given>,
 ) -> PyResult<Bound<'py, PyDict>> {
+    let settings = settings::settings(
+        &deals,
+        &playouts,
+        &seed,
+        threads.as_ref(),
+        max_time.as_ref(),
+        target_margin.as_ref(),
+    )
+    .py_err()?;
     let input = state.get().inner.round.clone();
-    if let Some(t) = max_time {
-        if !(t.is_finite() && t > 0.0) {
-            return Err(to_py(Error::BadState(format!(
-                "max_time must be a positive number of seconds, not {t}"
-            ))));
-        }
-    }
-    if threads == Some(0) {
-        return Err(to_py(Error::BadState("threads must be at least 1".into())));
-    }
-    let cancel = Arc::new(AtomicBool::new(false));
-    let settings = Settings {
-        deals,
-        playouts,
-        seed,
-        threads,
-        max_time: max_time.map(Duration::from_secs_f64),
-        target_margin,
-        cancel: cancel.clone(),
-    };
+    let cancel = settings.cancel.clone();
     let advice = run_detached(py, &cancel, || oracle::advise(&input, &settings))?;
 
     let out = PyDict::new(py);
@@ -152,15 +148,21 @@ pub fn check_state(state: &Bound<'_, PyState>) -> PyResult<Vec<u32>> {
 
 /// Up to `n` consistent deals for a state, for tests and scripts: each a dict with `hands`
 /// (opponent seat -> three cards) and `stock` (the unseen cards left), plus the warnings.
+/// `n` is bounded like `deals`, `seed` and `threads` like the Oracle's (SettingsError).
 #[pyfunction]
-#[pyo3(signature = (state, n, seed=0, threads=None))]
+#[pyo3(
+    signature = (state, n, seed=Given::Whole(0), threads=None),
+    text_signature = "(state, n, seed=0, threads=None)"
+)]
 pub fn sample_deals<'py>(
     py: Python<'py>,
     state: &Bound<'py, PyState>,
-    n: usize,
-    seed: u64,
-    threads: Option<usize>,
+    n: Given,
+    seed: Given,
+    threads: Option<Given>,
 ) -> PyResult<(Bound<'py, PyList>, Vec<u32>)> {
+    let n = settings::count("n", &n).py_err()?;
+    let (seed, threads) = settings::seed_and_threads(&seed, threads.as_ref()).py_err()?;
     let input = state.get().inner.round.clone();
     let cancel = Arc::new(AtomicBool::new(false));
     let c2 = cancel.clone();

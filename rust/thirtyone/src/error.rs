@@ -15,6 +15,9 @@ pub enum Error {
     BadState(String),
     /// An action that the rules do not allow now.
     IllegalAction(String),
+    /// A setting of the Oracle (deals, playouts, threads, seed, max_time, target_margin) out
+    /// of its bounds, or a time limit too short to find anything.
+    BadSetting(String),
     /// The work was cancelled (Ctrl-C) before it finished.
     Cancelled,
 }
@@ -32,6 +35,7 @@ impl fmt::Display for Error {
             Error::BadRule(field, msg) => write!(f, "rule {field}: {msg}"),
             Error::CardAt(msg) | Error::BadState(msg) => f.write_str(msg),
             Error::IllegalAction(msg) => f.write_str(msg),
+            Error::BadSetting(msg) => f.write_str(msg),
             Error::Cancelled => f.write_str("cancelled"),
         }
     }

@@ -17,6 +17,7 @@
 //! the engine (their hidden cards must differ).
 
 use std::collections::HashMap;
+use std::time::Instant;
 
 use montecarlo::{Factored, Rng};
 use rayon::prelude::*;
@@ -55,6 +56,8 @@ enum Posterior {
 
 /// Steps one opponent's count may take before rejection sampling takes over.
 const COUNT_BUDGET: u64 = 4_000_000;
+/// Steps of a count between two looks at the clock.
+const CLOCK_EVERY: u64 = 4_096;
 
 /// Samples consistent deals for one view.
 pub struct Inference<'a> {
@@ -65,12 +68,18 @@ pub struct Inference<'a> {
 
 impl<'a> Inference<'a> {
     pub fn new(view: &'a View) -> Self {
+        Inference::within(view, None)
+    }
+
+    /// The same, the counting stopped at `deadline`: an opponent whose count is not done by
+    /// then is sampled by rejection instead.
+    pub fn within(view: &'a View, deadline: Option<Instant>) -> Self {
         let unseen: Vec<Card> = view.unseen.iter().collect();
         // Opponents are counted in parallel (in the caller's rayon pool).
         let posteriors = view
             .opponents
             .par_iter()
-            .map(|o| Counter::count(view, o, &unseen))
+            .map(|o| Counter::count(view, o, &unseen, deadline))
             .collect();
         Inference {
             view,
@@ -306,6 +315,7 @@ struct Counter<'a> {
     /// Hidden cards still to enter their hand (dealt or drawn) in a branch.
     counts: HashMap<u64, ([Card; 3], u64)>,
     steps: u64,
+    deadline: Option<Instant>,
 }
 
 #[derive(Clone, Copy)]
@@ -319,7 +329,12 @@ struct Branch {
 }
 
 impl<'a> Counter<'a> {
-    fn count(view: &'a View, o: &'a Opponent, unseen: &'a [Card]) -> Posterior {
+    fn count(
+        view: &'a View,
+        o: &'a Opponent,
+        unseen: &'a [Card],
+        deadline: Option<Instant>,
+    ) -> Posterior {
         if let Some(h) = o.shown_hand {
             return Posterior::Counted {
                 hands: vec![(h, CardSet::EMPTY)],
@@ -332,6 +347,7 @@ impl<'a> Counter<'a> {
             unseen,
             counts: HashMap::new(),
             steps: 0,
+            deadline,
         };
         if !c.deal() {
             return Posterior::Rejection;
@@ -351,7 +367,7 @@ impl<'a> Counter<'a> {
     }
 
     /// Every dealt hand: some of the cards they put down later, and fresh unseen cards.
-    /// Returns false when the count went over its budget.
+    /// Returns false when the count went over its budget or its time.
     fn deal(&mut self) -> bool {
         let later: Vec<Card> = self.o.hidden_discards.iter().map(|&(c, _)| c).collect();
         let all_later: CardSet = later.iter().copied().collect();
@@ -397,10 +413,13 @@ impl<'a> Counter<'a> {
         true
     }
 
-    /// Replay turn `t` and everything after it. Returns false over budget.
+    /// Replay turn `t` and everything after it. Returns false over budget or time.
     fn turn(&mut self, t: usize, b: Branch) -> bool {
         self.steps += 1;
         if self.steps > COUNT_BUDGET {
+            return false;
+        }
+        if self.steps % CLOCK_EVERY == 0 && self.deadline.is_some_and(|d| Instant::now() >= d) {
             return false;
         }
         let Some(turn) = self.o.turns.get(t) else {
@@ -645,6 +664,23 @@ mod tests {
                 .halves() as usize] += 1.0;
         }
         h
+    }
+
+    #[test]
+    fn counting_stops_at_its_deadline() {
+        let input = (1..50)
+            .find_map(|seed| position(seed, 4, 6))
+            .expect("a round lasts six turns");
+        let view = View::from_input(&input).unwrap();
+        let counted = Inference::within(&view, None).counts();
+        assert!(counted.iter().all(Option::is_some));
+        // Time already up: an opponent whose count takes more than a few thousand steps (the
+        // first look at the clock) is left to rejection; a quicker count is finished.
+        let cut = Inference::within(&view, Some(std::time::Instant::now())).counts();
+        assert!(cut.iter().any(Option::is_none), "{cut:?}");
+        for (c, full) in cut.iter().zip(&counted) {
+            assert!(c.is_none() || c == full);
+        }
     }
 
     /// Counting and rejection are two independent ways to the same posterior: the distribution

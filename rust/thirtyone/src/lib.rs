@@ -20,6 +20,7 @@ pub mod replay;
 pub mod round;
 pub mod rules;
 pub mod scoring;
+pub mod settings;
 pub mod table;
 pub mod view;
 

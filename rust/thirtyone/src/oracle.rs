@@ -1,12 +1,11 @@
 //! The Oracle: every option of the advised player, evaluated over consistent deals by the
 //! Monte Carlo engine, with the knock-threshold sweep and its confirmation (`oracle.md`).
 
-use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use montecarlo::{
-    collect, evaluate, margin, stats, CollectSettings, EvalSettings, Runner, Stop, Tally,
+    collect, evaluate, margin, stats, CollectSettings, Collected, EvalSettings, Evaluation, Runner,
+    Stop, Tally,
 };
 
 use crate::cards::Card;
@@ -14,39 +13,9 @@ use crate::error::{Error, Result};
 use crate::inference::{Deal, Inference};
 use crate::playout::{Choice, Playouts};
 use crate::scoring::Score;
+pub use crate::settings::Settings;
+use crate::settings::{GRACE, MAX_DEALS, MIN_DEALS, MIN_PLAYOUTS};
 use crate::view::{StateInput, View};
-
-/// How hard the Oracle works.
-#[derive(Clone, Debug)]
-pub struct Settings {
-    /// Consistent deals to collect (at most).
-    pub deals: usize,
-    /// Playouts per option (and as many again to confirm a sweep's best).
-    pub playouts: usize,
-    pub seed: u64,
-    /// Threads (None: one per core).
-    pub threads: Option<usize>,
-    /// Time allowed for the whole answer (None: no limit).
-    pub max_time: Option<Duration>,
-    /// Add deals until every option's margin is at most this.
-    pub target_margin: Option<f64>,
-    /// Set from another thread to stop the work (Ctrl-C).
-    pub cancel: Arc<AtomicBool>,
-}
-
-impl Default for Settings {
-    fn default() -> Self {
-        Settings {
-            deals: 10_000,
-            playouts: 50_000,
-            seed: 0,
-            threads: None,
-            max_time: Some(Duration::from_secs(5)),
-            target_margin: None,
-            cancel: Arc::new(AtomicBool::new(false)),
-        }
-    }
-}
 
 /// An option as reported.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -118,9 +87,6 @@ pub fn knock_thresholds(view: &View) -> Vec<Score> {
         .collect()
 }
 
-/// The most consistent deals a target margin may ask for.
-const MAX_DEALS: usize = 1_000_000;
-
 /// Your options now.
 fn choices(view: &View) -> Vec<Choice> {
     let mut choices = Vec::new();
@@ -150,26 +116,19 @@ fn choices(view: &View) -> Vec<Choice> {
 ///
 /// With `max_time`, the whole answer comes within it: consistent deals are collected for at
 /// most 40% of the time, and the playouts, played for every option side by side, stop when the
-/// time is up (the best estimate reached, with the margin its numbers give). With
-/// `target_margin`, deals (and playouts) are added until every option's margin is within it.
+/// time is up (the best estimate reached, with the margin its numbers give). The least work an
+/// answer rests on ([`MIN_DEALS`] deals and [`MIN_PLAYOUTS`] playouts per option, or fewer if
+/// fewer are asked) is done even when the time is up, the deals for at most [`GRACE`] more.
+/// With `target_margin`, deals (and playouts) are added until every option's margin is within
+/// it.
 pub fn advise(input: &StateInput, settings: &Settings) -> Result<Advice> {
+    settings.validate()?;
     let view = View::from_input(input)?;
-    if settings.deals == 0 || settings.playouts == 0 {
-        return Err(Error::BadState(
-            "deals and playouts must be at least 1".into(),
-        ));
-    }
-    if let Some(m) = settings.target_margin {
-        if !(m > 0.0 && m < 1.0) {
-            return Err(Error::BadState(format!(
-                "target_margin must be between 0 and 1, not {m}"
-            )));
-        }
-    }
     let start = Instant::now();
-    let deadline = settings.max_time.map(|d| start + d);
+    let deadline = settings.max_time.and_then(|d| start.checked_add(d));
+    let grace = deadline.and_then(|d| d.checked_add(GRACE));
     let mut runner = Runner::new(settings.threads, None, settings.cancel.clone());
-    let inference = runner.install(|| Inference::new(&view));
+    let inference = runner.install(|| Inference::within(&view, grace));
     let choices = choices(&view);
     let sim = Playouts::new(&view, knock_thresholds(&view));
     let (mut target, mut playouts) = (settings.deals, settings.playouts);
@@ -177,38 +136,21 @@ pub fn advise(input: &StateInput, settings: &Settings) -> Result<Advice> {
         // Consistent deals, for at most 40% of the time left.
         let now = Instant::now();
         runner.set_deadline(deadline.map(|d| now + d.saturating_duration_since(now).mul_f64(0.4)));
-        let collected = collect(
-            &inference,
-            &CollectSettings {
-                target,
-                seed: settings.seed,
-                ..CollectSettings::default()
-            },
-            &runner,
-        );
-        if collected.stopped == Some(Stop::Cancelled) {
-            return Err(Error::Cancelled);
-        }
-        let deals: Vec<Deal> = collected.worlds;
-        if deals.is_empty() {
-            return Err(Error::BadState(if collected.stopped == Some(Stop::Time) {
-                "no consistent deal was found within the time limit".into()
-            } else {
-                "no consistent deal was found".into()
-            }));
-        }
+        let collected = collect_deals(&inference, target, settings, grace, &runner)?;
+        let deals: &[Deal] = &collected.worlds;
         // Playouts: the sweep until 65% of the time left, the confirmation until the end.
         let now = Instant::now();
         runner.set_deadline(deadline);
         let eval = evaluate(
             &sim,
-            &deals,
+            deals,
             &choices,
             &EvalSettings {
                 playouts,
                 seed: settings.seed,
                 sweep_deadline: deadline
                     .map(|d| now + d.saturating_duration_since(now).mul_f64(0.65)),
+                minimum: MIN_PLAYOUTS.min(playouts),
             },
             &runner,
         );
@@ -235,52 +177,95 @@ pub fn advise(input: &StateInput, settings: &Settings) -> Result<Advice> {
                 continue;
             }
         }
-        let mut warnings = Vec::new();
-        for &i in &collected.fallback_parts {
-            warnings.push(format!(
-                "no deal explains seat {}'s play by the table's rule, so that opponent was dealt without the consistency test",
-                view.opponents[i].seat
-            ));
-        }
-        if collected.stopped == Some(Stop::Time) {
-            warnings.push(format!(
-                "the time limit was reached while collecting consistent deals: {} of {} collected, so the margins are wider",
-                deals.len(),
-                target
-            ));
-        } else if deals.len() < target {
-            warnings.push(format!(
-                "consistent deals are rare here: only {} of {} were found, so the margins are wider",
-                deals.len(),
-                target
-            ));
-        }
         let played = options.iter().map(|o| o.playouts).min().unwrap_or(0) as usize;
-        if eval.stopped == Some(Stop::Time) {
-            warnings.push(format!(
-                "the time limit was reached: the figures come from {played} of {playouts} playouts per option"
-            ));
-        }
-        if let Some(m) = settings.target_margin {
-            if widest > m {
-                warnings.push(format!(
-                    "the target margin of ±{m} was not reached: the widest margin is ±{widest:.4}"
-                ));
-            }
-        }
-        return Ok(rank(
-            options,
-            &eval,
-            deals.len(),
-            if eval.stopped.is_some() {
-                played
-            } else {
-                playouts
-            },
+        let warnings = warnings(
+            &view, &collected, &eval, target, playouts, played, widest, settings,
+        );
+        let deals_used = deals.len();
+        let playouts = if eval.stopped.is_some() {
+            played
+        } else {
+            playouts
+        };
+        return Ok(rank(options, &eval, deals_used, playouts, target, warnings));
+    }
+}
+
+/// Up to `target` consistent deals; until [`MIN_DEALS`] are found the collection may run on to
+/// `grace`. None at all is an error: a time limit too short, or a history nothing explains.
+fn collect_deals(
+    inference: &Inference<'_>,
+    target: usize,
+    settings: &Settings,
+    grace: Option<Instant>,
+    runner: &Runner,
+) -> Result<Collected<Deal>> {
+    let collected = collect(
+        inference,
+        &CollectSettings {
             target,
-            warnings,
+            seed: settings.seed,
+            minimum: MIN_DEALS.min(target),
+            minimum_deadline: grace,
+            ..CollectSettings::default()
+        },
+        runner,
+    );
+    match collected.stopped {
+        Some(Stop::Cancelled) => Err(Error::Cancelled),
+        _ if !collected.worlds.is_empty() => Ok(collected),
+        Some(Stop::Time) => Err(Error::BadSetting(format!(
+            "no consistent deal was found within the time limit (max_time {} s, and {} s more \
+             for the least work an answer needs)",
+            settings.max_time.map_or(0.0, |d| d.as_secs_f64()),
+            GRACE.as_secs_f64()
+        ))),
+        None => Err(Error::BadState("no consistent deal was found".into())),
+    }
+}
+
+/// What the figures rest on, when it is less than was asked.
+#[allow(clippy::too_many_arguments)]
+fn warnings(
+    view: &View,
+    collected: &Collected<Deal>,
+    eval: &Evaluation,
+    target: usize,
+    playouts: usize,
+    played: usize,
+    widest: f64,
+    settings: &Settings,
+) -> Vec<String> {
+    let mut warnings = Vec::new();
+    let deals = collected.worlds.len();
+    for &i in &collected.fallback_parts {
+        warnings.push(format!(
+            "no deal explains seat {}'s play by the table's rule, so that opponent was dealt without the consistency test",
+            view.opponents[i].seat
         ));
     }
+    if collected.stopped == Some(Stop::Time) {
+        warnings.push(format!(
+            "the time limit was reached while collecting consistent deals: {deals} of {target} collected, so the margins are wider"
+        ));
+    } else if deals < target {
+        warnings.push(format!(
+            "consistent deals are rare here: only {deals} of {target} were found, so the margins are wider"
+        ));
+    }
+    if eval.stopped == Some(Stop::Time) {
+        warnings.push(format!(
+            "the time limit was reached: the figures come from {played} of {playouts} playouts per option"
+        ));
+    }
+    if let Some(m) = settings.target_margin {
+        if widest > m {
+            warnings.push(format!(
+                "the target margin of ±{m} was not reached: the widest margin is ±{widest:.4}"
+            ));
+        }
+    }
+    warnings
 }
 
 /// The options best first, then by p_safe (ties: lower lives lost, then the natural order), and
@@ -419,6 +404,52 @@ mod tests {
             }
         }
         assert!(a.options[0].p_safe >= a.options[1].p_safe - a.options[0].margin * 3.0);
+    }
+
+    #[test]
+    fn no_time_at_all_still_answers_from_the_minimum() {
+        let settings = Settings {
+            deals: 10_000,
+            playouts: 50_000,
+            seed: 2,
+            threads: Some(2),
+            max_time: Some(std::time::Duration::from_nanos(1)),
+            ..Settings::default()
+        };
+        let start = Instant::now();
+        let a = advise(&example(), &settings).unwrap();
+        assert!(start.elapsed() < GRACE + std::time::Duration::from_millis(1_500));
+        assert!(a.deals >= 1);
+        assert!(
+            (MIN_PLAYOUTS..50_000).contains(&a.playouts),
+            "{}",
+            a.playouts
+        );
+        for o in &a.options {
+            assert!(o.playouts >= MIN_PLAYOUTS as u64);
+            assert!(o.margin.is_finite() && o.margin <= 1.0);
+        }
+        assert!(a.warnings.iter().any(|w| w.contains("time limit")));
+    }
+
+    #[test]
+    fn settings_past_their_bounds_are_refused_before_any_work() {
+        for s in [
+            Settings {
+                deals: 1_000_000_000_000,
+                ..Settings::default()
+            },
+            Settings {
+                threads: Some(1_000_000),
+                ..Settings::default()
+            },
+            Settings {
+                max_time: Some(std::time::Duration::from_secs(1 << 40)),
+                ..Settings::default()
+            },
+        ] {
+            assert!(matches!(advise(&example(), &s), Err(Error::BadSetting(_))));
+        }
     }
 
     #[test]

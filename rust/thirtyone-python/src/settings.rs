@@ -1,0 +1,147 @@
+//! The Oracle's settings as Python gives them. Nothing is checked here but the kind of value:
+//! the bounds are the core's (`thirtyone_core::settings`), so a number of any size reaches them
+//! (one too large even for an `i128` as the largest or smallest `i128`) and gets their message.
+
+use pyo3::exceptions::PyOverflowError;
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyFloat};
+use thirtyone_core::settings::{not_number, not_whole, Asked, Settings};
+use thirtyone_core::Result;
+
+use crate::errors::IntoPy;
+
+/// A setting's value as given. Extracting one never fails: what is wrong with it is said when it
+/// is checked, naming the setting.
+#[derive(Clone, Debug)]
+pub enum Given {
+    Whole(i128),
+    Real(f64),
+    /// Anything else (True, a string, ...), as shown in messages.
+    Other(String),
+}
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Given {
+    type Error = PyErr;
+
+    fn extract(obj: pyo3::Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        let obj = obj.to_owned();
+        if obj.is_instance_of::<PyBool>() {
+            return Ok(Given::Other(shown(&obj)));
+        }
+        if !obj.is_instance_of::<PyFloat>() {
+            match obj.extract::<i128>() {
+                Ok(v) => return Ok(Given::Whole(v)),
+                Err(e) if e.is_instance_of::<PyOverflowError>(obj.py()) => {
+                    let negative = obj.lt(0)?;
+                    return Ok(Given::Whole(if negative { i128::MIN } else { i128::MAX }));
+                }
+                Err(_) => {}
+            }
+        }
+        Ok(match obj.extract::<f64>() {
+            Ok(x) => Given::Real(x),
+            Err(_) => Given::Other(shown(&obj)),
+        })
+    }
+}
+
+impl Given {
+    fn whole(&self, name: &str) -> Result<i128> {
+        match self {
+            Given::Whole(v) => Ok(*v),
+            Given::Real(x) => Err(not_whole(name, format!("{x:?}"))),
+            Given::Other(s) => Err(not_whole(name, s)),
+        }
+    }
+
+    fn number(&self, name: &str) -> Result<f64> {
+        match self {
+            // (An int too large for an i128 is as good as infinite.)
+            Given::Whole(i128::MAX) => Ok(f64::INFINITY),
+            Given::Whole(i128::MIN) => Ok(f64::NEG_INFINITY),
+            Given::Whole(v) => Ok(*v as f64),
+            Given::Real(x) => Ok(*x),
+            Given::Other(s) => Err(not_number(name, s)),
+        }
+    }
+}
+
+/// A value as shown in a message: its repr, at most 40 characters of it.
+fn shown(obj: &Bound<'_, PyAny>) -> String {
+    match obj.repr() {
+        Ok(r) => {
+            let r = r.to_string();
+            match r.char_indices().nth(40) {
+                Some((i, _)) => format!("{}…", &r[..i]),
+                None => r,
+            }
+        }
+        Err(_) => "a value that cannot be shown".into(),
+    }
+}
+
+/// The settings given, checked by the core.
+pub fn settings(
+    deals: &Given,
+    playouts: &Given,
+    seed: &Given,
+    threads: Option<&Given>,
+    max_time: Option<&Given>,
+    target_margin: Option<&Given>,
+) -> Result<Settings> {
+    Settings::checked(&Asked {
+        deals: deals.whole("deals")?,
+        playouts: playouts.whole("playouts")?,
+        seed: seed.whole("seed")?,
+        threads: threads.map(|t| t.whole("threads")).transpose()?,
+        max_time: max_time.map(|t| t.number("max_time")).transpose()?,
+        target_margin: target_margin
+            .map(|m| m.number("target_margin"))
+            .transpose()?,
+    })
+}
+
+/// A count of deals (a function's `n`), checked by the core.
+pub fn count(name: &str, n: &Given) -> Result<usize> {
+    thirtyone_core::settings::count(name, n.whole(name)?)
+}
+
+/// A seed and a number of threads, checked by the core.
+pub fn seed_and_threads(seed: &Given, threads: Option<&Given>) -> Result<(u64, Option<usize>)> {
+    let s = settings(
+        &Given::Whole(1),
+        &Given::Whole(1),
+        seed,
+        threads,
+        None,
+        None,
+    )?;
+    Ok((s.seed, s.threads))
+}
+
+/// Check the Oracle's settings without using them; raises SettingsError naming the first one
+/// out of its bounds. (What `advise` does first; the command line calls it before a long run.)
+#[pyfunction]
+#[pyo3(
+    signature = (deals=Given::Whole(10_000), playouts=Given::Whole(50_000), seed=Given::Whole(0), threads=None, max_time=None, target_margin=None),
+    text_signature = "(deals=10000, playouts=50000, seed=0, threads=None, max_time=None, target_margin=None)"
+)]
+pub fn check_settings(
+    deals: Given,
+    playouts: Given,
+    seed: Given,
+    threads: Option<Given>,
+    max_time: Option<Given>,
+    target_margin: Option<Given>,
+) -> PyResult<()> {
+    settings(
+        &deals,
+        &playouts,
+        &seed,
+        threads.as_ref(),
+        max_time.as_ref(),
+        target_margin.as_ref(),
+    )
+    .map(drop)
+    .py_err()
+}
