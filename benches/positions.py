@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import thirtyone
+from thirtyone._core import Action
 from thirtyone.game import Event, Game
 
 #: Seeds tried per table size before giving up (the scan is deterministic).
@@ -126,7 +127,7 @@ def _pending(base: BenchPosition) -> BenchPosition:
         if s.turns_played != base.turns_played:
             continue
         r = s.round.copy()
-        r.apply("draw")
+        r.apply(Action("draw"))
         new, source = r.pending
         assert source == "stock"
         state = copy.deepcopy(base.state)

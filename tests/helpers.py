@@ -85,7 +85,7 @@ class FirstKnocks:
         self.name = name
 
     def play(self, turn: Any) -> None:
-        if turn.round.turns_played == 0:
+        if turn.turns_played == 0:
             turn.knock()
         else:
             turn.put_down(turn.draw())

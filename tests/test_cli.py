@@ -209,7 +209,7 @@ class _Replica:
         if self.turns == 1:
             turn.take()
             turn.put_down(turn.hand[0])
-        elif "draw" in turn.legal():
+        elif "draw" in [str(a) for a in turn.legal()]:
             new = turn.draw()
             turn.put_down(new)
         else:
@@ -373,7 +373,7 @@ class _DrawAndDiscard:
         if self.turns == 1:
             turn.take()
             turn.put_down(turn.hand[0])
-        elif "draw" in turn.legal():
+        elif "draw" in [str(a) for a in turn.legal()]:
             turn.put_down(turn.draw())
         else:
             turn.decline()

@@ -202,15 +202,15 @@ def test_play_rule_turn_uses_the_rule() -> None:
     # 2C (dropping 2C or 3D both keep 17: the lowest value).
     deck = build_deck([["2C", "3D", "9H"], ["AS", "5D", "7C"]], "8H", ["KD"])
     r = _core.Round(None, 2, 0, deck)
-    rec = r.play_rule_turn()
-    assert (rec["knock"], rec["draw"], rec["card"], rec["discard"]) == (False, "pile", "8H", "2C")
+    rec = r.play_rule_turn(27)
+    assert (rec.knock, rec.draw, rec.card, rec.discard) == (False, "pile", "8H", "2C")
     assert sorted(r.hand(0)) == ["3D", "8H", "9H"]
     assert r.top == "2C"
     # Seat 1: AS 5D 7C (11). Taking 2C keeps at best 11 (7C 2C = 9): not better, so draw the
     # stock's top, KD. Of the four, dropping 7C keeps AS 5D KD = 15 (5D KD) and dropping AS
     # keeps 5D 7C KD = 15; the others keep 11. Tie 7C / AS: the lower value, 7C.
-    rec = r.play_rule_turn()
-    assert (rec["draw"], rec["card"], rec["discard"]) == ("stock", "KD", "7C")
+    rec = r.play_rule_turn(27)
+    assert (rec.draw, rec.card, rec.discard) == ("stock", "KD", "7C")
     assert sorted(r.hand(1)) == ["5D", "AS", "KD"]
 
 
@@ -218,10 +218,10 @@ def test_play_rule_turn_knocks_at_the_given_threshold() -> None:
     # Seat 0 holds 9H 8H 4H = 21.
     deck = build_deck([["9H", "8H", "4H"], ["AS", "5D", "7C"]], "2C", ["KD"])
     r = _core.Round(None, 2, 0, deck)
-    assert r.play_rule_turn(27)["knock"] is False  # 21 < 27: KD drawn, put back
+    assert r.play_rule_turn(27).knock is False  # 21 < 27: KD drawn, put back
     r = _core.Round(None, 2, 0, deck)
     rec = r.play_rule_turn(21)
-    assert rec["knock"] is True and rec["draw"] is None and rec["discard"] is None
+    assert rec.knock is True and rec.draw is None and rec.discard is None
     assert r.knocker == 0
 
 

@@ -130,7 +130,8 @@ class _Recorder:
         self.sink = sink
 
     def play(self, turn: Any) -> None:
-        r = turn.round
+        r = turn.game.round
+        assert r is not None
         rules = turn.game.rules.round_rules()
         self.sink(turn, False)
         top = r.top if r.may_take() else None
@@ -154,7 +155,8 @@ def round_positions(seats: int, preset: str, seed: int) -> list[tuple[str, dict[
     found: list[tuple[int, bool, dict[str, Any], dict[int, list[str]], bool]] = []
 
     def sink(turn: Any, pending: bool) -> None:
-        r = turn.round
+        r = turn.game.round
+        assert r is not None
         found.append(
             (
                 r.turns_played,

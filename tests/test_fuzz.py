@@ -146,7 +146,7 @@ def test_random_actions_on_a_round_never_crash(
     r = _core.Round(None, seats, 0, deck)
     for action, card in actions:
         with contextlib.suppress(ThirtyOneError):
-            r.apply(action, card)
+            r.apply(_core.Action(action, card))
         # The pack stays whole whatever was tried.
         held = [c for s in range(seats) for c in r.hand(s)]
         assert len(set(held)) == 3 * seats

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 import pytest
 from helpers import PACK, build_deck
 from thirtyone import IllegalMoveError, _core
+from thirtyone._core import Action
 
 # Hands with known scores (seed 003's worked hand, and more tens).
 H24 = ["AH", "9H", "4H"]  # 11 + 9 + 4
@@ -33,10 +34,10 @@ def new_round(
 
 def pass_turn(r: _core.Round) -> str:
     """Draw from the stock and put the drawn card straight back (the hand stays)."""
-    r.apply("draw")
+    r.apply(Action("draw"))
     new, source = r.pending or ("", "")
     assert source == "stock"
-    r.apply("put", new)
+    r.apply(Action("put", new))
     return new
 
 
@@ -50,7 +51,7 @@ def showdown(
     for _ in range(knocker):
         pass_turn(r)
     assert r.to_move == knocker
-    r.apply("knock")
+    r.apply(Action("knock"))
     for _ in range(n - 1):
         assert not r.is_over
         pass_turn(r)
@@ -72,7 +73,7 @@ def test_deal_one_card_at_a_time_from_the_first_player() -> None:
     assert r.top == "TC" and r.top_by is None
     assert r.stock_len == 52 - 9 - 1
     assert r.to_move == 1 and r.knocker is None and not r.is_over
-    r.apply("draw")
+    r.apply(Action("draw"))
     assert r.pending == ("JC", "stock")
 
 
@@ -99,9 +100,9 @@ def test_one_player_dealt_31_everybody_else_loses_a_life() -> None:
     r = new_round([H24, H31, H10])
     assert r.is_over and r.end == ("dealt_31", None)
     assert r.losses() == [1, 0, 1]
-    assert r.legal_actions() == []
+    assert [str(a) for a in r.legal_actions()] == []
     with pytest.raises(IllegalMoveError):
-        r.apply("draw")
+        r.apply(Action("draw"))
 
 
 def test_two_players_dealt_31_are_both_safe() -> None:
@@ -134,8 +135,8 @@ def test_31_after_a_stock_draw_ends_the_round() -> None:
     r = new_round([H24, H10B, ["AD", "KD", "2C"]], stock=["3S", "7D", "QD"])
     pass_turn(r)  # seat 0: 3S
     pass_turn(r)  # seat 1: 7D
-    r.apply("draw")  # seat 2: QD
-    r.apply("put", "2C")  # AD KD QD = 31
+    r.apply(Action("draw"))  # seat 2: QD
+    r.apply(Action("put", "2C"))  # AD KD QD = 31
     assert r.is_over and r.end == ("thirty_one", 2)
     assert r.showed_31(2)
     assert r.losses() == [1, 1, 0]
@@ -143,8 +144,8 @@ def test_31_after_a_stock_draw_ends_the_round() -> None:
 
 def test_31_after_taking_the_top_discard_ends_the_round() -> None:
     r = new_round([["AH", "KH", "3C"], H10B, H22], upcard="QH")
-    r.apply("take")
-    r.apply("put", "3C")
+    r.apply(Action("take"))
+    r.apply(Action("put", "3C"))
     assert r.end == ("thirty_one", 0)
     assert r.losses() == [0, 1, 1]
 
@@ -154,9 +155,9 @@ def test_31_during_the_final_turns_ends_the_round_and_the_knocker_pays_too() -> 
     # Seat 1 draws the stock's QS to AS KS: 31 shown at once, the round ends before seats 2
     # and 3 play, and everybody else loses one life, the knocker one like the rest.
     r = new_round([H10, ["AS", "KS", "2D"], H24, H22], stock=["QS"])
-    r.apply("knock")
-    r.apply("draw")
-    r.apply("put", "2D")
+    r.apply(Action("knock"))
+    r.apply(Action("draw"))
+    r.apply(Action("put", "2D"))
     assert r.is_over and r.end == ("thirty_one", 1)
     assert r.losses() == [1, 0, 1, 1]
 
@@ -166,12 +167,12 @@ def test_31_on_the_last_final_turn() -> None:
     # makes 31 from the top discard.
     r = new_round([["AS", "KS", "2D"], H24, H10], stock=["3C", "QS"])
     pass_turn(r)  # seat 0 puts back 3C
-    r.apply("knock")  # seat 1
-    r.apply("draw")  # seat 2 draws QS ...
-    r.apply("put", "QS")  # ... and puts it down: now the top
+    r.apply(Action("knock"))  # seat 1
+    r.apply(Action("draw"))  # seat 2 draws QS ...
+    r.apply(Action("put", "QS"))  # ... and puts it down: now the top
     assert r.to_move == 0 and r.may_take()
-    r.apply("take")
-    r.apply("put", "2D")
+    r.apply(Action("take"))
+    r.apply(Action("put", "2D"))
     assert r.end == ("thirty_one", 0)
     assert r.losses() == [0, 1, 1]
 
@@ -181,24 +182,24 @@ def test_31_on_the_last_final_turn() -> None:
 
 def test_a_card_taken_from_the_pile_may_not_go_straight_back() -> None:
     r = new_round([H24, H10, H22], upcard="8H")
-    r.apply("take")
+    r.apply(Action("take"))
     assert r.pending == ("8H", "pile")
-    assert "put:8H" not in r.legal_actions()
-    assert sorted(r.legal_actions()) == ["put:4H", "put:9H", "put:AH"]
+    assert "put:8H" not in [str(a) for a in r.legal_actions()]
+    assert sorted([str(a) for a in r.legal_actions()]) == ["put:4H", "put:9H", "put:AH"]
     with pytest.raises(IllegalMoveError):
-        r.apply("put", "8H")
+        r.apply(Action("put", "8H"))
     # Still the same player's put-down.
     assert r.to_move == 0 and r.pending == ("8H", "pile")
-    r.apply("put", "4H")
+    r.apply(Action("put", "4H"))
     assert sorted(r.hand(0)) == ["8H", "9H", "AH"]
     assert r.top == "4H" and r.top_by == 0
 
 
 def test_a_card_drawn_from_the_stock_may_go_straight_back() -> None:
     r = new_round([H24, H10, H22], stock=["5S"])
-    r.apply("draw")
-    assert "put:5S" in r.legal_actions()
-    r.apply("put", "5S")
+    r.apply(Action("draw"))
+    assert "put:5S" in [str(a) for a in r.legal_actions()]
+    r.apply(Action("put", "5S"))
     assert sorted(r.hand(0)) == sorted(H24)
     assert r.top == "5S" and r.top_by == 0 and r.to_move == 1
 
@@ -206,38 +207,38 @@ def test_a_card_drawn_from_the_stock_may_go_straight_back() -> None:
 def test_only_cards_held_may_be_put_down() -> None:
     r = new_round([H24, H10, H22], stock=["5S"])
     with pytest.raises(IllegalMoveError):
-        r.apply("put", "9H")  # a put-down before drawing
-    r.apply("draw")
+        r.apply(Action("put", "9H"))  # a put-down before drawing
+    r.apply(Action("draw"))
     with pytest.raises(IllegalMoveError):
-        r.apply("put", "QD")  # seat 1's card
+        r.apply(Action("put", "QD"))  # seat 1's card
     with pytest.raises(IllegalMoveError):
-        r.apply("draw")  # a second draw
+        r.apply(Action("draw"))  # a second draw
 
 
 def test_nobody_takes_their_own_put_down_two_seats_after_a_knock() -> None:
     # 2 seats: seat 0 puts down 4H; seat 1 knocks; seat 0's final turn finds its own 4H on top.
     r = new_round([H24, H10], stock=["5S", "6S"])
-    r.apply("draw")
-    r.apply("put", "4H")
-    r.apply("knock")
+    r.apply(Action("draw"))
+    r.apply(Action("put", "4H"))
+    r.apply(Action("knock"))
     assert r.to_move == 0 and r.top == "4H" and r.top_by == 0
     assert not r.may_take()
-    assert "take" not in r.legal_actions()
+    assert "take" not in [str(a) for a in r.legal_actions()]
     with pytest.raises(IllegalMoveError):
-        r.apply("take")
-    r.apply("draw")  # the stock's 6S is still allowed
-    r.apply("put", "6S")
+        r.apply(Action("take"))
+    r.apply(Action("draw"))  # the stock's 6S is still allowed
+    r.apply(Action("put", "6S"))
     assert r.end == ("showdown", None)
 
 
 def test_two_player_mercy_option_allows_the_retake() -> None:
     r = new_round([H24, H10], stock=["5S"], rules={"two_player_mercy": True})
-    r.apply("draw")
-    r.apply("put", "4H")
-    r.apply("knock")
-    assert r.may_take() and "take" in r.legal_actions()
-    r.apply("take")
-    r.apply("put", "5S")
+    r.apply(Action("draw"))
+    r.apply(Action("put", "4H"))
+    r.apply(Action("knock"))
+    assert r.may_take() and "take" in [str(a) for a in r.legal_actions()]
+    r.apply(Action("take"))
+    r.apply(Action("put", "5S"))
     assert sorted(r.hand(0)) == ["4H", "9H", "AH"]
 
 
@@ -245,15 +246,15 @@ def test_with_three_seats_after_a_knock_the_top_is_someone_elses() -> None:
     # Seat 0 puts down 4H, seat 1 knocks: seat 2 may take seat 0's 4H; after seat 2 puts down,
     # seat 0 (final turn, the knocker's right) may take seat 2's card.
     r = new_round([H24, H10, ["5H", "6H", "2S"]], stock=["7C"])
-    r.apply("draw")
-    r.apply("put", "4H")
-    r.apply("knock")
+    r.apply(Action("draw"))
+    r.apply(Action("put", "4H"))
+    r.apply(Action("knock"))
     assert r.to_move == 2 and r.may_take()
-    r.apply("take")
-    r.apply("put", "2S")
+    r.apply(Action("take"))
+    r.apply(Action("put", "2S"))
     assert r.to_move == 0 and r.top_by == 2 and r.may_take()
-    r.apply("take")
-    r.apply("put", "7C")
+    r.apply(Action("take"))
+    r.apply(Action("put", "7C"))
     assert r.end == ("showdown", None)
 
 
@@ -267,13 +268,13 @@ def test_a_knock_gives_each_other_player_exactly_one_more_turn() -> None:
     pass_turn(r)
     pass_turn(r)
     assert r.may_knock()
-    r.apply("knock")
+    r.apply(Action("knock"))
     assert r.knocker == 2
     order = []
     while not r.is_over:
         order.append(r.to_move)
         assert not r.may_knock()
-        assert "knock" not in r.legal_actions()
+        assert "knock" not in [str(a) for a in r.legal_actions()]
         pass_turn(r)
     assert order == [3, 0, 1]
     assert r.end == ("showdown", None)
@@ -283,9 +284,9 @@ def test_a_knock_gives_each_other_player_exactly_one_more_turn() -> None:
 
 def test_a_second_knock_is_refused() -> None:
     r = new_round([H24, H17, H10])
-    r.apply("knock")
+    r.apply(Action("knock"))
     with pytest.raises(IllegalMoveError):
-        r.apply("knock")
+        r.apply(Action("knock"))
 
 
 @pytest.mark.parametrize("n", [2, 3, 5, 9])
@@ -295,7 +296,7 @@ def test_a_knock_on_the_very_first_turn(n: int) -> None:
     hands = [pool[3 * i : 3 * i + 3] for i in range(n)]
     r = new_round(hands, upcard="AC")
     assert r.may_knock()
-    r.apply("knock")
+    r.apply(Action("knock"))
     order = []
     while not r.is_over:
         order.append(r.to_move)
@@ -308,7 +309,7 @@ def test_first_turn_knock_forbidden_option() -> None:
     r = new_round([H24, H17, H10], rules={"first_turn_knock": "forbidden"})
     assert not r.may_knock()
     with pytest.raises(IllegalMoveError):
-        r.apply("knock")
+        r.apply(Action("knock"))
     pass_turn(r)
     assert r.may_knock()
 
@@ -390,17 +391,17 @@ def test_stock_out_takes_continue_and_a_decline_ends_the_round() -> None:
     assert r.to_move == 1 and r.top == "2D" and r.top_by == 0
     # Stock empty: no knock, no draw; take or decline (DECISIONS.md 1).
     assert not r.may_knock()
-    assert sorted(r.legal_actions()) == ["decline", "take"]
+    assert sorted([str(a) for a in r.legal_actions()]) == ["decline", "take"]
     with pytest.raises(IllegalMoveError):
-        r.apply("knock")
+        r.apply(Action("knock"))
     with pytest.raises(IllegalMoveError):
-        r.apply("draw")
+        r.apply(Action("draw"))
     # Seat 1 takes 2D (QD 2D = 12) and puts down 5C: play goes on.
-    r.apply("take")
-    r.apply("put", "5C")
+    r.apply(Action("take"))
+    r.apply(Action("put", "5C"))
     assert not r.is_over and r.to_move == 0 and r.score(1) == 12
     # Seat 0 declines: the round ends; the lowest (seat 1 on 12) loses one life.
-    r.apply("decline")
+    r.apply(Action("decline"))
     assert r.end == ("stock_out", 0)
     assert r.losses() == [0, 1]
 
@@ -410,16 +411,16 @@ def test_stock_out_ties_all_lose_one_and_there_is_no_knock_penalty() -> None:
     run_down_the_stock(r)
     # 42 stock cards: turn 41 was seat 2's, seat 0 is to move.
     assert r.to_move == 0
-    r.apply("decline")
+    r.apply(Action("decline"))
     assert r.end == ("stock_out", 0)
     assert r.losses() == [1, 0, 1]
 
 
 def test_decline_only_with_an_empty_stock() -> None:
     r = new_round([H10, H24, H10B])
-    assert "decline" not in r.legal_actions()
+    assert "decline" not in [str(a) for a in r.legal_actions()]
     with pytest.raises(IllegalMoveError):
-        r.apply("decline")
+        r.apply(Action("decline"))
 
 
 def test_stock_running_out_during_the_final_turns_is_settled_as_the_knock() -> None:
@@ -430,11 +431,11 @@ def test_stock_running_out_during_the_final_turns_is_settled_as_the_knock() -> N
     r = new_round([H24, H22, H10])
     run_down_the_stock(r, leave=1)
     assert r.to_move == 2 and r.may_knock()
-    r.apply("knock")
+    r.apply(Action("knock"))
     pass_turn(r)
     assert r.stock_len == 0 and r.to_move == 1
     assert not r.may_knock()
-    r.apply("decline")
+    r.apply(Action("decline"))
     assert r.end == ("stock_out", 1)
     assert r.knocker == 2
     assert r.losses() == [0, 0, 2]

@@ -84,7 +84,7 @@ def long_save(path: Path, at_least: int = 1000) -> saves.SavedGame:
         game = Game(rules, [you, *(ComputerPlayer(n) for n in NAMES[1:])], seed=seed)
         game.play()
         if you.starts[-1] > at_least:
-            journal = game.journal[: you.starts[-1]]
+            journal = [saves.entry(a) for a in game.journal[: you.starts[-1]]]
             saved = saves.SavedGame(rules, seed, list(NAMES), journal=journal)
             saves.write(saved, path)
             return saved

@@ -62,7 +62,7 @@ class Steps:
         step = self.steps.pop(0)
         if step == "look":
             turn.look()
-            if turn.round.is_over:
+            if turn.round_over:
                 return
             step = self.steps.pop(0)
         if step == "blind":
@@ -265,7 +265,7 @@ class _Decliner:
     name = "d"
 
     def play(self, turn: Turn) -> None:
-        if "decline" in turn.legal():
+        if "decline" in [str(a) for a in turn.legal()]:
             turn.decline()
         else:
             turn.put_down(turn.draw())
@@ -734,7 +734,7 @@ class _OracleProbe(ComputerPlayer):
         self.advice: list[thirtyone.Advice] = []
 
     def play(self, turn: Turn) -> None:
-        if len(self.advice) < 2 and turn.round.turns_played >= 3:
+        if len(self.advice) < 2 and turn.turns_played >= 3:
             self.advice.append(advise(turn.game, deals=200, playouts=300, seed=1, max_time=None))
         super().play(turn)
 

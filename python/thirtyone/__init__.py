@@ -18,10 +18,11 @@ from thirtyone.errors import (
     StateError,
     ThirtyOneError,
 )
-from thirtyone.game import Event, Game, RoundLog, Turn
+from thirtyone.game import Event, Game, RoundLog
 from thirtyone.oracle import Advice, OptionAdvice, Sweep, advise
 from thirtyone.players import TABLE_KNOCK_AT, ComputerPlayer, Player
 from thirtyone.rules import Rules
+from thirtyone.turn import Turn
 
 __all__ = [
     "PACK",

@@ -31,15 +31,15 @@ from typing import Any, Protocol
 
 from thirtyone import _core
 from thirtyone.errors import SettingsError
-from thirtyone.game import Event, Game, Turn
+from thirtyone.game import Event, Game
 from thirtyone.oracle import Advice, OptionAdvice
 from thirtyone.oracle import advise as oracle_advise
 from thirtyone.players import TABLE_KNOCK_AT
 from thirtyone.rules import Rules
 from thirtyone.state import parse
+from thirtyone.turn import Turn
 
 #: A knock threshold no hand reaches: "never knock" for ``play_by_rule``.
-NEVER_KNOCK = 100.0
 
 #: The most decisions a run records (they are all kept in memory), and the most worker
 #: processes (the Oracle's own bound on threads, for the same reason: more than the cores only
@@ -212,7 +212,7 @@ class _Table:
         self.decisions: list[Decision] = []
         self._ask_turn = -1
         self._asked = False
-        self._policy: dict[int, float] = {}  # game seat -> knock_at after its decision
+        self._policy: dict[int, float | None] = {}  # game seat -> knock_at (None: never)
         self._open: list[tuple[Decision, int]] = []  # decisions of this round, game seat
 
     def play_game(self) -> list[Decision]:
@@ -239,7 +239,7 @@ class _Table:
         if turn.seat in self._policy:
             turn.play_by_rule(self._policy[turn.seat])
             return
-        if not self._asked and turn.round.turns_played == self._ask_turn:
+        if not self._asked and turn.turns_played == self._ask_turn:
             self._asked = True
             self._decide(turn)
             return
@@ -247,7 +247,9 @@ class _Table:
 
     def _decide(self, turn: Turn) -> None:
         s = self.settings
-        round_ = turn.round
+        # The harness knows every hand (to check the inference against the truth).
+        round_ = self.game.round
+        assert round_ is not None
         hand_before = round_.hand(turn.round_seat)
         pending = round_.stock_len > 0 and self.rng.random() < s.pending_share
         if pending:
@@ -282,7 +284,7 @@ class _Table:
         )
         self._rank_check(decision, state, round_)
         self._open.append((decision, turn.seat))
-        self._policy[turn.seat] = NEVER_KNOCK if best.knock_at is None else best.knock_at
+        self._policy[turn.seat] = best.knock_at  # None: never
         self._execute(turn, best, hand_before)
 
     def _rank_check(self, decision: Decision, state: dict[str, Any], round_: _core.Round) -> None:

@@ -115,10 +115,14 @@ def computer_names(count: int, taken: str) -> list[str]:
 )
 @_count_option(
     "--oracle-deals",
-    10_000,
+    _core.DEFAULT_DEALS,
     "Consistent deals the Oracle collects (fewer: quicker, wider margins).",
 )
-@_count_option("--oracle-playouts", 50_000, "Playouts per option for the Oracle (fewer: quicker).")
+@_count_option(
+    "--oracle-playouts",
+    _core.DEFAULT_PLAYOUTS,
+    "Playouts per option for the Oracle (fewer: quicker).",
+)
 def play(
     seats: int | None,
     lives: int | None,
@@ -322,10 +326,12 @@ def _read_state(source: str) -> bytes:
 @click.argument("state_file", metavar="STATE.json")
 @click.option("--json", "as_json", is_flag=True, help="Print the advice as JSON (oracle.md).")
 @click.option("--seed", type=int, help="Seed of the simulation: same seed, same numbers.")
-@_count_option("--deals", 10_000, "Consistent deals to collect (at most), 1 to 1,000,000.")
+@_count_option(
+    "--deals", _core.DEFAULT_DEALS, "Consistent deals to collect (at most), 1 to 1,000,000."
+)
 @_count_option(
     "--playouts",
-    50_000,
+    _core.DEFAULT_PLAYOUTS,
     "Playouts per option (and again for the confirmation run), 1 to 10,000,000.",
 )
 @click.option("--threads", type=int, help="Worker threads, 1 to 64 (default: every core).")

@@ -25,12 +25,14 @@ from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
+from thirtyone._core import Action
 from thirtyone.cards import hand_score
 from thirtyone.rules import Rules
 
 if TYPE_CHECKING:
-    from thirtyone.game import Event, Game, Turn
+    from thirtyone.game import Event, Game
     from thirtyone.oracle import Advice, OptionAdvice, Sweep
+    from thirtyone.turn import Turn
 
 YOU_STYLE = "bold cyan"
 WARN_STYLE = "bold yellow"
@@ -186,13 +188,13 @@ def _option_text(value: object) -> str:
     return str(value)
 
 
-def help_text(legal: Sequence[str], *, putting_down: bool) -> RenderableType:
+def help_text(legal: Sequence[Action], *, putting_down: bool) -> RenderableType:
     """What the person may type, and the rules in short."""
     lines = [Text("What you can type:", style="bold")]
     if putting_down:
         lines.append(Text("  1-4        put down the card at that position"))
         lines.append(Text("  AH, 10d    put down that card (rank A 2-9 T/10 J Q K, suit C D H S)"))
-        if any(a.startswith("hide:") for a in legal):
+        if any(a.kind == "hide" for a in legal):
             lines.append(
                 Text("             (a put-down that leaves 31: you are asked to show or hide it)")
             )
@@ -203,8 +205,9 @@ def help_text(legal: Sequence[str], *, putting_down: bool) -> RenderableType:
             "take": "  t          take the top card of the discard pile",
             "decline": "  x          decline the top card (stock empty): the round ends",
         }
+        kinds = {a.kind for a in legal}
         for action, meaning in meanings.items():
-            if action in legal:
+            if action in kinds:
                 lines.append(Text(meaning))
     lines.append(Text("  ?          this help"))
     lines.append(Text("  q          quit the game"))
@@ -558,7 +561,7 @@ class Narrator:
             warn.append(" has knocked: this is your final turn.", style=WARN_STYLE)
             parts.append(warn)
         table_line = Text("Top of the pile: ").append_text(card_text(turn.top))
-        stock = turn.round.stock_len
+        stock = turn.stock_len
         table_line.append("   Stock: ")
         if stock:
             table_line.append(f"{stock} card" + ("" if stock == 1 else "s"))

@@ -19,6 +19,7 @@ from thirtyone.cards import parse_cards, shuffled_pack
 from thirtyone.errors import IllegalMoveError, RuleError
 from thirtyone.players import ComputerPlayer, Player
 from thirtyone.rules import Rules
+from thirtyone.turn import Turn
 
 
 @dataclass(frozen=True)
@@ -65,169 +66,6 @@ class RoundLog:
     turns: list[dict[str, Any]] = field(default_factory=list)
 
 
-class Turn:
-    """The turn of one player: the actions they may take, and what they can see.
-
-    A player calls :meth:`knock`, :meth:`draw`, :meth:`take` or :meth:`decline`, and after a draw
-    or take :meth:`put_down`. Illegal actions raise :class:`~thirtyone.errors.IllegalMoveError`.
-    """
-
-    def __init__(self, game: Game, round_: _core.Round, log: RoundLog) -> None:
-        self.game = game
-        self.round = round_
-        self._log = log
-        self.round_seat = round_.to_move
-        self.seat = log.seats[self.round_seat]
-        self._record: dict[str, Any] = {"seat": self.round_seat}
-
-    # what the player sees
-    @property
-    def hand(self) -> list[str]:
-        return self.round.hand(self.round_seat)
-
-    @property
-    def score(self) -> float:
-        return self.round.score(self.round_seat)
-
-    @property
-    def top(self) -> str:
-        return self.round.top
-
-    @property
-    def pending(self) -> tuple[str, str] | None:
-        """After a draw: (the new card, ``"stock"`` or ``"pile"``)."""
-        return self.round.pending
-
-    def legal(self) -> list[str]:
-        return self.round.legal_actions()
-
-    def why_not(self, action: str, card: str | None = None) -> str | None:
-        """Why ``action`` (``knock``, ``draw``, ``take``, ``decline``, ``put``/``hide`` with
-        ``card``) is not allowed now, in the rules' words; None when it is."""
-        return self.round.why_not(action, card)
-
-    # actions
-    def knock(self) -> None:
-        self.round.apply("knock")
-        self.game.journal.append(["knock"])
-        self._record["knock"] = True
-        self._finish()
-
-    def draw(self) -> str:
-        self.round.apply("draw")
-        self.game.journal.append(["draw"])
-        new, _ = self.round.pending or ("", "")
-        self._record.update(draw="stock", drew=new)
-        self.game._emit("mid_turn", seat=self.seat, step="draw")
-        return new
-
-    def take(self) -> str:
-        top = self.round.top
-        self.round.apply("take")
-        self.game.journal.append(["take"])
-        self._record.update(draw="pile", card=top)
-        self.game._emit("mid_turn", seat=self.seat, step="take")
-        return top
-
-    def decline(self) -> None:
-        self.round.apply("decline")
-        self.game.journal.append(["decline"])
-        self._record["declined"] = True
-        self._finish()
-
-    def put_down(self, card: str, *, hide: bool = False) -> None:
-        """Put ``card`` down. ``hide``: keep the 31 it leaves hidden (only where the table allows
-        it, ``may_hide_31``, and only when the put-down leaves a 31: see :meth:`may_hide`)."""
-        self.round.apply("hide" if hide else "put", card)
-        self.game.journal.append(["hide" if hide else "put", self.round.top])
-        self._record["discard"] = self.round.top
-        self._record["showed_31"] = self.round.showed_31(self.round_seat)
-        if hide:
-            self._record["hid_31"] = True
-        self._finish()
-
-    def may_hide(self, card: str) -> bool:
-        """Whether putting ``card`` down leaves a 31 this player may keep hidden."""
-        return f"hide:{card}" in self.round.legal_actions()
-
-    @property
-    def blind(self) -> bool:
-        """True at a blind table before anybody has looked at their cards: the first player may
-        :meth:`call_blind` or :meth:`look`."""
-        return self.round.phase == "blind"
-
-    def call_blind(self) -> None:
-        """Call the blind showdown (``first_turn_knock = blind``), before looking: the dealt
-        hands are shown, the lowest loses one, two if it is the caller."""
-        self.round.apply("blind")
-        self.game.journal.append(["blind"])
-        self._record["blind"] = True
-        self._finish()
-
-    def look(self) -> None:
-        """Do not call the blind showdown: everybody looks at their cards. A dealt 31 then ends
-        the round (``turn.round.is_over``); otherwise the turn goes on as usual."""
-        self.round.apply("look")
-        self.game.journal.append(["look"])
-        self.game._emit("mid_turn", seat=self.seat, step="look")
-
-    def play_by_rule(self, knock_at: float) -> None:
-        """Play the whole turn by the table's decision rule (which never calls the blind
-        showdown and always shows a 31); a turn already under way (a resumed game left after a
-        draw or take) is finished by the rule's put-down."""
-        if self.pending is not None:
-            new, source = self.pending
-            rules = self.game.rules.round_rules()
-            self.put_down(_core.choose_put_down(self.hand, new, source == "pile", rules))
-            return
-        if self.blind:
-            self.look()
-            if self.round.is_over:
-                return
-        rec = self.round.play_rule_turn(knock_at)
-        if rec["knock"]:
-            self.game.journal.append(["knock"])
-            self._record["knock"] = True
-        elif rec["declined"]:
-            self.game.journal.append(["decline"])
-            self._record["declined"] = True
-        else:
-            self.game.journal += [
-                ["draw" if rec["draw"] == "stock" else "take"],
-                ["put", rec["discard"]],
-            ]
-            if rec["draw"] == "stock":
-                self._record.update(draw="stock", drew=rec["card"])
-            else:
-                self._record.update(draw="pile", card=rec["card"])
-            self._record["discard"] = rec["discard"]
-            self._record["showed_31"] = rec["showed_31"]
-        self._finish()
-
-    def _finish(self) -> None:
-        if self._record.get("showed_31"):
-            # The hand shown (the round goes on after it where 31 after a knock continues).
-            self._record["shows"] = self.round.hand(self.round_seat)
-        rec = dict(self._record)
-        self._log.turns.append(rec)
-        action = (
-            "knock"
-            if rec.get("knock")
-            else "blind"
-            if rec.get("blind")
-            else "decline"
-            if rec.get("declined")
-            else "take"
-            if rec.get("draw") == "pile"
-            else "draw"
-        )
-        data: dict[str, Any] = {"seat": self.seat, "action": action}
-        for key in ("card", "drew", "discard", "showed_31", "hid_31"):
-            if key in rec:
-                data[key] = rec[key]
-        self.game._emit("turn", **data)
-
-
 class Game:
     """A game of Thirty-One.
 
@@ -263,11 +101,11 @@ class Game:
         self.events: list[Event] = []
         #: Every action applied to a round, in order (``["draw"]``, ``["put", "AH"]``, …): with
         #: the seed, enough to replay the game exactly (see :mod:`thirtyone.saves`).
-        self.journal: list[list[str]] = []
+        self.journal: list[_core.Action] = []
         self.logs: list[RoundLog] = []
         self.places: dict[int, int] = {}
         self.winner: int | None = None
-        self.round: _core.Round | None = None
+        self._round: _core.Round | None = None
         self._listeners: list[Callable[[Event], None]] = [on_event] if on_event else []
         self._decks: Iterator[Sequence[str]] | None = iter(decks) if decks is not None else None
 
@@ -281,6 +119,13 @@ class Game:
     @property
     def over(self) -> bool:
         return self.winner is not None
+
+    @property
+    def round(self) -> _core.Round | None:
+        """A copy of the current (or last) round, hidden cards included: for views, displays
+        and tests. Changing it changes nothing in the game; players act through their
+        :class:`Turn`."""
+        return None if self._round is None else self._round.copy()
 
     def on_county(self, seat: int) -> bool:
         """Whether ``seat`` has lost their last life and plays on on the county."""
@@ -345,18 +190,18 @@ class Game:
             seats = self._turn_order()
             deck = self._next_deck()
             first = 0  # round seats start at the dealer's left
-            self.round = _core.Round(self.rules.round_rules(), len(seats), first, deck)
-            log = RoundLog(self.round_number, self.dealer, seats, first, self.round.top)
+            round_ = self._round = _core.Round(self.rules.round_rules(), len(seats), first, deck)
+            log = RoundLog(self.round_number, self.dealer, seats, first, round_.top)
             self.logs.append(log)
             self._emit(
-                "deal", dealer=self.dealer, first=seats[first], upcard=self.round.top, seats=seats
+                "deal", dealer=self.dealer, first=seats[first], upcard=round_.top, seats=seats
             )
-            while not self.round.is_over:
-                turn = Turn(self, self.round, log)
+            while not round_.is_over:
+                turn = Turn(self, round_, log)
                 self.players[turn.seat].play(turn)
-                if not self.round.is_over and self.round.to_move == turn.round_seat:
+                if not round_.is_over and round_.to_move == turn.round_seat:
                     raise IllegalMoveError(f"{self.names[turn.seat]} did not finish the turn")
-            if self._settle(self.round, log):
+            if self._settle(round_, log):
                 break
         self.dealer = self._next_active(self.dealer)
 

@@ -197,8 +197,8 @@ def _option(raw: Mapping[str, Any]) -> OptionAdvice:
 def advise(
     state: StateLike | Game,
     *,
-    deals: int = 10_000,
-    playouts: int = 50_000,
+    deals: int = _core.DEFAULT_DEALS,
+    playouts: int = _core.DEFAULT_PLAYOUTS,
     seed: int | None = None,
     threads: int | None = None,
     max_time: float | None = 5.0,

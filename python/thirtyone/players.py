@@ -12,11 +12,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Protocol
 
-if TYPE_CHECKING:
-    from thirtyone.game import Turn
+from thirtyone import _core
 
-#: The computer players' knock threshold (``rules.md``).
-TABLE_KNOCK_AT = 27.0
+if TYPE_CHECKING:
+    from thirtyone.turn import Turn
+
+#: The computer players' knock threshold (``rules.md``), the core's.
+TABLE_KNOCK_AT: float = _core.TABLE_KNOCK_AT
 
 
 class Player(Protocol):
@@ -29,9 +31,10 @@ class Player(Protocol):
 
 
 class ComputerPlayer:
-    """A computer player: the table's decision rule, knocking at ``knock_at`` (27) or more."""
+    """A computer player: the table's decision rule, knocking at ``knock_at`` (27) or more
+    (None: never)."""
 
-    def __init__(self, name: str = "Computer", knock_at: float = TABLE_KNOCK_AT) -> None:
+    def __init__(self, name: str = "Computer", knock_at: float | None = TABLE_KNOCK_AT) -> None:
         self.name = name
         self.knock_at = knock_at
 

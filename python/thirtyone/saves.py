@@ -31,12 +31,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from thirtyone._core import Action
 from thirtyone.errors import SaveError as SaveError  # (saves.SaveError, as before)
 from thirtyone.errors import ThirtyOneError
-from thirtyone.game import Game, Turn
+from thirtyone.game import Game
 from thirtyone.names import neutralise
 from thirtyone.players import ComputerPlayer, Player
 from thirtyone.rules import Rules
+from thirtyone.turn import Turn
 
 FORMAT = "thirtyone-save"
 VERSION = 1
@@ -365,7 +367,7 @@ class Saver:
     def save(self) -> None:
         if not self.armed:
             return
-        self.saved.journal = [list(a) for a in self.game.journal]
+        self.saved.journal = [entry(a) for a in self.game.journal]
         self.saved.over = self.game.over
         try:
             write(self.saved, self.path)
@@ -374,6 +376,11 @@ class Saver:
                 f"the game could not be saved at {short(self.path)}: {_why(e, self.path)}; "
                 "the last save there is kept"
             ) from None
+
+
+def entry(action: Action) -> list[str]:
+    """An action as the save file holds it: ``["draw"]``, ``["put", "AH"]``."""
+    return [action.kind] if action.card is None else [action.kind, action.card]
 
 
 class Script:
@@ -441,7 +448,7 @@ class Replayer:
                 self._replay(turn)
             except ThirtyOneError as e:
                 raise self.script.error(e) from None
-            if turn.round.is_over or turn.round.to_move != turn.round_seat:
+            if turn.done:
                 return  # the whole turn was replayed
         self.script.catch_up()
         self.player.play(turn)
@@ -451,7 +458,7 @@ class Replayer:
         action = script.next()
         if action[0] == "look":
             turn.look()
-            if turn.round.is_over or not script:
+            if turn.round_over or not script:
                 return
             action = script.next()
         kind = action[0]

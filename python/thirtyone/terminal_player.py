@@ -29,14 +29,15 @@ from rich.console import Console, RenderableType
 from rich.panel import Panel
 from rich.text import Text
 
-from thirtyone import display
+from thirtyone import _core, display
+from thirtyone._core import Action
 from thirtyone.cards import parse_card
 from thirtyone.errors import CardError, ThirtyOneError
 from thirtyone.players import TABLE_KNOCK_AT, ComputerPlayer
 from thirtyone.saves import SaveError
 
 if TYPE_CHECKING:
-    from thirtyone.game import Turn
+    from thirtyone.turn import Turn
 
 #: An advisor: given the turn, returns advice to print (None: nothing to say).
 Advisor = Callable[["Turn"], object]
@@ -106,7 +107,7 @@ class TerminalPlayer:
         if turn.blind:
             if self._call_blind(turn):
                 return
-            if turn.round.is_over:  # somebody was dealt 31
+            if turn.round_over:  # somebody was dealt 31
                 return
         self.console.print(self.narrator.turn_panel(turn))
         self._advise(turn)
@@ -120,7 +121,7 @@ class TerminalPlayer:
             if word is None:
                 self._say(start_mistake(text, legal))
                 continue
-            if word not in legal:
+            if Action(word) not in legal:
                 self._say(self.why_not(word, turn))
                 continue
             try:
@@ -158,7 +159,7 @@ class TerminalPlayer:
             if choice.startswith("!"):
                 self._say(choice[1:])
                 continue
-            if f"put:{choice}" not in turn.legal():
+            if Action("put", choice) not in turn.legal():
                 self._say(f"{choice} may not be put down now.")
                 continue
             hide = turn.may_hide(choice) and self._hide_31()
@@ -229,7 +230,7 @@ class TerminalPlayer:
         if action == "knock" and knocker is not None:
             who = self.narrator.names[knocker]
             return f"{who} has already knocked: this is your final turn, {options}."
-        why = turn.why_not(action) or "not allowed now"
+        why = turn.why_not(Action(action)) or "not allowed now"
         return f"{why[:1].upper()}{why[1:]}; {options}."
 
     # -- helpers ----------------------------------------------------------------------------------
@@ -273,8 +274,8 @@ class OracleAdvisor:
         self,
         console: Console,
         *,
-        deals: int = 10_000,
-        playouts: int = 50_000,
+        deals: int = _core.DEFAULT_DEALS,
+        playouts: int = _core.DEFAULT_PLAYOUTS,
         seed: int | None = None,
         threads: int | None = None,
         max_time: float | None = 5.0,
@@ -329,7 +330,7 @@ class AdvisedPlayer:
     def play(self, turn: Turn) -> None:
         if turn.blind:  # the table's rule never calls the blind showdown: look first
             turn.look()
-            if turn.round.is_over:
+            if turn.round_over:
                 return
         shown = display.render_advice(self.advisor(turn))
         if shown is not None:
@@ -337,7 +338,7 @@ class AdvisedPlayer:
         self.rule.play(turn)
 
 
-def _options(legal: Sequence[str], top: str) -> str:
+def _options(legal: Sequence[Action], top: str) -> str:
     """``draw (d) or take 7H (t)`` from the legal start actions."""
     names = {
         "knock": "knock (k)",
@@ -345,7 +346,8 @@ def _options(legal: Sequence[str], top: str) -> str:
         "take": f"take {top} (t)",
         "decline": "decline (x)",
     }
-    parts = [names[a] for a in ("draw", "take", "knock", "decline") if a in legal]
+    kinds = {a.kind for a in legal}
+    parts = [names[a] for a in ("draw", "take", "knock", "decline") if a in kinds]
     if not parts:
         return "nothing to choose"
     if len(parts) == 1:
@@ -353,7 +355,7 @@ def _options(legal: Sequence[str], top: str) -> str:
     return ", ".join(parts[:-1]) + " or " + parts[-1]
 
 
-def start_prompt(turn: Turn, legal: Sequence[str]) -> str:
+def start_prompt(turn: Turn, legal: Sequence[Action]) -> str:
     """``Your move (d draw, t take 7H, k knock, ? help, q quit)``."""
     labels = {
         "draw": "d draw",
@@ -361,13 +363,15 @@ def start_prompt(turn: Turn, legal: Sequence[str]) -> str:
         "knock": "k knock",
         "decline": "x decline",
     }
-    parts = [labels[a] for a in ("draw", "take", "knock", "decline") if a in legal]
+    kinds = {a.kind for a in legal}
+    parts = [labels[a] for a in ("draw", "take", "knock", "decline") if a in kinds]
     return "Your move (" + ", ".join([*parts, "? help", "q quit"]) + ")"
 
 
-def start_mistake(text: str, legal: Sequence[str]) -> str:
+def start_mistake(text: str, legal: Sequence[Action]) -> str:
     """One line for an input that is not a choice at the start of a turn."""
-    keys = ", ".join(KEYS[a] for a in ("draw", "take", "knock", "decline") if a in legal)
+    kinds = {a.kind for a in legal}
+    keys = ", ".join(KEYS[a] for a in ("draw", "take", "knock", "decline") if a in kinds)
     if not text:
         return f"Type a choice: {keys} (? for help, q to quit)."
     if text.isdigit() or _is_card(text):

@@ -1,5 +1,6 @@
 //! The PyO3 binding of `thirtyone-core`: conversion and error mapping only. No game logic here.
 
+mod actions;
 mod convert;
 mod errors;
 mod functions;
@@ -20,6 +21,25 @@ mod _core {
 
     #[pymodule_export]
     use crate::round::PyRound;
+
+    #[pymodule_export]
+    use crate::actions::{PyAction, PyTurnRecord};
+
+    use pyo3::prelude::*;
+
+    /// The core's defaults, exported once: the Oracle's deals and playouts, and the table's
+    /// knock score (the decision rule knocks from it).
+    #[pymodule_init]
+    fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
+        let defaults = thirtyone_core::oracle::Settings::default();
+        m.add("DEFAULT_DEALS", defaults.deals)?;
+        m.add("DEFAULT_PLAYOUTS", defaults.playouts)?;
+        m.add(
+            "TABLE_KNOCK_AT",
+            thirtyone_core::decision::TABLE_KNOCK_AT.points(),
+        )?;
+        Ok(())
+    }
 
     #[pymodule_export]
     use crate::functions::{choose_put_down, choose_start, parse_card, score};

@@ -2,8 +2,9 @@
 
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use thirtyone_core::{Action, Card, End, Error, Phase, Round, Source};
+use thirtyone_core::{Card, End, Error, Phase, Round, Score};
 
+use crate::actions::{PyAction, PyTurnRecord};
 use crate::convert::{card, points, round_rules, threshold};
 use crate::errors::{to_py, IntoPy};
 
@@ -15,13 +16,6 @@ pub struct PyRound {
 
 fn texts(cs: &[Card]) -> Vec<String> {
     cs.iter().map(Card::to_string).collect()
-}
-
-fn source(s: Source) -> &'static str {
-    match s {
-        Source::Stock => "stock",
-        Source::Pile => "pile",
-    }
 }
 
 impl PyRound {
@@ -150,64 +144,43 @@ impl PyRound {
     fn may_take(&self) -> bool {
         self.inner.may_take()
     }
-    /// The legal actions now: "knock", "draw", "take", "decline", "put:XX", "hide:XX" (put XX
-    /// down and keep the 31 it leaves hidden), "blind", "look".
-    fn legal_actions(&self) -> Vec<String> {
+    /// The legal actions now.
+    fn legal_actions(&self) -> Vec<PyAction> {
         self.inner
             .legal_actions()
             .into_iter()
-            .map(|a| match a {
-                Action::Knock => "knock".to_string(),
-                Action::Draw(Source::Stock) => "draw".to_string(),
-                Action::Draw(Source::Pile) => "take".to_string(),
-                Action::Decline => "decline".to_string(),
-                Action::PutDown(c) => format!("put:{c}"),
-                Action::PutDownHidden(c) => format!("hide:{c}"),
-                Action::CallBlind => "blind".to_string(),
-                Action::Look => "look".to_string(),
-            })
+            .map(|inner| PyAction { inner })
             .collect()
     }
 
-    /// Why the player to move may not take `action` now (the names of `apply`), in the table's
-    /// words; None when they may.
-    #[pyo3(signature = (action, card=None))]
-    fn why_not(&self, action: &str, card: Option<&str>) -> PyResult<Option<String>> {
-        Ok(self.inner.refuse(action_of(action, card)?))
+    /// Why the player to move may not take `action` now, in the rules' words; None when they
+    /// may.
+    fn why_not(&self, action: &PyAction) -> Option<String> {
+        self.inner.refuse(action.inner)
     }
 
-    /// Apply one action of the player to move: "knock", "draw", "take", "decline", "blind"
-    /// (call the blind showdown), "look", or "put" / "hide" with the card to put down ("hide":
-    /// keep the 31 it leaves hidden).
-    #[pyo3(signature = (action, card=None))]
-    fn apply(&mut self, action: &str, card: Option<&str>) -> PyResult<()> {
-        self.inner.apply(action_of(action, card)?).py_err()
+    /// Apply one action of the player to move (refused with the reason when the rules do not
+    /// allow it).
+    fn apply(&mut self, action: &PyAction) -> PyResult<()> {
+        self.inner.apply(action.inner).py_err()
     }
 
-    /// Play the whole turn of the player to move by the table's decision rule (at a blind table
-    /// the rule first looks: it never calls the blind showdown). Returns a dict: seat, knock,
-    /// declined, draw ("stock"/"pile"/None), card (drawn or taken), discard, showed_31.
-    #[pyo3(signature = (knock_at=27.0))]
-    fn play_rule_turn<'py>(
-        &mut self,
-        py: Python<'py>,
-        knock_at: f64,
-    ) -> PyResult<Bound<'py, PyDict>> {
+    /// Play the whole turn of the player to move by the table's decision rule, knocking from
+    /// `knock_at` points (None: never; the table's own is `TABLE_KNOCK_AT`). At a blind table
+    /// the rule first looks: it never calls the blind showdown.
+    fn play_rule_turn(&mut self, knock_at: Option<f64>) -> PyResult<PyTurnRecord> {
         if !matches!(self.inner.phase(), Phase::Start | Phase::Blind) {
             return Err(to_py(Error::IllegalAction(
                 "a rule turn starts at the start of a turn".into(),
             )));
         }
-        let rec = self.inner.play_rule_turn(threshold("knock_at", knock_at)?);
-        let d = PyDict::new(py);
-        d.set_item("seat", rec.seat)?;
-        d.set_item("knock", rec.knock)?;
-        d.set_item("declined", rec.declined)?;
-        d.set_item("draw", rec.draw.map(|(s, _)| source(s)))?;
-        d.set_item("card", rec.draw.map(|(_, c)| c.to_string()))?;
-        d.set_item("discard", rec.put_down.map(|c| c.to_string()))?;
-        d.set_item("showed_31", rec.showed_31)?;
-        Ok(d)
+        let knock_at = match knock_at {
+            Some(k) => threshold("knock_at", k)?,
+            None => Score::NEVER,
+        };
+        Ok(PyTurnRecord {
+            inner: self.inner.play_rule_turn(knock_at),
+        })
     }
 
     /// Lives each seat loses this round (zeros while the round is on), as a list of ints
@@ -232,25 +205,4 @@ impl PyRound {
             self.inner.top()
         )
     }
-}
-
-/// An action named as Python names it.
-fn action_of(action: &str, card: Option<&str>) -> PyResult<Action> {
-    Ok(match (action, card) {
-        ("knock", None) => Action::Knock,
-        ("draw", None) => Action::Draw(Source::Stock),
-        ("take", None) => Action::Draw(Source::Pile),
-        ("decline", None) => Action::Decline,
-        ("put", Some(c)) => Action::PutDown(crate::convert::card(c)?),
-        ("hide", Some(c)) => Action::PutDownHidden(crate::convert::card(c)?),
-        ("blind", None) => Action::CallBlind,
-        ("look", None) => Action::Look,
-        _ => {
-            return Err(to_py(Error::IllegalAction(format!(
-                "unknown action {action:?}{}",
-                card.map(|c| format!(" with card {c:?}"))
-                    .unwrap_or_default()
-            ))))
-        }
-    })
 }

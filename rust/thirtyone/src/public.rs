@@ -11,7 +11,7 @@ use crate::scoring::Score;
 pub const MAX_SEATS: usize = 9;
 
 /// Where a draw comes from.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Source {
     Stock,
     Pile,

@@ -14,7 +14,7 @@ use crate::rules::{FirstTurnKnock, RoundRules};
 use crate::scoring::Score;
 
 /// One step of a turn.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Action {
     Knock,
     Draw(Source),

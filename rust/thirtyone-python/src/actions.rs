@@ -1,0 +1,166 @@
+//! Typed actions and turn records across the boundary: `thirtyone._core.Action` and
+//! `thirtyone._core.TurnRecord`, small frozen values (no action travels as a string).
+
+use pyo3::prelude::*;
+use thirtyone_core::{Action, Card, Error, Source, TurnRecord};
+
+use crate::convert::card;
+use crate::errors::to_py;
+
+/// The kinds of action, as Python names them.
+const KINDS: [&str; 8] = [
+    "knock", "draw", "take", "decline", "put", "hide", "blind", "look",
+];
+
+/// One action of the player to move: `kind` is "knock", "draw" (from the stock), "take" (the
+/// top discard), "decline" (the discard, when the stock is empty), "put" (a card down, `card`),
+/// "hide" (a card down, keeping the 31 it leaves hidden), "blind" (call the blind showdown) or
+/// "look". `str(action)` is "knock" or "put:AH".
+#[pyclass(frozen, eq, hash, module = "thirtyone._core", name = "Action")]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct PyAction {
+    pub inner: Action,
+}
+
+#[pymethods]
+impl PyAction {
+    #[new]
+    #[pyo3(signature = (kind, card=None))]
+    fn new(kind: &str, card: Option<&str>) -> PyResult<Self> {
+        Ok(PyAction {
+            inner: action_of(kind, card)?,
+        })
+    }
+
+    #[getter]
+    fn kind(&self) -> &'static str {
+        kind_of(self.inner)
+    }
+
+    /// The card put down ("put", "hide"), else None.
+    #[getter]
+    fn card(&self) -> Option<String> {
+        card_of(self.inner).map(|c| c.to_string())
+    }
+
+    fn __str__(&self) -> String {
+        match card_of(self.inner) {
+            Some(c) => format!("{}:{c}", kind_of(self.inner)),
+            None => kind_of(self.inner).to_string(),
+        }
+    }
+
+    fn __repr__(&self) -> String {
+        match card_of(self.inner) {
+            Some(c) => format!("Action({:?}, {:?})", kind_of(self.inner), c.to_string()),
+            None => format!("Action({:?})", kind_of(self.inner)),
+        }
+    }
+}
+
+pub fn kind_of(a: Action) -> &'static str {
+    match a {
+        Action::Knock => "knock",
+        Action::Draw(Source::Stock) => "draw",
+        Action::Draw(Source::Pile) => "take",
+        Action::Decline => "decline",
+        Action::PutDown(_) => "put",
+        Action::PutDownHidden(_) => "hide",
+        Action::CallBlind => "blind",
+        Action::Look => "look",
+    }
+}
+
+fn card_of(a: Action) -> Option<Card> {
+    match a {
+        Action::PutDown(c) | Action::PutDownHidden(c) => Some(c),
+        _ => None,
+    }
+}
+
+fn action_of(kind: &str, c: Option<&str>) -> PyResult<Action> {
+    let needs_card = matches!(kind, "put" | "hide");
+    let a = match (kind, c) {
+        ("knock", None) => Action::Knock,
+        ("draw", None) => Action::Draw(Source::Stock),
+        ("take", None) => Action::Draw(Source::Pile),
+        ("decline", None) => Action::Decline,
+        ("put", Some(t)) => Action::PutDown(card(t)?),
+        ("hide", Some(t)) => Action::PutDownHidden(card(t)?),
+        ("blind", None) => Action::CallBlind,
+        ("look", None) => Action::Look,
+        _ if !KINDS.contains(&kind) => {
+            return Err(to_py(Error::IllegalAction(format!(
+                "unknown action {}: one of {}",
+                thirtyone_core::error::quote(kind),
+                KINDS.join(", ")
+            ))))
+        }
+        _ => {
+            return Err(to_py(Error::IllegalAction(if needs_card {
+                format!("{kind} needs the card to put down")
+            } else {
+                format!("{kind} takes no card")
+            })))
+        }
+    };
+    Ok(a)
+}
+
+/// A whole turn played by the table's decision rule.
+#[pyclass(frozen, module = "thirtyone._core", name = "TurnRecord")]
+pub struct PyTurnRecord {
+    pub inner: TurnRecord,
+}
+
+#[pymethods]
+impl PyTurnRecord {
+    /// The seat (of the round) that played.
+    #[getter]
+    fn seat(&self) -> u8 {
+        self.inner.seat
+    }
+    #[getter]
+    fn knock(&self) -> bool {
+        self.inner.knock
+    }
+    #[getter]
+    fn declined(&self) -> bool {
+        self.inner.declined
+    }
+    /// "stock" or "pile" (None for a knock or a decline).
+    #[getter]
+    fn draw(&self) -> Option<&'static str> {
+        self.inner.draw.map(|(s, _)| match s {
+            Source::Stock => "stock",
+            Source::Pile => "pile",
+        })
+    }
+    /// The card drawn from the stock or taken from the pile.
+    #[getter]
+    fn card(&self) -> Option<String> {
+        self.inner.draw.map(|(_, c)| c.to_string())
+    }
+    /// The card put down.
+    #[getter]
+    fn discard(&self) -> Option<String> {
+        self.inner.put_down.map(|c| c.to_string())
+    }
+    #[getter]
+    fn showed_31(&self) -> bool {
+        self.inner.showed_31
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "TurnRecord(seat={}, knock={}, declined={}, draw={:?}, card={:?}, discard={:?}, showed_31={})",
+            self.inner.seat,
+            self.inner.knock,
+            self.inner.declined,
+            self.draw(),
+            self.card(),
+            self.discard(),
+            self.inner.showed_31
+        )
+    }
+}
