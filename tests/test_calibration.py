@@ -17,6 +17,8 @@ import random
 
 import pytest
 from thirtyone import calibration as cal
+from thirtyone import calibration_report as reports
+from thirtyone import stats
 
 SMALL = cal.Settings(
     decisions=800, seed=7, deals=200, playouts=500, seats=(2, 3, 4), rank_deals=100
@@ -42,7 +44,7 @@ def problems(report: cal.Report) -> list[str]:
                 f"{kind}: {row.count} decisions, predicted p_safe {row.predicted:.3f}, "
                 f"realized {row.realized:.3f} (z = {row.z:+.1f})"
             )
-        ds = [d for d in decisions if kind == "all" or cal.option_kind(d.option) == kind]
+        ds = [d for d in decisions if kind == "all" or reports.option_kind(d.option) == kind]
         lost = [float(d.lost or 0) for d in ds]
         mean = sum(lost) / len(lost)
         sd = math.sqrt(sum((x - mean) ** 2 for x in lost) / (len(lost) - 1))
@@ -74,7 +76,7 @@ def test_honest_run_is_calibrated(honest: cal.Report) -> None:
         assert 0 <= d.rank <= d.rank_n == SMALL.rank_deals
         assert d.rank_less <= d.rank <= d.rank_less + d.rank_equal
         assert d.warnings == 0
-    kinds = {cal.option_kind(d.option) for d in honest.decisions}
+    kinds = {reports.option_kind(d.option) for d in honest.decisions}
     assert {"knock", "draw", "take", "discard"} <= kinds
     assert any(d.after_knock for d in honest.decisions)
     assert problems(honest) == []
@@ -127,24 +129,24 @@ def test_the_run_is_reproducible_and_follows_the_advice() -> None:
 
 
 def test_statistics_against_known_values() -> None:
-    assert cal.chi2_sf(3.841458820694124, 1) == pytest.approx(0.05, abs=1e-9)
-    assert cal.chi2_sf(16.918977604620448, 9) == pytest.approx(0.05, abs=1e-9)
+    assert stats.chi2_sf(3.841458820694124, 1) == pytest.approx(0.05, abs=1e-9)
+    assert stats.chi2_sf(16.918977604620448, 9) == pytest.approx(0.05, abs=1e-9)
     # even degrees of freedom: a Poisson sum
     lam = 50.0
     poisson = sum(math.exp(-lam + i * math.log(lam) - math.lgamma(i + 1)) for i in range(40))
-    assert cal.chi2_sf(100.0, 80) == pytest.approx(poisson, rel=1e-9)
-    assert cal.kolmogorov_sf(1.3580986393225505) == pytest.approx(0.05, abs=1e-6)
-    lo, hi = cal.wilson(50, 100)
+    assert stats.chi2_sf(100.0, 80) == pytest.approx(poisson, rel=1e-9)
+    assert stats.kolmogorov_sf(1.3580986393225505) == pytest.approx(0.05, abs=1e-6)
+    lo, hi = stats.wilson(50, 100)
     assert lo == pytest.approx(0.4038, abs=1e-4) and hi == pytest.approx(0.5962, abs=1e-4)
     rng = random.Random(1)
     uniform = [rng.random() for _ in range(2000)]
-    assert cal.ks_uniform(uniform)[1] > 0.01
-    assert cal.ks_uniform([u * u for u in uniform])[1] < 1e-6
-    same = cal.chi2_two_sample(
+    assert stats.ks_uniform(uniform)[1] > 0.01
+    assert stats.ks_uniform([u * u for u in uniform])[1] < 1e-6
+    same = stats.chi2_two_sample(
         [rng.choice([1, 2, 3]) for _ in range(500)], [rng.choice([1, 2, 3]) for _ in range(700)]
     )
     assert same[2] > 0.001
-    skewed = cal.chi2_two_sample(
+    skewed = stats.chi2_two_sample(
         [rng.choice([1, 2, 3]) for _ in range(500)], [rng.choice([1, 1, 2, 3]) for _ in range(700)]
     )
     assert skewed[2] < 0.001
@@ -158,10 +160,10 @@ def test_rank_check_catches_a_wrong_posterior() -> None:
         d.rank_n = 100
         d.rank_u = rng.random()
         good.append(d)
-    assert cal.rank_uniformity(good).chi2_p > 0.001
+    assert reports.rank_uniformity(good).chi2_p > 0.001
     for d in good:  # a sampler whose scores run too high puts the truth low
         d.rank_u = d.rank_u**1.5
-    assert cal.rank_uniformity(good).chi2_p < 0.001
+    assert reports.rank_uniformity(good).chi2_p < 0.001
 
 
 def test_parse_seats() -> None:

@@ -1,7 +1,7 @@
 """`thirtyone oracle` and the Oracle's advice in `thirtyone play`, through the real commands.
 
 Written from oracle.md (the JSON in and out), DECISIONS.md (the margin's n, ties, the sweep of
-pending draws) and the CLI contract of issue 3: the table and `--json`, standard input, bad states
+pending draws) and the CLI contract: the table and `--json`, standard input, bad states
 refused with status 2 and one line, the advice shown (never applied) on the person's turns.
 """
 
@@ -497,7 +497,7 @@ def test_help_lists_the_options() -> None:
 
 
 def test_bar_fills_in_eighths() -> None:
-    from thirtyone.display import bar
+    from thirtyone.advice_view import bar
 
     assert bar(0.0, 4) == "    "
     assert bar(1.0, 4) == "████"
@@ -508,7 +508,7 @@ def test_bar_fills_in_eighths() -> None:
 
 def test_sweep_rows_group_equal_neighbours_and_keep_never_apart() -> None:
     import numpy as np
-    from thirtyone.display import _sweep_rows, later_plan
+    from thirtyone.advice_view import _sweep_rows, later_plan
     from thirtyone.oracle import OptionAdvice, Sweep
 
     nan = float("nan")

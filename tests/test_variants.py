@@ -1,4 +1,4 @@
-"""Every table's rules (issue 4): the rule options and presets of the rule documents, in the game
+"""Every table's rules: the rule options and presets of the rule documents, in the game
 loop, the terminal player, the CLI and the Oracle.
 
 Expected values are written from the documents' words (../shared/seeds/000-003) and the rulings
@@ -24,7 +24,7 @@ from helpers import PACK, FirstKnocks, build_deck, game_deck, ref_put_down, ref_
 from rich.console import Console
 from thirtyone import ComputerPlayer, Event, Game, IllegalMoveError, RuleError, Rules, Turn, _core
 from thirtyone.cli import main
-from thirtyone.display import Narrator
+from thirtyone.narrator import Narrator
 from thirtyone.oracle import advise
 from thirtyone.terminal_player import QuitGame, TerminalPlayer
 

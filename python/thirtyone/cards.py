@@ -14,7 +14,6 @@ from thirtyone.errors import CardError
 
 RANKS = "A23456789TJQK"
 SUITS = "CDHS"
-SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 
 #: The 52 cards in a fixed order (clubs, diamonds, hearts, spades; ace to king).
 PACK: tuple[str, ...] = tuple(r + s for s in SUITS for r in RANKS)
@@ -46,13 +45,6 @@ def card_value(card: str) -> int:
     if rank in "TJQK":
         return 10
     return int(rank)
-
-
-def pretty(card: str) -> str:
-    """A card with its suit symbol, e.g. ``A♥`` (``10`` for ten)."""
-    c = parse_card(card)
-    rank = "10" if c[0] == "T" else c[0]
-    return rank + SUIT_SYMBOLS[c[1]]
 
 
 def shuffled_pack(rng: random.Random) -> list[str]:

@@ -16,7 +16,8 @@ from rich.text import Text
 
 from thirtyone import _core, play_session, save_start, saves
 from thirtyone import names as names_check
-from thirtyone.display import advice_report, intro
+from thirtyone.advice_view import advice_report
+from thirtyone.display import intro
 from thirtyone.errors import RuleError, ThirtyOneError
 from thirtyone.rules import Rules
 from thirtyone.terminal_player import OracleAdvisor
@@ -450,7 +451,12 @@ def calibrate(
 ) -> None:
     """Check the Oracle against real play: games where one seat per round follows its advice;
     prints the reliability table and the inference check (see thirtyone.calibration)."""
-    from thirtyone import calibration
+    from thirtyone import calibration, stats
+
+    try:
+        stats.require()
+    except ThirtyOneError as err:
+        _fail(str(err))
 
     try:
         table = calibration.parse_seats(seats)

@@ -17,9 +17,9 @@ from rich.console import Console, RenderableType
 from rich.text import Text
 
 from thirtyone import saves
-from thirtyone.display import Narrator
 from thirtyone.errors import ThirtyOneError
 from thirtyone.game import Game
+from thirtyone.narrator import Narrator
 from thirtyone.players import ComputerPlayer, Player
 from thirtyone.rules import Rules
 from thirtyone.save_start import resume_command

@@ -29,7 +29,7 @@ from rich.console import Console, RenderableType
 from rich.panel import Panel
 from rich.text import Text
 
-from thirtyone import _core, display
+from thirtyone import _core, advice_view, display
 from thirtyone._core import Action
 from thirtyone.cards import parse_card
 from thirtyone.errors import CardError, ThirtyOneError
@@ -37,6 +37,7 @@ from thirtyone.players import TABLE_KNOCK_AT, ComputerPlayer
 from thirtyone.saves import SaveError
 
 if TYPE_CHECKING:
+    from thirtyone.narrator import Narrator
     from thirtyone.turn import Turn
 
 #: An advisor: given the turn, returns advice to print (None: nothing to say).
@@ -83,7 +84,7 @@ class TerminalPlayer:
         self,
         name: str,
         console: Console,
-        narrator: display.Narrator,
+        narrator: Narrator,
         *,
         advisor: Advisor | None = None,
         read: LineReader = prompt_line,
@@ -306,7 +307,7 @@ class OracleAdvisor:
             return Text(f"The Oracle has no advice here: {reason}", style="dim")
         except KeyboardInterrupt:
             return Text("The Oracle was interrupted: no advice this time.", style="dim")
-        return display.advice_panel_body(advice)
+        return advice_view.advice_panel_body(advice)
 
 
 class AdvisedPlayer:

@@ -182,6 +182,11 @@ impl FromIterator<Card> for CardSet {
     }
 }
 
+/// Whether two hands hold the same cards, in any order.
+pub fn same_cards(a: [Card; 3], b: [Card; 3]) -> bool {
+    a.iter().copied().collect::<CardSet>() == b.iter().copied().collect::<CardSet>()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

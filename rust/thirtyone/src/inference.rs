@@ -22,7 +22,7 @@ use std::time::Instant;
 use montecarlo::{Factored, Rng};
 use rayon::prelude::*;
 
-use crate::cards::{Card, CardSet};
+use crate::cards::{same_cards, Card, CardSet};
 use crate::decision::{choose_put_down, choose_start, Start, TABLE_KNOCK_AT};
 use crate::public::knock_limits_allow;
 use crate::round::MAX_SEATS;
@@ -113,10 +113,6 @@ impl<'a> Inference<'a> {
                 Posterior::Rejection => None,
             })
             .collect()
-    }
-
-    pub fn view(&self) -> &View {
-        self.view
     }
 
     /// `k` distinct unseen cards chosen uniformly.
@@ -531,10 +527,6 @@ fn unseen_set(bits: u64) -> CardSet {
     Card::all()
         .filter(|c| bits & (1u64 << c.index()) != 0)
         .collect()
-}
-
-fn same_cards(a: [Card; 3], b: [Card; 3]) -> bool {
-    a.iter().copied().collect::<CardSet>() == b.iter().copied().collect::<CardSet>()
 }
 
 /// The `k`-subsets of `0..n` (k <= 3), as increasing indices, without allocating.

@@ -2,7 +2,7 @@
 //! every turn in order, every card where it can be, your hand matching your own turns, what each
 //! opponent visibly did recorded for inference. Every refusal names its problem.
 
-use crate::cards::{Card, CardSet};
+use crate::cards::{same_cards, Card, CardSet};
 use crate::error::{Error, Result};
 use crate::public::{knock_limits, End, Move, Source, Stage, Table, MAX_SEATS};
 use crate::rules::ThirtyOneAfterKnock;
@@ -536,10 +536,6 @@ impl Opponent {
 
 fn distinct(cards: &[Card]) -> usize {
     cards.iter().copied().collect::<CardSet>().len()
-}
-
-fn same_cards(a: [Card; 3], b: [Card; 3]) -> bool {
-    a.iter().copied().collect::<CardSet>() == b.iter().copied().collect::<CardSet>()
 }
 
 fn show(cs: &[Card]) -> String {
