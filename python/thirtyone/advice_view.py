@@ -22,8 +22,6 @@ from thirtyone.display import (
 )
 
 BEST_MARK = "★"
-#: The lowest score a hand can have (three twos, of three suits).
-LOWEST_SCORE = 2
 TIED_MARK = "≈"
 _EIGHTHS = " ▏▎▍▌▋▊▉"
 
@@ -71,10 +69,11 @@ def ranked(advice: Advice) -> list[OptionAdvice]:
 
 def later_plan(option: OptionAdvice) -> str:
     """When a swept option knocks later: ``knock at 25 or more``, ``never knock``, or ``knock at
-    the first chance`` when the kept score is one every hand has (2: any three cards)."""
+    the first chance`` when it is the lowest score swept (one every hand reaches)."""
     if option.knock_at is None:
         return "never knock"
-    if option.knock_at <= LOWEST_SCORE:
+    lowest = option.sweep.knock_at[0] if option.sweep is not None else None
+    if lowest is not None and option.knock_at <= lowest:
         return "knock at the first chance"
     return f"knock at {knock_at_text(option)} or more"
 

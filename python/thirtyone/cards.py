@@ -39,12 +39,9 @@ def parse_cards(texts: Iterable[str], *, what: str = "cards") -> list[str]:
 
 def card_value(card: str) -> int:
     """Ace 11, ten and picture cards 10, others their pip value."""
-    rank = parse_card(card)[0]
-    if rank == "A":
-        return 11
-    if rank in "TJQK":
-        return 10
-    return int(rank)
+    if not isinstance(card, str):
+        raise CardError(f"{card!r} is not a card: cards are written like AH, TD, 10D")
+    return _core.card_value(card)
 
 
 def shuffled_pack(rng: random.Random) -> list[str]:

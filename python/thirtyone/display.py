@@ -274,7 +274,7 @@ def round_headline(event: Event, names: Sequence[str], me: int | None) -> Text:
             out.append_text(name_text(names, by, me))
         out.append(": the dealt hands are shown; the lowest loses one, the caller two.")
     elif end == "dealt_31":
-        dealt = [s for s, sc in data["scores"].items() if sc >= 31]
+        dealt = [s for s, lost in data["losses"].items() if lost == 0]  # the 31s lose nothing
         out.append("dealt 31", style="bold green")
         out.append(" — ")
         out.append_text(Text(" and ").join(name_text(names, s, me) for s in dealt))

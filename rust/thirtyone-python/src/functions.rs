@@ -12,6 +12,12 @@ pub fn parse_card(text: &str) -> PyResult<String> {
     Ok(card(text)?.to_string())
 }
 
+/// A card's value: ace 11, ten and picture cards 10, the others their pip value.
+#[pyfunction]
+pub fn card_value(text: &str) -> PyResult<u8> {
+    Ok(card(text)?.value())
+}
+
 /// The score of a three-card hand under the given round rules (standard when omitted).
 #[pyfunction]
 #[pyo3(signature = (hand, rules=None))]

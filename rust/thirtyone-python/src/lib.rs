@@ -42,7 +42,7 @@ mod _core {
     }
 
     #[pymodule_export]
-    use crate::functions::{choose_put_down, choose_start, parse_card, score};
+    use crate::functions::{card_value, choose_put_down, choose_start, parse_card, score};
 
     #[pymodule_export]
     use crate::oracle::{advise, check_state, sample_deals};
