@@ -14,8 +14,8 @@ import click
 from rich.console import Console
 from rich.text import Text
 
+from thirtyone import __version__, manners, play_session, save_start, saves
 from thirtyone import names as names_check
-from thirtyone import play_session, save_start, saves
 from thirtyone.display import advice_report, intro
 from thirtyone.errors import RuleError, ThirtyOneError
 from thirtyone.rules import Rules
@@ -35,9 +35,25 @@ def _count_option(name: str, default: int, help: str) -> Callable[[FC], FC]:
     )
 
 
-@click.group()
-def main() -> None:
-    """Thirty-One against computer players, with the Oracle's advice."""
+@click.group(
+    cls=manners.Main,
+    invoke_without_command=True,
+    context_settings=manners.CONTEXT_SETTINGS,
+    epilog="Shell completion: `thirtyone completion -h`. The rules, the Oracle's formats and "
+    "every option: the docs/ folder of the source.",
+)
+@click.version_option(
+    __version__, "-V", "--version", prog_name="thirtyone", message="%(prog)s %(version)s"
+)
+@click.pass_context
+def main(ctx: click.Context) -> None:
+    """Thirty-One against computer players, with the Oracle's advice.
+
+    Start with `thirtyone play`; `thirtyone COMMAND -h` tells about each command.
+    """
+    manners.trim_when_not_a_terminal()
+    if ctx.invoked_subcommand is None:
+        click.echo(ctx.get_help())
 
 
 def _rule_assignments(
@@ -288,6 +304,26 @@ def _rule_value(value: object) -> str:
     return str(value)
 
 
+# -- thirtyone completion ------------------------------------------------------------------------
+
+
+@main.command()
+@click.argument("shell", type=click.Choice(["bash", "zsh", "fish"]))
+def completion(shell: str) -> None:
+    """Print the script that completes thirtyone's commands and options in SHELL.
+
+    \b
+    bash:  eval "$(thirtyone completion bash)"    (in ~/.bashrc)
+    zsh:   eval "$(thirtyone completion zsh)"     (in ~/.zshrc)
+    fish:  thirtyone completion fish > ~/.config/fish/completions/thirtyone.fish
+    """
+    from click.shell_completion import get_completion_class
+
+    cls = get_completion_class(shell)
+    assert cls is not None  # click knows the three shells of the choice
+    click.echo(cls(main, {}, "thirtyone", "_THIRTYONE_COMPLETE").source())
+
+
 # -- thirtyone oracle -----------------------------------------------------------------------------
 
 
@@ -446,3 +482,18 @@ def calibrate(
     )
     report = calibration.calibrate(settings, out, echo=lambda line: click.echo(line, err=True))
     click.echo(report.text())
+
+
+#: calibrate's options in words (kept beside the command; an option given its own help keeps it).
+_CALIBRATE_HELP = {
+    "decisions": "Oracle decisions to play and score (each is one game turn).",
+    "seed": "Seed of the games and of the Oracle's simulations (same seed, same report).",
+    "deals": "Consistent deals the Oracle collects per decision (at most).",
+    "playouts": "Playouts per option the Oracle plays per decision.",
+    "threads": "Threads each Oracle query uses.",
+    "workers": "Worker processes playing games side by side.",
+    "out": "Folder for decisions.jsonl, report.md, summary.json and reliability.png.",
+}
+for _param in calibrate.params:
+    if isinstance(_param, click.Option) and not _param.help:
+        _param.help = _CALIBRATE_HELP.get(_param.name or "")

@@ -1,0 +1,127 @@
+"""The command's general manners, as a user of any command-line tool expects them: --version, -h,
+help (and status 0) when called bare, a quiet status 0 when the reader of a pipe goes away, no
+padding when the output is not a terminal, help text for every option, shell completion."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import click
+import pytest
+import thirtyone
+from click.testing import CliRunner, Result
+from thirtyone.cli import main
+
+EXAMPLE_FILE = Path(__file__).parent / "data" / "example_state.json"
+ENV = {"NO_COLOR": "1"}
+
+
+def run(args: list[str], input: str | None = None) -> Result:
+    return CliRunner(env=ENV).invoke(main, args, input=input)
+
+
+def command(*args: str) -> list[str]:
+    """The real command, as a subprocess (``python -m thirtyone`` is the same entry point)."""
+    return [sys.executable, "-m", "thirtyone", *args]
+
+
+def test_version_is_the_package_version() -> None:
+    result = run(["--version"])
+    assert result.exit_code == 0
+    assert result.output == f"thirtyone {thirtyone.__version__}\n"
+    assert re.fullmatch(r"\d+\.\d+\.\d+\S*", thirtyone.__version__)
+
+
+@pytest.mark.parametrize("args", [["-h"], ["--help"], ["play", "-h"], ["oracle", "-h"]])
+def test_dash_h_is_help(args: list[str]) -> None:
+    result = run(args)
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("Usage: ")
+
+
+def test_bare_thirtyone_shows_help_and_succeeds() -> None:
+    result = run([])
+    assert result.exit_code == 0
+    assert result.output == run(["--help"]).output
+    for name in ("play", "oracle", "rules", "completion"):
+        assert re.search(rf"^  {name} ", result.output, flags=re.M), name
+
+
+def _every_command() -> list[tuple[str, click.Command]]:
+    assert isinstance(main, click.Group)
+    return sorted(main.commands.items())
+
+
+@pytest.mark.parametrize(("name", "cmd"), _every_command())
+def test_every_option_and_command_has_help(name: str, cmd: click.Command) -> None:
+    assert cmd.help and cmd.help.strip(), name
+    for param in cmd.params:
+        if isinstance(param, click.Option):
+            assert param.help and param.help.strip(), f"{name} {param.opts}"
+
+
+def test_a_closed_pipe_ends_the_command_quietly() -> None:
+    # `thirtyone rules | head -1`: head goes away after one line.
+    for args in (["rules"], ["play", "--autoplay", "--seed", "3"]):
+        shell = " ".join(command(*args)) + " | head -1"
+        done = subprocess.run(
+            ["bash", "-c", f"set -o pipefail; {shell}"],
+            capture_output=True,
+            text=True,
+            env={**os.environ, **ENV},
+            timeout=120,
+        )
+        assert done.returncode == 0, (args, done.returncode, done.stderr)
+        assert done.stderr == ""
+        assert len(done.stdout.splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["rules"], ["rules", "cadillac"], ["play", "--autoplay", "--seed", "3"]],
+)
+def test_output_that_is_not_a_terminal_has_no_trailing_spaces(args: list[str]) -> None:
+    done = subprocess.run(
+        command(*args), capture_output=True, text=True, env={**os.environ, **ENV}, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert len(lines) > 5
+    padded = [i for i, line in enumerate(lines) if line != line.rstrip()]
+    assert padded == [], lines[padded[0]] if padded else ""
+
+
+def test_oracle_table_through_a_pipe_has_no_trailing_spaces() -> None:
+    result = run(["oracle", str(EXAMPLE_FILE), "--deals", "200", "--playouts", "500"])
+    assert result.exit_code == 0, result.output
+    assert "Best:" in result.output
+    assert all(line == line.rstrip() for line in result.output.splitlines())
+
+
+@pytest.mark.parametrize("shell", ["bash", "zsh", "fish"])
+def test_completion_scripts(shell: str) -> None:
+    result = run(["completion", shell])
+    assert result.exit_code == 0, result.output
+    assert "_THIRTYONE_COMPLETE" in result.output
+
+
+def test_completion_completes_commands() -> None:
+    # What the bash script asks the program for when you type `thirtyone o<TAB>`.
+    env = {
+        **os.environ,
+        "_THIRTYONE_COMPLETE": "bash_complete",
+        "COMP_WORDS": "thirtyone o",
+        "COMP_CWORD": "1",
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", "from thirtyone.cli import main; main(prog_name='thirtyone')"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
+    assert done.stdout.split() == ["plain,oracle"]
