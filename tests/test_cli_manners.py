@@ -4,6 +4,7 @@ padding when the output is not a terminal, help text for every option, shell com
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -14,6 +15,7 @@ import click
 import pytest
 import thirtyone
 from click.testing import CliRunner, Result
+from thirtyone import schemas
 from thirtyone.cli import main
 
 EXAMPLE_FILE = Path(__file__).parent / "data" / "example_state.json"
@@ -47,7 +49,7 @@ def test_bare_thirtyone_shows_help_and_succeeds() -> None:
     result = run([])
     assert result.exit_code == 0
     assert result.output == run(["--help"]).output
-    for name in ("play", "oracle", "rules", "completion"):
+    for name in ("play", "oracle", "rules", "schema", "completion"):
         assert re.search(rf"^  {name} ", result.output, flags=re.M), name
 
 
@@ -125,3 +127,18 @@ def test_completion_completes_commands() -> None:
         timeout=60,
     )
     assert done.stdout.split() == ["plain,oracle"]
+
+
+@pytest.mark.parametrize("name", ["state", "advice"])
+def test_schema_prints_the_shipped_schema(name: str) -> None:
+    result = run(["schema", name])
+    assert result.exit_code == 0
+    printed = json.loads(result.output)
+    assert printed == schemas.schema(name)
+    assert printed["$schema"].endswith("/2020-12/schema")
+
+
+def test_schema_refuses_an_unknown_name() -> None:
+    result = run(["schema", "round"])
+    assert result.exit_code == 2
+    assert "'round' is not one of 'state', 'advice'" in result.output

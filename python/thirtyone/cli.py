@@ -14,7 +14,7 @@ import click
 from rich.console import Console
 from rich.text import Text
 
-from thirtyone import __version__, manners, play_session, save_start, saves
+from thirtyone import __version__, manners, play_session, save_start, saves, schemas
 from thirtyone import names as names_check
 from thirtyone.display import advice_report, intro
 from thirtyone.errors import RuleError, ThirtyOneError
@@ -304,7 +304,15 @@ def _rule_value(value: object) -> str:
     return str(value)
 
 
-# -- thirtyone completion ------------------------------------------------------------------------
+# -- thirtyone schema, thirtyone completion ------------------------------------------------------
+
+
+@main.command("schema")
+@click.argument("name", type=click.Choice(schemas.NAMES))
+def schema_command(name: str) -> None:
+    """Print the JSON Schema of the Oracle's input (state) or of its answer (advice), as shipped
+    with the package; docs/oracle.md explains every field."""
+    click.echo(schemas.schema_text(name), nl=False)
 
 
 @main.command()
