@@ -1,4 +1,4 @@
-"""Calibration of the Oracle against real play (issue 5, part 2).
+"""Calibration of the Oracle against real play.
 
 Whole games are played with the game loop, every seat by the table's rule, except that at one
 turn per round, chosen at random before the round is dealt (so the choice cannot depend on how
