@@ -1,6 +1,6 @@
 """`thirtyone play`: the terminal game, driven through its real prompt.
 
-Written from rules.md, DECISIONS.md and the CLI's contract in issue 2: autoplay runs a whole game
+Written from rules.md, DECISIONS.md and the CLI's contract: autoplay runs a whole game
 to a placing; the interactive prompt accepts k/d/t/x, cards by position or name, ? and q, and
 answers every bad line with one line of explanation and the question again, never a traceback.
 """

@@ -1,7 +1,7 @@
 """`thirtyone oracle` and the Oracle's advice in `thirtyone play`, through the real commands.
 
 Written from oracle.md (the JSON in and out), DECISIONS.md (the margin's n, ties, the sweep of
-pending draws) and the CLI contract of issue 3: the table and `--json`, standard input, bad states
+pending draws) and the CLI contract: the table and `--json`, standard input, bad states
 refused with status 2 and one line, the advice shown (never applied) on the person's turns.
 """
 

@@ -1,4 +1,4 @@
-"""The Oracle (issue 3): known cards, the posterior, an exact check, the sweep, ties and wording,
+"""The Oracle: known cards, the posterior, an exact check, the sweep, ties and wording,
 determinism, and refused states. Expected values come from the rules, computed here by small
 independent references (tests/helpers.py), never from the code under test."""
 

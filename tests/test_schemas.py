@@ -1,10 +1,11 @@
 """The JSON Schemas shipped in the package (thirtyone/schemas/): they are valid schemas, the
 example state and every state a real game gives validate, the Oracle's real answers validate
-(from Python and from `thirtyone oracle --json`)."""
+(from Python and from `thirtyone oracle --json`), and every JSON example of docs/ validates."""
 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,7 @@ from thirtyone.cli import main
 from thirtyone.oracle import advise
 from thirtyone.schemas import NAMES, schema
 
+ROOT = Path(__file__).parent.parent
 EXAMPLE_FILE = Path(__file__).parent / "data" / "example_state.json"
 EXAMPLE: dict[str, Any] = json.loads(EXAMPLE_FILE.read_text())
 FAST = {"deals": 300, "playouts": 600, "seed": 1}
@@ -145,3 +147,34 @@ def test_the_advice_schema_is_not_vacuous() -> None:
         {k: v for k, v in good.items() if k != "warnings"},
     ):
         assert not ADVICE.is_valid(bad), bad
+
+
+def _json_blocks(path: Path) -> list[Any]:
+    return [json.loads(b) for b in re.findall(r"```json\n(.*?)```", path.read_text(), re.S)]
+
+
+def test_every_json_example_in_the_docs_validates() -> None:
+    checked = 0
+    for path in sorted((ROOT / "docs").glob("**/*.md")):
+        for block in _json_blocks(path):
+            kind = "advice" if "options" in block else "state"
+            validator(kind).validate(block)
+            if kind == "state":
+                # A round the table's rule could have played: every opponent is dealt by the
+                # consistency test, so the answer warns of nothing.
+                assert advise(block, **FAST).warnings == [], block
+            checked += 1
+    assert checked >= 3
+
+
+def test_the_docs_input_example_is_the_example_file_and_its_answer_matches_it() -> None:
+    blocks = _json_blocks(ROOT / "docs" / "oracle.md")
+    assert blocks[0] == EXAMPLE
+    answer = next(b for b in blocks if "options" in b)
+    real = advise(EXAMPLE, **FAST).to_dict()
+    # The same options, in the same shape (the figures are a run's, at full precision).
+    assert [(o["option"], o.get("card")) for o in answer["options"]] == [
+        (o["option"], o.get("card")) for o in real["options"]
+    ]
+    assert answer["best"] == real["best"]
+    assert answer["warnings"] == real["warnings"] == []
