@@ -76,7 +76,7 @@ def computer_names(count: int, taken: str) -> list[str]:
 
 @main.command()
 @click.option("--seats", type=int, help="Players at the table, you included (2 to 9; default 4).")
-@click.option("--lives", type=int, help="Lives each player starts with (default 3).")
+@click.option("--lives", type=int, help="Lives each player starts with (1 to 20; default 3).")
 @click.option(
     "--knock-penalty", type=int, help="Lives a knocker pays when lowest or tied lowest (1 or 2)."
 )
