@@ -66,6 +66,7 @@ def test_every_option_and_command_has_help(name: str, cmd: click.Command) -> Non
             assert param.help and param.help.strip(), f"{name} {param.opts}"
 
 
+@pytest.mark.posix_terminal
 def test_a_closed_pipe_ends_the_command_quietly() -> None:
     # `thirtyone rules | head -1`: head goes away after one line.
     for args in (["rules"], ["play", "--autoplay", "--seed", "3"]):

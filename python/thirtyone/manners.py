@@ -61,6 +61,11 @@ def trim_when_not_a_terminal() -> None:
         stream = getattr(sys, name)
         if stream is None or isinstance(stream, _NotATerminal) or _is_terminal(stream):
             continue
+        # A pipe in a narrow encoding (a Windows code page) shows a card suit or a bar it cannot
+        # encode as "?" rather than failing.
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="replace")
         setattr(sys, name, cast(TextIO, _NotATerminal(stream)))
 
 
