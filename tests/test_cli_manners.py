@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -66,9 +67,29 @@ def test_every_option_and_command_has_help(name: str, cmd: click.Command) -> Non
             assert param.help and param.help.strip(), f"{name} {param.opts}"
 
 
-@pytest.mark.posix_terminal
-def test_a_closed_pipe_ends_the_command_quietly() -> None:
-    # `thirtyone rules | head -1`: head goes away after one line.
+@pytest.mark.posix_only
+@pytest.mark.parametrize(
+    "args",
+    [["rules"], ["play", "--autoplay", "--seed", "3"], ["oracle", str(EXAMPLE_FILE), "--json"]],
+)
+def test_a_reader_that_goes_away_ends_the_command_quietly(args: list[str]) -> None:
+    # `thirtyone rules | true`: the reading end of the pipe is closed before the first line.
+    proc = subprocess.Popen(
+        command(*args),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**os.environ, **ENV},
+    )
+    assert proc.stdout is not None
+    proc.stdout.close()
+    _, err = proc.communicate(timeout=120)
+    assert (proc.returncode, err.decode()) == (0, "")
+
+
+@pytest.mark.posix_only
+@pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash and head")
+def test_head_takes_one_line_quietly() -> None:
+    # `thirtyone rules | head -1`, as a shell runs it.
     for args in (["rules"], ["play", "--autoplay", "--seed", "3"]):
         shell = " ".join(command(*args)) + " | head -1"
         done = subprocess.run(
