@@ -1,4 +1,4 @@
-"""Calibration of the Oracle against real play (issue 5, part 2).
+"""Calibration of the Oracle against real play.
 
 Plays whole games with the game loop; at one turn per round (chosen at random before the deal)
 the seat to move asks the Oracle, takes its best option and then plays exactly the policy the

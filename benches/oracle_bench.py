@@ -1,4 +1,4 @@
-"""The Oracle's speed on a fixed set of positions, against the targets of issue 6.
+"""The Oracle's speed on a fixed set of positions, against the project's performance targets.
 
     python benches/oracle_bench.py            # full precision, ~3 minutes on two cores
     python benches/oracle_bench.py --quick    # a smoke run at low precision, ~20 seconds
@@ -42,7 +42,7 @@ except ImportError:
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_OUT = ROOT / "benches" / "results" / "latest.json"
 
-# Issue 6's targets.
+# The performance targets (docs/evidence.md).
 TARGET_4P_MEDIAN_S = 0.100
 TARGET_4P_SLOWEST_S = 0.250
 TARGET_6P_LATE_S = 0.400
@@ -678,7 +678,7 @@ def run(
 
 
 def targets(r: dict[str, Any], quick: bool) -> list[dict[str, Any]]:
-    """Each target of issue 6 with the figure measured and whether it is met (None: the figure
+    """Each performance target with the figure measured and whether it is met (None: the figure
     is missing, or a quick run, whose precision is not the targets')."""
     lat = r["latency"]
     four = [n for n in lat if n.startswith("4p-")]
@@ -933,7 +933,7 @@ def show(r: dict[str, Any]) -> None:
         )
     )
 
-    t = Table(title="Targets of issue 6")
+    t = Table(title="Performance targets")
     for col in ("target", "measured", "goal", ""):
         t.add_column(col, justify="left" if col == "target" else "right")
     for row in r["targets"]:

@@ -7,7 +7,7 @@ first round lasts long enough, and takes views of the player to move from that r
 - ``early``: the start of the second lap (every opponent has played once);
 - ``middle``: the start of the fourth lap (every opponent has played three turns);
 - ``late``: the start of the sixth lap (every opponent has played five turns), still nobody
-  knocked — the position of issue 6's "10,000 consistent deals" target;
+  knocked — the position of the "10,000 consistent deals" target;
 - ``4p-after-knock``: the first final turn after a knock played at the earliest in the third lap;
 - ``4p-pending``: the 4-seat middle position after the player drew from the stock (a real draw,
   captured on a copy of the round): the options are the four cards to put down.

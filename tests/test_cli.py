@@ -500,6 +500,7 @@ def _console_script() -> str:
     return found
 
 
+@pytest.mark.posix_only
 def test_console_script_in_a_pseudo_terminal() -> None:
     pexpect = pytest.importorskip("pexpect")
     env = _env()

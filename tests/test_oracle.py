@@ -21,7 +21,7 @@ from thirtyone.errors import CardError, RuleError, SettingsError, StateError, Th
 from thirtyone.oracle import advise
 from thirtyone.state import parse
 
-# The example of oracle.md.
+# The example of docs/oracle.md.
 EXAMPLE: dict[str, Any] = json.loads(
     (Path(__file__).parent / "data" / "example_state.json").read_text()
 )
@@ -228,7 +228,7 @@ def test_same_seed_same_numbers_whatever_the_threads() -> None:
 
 def test_ties_are_said_in_words() -> None:
     # With few deals the margin is wide: options close together are statistically tied.
-    a = advise(EXAMPLE, seed=1, deals=30, playouts=3_000)
+    a = advise(EXAMPLE, seed=4, deals=30, playouts=3_000)
     assert a.tied, a.to_dict()
     assert "statistically tied" in a.reason
     for o in a.tied:
@@ -358,7 +358,7 @@ BAD_STATES: list[tuple[Any, type[ThirtyOneError], str]] = [
             EXAMPLE,
             turns=[
                 *EXAMPLE["turns"][:2],
-                {"seat": 3, "draw": "stock", "discard": "KD"},
+                {"seat": 3, "draw": "stock", "discard": "2S"},
                 *EXAMPLE["turns"][3:],
             ],
         ),

@@ -6,10 +6,12 @@ rounds, the sampler against brute-force enumerations of the consistent set (chi-
 fixed seed), and the Monte Carlo against an exact enumeration.
 """
 
+import json
 import math
 import random
 from collections import Counter
 from itertools import combinations
+from pathlib import Path
 
 import pytest
 
@@ -666,7 +668,8 @@ def test_monte_carlo_knock_now_agrees_with_the_exact_figure(s):
     assert abs(mc["lives_lost"] - exact["lives_lost"]) <= 4 / math.sqrt(n)
 
 
-ORACLE_MD_EXAMPLE = {
+# The example of docs/oracle.md as it first was, with seat 2 putting down the KD.
+UNPLAYABLE_BY_THE_RULE = {
     "rules": "standard",
     "seats": 4,
     "me": 0,
@@ -687,13 +690,26 @@ ORACLE_MD_EXAMPLE = {
 
 
 def test_a_play_the_rule_cannot_produce_has_no_consistent_deal():
-    # oracle.md's example is a valid state, but seat 2's play is not the table's rule: taking
+    # A valid state, but seat 2's play is not the table's rule: taking
     # the 5C for the KD needs dealt KD 3C and a club worth 3 or more, and then the 6D would not
     # have been taken (it improves nothing)
-    pos = parse_state(ORACLE_MD_EXAMPLE)
+    pos = parse_state(UNPLAYABLE_BY_THE_RULE)
     assert pos.known_held[2] == {"5C", "6D"} and pos.top == "QC" and pos.stock_count == 34
     with pytest.raises(ref.NoConsistentDeal, match="seat 2"):
-        ref.sample_deals(ORACLE_MD_EXAMPLE, 1, seed=0, max_attempts=3000)
+        ref.sample_deals(UNPLAYABLE_BY_THE_RULE, 1, seed=0, max_attempts=3000)
+
+
+def test_the_docs_example_is_a_round_the_rule_could_have_played():
+    # docs/oracle.md's example: seat 2 takes the 5C putting down the 2S, later the 6D putting
+    # down the 3C; the rule does both from a dealt 2S 3C and a diamond worth 3 to 7. The
+    # reference finds consistent deals for every opponent (no warning in the answer).
+    example = json.loads((Path(__file__).parent / "data" / "example_state.json").read_text())
+    deals = ref.sample_deals(example, 20, seed=1, max_attempts=20_000)
+    assert len(deals) == 20
+    for d in deals:
+        assert {"5C", "6D"} <= set(d.hands[2])
+        (hidden,) = d.hidden[2]  # the one dealt card still held: a diamond worth 3 to 7
+        assert hidden[-1] == "D" and hidden[0] in "3457", d.hands[2]
 
 
 def test_every_option_of_random_positions_evaluates():

@@ -29,6 +29,9 @@ from thirtyone.game import Game, Turn
 from thirtyone.players import ComputerPlayer
 from thirtyone.rules import Rules
 
+# Real processes in pseudo-terminals, killed with SIGKILL, and file modes.
+pytestmark = pytest.mark.posix_only
+
 ENV = {"COLUMNS": "100", "NO_COLOR": "1"}
 NAMES = ["You", "Alice", "Ben", "Cara", "Dev", "Eve"]
 

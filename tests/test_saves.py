@@ -124,6 +124,7 @@ def test_the_default_place_is_the_user_data_folder(monkeypatch: pytest.MonkeyPat
     assert saves.default_path() == Path("/elsewhere/saved-game.json")
 
 
+@pytest.mark.posix_only
 @pytest.mark.parametrize("trial", range(4))
 def test_killed_at_any_moment_loses_at_most_the_turn_in_progress(
     tmp_path: Path, trial: int

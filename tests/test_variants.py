@@ -1,8 +1,8 @@
 """Every table's rules: the rule options and presets of the rule documents, in the game
 loop, the terminal player, the CLI and the Oracle.
 
-Expected values are written from the documents' words (../shared/seeds/000-003) and the rulings
-in notes/DECISIONS.md, with stacked decks; never read back from the code under test.
+Expected values are written from the documents' words (our account of them: docs/seeds/) and
+the rulings in notes/DECISIONS.md, with stacked decks; never read back from the code under test.
 """
 
 from __future__ import annotations

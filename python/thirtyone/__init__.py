@@ -8,6 +8,9 @@ Scripting in short::
     for event in game.events: ...
 """
 
+from importlib.metadata import PackageNotFoundError
+from importlib.metadata import version as _version
+
 from thirtyone.cards import PACK, card_value, hand_score, parse_card, parse_cards
 from thirtyone.errors import (
     CardError,
@@ -23,6 +26,12 @@ from thirtyone.oracle import Advice, OptionAdvice, Sweep, advise
 from thirtyone.players import TABLE_KNOCK_AT, ComputerPlayer, Player
 from thirtyone.rules import Rules
 from thirtyone.turn import Turn
+
+try:
+    #: The installed package's version (from its metadata: the one pip reports).
+    __version__ = _version("thirtyone")
+except PackageNotFoundError:  # pragma: no cover - a source tree that was never installed
+    __version__ = "0+unknown"
 
 __all__ = [
     "PACK",
@@ -44,6 +53,7 @@ __all__ = [
     "Sweep",
     "ThirtyOneError",
     "Turn",
+    "__version__",
     "advise",
     "card_value",
     "hand_score",

@@ -14,7 +14,7 @@ import click
 from rich.console import Console
 from rich.text import Text
 
-from thirtyone import _core, play_session, save_start, saves
+from thirtyone import __version__, _core, manners, play_session, save_start, saves, schemas
 from thirtyone import names as names_check
 from thirtyone.advice_view import advice_report
 from thirtyone.display import intro
@@ -46,9 +46,25 @@ def _count_option(name: str, default: int, help: str) -> Callable[[FC], FC]:
     )
 
 
-@click.group()
-def main() -> None:
-    """Thirty-One against computer players, with the Oracle's advice."""
+@click.group(
+    cls=manners.Main,
+    invoke_without_command=True,
+    context_settings=manners.CONTEXT_SETTINGS,
+    epilog="Shell completion: `thirtyone completion -h`. The rules, the Oracle's formats and "
+    "every option: the docs/ folder of the source.",
+)
+@click.version_option(
+    __version__, "-V", "--version", prog_name="thirtyone", message="%(prog)s %(version)s"
+)
+@click.pass_context
+def main(ctx: click.Context) -> None:
+    """Thirty-One against computer players, with the Oracle's advice.
+
+    Start with `thirtyone play`; `thirtyone COMMAND -h` tells about each command.
+    """
+    manners.trim_when_not_a_terminal()
+    if ctx.invoked_subcommand is None:
+        click.echo(ctx.get_help())
 
 
 def _rule_assignments(
@@ -71,7 +87,7 @@ def computer_names(count: int, taken: str) -> list[str]:
 
 @main.command()
 @click.option("--seats", type=int, help="Players at the table, you included (2 to 9; default 4).")
-@click.option("--lives", type=int, help="Lives each player starts with (default 3).")
+@click.option("--lives", type=int, help="Lives each player starts with (1 to 20; default 3).")
 @click.option(
     "--knock-penalty", type=int, help="Lives a knocker pays when lowest or tied lowest (1 or 2)."
 )
@@ -303,6 +319,34 @@ def _rule_value(value: object) -> str:
     return str(value)
 
 
+# -- thirtyone schema, thirtyone completion ------------------------------------------------------
+
+
+@main.command("schema")
+@click.argument("name", type=click.Choice(schemas.NAMES))
+def schema_command(name: str) -> None:
+    """Print the JSON Schema of the Oracle's input (state) or of its answer (advice), as shipped
+    with the package; docs/oracle.md explains every field."""
+    click.echo(schemas.schema_text(name), nl=False)
+
+
+@main.command()
+@click.argument("shell", type=click.Choice(["bash", "zsh", "fish"]))
+def completion(shell: str) -> None:
+    """Print the script that completes thirtyone's commands and options in SHELL.
+
+    \b
+    bash:  eval "$(thirtyone completion bash)"    (in ~/.bashrc)
+    zsh:   eval "$(thirtyone completion zsh)"     (in ~/.zshrc)
+    fish:  thirtyone completion fish > ~/.config/fish/completions/thirtyone.fish
+    """
+    from click.shell_completion import get_completion_class
+
+    cls = get_completion_class(shell)
+    assert cls is not None  # click knows the three shells of the choice
+    click.echo(cls(main, {}, "thirtyone", "_THIRTYONE_COMPLETE").source())
+
+
 # -- thirtyone oracle -----------------------------------------------------------------------------
 
 
@@ -424,12 +468,44 @@ def oracle(
 
 
 @main.command()
-@click.option("--decisions", type=int, default=20_000, show_default=True, help="1 to 1,000,000.")
-@click.option("--seed", type=int, default=1, show_default=True)
-@click.option("--deals", type=int, default=2_000, show_default=True, help="1 to 1,000,000.")
-@click.option("--playouts", type=int, default=5_000, show_default=True, help="1 to 10,000,000.")
-@click.option("--threads", type=int, default=1, show_default=True, help="1 to 64.")
-@click.option("--workers", type=int, default=1, show_default=True, help="1 to 64.")
+@click.option(
+    "--decisions",
+    type=int,
+    default=20_000,
+    show_default=True,
+    help="Oracle decisions to play and score (each is one game turn), 1 to 1,000,000.",
+)
+@click.option(
+    "--seed",
+    type=int,
+    default=1,
+    show_default=True,
+    help="Seed of the games and of the Oracle's simulations (same seed, same report).",
+)
+@click.option(
+    "--deals",
+    type=int,
+    default=2_000,
+    show_default=True,
+    help="Consistent deals the Oracle collects per decision (at most), 1 to 1,000,000.",
+)
+@click.option(
+    "--playouts",
+    type=int,
+    default=5_000,
+    show_default=True,
+    help="Playouts per option the Oracle plays per decision, 1 to 10,000,000.",
+)
+@click.option(
+    "--threads", type=int, default=1, show_default=True, help="Threads per Oracle query, 1 to 64."
+)
+@click.option(
+    "--workers",
+    type=int,
+    default=1,
+    show_default=True,
+    help="Worker processes playing games side by side, 1 to 64.",
+)
 @click.option(
     "--seats", default="2-6", show_default=True, help="Seats per game, cycled (4, 2-6, 2,4)."
 )
@@ -438,6 +514,7 @@ def oracle(
     type=click.Path(file_okay=False, path_type=Path),
     default=Path("calibration"),
     show_default=True,
+    help="Folder for decisions.jsonl, report.md, summary.json and reliability.png.",
 )
 def calibrate(
     decisions: int,

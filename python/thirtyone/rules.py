@@ -90,7 +90,7 @@ class Rules:
         metadata=_doc(
             "lives each player starts with (under Gin lives: the letters G, I, N, so 3)",
             "000, 001, 002, 003",
-            "1 or more",
+            "1 to 20",
         ),
     )
     county: bool = field(

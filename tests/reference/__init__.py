@@ -1,9 +1,10 @@
 """An independent, deliberately simple reference implementation of the Oracle's calculation.
 
-Written only from the contracts (``../shared/spec/rules.md``, ``../shared/spec/oracle.md``,
-seed 000's "The Oracle" and "How the Oracle calculates", and ``notes/DECISIONS.md``). It shares
-no code with the Rust engine or the ``thirtyone`` package, so that differential tests can check
-the fast Oracle against it. Clarity comes first; it is slow on purpose.
+Written only from the contracts for the rules and the Oracle (``docs/rules.md`` and
+``docs/oracle.md`` give our account of them), seed 000's "The Oracle" and "How the Oracle
+calculates", and ``notes/DECISIONS.md``. It shares no code with the Rust engine or the
+``thirtyone`` package, so that differential tests can check the fast Oracle against it. Clarity
+comes first; it is slow on purpose.
 
 Public API:
 

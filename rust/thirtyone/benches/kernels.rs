@@ -1,5 +1,5 @@
-//! Criterion benchmarks of the Oracle's inner kernels: `cargo bench -p thirtyone-core`
-//! (one group: `cargo bench -p thirtyone-core -- playout`).
+//! Criterion benchmarks of the Oracle's inner kernels:
+//! `cargo bench --profile profiling -p thirtyone-core` (one group: add `-- playout`).
 //!
 //! - `scoring`: hand scores, standard and with every scoring option on;
 //! - `decision`: the table's decision rule, `choose_start` then `choose_put_down`;
@@ -8,7 +8,7 @@
 //!   table-rule turns, so Criterion prints turns per second on one core;
 //! - `inference`: a late-round view (every opponent has played five turns): the exact
 //!   per-opponent counting of `Inference::new`, one consistent deal drawn through the
-//!   `montecarlo::Factored` methods, and 10,000 deals on one thread (the deal target of issue 6
+//!   `montecarlo::Factored` methods, and 10,000 deals on one thread (the deal target
 //!   is for two threads).
 //!
 //! Inputs are made once, from fixed seeds, outside the timed loops.

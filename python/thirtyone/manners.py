@@ -1,0 +1,95 @@
+"""The ``thirtyone`` command's general manners: ``--version``, ``-h``, help and exit status 0 when
+called bare, output that carries no padding when it is not a terminal, and a quiet exit when the
+reader of a pipe goes away (``thirtyone rules | head``)."""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from typing import IO, Any, TextIO, cast
+
+import click
+
+#: Spaces and tabs at the end of a line.
+_TRAILING = re.compile(r"[ \t]+(?=\r?\n)")
+
+#: ``-h`` works wherever ``--help`` does.
+CONTEXT_SETTINGS: dict[str, Any] = {"help_option_names": ["-h", "--help"]}
+
+
+class ReaderGone(Exception):
+    """The reader of the pipe we write to has closed it (``| head`` had enough)."""
+
+
+class _NotATerminal:
+    """A text stream that is not a terminal (a pipe, a file): it drops the spaces rich pads each
+    line with (its tables fill every line to the console's width), and it reports a closed pipe
+    as :class:`ReaderGone`, which rich does not catch (rich would exit with status 1)."""
+
+    def __init__(self, stream: IO[str]) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            self._stream.write(_TRAILING.sub("", text))
+        except BrokenPipeError as err:
+            raise ReaderGone from err
+        return len(text)
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except BrokenPipeError as err:
+            raise ReaderGone from err
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+def _is_terminal(stream: IO[str]) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def trim_when_not_a_terminal() -> None:
+    """From now on, standard output and error that are not terminals drop trailing spaces and
+    report a closed pipe as :class:`ReaderGone`."""
+    for name in ("stdout", "stderr"):
+        stream = getattr(sys, name)
+        if stream is None or isinstance(stream, _NotATerminal) or _is_terminal(stream):
+            continue
+        # A pipe in a narrow encoding (a Windows code page) shows a card suit or a bar it cannot
+        # encode as "?" rather than failing.
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="replace")
+        setattr(sys, name, cast(TextIO, _NotATerminal(stream)))
+
+
+def _silence_stdout() -> None:
+    """Point standard output at the null device, so that what is still buffered for the closed
+    pipe is dropped at exit instead of failing again (Python's own advice for SIGPIPE)."""
+    try:
+        fd = sys.__stdout__.fileno() if sys.__stdout__ is not None else -1
+    except (OSError, ValueError):
+        return
+    if fd < 0:
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, fd)
+    os.close(devnull)
+
+
+class Main(click.Group):
+    """The ``thirtyone`` group: a closed pipe ends the command quietly with status 0 (the reader
+    had all it wanted), instead of click's status 1."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except (BrokenPipeError, ReaderGone):
+            _silence_stdout()
+            ctx.exit(0)

@@ -1,0 +1,166 @@
+"""The command's general manners, as a user of any command-line tool expects them: --version, -h,
+help (and status 0) when called bare, a quiet status 0 when the reader of a pipe goes away, no
+padding when the output is not a terminal, help text for every option, shell completion."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import click
+import pytest
+import thirtyone
+from click.testing import CliRunner, Result
+from thirtyone import schemas
+from thirtyone.cli import main
+
+EXAMPLE_FILE = Path(__file__).parent / "data" / "example_state.json"
+ENV = {"NO_COLOR": "1"}
+
+
+def run(args: list[str], input: str | None = None) -> Result:
+    return CliRunner(env=ENV).invoke(main, args, input=input)
+
+
+def command(*args: str) -> list[str]:
+    """The real command, as a subprocess (``python -m thirtyone`` is the same entry point)."""
+    return [sys.executable, "-m", "thirtyone", *args]
+
+
+def test_version_is_the_package_version() -> None:
+    result = run(["--version"])
+    assert result.exit_code == 0
+    assert result.output == f"thirtyone {thirtyone.__version__}\n"
+    assert re.fullmatch(r"\d+\.\d+\.\d+\S*", thirtyone.__version__)
+
+
+@pytest.mark.parametrize("args", [["-h"], ["--help"], ["play", "-h"], ["oracle", "-h"]])
+def test_dash_h_is_help(args: list[str]) -> None:
+    result = run(args)
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("Usage: ")
+
+
+def test_bare_thirtyone_shows_help_and_succeeds() -> None:
+    result = run([])
+    assert result.exit_code == 0
+    assert result.output == run(["--help"]).output
+    for name in ("play", "oracle", "rules", "schema", "completion"):
+        assert re.search(rf"^  {name} ", result.output, flags=re.M), name
+
+
+def _every_command() -> list[tuple[str, click.Command]]:
+    assert isinstance(main, click.Group)
+    return sorted(main.commands.items())
+
+
+@pytest.mark.parametrize(("name", "cmd"), _every_command())
+def test_every_option_and_command_has_help(name: str, cmd: click.Command) -> None:
+    assert cmd.help and cmd.help.strip(), name
+    for param in cmd.params:
+        if isinstance(param, click.Option):
+            assert param.help and param.help.strip(), f"{name} {param.opts}"
+
+
+@pytest.mark.posix_only
+@pytest.mark.parametrize(
+    "args",
+    [["rules"], ["play", "--autoplay", "--seed", "3"], ["oracle", str(EXAMPLE_FILE), "--json"]],
+)
+def test_a_reader_that_goes_away_ends_the_command_quietly(args: list[str]) -> None:
+    # `thirtyone rules | true`: the reading end of the pipe is closed before the first line.
+    proc = subprocess.Popen(
+        command(*args),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**os.environ, **ENV},
+    )
+    assert proc.stdout is not None
+    proc.stdout.close()
+    _, err = proc.communicate(timeout=120)
+    assert (proc.returncode, err.decode()) == (0, "")
+
+
+@pytest.mark.posix_only
+@pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash and head")
+def test_head_takes_one_line_quietly() -> None:
+    # `thirtyone rules | head -1`, as a shell runs it.
+    for args in (["rules"], ["play", "--autoplay", "--seed", "3"]):
+        shell = " ".join(command(*args)) + " | head -1"
+        done = subprocess.run(
+            ["bash", "-c", f"set -o pipefail; {shell}"],
+            capture_output=True,
+            text=True,
+            env={**os.environ, **ENV},
+            timeout=120,
+        )
+        assert done.returncode == 0, (args, done.returncode, done.stderr)
+        assert done.stderr == ""
+        assert len(done.stdout.splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["rules"], ["rules", "cadillac"], ["play", "--autoplay", "--seed", "3"]],
+)
+def test_output_that_is_not_a_terminal_has_no_trailing_spaces(args: list[str]) -> None:
+    done = subprocess.run(
+        command(*args), capture_output=True, text=True, env={**os.environ, **ENV}, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert len(lines) > 5
+    padded = [i for i, line in enumerate(lines) if line != line.rstrip()]
+    assert padded == [], lines[padded[0]] if padded else ""
+
+
+def test_oracle_table_through_a_pipe_has_no_trailing_spaces() -> None:
+    result = run(["oracle", str(EXAMPLE_FILE), "--deals", "200", "--playouts", "500"])
+    assert result.exit_code == 0, result.output
+    assert "Best:" in result.output
+    assert all(line == line.rstrip() for line in result.output.splitlines())
+
+
+@pytest.mark.parametrize("shell", ["bash", "zsh", "fish"])
+def test_completion_scripts(shell: str) -> None:
+    result = run(["completion", shell])
+    assert result.exit_code == 0, result.output
+    assert "_THIRTYONE_COMPLETE" in result.output
+
+
+def test_completion_completes_commands() -> None:
+    # What the bash script asks the program for when you type `thirtyone o<TAB>`.
+    env = {
+        **os.environ,
+        "_THIRTYONE_COMPLETE": "bash_complete",
+        "COMP_WORDS": "thirtyone o",
+        "COMP_CWORD": "1",
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", "from thirtyone.cli import main; main(prog_name='thirtyone')"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
+    assert done.stdout.split() == ["plain,oracle"]
+
+
+@pytest.mark.parametrize("name", ["state", "advice"])
+def test_schema_prints_the_shipped_schema(name: str) -> None:
+    result = run(["schema", name])
+    assert result.exit_code == 0
+    printed = json.loads(result.output)
+    assert printed == schemas.schema(name)
+    assert printed["$schema"].endswith("/2020-12/schema")
+
+
+def test_schema_refuses_an_unknown_name() -> None:
+    result = run(["schema", "round"])
+    assert result.exit_code == 2
+    assert "'round' is not one of 'state', 'advice'" in result.output
