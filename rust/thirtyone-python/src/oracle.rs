@@ -12,6 +12,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use thirtyone_core::inference::Inference;
 use thirtyone_core::oracle::{self, OptionKind};
+use thirtyone_core::settings::{DEFAULT_DEALS, DEFAULT_PLAYOUTS};
 use thirtyone_core::view::View;
 use thirtyone_core::Score;
 
@@ -68,7 +69,7 @@ fn points(s: Option<Score>) -> Option<f64> {
 /// The settings are checked by the core against their bounds (SettingsError).
 #[pyfunction]
 #[pyo3(
-    signature = (state, deals=Given::Whole(10_000), playouts=Given::Whole(50_000), seed=Given::Whole(0), threads=None, max_time=None, target_margin=None),
+    signature = (state, deals=Given::Whole(DEFAULT_DEALS as i128), playouts=Given::Whole(DEFAULT_PLAYOUTS as i128), seed=Given::Whole(0), threads=None, max_time=None, target_margin=None),
     text_signature = "(state, deals=10000, playouts=50000, seed=0, threads=None, max_time=None, target_margin=None)"
 )]
 #[allow(clippy::too_many_arguments)]

@@ -6,6 +6,7 @@ use pyo3::exceptions::PyOverflowError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyFloat};
 use thirtyone_core::settings::{not_number, not_whole, Asked, Settings};
+use thirtyone_core::settings::{DEFAULT_DEALS, DEFAULT_PLAYOUTS};
 use thirtyone_core::Result;
 
 use crate::errors::IntoPy;
@@ -123,7 +124,7 @@ pub fn seed_and_threads(seed: &Given, threads: Option<&Given>) -> Result<(u64, O
 /// out of its bounds. (What `advise` does first; the command line calls it before a long run.)
 #[pyfunction]
 #[pyo3(
-    signature = (deals=Given::Whole(10_000), playouts=Given::Whole(50_000), seed=Given::Whole(0), threads=None, max_time=None, target_margin=None),
+    signature = (deals=Given::Whole(DEFAULT_DEALS as i128), playouts=Given::Whole(DEFAULT_PLAYOUTS as i128), seed=Given::Whole(0), threads=None, max_time=None, target_margin=None),
     text_signature = "(deals=10000, playouts=50000, seed=0, threads=None, max_time=None, target_margin=None)"
 )]
 pub fn check_settings(

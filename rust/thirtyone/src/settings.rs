@@ -24,6 +24,9 @@ use crate::error::{Error, Result};
 
 pub const MAX_DEALS: usize = 1_000_000;
 pub const MAX_PLAYOUTS: usize = 10_000_000;
+/// The Oracle's default deals and playouts per option (`oracle.md`'s 10,000 and 50,000).
+pub const DEFAULT_DEALS: usize = 10_000;
+pub const DEFAULT_PLAYOUTS: usize = 50_000;
 pub const MAX_THREADS: usize = 64;
 /// The longest time limit, in seconds.
 pub const MAX_TIME: f64 = 3_600.0;
@@ -60,8 +63,8 @@ pub struct Settings {
 impl Default for Settings {
     fn default() -> Self {
         Settings {
-            deals: 10_000,
-            playouts: 50_000,
+            deals: DEFAULT_DEALS,
+            playouts: DEFAULT_PLAYOUTS,
             seed: 0,
             threads: None,
             max_time: Some(Duration::from_secs(5)),
