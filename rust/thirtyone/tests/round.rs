@@ -282,3 +282,60 @@ fn rule_turns_play_the_table_rule() {
     assert_eq!(rec.draw, Some((Source::Stock, c("KD"))));
     assert_eq!(rec.put_down, Some(c("7C")));
 }
+
+/// A refused action says why, in the rules' words (the terminal prints it as it is).
+#[test]
+fn refusals_give_the_rules_reason() {
+    use thirtyone_core::rules::FirstTurnKnock;
+    use thirtyone_core::Score;
+    let hands = ["2C 3D 4H", "5S 6C 7D"];
+    // The knock minimum: the hand scores 4.
+    let rules = RoundRules {
+        min_knock: Score::from_points(17),
+        ..RoundRules::default()
+    };
+    let r = deal(rules, &hands, "9S", "");
+    let why = r.refuse(Action::Knock).expect("refused");
+    assert!(
+        why.contains("only from 17") && why.contains("scores 4"),
+        "{why}"
+    );
+    // No knock on the round's first turn where the table forbids it.
+    let rules = RoundRules {
+        first_turn_knock: FirstTurnKnock::Forbidden,
+        ..RoundRules::default()
+    };
+    let mut r = deal(rules, &hands, "9S", "");
+    assert!(r
+        .refuse(Action::Knock)
+        .expect("refused")
+        .contains("first turn"));
+    pass(&mut r);
+    assert_eq!(
+        r.refuse(Action::Knock),
+        None,
+        "allowed from the second turn"
+    );
+    // Nobody takes back a card they put down: seat 0 puts down the 2C, seat 1 takes it and
+    // later puts it down again; seat 0 may not take it.
+    let mut r = deal(RoundRules::default(), &hands, "9S", "KH QH");
+    r.apply(Action::Draw(Source::Stock)).unwrap();
+    r.apply(Action::PutDown(c("2C"))).unwrap();
+    r.apply(Action::Draw(Source::Pile)).unwrap();
+    r.apply(Action::PutDown(c("5S"))).unwrap();
+    r.apply(Action::Draw(Source::Stock)).unwrap();
+    r.apply(Action::PutDown(c("3D"))).unwrap();
+    r.apply(Action::Draw(Source::Stock)).unwrap();
+    r.apply(Action::PutDown(c("2C"))).unwrap();
+    let why = r.refuse(Action::Draw(Source::Pile)).expect("refused");
+    assert!(why.contains("you put it down yourself"), "{why}");
+    let err = r.apply(Action::Draw(Source::Pile)).unwrap_err().to_string();
+    assert!(err.contains("seat 0") && err.contains("2C"), "{err}");
+    // Once somebody has knocked.
+    let mut r = deal(RoundRules::default(), &hands, "9S", "");
+    r.apply(Action::Knock).unwrap();
+    assert!(r
+        .refuse(Action::Knock)
+        .expect("refused")
+        .contains("already knocked"));
+}
