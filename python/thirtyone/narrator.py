@@ -126,7 +126,8 @@ class Narrator:
             if self.names[seat] != "You":
                 line.append_text(name_text(self.names, seat, self.me)).append(") ")
             line.append_text(describe_turn(data, reveal=True))
-            line.append(".")
+            if not line.plain.endswith(("!", ".")):
+                line.append(".")
             self.console.print(line)
         else:
             self.recent.setdefault(seat, []).append(describe_turn(data))
