@@ -130,9 +130,10 @@ def test_help_speaks_of_the_table(preset: str, present: list[str], absent: list[
         assert words not in text
     unit = "letters" if rules.gin else "lives"
     assert f"{unit} lost" in text and "percentage points" in text and "tied" in text
+    assert "Enter play the Oracle's best move" in text
     assert rules_in_short(rules) in " ".join(text_of(rules_in_short(rules)).split())
 
 
 def test_glossary_names_every_word_the_advice_uses() -> None:
     words = [w for w, _ in glossary("letters")]
-    assert words == ["safe", "±", "★", "≈ tied", "knock at", "letters lost"]
+    assert words == ["safe", "±", "≈ tied", "knock at", "letters lost"]

@@ -98,16 +98,17 @@ def _best_line(advice: Advice) -> Text:
 
 
 def lost_matters(advice: Advice) -> bool:
-    """Whether the unit lost changes the picture: the options ranked by it (least first) come
-    in another order than by safety (as shown), or every option is hopeless."""
+    """Whether the unit lost changes the picture: every option is hopeless, or a safer option
+    costs more on average than a less safe one, by more than the margin of that difference."""
     shown = ranked(advice)
     if all(o.p_safe <= 0.0 for o in shown):
         return True
-    by_safe = [o.option for o in sorted(shown, key=lambda o: -o.p_safe)]
-    by_lost = [o.option for o in sorted(shown, key=lambda o: (lost(o.lives_lost), -o.p_safe))]
-    if len({lost(o.lives_lost) for o in shown}) == 1:
-        return False
-    return by_safe != by_lost
+    return any(
+        a.p_safe > b.p_safe
+        and a.lives_lost - b.lives_lost > advice.loss_scale * (a.margin + b.margin)
+        for a in shown
+        for b in shown
+    )
 
 
 def advice_panel_body(advice: Advice, why: RenderableType | None = None) -> RenderableType:

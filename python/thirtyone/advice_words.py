@@ -92,6 +92,13 @@ def rank_hopeless(options: Sequence[OptionAdvice]) -> list[OptionAdvice]:
     )
 
 
+def _and(parts: Sequence[str]) -> str:
+    """``a``, ``a or b`` → ``a and b``, ``a, b and c``."""
+    if len(parts) <= 1:
+        return "".join(parts)
+    return ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
 def _upper_first(text: str) -> str:
     """The text with its first letter upper-case (``str.capitalize`` would lower ``2S``)."""
     return text[:1].upper() + text[1:]
@@ -127,20 +134,18 @@ def reason(
             f"Your only option is to {best.describe()}{later}: you come through safe in "
             f"{pct(best.p_safe)} of the simulated rounds."
         )
+    names = _and([f"to {o.describe()}" for o in tied])
     if tied and all(_equal_shown(o, best) for o in tied):
-        names = ", ".join(o.describe() for o in tied)
         return (
-            f"To {best.describe()}{later} and to {names} are equally safe: "
+            f"To {best.describe()}{later} and {names} are equally safe: "
             f"{pct(best.p_safe)} of the simulated rounds each."
         )
     if tied:
-        names = ", ".join(o.describe() for o in tied)
         runner = max(tied, key=lambda o: o.p_safe)
         return (
-            f"To {best.describe()}{later} and to {names} are statistically tied: they differ "
-            f"by less than the margin of ±{pp(best.margin)}. "
-            f"{_upper_first(best.describe())} is marginally ahead at {pct(best.p_safe)} safe "
-            f"against {pct(runner.p_safe)}."
+            f"To {best.describe()}{later} and {names} are statistically tied: they differ "
+            f"by less than the margin of ±{pp(best.margin)}. The first is marginally ahead at "
+            f"{pct(best.p_safe)} safe against {pct(runner.p_safe)}."
         )
     second = options[1]  # the options come best first, then by p_safe
     if _equal_shown(best, second):
@@ -175,11 +180,10 @@ def _cost_caveat(best: OptionAdvice, second: OptionAdvice, unit: str, scale: flo
 
 GLOSSARY = (
     ("safe", "the share of simulated rounds in which you lose nothing"),
-    ("±", "the margin: the safe figure is within this many percentage points, 95 times in 100"),
-    ("★", "the best option"),
-    ("≈ tied", "an option the simulation cannot tell apart from the best (within the margin)"),
-    ("knock at", "the score from which you knock on a later turn, in the simulated rounds"),
-    ("{unit} lost", "how many {unit} the option costs on average, over all simulated rounds"),
+    ("±", "the margin, in percentage points (95 in 100 within it)"),
+    ("≈ tied", "within the margin of the best (★): no real difference"),
+    ("knock at", "the score from which you knock on a later turn"),
+    ("{unit} lost", "what the option costs on average"),
 )
 
 

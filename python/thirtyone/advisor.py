@@ -87,7 +87,8 @@ def reads(state: dict[str, Any], names: Sequence[str], *, n: int, seed: int) -> 
         if t.get("draw") == "pile":
             took.setdefault(t["seat"], []).append(top)
         top = t.get("discard", top)
-    seats = sorted({s for d in deals for s in d["hands"]})
+    me, n_seats = state["me"], state["seats"]
+    seats = sorted({s for d in deals for s in d["hands"]}, key=lambda s: (s - me) % n_seats)
     return [
         Read(
             seat,
@@ -99,20 +100,28 @@ def reads(state: dict[str, Any], names: Sequence[str], *, n: int, seed: int) -> 
     ]
 
 
-def why_line(advice: Advice, table_reads: Sequence[Read], score_now: float) -> str | None:
-    """One line: the opponent who most often holds more than the hand the best option keeps
-    (or yours now), and the read of them."""
+def why_line(advice: Advice, table_reads: Sequence[Read]) -> str | None:
+    """One line: the opponent who most often beats the hand the best option keeps, and the read
+    of them; for a draw (the hand kept is not known), the opponent most often at the score the
+    plan knocks at (27 when it never knocks)."""
     if not table_reads:
         return None
-    keeps = advice.best.keeps if advice.best.keeps is not None else score_now
-    if keeps >= 31:
-        return None
-    threat = max(table_reads, key=lambda r: r.share_above(keeps))
-    share = threat.share_above(keeps)
+    best = advice.best
+    if best.keeps is not None:
+        if best.keeps >= 31:
+            return None
+        what = f"more than your {score_text(best.keeps)}"
+        threat = max(table_reads, key=lambda r: r.share_above(best.keeps or 0))
+        share = threat.share_above(best.keeps)
+    else:
+        target = best.knock_at if best.swept and best.knock_at is not None else HIGH
+        what = f"{score_text(target)} or more"
+        threat = max(table_reads, key=lambda r: r.share_at_least(target))
+        share = threat.share_at_least(target)
     head = f"{threat.name} took the {' and the '.join(threat.took)}: " if threat.took else ""
     return (
-        f"Why: {head}{threat.name} holds more than your {score_text(keeps)} in {pct(share)} of "
-        f"the deals consistent with {threat.name}'s play."
+        f"Why: {head}{threat.name} holds {what} in {pct(share)} of the deals consistent with "
+        f"{threat.name}'s play."
     )
 
 
@@ -175,7 +184,7 @@ class OracleAdvisor:
     def _why(self, found: Advice, turn: Turn) -> str | None:
         """The line that says why; None when the read cannot be made (it is optional)."""
         try:
-            return why_line(found, self.reads(turn), turn.score)
+            return why_line(found, self.reads(turn))
         except ThirtyOneError:
             return None
 

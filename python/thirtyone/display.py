@@ -207,11 +207,11 @@ def help_text(
             if action in kinds:
                 lines.append(Text(meaning))
     if advice_keys:
-        lines.append(Text("  Enter      play the Oracle's best move (after a confirmation)"))
-        lines.append(Text("  a          show the Oracle's advice now"))
-        lines.append(Text("  o          advice on every turn, or only when asked (a)"))
-        lines.append(Text("  r          what each opponent probably holds, by the Oracle"))
-    lines.append(Text("  l          the round so far and the discard pile"))
+        lines.append(Text("  Enter      play the Oracle's best move (you confirm first)"))
+        lines.append(Text("  a / o      show the advice now / advice on every turn or only on a"))
+        lines.append(Text("  r / l      what the opponents probably hold / the round and the pile"))
+    else:
+        lines.append(Text("  l          the round so far and the discard pile"))
     lines.append(Text("  ?          this help"))
     lines.append(Text("  q          quit the game"))
     lines.append(Text(rules_in_short(r), style="dim"))
@@ -220,7 +220,7 @@ def help_text(
 
         lines.append(Text("The advice's words:", style="bold"))
         for word, meaning in glossary(unit or ("letters" if r.gin else "lives")):
-            lines.append(Text(f"  {word:<11}{meaning}"))
+            lines.append(Text(f"  {word:<13}{meaning}"))
     return Group(*lines)
 
 

@@ -70,6 +70,8 @@ class Narrator:
         self.knocker: int | None = None
         self.round_seats: list[int] = []
         self.recent: dict[int, list[Text]] = {}
+        #: The same turns in the order they were played (told so at the round's end).
+        self.recent_seq: list[tuple[int, Text]] = []
         self._my_turns = 0
         self._me_out = False
         self._alive = len(self.names)
@@ -102,7 +104,7 @@ class Narrator:
         data = event.data
         self.knocker = None
         self.round_seats = list(data["seats"])
-        self.recent = {}
+        self.recent, self.recent_seq = {}, []
         self._my_turns = 0
         self.story = []
         head = Text(f"Round {event.round}", style="bold")
@@ -128,7 +130,7 @@ class Narrator:
             .append_text(describe_turn(data, reveal=seat == self.me))
         )
         if seat == self.me:  # what the others do next is "since your last turn"
-            self.recent = {}
+            self.recent, self.recent_seq = {}, []
             self._my_turns += 1
         if self.watching:
             line = Text("  ").append_text(name_text(self.names, seat, self.me))
@@ -153,6 +155,7 @@ class Narrator:
             self.console.print(line)
         else:
             self.recent.setdefault(seat, []).append(describe_turn(data))
+            self.recent_seq.append((seat, describe_turn(data)))
 
     def _on_round_end(self, event: Event) -> None:
         self._alive = sum(1 for n in event.data["lives"] if not self.rules.is_out(n))
@@ -279,14 +282,12 @@ class Narrator:
         return pile
 
     def _flush_recent(self) -> None:
-        if self.watching or not self.recent:
-            self.recent = {}
-            return
-        for seat in self.round_seats:
-            for did in self.recent.get(seat, []):
+        """Tell the turns played since the person's last one, in the order they were played."""
+        if not self.watching:
+            for seat, did in self.recent_seq:
                 line = Text("  ").append_text(name_text(self.names, seat, self.me))
                 self.console.print(line.append(" ").append_text(did))
-        self.recent = {}
+        self.recent, self.recent_seq = {}, []
 
     def _my_hand(self) -> tuple[list[str], float] | None:
         game = self.game

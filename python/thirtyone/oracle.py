@@ -91,6 +91,8 @@ class Advice:
     warnings: list[str] = field(default_factory=list)
     #: What ``lives_lost`` counts at this table: ``"lives"``, or ``"letters"`` under Gin lives.
     unit: str = "lives"
+    #: The most a seat can lose in a round (bounds the margin of ``lives_lost``).
+    loss_scale: float = 1.0
 
     @property
     def best(self) -> OptionAdvice:
@@ -198,6 +200,7 @@ def advise(
         options=options,
         tied=tied,
         reason=advice_words.reason(options, tied, unit=unit, loss_scale=_most_lost(rules)),
+        loss_scale=_most_lost(rules),
         deals=int(raw["deals"]),
         playouts=int(raw["playouts"]),
         warnings=list(raw["warnings"]),

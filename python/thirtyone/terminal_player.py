@@ -350,7 +350,7 @@ def put_down_prompt(mode: str = "never") -> str:
     """``Put down which card? (1-4 or a card like 7H, Enter: the Oracle's best, ? help, q
     quit)``."""
     oracle = {"always": ", Enter: Oracle's best", "ask": ", a advice"}.get(mode, "")
-    return f"Put down which card? (1-4 or a card like 7H{oracle}, ? help, q quit)"
+    return f"Put down which card? (1-4 or its name{oracle}, ? help, q quit)"
 
 
 def start_prompt(turn: Turn, legal: Sequence[Action], mode: str = "never") -> str:
