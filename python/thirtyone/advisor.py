@@ -102,12 +102,12 @@ def reads(state: dict[str, Any], names: Sequence[str], *, n: int, seed: int) -> 
 
 def why_line(advice: Advice, table_reads: Sequence[Read]) -> str | None:
     """One line: the opponent who most often beats the hand the best option keeps, and the read
-    of them; for a draw (the hand kept is not known), the opponent most often at the score the
-    plan knocks at (27 when it never knocks)."""
+    of them; when the option plans a later knock, or keeps a hand not yet known (a draw), the
+    opponent most often at the score the plan knocks at (27 when it never knocks)."""
     if not table_reads:
         return None
     best = advice.best
-    if best.keeps is not None:
+    if best.keeps is not None and not (best.swept and best.knock_at is not None):
         if best.keeps >= 31:
             return None
         what = f"more than your {score_text(best.keeps)}"
