@@ -528,4 +528,6 @@ def test_sweep_rows_group_equal_neighbours_and_keep_never_apart() -> None:
     assert later_plan(OptionAdvice("draw", 0.7, 0.01, 0.3, swept=True, knock_at=30.5)) == (
         "knock at 30.5 or more"
     )
-    assert later_plan(OptionAdvice("draw", 0.7, 0.01, 0.3, swept=True)) == "never knock"
+    assert (
+        later_plan(OptionAdvice("draw", 0.7, 0.01, 0.3, swept=True)) == "never knock: play for 31"
+    )

@@ -132,7 +132,10 @@ def test_killed_at_any_moment_loses_at_most_the_turn_in_progress(
     path = tmp_path / "s.json"
     rnd = random.Random(trial)
     env = {**os.environ, **ENV, "THIRTYONE_DATA_DIR": str(tmp_path)}
-    cmd = f"{sys.executable} -m thirtyone play --no-oracle --seed {20 + trial} --save-file {path}"
+    cmd = (
+        f"{sys.executable} -m thirtyone play --no-oracle --fast --seed {20 + trial} "
+        f"--save-file {path}"
+    )
     child = pexpect.spawn(cmd, env=env, encoding="utf-8", timeout=30)
     journal_lengths = []
     for _ in range(rnd.randint(2, 12)):

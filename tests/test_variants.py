@@ -99,7 +99,7 @@ def test_every_preset_says_which_document_it_follows_and_how_it_differs() -> Non
     assert sorted(Rules.PRESETS) == sorted(PRESETS)
     for name in PRESETS:
         info = Rules.PRESET_INFO[name]
-        assert info.name == name and "seed 00" in info.document and info.differs
+        assert info.name == name and "rule document 00" in info.document and info.differs
         Rules.preset(name)  # valid
     assert Rules.preset("standard") == Rules()
 
@@ -681,7 +681,7 @@ def test_play_autoplay_every_preset(preset: str) -> None:
 
 def test_play_shows_standings_of_the_table() -> None:
     out = run(["play", "--autoplay", "--seed", "3", "--rules", "gin-lives"]).output
-    assert "Letters: " in out and "loses 1 letter → G" in out
+    assert "Letters: " in out and "takes a letter → G" in out and "loses 1 letter" not in out
     out = run(["play", "--autoplay", "--seed", "3", "--rules", "ride-the-bus"]).output
     assert "→ middle of the bus" in out and "off the bus" in out
     out = run(["play", "--autoplay", "--seed", "3", "--rules", "scat"]).output

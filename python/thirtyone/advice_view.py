@@ -16,10 +16,13 @@ from rich.text import Text
 if TYPE_CHECKING:
     from thirtyone.oracle import Advice, OptionAdvice, Sweep
 
+from thirtyone.advice_words import later_plan, plan
 from thirtyone.display import (
     WARN_STYLE,
     fmt_score,
 )
+
+__all__ = ["advice_panel_body", "advice_report", "advice_table", "later_plan", "sweep_chart"]
 
 BEST_MARK = "★"
 TIED_MARK = "≈"
@@ -38,6 +41,11 @@ def bar(fraction: float, width: int) -> str:
 def pct(p: float) -> str:
     """``94.9%``."""
     return f"{100 * p:.1f}%"
+
+
+def lost(x: float) -> str:
+    """The unit lost on average: ``0.48``."""
+    return f"{x:.2f}"
 
 
 def points(margin: float) -> str:
@@ -62,20 +70,12 @@ def knock_at_text(option: OptionAdvice) -> str:
 
 
 def ranked(advice: Advice) -> list[OptionAdvice]:
-    """The options to show: the best first, then the others from the safest down."""
+    """The options to show: the best first, then the others from the safest down (when every
+    option is hopeless, in the Oracle's order: by what they cost, then by the hand kept)."""
+    if all(o.p_safe <= 0.0 for o in advice.options):
+        return list(advice.options)
     rest = sorted(advice.options[1:], key=lambda o: -o.p_safe)
     return [advice.options[0], *rest]
-
-
-def later_plan(option: OptionAdvice) -> str:
-    """When a swept option knocks later: ``knock at 25 or more``, ``never knock``, or ``knock at
-    the first chance`` when it is the lowest score swept (one every hand reaches)."""
-    if option.knock_at is None:
-        return "never knock"
-    lowest = option.sweep.knock_at[0] if option.sweep is not None else None
-    if lowest is not None and option.knock_at <= lowest:
-        return "knock at the first chance"
-    return f"knock at {knock_at_text(option)} or more"
 
 
 def _tied_names(advice: Advice) -> set[str]:
@@ -86,34 +86,61 @@ def _best_line(advice: Advice) -> Text:
     best = advice.best
     line = Text("Best: ", style="bold")
     line.append(option_label(best), style="bold green")
-    if best.swept:
-        line.append(f" (then {later_plan(best)})")
+    then = plan(best)
+    if then == later_plan(best):
+        line.append(f" (then {then})")
+    elif then:
+        line.append(f": {then}", style="bold green")
     if advice.tied:
         line.append(" — statistically tied with ", style=WARN_STYLE)
         line.append(", ".join(option_label(o) for o in advice.tied), style=WARN_STYLE)
     return line
 
 
-def advice_panel_body(advice: Advice) -> RenderableType:
-    """The advice in the game's Advice panel: the best option and the reason, then one line per
-    option (best first) with its percentage safe, margin and later knock score."""
+def lost_matters(advice: Advice) -> bool:
+    """Whether the unit lost changes the picture: every option is hopeless, or a safer option
+    costs more on average than a less safe one, by more than the margin of that difference."""
+    shown = ranked(advice)
+    if all(o.p_safe <= 0.0 for o in shown):
+        return True
+    return any(
+        a.p_safe > b.p_safe
+        and a.lives_lost - b.lives_lost > advice.loss_scale * (a.margin + b.margin)
+        for a in shown
+        for b in shown
+    )
+
+
+def advice_panel_body(advice: Advice, why: RenderableType | None = None) -> RenderableType:
+    """The advice in the game's Advice panel: the best option and the reason (and ``why``, the
+    line drawn from the consistent deals), then one line per option (best first) with its
+    percentage safe, margin, the unit lost when it changes the picture, and what follows."""
     tied = _tied_names(advice)
-    rows = Table(box=None, show_header=False, padding=(0, 1), pad_edge=False)
-    rows.add_column(width=1)
-    rows.add_column()
-    rows.add_column(justify="right")
-    rows.add_column(justify="right")
-    rows.add_column(style="dim")
+    show_lost = lost_matters(advice)
+    rows = Table(box=None, show_header=True, padding=(0, 1), pad_edge=False)
+    rows.add_column("", width=1)
+    rows.add_column("", header_style="dim")
+    rows.add_column("safe", justify="right", header_style="dim")
+    rows.add_column("±", justify="right", header_style="dim")
+    if show_lost:
+        rows.add_column(f"{advice.unit} lost", justify="right", header_style="dim")
+    rows.add_column("", style="dim")
     for i, o in enumerate(ranked(advice)):
         mark = BEST_MARK if i == 0 else TIED_MARK if o.option in tied else ""
-        rows.add_row(
+        cells: list[RenderableType] = [
             mark,
             Text(option_label(o), style="bold" if i == 0 else ""),
             pct(o.p_safe),
             points(o.margin),
-            later_plan(o) if o.swept else "",
-        )
-    parts: list[RenderableType] = [_best_line(advice), Text(advice.reason), rows]
+        ]
+        if show_lost:
+            cells.append(lost(o.lives_lost))
+        cells.append(plan(o))
+        rows.add_row(*cells)
+    parts: list[RenderableType] = [_best_line(advice), Text(advice.reason)]
+    if why is not None:
+        parts.append(why)
+    parts.append(rows)
     for warning in advice.warnings:
         parts.append(Text(f"Note: {warning}", style="dim yellow"))
     return Group(*parts)
@@ -139,8 +166,8 @@ def advice_table(advice: Advice, *, bar_width: int = 20) -> Table:
             Text(option_label(o), style="bold" if best else ""),
             pct(o.p_safe),
             points(o.margin),
-            f"{o.lives_lost:.2f}",
-            knock_at_text(o),
+            lost(o.lives_lost),
+            "31 — show" if plan(o).startswith("makes 31") else knock_at_text(o),
             Text(bar(o.p_safe, bar_width), style=style),
         )
     return table
@@ -231,7 +258,7 @@ def advice_report(advice: Advice, *, sweeps: str = "best", width: int = 80) -> G
         names = ", ".join(option_label(o) for o in advice.tied)
         line = Text(f"{TIED_MARK} Statistically tied with the best: ", style=WARN_STYLE)
         line.append(names, style="bold")
-        line.append(f" (within the margin of {points(advice.best.margin)} points).")
+        line.append(f" (within the margin of {points(advice.best.margin)} percentage points).")
         parts.append(line)
     else:
         parts.append(Text("No other option is within the margin of the best.", style="dim"))

@@ -17,10 +17,10 @@ from rich.text import Text
 from thirtyone import __version__, _core, manners, play_session, save_start, saves, schemas
 from thirtyone import names as names_check
 from thirtyone.advice_view import advice_report
+from thirtyone.advisor import OracleAdvisor
 from thirtyone.display import intro
 from thirtyone.errors import RuleError, ThirtyOneError
 from thirtyone.rules import Rules
-from thirtyone.terminal_player import OracleAdvisor
 
 #: The computer players' names, in seat order.
 COMPUTER_NAMES = ("Alice", "Ben", "Cara", "Dev", "Eve", "Finn", "Gus", "Hana", "Ivo")
@@ -125,10 +125,23 @@ def computer_names(count: int, taken: str) -> list[str]:
     help="Where the game is saved (default: saved-game.json in the user's data folder).",
 )
 @click.option(
+    "--advice",
+    type=click.Choice(saves.ADVICE_MODES),
+    help="When the Oracle's advice is shown: always (each of your turns), ask (when you press "
+    "a), never (default: always, never with --autoplay; kept in the save).",
+)
+@click.option(
     "--oracle/--no-oracle",
     "oracle_on",
     default=None,
-    help="Show the Oracle's advice on each of your turns (default: on, off with --autoplay).",
+    help="--oracle is --advice always, --no-oracle is --advice never.",
+)
+@click.option("--fast", is_flag=True, help="Do not wait for Enter after each round's result.")
+@click.option(
+    "--delay",
+    type=click.FloatRange(0, 5),
+    default=0.0,
+    help="Seconds to wait after each computer turn told on its own line (0 to 5).",
 )
 @_count_option(
     "--oracle-deals",
@@ -149,7 +162,10 @@ def play(
     changes: dict[str, Any],
     autoplay: bool,
     name: str,
+    advice: str | None,
     oracle_on: bool | None,
+    fast: bool,
+    delay: float,
     oracle_deals: int,
     oracle_playouts: int,
     resume: bool,
@@ -162,50 +178,91 @@ def play(
     """
     path = save_file or saves.default_path()
     console = Console(highlight=False)
-    saved: saves.SavedGame | None = None
+    if advice is not None and oracle_on is not None and (advice == "never") == oracle_on:
+        flag = "--oracle" if oracle_on else "--no-oracle"
+        raise click.UsageError(f"--advice {advice} and {flag} disagree: give one")
+    if advice is None and oracle_on is not None:
+        advice = "always" if oracle_on else "never"
+    numbers = (seats, lives, knock_penalty)
+    while True:
+        new = None if resume else _table_of(preset, changes, numbers, name, seed)
+        try:
+            saved = _prepare(path, resume, autoplay, save_file, console)
+        except save_start.Cancelled:
+            console.print(
+                Text(f"Cancelled: nothing was changed; your game is still saved at {path}."),
+                soft_wrap=True,
+            )
+            return
+        if saved is not None:
+            rules, names, game_seed = saved.rules, saved.names, saved.seed
+        else:
+            assert new is not None, "a new game's table is built before the save is touched"
+            rules, names, game_seed = new
+        mode = advice or (saved.advice if saved else "never" if autoplay else "always")
+        intro_text = intro(rules, names, 0, game_seed, preset) if saved is None else None
+        advisor = (
+            OracleAdvisor(console, deals=oracle_deals, playouts=oracle_playouts, seed=game_seed)
+            if mode != "never"
+            else None
+        )
+        table = play_session.Table(
+            console, rules, game_seed, names, advisor, autoplay, mode, not (autoplay or fast), delay
+        )
+        save = None if autoplay else (path, save_file is not None)
+        try:
+            finished = play_session.play_game(table, saved, save, intro_text)
+        except saves.SaveError as err:
+            _fail(str(err))
+        if not finished or autoplay or not _play_again():
+            return
+        resume, seed = False, None
+
+
+def _play_again() -> bool:
+    """Ask whether to play another game (Enter or n: no)."""
+    from thirtyone.terminal_player import prompt_line
+
+    answer = prompt_line("Play again? (y: a new game at the same table, Enter: no)")
+    return answer is not None and answer.strip().lower() in ("y", "yes")
+
+
+def _prepare(
+    path: Path, resume: bool, autoplay: bool, save_file: Path | None, console: Console
+) -> saves.SavedGame | None:
+    """The saved game to resume (None: a new game). Raises :class:`save_start.Cancelled`."""
     try:
         if resume:
             _refuse_new_game_options()
-            saved = save_start.before_resume(path, check_folder=not autoplay)
-        else:
-            rules = _new_rules(preset, changes, seats, lives, knock_penalty)
-            names = _new_names(name, rules)
-            if not autoplay:
-                saved = save_start.before_new_game(
-                    path, console, interactive=sys.stdin.isatty(), given=save_file is not None
-                )
-    except saves.SaveError as err:
-        _fail(str(err))
-    except save_start.Cancelled:
-        console.print(
-            Text(f"Cancelled: nothing was changed; your game is still saved at {path}."),
-            soft_wrap=True,
+            return save_start.before_resume(path, check_folder=not autoplay)
+        if autoplay:
+            return None
+        return save_start.before_new_game(
+            path, console, interactive=sys.stdin.isatty(), given=save_file is not None
         )
-        return
-    if saved is not None:
-        rules, seed, names = saved.rules, saved.seed, saved.names
-    elif seed is None:
-        seed = random.SystemRandom().randrange(1, 1_000_000)
-    intro_text = intro(rules, names, 0, seed, preset) if saved is None else None
-    if oracle_on is None:
-        oracle_on = not autoplay
-    advisor = (
-        OracleAdvisor(console, deals=oracle_deals, playouts=oracle_playouts, seed=seed)
-        if oracle_on
-        else None
-    )
-    table = play_session.Table(console, rules, seed, names, advisor, autoplay)
-    save = None if autoplay else (path, save_file is not None)
-    try:
-        play_session.play_game(table, saved, save, intro_text)
     except saves.SaveError as err:
         _fail(str(err))
+
+
+def _table_of(
+    preset: str,
+    changes: dict[str, Any],
+    numbers: tuple[int | None, int | None, int | None],
+    name: str,
+    seed: int | None,
+) -> tuple[Rules, list[str], int]:
+    """The rules, the names and the seed of a new game."""
+    rules = _new_rules(preset, changes, *numbers)
+    if seed is None:
+        seed = random.SystemRandom().randrange(1, 1_000_000)
+    return rules, _new_names(name, rules), seed
 
 
 def _refuse_new_game_options() -> None:
     ctx = click.get_current_context()
+    spelled = {p.name: p.opts[0] for p in ctx.command.params if p.opts}
     given = [
-        f"--{p.replace('_', '-')}"
+        spelled.get(p, f"--{p}")
         for p in ("seats", "lives", "knock_penalty", "seed", "preset", "changes", "name")
         if ctx.get_parameter_source(p) == click.core.ParameterSource.COMMANDLINE
     ]

@@ -114,7 +114,8 @@ def lives_line(
     for seat, n in enumerate(lives):
         part = name_text(names, seat, me)
         out = r.is_out(n)
-        part.append(f" {standing_text(n, r)}", style="dim" if out else "")
+        standing = r.standing(n) if r.on_county(n) else standing_text(n, r)
+        part.append(f" {standing}", style="dim" if out else "")
         parts.append(part)
     head = "Letters: " if r.gin else "Lives: "
     return Text(head).append_text(Text(" · ").join(parts))
@@ -175,8 +176,17 @@ def _option_text(value: object) -> str:
     return str(value)
 
 
-def help_text(legal: Sequence[Action], *, putting_down: bool) -> RenderableType:
-    """What the person may type, and the rules in short."""
+def help_text(
+    legal: Sequence[Action],
+    *,
+    putting_down: bool,
+    rules: Rules | None = None,
+    advice_keys: bool = False,
+    unit: str | None = None,
+) -> RenderableType:
+    """What the person may type, the table's rules in short (built from ``rules``), and, with
+    ``advice_keys``, the keys and the words of the Oracle's advice."""
+    r = rules or Rules.standard()
     lines = [Text("What you can type:", style="bold")]
     if putting_down:
         lines.append(Text("  1-4        put down the card at that position"))
@@ -196,17 +206,58 @@ def help_text(legal: Sequence[Action], *, putting_down: bool) -> RenderableType:
         for action, meaning in meanings.items():
             if action in kinds:
                 lines.append(Text(meaning))
+    if advice_keys:
+        lines.append(Text("  Enter      play the Oracle's best move (you confirm first)"))
+        lines.append(Text("  a / o      show the advice now / advice on every turn or only on a"))
+        lines.append(Text("  r / l      what the opponents probably hold / the round and the pile"))
+    else:
+        lines.append(Text("  l          the round so far and the discard pile"))
     lines.append(Text("  ?          this help"))
     lines.append(Text("  q          quit the game"))
-    lines.append(
-        Text(
-            "Your score is the best total of one suit (ace 11, pictures 10). The lowest hand "
-            "at the end of a round loses a life; a knocker who is lowest pays the knock "
-            "penalty. 31 ends the round at once: everybody else loses a life.",
-            style="dim",
-        )
-    )
+    lines.append(Text(rules_in_short(r), style="dim"))
+    if advice_keys:
+        from thirtyone.advice_words import glossary
+
+        lines.append(Text("The advice's words:", style="bold"))
+        for word, meaning in glossary(unit or ("letters" if r.gin else "lives")):
+            lines.append(Text(f"  {word:<13}{meaning}"))
     return Group(*lines)
+
+
+def rules_in_short(rules: Rules) -> str:
+    """How a round is scored at this table, in a few sentences."""
+    r = rules
+    aces = "ace 11, pictures 10"
+    text = f"Your score is the best total of one suit ({aces})"
+    if r.three_aces != "none":
+        text += f"; three aces score {r.three_aces}"
+    if r.three_of_a_kind != "none":
+        text += f"; three of a kind {r.three_of_a_kind}"
+    if r.runs:
+        text += "; three in sequence of one suit 30"
+    text += "."
+    if r.gin:
+        text += (
+            " A knock claims the highest hand: if it is higher than every other, everybody "
+            f"else takes a letter; otherwise the knocker takes {r.unit(r.knock_penalty)}."
+            " With no knock, the lowest hand takes a letter. G, I, N and you are out."
+        )
+    else:
+        text += (
+            f" The lowest hand at the end of a round {loses(r, 1, article=True)}; a knocker who is "
+            f"lowest pays {r.unit(r.knock_penalty)}."
+        )
+    everybody = f"everybody else {loses(r, 1, article=True)}"
+    if r.may_hide_31:
+        text += (
+            f" A 31 shown ends the round at once: {everybody}. You may keep a 31 made in play "
+            "hidden instead: the round goes on and it counts 30."
+        )
+    elif r.thirty_one_after_knock == "continues":
+        text += f" A 31 shown ends the round ({everybody}); after a knock the round goes on."
+    else:
+        text += f" 31 ends the round at once: {everybody}."
+    return text
 
 
 def render_advice(advice: object) -> RenderableType | None:
@@ -253,8 +304,21 @@ _ENDINGS = {
 }
 
 
-def round_headline(event: Event, names: Sequence[str], me: int | None) -> Text:
-    """How a round ended, in one line."""
+def loses(rules: Rules, n: int, *, article: bool = False) -> str:
+    """``loses 1 life`` (``loses a life`` with ``article``), ``loses 2 lives``; ``takes a
+    letter``, ``takes 2 letters`` under Gin lives."""
+    if rules.gin:
+        return "takes a letter" if n == 1 else f"takes {n} letters"
+    if n == 1 and article:
+        return "loses a life"
+    return f"loses {rules.unit(n)}"
+
+
+def round_headline(
+    event: Event, names: Sequence[str], me: int | None, rules: Rules | None = None
+) -> Text:
+    """How a round ended, in one line, in the table's words."""
+    r = rules or Rules.standard()
     data = event.data
     end = data["end"]
     by = data.get("by")
@@ -272,7 +336,10 @@ def round_headline(event: Event, names: Sequence[str], me: int | None) -> Text:
         if by is not None:
             out.append(" called by ")
             out.append_text(name_text(names, by, me))
-        out.append(": the dealt hands are shown; the lowest loses one, the caller two.")
+        out.append(
+            f": the dealt hands are shown; the lowest {loses(r, 1, article=True)}, "
+            f"the caller {r.unit(2)}."
+        )
     elif end == "dealt_31":
         dealt = [s for s, lost in data["losses"].items() if lost == 0]  # the 31s lose nothing
         out.append("dealt 31", style="bold green")
@@ -284,7 +351,7 @@ def round_headline(event: Event, names: Sequence[str], me: int | None) -> Text:
         if by is not None:
             out.append(" by ")
             out.append_text(name_text(names, by, me))
-        out.append(": everybody else loses a life.")
+        out.append(f": everybody else {loses(r, 1, article=True)}.")
     elif end == "stock_out":
         out.append("stock out", style=WARN_STYLE)
         if by is not None:
@@ -296,7 +363,7 @@ def round_headline(event: Event, names: Sequence[str], me: int | None) -> Text:
             out.append_text(possessive(names, knocker, me))
             out.append(" knock.")
         else:
-            out.append(": the lowest hand loses a life.")
+            out.append(f": the lowest hand {loses(r, 1, article=True)}.")
     else:
         if knocker is not None:
             out.append("showdown", style="bold")
@@ -337,7 +404,7 @@ def round_result(
         if event.kind == "wash":
             result = Text("")
         elif lost:
-            result = Text(f"loses {r.unit(lost)}", style=BAD_STYLE)
+            result = Text(loses(r, lost), style=BAD_STYLE)
             if lives is not None:
                 result.append(f" → {r.standing(lives[seat])}", style=BAD_STYLE)
         else:
@@ -346,7 +413,7 @@ def round_result(
         if seat in hidden:
             score += " (31 hidden)"
         table.add_row(who, cards_text(hand), score, result)
-    parts: list[RenderableType] = [round_headline(event, names, me)]
+    parts: list[RenderableType] = [round_headline(event, names, me, r)]
     parts.append(Padding(table, (0, 0, 0, 2), expand=False) if compact else table)
     if lives is not None:
         line = lives_line(names, lives, me, r)

@@ -9,7 +9,8 @@ once you are out: one line per turn, short results).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from rich import box
@@ -58,6 +59,8 @@ class Narrator:
         *,
         compact: bool = False,
         game: Game | None = None,
+        pause: Callable[[], None] | None = None,
+        delay: float = 0.0,
     ) -> None:
         self.console = console
         self.names = list(names)
@@ -67,9 +70,18 @@ class Narrator:
         self.knocker: int | None = None
         self.round_seats: list[int] = []
         self.recent: dict[int, list[Text]] = {}
+        #: The same turns in the order they were played (told so at the round's end).
+        self.recent_seq: list[tuple[int, Text]] = []
         self._my_turns = 0
         self._me_out = False
         self._alive = len(self.names)
+        #: Called after each round's result (wait for Enter); None: no pause.
+        self.pause = pause
+        #: Seconds to wait after each computer player's turn.
+        self.delay = delay
+        #: The head of the round under way and every turn of it, for the round log.
+        self.head = Text("")
+        self.story: list[Text] = []
 
     @property
     def rules(self) -> Rules:
@@ -92,13 +104,15 @@ class Narrator:
         data = event.data
         self.knocker = None
         self.round_seats = list(data["seats"])
-        self.recent = {}
+        self.recent, self.recent_seq = {}, []
         self._my_turns = 0
+        self.story = []
         head = Text(f"Round {event.round}", style="bold")
         head.append(" · dealer ")
         head.append_text(name_text(self.names, data["dealer"], self.me))
         head.append(" · upcard ")
         head.append_text(card_text(data["upcard"]))
+        self.head = head
         if self.watching:
             self.console.print(head)
         else:
@@ -110,6 +124,14 @@ class Narrator:
         seat = data["seat"]
         if data["action"] == "knock":
             self.knocker = seat
+        self.story.append(
+            name_text(self.names, seat, self.me)
+            .append(" ")
+            .append_text(describe_turn(data, reveal=seat == self.me))
+        )
+        if seat == self.me:  # what the others do next is "since your last turn"
+            self.recent, self.recent_seq = {}, []
+            self._my_turns += 1
         if self.watching:
             line = Text("  ").append_text(name_text(self.names, seat, self.me))
             if seat == self.me:
@@ -121,15 +143,19 @@ class Narrator:
             line.append(": ")
             line.append_text(describe_turn(data, reveal=seat == self.me))
             self.console.print(line)
+            if self.delay > 0 and seat != self.me:
+                time.sleep(self.delay)
         elif seat == self.me:
             line = Text("You " if self.names[seat] == "You" else "You (")
             if self.names[seat] != "You":
                 line.append_text(name_text(self.names, seat, self.me)).append(") ")
             line.append_text(describe_turn(data, reveal=True))
-            line.append(".")
+            if not line.plain.endswith(("!", ".")):
+                line.append(".")
             self.console.print(line)
         else:
             self.recent.setdefault(seat, []).append(describe_turn(data))
+            self.recent_seq.append((seat, describe_turn(data)))
 
     def _on_round_end(self, event: Event) -> None:
         self._alive = sum(1 for n in event.data["lives"] if not self.rules.is_out(n))
@@ -137,6 +163,8 @@ class Narrator:
         self.console.print(
             round_result(event, self.names, self.me, compact=self.watching, rules=self.rules)
         )
+        if self.pause is not None and self._alive >= 2:  # (not after the last round)
+            self.pause()
 
     def _on_wash(self, event: Event) -> None:
         self._flush_recent()
@@ -198,9 +226,6 @@ class Narrator:
                     standing_text(lives, game.rules),
                     Text("; then ").join(did) if did else Text("—"),
                 )
-        self.recent = {}
-        self._my_turns += 1
-
         parts: list[RenderableType] = [rows]
         if self.knocker is not None:
             warn = name_text(self.names, self.knocker, me)
@@ -234,17 +259,35 @@ class Narrator:
             Group(*parts), title=title, title_align="left", border_style="cyan", expand=False
         )
 
+    def round_log(self, turn: Turn) -> RenderableType:
+        """The round so far, every turn in order, and the discard pile, bottom to top."""
+        lines = [self.head.copy()]
+        lines += [Text("  ").append_text(t) for t in self.story] or [Text("  (no turn yet)")]
+        pile = Text("Discard pile, bottom to top: ")
+        pile.append_text(cards_text(self._pile(turn)))
+        lines.append(pile)
+        return Panel(Text("\n").join(lines), title="The round so far", title_align="left")
+
     # -- helpers
 
+    @staticmethod
+    def _pile(turn: Turn) -> list[str]:
+        log = turn.game.logs[-1]
+        pile = [log.upcard]
+        for rec in log.turns:
+            if rec.get("draw") == "pile" and pile:
+                pile.pop()
+            if rec.get("discard"):
+                pile.append(rec["discard"])
+        return pile
+
     def _flush_recent(self) -> None:
-        if self.watching or not self.recent:
-            self.recent = {}
-            return
-        for seat in self.round_seats:
-            for did in self.recent.get(seat, []):
+        """Tell the turns played since the person's last one, in the order they were played."""
+        if not self.watching:
+            for seat, did in self.recent_seq:
                 line = Text("  ").append_text(name_text(self.names, seat, self.me))
                 self.console.print(line.append(" ").append_text(did))
-        self.recent = {}
+        self.recent, self.recent_seq = {}, []
 
     def _my_hand(self) -> tuple[list[str], float] | None:
         game = self.game

@@ -7,15 +7,17 @@
 
 from __future__ import annotations
 
+import json
 import secrets
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
 
-from thirtyone import _core
+from thirtyone import _core, advice_words
+from thirtyone.errors import ThirtyOneError
 from thirtyone.state import StateLike, parse
 
 if TYPE_CHECKING:
@@ -48,6 +50,8 @@ class OptionAdvice:
     #: The score at which you knock on a later turn that did best (None = never).
     knock_at: float | None = None
     sweep: Sweep | None = None
+    #: The score of the hand the option keeps (None when it is not known: a draw).
+    keeps: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {"option": self.option}
@@ -87,6 +91,8 @@ class Advice:
     warnings: list[str] = field(default_factory=list)
     #: What ``lives_lost`` counts at this table: ``"lives"``, or ``"letters"`` under Gin lives.
     unit: str = "lives"
+    #: The most a seat can lose in a round (bounds the margin of ``lives_lost``).
+    loss_scale: float = 1.0
 
     @property
     def best(self) -> OptionAdvice:
@@ -121,58 +127,6 @@ def _number(x: float | None) -> float | int | None:
     if x is None:
         return None
     return int(x) if float(x).is_integer() else x
-
-
-def _pct(p: float) -> str:
-    return f"{100 * p:.1f}%"
-
-
-def _upper_first(text: str) -> str:
-    """The text with its first letter upper-case (``str.capitalize`` would lower ``2S``)."""
-    return text[:1].upper() + text[1:]
-
-
-def _reason(options: list[OptionAdvice], tied: list[OptionAdvice]) -> str:
-    best = options[0]
-    later = ""
-    if best.swept:
-        lowest = best.sweep.knock_at[0] if best.sweep is not None else None
-        if best.knock_at is None:
-            later = ", never knocking later"
-        elif lowest is not None and best.knock_at <= lowest:
-            later = ", knocking at your next turn whatever you hold"
-        else:
-            later = f", knocking on a later turn once you hold {_number(best.knock_at)} or more"
-    if len(options) == 1:
-        return (
-            f"Your only option is to {best.describe()}{later}: you come through safe in "
-            f"{_pct(best.p_safe)} of the simulated rounds."
-        )
-    if tied and all(o.p_safe == best.p_safe for o in tied):
-        names = ", ".join(o.describe() for o in tied)
-        return (
-            f"To {best.describe()}{later} and to {names} are equally safe: "
-            f"{_pct(best.p_safe)} of the simulated rounds each."
-        )
-    if tied:
-        names = ", ".join(o.describe() for o in tied)
-        return (
-            f"To {best.describe()}{later} and to {names} are statistically tied: they differ "
-            f"by less than the margin of ±{100 * best.margin:.1f} points. "
-            f"{_upper_first(best.describe())} is marginally ahead at {_pct(best.p_safe)} safe."
-        )
-    second = options[1]  # the options come best first, then by p_safe
-    gain = 100 * (best.p_safe - second.p_safe)
-    text = (
-        f"{_upper_first(best.describe())}{later}: safe in {_pct(best.p_safe)} of the simulated "
-        f"rounds, {gain:.1f} points better than to {second.describe()} ({_pct(second.p_safe)})."
-    )
-    if best.lives_lost > second.lives_lost + 1e-9:
-        text += (
-            f" It costs more when it fails, though: {best.lives_lost:.2f} lives lost on average "
-            f"against {second.lives_lost:.2f}."
-        )
-    return text
 
 
 def _option(raw: Mapping[str, Any]) -> OptionAdvice:
@@ -235,14 +189,82 @@ def advise(
         max_time=max_time,
         target_margin=target_margin,
     )
-    options = [_option(o) for o in raw["options"]]
+    rules = checked.rules
+    held = _held(state)
+    options = [_kept(_option(o), held, rules) for o in raw["options"]]
     tied = [options[i] for i in raw["tied"]]
+    if advice_words.hopeless(options):
+        options, tied = advice_words.rank_hopeless(options), []
+    unit = "letters" if rules["lives_mode"] == "gin" else "lives"
     return Advice(
         options=options,
         tied=tied,
-        reason=_reason(options, tied),
+        reason=advice_words.reason(options, tied, unit=unit, loss_scale=_most_lost(rules)),
+        loss_scale=_most_lost(rules),
         deals=int(raw["deals"]),
         playouts=int(raw["playouts"]),
         warnings=list(raw["warnings"]),
-        unit="letters" if checked.rules["lives_mode"] == "gin" else "lives",
+        unit=unit,
     )
+
+
+def _most_lost(rules: Mapping[str, Any]) -> float:
+    """The most a seat can lose in one round at this table (a knocker's penalty, a blind
+    caller's two)."""
+    blind = 2 if rules.get("first_turn_knock") == "blind" else 1
+    return float(max(1, int(rules.get("knock_penalty", 1)), blind))
+
+
+def _held(state: StateLike) -> tuple[list[str], str | None] | None:
+    """From a state given as JSON or a mapping: your hand, the card pending after a draw or
+    take (None before it). None for a parsed state."""
+    if isinstance(state, str | bytes):
+        try:
+            state = json.loads(state)
+        except ValueError:
+            return None
+    if not isinstance(state, Mapping):
+        return None
+    try:
+        hand = [_core.parse_card(str(c)) for c in state.get("hand", [])]
+    except ThirtyOneError:
+        return None
+    pending = state.get("pending")
+    if not isinstance(pending, Mapping):
+        return hand, None
+    if pending.get("draw") == "stock":
+        return hand, _core.parse_card(str(pending.get("drew")))
+    top = state.get("upcard")
+    for turn in state.get("turns", []):
+        if isinstance(turn, Mapping) and turn.get("discard"):
+            top = turn["discard"]
+    return hand, _core.parse_card(str(top))
+
+
+def _kept(
+    option: OptionAdvice,
+    held: tuple[list[str], str | None] | None,
+    rules: Mapping[str, Any],
+) -> OptionAdvice:
+    """The option with the score of the hand it keeps (when that is known); for a hopeless take,
+    the put-down that keeps the best hand (the figures cannot choose one)."""
+    if held is None:
+        return option
+    hand, new = held
+    table = dict(rules)
+    if option.option == "knock":
+        return replace(option, keeps=_core.score(hand, table))
+    if option.option.startswith("discard:") and new is not None:
+        card = option.option.split(":", 1)[1]
+        return replace(option, keeps=_core.score([c for c in [*hand, new] if c != card], table))
+    if option.option == "take" and option.card is not None:
+        cards = [*hand, option.card]
+
+        def keeps(discard: str | None) -> float:
+            return _core.score([c for c in cards if c != discard], table)
+
+        discard = option.discard
+        if option.p_safe <= 0.0:
+            discard = max(hand, key=keeps)
+        return replace(option, discard=discard, keeps=keeps(discard))
+    return option

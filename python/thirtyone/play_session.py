@@ -10,25 +10,30 @@ saved once before its first turn, so a folder where nothing can be written is fo
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
 
 from rich.console import Console, RenderableType
+from rich.rule import Rule
 from rich.text import Text
 
 from thirtyone import saves
+from thirtyone.advisor import OracleAdvisor
 from thirtyone.errors import ThirtyOneError
 from thirtyone.game import Game
 from thirtyone.narrator import Narrator
 from thirtyone.players import ComputerPlayer, Player
 from thirtyone.rules import Rules
 from thirtyone.save_start import resume_command
-from thirtyone.terminal_player import AdvisedPlayer, OracleAdvisor, QuitGame, TerminalPlayer
+from thirtyone.terminal_player import AdvisedPlayer, QuitGame, TerminalPlayer, prompt_line
 
 
 class Table(NamedTuple):
     """Who plays what: the console, the rules, the seed, the names (yours first), the advisor,
-    and whether the table's rule plays your seat."""
+    whether the table's rule plays your seat, when the advice is shown (``always``, ``ask``,
+    ``never``), whether to wait for Enter after each round (``pause``), and the seconds to wait
+    after each computer turn told one line each (``delay``)."""
 
     console: Console
     rules: Rules
@@ -36,12 +41,19 @@ class Table(NamedTuple):
     names: list[str]
     advisor: OracleAdvisor | None
     autoplay: bool
+    advice: str = "always"
+    pause: bool = False
+    delay: float = 0.0
 
 
-def _your_seat(table: Table, narrator: Narrator) -> Player:
+def _your_seat(
+    table: Table, narrator: Narrator, on_mode: Callable[[str], None] | None = None
+) -> Player:
     name, console = table.names[0], table.console
     if not table.autoplay:
-        return TerminalPlayer(name, console, narrator, advisor=table.advisor)
+        return TerminalPlayer(
+            name, console, narrator, advisor=table.advisor, advice=table.advice, on_mode=on_mode
+        )
     if table.advisor is not None:
         return AdvisedPlayer(name, console, table.advisor)
     return ComputerPlayer(name)
@@ -52,29 +64,43 @@ def play_game(
     saved: saves.SavedGame | None,
     save: tuple[Path, bool] | None,
     intro: RenderableType | None,
-) -> None:
+) -> bool:
     """Play the game (or resume ``saved``), saving it at ``save`` (the path, and whether it was
-    chosen with ``--save-file``) unless that is None. Raises :class:`~thirtyone.saves.SaveError`
+    chosen with ``--save-file``) unless that is None. Returns whether the game was played to its
+    end (not left). Raises :class:`~thirtyone.saves.SaveError`
     when the game cannot be saved or the saved game cannot be replayed."""
     console, names = table.console, table.names
-    narrator = Narrator(console, names, me=0, compact=table.autoplay)
-    players = [_your_seat(table, narrator), *(ComputerPlayer(n) for n in names[1:])]
+    narrator = Narrator(console, names, me=0, compact=table.autoplay, delay=table.delay)
+    pause = _pause(console) if table.pause else None
     script: saves.Script | None = None
     saver: saves.Saver | None = None
+
+    def on_mode(mode: str) -> None:
+        if saver is not None:
+            saver.saved.advice = mode
+            saver.save()
+
+    players = [_your_seat(table, narrator, on_mode), *(ComputerPlayer(n) for n in names[1:])]
     if saved is not None:
         # Replay the journal quietly and write nothing until it is spent; then say where the
-        # game stands and play on.
+        # game stands (the round's head, as it was) and play on.
         narrator.console = Console(file=io.StringIO())
 
         def caught_up() -> None:
-            narrator.console = console
+            narrator.console, narrator.pause = console, pause
             if saver is not None:
                 saver.arm()
                 console.print(saved_where, soft_wrap=True)
             console.print(resumed_text(game))
+            live = game.round is not None and not game.round.is_over
+            if live and not game.over and not narrator.watching:
+                console.print()
+                console.print(Rule(narrator.head, align="left"))
 
         where = saves.short(save[0]) if save else "the saved game"
         players, script = saves.resumable(players, saved.journal, caught_up, where)
+    else:
+        narrator.pause = pause
     game = Game(table.rules, players, seed=table.seed, names=names, on_event=narrator)
     narrator.game = game
     if intro is not None:
@@ -85,13 +111,13 @@ def play_game(
             f"Saved as you play, to {save[0]} (continue later with {resume_command(*save)}).",
             style="dim",
         )
-        fresh = saves.SavedGame(table.rules, table.seed, names)
+        fresh = saves.SavedGame(table.rules, table.seed, names, advice=table.advice)
         saver = saves.Saver(saved or fresh, game, save[0], armed=saved is None)
         game.add_listener(saver)
         if saved is None:  # a new game is saved before its first turn; a resume, once replayed
             saver.save()
             console.print(saved_where, soft_wrap=True)
-    _run(game, saver, script, save, console)
+    return _run(game, saver, script, save, console)
 
 
 def _run(
@@ -100,24 +126,36 @@ def _run(
     script: saves.Script | None,
     save: tuple[Path, bool] | None,
     console: Console,
-) -> None:
+) -> bool:
     try:
         game.play()
         if script is not None:
             script.finish()  # (a journal that ended the game is saved as over now)
             if saver is not None:
                 saver.save()
+        return True
     except (QuitGame, KeyboardInterrupt):
         if saver is not None and saver.armed and save is not None and not game.over:
             saver.save()
             console.print(Text(f"Saved. Continue with: {resume_command(*save)}"), soft_wrap=True)
         console.print("Goodbye!")
+        return False
     except ThirtyOneError as err:
         if script is None or script.caught_up:
             raise
         if not isinstance(err, saves.SaveError):
             err = script.error(err)
         raise saves.SaveError(f"{err}; it was left as it is") from None
+
+
+def _pause(console: Console) -> Callable[[], None]:
+    """Wait for Enter after a round's result (end of input or Ctrl-C leaves the game)."""
+
+    def wait() -> None:
+        if prompt_line("Press Enter for the next round (q quit)") in (None, "q", "quit"):
+            raise QuitGame
+
+    return wait
 
 
 def resumed_text(game: Game) -> Text:

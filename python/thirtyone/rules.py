@@ -383,48 +383,48 @@ def _text(value: object) -> str:
 _PRESETS = (
     Preset(
         "standard",
-        "seed 000 (rules.md)",
+        "rule document 000 (rules.md)",
         "The standard table: 3 lives and no county; a knocker caught lowest, or tied for "
         "lowest, pays 2 and the others tied 1; 31 ends the round; three of a kind is not "
         "special; a knock is allowed on the first turn.",
     ),
     Preset(
         "five-lives",
-        "seed 001",
+        "rule document 001",
         "5 lives; three of a kind scores 30.5; a 31 shown after a knock costs everybody else a "
         "life and the round goes on to the showdown, so a knocker can lose several lives in one "
         "round. A knocker caught lowest pays 2, as standard.",
     ),
     Preset(
         "four-corners",
-        "seed 002",
+        "rule document 002",
         "4 lives (the four corners of the stake's bill), then on the county: a fifth loss puts "
         "you out. A knocker who loses pays double (2), as standard. Standings read as corners "
         "folded.",
     ),
     Preset(
         "scat",
-        "seed 003 (main rules)",
+        "rule document 003 (main rules)",
         "3 lives, then on the county; a knocker tied for lowest is safe and the others tied pay "
         "1; a knocker lowest alone pays 2; with two players left, the final turn after a knock "
         "may take back your own last put-down (mercy); a person may hide a 31 (it counts 30).",
     ),
     Preset(
         "cadillac",
-        "seed 003 (Cadillac)",
+        "rule document 003 (Cadillac)",
         "Scat's rules with 4 lives (then the county); 31 is a Cadillac; three aces are a Grand "
         "Cadillac worth 33, any other three of a kind 30; a knocker tied for lowest pays 2 and "
         "the players tied with them nothing.",
     ),
     Preset(
         "ride-the-bus",
-        "seed 003 (Ride the Bus)",
+        "rule document 003 (Ride the Bus)",
         "Scat's rules with the lives named: everybody starts at the back of the bus, then the "
         "middle, the front, the stairs (on the county), and the next loss puts you off the bus.",
     ),
     Preset(
         "gin-lives",
-        "seed 003 (Gin lives)",
+        "rule document 003 (Gin lives)",
         "Scat's rules with lives as the letters G, I, N and the knock turned round: a knock "
         "claims the highest hand; if it is higher than every other, everybody else takes a "
         "letter, otherwise (beaten or tied) the knocker takes one. A 31 shown gives everybody "

@@ -42,6 +42,8 @@ from thirtyone.turn import Turn
 
 FORMAT = "thirtyone-save"
 VERSION = 1
+#: When the Oracle's advice is shown (``thirtyone play --advice``).
+ADVICE_MODES = ("always", "ask", "never")
 #: No save comes near this size; a larger file is not read (it is not a save).
 MAX_BYTES = 16 * 1024 * 1024
 #: Temporary files are named ``.saved-game-*.tmp``; one older than this is a crash's leftover.
@@ -83,6 +85,8 @@ class SavedGame:
     you: int = 0
     journal: list[list[str]] = field(default_factory=list)
     over: bool = False
+    #: When the Oracle's advice is shown: ``always``, ``ask`` (on request) or ``never``.
+    advice: str = "always"
 
     def to_json(self) -> str:
         return json.dumps(
@@ -95,6 +99,7 @@ class SavedGame:
                 "you": self.you,
                 "over": self.over,
                 "journal": self.journal,
+                "advice": self.advice,
             },
             separators=(",", ":"),
             allow_nan=False,
@@ -126,6 +131,7 @@ class SavedGame:
             rules = Rules.from_spec(data["rules"])
             seed, names, you = data["seed"], data["names"], data["you"]
             journal, over = data["journal"], data["over"]
+            advice = data.get("advice", "always")  # (saves from before it was kept)
         except KeyError as e:
             raise damaged(f"missing {e}") from None
         except (TypeError, ValueError, RecursionError) as e:
@@ -139,10 +145,11 @@ class SavedGame:
             and 0 <= you < rules.seats
             and isinstance(over, bool)
             and _journal_ok(journal)
+            and advice in ADVICE_MODES
         )
         if not ok:
             raise damaged("a field has the wrong shape")
-        return cls(rules, seed, [neutralise(n) for n in names], you, journal, over)
+        return cls(rules, seed, [neutralise(n) for n in names], you, journal, over, advice)
 
 
 # -- the file -------------------------------------------------------------------------------------

@@ -20,7 +20,6 @@ rule plays (``--autoplay --oracle``).
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
@@ -29,7 +28,7 @@ from rich.console import Console, RenderableType
 from rich.panel import Panel
 from rich.text import Text
 
-from thirtyone import _core, advice_view, display
+from thirtyone import advice_keys, display
 from thirtyone._core import Action
 from thirtyone.cards import parse_card
 from thirtyone.errors import CardError, ThirtyOneError
@@ -57,6 +56,12 @@ WORDS = {
     "?": "help",
     "h": "help",
     "help": "help",
+    "a": "advice",
+    "advice": "advice",
+    "o": "toggle",
+    "r": "read",
+    "l": "log",
+    "log": "log",
     "q": "quit",
     "quit": "quit",
     "exit": "quit",
@@ -88,12 +93,17 @@ class TerminalPlayer:
         *,
         advisor: Advisor | None = None,
         read: LineReader = prompt_line,
+        advice: str = "always",
+        on_mode: Callable[[str], None] | None = None,
     ) -> None:
         self.name = name
         self.console = console
         self.narrator = narrator
         self.advisor = advisor
         self.read = read
+        #: ``always`` (advice on every turn), ``ask`` (on ``a``) or ``never``.
+        self.advice = "never" if advisor is None else advice
+        self.on_mode = on_mode
 
     def __repr__(self) -> str:
         return f"TerminalPlayer({self.name!r})"
@@ -114,10 +124,18 @@ class TerminalPlayer:
         self._advise(turn)
         while True:
             legal = turn.legal()
-            text = self._ask(start_prompt(turn, legal))
+            text = self._ask(start_prompt(turn, legal, self.advice))
             word = WORDS.get(text.lower())
+            if not text and self.advisor is not None:
+                accepted = advice_keys.accept(self, turn)
+                if accepted is None:
+                    continue
+                word = accepted
             if word == "help":
-                self.console.print(display.help_text(legal, putting_down=False))
+                self.console.print(self._help(turn, putting_down=False))
+                continue
+            if word in advice_keys.KEYS:
+                advice_keys.handle(self, word, turn)
                 continue
             if word is None:
                 self._say(start_mistake(text, legal))
@@ -152,10 +170,19 @@ class TerminalPlayer:
         self.console.print(display.put_down_choices(turn.hand, new, source, turn.game.rules))
         self._advise(turn)
         while True:
-            text = self._ask("Put down which card? (1-4 or a card like 7H, ? help, q quit)")
+            text = self._ask(put_down_prompt(self.advice))
+            word = WORDS.get(text.lower())
+            if not text and self.advisor is not None:
+                accepted = advice_keys.accept(self, turn)
+                if accepted is None:
+                    continue
+                text = accepted
+            elif word in advice_keys.KEYS:
+                advice_keys.handle(self, str(word), turn)
+                continue
             choice = choose_card(text, cards, new, source)
             if choice == "help":
-                self.console.print(display.help_text(turn.legal(), putting_down=True))
+                self.console.print(self._help(turn, putting_down=True))
                 continue
             if choice.startswith("!"):
                 self._say(choice[1:])
@@ -163,7 +190,7 @@ class TerminalPlayer:
             if Action("put", choice) not in turn.legal():
                 self._say(f"{choice} may not be put down now.")
                 continue
-            hide = turn.may_hide(choice) and self._hide_31()
+            hide = turn.may_hide(choice) and self._hide_31(turn)
             try:
                 turn.put_down(choice, hide=hide)
             except SaveError:
@@ -173,18 +200,19 @@ class TerminalPlayer:
                 continue
             return
 
-    def _hide_31(self) -> bool:
+    def _hide_31(self, turn: Turn) -> bool:
         """Ask whether to show the 31 this put-down leaves, or keep it hidden."""
+        everybody = display.loses(turn.game.rules, 1, article=True)
         self.console.print(
             Text(
-                "That leaves you 31! Show it and the round ends: everybody else loses "
-                "a life. Or keep it hidden: the round goes on and it counts 30 at the showdown "
+                f"That leaves you 31! Show it and the round ends: everybody else {everybody}. "
+                "Or keep it hidden: the round goes on and it counts 30 at the showdown "
                 "(and you pay if somebody else shows 31).",
                 style="bold green",
             )
         )
         while True:
-            text = self._ask("Show it (s) or hide it (h)?").lower()
+            text = self._ask("Show it (s or Enter) or hide it (h)?").lower()
             if text in ("s", "show", ""):
                 return False
             if text in ("h", "hide"):
@@ -198,7 +226,8 @@ class TerminalPlayer:
                 Text(
                     "You play first, and nobody has looked at their cards yet. You may call a "
                     "blind showdown now: everybody shows the hand they were dealt, the lowest "
-                    "loses one life, and two if it is you. Or look at your cards and play on "
+                    f"{display.loses(turn.game.rules, 1, article=True)}, and "
+                    f"{turn.game.rules.unit(2)} if it is you. Or look at your cards and play on "
                     "(no knock on this first turn, then)."
                 ),
                 title=f"Round {turn.game.round_number} · before you look",
@@ -249,8 +278,17 @@ class TerminalPlayer:
     def _say(self, message: str) -> None:
         self.console.print(Text(message, style=display.WARN_STYLE), soft_wrap=True)
 
-    def _advise(self, turn: Turn) -> None:
-        if self.advisor is None:
+    def _help(self, turn: Turn, *, putting_down: bool) -> RenderableType:
+        rules = turn.game.rules
+        return display.help_text(
+            turn.legal(),
+            putting_down=putting_down,
+            rules=rules,
+            advice_keys=self.advisor is not None,
+        )
+
+    def _advise(self, turn: Turn, *, asked: bool = False) -> None:
+        if self.advisor is None or (self.advice != "always" and not asked):
             return
         try:
             advice = self.advisor(turn)
@@ -260,54 +298,6 @@ class TerminalPlayer:
         shown = display.render_advice(advice)
         if shown is not None:
             self.console.print(shown)
-
-
-class OracleAdvisor:
-    """The Oracle as an advisor: on each call, the advice for the player to move in the turn's
-    game (with the pending draw after a draw or take), computed under a spinner.
-
-    ``seed`` seeds the advisor's own random stream, from which every query takes its seed: the
-    same game seed gives the same advice. A state the Oracle refuses, or Ctrl-C while it
-    computes, gives a one-line note instead of advice; the game goes on.
-    """
-
-    def __init__(
-        self,
-        console: Console,
-        *,
-        deals: int = _core.DEFAULT_DEALS,
-        playouts: int = _core.DEFAULT_PLAYOUTS,
-        seed: int | None = None,
-        threads: int | None = None,
-        max_time: float | None = 5.0,
-    ) -> None:
-        self.console = console
-        self.deals = deals
-        self.playouts = playouts
-        self.threads = threads
-        self.max_time = max_time
-        self.rng = random.Random(seed)
-
-    def __call__(self, turn: Turn) -> RenderableType:
-        from thirtyone.oracle import advise
-
-        seed = self.rng.getrandbits(63)
-        try:
-            with self.console.status("The Oracle is thinking…", spinner="dots"):
-                advice = advise(
-                    turn.game,
-                    deals=self.deals,
-                    playouts=self.playouts,
-                    seed=seed,
-                    threads=self.threads,
-                    max_time=self.max_time,
-                )
-        except ThirtyOneError as err:
-            reason = " ".join(str(err).split())
-            return Text(f"The Oracle has no advice here: {reason}", style="dim")
-        except KeyboardInterrupt:
-            return Text("The Oracle was interrupted: no advice this time.", style="dim")
-        return advice_view.advice_panel_body(advice)
 
 
 class AdvisedPlayer:
@@ -356,8 +346,16 @@ def _options(legal: Sequence[Action], top: str) -> str:
     return ", ".join(parts[:-1]) + " or " + parts[-1]
 
 
-def start_prompt(turn: Turn, legal: Sequence[Action]) -> str:
-    """``Your move (d draw, t take 7H, k knock, ? help, q quit)``."""
+def put_down_prompt(mode: str = "never") -> str:
+    """``Put down which card? (1-4 or a card like 7H, Enter: the Oracle's best, ? help, q
+    quit)``."""
+    oracle = {"always": ", Enter: Oracle's best", "ask": ", a advice"}.get(mode, "")
+    return f"Put down which card? (1-4 or its name{oracle}, ? help, q quit)"
+
+
+def start_prompt(turn: Turn, legal: Sequence[Action], mode: str = "never") -> str:
+    """``Your move (d draw, t take 7H, k knock, ? help, q quit)``; with the Oracle, ``Enter``
+    plays its best move (``a`` shows the advice when it is asked for)."""
     labels = {
         "draw": "d draw",
         "take": f"t take {turn.top}",
@@ -366,7 +364,8 @@ def start_prompt(turn: Turn, legal: Sequence[Action]) -> str:
     }
     kinds = {a.kind for a in legal}
     parts = [labels[a] for a in ("draw", "take", "knock", "decline") if a in kinds]
-    return "Your move (" + ", ".join([*parts, "? help", "q quit"]) + ")"
+    oracle = {"always": ["Enter: Oracle's best"], "ask": ["a advice"]}.get(mode, [])
+    return "Your move (" + ", ".join([*parts, *oracle, "? help", "q quit"]) + ")"
 
 
 def start_mistake(text: str, legal: Sequence[Action]) -> str:

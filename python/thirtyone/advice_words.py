@@ -1,0 +1,192 @@
+"""The Oracle's answer in plain words: what each option does later, the reason for the best, and
+the glossary of the figures. Every sentence is built from the figures and the table's words
+(``unit``: ``lives`` or ``letters``), so that it is right at every table.
+
+- A margin is in percentage points, and says so.
+- The never threshold reads "never knock: play for 31"; a put-down that makes 31 reads "makes
+  31 — show it", not as a plan for later.
+- When every option is hopeless (0% safe), the options are ranked by what they cost and then by
+  the hand they keep, and the reason says so.
+- Two figures are compared only when they differ as shown (one decimal); the "costs more when it
+  fails" caveat appears only when the difference in the unit lost exceeds its margin.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from thirtyone.oracle import OptionAdvice
+
+NEVER_PLAN = "never knock: play for 31"
+FIRST_PLAN = "knock at the first chance"
+MAKES_31 = "makes 31 — show it"
+
+
+def pct(p: float) -> str:
+    """``94.9%``."""
+    return f"{100 * p:.1f}%"
+
+
+def pp(x: float) -> str:
+    """A difference or margin in percentage points: ``7.1 percentage points``."""
+    return f"{100 * x:.1f} percentage points"
+
+
+def score_text(score: float) -> str:
+    """``21`` for 21.0, ``30.5`` for 30.5."""
+    return str(int(score)) if float(score).is_integer() else str(score)
+
+
+def makes_31(option: OptionAdvice) -> bool:
+    """Whether the option is a put-down that leaves 31 (or more: three aces)."""
+    return option.option.startswith("discard:") and option.keeps is not None and option.keeps >= 31
+
+
+def later_plan(option: OptionAdvice) -> str:
+    """When a swept option knocks later: ``knock at 25 or more``, ``never knock: play for 31``,
+    or ``knock at the first chance`` when it is the lowest score swept (one every hand
+    reaches)."""
+    if option.knock_at is None:
+        return NEVER_PLAN
+    lowest = option.sweep.knock_at[0] if option.sweep is not None else None
+    if lowest is not None and option.knock_at <= lowest:
+        return FIRST_PLAN
+    return f"knock at {score_text(option.knock_at)} or more"
+
+
+def plan(option: OptionAdvice) -> str:
+    """What follows the option, in a few words: ``makes 31 — show it`` for a 31-making
+    put-down, the later knock plan of a swept option, else nothing."""
+    if makes_31(option):
+        return MAKES_31
+    return later_plan(option) if option.swept else ""
+
+
+def _later_clause(option: OptionAdvice) -> str:
+    """The plan as a clause of the reason: ``, never knocking: play for 31``."""
+    if makes_31(option):
+        return " (it makes 31 — show it)"
+    if not option.swept:
+        return ""
+    shown = later_plan(option)
+    if shown == NEVER_PLAN:
+        return ", never knocking later: play for 31"
+    if shown == FIRST_PLAN:
+        return ", knocking at your next turn whatever you hold"
+    return f", knocking on a later turn once you hold {score_text(option.knock_at or 0)} or more"
+
+
+def hopeless(options: Sequence[OptionAdvice]) -> bool:
+    """True when no option comes through safe in any simulated round."""
+    return all(o.p_safe <= 0.0 for o in options)
+
+
+def rank_hopeless(options: Sequence[OptionAdvice]) -> list[OptionAdvice]:
+    """Hopeless options ranked by what they cost (least first), then by the hand kept (the
+    highest first; an option that keeps no known hand last)."""
+    return sorted(
+        options,
+        key=lambda o: (round(o.lives_lost, 4), -(o.keeps if o.keeps is not None else -1.0)),
+    )
+
+
+def _and(parts: Sequence[str]) -> str:
+    """``a``, ``a or b`` → ``a and b``, ``a, b and c``."""
+    if len(parts) <= 1:
+        return "".join(parts)
+    return ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def _upper_first(text: str) -> str:
+    """The text with its first letter upper-case (``str.capitalize`` would lower ``2S``)."""
+    return text[:1].upper() + text[1:]
+
+
+def _equal_shown(a: OptionAdvice, b: OptionAdvice) -> bool:
+    return pct(a.p_safe) == pct(b.p_safe)
+
+
+def reason(
+    options: Sequence[OptionAdvice],
+    tied: Sequence[OptionAdvice],
+    *,
+    unit: str = "lives",
+    loss_scale: float = 1.0,
+) -> str:
+    """The reason for the best option (``options[0]``), in words. ``unit``: what the lost
+    figure counts (``lives``, ``letters``); ``loss_scale``: the most a seat can lose in a round,
+    by which a margin in percentage points bounds the margin of the unit lost."""
+    best = options[0]
+    later = _later_clause(best)
+    if hopeless(options):
+        text = (
+            f"No option comes through safe in any simulated round, so they are ranked by the "
+            f"{unit} they cost, then by the hand they keep: {best.describe()}{later} costs "
+            f"{best.lives_lost:.2f} {unit} on average"
+        )
+        if best.keeps is not None:
+            text += f" and keeps {score_text(best.keeps)}"
+        return text + "."
+    if len(options) == 1:
+        return (
+            f"Your only option is to {best.describe()}{later}: you come through safe in "
+            f"{pct(best.p_safe)} of the simulated rounds."
+        )
+    names = _and([f"to {o.describe()}" for o in tied])
+    if tied and all(_equal_shown(o, best) for o in tied):
+        return (
+            f"To {best.describe()}{later} and {names} are equally safe: "
+            f"{pct(best.p_safe)} of the simulated rounds each."
+        )
+    if tied:
+        runner = max(tied, key=lambda o: o.p_safe)
+        return (
+            f"To {best.describe()}{later} and {names} are statistically tied: they differ "
+            f"by less than the margin of ±{pp(best.margin)}. The first is marginally ahead at "
+            f"{pct(best.p_safe)} safe against {pct(runner.p_safe)}."
+        )
+    second = options[1]  # the options come best first, then by p_safe
+    if _equal_shown(best, second):
+        text = (
+            f"{_upper_first(best.describe())}{later}: safe in {pct(best.p_safe)} of the "
+            f"simulated rounds, as is to {second.describe()}."
+        )
+    else:
+        text = (
+            f"{_upper_first(best.describe())}{later}: safe in {pct(best.p_safe)} of the "
+            f"simulated rounds, {pp(best.p_safe - second.p_safe)} better than to "
+            f"{second.describe()} ({pct(second.p_safe)})."
+        )
+    return text + _cost_caveat(best, second, unit, loss_scale)
+
+
+def _cost_caveat(best: OptionAdvice, second: OptionAdvice, unit: str, scale: float) -> str:
+    """``It costs more when it fails, though: ...`` when the best loses more on average than
+    the next, by more than the margin of that difference (shown figures differing)."""
+    diff = best.lives_lost - second.lives_lost
+    # A seat loses at most ``scale`` in a round, so the margin of the unit lost is at most
+    # ``scale`` times the margin of the chance of losing; the difference of two figures has at
+    # most the sum of their margins.
+    margin = scale * (best.margin + second.margin)
+    if diff <= margin or f"{best.lives_lost:.2f}" == f"{second.lives_lost:.2f}":
+        return ""
+    return (
+        f" It costs more when it fails, though: {best.lives_lost:.2f} {unit} lost on average "
+        f"against {second.lives_lost:.2f}."
+    )
+
+
+GLOSSARY = (
+    ("safe", "the share of simulated rounds in which you lose nothing"),
+    ("±", "the margin, in percentage points (95 in 100 within it)"),
+    ("≈ tied", "within the margin of the best (★): no real difference"),
+    ("knock at", "the score from which you knock on a later turn"),
+    ("{unit} lost", "what the option costs on average"),
+)
+
+
+def glossary(unit: str = "lives") -> list[tuple[str, str]]:
+    """The advice's words and what each means, in the table's unit."""
+    return [(word.format(unit=unit), meaning.format(unit=unit)) for word, meaning in GLOSSARY]

@@ -1,0 +1,139 @@
+"""The Oracle's advice in words: fixed positions and fixed figures, under every table whose words
+differ (lives, Gin letters, a hidden 31 at scat)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from rich.console import Console
+from thirtyone import Rules, advise
+from thirtyone._core import Action
+from thirtyone.advice_view import advice_panel_body
+from thirtyone.advice_words import glossary, rank_hopeless, reason
+from thirtyone.display import help_text, rules_in_short
+from thirtyone.oracle import Advice, OptionAdvice, Sweep
+
+
+def text_of(renderable: object, width: int = 100) -> str:
+    console = Console(width=width, record=True, file=None, color_system=None)
+    with console.capture() as cap:
+        console.print(renderable)
+    return " ".join(cap.get().split())
+
+
+def position(preset: str) -> dict[str, object]:
+    """You drew the QS to AS KS 5D: putting down the 5D makes 31."""
+    return {
+        "rules": {"preset": preset},
+        "seats": 2,
+        "me": 0,
+        "first": 0,
+        "upcard": "2C",
+        "hand": ["AS", "KS", "5D"],
+        "turns": [],
+        "lives": [3, 3],
+        "pending": {"draw": "stock", "drew": "QS"},
+    }
+
+
+@pytest.mark.parametrize("preset", ["standard", "scat", "gin-lives"])
+def test_a_31_making_put_down_says_show_it_not_a_knock_plan(preset: str) -> None:
+    advice = advise(position(preset), deals=200, playouts=1000, seed=1)
+    assert advice.best.option == "discard:5D" and advice.best.keeps == 31
+    assert "makes 31 — show it" in advice.reason
+    assert "knock" not in advice.reason  # not described as a plan for later
+    assert "percentage points better" in advice.reason
+    shown = text_of(advice_panel_body(advice))
+    assert "put down 5D: makes 31 — show it" in shown
+    assert "then knock" not in shown and "never knock" not in shown.split("put down KS")[0]
+
+
+def _opt(
+    name: str, p: float, lost: float, keeps: float | None = None, **kw: object
+) -> OptionAdvice:
+    return OptionAdvice(name, p, 0.01, lost, keeps=keeps, **kw)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("unit", ["lives", "letters"])
+def test_every_option_hopeless_ranks_by_cost_then_by_the_hand_kept(unit: str) -> None:
+    # The order the simulation gave: the QS put-down (keeping 9) first, by a coin's toss.
+    options = [
+        _opt("discard:QS", 0.0, 1.0, keeps=9),
+        _opt("discard:2H", 0.0, 1.0, keeps=19),
+        _opt("discard:3C", 0.0, 2.0, keeps=25),
+    ]
+    ranked = rank_hopeless(options)
+    assert [o.option for o in ranked] == ["discard:2H", "discard:QS", "discard:3C"]
+    text = reason(ranked, [], unit=unit)
+    assert "No option comes through safe in any simulated round" in text
+    assert f"ranked by the {unit} they cost, then by the hand they keep" in text
+    assert "put down the 2H" in text and "keeps 19" in text and f"1.00 {unit}" in text
+
+
+def test_equal_figures_are_not_compared() -> None:
+    best = _opt("draw", 0.8431, 0.48)
+    other = _opt("take", 0.8429, 0.4802, card="7H", discard="2C")
+    tied_text = reason([best, other], [other])
+    assert "equally safe: 84.3% of the simulated rounds each" in tied_text
+    assert "marginally ahead" not in tied_text
+    untied = reason([best, other], [])
+    assert "as is to take the 7H" in untied and "better than" not in untied
+    assert "costs more" not in untied  # 0.48 against 0.48
+
+
+def test_a_lives_trade_off_is_said_only_beyond_its_margin() -> None:
+    best = OptionAdvice("knock", 0.70, 0.01, 0.60)
+    second = OptionAdvice("draw", 0.60, 0.01, 0.40)
+    text = reason([best, second], [], unit="letters", loss_scale=2)
+    assert "10.0 percentage points better than to draw from the stock (60.0%)" in text
+    assert "It costs more when it fails, though: 0.60 letters lost on average against 0.40." in text
+    near = OptionAdvice("draw", 0.60, 0.01, 0.57)
+    assert "costs more" not in reason([best, near], [], loss_scale=2)
+
+
+def _swept(name: str, p: float, knock_at: float | None) -> OptionAdvice:
+    sweep = Sweep(np.array([20.0, 25.0, np.nan]), np.array([p, p, p]), np.array([0.3, 0.3, 0.3]))
+    return OptionAdvice(name, p, 0.01, 0.3, swept=True, knock_at=knock_at, sweep=sweep)
+
+
+def test_never_knock_reads_as_playing_for_31() -> None:
+    best, other = _swept("draw", 0.7, None), _swept("discard:2C", 0.5, 25.0)
+    text = reason([best, other], [])
+    assert "never knocking later: play for 31" in text
+    advice = Advice([best, other], [], text, 100, 1000)
+    shown = text_of(advice_panel_body(advice))
+    assert "Best: draw (then never knock: play for 31)" in shown
+    assert "knock at 31 or more" not in shown
+
+
+def test_the_margin_is_in_percentage_points_and_ties_compare_what_differs() -> None:
+    best, tied = _opt("draw", 0.62, 0.4), _opt("knock", 0.60, 0.4)
+    text = reason([best, tied], [tied])
+    assert "±1.0 percentage points" in text
+    assert "marginally ahead at 62.0% safe against 60.0%" in text
+
+
+@pytest.mark.parametrize(
+    ("preset", "present", "absent"),
+    [
+        ("standard", ["loses a life", "pays 2 lives", "31 ends the round at once"], ["letter"]),
+        ("gin-lives", ["takes a letter", "G, I, N and you are out"], ["loses a life"]),
+        ("scat", ["keep a 31 made in play hidden", "counts 30"], ["31 ends the round at once"]),
+    ],
+)
+def test_help_speaks_of_the_table(preset: str, present: list[str], absent: list[str]) -> None:
+    rules = Rules.preset(preset)
+    text = text_of(help_text([Action("draw")], putting_down=False, rules=rules, advice_keys=True))
+    for words in present:
+        assert words in text
+    for words in absent:
+        assert words not in text
+    unit = "letters" if rules.gin else "lives"
+    assert f"{unit} lost" in text and "percentage points" in text and "tied" in text
+    assert "Enter play the Oracle's best move" in text
+    assert rules_in_short(rules) in " ".join(text_of(rules_in_short(rules)).split())
+
+
+def test_glossary_names_every_word_the_advice_uses() -> None:
+    words = [w for w, _ in glossary("letters")]
+    assert words == ["safe", "±", "≈ tied", "knock at", "letters lost"]

@@ -1,0 +1,182 @@
+"""The Oracle at the table, through the real prompt (click's runner): advice on demand, the
+toggle, Enter to play the best move, the pause after a round, the round log, "play again?", and
+a resumed game that shows the same advice as the game played straight through."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner, Result
+from thirtyone import _core
+from thirtyone.advisor import reads, why_line
+from thirtyone.cli import main
+from thirtyone.oracle import Advice, OptionAdvice
+from thirtyone.state import parse
+
+ENV = {"COLUMNS": "100", "NO_COLOR": "1"}
+FAST = ["--oracle-playouts", "1000", "--oracle-deals", "200"]
+SEED = 5  # you move first in round 1
+
+
+def run(args: list[str], input: str | None = None, data: Path | None = None) -> Result:
+    env = dict(ENV, THIRTYONE_DATA_DIR=str(data)) if data else ENV
+    return CliRunner(env=env).invoke(main, ["play", *args], input=input)
+
+
+def panels(out: str) -> list[str]:
+    found = re.findall(r"╭─ Advice ─+╮\n(.*?)╰─+╯", out, flags=re.S)
+    return [" ".join(p.replace("│", " ").split()) for p in found]
+
+
+def test_advice_on_demand_shows_only_when_asked(tmp_path: Path) -> None:
+    args = ["--seed", str(SEED), "--advice", "ask", *FAST, "--save-file", str(tmp_path / "s")]
+    out = run(args, "d\n4\nq\n").output
+    assert panels(out) == [] and "a advice" in out
+    out = run(args, "a\nd\na\n4\nq\n").output
+    shown = panels(out)
+    assert len(shown) == 2 and all(p.startswith("Best: ") for p in shown)
+    assert "put down" in shown[1]
+
+
+def test_an_interrupted_advice_can_be_asked_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import thirtyone.oracle
+
+    real, calls = thirtyone.oracle.advise, []
+
+    def once_interrupted(*args: object, **kwargs: object) -> object:
+        calls.append(1)
+        if len(calls) == 1:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(thirtyone.oracle, "advise", once_interrupted)
+    args = ["--seed", str(SEED), *FAST, "--save-file", str(tmp_path / "s")]
+    out = run(args, "a\nq\n").output
+    assert "The Oracle was interrupted: no advice this time (a asks again)." in out
+    assert len(panels(out)) == 2 and panels(out)[1].startswith("Best: ")
+
+
+def test_the_toggle_hides_the_advice_until_asked(tmp_path: Path) -> None:
+    args = ["--seed", str(SEED), *FAST, "--save-file", str(tmp_path / "s")]
+    out = run(args, "o\nd\n4\nq\n").output
+    assert "Advice only when asked: a" in out
+    assert len(panels(out)) == 1  # the first turn's, before the toggle
+    # The choice is kept in the save: the resumed game asks too.
+    resumed = run(["--resume", "--save-file", str(tmp_path / "s")], "q\n").output
+    assert panels(resumed) == [] and "a advice" in resumed
+
+
+def test_enter_plays_the_best_move_after_a_confirmation(tmp_path: Path) -> None:
+    args = ["--seed", str(SEED), *FAST, "--save-file", str(tmp_path / "s")]
+    out = run(args, "\nn\nq\n").output
+    assert "Play the Oracle's best: " in out and "Not played: your choice." in out
+    assert "You drew" not in out and "You took" not in out
+    out = run(args, "\n\n\ny\nq\n").output
+    best = re.search(r"Best: (draw|take (\S+)|knock)", panels(out)[0])
+    assert best, panels(out)[0]
+    if best.group(1) == "draw":
+        assert "Play the Oracle's best: draw from the stock?" in out and "You drew " in out
+    elif best.group(2):
+        assert f"You took {best.group(2)} " in out
+    put = re.search(r"Best: put down (\S+)", panels(out)[1])
+    assert put and f"Play the Oracle's best: put down the {put.group(1)}?" in out
+    assert re.search(rf"You (drew|took) \S+, put down {put.group(1)}", out), out
+
+
+def test_a_round_ends_with_a_pause_unless_fast_or_autoplay(tmp_path: Path) -> None:
+    moves = "d\n4\n" * 40
+    args = ["--seed", "3", "--no-oracle", "--seats", "2", "--lives", "2"]
+    paused = run([*args, "--save-file", str(tmp_path / "a")], moves).output
+    first_end = paused.index("Round 1: ")
+    assert "Press Enter for the next round" in paused[first_end:].split("Round 2 ·")[0]
+    fast = run([*args, "--fast", "--save-file", str(tmp_path / "b")], moves).output
+    assert "Round 1: " in fast and "Press Enter" not in fast
+    auto = run(["--autoplay", "--seed", "3"]).output
+    assert "Round 1: " in auto and "Press Enter" not in auto
+
+
+def test_play_again_is_asked_at_the_end(tmp_path: Path) -> None:
+    args = ["--seed", "3", "--no-oracle", "--seats", "2", "--lives", "1", "--fast"]
+    out = run([*args, "--save-file", str(tmp_path / "s")], "d\n4\n" * 40).output
+    assert "Game over. Winner:" in out
+    assert "Play again? (y: a new game at the same table, Enter: no)" in out
+    assert "Play again" not in run(["--autoplay", "--seed", "3"]).output
+
+
+def test_the_round_log_shows_every_turn_and_the_discard_pile(tmp_path: Path) -> None:
+    args = ["--seed", str(SEED), "--no-oracle", "--save-file", str(tmp_path / "s")]
+    out = run(args, "d\n4\nl\nq\n").output
+    log = out.split("The round so far", 1)[1]
+    assert re.search(r"You drew \S+, put down \S+", log)
+    top = re.findall(r"Top of the pile: (\S+)", out)[-1]
+    pile = re.search(r"Discard pile, bottom to top: ([^│\n]+)", log)
+    assert pile and pile.group(1).split()[-1] == top
+
+
+def test_a_resumed_game_shows_the_same_advice_and_keeps_the_advice_mode(tmp_path: Path) -> None:
+    args = ["--seed", str(SEED), *FAST]
+    straight = panels(run([*args, "--save-file", str(tmp_path / "a")], "d\n4\nq\n").output)
+    b = str(tmp_path / "b")
+    left = run([*args, "--save-file", b], "d\nq\n").output
+    assert panels(left) == straight[:2]
+    resumed = run(["--resume", *FAST, "--save-file", b], "4\nq\n").output
+    assert "Round 1 · dealer" in resumed  # the round's head, as it was
+    assert panels(resumed) == straight[1:3]
+    # --advice never (or --no-oracle) survives a resume.
+    c = str(tmp_path / "c")
+    run(["--seed", str(SEED), "--no-oracle", "--save-file", c], "q\n")
+    again = run(["--resume", "--save-file", c], "q\n").output
+    assert "Resumed" in again and panels(again) == []
+
+
+def test_resume_names_the_option_to_leave_out(tmp_path: Path) -> None:
+    run(["--seed", str(SEED), "--no-oracle", "--save-file", str(tmp_path / "s")], "q\n")
+    out = run(["--resume", "--rules", "scat", "--save-file", str(tmp_path / "s")]).output
+    assert "leave out --rules" in out and "--preset" not in out
+
+
+# -- the read of the opponents ---------------------------------------------------------------------
+
+STATE = {
+    "rules": {"preset": "standard"},
+    "seats": 3,
+    "me": 0,
+    "first": 1,
+    "upcard": "QD",
+    "hand": ["2C", "7H", "9S"],
+    "turns": [
+        {"seat": 1, "draw": "pile", "discard": "4C"},
+        {"seat": 2, "draw": "stock", "discard": "JD"},
+    ],
+    "lives": [3, 3, 3],
+}
+
+
+def test_the_read_is_a_count_over_the_consistent_deals() -> None:
+    names = ["You", "Alice", "Ben"]
+    found = reads(STATE, names, n=1500, seed=9)
+    deals, _ = _core.sample_deals(parse(STATE), 1500, seed=9)
+    rules = parse(STATE).rules
+    assert [r.name for r in found] == ["Alice", "Ben"]
+    for r in found:
+        scores = [_core.score(d["hands"][r.seat], dict(rules)) for d in deals]
+        assert r.share_at_least(25) == sum(s >= 25 for s in scores) / len(deals)
+        assert r.share_above(21) == sum(s > 21 for s in scores) / len(deals)
+        ordered = sorted(scores)
+        assert r.middle() == (ordered[int(np.ceil(0.1 * 1500)) - 1], ordered[1349])
+    alice = found[0]
+    assert alice.took == ("QD",) and "QD" in {c for d in deals for c in d["hands"][1]}
+    assert all("QD" in d["hands"][1] for d in deals)  # a pile take stays with its taker
+    best = OptionAdvice("knock", 0.4, 0.01, 0.6, keeps=9)
+    line = why_line(Advice([best], [], "", 100, 100), found)
+    threat = max(found, key=lambda r: r.share_above(9))
+    assert line == (
+        f"Why: {'Alice took the QD: ' if threat.name == 'Alice' else ''}{threat.name} holds "
+        f"more than your 9 in {100 * threat.share_above(9):.1f}% of the deals consistent with "
+        f"{threat.name}'s play."
+    )
