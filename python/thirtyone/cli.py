@@ -356,7 +356,7 @@ def rules_command(preset: str | None) -> None:
         options.add_row(
             Text(o.name, style="bold").append(f"\n{o.values}", style="dim"),
             o.default,
-            Text(o.meaning).append(f" — seed {o.seed}", style="dim"),
+            Text(o.meaning).append(f" — rule document {o.seed}", style="dim"),
         )
     console.print(presets)
     console.print(options)

@@ -224,6 +224,19 @@ fn collect_deals(
     }
 }
 
+/// A count with thousands separators: 278,016.
+fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, ch) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out
+}
+
 /// What the figures rest on, when it is less than was asked.
 #[allow(clippy::too_many_arguments)]
 fn warnings(
@@ -246,16 +259,22 @@ fn warnings(
     }
     if collected.stopped == Some(Stop::Time) {
         warnings.push(format!(
-            "the time limit was reached while collecting consistent deals: {deals} of {target} collected, so the margins are wider"
+            "the time limit was reached while collecting consistent deals: {} of {} collected, so the margins are wider",
+            thousands(deals),
+            thousands(target)
         ));
     } else if deals < target {
         warnings.push(format!(
-            "consistent deals are rare here: only {deals} of {target} were found, so the margins are wider"
+            "consistent deals are rare here: only {} of {} were found, so the margins are wider",
+            thousands(deals),
+            thousands(target)
         ));
     }
     if eval.stopped == Some(Stop::Time) {
         warnings.push(format!(
-            "the time limit was reached: the figures come from {played} of {playouts} playouts per option"
+            "the time limit was reached: the figures come from {} of {} playouts per option",
+            thousands(played),
+            thousands(playouts)
         ));
     }
     if let Some(m) = settings.target_margin {
@@ -380,6 +399,13 @@ mod tests {
             ],
             pending: None,
         }
+    }
+
+    #[test]
+    fn counts_are_written_with_thousands_separators() {
+        assert_eq!(thousands(7), "7");
+        assert_eq!(thousands(278_016), "278,016");
+        assert_eq!(thousands(3_000_000), "3,000,000");
     }
 
     #[test]
