@@ -13,7 +13,7 @@ from click.testing import CliRunner, Result
 from thirtyone import _core
 from thirtyone.advisor import reads, why_line
 from thirtyone.cli import main
-from thirtyone.oracle import Advice, OptionAdvice
+from thirtyone.oracle import Advice, OptionAdvice, advise
 from thirtyone.state import parse
 
 ENV = {"COLUMNS": "100", "NO_COLOR": "1"}
@@ -159,8 +159,11 @@ STATE = {
 
 def test_the_read_is_a_count_over_the_consistent_deals() -> None:
     names = ["You", "Alice", "Ben"]
-    found = reads(STATE, names, n=1500, seed=9)
+    advice = advise(STATE, deals=1500, playouts=500, seed=9, max_time=None)
+    found = reads(STATE, names, advice)
+    # The Oracle's deals are those sample_deals draws with the same seed and number.
     deals, _ = _core.sample_deals(parse(STATE), 1500, seed=9)
+    assert advice.deals == len(deals) == 1500
     rules = parse(STATE).rules
     assert [r.name for r in found] == ["Alice", "Ben"]
     for r in found:

@@ -1,5 +1,5 @@
 """The Oracle at the table: :class:`OracleAdvisor` computes the advice for the person's turn and
-the read of each opponent, drawn from the deals consistent with what the table saw.
+the read of each opponent: their scores in the consistent deals the advice was played over.
 
 The random stream of each query is derived from the game's seed and the position (the deal, the
 round, the turns played and the card pending), never from the order of the queries: a resumed
@@ -23,13 +23,10 @@ from thirtyone import _core, advice_view, oracle
 from thirtyone.advice_words import pct, score_text
 from thirtyone.errors import ThirtyOneError
 from thirtyone.oracle import Advice
-from thirtyone.state import parse
 
 if TYPE_CHECKING:
     from thirtyone.turn import Turn
 
-#: Consistent deals drawn for the read of the opponents.
-READ_DEALS = 2_000
 #: The read's "high hand": this score or more.
 HIGH = 27.0
 
@@ -75,12 +72,9 @@ class Read:
         )
 
 
-def reads(state: dict[str, Any], names: Sequence[str], *, n: int, seed: int) -> list[Read]:
-    """Each opponent's read over ``n`` deals consistent with ``state`` (the Oracle's input, in
-    round seats; ``names`` by round seat), drawn with ``seed``."""
-    checked = parse(state)
-    deals, _ = _core.sample_deals(checked, n, seed=seed)
-    rules = dict(checked.rules)
+def reads(state: dict[str, Any], names: Sequence[str], advice: Advice) -> list[Read]:
+    """Each opponent's read: their scores in the consistent deals ``advice`` was played over
+    (``state`` is the Oracle's input it answered, in round seats; ``names`` by round seat)."""
     took: dict[int, list[str]] = {}
     top = state["upcard"]
     for t in state["turns"]:
@@ -88,14 +82,9 @@ def reads(state: dict[str, Any], names: Sequence[str], *, n: int, seed: int) -> 
             took.setdefault(t["seat"], []).append(top)
         top = t.get("discard", top)
     me, n_seats = state["me"], state["seats"]
-    seats = sorted({s for d in deals for s in d["hands"]}, key=lambda s: (s - me) % n_seats)
+    seats = sorted(advice.opponent_scores, key=lambda s: (s - me) % n_seats)
     return [
-        Read(
-            seat,
-            names[seat],
-            np.array([_core.score(d["hands"][seat], rules) for d in deals], dtype=np.float64),
-            tuple(took.get(seat, ())),
-        )
+        Read(seat, names[seat], advice.opponent_scores[seat], tuple(took.get(seat, ())))
         for seat in seats
     ]
 
@@ -143,14 +132,12 @@ class OracleAdvisor:
         seed: int | None = None,
         threads: int | None = None,
         max_time: float | None = 5.0,
-        read_deals: int = READ_DEALS,
     ) -> None:
         self.console = console
         self.deals = deals
         self.playouts = playouts
         self.threads = threads
         self.max_time = max_time
-        self.read_deals = read_deals
         self.seed = secrets.randbits(62) if seed is None else seed
         self._cache: dict[int, tuple[Advice, str | None]] = {}
 
@@ -182,19 +169,22 @@ class OracleAdvisor:
         return found, why
 
     def _why(self, found: Advice, turn: Turn) -> str | None:
-        """The line that says why; None when the read cannot be made (it is optional)."""
-        try:
-            return why_line(found, self.reads(turn))
-        except ThirtyOneError:
-            return None
+        """The line that says why, from the deals the advice rests on."""
+        return why_line(found, self._reads(found, turn))
+
+    def _reads(self, found: Advice, turn: Turn) -> list[Read]:
+        game = turn.game
+        names = [game.names[s] for s in game.logs[-1].seats]
+        return reads(game.view(), names, found)
 
     def reads(self, turn: Turn) -> list[Read]:
-        """Each opponent's read at this position."""
-        game = turn.game
-        seats = game.logs[-1].seats
-        names = [game.names[s] for s in seats]
-        seed = position_seed(self.seed, turn, "read")
-        return reads(game.view(), names, n=self.read_deals, seed=seed)
+        """Each opponent's read at this position: their scores in the deals the Oracle's
+        answer here rests on (the answer is computed if it has not been). Raises
+        :class:`~thirtyone.errors.ThirtyOneError` when there is no answer."""
+        found = self.advice(turn)
+        if isinstance(found, Text):
+            raise ThirtyOneError(found.plain)
+        return self._reads(found[0], turn)
 
     def __call__(self, turn: Turn) -> RenderableType:
         found = self.advice(turn)

@@ -93,6 +93,9 @@ class Advice:
     unit: str = "lives"
     #: The most a seat can lose in a round (bounds the margin of ``lives_lost``).
     loss_scale: float = 1.0
+    #: Each opponent's round seat with the score of their hand in every deal the figures were
+    #: played over (the read of that opponent the answer rests on).
+    opponent_scores: dict[int, npt.NDArray[np.float64]] = field(default_factory=dict)
 
     @property
     def best(self) -> OptionAdvice:
@@ -205,6 +208,7 @@ def advise(
         playouts=int(raw["playouts"]),
         warnings=list(raw["warnings"]),
         unit=unit,
+        opponent_scores={int(k): v for k, v in raw["opponent_scores"].items()},
     )
 
 

@@ -136,6 +136,12 @@ pub fn advise<'py>(
     out.set_item("deals_asked", advice.deals_asked)?;
     out.set_item("playouts", advice.playouts)?;
     out.set_item("warnings", advice.warnings.clone())?;
+    let reads = PyDict::new(py);
+    for (seat, scores) in &advice.opponent_scores {
+        let points: Vec<f64> = scores.iter().map(|s| s.points()).collect();
+        reads.set_item(seat, points.into_pyarray(py))?;
+    }
+    out.set_item("opponent_scores", reads)?;
     Ok(out)
 }
 

@@ -67,6 +67,21 @@ pub struct Advice {
     pub deals_asked: usize,
     pub playouts: usize,
     pub warnings: Vec<String>,
+    /// Each opponent's seat with the score of their hand in every deal the figures were played
+    /// over, in the deals' order: the read of that opponent that the answer rests on.
+    pub opponent_scores: Vec<(u8, Vec<Score>)>,
+}
+
+/// The score of each opponent's hand in each deal.
+fn opponent_scores(view: &View, deals: &[Deal]) -> Vec<(u8, Vec<Score>)> {
+    let scoring = view.table.rules.scoring;
+    view.opponents
+        .iter()
+        .map(|o| {
+            let s = o.seat as usize;
+            (o.seat, deals.iter().map(|d| scoring.score(d.hands[s])).collect())
+        })
+        .collect()
 }
 
 /// Every score a hand can have under these rules that the table lets a player knock with.
@@ -187,7 +202,9 @@ pub fn advise(input: &StateInput, settings: &Settings) -> Result<Advice> {
         } else {
             playouts
         };
-        return Ok(rank(options, &eval, deals_used, playouts, target, warnings));
+        let mut advice = rank(options, &eval, deals_used, playouts, target, warnings);
+        advice.opponent_scores = opponent_scores(&view, deals);
+        return Ok(advice);
     }
 }
 
@@ -312,6 +329,7 @@ fn rank(
         deals_asked,
         playouts,
         warnings,
+        opponent_scores: Vec::new(),
     }
 }
 
