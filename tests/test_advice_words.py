@@ -82,13 +82,13 @@ def test_equal_figures_are_not_compared() -> None:
 
 
 def test_a_lives_trade_off_is_said_only_beyond_its_margin() -> None:
-    best = OptionAdvice("knock", 0.70, 0.01, 0.60)
-    second = OptionAdvice("draw", 0.60, 0.01, 0.40)
-    text = reason([best, second], [], unit="letters", loss_scale=2)
+    best = OptionAdvice("knock", 0.70, 0.01, 0.60, lives_lost_margin=0.02)
+    second = OptionAdvice("draw", 0.60, 0.01, 0.40, lives_lost_margin=0.02)
+    text = reason([best, second], [], unit="letters")
     assert "10.0 percentage points better than to draw from the stock (60.0%)" in text
     assert "It costs more when it fails, though: 0.60 letters lost on average against 0.40." in text
-    near = OptionAdvice("draw", 0.60, 0.01, 0.57)
-    assert "costs more" not in reason([best, near], [], loss_scale=2)
+    near = OptionAdvice("draw", 0.60, 0.01, 0.57, lives_lost_margin=0.02)
+    assert "costs more" not in reason([best, near], [])
 
 
 def _swept(name: str, p: float, knock_at: float | None) -> OptionAdvice:

@@ -421,3 +421,24 @@ def test_under_gin_lives_the_advice_counts_letters() -> None:
     state = {**EXAMPLE, "rules": "gin-lives"}
     assert advise(state, seed=1, deals=200, playouts=500).unit == "letters"
     assert advise(EXAMPLE, seed=1, deals=200, playouts=500).unit == "lives"
+
+
+def test_the_margin_of_lives_lost_is_measured() -> None:
+    # With a knock penalty of 1 a round costs 0 or 1 life, and what it costs is exactly "not
+    # safe": the margin of the mean loss is then the margin of the safe share (same deals).
+    state = dict(EXAMPLE, rules={"preset": "standard", "knock_penalty": 1})
+    a = advise(state, deals=800, playouts=3000, seed=3, max_time=None)
+    for o in a.options:
+        assert o.lives_lost == pytest.approx(1 - o.p_safe, abs=1e-12)
+        assert o.lives_lost_margin == pytest.approx(o.margin, rel=1e-9, abs=1e-12)
+    # With 2 for a caught knocker, a knock costs 0, 1 (somebody shows 31) or 2 (caught): the
+    # shares of 1 and 2 follow from p_safe and the mean, and so does the spread.
+    state = dict(EXAMPLE, rules={"preset": "standard", "knock_penalty": 2})
+    a = advise(state, deals=800, playouts=3000, seed=3, max_time=None)
+    knock = a.option("knock")
+    two = knock.lives_lost - (1 - knock.p_safe)
+    one = (1 - knock.p_safe) - two
+    assert one >= -1e-12 and two > 0
+    var = one + 4 * two - knock.lives_lost**2
+    assert knock.lives_lost_margin == pytest.approx(1.96 * math.sqrt(var / a.deals), rel=1e-9)
+    assert knock.lives_lost_margin > knock.margin

@@ -105,7 +105,7 @@ def lost_matters(advice: Advice) -> bool:
         return True
     return any(
         a.p_safe > b.p_safe
-        and a.lives_lost - b.lives_lost > advice.loss_scale * (a.margin + b.margin)
+        and a.lives_lost - b.lives_lost > a.lives_lost_margin + b.lives_lost_margin
         for a in shown
         for b in shown
     )

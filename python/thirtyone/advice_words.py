@@ -113,11 +113,9 @@ def reason(
     tied: Sequence[OptionAdvice],
     *,
     unit: str = "lives",
-    loss_scale: float = 1.0,
 ) -> str:
     """The reason for the best option (``options[0]``), in words. ``unit``: what the lost
-    figure counts (``lives``, ``letters``); ``loss_scale``: the most a seat can lose in a round,
-    by which a margin in percentage points bounds the margin of the unit lost."""
+    figure counts (``lives``, ``letters``)."""
     best = options[0]
     later = _later_clause(best)
     if hopeless(options):
@@ -159,17 +157,15 @@ def reason(
             f"simulated rounds, {pp(best.p_safe - second.p_safe)} better than to "
             f"{second.describe()} ({pct(second.p_safe)})."
         )
-    return text + _cost_caveat(best, second, unit, loss_scale)
+    return text + _cost_caveat(best, second, unit)
 
 
-def _cost_caveat(best: OptionAdvice, second: OptionAdvice, unit: str, scale: float) -> str:
+def _cost_caveat(best: OptionAdvice, second: OptionAdvice, unit: str) -> str:
     """``It costs more when it fails, though: ...`` when the best loses more on average than
     the next, by more than the margin of that difference (shown figures differing)."""
     diff = best.lives_lost - second.lives_lost
-    # A seat loses at most ``scale`` in a round, so the margin of the unit lost is at most
-    # ``scale`` times the margin of the chance of losing; the difference of two figures has at
-    # most the sum of their margins.
-    margin = scale * (best.margin + second.margin)
+    # The difference of two figures has at most the sum of their margins.
+    margin = best.lives_lost_margin + second.lives_lost_margin
     if diff <= margin or f"{best.lives_lost:.2f}" == f"{second.lives_lost:.2f}":
         return ""
     return (

@@ -52,6 +52,8 @@ class OptionAdvice:
     sweep: Sweep | None = None
     #: The score of the hand the option keeps (None when it is not known: a draw).
     keeps: float | None = None
+    #: The 95% margin of ``lives_lost`` (over the same consistent deals as ``margin``).
+    lives_lost_margin: float = 0.0
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {"option": self.option}
@@ -91,8 +93,6 @@ class Advice:
     warnings: list[str] = field(default_factory=list)
     #: What ``lives_lost`` counts at this table: ``"lives"``, or ``"letters"`` under Gin lives.
     unit: str = "lives"
-    #: The most a seat can lose in a round (bounds the margin of ``lives_lost``).
-    loss_scale: float = 1.0
     #: Each opponent's round seat with the score of their hand in every deal the figures were
     #: played over (the read of that opponent the answer rests on).
     opponent_scores: dict[int, npt.NDArray[np.float64]] = field(default_factory=dict)
@@ -143,6 +143,7 @@ def _option(raw: Mapping[str, Any]) -> OptionAdvice:
         p_safe=float(raw["p_safe"]),
         margin=float(raw["margin"]),
         lives_lost=float(raw["lives_lost"]),
+        lives_lost_margin=float(raw["lives_lost_margin"]),
         card=raw["card"] if kind == "take" else None,
         discard=raw["discard"],
         swept=bool(raw["swept"]),
@@ -202,21 +203,13 @@ def advise(
     return Advice(
         options=options,
         tied=tied,
-        reason=advice_words.reason(options, tied, unit=unit, loss_scale=_most_lost(rules)),
-        loss_scale=_most_lost(rules),
+        reason=advice_words.reason(options, tied, unit=unit),
         deals=int(raw["deals"]),
         playouts=int(raw["playouts"]),
         warnings=list(raw["warnings"]),
         unit=unit,
         opponent_scores={int(k): v for k, v in raw["opponent_scores"].items()},
     )
-
-
-def _most_lost(rules: Mapping[str, Any]) -> float:
-    """The most a seat can lose in one round at this table (a knocker's penalty, a blind
-    caller's two)."""
-    blind = 2 if rules.get("first_turn_knock") == "blind" else 1
-    return float(max(1, int(rules.get("knock_penalty", 1)), blind))
 
 
 def _held(state: StateLike) -> tuple[list[str], str | None] | None:

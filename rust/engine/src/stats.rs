@@ -7,6 +7,8 @@ pub struct Tally {
     pub n: u64,
     pub successes: u64,
     pub cost: u64,
+    /// The sum of the squared costs (for the margin of the mean cost).
+    pub cost_sq: u64,
 }
 
 impl Tally {
@@ -15,11 +17,13 @@ impl Tally {
         self.n += 1;
         self.successes += u64::from(success);
         self.cost += u64::from(cost);
+        self.cost_sq += u64::from(cost) * u64::from(cost);
     }
     pub fn merge(&mut self, o: &Tally) {
         self.n += o.n;
         self.successes += o.successes;
         self.cost += o.cost;
+        self.cost_sq += o.cost_sq;
     }
     /// The proportion of successes (0 with no trials).
     pub fn p(&self) -> f64 {
@@ -36,6 +40,20 @@ impl Tally {
         } else {
             self.cost as f64 / self.n as f64
         }
+    }
+}
+
+impl Tally {
+    /// The 95% margin of the mean cost over `units` independent units (the cost's standard
+    /// deviation over the trials, divided by the root of the units): `1.96 * sd / sqrt(units)`.
+    /// Without units nothing is known: the margin is the largest cost seen, or 1.
+    pub fn cost_margin(&self, units: u64) -> f64 {
+        if units == 0 || self.n == 0 {
+            return 1.0;
+        }
+        let mean = self.mean_cost();
+        let var = (self.cost_sq as f64 / self.n as f64 - mean * mean).max(0.0);
+        1.96 * (var / units as f64).sqrt()
     }
 }
 
@@ -97,11 +115,28 @@ mod tests {
             n,
             successes: s,
             cost: c,
+            cost_sq: c,
         };
         assert_eq!(best(&[t(10, 5, 5), t(10, 6, 9)]), Some(1));
         assert_eq!(best(&[t(10, 6, 5), t(10, 6, 4)]), Some(1));
         assert_eq!(best(&[t(10, 6, 4), t(20, 12, 8)]), Some(0));
         assert_eq!(best(&[]), None);
+    }
+
+    #[test]
+    fn the_margin_of_a_mean_cost() {
+        // Costs 0, 0, 2, 2: mean 1, variance 1; over 4 units the margin is 1.96 / 2.
+        let mut t = Tally::default();
+        for c in [0, 0, 2, 2] {
+            t.add(c == 0, c);
+        }
+        assert!((t.cost_margin(4) - 0.98).abs() < 1e-12);
+        // Always the same cost: no spread, no margin; no units: nothing known.
+        let mut t = Tally::default();
+        t.add(false, 1);
+        t.add(false, 1);
+        assert_eq!(t.cost_margin(2), 0.0);
+        assert_eq!(t.cost_margin(0), 1.0);
     }
 
     #[test]

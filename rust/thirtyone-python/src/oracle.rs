@@ -115,6 +115,7 @@ pub fn advise<'py>(
         d.set_item("p_safe", o.p_safe)?;
         d.set_item("margin", o.margin)?;
         d.set_item("lives_lost", o.lives_lost)?;
+        d.set_item("lives_lost_margin", o.lives_lost_margin)?;
         d.set_item("swept", o.knock_at.is_some())?;
         d.set_item("knock_at", o.knock_at.and_then(points))?;
         d.set_item("playouts", o.playouts)?;

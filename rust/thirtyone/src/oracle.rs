@@ -49,6 +49,8 @@ pub struct OptionReport {
     pub p_safe: f64,
     pub margin: f64,
     pub lives_lost: f64,
+    /// The 95% margin of `lives_lost` (over the same units as `margin`).
+    pub lives_lost_margin: f64,
     /// Some(threshold) when the option was swept (Some(None) = never knock).
     pub knock_at: Option<Option<Score>>,
     pub sweep: Option<Sweep>,
@@ -79,7 +81,10 @@ fn opponent_scores(view: &View, deals: &[Deal]) -> Vec<(u8, Vec<Score>)> {
         .iter()
         .map(|o| {
             let s = o.seat as usize;
-            (o.seat, deals.iter().map(|d| scoring.score(d.hands[s])).collect())
+            (
+                o.seat,
+                deals.iter().map(|d| scoring.score(d.hands[s])).collect(),
+            )
         })
         .collect()
 }
@@ -373,6 +378,7 @@ fn report(
         p_safe: p,
         margin: margin(p, n),
         lives_lost: r.result.mean_cost(),
+        lives_lost_margin: r.result.cost_margin(n),
         knock_at,
         sweep,
         playouts: r.result.n,
