@@ -118,6 +118,16 @@ def test_the_round_log_shows_every_turn_and_the_discard_pile(tmp_path: Path) -> 
     assert pile and pile.group(1).split()[-1] == top
 
 
+def test_a_card_taken_this_turn_is_off_the_pile_in_the_round_log(tmp_path: Path) -> None:
+    # Seed 5: Cara takes the upcard 4S and puts down 4D; you take the 4D: the pile is empty
+    # until you put a card down.
+    args = ["--seed", str(SEED), "--no-oracle", "--save-file", str(tmp_path / "s")]
+    out = run(args, "t\nl\nq\n").output
+    log = out.split("The round so far", 1)[1]
+    assert "Cara took 4S, put down 4D" in log
+    assert re.search(r"Discard pile, bottom to top: \(empty\)", log)
+
+
 def test_a_resumed_game_shows_the_same_advice_and_keeps_the_advice_mode(tmp_path: Path) -> None:
     args = ["--seed", str(SEED), *FAST]
     straight = panels(run([*args, "--save-file", str(tmp_path / "a")], "d\n4\nq\n").output)
