@@ -41,6 +41,8 @@ const CLOCK_EVERY: usize = 16;
 
 /// Attempts a world by rejection may take on average before worlds are chained.
 const CHAIN_AFTER: f64 = 256.0;
+/// Attempts per world that the starts of chains may cost on average.
+const START_SHARE: f64 = 4.0;
 
 /// How many worlds each independent start gives: `settings.chain_length` if set, else 1 (no
 /// chains) unless a world by rejection takes more than [`CHAIN_AFTER`] attempts on average, as
@@ -94,7 +96,11 @@ pub(crate) fn plan<F: Factored>(
     } else {
         done as f64 / found as f64
     };
-    let length = (per_world / CHAIN_AFTER).ceil() as usize;
+    if per_world <= CHAIN_AFTER {
+        return Ok(1);
+    }
+    // Chained: long enough that the starts cost at most a few attempts per world.
+    let length = (per_world / START_SHARE).ceil() as usize;
     let most = settings.target.div_ceil(MIN_STARTS).clamp(1, MAX_CHAIN);
     Ok(length.clamp(1, most))
 }
@@ -118,11 +124,11 @@ pub(crate) fn collect_chains<F, D>(
             let (mut tried, mut given_up, mut stopped) = (0u64, 0usize, None);
             for c in range {
                 let mut rng = Rng::stream(each.settings.seed, PURPOSE_CHAIN, c as u64);
-                let (start, a) = each.one(&mut rng);
+                let n = length.min(target - c * length);
+                let (start, a) = each.one(&mut rng, n);
                 tried += a;
                 match start {
                     Ok(Some((parts, world))) => {
-                        let n = length.min(target - c * length);
                         stopped = chain(each, parts, world, n, &mut rng, &mut worlds);
                     }
                     Ok(None) => given_up += 1,

@@ -191,10 +191,11 @@ pub(crate) struct Each<'a, F, D> {
 }
 
 impl<F: Factored, D: Fn() -> Option<Instant> + Sync> Each<'_, F, D> {
-    /// One world's parts from `rng`, with this collection's limits.
-    pub fn one(&self, rng: &mut Rng) -> (Result<Option<Found<F>>, Stop>, u64) {
+    /// One world's parts from `rng`, with this collection's limits (the attempts allowed
+    /// `worlds` times those of one world: a chain's start may take the attempts of its chain).
+    pub fn one(&self, rng: &mut Rng, worlds: usize) -> (Result<Option<Found<F>>, Stop>, u64) {
         let limit = Limit {
-            max_attempts: self.settings.max_attempts_per_world,
+            max_attempts: (self.settings.max_attempts_per_world).saturating_mul(worlds as u64),
             deadline: (self.deadline)(),
         };
         one_world(self.game, self.fallback, limit, rng, self.runner)
@@ -271,7 +272,7 @@ fn independent<F: Factored, D: Fn() -> Option<Instant> + Sync>(
             let (mut tried, mut given_up, mut stopped) = (0u64, 0usize, None);
             for k in range {
                 let mut rng = Rng::stream(seed, PURPOSE_WORLD, k as u64);
-                let (parts, a) = each.one(&mut rng);
+                let (parts, a) = each.one(&mut rng, 1);
                 tried += a;
                 match parts {
                     Ok(Some((_, w))) => {
