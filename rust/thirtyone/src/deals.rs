@@ -250,6 +250,10 @@ impl Counts<'_> {
 }
 
 #[cfg(test)]
+#[path = "deals_tests.rs"]
+mod tests;
+
+#[cfg(test)]
 mod explore {
     use super::*;
     use crate::test_positions::position;
