@@ -10,6 +10,7 @@
 //! its time limit and cancellation ([`runner`]), consistent-world collection ([`worlds`]), the
 //! policy sweep with its confirmation run ([`evaluate`]) and the statistics ([`stats`]).
 
+pub mod chains;
 pub mod evaluate;
 pub mod rng;
 pub mod runner;

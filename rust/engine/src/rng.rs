@@ -76,6 +76,22 @@ impl Rng {
         }
     }
 
+    /// A uniform integer in `0..n` (`n > 0`), for sums of products of counts.
+    #[inline]
+    pub fn below_u128(&mut self, n: u128) -> u128 {
+        debug_assert!(n > 0);
+        if let Ok(small) = u64::try_from(n) {
+            return self.below_u64(small) as u128;
+        }
+        let zone = u128::MAX - (u128::MAX % n);
+        loop {
+            let x = ((self.next_u64() as u128) << 64) | self.next_u64() as u128;
+            if x < zone {
+                return x % n;
+            }
+        }
+    }
+
     /// Shuffle a slice uniformly (Fisher–Yates).
     #[inline]
     pub fn shuffle<T>(&mut self, xs: &mut [T]) {

@@ -14,6 +14,7 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
+use crate::chains;
 use crate::rng::Rng;
 use crate::runner::{Runner, Stop};
 
@@ -36,6 +37,25 @@ pub trait Factored: Sync {
     fn explainable(&self, _i: usize) -> Option<bool> {
         None
     }
+
+    /// Whether [`Factored::resample_pair`] is supported (the default: no; worlds then come by
+    /// rejection only).
+    fn resamples(&self) -> bool {
+        false
+    }
+
+    /// Parts `i` and `j` (`i != j`) of a consistent world drawn again, together, from their
+    /// distribution given every other part (a block Gibbs step: it leaves the distribution of
+    /// consistent worlds unchanged). Returns false when the game does not support it.
+    fn resample_pair(
+        &self,
+        _i: usize,
+        _j: usize,
+        _parts: &mut [Self::Part],
+        _rng: &mut Rng,
+    ) -> bool {
+        false
+    }
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -53,6 +73,9 @@ pub struct CollectSettings {
     /// It is meant to be at or after the runner's own time limit.
     pub minimum: usize,
     pub minimum_deadline: Option<Instant>,
+    /// Worlds drawn from each independent start when the game can redraw parts (None: chosen
+    /// by a pilot, 1 unless consistent combinations are rare; see [`crate::chains`]).
+    pub chain_length: Option<usize>,
 }
 
 impl Default for CollectSettings {
@@ -64,6 +87,7 @@ impl Default for CollectSettings {
             max_attempts_per_world: 1_000_000,
             minimum: 0,
             minimum_deadline: None,
+            chain_length: None,
         }
     }
 }
@@ -80,6 +104,9 @@ pub struct Collected<W> {
     pub given_up: usize,
     /// Why collection stopped early, if it did.
     pub stopped: Option<Stop>,
+    /// Worlds drawn from each independent start: 1 when every world is independent, more when
+    /// rare worlds were chained (each still exactly distributed, neighbours correlated).
+    pub chain: usize,
 }
 
 const PURPOSE_PROBE: u64 = 0x5052_4f42; // "PROB"
@@ -87,13 +114,14 @@ const PURPOSE_WORLD: u64 = 0x574f_524c; // "WORL"
 
 /// Collect up to `settings.target` consistent worlds. World `k` comes from its own random stream,
 /// so the result is the same whatever the number of threads (unless a time limit cut it short).
+///
+/// When consistent combinations are rare and the game can redraw two parts given the others
+/// ([`Factored::resample_pair`]), worlds come in chains instead (see [`crate::chains`]).
 pub fn collect<F: Factored>(
     game: &F,
     settings: &CollectSettings,
     runner: &Runner,
 ) -> Collected<F::World> {
-    let parts = game.parts();
-    let mut attempts = 0u64;
     // The time limit of the next world: the minimum's until that many are found.
     let found = AtomicUsize::new(0);
     let world_deadline = || {
@@ -103,10 +131,87 @@ pub fn collect<F: Factored>(
             runner.deadline()
         }
     };
-    let probe_deadline = world_deadline();
-    // Probe: find the parts that no attempt explains.
+    let mut attempts = 0u64;
+    let early = |attempts, stopped| Collected {
+        worlds: Vec::new(),
+        fallback_parts: Vec::new(),
+        attempts,
+        given_up: 0,
+        stopped,
+        chain: 1,
+    };
+    let fallback = match probe(game, settings, runner, world_deadline(), &mut attempts) {
+        Ok(f) => f,
+        Err(stop) => return early(attempts, Some(stop)),
+    };
+    let chain = if game.resamples() && game.parts() >= 2 && !fallback.iter().any(|&f| f) {
+        match chains::plan(game, settings, runner, world_deadline(), &mut attempts) {
+            Ok(length) => length,
+            Err(stop) => return early(attempts, Some(stop)),
+        }
+    } else {
+        1
+    };
+    let mut out = Collected {
+        worlds: Vec::with_capacity(settings.target.min(CAPACITY_AHEAD)),
+        fallback_parts: (0..fallback.len()).filter(|&i| fallback[i]).collect(),
+        attempts,
+        given_up: 0,
+        stopped: None,
+        chain,
+    };
+    let each = Each {
+        game,
+        fallback: &fallback,
+        settings,
+        runner,
+        found: &found,
+        deadline: &world_deadline,
+    };
+    if chain > 1 {
+        chains::collect_chains(&each, chain, &mut out);
+    } else {
+        independent(&each, &mut out);
+    }
+    out
+}
+
+/// A world found: its parts and the world they make.
+pub(crate) type Found<F> = (Vec<<F as Factored>::Part>, <F as Factored>::World);
+
+/// What the collection of every world shares.
+pub(crate) struct Each<'a, F, D> {
+    pub game: &'a F,
+    pub fallback: &'a [bool],
+    pub settings: &'a CollectSettings,
+    pub runner: &'a Runner,
+    /// Worlds found so far (for the minimum's deadline).
+    pub found: &'a AtomicUsize,
+    pub deadline: &'a D,
+}
+
+impl<F: Factored, D: Fn() -> Option<Instant> + Sync> Each<'_, F, D> {
+    /// One world's parts from `rng`, with this collection's limits (the attempts allowed
+    /// `worlds` times those of one world: a chain's start may take the attempts of its chain).
+    pub fn one(&self, rng: &mut Rng, worlds: usize) -> (Result<Option<Found<F>>, Stop>, u64) {
+        let limit = Limit {
+            max_attempts: (self.settings.max_attempts_per_world).saturating_mul(worlds as u64),
+            deadline: (self.deadline)(),
+        };
+        one_world(self.game, self.fallback, limit, rng, self.runner)
+    }
+}
+
+/// The parts that no attempt explains (dealt by the fallback), found by probing each part.
+fn probe<F: Factored>(
+    game: &F,
+    settings: &CollectSettings,
+    runner: &Runner,
+    deadline: Option<Instant>,
+    attempts: &mut u64,
+) -> Result<Vec<bool>, Stop> {
     let probe_chunk = 4096usize;
-    let mut fallback = vec![false; parts];
+    let mut fallback = vec![false; game.parts()];
     for (i, fb) in fallback.iter_mut().enumerate() {
         if let Some(known) = game.explainable(i) {
             *fb = !known;
@@ -123,7 +228,7 @@ pub fn collect<F: Factored>(
             runner.each_chunk(
                 n,
                 probe_chunk / 4,
-                |_| probe_deadline,
+                |_| deadline,
                 |range| {
                     range.into_iter().any(|a| {
                         let mut rng = Rng::stream(
@@ -140,45 +245,39 @@ pub fn collect<F: Factored>(
                 },
             );
             if cut {
-                return Collected {
-                    worlds: Vec::new(),
-                    fallback_parts: Vec::new(),
-                    attempts,
-                    given_up: 0,
-                    stopped: runner.stop_by(probe_deadline),
-                };
+                return Err(runner.stop_by(deadline).unwrap_or(Stop::Time));
             }
             found = any;
-            attempts += n as u64;
+            *attempts += n as u64;
             done += n;
             size *= 4;
         }
         *fb = !found;
     }
+    Ok(fallback)
+}
 
-    // Collect: world k from stream k.
-    let mut worlds = Vec::with_capacity(settings.target.min(CAPACITY_AHEAD));
-    let mut given_up = 0usize;
-    let mut stopped = None;
-    runner.each_chunk(
-        settings.target,
+/// Every world independent: world k from stream k.
+fn independent<F: Factored, D: Fn() -> Option<Instant> + Sync>(
+    each: &Each<'_, F, D>,
+    out: &mut Collected<F::World>,
+) {
+    let seed = each.settings.seed;
+    each.runner.each_chunk(
+        each.settings.target,
         WORLD_CHUNK,
-        |_| world_deadline(),
+        |_| (each.deadline)(),
         |range| {
-            let mut out = Vec::with_capacity(range.len());
+            let mut worlds = Vec::with_capacity(range.len());
             let (mut tried, mut given_up, mut stopped) = (0u64, 0usize, None);
             for k in range {
-                let mut rng = Rng::stream(settings.seed, PURPOSE_WORLD, k as u64);
-                let limit = Limit {
-                    max_attempts: settings.max_attempts_per_world,
-                    deadline: world_deadline(),
-                };
-                let (world, a) = one_world(game, &fallback, limit, &mut rng, runner);
+                let mut rng = Rng::stream(seed, PURPOSE_WORLD, k as u64);
+                let (parts, a) = each.one(&mut rng, 1);
                 tried += a;
-                match world {
-                    Ok(Some(w)) => {
-                        found.fetch_add(1, Ordering::Relaxed);
-                        out.push(w);
+                match parts {
+                    Ok(Some((_, w))) => {
+                        each.found.fetch_add(1, Ordering::Relaxed);
+                        worlds.push(w);
                     }
                     Ok(None) => given_up += 1,
                     Err(stop) => {
@@ -187,25 +286,29 @@ pub fn collect<F: Factored>(
                     }
                 }
             }
-            (out, tried, given_up, stopped)
+            (worlds, tried, given_up, stopped)
         },
-        |r| match r {
-            Some((w, a, g, s)) => {
-                worlds.extend(w);
-                attempts += a;
-                given_up += g;
-                stopped = stopped.or(s);
-            }
-            // Not begun: the run was cancelled, or its chunk's time was up.
-            None => stopped = stopped.or(runner.stop_by(None).or(Some(Stop::Time))),
-        },
+        |r| out.absorb(r, each.runner),
     );
-    Collected {
-        worlds,
-        fallback_parts: (0..parts).filter(|&i| fallback[i]).collect(),
-        attempts,
-        given_up,
-        stopped,
+}
+
+impl<W> Collected<W> {
+    /// Take in one chunk's worlds, attempts, worlds given up and stop (None: the chunk was not
+    /// begun, because the run was cancelled or its time was up).
+    pub(crate) fn absorb(
+        &mut self,
+        r: Option<(Vec<W>, u64, usize, Option<Stop>)>,
+        runner: &Runner,
+    ) {
+        match r {
+            Some((w, a, g, s)) => {
+                self.worlds.extend(w);
+                self.attempts += a;
+                self.given_up += g;
+                self.stopped = self.stopped.or(s);
+            }
+            None => self.stopped = self.stopped.or(runner.stop_by(None).or(Some(Stop::Time))),
+        }
     }
 }
 
@@ -225,19 +328,19 @@ struct Limit {
 const CLOCK_EVERY: u64 = 4096;
 
 /// One world: every part by rejection (or fallback), then the combination; an incompatible
-/// combination starts the whole world again. Returns the world (None if given up after its
-/// attempts; the reason if the run stopped meanwhile) and the attempts made.
+/// combination starts the whole world again. Returns the world and its parts (None if
+/// given up after its attempts; the reason if the run stopped meanwhile) and the attempts made.
 fn one_world<F: Factored>(
     game: &F,
     fallback: &[bool],
     limit: Limit,
     rng: &mut Rng,
     runner: &Runner,
-) -> (Result<Option<F::World>, Stop>, u64) {
+) -> (Result<Option<Found<F>>, Stop>, u64) {
     let mut attempts = 0u64;
     let mut clock = CLOCK_EVERY;
     // Whether to give up after another attempt: too many attempts, or the run stopped.
-    let mut over = |attempts: u64| -> Option<Result<Option<F::World>, Stop>> {
+    let mut over = |attempts: u64| -> Option<Result<Option<Found<F>>, Stop>> {
         if attempts >= clock {
             clock = attempts + CLOCK_EVERY;
             if let Some(stop) = runner.stop_by(limit.deadline) {
@@ -267,7 +370,7 @@ fn one_world<F: Factored>(
         }
         attempts += 1;
         if let Some(w) = game.combine(&parts) {
-            return (Ok(Some(w)), attempts);
+            return (Ok(Some((parts, w))), attempts);
         }
         if let Some(end) = over(attempts) {
             return (end, attempts);

@@ -14,12 +14,12 @@
 //! then drawn from the counts. Should the walk grow too large, the opponent is sampled by plain
 //! rejection instead: the known put-downs placed in slots they could have come from, uniformly,
 //! the rest dealt from the unseen cards, kept when the replay matches. Opponents are combined by
-//! the engine (their hidden cards must differ).
+//! the engine (their hidden cards must differ): see `deals`.
 
 use std::collections::HashMap;
 use std::time::Instant;
 
-use montecarlo::{Factored, Rng};
+use montecarlo::Rng;
 use rayon::prelude::*;
 
 use crate::cards::{same_cards, Card, CardSet};
@@ -44,7 +44,7 @@ pub struct Deal {
 
 /// How one opponent's hand now is drawn.
 #[derive(Clone, Debug)]
-enum Posterior {
+pub(crate) enum Posterior {
     /// From exact counts: the hands, their unseen cards, and cumulative counts.
     Counted {
         hands: Vec<([Card; 3], CardSet)>,
@@ -61,9 +61,9 @@ const CLOCK_EVERY: u64 = 4_096;
 
 /// Samples consistent deals for one view.
 pub struct Inference<'a> {
-    view: &'a View,
+    pub(crate) view: &'a View,
     unseen: Vec<Card>,
-    posteriors: Vec<Posterior>,
+    pub(crate) posteriors: Vec<Posterior>,
 }
 
 impl<'a> Inference<'a> {
@@ -132,7 +132,7 @@ impl<'a> Inference<'a> {
     }
 
     /// One attempt for opponent `o`: a sampled history, replayed by the rule.
-    fn attempt(&self, o: &Opponent, rng: &mut Rng) -> Option<OppDeal> {
+    pub(crate) fn attempt(&self, o: &Opponent, rng: &mut Rng) -> Option<OppDeal> {
         if let Some(h) = o.shown_hand {
             return Some(OppDeal {
                 hand: h,
@@ -176,7 +176,7 @@ impl<'a> Inference<'a> {
     }
 
     /// Opponent `o` dealt without the test: the cards they took and still hold, and unseen cards.
-    fn untested(&self, o: &Opponent, rng: &mut Rng) -> OppDeal {
+    pub(crate) fn untested(&self, o: &Opponent, rng: &mut Rng) -> OppDeal {
         if let Some(h) = o.shown_hand {
             return OppDeal {
                 hand: h,
@@ -251,56 +251,6 @@ fn replay(view: &View, o: &Opponent, slots: &[Card]) -> Option<[Card; 3]> {
         }
     }
     Some(hand)
-}
-
-impl Factored for Inference<'_> {
-    type Part = OppDeal;
-    type World = Deal;
-
-    fn parts(&self) -> usize {
-        self.view.opponents.len()
-    }
-
-    fn sample_part(&self, i: usize, rng: &mut Rng) -> Option<OppDeal> {
-        let o = &self.view.opponents[i];
-        match &self.posteriors[i] {
-            Posterior::Rejection => self.attempt(o, rng),
-            Posterior::Counted { hands, cumulative } => {
-                let total = *cumulative.last()?;
-                let r = rng.below_u64(total);
-                let k = cumulative.partition_point(|&c| c <= r);
-                let (hand, unseen_used) = hands[k];
-                Some(OppDeal { hand, unseen_used })
-            }
-        }
-    }
-
-    fn explainable(&self, i: usize) -> Option<bool> {
-        match &self.posteriors[i] {
-            Posterior::Counted { cumulative, .. } => Some(!cumulative.is_empty()),
-            Posterior::Rejection => None,
-        }
-    }
-
-    fn fallback_part(&self, i: usize, rng: &mut Rng) -> OppDeal {
-        self.untested(&self.view.opponents[i], rng)
-    }
-
-    fn combine(&self, parts: &[OppDeal]) -> Option<Deal> {
-        let mut used = CardSet::EMPTY;
-        let mut hands = [[Card::from_index(0); 3]; MAX_SEATS];
-        for (o, p) in self.view.opponents.iter().zip(parts) {
-            if used.intersects(p.unseen_used) {
-                return None;
-            }
-            used = used.union(p.unseen_used);
-            hands[o.seat as usize] = p.hand;
-        }
-        Some(Deal {
-            hands,
-            stock: self.view.unseen.minus(used),
-        })
-    }
 }
 
 /// The exact count of one opponent's consistent slot fillings, by the hand they end in.
@@ -594,56 +544,8 @@ fn combinations(n: usize, k: usize) -> Vec<Vec<usize>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::round::{Round, Source};
-    use crate::rules::RoundRules;
-    use crate::view::{StateInput, TurnInput};
+    use crate::test_positions::position;
     use montecarlo::{collect, CollectSettings, Runner};
-
-    /// Play a round by the rule from a shuffled pack and return the view of the player to move
-    /// after `turns` turns (None if the round ended first).
-    fn position(seed: u64, seats: u8, turns: usize) -> Option<StateInput> {
-        let mut deck: Vec<Card> = Card::all().collect();
-        Rng::stream(seed, 0, 0).shuffle(&mut deck);
-        let rules = RoundRules::default();
-        let mut r = Round::deal(rules, seats, 0, &deck).ok()?;
-        let upcard = r.top();
-        let mut log = Vec::new();
-        for _ in 0..turns {
-            if r.is_over() {
-                return None;
-            }
-            let rec = r.play_rule_turn(TABLE_KNOCK_AT);
-            log.push(rec);
-        }
-        if r.is_over() {
-            return None;
-        }
-        let me = r.to_move();
-        let turns = log
-            .iter()
-            .map(|t| match (t.knock, t.draw) {
-                (true, _) => TurnInput::Knock { seat: t.seat },
-                (_, Some((from, card))) => TurnInput::Play {
-                    seat: t.seat,
-                    from,
-                    drew: (from == Source::Stock && t.seat == me).then_some(card),
-                    discard: t.put_down.expect("a put-down"),
-                    shows: None,
-                },
-                _ => unreachable!("no decline before the stock runs out"),
-            })
-            .collect();
-        Some(StateInput {
-            rules,
-            seats,
-            me,
-            first: 0,
-            upcard,
-            hand: r.hand(me),
-            turns,
-            pending: None,
-        })
-    }
 
     fn score_histogram(deals: &[Deal], seat: u8, view: &View) -> [f64; 64] {
         let mut h = [0f64; 64];

@@ -9,6 +9,7 @@
 
 pub mod cards;
 pub mod costs;
+pub mod deals;
 pub mod decision;
 pub mod error;
 pub mod inference;
@@ -22,6 +23,8 @@ pub mod rules;
 pub mod scoring;
 pub mod settings;
 pub mod table;
+#[cfg(test)]
+mod test_positions;
 pub mod view;
 
 pub use cards::{Card, CardSet};
