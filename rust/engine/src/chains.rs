@@ -44,9 +44,9 @@ const CHAIN_AFTER: f64 = 256.0;
 /// Attempts per world that the starts of chains may cost on average.
 const START_SHARE: f64 = 4.0;
 
-/// How many worlds each independent start gives: `settings.chain_length` if set, else 1 (no
-/// chains) unless a world by rejection takes more than [`CHAIN_AFTER`] attempts on average, as
-/// measured by the pilot.
+/// How many worlds each independent start gives: `settings.chain_length` if set, else (with
+/// `chain_when_rare`) 1 unless a world by rejection takes more than [`CHAIN_AFTER`] attempts on
+/// average, as measured by the pilot.
 pub(crate) fn plan<F: Factored>(
     game: &F,
     settings: &CollectSettings,
@@ -408,10 +408,17 @@ mod tests {
 
     #[test]
     fn frequent_worlds_are_not_chained_and_rare_ones_are() {
-        let s = CollectSettings {
+        // By default nothing is chained, however rare the worlds.
+        let plain_settings = CollectSettings {
             target: 1_000,
             seed: 1,
             ..CollectSettings::default()
+        };
+        let r = Runner::simple(Some(2));
+        assert_eq!(collect(&Perm::new(), &plain_settings, &r).chain, 1);
+        let s = CollectSettings {
+            chain_when_rare: true,
+            ..plain_settings
         };
         let c = collect(&Spread, &s, &Runner::simple(Some(2)));
         assert_eq!(c.chain, 1);

@@ -74,8 +74,12 @@ pub struct CollectSettings {
     pub minimum: usize,
     pub minimum_deadline: Option<Instant>,
     /// Worlds drawn from each independent start when the game can redraw parts (None: chosen
-    /// by a pilot, 1 unless consistent combinations are rare; see [`crate::chains`]).
+    /// by a pilot when `chain_when_rare`, else 1; see [`crate::chains`]).
     pub chain_length: Option<usize>,
+    /// Let a pilot chain worlds when consistent combinations are rare. Off by default: chained
+    /// worlds are each exactly distributed but neighbours are correlated, and a caller whose
+    /// margins assume independent worlds must not use them until it accounts for that.
+    pub chain_when_rare: bool,
 }
 
 impl Default for CollectSettings {
@@ -88,6 +92,7 @@ impl Default for CollectSettings {
             minimum: 0,
             minimum_deadline: None,
             chain_length: None,
+            chain_when_rare: false,
         }
     }
 }
@@ -144,7 +149,8 @@ pub fn collect<F: Factored>(
         Ok(f) => f,
         Err(stop) => return early(attempts, Some(stop)),
     };
-    let chain = if game.resamples() && game.parts() >= 2 && !fallback.iter().any(|&f| f) {
+    let wanted = settings.chain_length.is_some() || settings.chain_when_rare;
+    let chain = if wanted && game.resamples() && game.parts() >= 2 && !fallback.iter().any(|&f| f) {
         match chains::plan(game, settings, runner, world_deadline(), &mut attempts) {
             Ok(length) => length,
             Err(stop) => return early(attempts, Some(stop)),

@@ -294,6 +294,7 @@ mod explore {
                         &CollectSettings {
                             target: 10_000,
                             seed,
+                            chain_when_rare: true,
                             ..Default::default()
                         },
                         &runner,
