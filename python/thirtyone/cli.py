@@ -315,65 +315,9 @@ def rules_command(preset: str | None) -> None:
     """List the presets (the rule document each follows and how it differs from standard) and
     every rule option with its values, default and meaning. With PRESET: that table's value of
     every option."""
-    from rich import box
-    from rich.table import Table
+    from thirtyone.rules_view import rules_report
 
-    console = Console(highlight=False)
-    if preset is not None:
-        info = Rules.PRESET_INFO[preset]
-        rules = Rules.preset(preset)
-        standard = Rules.standard()
-        table = Table(
-            title=f"{preset}: {info.document}",
-            title_justify="left",
-            box=box.SIMPLE_HEAD,
-            caption=info.differs,
-            caption_justify="left",
-        )
-        table.add_column("Option", style="bold", no_wrap=True)
-        table.add_column("Value")
-        table.add_column("Standard", style="dim")
-        for option in Rules.options():
-            value = _rule_value(getattr(rules, option.name))
-            base = _rule_value(getattr(standard, option.name))
-            table.add_row(option.name, value, "" if value == base else base)
-        console.print(table)
-        return
-    presets = Table(title="Presets (--rules)", title_justify="left", box=box.SIMPLE_HEAD)
-    presets.add_column("Preset", no_wrap=True)
-    presets.add_column("How it differs from standard")
-    for p in Rules.PRESET_INFO.values():
-        presets.add_row(
-            Text(p.name, style="bold").append(f"\n{p.document}", style="dim"), p.differs
-        )
-    options = Table(
-        title="Rule options (--rule KEY=VALUE)", title_justify="left", box=box.SIMPLE_HEAD
-    )
-    options.add_column("Option", max_width=24)
-    options.add_column("Default", max_width=16)
-    options.add_column("Meaning")
-    for o in Rules.options():
-        options.add_row(
-            Text(o.name, style="bold").append(f"\n{o.values}", style="dim"),
-            o.default,
-            Text(o.meaning).append(f" — rule document {o.seed}", style="dim"),
-        )
-    console.print(presets)
-    console.print(options)
-    console.print(
-        "Example: thirtyone play --rules scat --rule placing=ranked --rule min_knock=17\n"
-        "Computer players never call the blind showdown and always show a 31 (the table's "
-        "decision rule has no clause for either); the Oracle assumes the same of every player.",
-        style="dim",
-    )
-
-
-def _rule_value(value: object) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, tuple):
-        return ", ".join(value) if value else "(none)"
-    return str(value)
+    Console(highlight=False).print(rules_report(preset))
 
 
 # -- thirtyone schema, thirtyone completion ------------------------------------------------------
