@@ -1,0 +1,231 @@
+"""The run's figures as tables in the terminal (rich), each beside its target."""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any
+
+from bench_query import median
+from bench_targets import TARGET_4P_SLOWEST_S, TARGET_6P_LATE_S
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+
+def _ms(s: float | None) -> str:
+    return "-" if s is None or math.isnan(s) else f"{1000 * s:.1f} ms"
+
+
+def _big(x: float | None) -> str:
+    if x is None or math.isnan(x):
+        return "-"
+    for unit, scale in (("G", 1e9), ("M", 1e6), ("k", 1e3)):
+        if abs(x) >= scale:
+            return f"{x / scale:.2f} {unit}"
+    return f"{x:.1f}"
+
+
+def _value(row: dict[str, Any]) -> str:
+    v = row["value"]
+    if v is None:
+        return "-"
+    unit = row["unit"]
+    if unit == "s":
+        return _ms(v)
+    if unit == "x":
+        return f"{v:.2f}x" if v < 100 else f"{v:,.0f}x"
+    if unit == "MB":
+        return f"{v:.1f} MB"
+    return _big(v)
+
+
+def _goal(row: dict[str, Any]) -> str:
+    sign = ">=" if row["higher_is_better"] else "<="
+    goal = row["goal"]
+    text = _value({**row, "value": goal})
+    return f"{sign} {text}"
+
+
+def show(r: dict[str, Any]) -> None:
+    from rich.console import Console
+
+    console = Console(width=max(Console().width, 130))
+    _header(console, r)
+    _positions(console, r)
+    _latency(console, r)
+    if r["deals"]:
+        _deals(console, r)
+    _scaling_and_reference(console, r)
+    _instructions_and_memory(console, r)
+    _targets(console, r)
+
+
+def _header(console: Console, r: dict[str, Any]) -> None:
+    """The machine, the commit, how busy the machine was, and the precision."""
+    m = r["machine"]
+    console.print(
+        f"[bold]Oracle benchmark[/bold]  {m['cpu']}, {m['usable_cpus']} usable of "
+        f"{m['logical_cpus']} CPUs, load {m['load_average'][0]:.2f} before / "
+        f"{m['load_average_after'][0]:.2f} after; commit {str(r['git']['commit'])[:10]}"
+        f"{' + uncommitted changes' if r['git']['code_dirty'] else ''}"
+    )
+    share = m.get("others_share_during_run")
+    if share is not None:
+        style = "red" if share > 0.15 else "green"
+        console.print(
+            f"[{style}]Other processes took {100 * share:.0f}% of the machine during the run"
+            + (": the figures are contended, compare ratios only" if share > 0.15 else "")
+            + f"[/{style}]"
+        )
+    p = r["precision"]
+    console.print(
+        f"{p['deals']:,} deals, {p['playouts']:,} playouts per option, {p['threads']} threads, "
+        f"{p['reps']} repetitions"
+        + ("  [yellow](quick: targets not judged)[/yellow]" if r["quick"] else "")
+    )
+
+
+def _positions(console: Console, r: dict[str, Any]) -> None:
+    from rich.table import Table
+
+    t = Table(title=f"Positions (fingerprint {r['positions_fingerprint']})")
+    t.add_column("position")
+    t.add_column("")
+    for name, info in r["positions"].items():
+        t.add_row(name, f"{info['describe']} (seed {info['seed']})")
+    console.print(t)
+
+
+def _latency(console: Console, r: dict[str, Any]) -> None:
+    from rich.table import Table
+
+    t = Table(title="Latency of a query, per position")
+    for col in (
+        "position",
+        "median",
+        "worst",
+        "deals part",
+        "playouts",
+        "playouts/s/core",
+        "turns/playout*",
+        "turns/s/core*",
+        "target (median)",
+    ):
+        t.add_column(col, justify="left" if col == "position" else "right")
+    for name, e in r["latency"].items():
+        t.add_row(*_latency_row(name, e, r["quick"]))
+    console.print(t)
+    console.print(
+        "[dim]* turns are not counted by the engine: estimated from the same playouts replayed "
+        "by the Python reference (see benches/README.md). 'deals part': the query with one "
+        "playout per option.[/dim]"
+    )
+
+
+def _latency_row(name: str, e: dict[str, Any], quick: bool) -> list[str]:
+    goal = TARGET_6P_LATE_S if name == "6p-late" else None
+    if name.startswith("4p-"):
+        goal = TARGET_4P_SLOWEST_S
+    mark = ""
+    if goal is not None:
+        ok = e["median_s"] <= goal
+        verdict = "-" if quick else "[green]pass[/green]" if ok else "[red]FAIL[/red]"
+        mark = f"<= {_ms(goal)} {verdict}"
+    tpp = e["turns_per_query_est"] / e["playouts_per_query"] if "turns_per_query_est" in e else None
+    return [
+        name,
+        _ms(e["median_s"]),
+        _ms(e["worst_s"]),
+        _ms(e["deals_in_query_median_s"]),
+        f"{e['playouts_per_query']:,}",
+        _big(e["playouts_per_s_per_core"]),
+        "-" if tpp is None else f"{tpp:.1f}",
+        _big(e.get("turns_per_s_per_core_est")),
+        mark,
+    ]
+
+
+def _deals(console: Console, r: dict[str, Any]) -> None:
+    from rich.table import Table
+
+    t = Table(title=f"{r['precision']['deal_count']:,} consistent deals, late positions")
+    for col in ("position", "inside a query", "deals/s", "_core.sample_deals", "deals/s"):
+        t.add_column(col, justify="right")
+    for name, d in r["deals"].items():
+        t.add_row(
+            name,
+            _ms(d["in_query_median_s"]),
+            _big(d["in_query_deals_per_s"]),
+            _ms(d["sample_deals_median_s"]),
+            _big(d["sample_deals_per_s"]),
+        )
+    console.print(t)
+    console.print(
+        "[dim]_core.sample_deals also converts every deal to Python objects; 'inside a "
+        "query' is the query with one playout per option.[/dim]"
+    )
+
+
+def _scaling_and_reference(console: Console, r: dict[str, Any]) -> None:
+    s = r["scaling"]
+    console.print(
+        f"Thread scaling on {s['position']}: one thread {_ms(median(s['one_thread_s']))}, two "
+        f"{_ms(median(s['two_threads_s']))} (medians): {s['ratio']:.2f}x; fastest against "
+        f"fastest: {s['ratio_best']:.2f}x"
+    )
+    ref = r["reference"]
+    if "error" in ref:
+        console.print(f"Python reference: unavailable ({ref['error']})")
+    else:
+        console.print(
+            f"Python reference on {ref['position']} ({ref['python_option']}, never knocking): "
+            f"{ref['python_playouts_per_s']:,.0f} playouts/s, {_big(ref['python_turns_per_s'])} "
+            f"turns/s; Rust on one thread: {_big(ref['rust_playouts_per_s_one_thread'])} "
+            f"playouts/s (each a whole sweep): {ref['playout_ratio']:,.0f}x"
+            + (
+                f"; per table-rule turn (estimated) {ref['turn_ratio_est']:,.0f}x"
+                if "turn_ratio_est" in ref
+                else ""
+            )
+        )
+
+
+def _instructions_and_memory(console: Console, r: dict[str, Any]) -> None:
+    ins = r.get("instructions")
+    if ins:
+        console.print(
+            f"Instructions (callgrind, one thread) on {ins['position']}: "
+            f"{ins['per_playout']:,.0f} per playout"
+            + (
+                f", {ins['per_turn_est']:,.0f} per table-rule turn*"
+                if "per_turn_est" in ins
+                else ""
+            )
+        )
+    mem = r["memory"]
+    console.print(
+        "Peak memory (RSS high-water mark of a fresh interpreter): "
+        + ", ".join(
+            f"{n}: {q['import_mb']:.1f} MB after importing thirtyone, {q['peak_mb']:.1f} MB "
+            f"after the query (+{q['over_import_mb']:.1f} MB)"
+            for n, q in mem["queries"].items()
+        )
+    )
+
+
+def _targets(console: Console, r: dict[str, Any]) -> None:
+    from rich.table import Table
+
+    t = Table(title="Performance targets")
+    for col in ("target", "measured", "goal", ""):
+        t.add_column(col, justify="left" if col == "target" else "right")
+    for row in r["targets"]:
+        ok = row["pass"]
+        mark = "[green]pass[/green]" if ok else "[red]FAIL[/red]" if ok is False else "-"
+        if "note" in row:
+            mark = "- (note)"
+        t.add_row(row["target"], _value(row), _goal(row), mark)
+    console.print(t)
+    for row in r["targets"]:
+        if "note" in row:
+            console.print(f"[dim]note: {row['target']}: {row['note']}[/dim]")

@@ -1,0 +1,88 @@
+"""Facts about the machine and the build a run is measured on, and how busy the machine was."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import platform
+import resource
+import subprocess
+import time
+from pathlib import Path
+from typing import Any
+
+from bench_query import ROOT
+from thirtyone import _core
+
+
+def _cpu_model() -> str:
+    """The CPU's model name, with its family, model and stepping numbers where they are known
+    (a virtual machine may show only a vendor's family name)."""
+    fields: dict[str, str] = {}
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            key, _, value = line.partition(":")
+            fields.setdefault(key.strip(), value.strip())
+    except OSError:
+        return platform.processor() or "unknown"
+    name = fields.get("model name", platform.processor() or "unknown")
+    ids = [f"{k} {fields[k]}" for k in ("cpu family", "model", "stepping") if k in fields]
+    return f"{name} ({', '.join(ids)})" if ids else name
+
+
+def _git(*args: str) -> str | None:
+    try:
+        out = subprocess.run(
+            ["git", *args], cwd=ROOT, capture_output=True, text=True, check=True, timeout=10
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return out.stdout.strip()
+
+
+def machine() -> dict[str, Any]:
+    affinity = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else None
+    core = Path(_core.__file__)
+    return {
+        "cpu": _cpu_model(),
+        "logical_cpus": os.cpu_count(),
+        "usable_cpus": affinity,
+        "load_average": list(os.getloadavg()),
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "extension": {
+            "path": str(core),
+            "mtime": dt.datetime.fromtimestamp(core.stat().st_mtime, dt.UTC).isoformat(),
+            "bytes": core.stat().st_size,
+        },
+    }
+
+
+def git_info() -> dict[str, Any]:
+    status = _git("status", "--porcelain", "--", "rust", "python", "Cargo.toml", "Cargo.lock")
+    return {
+        "commit": _git("rev-parse", "HEAD"),
+        "describe": _git("log", "-1", "--format=%h %s"),
+        # Uncommitted changes to the code that is timed: the figures may not match the commit.
+        "code_dirty": bool(status),
+    }
+
+
+def machine_busy_s() -> tuple[float, float] | None:
+    """CPU seconds the whole machine spent busy (steal included) and wall seconds, from
+    ``/proc/stat`` (None where there is none)."""
+    try:
+        fields = Path("/proc/stat").read_text().splitlines()[0].split()
+    except OSError:
+        return None
+    tick = os.sysconf("SC_CLK_TCK")
+    # user nice system idle iowait irq softirq steal ...
+    vals = [int(x) for x in fields[1:]]
+    busy = sum(vals[:8]) - vals[3] - vals[4]
+    return busy / tick, time.monotonic()
+
+
+def own_cpu_s() -> float:
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime

@@ -1,0 +1,277 @@
+"""The run's steps, in order: positions, latency, consistent deals, thread scaling, the Python
+reference's rate, memory, instructions, and the targets' verdicts."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import resource
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from bench_machine import git_info, machine, machine_busy_s, own_cpu_s
+from bench_query import (
+    SCALING_POSITION,
+    Precision,
+    deals_only,
+    median,
+    option_name,
+    playouts_per_query,
+    query,
+    timed,
+)
+from bench_targets import targets
+from memory_and_instructions import instructions, memory
+from positions import BenchPosition, bench_positions, fingerprint
+from thirtyone import _core
+from thirtyone.state import parse
+from turn_estimate import Reference, estimate_turns, query_turns, reference_playouts
+
+Log = Callable[[str], None]
+
+
+def run(prec: Precision, quick: bool, log: Log, callgrind: bool = False) -> dict[str, Any]:
+    started = dt.datetime.now(dt.UTC)
+    cpu0 = resource.getrusage(resource.RUSAGE_SELF)
+    busy0, own0 = machine_busy_s(), own_cpu_s()
+    result: dict[str, Any] = {
+        "schema": 1,
+        "started": started.isoformat(),
+        "quick": quick,
+        "precision": prec.__dict__,
+        "machine": machine(),
+        "git": git_info(),
+    }
+    log("building positions")
+    positions = bench_positions()
+    by_name = {p.name: p for p in positions}
+    result["positions_fingerprint"] = fingerprint(positions)
+    result["positions"] = {p.name: _position_facts(p) for p in positions}
+
+    log("warming up")
+    query(positions[0], prec, 0, prec.threads)
+    timings = time_latency(positions, prec, log)
+    ref = Reference()
+    if not ref.ok:
+        log(f"pure-Python reference unavailable: {ref.error}")
+    latency = {p.name: latency_entry(p, prec, timings, ref, log) for p in positions}
+    result["latency"] = latency
+    result["deals"] = consistent_deals(positions, prec, log)
+    sp = by_name[SCALING_POSITION]
+    result["scaling"], one_thread_deals = thread_scaling(sp, prec, log)
+    result["reference"] = reference_ratio(
+        ref, sp, prec, result["scaling"]["one_thread_s"], one_thread_deals, latency, log
+    )
+    result["memory"] = memory(by_name, prec, log)
+    if callgrind:
+        result["instructions"] = instructions(by_name[SCALING_POSITION], prec, latency, log)
+
+    result["targets"] = targets(result, quick)
+    cpu1 = resource.getrusage(resource.RUSAGE_SELF)
+    result["finished"] = dt.datetime.now(dt.UTC).isoformat()
+    result["bench_cpu_s"] = cpu1.ru_utime + cpu1.ru_stime - cpu0.ru_utime - cpu0.ru_stime
+    result["machine"]["load_average_after"] = list(os.getloadavg())
+    _others_share(result["machine"], busy0, own0)
+    return result
+
+
+def _position_facts(p: BenchPosition) -> dict[str, Any]:
+    return {
+        "describe": p.describe(),
+        "seats": p.seats,
+        "seed": p.seed,
+        "turns_played": p.turns_played,
+        "min_opponent_turns": p.min_opponent_turns,
+        "stock_left": p.stock_left,
+        "tags": p.tags,
+        "state": p.state,
+    }
+
+
+def _others_share(m: dict[str, Any], busy0: tuple[float, float] | None, own0: float) -> None:
+    """Record the share of the machine that other processes took during the run."""
+    busy1, own1 = machine_busy_s(), own_cpu_s()
+    if busy0 is not None and busy1 is not None:
+        wall = busy1[1] - busy0[1]
+        cpus = m["usable_cpus"] or os.cpu_count() or 1
+        others = max(busy1[0] - busy0[0] - (own1 - own0), 0.0)
+        # The share of the machine that other processes (or the hypervisor) took meanwhile:
+        # near 0 on a quiet machine; figures from a run where it is high are contended.
+        m["others_share_during_run"] = others / (wall * cpus)
+
+
+# -- latency -----------------------------------------------------------------------------------
+
+
+@dataclass
+class LatencyTimes:
+    """Per position: each repetition's wall time, CPU time and deals part, and the options'
+    figures of one query (same seed as the first repetition)."""
+
+    times: dict[str, list[float]] = field(default_factory=dict)
+    cpu: dict[str, list[float]] = field(default_factory=dict)
+    deal_times: dict[str, list[float]] = field(default_factory=dict)
+    raws: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+
+def time_latency(positions: list[BenchPosition], prec: Precision, log: Log) -> LatencyTimes:
+    """Latency: repetitions interleaved over the positions, so that a burst of noise is shared."""
+    lt = LatencyTimes(
+        times={p.name: [] for p in positions},
+        cpu={p.name: [] for p in positions},
+        deal_times={p.name: [] for p in positions},
+    )
+    for rep in range(prec.reps):
+        log(f"latency, repetition {rep + 1} of {prec.reps}")
+        for p in positions:
+            r0 = resource.getrusage(resource.RUSAGE_SELF)
+            t, _ = timed(query, p, prec, rep + 1, prec.threads)
+            r1 = resource.getrusage(resource.RUSAGE_SELF)
+            lt.times[p.name].append(t)
+            lt.cpu[p.name].append(r1.ru_utime + r1.ru_stime - r0.ru_utime - r0.ru_stime)
+            t, _ = timed(deals_only, p, prec.deals, rep + 1, prec.threads)
+            lt.deal_times[p.name].append(t)
+    for p in positions:  # the options' figures for the playout counts (same seed as rep 1)
+        lt.raws[p.name] = _core.advise(
+            parse(p.state),
+            deals=prec.deals,
+            playouts=prec.playouts,
+            seed=1,
+            threads=prec.threads,
+        )
+    return lt
+
+
+def latency_entry(
+    p: BenchPosition, prec: Precision, lt: LatencyTimes, ref: Reference, log: Log
+) -> dict[str, Any]:
+    """One position's latency figures, with its estimated turns where the reference is there."""
+    raw = lt.raws[p.name]
+    n_play = playouts_per_query(raw)
+    t_med = median(lt.times[p.name])
+    t_deals = median(lt.deal_times[p.name])
+    t_play = max(t_med - t_deals, 1e-9)
+    entry: dict[str, Any] = {
+        "times_s": lt.times[p.name],
+        "median_s": t_med,
+        "worst_s": max(lt.times[p.name]),
+        "cpu_s": lt.cpu[p.name],
+        "deals": raw["deals"],
+        "warnings": raw["warnings"],
+        "deals_in_query_s": lt.deal_times[p.name],
+        "deals_in_query_median_s": t_deals,
+        "options": [
+            {
+                "option": option_name(o),
+                "swept": o["swept"],
+                "playouts": o["playouts"],
+                "knock_at": o["knock_at"],
+            }
+            for o in raw["options"]
+        ],
+        "playouts_per_query": n_play,
+        "playout_time_s": t_play,
+        "playouts_per_s": n_play / t_play,
+        "playouts_per_s_per_core": n_play / t_play / prec.threads,
+    }
+    if ref.ok:
+        log(f"estimating turns per playout on {p.name}")
+        est = estimate_turns(ref, p, raw, prec.turn_samples, seed=7)
+        turns = query_turns(raw, est)
+        entry["turns_per_playout_est"] = {
+            k: {"sweep": v.sweep, "confirm": v.confirm} for k, v in est.items()
+        }
+        entry["turns_per_query_est"] = turns
+        entry["turns_per_s_per_core_est"] = turns / t_play / prec.threads
+    return entry
+
+
+# -- consistent deals, thread scaling, the Python reference -------------------------------------
+
+
+def consistent_deals(positions: list[BenchPosition], prec: Precision, log: Log) -> dict[str, Any]:
+    """Consistent deals on the late positions (every opponent five turns or more)."""
+    late = [p for p in positions if "late" in p.tags]
+    deals: dict[str, Any] = {}
+    for p in late:
+        log(f"consistent deals on {p.name}")
+        ts: list[float] = []
+        tq: list[float] = []
+        got: list[Any] = []
+        for rep in range(max(prec.reps, 3)):
+            state = parse(p.state)
+            t, (got, _) = timed(_core.sample_deals, state, prec.deal_count, rep + 1, prec.threads)
+            ts.append(t)
+            t, raw = timed(deals_only, p, prec.deal_count, rep + 1, prec.threads)
+            tq.append(t)
+        deals[p.name] = {
+            "count": len(got),
+            "count_in_query": raw["deals"],
+            "sample_deals_s": ts,
+            "sample_deals_median_s": median(ts),
+            "sample_deals_per_s": len(got) / median(ts),
+            "in_query_s": tq,
+            "in_query_median_s": median(tq),
+            "in_query_deals_per_s": raw["deals"] / median(tq),
+        }
+    return deals
+
+
+def thread_scaling(
+    sp: BenchPosition, prec: Precision, log: Log
+) -> tuple[dict[str, Any], list[float]]:
+    """One and two threads on the same position, interleaved; also the deals part on one thread
+    (for the reference ratio)."""
+    log(f"thread scaling on {sp.name}")
+    t1: list[float] = []
+    t2: list[float] = []
+    d1: list[float] = []
+    for rep in range(prec.reps):
+        t1.append(timed(query, sp, prec, rep + 1, 1)[0])
+        t2.append(timed(query, sp, prec, rep + 1, 2)[0])
+        d1.append(timed(deals_only, sp, prec.deals, rep + 1, 1)[0])
+    scaling = {
+        "position": sp.name,
+        "one_thread_s": t1,
+        "two_threads_s": t2,
+        "ratio": median(t1) / median(t2),
+        # Fastest against fastest: less sensitive to other processes taking the second core.
+        "ratio_best": min(t1) / min(t2),
+    }
+    return scaling, d1
+
+
+def reference_ratio(
+    ref: Reference,
+    sp: BenchPosition,
+    prec: Precision,
+    t1: list[float],
+    d1: list[float],
+    latency: dict[str, Any],
+    log: Log,
+) -> dict[str, Any]:
+    """The Rust engine's playout rate on one core against the Python reference's."""
+    if not ref.ok:
+        return {"error": ref.error}
+    log(f"pure-Python reference playouts on {sp.name}")
+    option, t_py, n_turns = reference_playouts(ref, sp, prec.reference_playouts)
+    py_rate = prec.reference_playouts / t_py
+    rust_play_1 = max(median(t1) - median(d1), 1e-9)
+    rust_rate_1 = latency[sp.name]["playouts_per_query"] / rust_play_1
+    ratio: dict[str, Any] = {
+        "position": sp.name,
+        "python_option": option,
+        "python_playouts": prec.reference_playouts,
+        "python_s": t_py,
+        "python_playouts_per_s": py_rate,
+        "python_turns_per_s": n_turns / t_py,
+        "rust_one_thread_playout_time_s": rust_play_1,
+        "rust_playouts_per_s_one_thread": rust_rate_1,
+        "playout_ratio": rust_rate_1 / py_rate,
+    }
+    if "turns_per_query_est" in latency[sp.name]:
+        rust_turns_1 = latency[sp.name]["turns_per_query_est"] / rust_play_1
+        ratio["rust_turns_per_s_one_thread_est"] = rust_turns_1
+        ratio["turn_ratio_est"] = rust_turns_1 / (n_turns / t_py)
+    return ratio
