@@ -1,0 +1,153 @@
+"""Every table's rules at the terminal: the person asked to show or hide a 31 and offered the
+blind showdown, and the CLI's rules, play and oracle commands under the presets.
+
+Expected values are written from the documents' words (our account of them: docs/seeds/) and
+the rulings in notes/DECISIONS.md, with stacked decks; never read back from the code under test.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from helpers import build_deck
+from rich.console import Console
+from thirtyone import Game, Rules
+from thirtyone.narrator import Narrator
+from thirtyone.terminal_player import QuitGame, TerminalPlayer
+from variant_helpers import EXAMPLE_FILE, H10, H24, PRESETS, Steps, make_game, run
+
+# -- the terminal player --------------------------------------------------------------------------
+
+
+def _person_game(
+    rules: Rules, deck: list[str], answers: Iterator[str], opponent: Any
+) -> tuple[Game, io.StringIO]:
+    out = io.StringIO()
+    console = Console(file=out, width=100, color_system=None)
+    names = ["You", "Alice"]
+    narrator = Narrator(console, names, me=0)
+    me = TerminalPlayer("You", console, narrator, read=lambda prompt: next(answers, None))
+    game = make_game(rules.replace(seats=2), 1, [deck], [me, opponent])
+    game.names = names
+    game.add_listener(narrator)
+    narrator.game = game
+    return game, out
+
+
+def test_the_person_is_asked_to_show_or_hide_a_31() -> None:
+    deck = build_deck([["AS", "QS", "2D"], H24], "8D", ["KS", "3C", "4C"])
+    answers = iter(["d", "3", "x", "h", "k"])
+    game, out = _person_game(
+        Rules(may_hide_31=True), deck, answers, Steps("b", [("draw", None), ("draw", None)])
+    )
+    game.play_round()
+    text = out.getvalue()
+    assert "That leaves you 31!" in text
+    assert "Type s to show your 31 or h to keep it hidden." in text
+    assert "kept the 31 hidden (it counts 30)" in text
+    assert re.search(r"You \(knocked\)\s+AS QS KS\s+30 \(31 hidden\)\s+safe", text)
+    assert game.lives == [3, 2]
+
+
+def test_the_person_may_show_the_31() -> None:
+    deck = build_deck([["AS", "QS", "2D"], H24], "8D", ["KS"])
+    game, out = _person_game(Rules(may_hide_31=True), deck, iter(["d", "3", "s"]), Steps("b", []))
+    game.play_round()
+    assert "31 shown by You" in out.getvalue()
+    assert game.lives == [3, 2]
+
+
+def test_the_person_is_offered_the_blind_showdown_before_looking() -> None:
+    deck = build_deck([H10, H24], "8D")
+    game, out = _person_game(
+        Rules(first_turn_knock="blind"), deck, iter(["?", "b"]), Steps("b", [])
+    )
+    game.play_round()
+    text = out.getvalue()
+    assert "before you look" in text and "Your hand" not in text
+    assert "blind showdown called by You" in text
+    assert game.lives == [1, 3]  # the caller, lowest, loses two
+
+
+def test_the_person_looks_and_may_not_knock_on_the_first_turn() -> None:
+    deck = build_deck([H24, H10], "8D", ["2C"])
+    answers = iter(["", "k", "q"])
+    game, out = _person_game(Rules(first_turn_knock="blind"), deck, answers, Steps("b", []))
+    with pytest.raises(QuitGame):
+        game.play_round()
+    text = out.getvalue()
+    assert "Your hand: AH 9H 4H" in text
+    assert "only a blind showdown called before looking" in text
+
+
+# -- the CLI --------------------------------------------------------------------------------------
+
+
+def test_thirtyone_rules_lists_presets_and_options() -> None:
+    result = run(["rules"])
+    assert result.exit_code == 0, result.output
+    for name in PRESETS:
+        assert name in result.output
+    for option in Rules.option_names():
+        assert option in result.output
+    result = run(["rules", "gin-lives"])
+    assert result.exit_code == 0 and "lives_mode" in result.output and "gin" in result.output
+    assert run(["rules", "poker"]).exit_code == 2
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_play_autoplay_every_preset(preset: str) -> None:
+    result = run(["play", "--autoplay", "--seed", "2", "--seats", "3", "--rules", preset])
+    assert result.exit_code == 0, result.output
+    assert "Game over. Winner:" in result.output
+    if preset != "standard":
+        assert f"{preset} table" in result.output
+
+
+def test_play_shows_standings_of_the_table() -> None:
+    out = run(["play", "--autoplay", "--seed", "3", "--rules", "gin-lives"]).output
+    assert "Letters: " in out and "takes a letter → G" in out and "loses 1 letter" not in out
+    out = run(["play", "--autoplay", "--seed", "3", "--rules", "ride-the-bus"]).output
+    assert "→ middle of the bus" in out and "off the bus" in out
+    out = run(["play", "--autoplay", "--seed", "3", "--rules", "scat"]).output
+    assert "is on the county: the next loss puts them out." in out
+
+
+@pytest.mark.parametrize(
+    ("args", "field"),
+    [
+        (["--rules", "gin-lives", "--lives", "4"], "lives"),
+        (["--rule", "lives_mode=gin", "--rule", "county=true"], "county"),
+        (["--rules", "ride-the-bus", "--lives", "5"], "life_names"),
+        (["--rule", "placing=podium"], "placing"),
+    ],
+)
+def test_play_refuses_incompatible_rules(args: list[str], field: str) -> None:
+    result = run(["play", "--autoplay", "--seed", "1", *args])
+    assert result.exit_code == 2 and field in result.output
+
+
+@pytest.mark.parametrize("preset", ["cadillac", "gin-lives", "five-lives"])
+def test_oracle_command_under_presets(preset: str) -> None:
+    args = [
+        "oracle",
+        str(EXAMPLE_FILE),
+        "--json",
+        "--seed",
+        "1",
+        "--deals",
+        "300",
+        "--playouts",
+        "500",
+    ]
+    result = run([*args, "--rules", preset])
+    assert result.exit_code == 0, result.output
+    d = json.loads(result.stdout)
+    assert {o["option"] for o in d["options"]} >= {"knock", "draw"}
+    result = run([*args, "--rules", preset, "--rule", "knock_penalty=1"])
+    assert result.exit_code == 0, result.output
