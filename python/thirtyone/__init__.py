@@ -23,6 +23,7 @@ from thirtyone.errors import (
 )
 from thirtyone.game import Event, Game, RoundLog
 from thirtyone.oracle import Advice, OptionAdvice, Sweep, advise
+from thirtyone.oracle_player import OraclePlayer
 from thirtyone.players import TABLE_KNOCK_AT, ComputerPlayer, Player
 from thirtyone.rules import Rules
 from thirtyone.turn import Turn
@@ -43,6 +44,7 @@ __all__ = [
     "Game",
     "IllegalMoveError",
     "OptionAdvice",
+    "OraclePlayer",
     "Player",
     "RoundLog",
     "RuleError",

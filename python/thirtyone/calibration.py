@@ -33,8 +33,9 @@ from thirtyone import _core
 from thirtyone.calibration_report import Report, calibration, rank_uniformity, save_plot
 from thirtyone.errors import SettingsError
 from thirtyone.game import Event, Game
-from thirtyone.oracle import Advice, OptionAdvice
+from thirtyone.oracle import Advice
 from thirtyone.oracle import advise as oracle_advise
+from thirtyone.oracle_player import play_option
 from thirtyone.players import TABLE_KNOCK_AT
 from thirtyone.rules import Rules
 from thirtyone.state import parse
@@ -249,7 +250,6 @@ class _Table:
         # The harness knows every hand (to check the inference against the truth).
         round_ = self.game.round
         assert round_ is not None
-        hand_before = round_.hand(turn.round_seat)
         pending = round_.stock_len > 0 and self.rng.random() < s.pending_share
         if pending:
             turn.draw()
@@ -284,7 +284,7 @@ class _Table:
         self._rank_check(decision, state, round_)
         self._open.append((decision, turn.seat))
         self._policy[turn.seat] = best.knock_at  # None: never
-        self._execute(turn, best, hand_before)
+        play_option(turn, best)
 
     def _rank_check(self, decision: Decision, state: dict[str, Any], round_: _core.Round) -> None:
         s = self.settings
@@ -307,24 +307,6 @@ class _Table:
         decision.rank_equal = equal
         decision.rank = rank
         decision.rank_u = (rank + self.rng.random()) / (len(scores) + 1)
-
-    def _execute(self, turn: Turn, best: OptionAdvice, hand_before: list[str]) -> None:
-        option = best.option
-        if option == "knock":
-            turn.knock()
-        elif option == "draw":
-            new = turn.draw()
-            turn.put_down(_core.choose_put_down(hand_before, new, False, self.rules.round_rules()))
-        elif option == "take":
-            turn.take()
-            assert best.discard is not None
-            turn.put_down(best.discard)
-        elif option.startswith("discard:"):
-            turn.put_down(option.split(":", 1)[1])
-        elif option == "decline":
-            turn.decline()
-        else:  # pragma: no cover - the Oracle names no other option
-            raise ValueError(f"unknown option {option!r}")
 
 
 def play_game(

@@ -136,6 +136,13 @@ def computer_names(count: int, taken: str) -> list[str]:
     default=None,
     help="--oracle is --advice always, --no-oracle is --advice never.",
 )
+@click.option(
+    "--opponents",
+    type=click.Choice(saves.OPPONENTS),
+    help="The computer players: table (the table's rule), expert (the Oracle at a small "
+    "budget: 300 deals, 1,000 playouts, 1 s a turn), mixed (experts and table players "
+    "alternating). Default: table; kept in the save.",
+)
 @click.option("--fast", is_flag=True, help="Do not wait for Enter after each round's result.")
 @click.option(
     "--delay",
@@ -164,6 +171,7 @@ def play(
     name: str,
     advice: str | None,
     oracle_on: bool | None,
+    opponents: str | None,
     fast: bool,
     delay: float,
     oracle_deals: int,
@@ -200,6 +208,7 @@ def play(
             assert new is not None, "a new game's table is built before the save is touched"
             rules, names, game_seed = new
         mode = advice or (saved.advice if saved else "never" if autoplay else "always")
+        against = saved.opponents if saved else opponents or "table"
         intro_text = intro(rules, names, 0, game_seed, preset) if saved is None else None
         advisor = (
             OracleAdvisor(console, deals=oracle_deals, playouts=oracle_playouts, seed=game_seed)
@@ -207,7 +216,16 @@ def play(
             else None
         )
         table = play_session.Table(
-            console, rules, game_seed, names, advisor, autoplay, mode, not (autoplay or fast), delay
+            console,
+            rules,
+            game_seed,
+            names,
+            advisor,
+            autoplay,
+            mode,
+            not (autoplay or fast),
+            delay,
+            against,
         )
         save = None if autoplay else (path, save_file is not None)
         try:
@@ -263,7 +281,16 @@ def _refuse_new_game_options() -> None:
     spelled = {p.name: p.opts[0] for p in ctx.command.params if p.opts}
     given = [
         spelled.get(p, f"--{p}")
-        for p in ("seats", "lives", "knock_penalty", "seed", "preset", "changes", "name")
+        for p in (
+            "seats",
+            "lives",
+            "knock_penalty",
+            "seed",
+            "preset",
+            "changes",
+            "name",
+            "opponents",
+        )
         if ctx.get_parameter_source(p) == click.core.ParameterSource.COMMANDLINE
     ]
     if given:

@@ -9,6 +9,7 @@ saved once before its first turn, so a folder where nothing can be written is fo
 
 from __future__ import annotations
 
+import hashlib
 import io
 from collections.abc import Callable
 from pathlib import Path
@@ -23,6 +24,7 @@ from thirtyone.advisor import OracleAdvisor
 from thirtyone.errors import ThirtyOneError
 from thirtyone.game import Game
 from thirtyone.narrator import Narrator
+from thirtyone.oracle_player import OraclePlayer
 from thirtyone.players import ComputerPlayer, Player
 from thirtyone.rules import Rules
 from thirtyone.save_start import resume_command
@@ -32,8 +34,9 @@ from thirtyone.terminal_player import AdvisedPlayer, QuitGame, TerminalPlayer, p
 class Table(NamedTuple):
     """Who plays what: the console, the rules, the seed, the names (yours first), the advisor,
     whether the table's rule plays your seat, when the advice is shown (``always``, ``ask``,
-    ``never``), whether to wait for Enter after each round (``pause``), and the seconds to wait
-    after each computer turn told one line each (``delay``)."""
+    ``never``), whether to wait for Enter after each round (``pause``), the seconds to wait
+    after each computer turn told one line each (``delay``), and who the computer players are
+    (``opponents``: ``table``, ``expert`` or ``mixed``, see :func:`opponent`)."""
 
     console: Console
     rules: Rules
@@ -44,6 +47,22 @@ class Table(NamedTuple):
     advice: str = "always"
     pause: bool = False
     delay: float = 0.0
+    opponents: str = "table"
+
+
+def opponent(kind: str, seat: int, name: str, seed: int) -> Player:
+    """The computer player at ``seat``: the table's rule (``table``), the Oracle at a small
+    budget (``expert``), or, for ``mixed``, an expert at the odd seats and the table's rule at
+    the even ones. An expert's seed is derived from the game's ``seed`` and its seat."""
+    if kind == "expert" or (kind == "mixed" and seat % 2 == 1):
+        return OraclePlayer.expert(name, seed=seat_seed(seed, seat))
+    return ComputerPlayer(name)
+
+
+def seat_seed(seed: int, seat: int) -> int:
+    """A 62-bit seed from the game's seed and a seat (stable across runs)."""
+    digest = hashlib.blake2b(repr(("expert", seed, seat)).encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big") >> 2
 
 
 def _your_seat(
@@ -80,7 +99,8 @@ def play_game(
             saver.saved.advice = mode
             saver.save()
 
-    players = [_your_seat(table, narrator, on_mode), *(ComputerPlayer(n) for n in names[1:])]
+    computers = [opponent(table.opponents, s, n, table.seed) for s, n in enumerate(names) if s]
+    players = [_your_seat(table, narrator, on_mode), *computers]
     if saved is not None:
         # Replay the journal quietly and write nothing until it is spent; then say where the
         # game stands (the round's head, as it was) and play on.
@@ -111,7 +131,9 @@ def play_game(
             f"Saved as you play, to {save[0]} (continue later with {resume_command(*save)}).",
             style="dim",
         )
-        fresh = saves.SavedGame(table.rules, table.seed, names, advice=table.advice)
+        fresh = saves.SavedGame(
+            table.rules, table.seed, names, advice=table.advice, opponents=table.opponents
+        )
         saver = saves.Saver(saved or fresh, game, save[0], armed=saved is None)
         game.add_listener(saver)
         if saved is None:  # a new game is saved before its first turn; a resume, once replayed

@@ -44,6 +44,9 @@ FORMAT = "thirtyone-save"
 VERSION = 1
 #: When the Oracle's advice is shown (``thirtyone play --advice``).
 ADVICE_MODES = ("always", "ask", "never")
+#: Who the computer players are (``thirtyone play --opponents``): the table's rule, the Oracle at
+#: a small budget, or the two alternating.
+OPPONENTS = ("table", "expert", "mixed")
 #: No save comes near this size; a larger file is not read (it is not a save).
 MAX_BYTES = 16 * 1024 * 1024
 #: Temporary files are named ``.saved-game-*.tmp``; one older than this is a crash's leftover.
@@ -87,6 +90,8 @@ class SavedGame:
     over: bool = False
     #: When the Oracle's advice is shown: ``always``, ``ask`` (on request) or ``never``.
     advice: str = "always"
+    #: The computer players: ``table``, ``expert`` or ``mixed`` (see :data:`OPPONENTS`).
+    opponents: str = "table"
 
     def to_json(self) -> str:
         return json.dumps(
@@ -100,6 +105,7 @@ class SavedGame:
                 "over": self.over,
                 "journal": self.journal,
                 "advice": self.advice,
+                "opponents": self.opponents,
             },
             separators=(",", ":"),
             allow_nan=False,
@@ -132,6 +138,7 @@ class SavedGame:
             seed, names, you = data["seed"], data["names"], data["you"]
             journal, over = data["journal"], data["over"]
             advice = data.get("advice", "always")  # (saves from before it was kept)
+            opponents = data.get("opponents", "table")  # (the same)
         except KeyError as e:
             raise damaged(f"missing {e}") from None
         except (TypeError, ValueError, RecursionError) as e:
@@ -146,10 +153,12 @@ class SavedGame:
             and isinstance(over, bool)
             and _journal_ok(journal)
             and advice in ADVICE_MODES
+            and opponents in OPPONENTS
         )
         if not ok:
             raise damaged("a field has the wrong shape")
-        return cls(rules, seed, [neutralise(n) for n in names], you, journal, over, advice)
+        names = [neutralise(n) for n in names]
+        return cls(rules, seed, names, you, journal, over, advice, opponents)
 
 
 # -- the file -------------------------------------------------------------------------------------

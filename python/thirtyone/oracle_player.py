@@ -1,0 +1,137 @@
+"""The Oracle at the table: a computer player that plays the Oracle's best option.
+
+On its first turn of a round, :class:`OraclePlayer` asks :func:`thirtyone.advise` about its
+position and plays the best option; for the rest of the round it plays the policy the Oracle
+simulated for it after that option: the table's rule, knocking at the advised ``knock_at``
+(never when it is None). Its choice and its later play are then the play the Oracle's figures
+describe. It optimises the round (the chance of losing no life), not the game: the game
+objective is not available yet.
+
+:func:`play_option` carries out one advised option through a :class:`~thirtyone.turn.Turn`; the
+calibration (:mod:`thirtyone.calibration`) uses it for its asking seat.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import TYPE_CHECKING
+
+from thirtyone import _core
+from thirtyone.advisor import position_seed
+from thirtyone.errors import ThirtyOneError
+from thirtyone.oracle import Advice, OptionAdvice, advise
+
+if TYPE_CHECKING:
+    from thirtyone.game import Game
+    from thirtyone.turn import Turn
+
+#: The expert opponent's budget (``thirtyone play --opponents expert``): a small Oracle.
+EXPERT_DEALS = 300
+EXPERT_PLAYOUTS = 1_000
+EXPERT_MAX_TIME = 1.0
+
+
+def play_option(turn: Turn, best: OptionAdvice) -> None:
+    """Play the advised option ``best`` through ``turn``: knock; draw, then put down by the
+    table's rule; take, then put down the advised card; decline; or, after a draw or take,
+    ``discard:XX``. A 31 is always shown."""
+    option = best.option
+    if option == "knock":
+        turn.knock()
+    elif option == "draw":
+        hand_before = turn.hand
+        new = turn.draw()
+        rules = turn.game.rules.round_rules()
+        turn.put_down(_core.choose_put_down(hand_before, new, False, rules))
+    elif option == "take":
+        turn.take()
+        assert best.discard is not None
+        turn.put_down(best.discard)
+    elif option.startswith("discard:"):
+        turn.put_down(option.split(":", 1)[1])
+    elif option == "decline":
+        turn.decline()
+    else:  # pragma: no cover - the Oracle names no other option
+        raise ValueError(f"unknown option {option!r}")
+
+
+class OraclePlayer:
+    """A computer player that plays by the Oracle (see the module's docstring).
+
+    ``deals``, ``playouts``, ``threads`` and ``max_time`` go to :func:`thirtyone.advise` (the
+    core checks their bounds on the first query). ``seed``: each query's seed is derived from it
+    and the position (None: a random seed for this player); with ``max_time=None`` the same seed
+    gives the same play. When the Oracle refuses a position (it raises
+    :class:`~thirtyone.errors.ThirtyOneError`) the player plays that turn by the table's rule;
+    ``fallbacks`` counts such turns. ``advice`` is the last advice it asked for.
+    """
+
+    def __init__(
+        self,
+        name: str = "Oracle",
+        *,
+        deals: int = 1_000,
+        playouts: int = 2_000,
+        seed: int | None = None,
+        threads: int | None = None,
+        max_time: float | None = 5.0,
+    ) -> None:
+        self.name = name
+        self.deals = deals
+        self.playouts = playouts
+        self.seed = secrets.randbits(62) if seed is None else seed
+        self.threads = threads
+        self.max_time = max_time
+        self.advice: Advice | None = None
+        self.fallbacks = 0
+        self._game: Game | None = None
+        self._round = -1
+        self._knock_at: float | None = None
+
+    @classmethod
+    def expert(cls, name: str, seed: int | None = None) -> OraclePlayer:
+        """The expert opponent of ``thirtyone play``: the Oracle at a small budget."""
+        return cls(
+            name,
+            deals=EXPERT_DEALS,
+            playouts=EXPERT_PLAYOUTS,
+            seed=seed,
+            max_time=EXPERT_MAX_TIME,
+        )
+
+    def query_seed(self, turn: Turn) -> int:
+        """The seed of the query at ``turn``'s position."""
+        return position_seed(self.seed, turn, "oracle-player")
+
+    def play(self, turn: Turn) -> None:
+        game = turn.game
+        if self._game is game and self._round == len(game.logs):
+            turn.play_by_rule(self._knock_at)  # the policy the Oracle simulated
+            return
+        if turn.blind:  # the Oracle never calls the blind showdown: look
+            turn.look()
+            if turn.round_over:
+                return
+        try:
+            advice = advise(
+                game,
+                deals=self.deals,
+                playouts=self.playouts,
+                seed=self.query_seed(turn),
+                threads=self.threads,
+                max_time=self.max_time,
+            )
+        except ThirtyOneError:
+            self.fallbacks += 1
+            turn.play_by_rule(_core.TABLE_KNOCK_AT)
+            return
+        self.advice = advice
+        best = advice.best
+        self._game, self._round, self._knock_at = game, len(game.logs), best.knock_at
+        play_option(turn, best)
+
+    def __repr__(self) -> str:
+        return (
+            f"OraclePlayer({self.name!r}, deals={self.deals}, playouts={self.playouts}, "
+            f"max_time={self.max_time})"
+        )

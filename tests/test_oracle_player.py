@@ -1,0 +1,121 @@
+"""The Oracle at the table: :class:`thirtyone.OraclePlayer` plays the Oracle's best option at its
+first turn of a round and the simulated policy for the rest of it."""
+
+from __future__ import annotations
+
+import pytest
+from thirtyone import ComputerPlayer, Game, OraclePlayer, Rules, Turn, advise
+from thirtyone.game import Event
+
+TINY = {"deals": 50, "playouts": 200, "threads": 1, "max_time": None}
+
+
+def tiny(name: str, seed: int = 1) -> OraclePlayer:
+    return OraclePlayer(name, seed=seed, **TINY)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        {"preset": "standard"},
+        {"preset": "scat"},
+        {"preset": "gin-lives"},
+        {"preset": "ride-the-bus"},
+        {"preset": "standard", "first_turn_knock": "blind", "may_hide_31": True},
+    ],
+)
+def test_plays_legal_whole_games(spec: dict[str, object]) -> None:
+    rules = Rules.from_spec({**spec, "seats": 3})
+    oracle = tiny("Oracle")
+    game = Game(rules, [oracle, ComputerPlayer("A"), tiny("B", 2)], seed=11)
+    winner = game.play()
+    assert game.over and winner in (0, 1, 2)
+    assert sorted(game.places.values()) == [1, 2, 3]
+    assert oracle.fallbacks == 0 and oracle.advice is not None
+
+
+class FirstTurnCheck:
+    """Wraps an OraclePlayer: at its first turn, asks the Oracle independently (same seed) and
+    records the best option, then lets the player play and records what it did."""
+
+    def __init__(self, player: OraclePlayer) -> None:
+        self.player = player
+        self.name = player.name
+        self.expected: list[tuple[str, str | None]] = []
+        self.played: list[dict[str, object]] = []
+
+    def play(self, turn: Turn) -> None:
+        first = not self.expected
+        if first:
+            best = advise(turn.game, seed=self.player.query_seed(turn), **TINY).best  # type: ignore[arg-type]
+            self.expected.append((best.option, best.discard))
+        log = turn.game.logs[-1]
+        self.player.play(turn)
+        if first:
+            self.played.append(log.turns[-1])
+
+
+def test_first_decision_is_the_advised_best() -> None:
+    for seed in range(6):
+        check = FirstTurnCheck(tiny("O", seed))
+        game = Game(
+            Rules.standard().replace(seats=3),
+            [ComputerPlayer("A"), check, ComputerPlayer("B")],
+            seed=seed,
+        )
+        game.play_round()
+        if not check.expected:
+            continue  # the round ended before its turn
+        (option, discard), rec = check.expected[0], check.played[0]
+        assert check.player.advice is not None
+        assert check.player.advice.best.option == option
+        if option == "knock":
+            assert rec.get("knock") is True
+        elif option == "decline":
+            assert rec.get("declined") is True
+        elif option == "draw":
+            assert rec.get("draw") == "stock"
+        else:
+            assert option == "take"
+            assert rec.get("draw") == "pile" and rec.get("discard") == discard
+
+
+def test_follows_the_simulated_policy_after_its_question() -> None:
+    """One query per round: later turns of the round are the table's rule at ``knock_at``."""
+    oracle = tiny("O", 5)
+    asked: list[int] = []
+    real = oracle.query_seed
+
+    def counting(turn: Turn) -> int:
+        asked.append(turn.game.round_number)
+        return real(turn)
+
+    oracle.query_seed = counting  # type: ignore[method-assign]
+    rounds: set[int] = set()
+
+    def seen(event: Event) -> None:
+        if event.kind == "turn" and event.data["seat"] == 0:
+            rounds.add(event.round)
+
+    game = Game(Rules.standard().replace(seats=2), [oracle, ComputerPlayer("A")], seed=4)
+    game.add_listener(seen)
+    game.play()
+    assert sorted(asked) == sorted(rounds)  # exactly one question in each round it played
+
+
+def test_same_seed_same_game() -> None:
+    def final(seed: int) -> list[tuple[str, str | None]]:
+        game = Game(
+            Rules.standard(),
+            [tiny("O", seed), *(ComputerPlayer(f"c{i}") for i in range(3))],
+            seed=9,
+        )
+        game.play()
+        return [(a.kind, a.card) for a in game.journal]
+
+    assert final(3) == final(3)
+
+
+def test_expert_budget() -> None:
+    expert = OraclePlayer.expert("Eve", seed=1)
+    assert (expert.deals, expert.playouts, expert.max_time) == (300, 1_000, 1.0)
