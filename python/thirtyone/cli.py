@@ -21,6 +21,7 @@ from thirtyone.advisor import OracleAdvisor
 from thirtyone.display import intro
 from thirtyone.errors import RuleError, ThirtyOneError
 from thirtyone.rules import Rules
+from thirtyone.tournament_cli import tournament_command
 
 #: The computer players' names, in seat order.
 COMPUTER_NAMES = ("Alice", "Ben", "Cara", "Dev", "Eve", "Finn", "Gus", "Hana", "Ivo")
@@ -582,3 +583,6 @@ def calibrate(
         _fail(str(err))
     report = calibration.calibrate(settings, out, echo=lambda line: click.echo(line, err=True))
     click.echo(report.text())
+
+
+main.add_command(tournament_command)

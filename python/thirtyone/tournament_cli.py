@@ -1,0 +1,110 @@
+"""``thirtyone tournament``: the command over :mod:`thirtyone.tournament`."""
+
+from __future__ import annotations
+
+import sys
+from typing import NoReturn
+
+import click
+
+from thirtyone import tournament
+from thirtyone.errors import ThirtyOneError
+from thirtyone.rules import Rules
+
+
+def _fail(message: str) -> NoReturn:
+    """Exit with status 2 after one line on standard error."""
+    click.echo(f"Error: {' '.join(message.split())}", err=True)
+    sys.exit(2)
+
+
+def _players(ctx: click.Context, param: click.Parameter, value: str) -> tuple[str, ...]:
+    try:
+        return tournament.parse_players(value)
+    except ValueError as err:
+        raise click.BadParameter(str(err), ctx=ctx, param=param) from None
+
+
+@click.command("tournament")
+@click.option(
+    "--games",
+    type=int,
+    default=100,
+    show_default=True,
+    help=f"Games to play, 1 to {tournament.MAX_GAMES:,}.",
+)
+@click.option(
+    "--players",
+    default="oracle,table,table,table",
+    show_default=True,
+    callback=_players,
+    help="The players, 2 to 9, comma-separated: table (the table's rule), table:K (knocking "
+    "at K or more), oracle (the Oracle at --deals/--playouts), expert (the Oracle at 300 deals "
+    "and 1,000 playouts). Seats are rotated over the games.",
+)
+@click.option(
+    "--rules",
+    "preset",
+    type=click.Choice(sorted(Rules.PRESETS)),
+    default="standard",
+    show_default=True,
+    help="The table's preset rules (the seats are the players).",
+)
+@click.option(
+    "--deals",
+    type=int,
+    default=1_000,
+    show_default=True,
+    help="Consistent deals per query of the oracle players.",
+)
+@click.option(
+    "--playouts",
+    type=int,
+    default=2_000,
+    show_default=True,
+    help="Playouts per option per query of the oracle players.",
+)
+@click.option("--seed", type=int, default=1, show_default=True, help="Same seed, same results.")
+@click.option(
+    "--jobs",
+    type=int,
+    help=f"Worker processes, 1 to {tournament.MAX_JOBS} (default: every core).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
+def tournament_command(
+    games: int,
+    players: tuple[str, ...],
+    preset: str,
+    deals: int,
+    playouts: int,
+    seed: int,
+    jobs: int | None,
+    as_json: bool,
+) -> None:
+    """Play whole games between computer players and count the wins (with 95% Wilson
+    intervals), the mean place, the lives lost per round and the knocks caught.
+
+    The oracle plays for the round (the game objective is not available yet).
+    """
+    from thirtyone import stats
+    from thirtyone.calibration import strict_json
+
+    settings = tournament.Settings(
+        players=players,
+        games=games,
+        preset=preset,
+        deals=deals,
+        playouts=playouts,
+        seed=seed,
+        jobs=tournament.default_jobs() if jobs is None else jobs,
+    )
+    try:
+        settings.check()
+        stats.require()
+    except ThirtyOneError as err:
+        _fail(str(err))
+    tallies = tournament.run(settings, tournament.progress_line())
+    if as_json:
+        click.echo(strict_json(tournament.to_json(settings, tallies), indent=1))
+    else:
+        click.echo(tournament.report(settings, tallies))

@@ -1,0 +1,159 @@
+"""``thirtyone tournament``: seats rotated over the games, the same results for the same seed
+whatever the worker processes, the counts, the JSON, and every number the user types bounded."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+from click.testing import CliRunner
+from thirtyone import ComputerPlayer, OraclePlayer, stats, tournament
+from thirtyone.cli import main
+from thirtyone.tournament import Settings, parse_kind, parse_players, seat_of
+
+TINY = ["--deals", "50", "--playouts", "200"]
+
+
+def invoke(*args: str) -> tuple[int, str, str]:
+    r = CliRunner().invoke(main, ["tournament", *args])
+    assert "Traceback" not in r.output
+    return r.exit_code, r.stdout, r.stderr
+
+
+def test_seats_rotate_over_the_games() -> None:
+    # Game g: player i at seat (i + g) mod n; over n games each player sits at every seat once.
+    assert [seat_of(0, g, 4) for g in range(5)] == [0, 1, 2, 3, 0]
+    assert [seat_of(i, 1, 3) for i in range(3)] == [1, 2, 0]
+    settings = Settings(players=("oracle", "table:20", "table"), games=3, deals=50, playouts=200)
+    for g in range(3):
+        seen: list[object] = []
+        for i in range(3):
+            seen.append(settings.player(i, g, f"p{i}"))
+        assert isinstance(seen[0], OraclePlayer)
+        assert isinstance(seen[1], ComputerPlayer) and seen[1].knock_at == 20
+        assert isinstance(seen[2], ComputerPlayer) and seen[2].knock_at == 27
+
+
+def test_the_rotation_is_played(monkeypatch: pytest.MonkeyPatch) -> None:
+    seats: list[list[str]] = []
+    real = tournament.Game
+
+    def spy(rules: object, players: list[object], **kw: object) -> object:
+        seats.append([p.name for p in players])  # type: ignore[attr-defined]
+        return real(rules, players, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(tournament, "Game", spy)
+    tournament.run(Settings(players=("table:20", "table", "table:25"), games=3))
+    assert seats == [
+        ["table:20 #1", "table #2", "table:25 #3"],
+        ["table:25 #3", "table:20 #1", "table #2"],
+        ["table #2", "table:25 #3", "table:20 #1"],
+    ]
+
+
+def test_counts_add_up() -> None:
+    settings = Settings(players=("oracle", "table", "table"), games=6, deals=50, playouts=200)
+    tallies = tournament.run(settings)
+    assert [t.games for t in tallies] == [6, 6, 6]
+    assert sum(t.wins for t in tallies) == 6  # one winner a game
+    assert sum(t.places for t in tallies) == 6 * (1 + 2 + 3)
+    for t in tallies:
+        assert 0 <= t.caught <= t.knocks and t.rounds > 0
+        assert t.lives_per_round is not None and 0 <= t.lives_per_round <= 2
+
+
+def test_same_seed_same_results_with_one_or_two_jobs() -> None:
+    args = ["--games", "8", "--players", "oracle,table,expert", *TINY, "--seed", "5", "--json"]
+    code1, out1, err1 = invoke(*args, "--jobs", "1")
+    code2, out2, _ = invoke(*args, "--jobs", "2")
+    assert code1 == code2 == 0
+    one, two = json.loads(out1), json.loads(out2)
+    assert one["players"] == two["players"]
+    assert one["settings"]["jobs"] == 1 and two["settings"]["jobs"] == 2
+    assert "games 8/8" in err1  # the progress line, on stderr
+    _, other, _ = invoke(*args[:-3], "--seed", "6", "--json", "--jobs", "1")
+    assert json.loads(other)["players"] != one["players"]
+
+
+def test_json_shape_and_strictness() -> None:
+    code, out, _ = invoke("--games", "4", "--players", "table,table:31", "--json", "--jobs", "1")
+    assert code == 0
+
+    def refuse(name: str) -> None:
+        raise AssertionError(f"not strict JSON: {name}")
+
+    data = json.loads(out, parse_constant=refuse)
+    assert set(data) == {"players", "settings"}
+    assert data["settings"]["players"] == ["table", "table:31"]
+    assert data["settings"]["games"] == 4
+    rows = data["players"]
+    assert [r["player"] for r in rows] == ["table", "table:31"]
+    for r in rows:
+        assert r["games"] == 4 and 0 <= r["wins"] <= 4
+        assert r["win_rate"] == r["wins"] / 4
+        lo, hi = r["ci"]
+        assert 0 <= lo <= r["win_rate"] <= hi <= 1
+        assert 1 <= r["mean_place"] <= 2
+    # table:31 never knocks (no hand beats 31): no knocks, so no caught rate (null, not NaN).
+    assert rows[1]["knocks"] == 0 and rows[1]["caught_rate"] is None
+
+
+def test_the_table() -> None:
+    code, out, _ = invoke("--games", "2", "--players", "table,table:20", "--jobs", "1")
+    assert code == 0
+    assert "95% CI" in out and "table:20 #2" in out and "mean place" in out
+
+
+def test_wilson_interval_bounds() -> None:
+    assert stats.wilson(0, 10)[0] == 0 and 0.25 < stats.wilson(0, 10)[1] < 0.35
+    assert stats.wilson(10, 10)[1] == pytest.approx(1.0) and stats.wilson(10, 10)[0] > 0.65
+    lo, hi = stats.wilson(390, 1000)
+    assert lo < 0.39 < hi and math.isclose(hi - lo, 0.0604, abs_tol=0.002)
+
+
+def test_player_kinds() -> None:
+    assert parse_kind("table") == ("table", 27.0)
+    assert parse_kind("table:25.5") == ("table", 25.5)
+    assert parse_kind(" Oracle ") == ("oracle", None)
+    assert parse_kind("expert") == ("expert", None)
+    for bad in ("tabel", "table:", "table:32", "table:-1", "table:nan", "oracle-game", ""):
+        with pytest.raises(ValueError):
+            parse_kind(bad)
+    assert parse_players("oracle, table") == ("oracle", "table")
+    with pytest.raises(ValueError, match="2 to 9"):
+        parse_players("oracle")
+    with pytest.raises(ValueError, match="2 to 9"):
+        parse_players(",".join(["table"] * 10))
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["--players", "oracle,wizard"], "wizard"),
+        (["--players", "oracle-game,table"], "oracle-game"),
+        (["--players", "table:99,table"], "0 to 31"),
+        (["--players", "table"], "2 to 9"),
+        (["--games", "0"], "games"),
+        (["--games", "1000001"], "games"),
+        (["--jobs", "0"], "jobs"),
+        (["--jobs", "65"], "jobs"),
+        (["--deals", "0"], "deals"),
+        (["--playouts", "99999999999"], "playouts"),
+        (["--seed", str(2**70)], "seed"),
+        (["--rules", "bogus"], "bogus"),
+    ],
+)
+def test_bad_input_is_refused_with_exit_2(args: list[str], words: str) -> None:
+    code, _, err = invoke(*args)
+    assert code == 2, err
+    assert words in err and "Traceback" not in err
+    assert len(err.strip().splitlines()) <= 4  # one line (click's usage lines at most)
+
+
+def test_missing_scipy_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    monkeypatch.setitem(sys.modules, "scipy", None)
+    code, _, err = invoke("--games", "2", "--players", "table,table")
+    assert code == 2 and "pip install 'thirtyone[calibrate]'" in err
