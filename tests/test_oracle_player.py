@@ -67,8 +67,6 @@ def test_first_decision_is_the_advised_best() -> None:
         if not check.expected:
             continue  # the round ended before its turn
         (option, discard), rec = check.expected[0], check.played[0]
-        assert check.player.advice is not None
-        assert check.player.advice.best.option == option
         if option == "knock":
             assert rec.get("knock") is True
         elif option == "decline":
@@ -80,8 +78,8 @@ def test_first_decision_is_the_advised_best() -> None:
             assert rec.get("draw") == "pile" and rec.get("discard") == discard
 
 
-def test_follows_the_simulated_policy_after_its_question() -> None:
-    """One query per round: later turns of the round are the table's rule at ``knock_at``."""
+def test_asks_at_every_one_of_its_turns() -> None:
+    """One query per turn it plays (none for a turn the round's end cut short)."""
     oracle = tiny("O", 5)
     asked: list[int] = []
     real = oracle.query_seed
@@ -91,16 +89,16 @@ def test_follows_the_simulated_policy_after_its_question() -> None:
         return real(turn)
 
     oracle.query_seed = counting  # type: ignore[method-assign]
-    rounds: set[int] = set()
+    rounds: list[int] = []
 
     def seen(event: Event) -> None:
         if event.kind == "turn" and event.data["seat"] == 0:
-            rounds.add(event.round)
+            rounds.append(event.round)
 
     game = Game(Rules.standard().replace(seats=2), [oracle, ComputerPlayer("A")], seed=4)
     game.add_listener(seen)
     game.play()
-    assert sorted(asked) == sorted(rounds)  # exactly one question in each round it played
+    assert sorted(asked) == sorted(rounds)  # one question for each turn it played
 
 
 def test_same_seed_same_game() -> None:
