@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import math
+import multiprocessing
 import random
 import time
 from collections.abc import Callable, Iterator, Mapping
@@ -327,7 +328,9 @@ def _games(settings: Settings, advisor: Advisor | None) -> Iterator[list[Decisio
         while True:
             yield play_game(g, settings, advisor)
             g += 1
-    with ProcessPoolExecutor(max_workers=settings.workers) as pool:
+    # Spawned, not forked: a fork of a process whose thread pools have run can hang.
+    spawn = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=settings.workers, mp_context=spawn) as pool:
         g = 0
         batch = 4 * settings.workers
         while True:
