@@ -68,10 +68,16 @@ def flat(text: str) -> str:
 
 
 def check_advice(
-    out: dict[str, Any], deals_asked: int = 2000, playouts: int = 5000, *, knocked: bool = False
+    out: dict[str, Any],
+    deals_asked: int = 2000,
+    playouts: int = 5000,
+    *,
+    knocked: bool = False,
+    game: bool = True,
 ) -> None:
-    """Everything oracle.md and DECISIONS.md say of an answer, checked on one."""
-    assert list(out) == TOP_KEYS
+    """Everything oracle.md and DECISIONS.md say of an answer, checked on one. ``game``: the
+    state carried lives (the example does), so the game-level figures are there."""
+    assert list(out) == TOP_KEYS + (["best_game"] if game else [])
     assert 1 <= out["deals"] <= deals_asked
     assert out["playouts"] == playouts
     assert isinstance(out["reason"], str) and out["reason"].strip()
@@ -84,6 +90,9 @@ def check_advice(
     for o in options:
         kind = "discard" if o["option"].startswith("discard:") else o["option"]
         keys = OPTION_KEYS[kind] - {"knock_at"} if knocked else OPTION_KEYS[kind]
+        if game:
+            keys = keys | {"p_win", "p_win_margin"}
+            assert 0.0 <= o["p_win"] <= 1.0 and 0.0 <= o["p_win_margin"] <= 1.0
         assert set(o) == keys, o
         p = o["p_safe"]
         assert 0.0 <= p <= 1.0
@@ -105,6 +114,9 @@ def check_advice(
         else:
             assert gap > best["margin"] - 2e-4
     assert set(out["tied"]) <= set(names[1:])
+    if game:  # the highest chance of winning the game (the first of equals)
+        top = max(o["p_win"] for o in options)
+        assert out["best_game"] == next(o["option"] for o in options if o["p_win"] == top)
 
 
 def test_json_on_the_oracle_md_example() -> None:

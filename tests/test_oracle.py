@@ -244,13 +244,29 @@ def test_ties_are_said_in_words() -> None:
 
 
 def test_output_follows_oracle_md() -> None:
-    d = advise(EXAMPLE, seed=1, deals=2_000, playouts=5_000).to_dict()
+    # Without lives: the round's figures only.
+    round_only = {k: v for k, v in EXAMPLE.items() if k != "lives"}
+    d = advise(round_only, seed=1, deals=2_000, playouts=5_000).to_dict()
     assert list(d) == ["best", "tied", "reason", "deals", "playouts", "options", "warnings"]
     assert d["deals"] == 2_000 and d["playouts"] == 5_000
     by_name = {o["option"]: o for o in d["options"]}
     assert set(by_name) == {"knock", "draw", "take"}
     assert set(by_name["knock"]) == {"option", "p_safe", "margin", "lives_lost"}
     assert set(by_name["draw"]) == {"option", "p_safe", "margin", "lives_lost", "knock_at"}
+    # With lives (the example has them): p_win and its margin per option, and best_game.
+    d = advise(EXAMPLE, seed=1, deals=2_000, playouts=5_000).to_dict()
+    assert list(d)[-1] == "best_game"
+    by_name = {o["option"]: o for o in d["options"]}
+    assert set(by_name["knock"]) == {
+        "option",
+        "p_safe",
+        "margin",
+        "lives_lost",
+        "p_win",
+        "p_win_margin",
+    }
+    best_game = max(d["options"], key=lambda o: o["p_win"])
+    assert d["best_game"] == best_game["option"]
     assert by_name["take"]["card"] == "QC"
     assert by_name["take"]["discard"] in {"AH", "9H", "4H"}
     for o in d["options"]:

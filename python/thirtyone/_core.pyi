@@ -1,5 +1,7 @@
 """Type stub of the compiled core (``rust/thirtyone-python``). Checked by ``mypy.stubtest``."""
 
+from collections.abc import Mapping
+from os import PathLike
 from typing import Any, final
 
 # Keep in sync with the module: stubtest compares the two.
@@ -24,12 +26,16 @@ __all__ = [
     "check_state",
     "choose_put_down",
     "choose_start",
+    "game_value",
     "parse_card",
     "parse_rules",
+    "play_games",
     "presets",
     "rule_assignment",
     "sample_deals",
     "score",
+    "set_cache_folder",
+    "settle",
 ]
 
 DEFAULT_DEALS: int
@@ -124,6 +130,25 @@ def check_settings(
     target_margin: float | None = None,
 ) -> None: ...
 def check_state(state: State) -> list[int]: ...
+def settle(
+    lives: list[int], losses: list[int], scores: list[float], first: int, county: bool = False
+) -> tuple[bool, list[int], list[int]]: ...
+def game_value(
+    rules: str | Mapping[str, Any] | None,
+    lives: list[int],
+    me: int,
+    dealer: int,
+    threads: int | None = None,
+) -> float: ...
+def play_games(
+    rules: str | Mapping[str, Any] | None,
+    lives: list[int],
+    dealer: int,
+    games: int,
+    seed: int = 0,
+    threads: int | None = None,
+) -> list[int]: ...
+def set_cache_folder(folder: str | PathLike[str] | None) -> None: ...
 def sample_deals(
     state: State, n: int, seed: int = 0, threads: int | None = None
 ) -> tuple[list[dict[str, Any]], list[int]]: ...

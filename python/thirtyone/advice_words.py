@@ -14,7 +14,7 @@ the glossary of the figures. Every sentence is built from the figures and the ta
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
     from thirtyone.oracle import OptionAdvice
@@ -186,3 +186,85 @@ GLOSSARY = (
 def glossary(unit: str = "lives") -> list[tuple[str, str]]:
     """The advice's words and what each means, in the table's unit."""
     return [(word.format(unit=unit), meaning.format(unit=unit)) for word, meaning in GLOSSARY]
+
+
+class Lives(NamedTuple):
+    """Every round seat's lives (``lives``), yours (``me``), the seats' names (None: "seat N")
+    and whether the table plays the county (0 lives: on the county)."""
+
+    lives: Sequence[int]
+    me: int
+    names: Sequence[str] | None = None
+    county: bool = False
+
+    def name(self, seat: int) -> str:
+        return self.names[seat] if self.names else f"seat {seat}"
+
+    def held(self, lives: int, unit: str = "lives") -> str:
+        if self.county and lives == 0:
+            return "on the county"
+        return f"{lives} {unit if lives != 1 else unit.rstrip('s')}" if unit else str(lives)
+
+    def last(self, seat: int) -> bool:
+        """Whether the next loss puts ``seat`` out (a knock caught may cost more)."""
+        return self.lives[seat] == (0 if self.county else 1)
+
+    def summary(self, unit: str = "lives") -> str:
+        """``you hold 3 lives; Ben 1, Cy on the county``."""
+        others = [
+            f"{self.name(s)} {self.held(n, '')}" for s, n in enumerate(self.lives) if s != self.me
+        ]
+        return f"you hold {self.held(self.lives[self.me], unit)}; " + ", ".join(others)
+
+
+def game_figure(option: OptionAdvice, points: bool = False) -> str:
+    """``wins the game 41.2% of the time`` (ranked placing: ``expects 1.62 points``)."""
+    value = option.p_win or 0.0
+    return f"expects {value:.2f} points" if points else f"wins the game {pct(value)} of the time"
+
+
+def game_reason(
+    best: OptionAdvice,
+    best_game: OptionAdvice,
+    lives: Lives,
+    *,
+    points: bool = False,
+    unit: str = "lives",
+) -> str:
+    """The game's word after the round's reason: the same option, or which is better for the
+    game and why (the lives every seat holds decide it)."""
+    if best_game.option == best.option:
+        return f" For the game too: it {game_figure(best, points)}."
+    g, b = best_game.p_win or 0.0, best.p_win or 0.0
+    margin = best_game.p_win_margin or 0.0
+    if points:
+        compare = f"{g:.2f} points against {b:.2f}"
+    else:
+        compare = f"it wins the game {pct(g)} of the time against {pct(b)}"
+    text = (
+        f" For the game, {best_game.describe()} is better: {compare} for {best.describe()}"
+        f" ({lives.summary(unit)})"
+    )
+    if g - b <= margin:
+        text += f", within the margin of ±{100 * margin:.1f} percentage points"
+    return text + ". " + _upper_first(_game_why(best, best_game, lives, unit)) + "."
+
+
+def _game_why(best: OptionAdvice, best_game: OptionAdvice, lives: Lives, unit: str) -> str:
+    if best_game.lives_lost + best_game.lives_lost_margin < best.lives_lost:
+        return (
+            f"it loses fewer {unit} on average ({best_game.lives_lost:.2f} against "
+            f"{best.lives_lost:.2f}), and with {lives.held(lives.lives[lives.me], unit)} left "
+            "each one lost weighs more than the round's safety shows"
+        )
+    last = [lives.name(s) for s in range(len(lives.lives)) if s != lives.me and lives.last(s)]
+    if last:
+        who = _and(last)
+        return (
+            f"{who} {'is' if len(last) == 1 else 'are'} one loss from going out: the game "
+            "counts who this round can put out, not only whether you lose"
+        )
+    return (
+        "the game counts the lives every outcome leaves you and the others, not only whether "
+        "you lose one this round"
+    )

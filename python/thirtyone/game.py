@@ -239,21 +239,23 @@ class Game:
         if hidden:
             data["hidden_31"] = hidden
         rules = self.rules
-        if all(rules.is_out(self.lives[s] - losses[i]) for i, s in enumerate(seats)):
+        wash, after, out = _core.settle(
+            [self.lives[s] for s in seats], losses, scores, log.first, rules.county
+        )
+        if wash:
             self._emit("wash", **data)
             return False
         county_before = {s for s in seats if rules.on_county(self.lives[s])}
         for i, s in enumerate(seats):
-            self.lives[s] -= losses[i]
+            self.lives[s] = after[i]
         data["lives"] = list(self.lives)
         self._emit("round_end", **data)
         for s in seats:
             if rules.on_county(self.lives[s]) and s not in county_before:
                 self._emit("county", seat=s)
-        # Players out this round: the lower hand takes the lower place; equal hands in seat
-        # order from the dealer's left (the earlier one takes the lower place).
-        out = [i for i, s in enumerate(seats) if rules.is_out(self.lives[s])]
-        out.sort(key=lambda i: (scores[i], i))
+        # Players out this round (the core orders them): the lower hand takes the lower place;
+        # equal hands in seat order from the dealer's left (the earlier one takes the lower
+        # place).
         place = len(self.active)
         for i in out:
             self.places[seats[i]] = place

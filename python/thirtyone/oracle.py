@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -18,6 +18,7 @@ import numpy.typing as npt
 
 from thirtyone import _core, advice_words
 from thirtyone.errors import ThirtyOneError
+from thirtyone.saves import data_dir
 from thirtyone.state import StateLike, parse
 
 if TYPE_CHECKING:
@@ -54,8 +55,12 @@ class OptionAdvice:
     keeps: float | None = None
     #: The 95% margin of ``lives_lost`` (over the same consistent deals as ``margin``).
     lives_lost_margin: float = 0.0
+    #: With the lives known: the chance of winning the game after this option (under ranked
+    #: placing, the points to expect; see :attr:`Advice.points`), and its 95% margin.
+    p_win: float | None = None
+    p_win_margin: float | None = None
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self, points: bool = False) -> dict[str, Any]:
         d: dict[str, Any] = {"option": self.option}
         if self.option == "take":
             d["card"] = self.card
@@ -65,6 +70,10 @@ class OptionAdvice:
         d["lives_lost"] = round(self.lives_lost, 4)
         if self.swept:
             d["knock_at"] = _number(self.knock_at)
+        if self.p_win is not None:
+            key = "points" if points else "p_win"
+            d[key] = round(self.p_win, 4)
+            d[f"{key}_margin"] = round(self.p_win_margin or 0.0, 4)
         return d
 
     def describe(self) -> str:
@@ -96,6 +105,11 @@ class Advice:
     #: Each opponent's round seat with the score of their hand in every deal the figures were
     #: played over (the read of that opponent the answer rests on).
     opponent_scores: dict[int, npt.NDArray[np.float64]] = field(default_factory=dict)
+    #: With the lives known: the option with the highest chance of winning the game (``None``
+    #: without lives). ``best`` stays the round's answer.
+    best_game: OptionAdvice | None = None
+    #: The game-level figure is expected ranked points (``points`` in JSON), not ``p_win``.
+    points: bool = False
 
     @property
     def best(self) -> OptionAdvice:
@@ -115,15 +129,18 @@ class Advice:
 
     def to_dict(self) -> dict[str, Any]:
         """The output JSON of ``oracle.md``."""
-        return {
+        d: dict[str, Any] = {
             "best": self.best.option,
             "tied": [o.option for o in self.tied],
             "reason": self.reason,
             "deals": self.deals,
             "playouts": self.playouts,
-            "options": [o.to_dict() for o in self.options],
+            "options": [o.to_dict(self.points) for o in self.options],
             "warnings": list(self.warnings),
         }
+        if self.best_game is not None:
+            d["best_game"] = self.best_game.option
+        return d
 
 
 def _number(x: float | None) -> float | int | None:
@@ -149,6 +166,8 @@ def _option(raw: Mapping[str, Any]) -> OptionAdvice:
         swept=bool(raw["swept"]),
         knock_at=raw["knock_at"],
         sweep=sweep,
+        p_win=raw["p_win"],
+        p_win_margin=raw["p_win_margin"],
     )
 
 
@@ -161,6 +180,7 @@ def advise(
     threads: int | None = None,
     max_time: float | None = 5.0,
     target_margin: float | None = None,
+    names: Sequence[str] | None = None,
 ) -> Advice:
     """Evaluate every option of the player whose turn ``state`` shows.
 
@@ -172,17 +192,24 @@ def advise(
     (the least work an answer needs, 100 deals and 1,000 playouts per option, is done even past
     it, the deals for at most half a second more); ``target_margin``: keep adding deals (and
     playouts) until every option's margin is at most this. Settings out of their bounds (see
-    the README's "Errors") raise :class:`~thirtyone.errors.SettingsError`; bad states raise
+    the README's "Errors") raise :class:`~thirtyone.errors.SettingsError`; ``names``: the names
+    of the round's seats, for the reason's words (from a :class:`Game`: its players). When the
+    state carries ``lives``, every option also has ``p_win`` and the answer ``best_game``. Bad
+    states raise
     :class:`~thirtyone.errors.StateError` (or another
     :class:`~thirtyone.errors.ThirtyOneError`) naming the problem.
     """
     from thirtyone.game import Game
 
     if isinstance(state, Game):
+        if names is None and state.logs:
+            names = [state.names[s] for s in state.logs[-1].seats]
         state = state.view()
     if seed is None:
         seed = secrets.randbits(63)
     checked = parse(state)
+    if checked.lives is not None:  # the game-value table's round results are kept on disk
+        _core.set_cache_folder(data_dir() / "cache")
     # The settings go as they are: the core checks them, the one place of their bounds.
     raw = _core.advise(
         checked,
@@ -197,18 +224,30 @@ def advise(
     held = _held(state)
     options = [_kept(_option(o), held, rules) for o in raw["options"]]
     tied = [options[i] for i in raw["tied"]]
+    best_game = None if raw["best_game"] is None else options[raw["best_game"]]
     if advice_words.hopeless(options):
         options, tied = advice_words.rank_hopeless(options), []
     unit = "letters" if rules["lives_mode"] == "gin" else "lives"
+    reason = advice_words.reason(options, tied, unit=unit)
+    if best_game is not None and checked.lives is not None:
+        reason += advice_words.game_reason(
+            options[0],
+            best_game,
+            advice_words.Lives(checked.lives, checked.me, names, bool(rules["county"])),
+            points=bool(raw["points"]),
+            unit=unit,
+        )
     return Advice(
         options=options,
         tied=tied,
-        reason=advice_words.reason(options, tied, unit=unit),
+        reason=reason,
         deals=int(raw["deals"]),
         playouts=int(raw["playouts"]),
         warnings=list(raw["warnings"]),
         unit=unit,
         opponent_scores={int(k): v for k, v in raw["opponent_scores"].items()},
+        best_game=best_game,
+        points=bool(raw["points"]),
     )
 
 

@@ -25,6 +25,10 @@ pub struct Outcome {
     pub success: bool,
     /// What it cost the player.
     pub cost: u32,
+    /// What the outcome is worth to the player beyond the playout (in a game of several rounds:
+    /// the chance of winning the game from there), in fixed point (`stats::to_fixed`); 0 when
+    /// the game has no such value.
+    pub value: u32,
 }
 
 /// A game's playouts.
@@ -207,7 +211,7 @@ where
             for i in range {
                 play(i, &mut out);
                 for (t, o) in tallies.iter_mut().zip(&out) {
-                    t.add(o.success, o.cost);
+                    t.add(o.success, o.cost, o.value);
                 }
             }
             tallies
@@ -246,6 +250,7 @@ mod tests {
                 *o = Outcome {
                     success,
                     cost: u32::from(!success),
+                    value: 0,
                 };
             }
         }

@@ -20,5 +20,5 @@ pub mod worlds;
 pub use evaluate::{evaluate, ChoiceResult, EvalSettings, Evaluation, Outcome, Simulator};
 pub use rng::Rng;
 pub use runner::{Runner, Stop};
-pub use stats::{margin, Tally};
+pub use stats::{margin, to_fixed, Tally, VALUE_ONE};
 pub use worlds::{collect, CollectSettings, Collected, Factored};

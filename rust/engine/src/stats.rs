@@ -1,7 +1,17 @@
 //! Proportions, their 95% margins, means, and statistical ties.
 
-/// Successes and costs over a number of trials. Costs are whole numbers, so sums are exact and
-/// independent of the order in which the threads add them.
+/// The fixed-point scale of a playout's value: a value `v` is carried as `round(v * VALUE_ONE)`,
+/// so that sums are whole numbers (exact, and the same whatever order the threads add them in).
+/// Values up to 4 fit in the `u32` of an outcome.
+pub const VALUE_ONE: f64 = (1u64 << 30) as f64;
+
+/// A value in fixed point (clamped to what an outcome carries).
+pub fn to_fixed(v: f64) -> u32 {
+    (v * VALUE_ONE).round().clamp(0.0, u32::MAX as f64) as u32
+}
+
+/// Successes, costs and values over a number of trials. Costs are whole numbers and values are
+/// fixed-point, so sums are exact and independent of the order in which the threads add them.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Tally {
     pub n: u64,
@@ -9,21 +19,48 @@ pub struct Tally {
     pub cost: u64,
     /// The sum of the squared costs (for the margin of the mean cost).
     pub cost_sq: u64,
+    /// The sum of the values, in units of `1 / VALUE_ONE`.
+    pub value: u64,
+    /// The sum of the squared values, in the same units squared.
+    pub value_sq: u128,
 }
 
 impl Tally {
     #[inline]
-    pub fn add(&mut self, success: bool, cost: u32) {
+    pub fn add(&mut self, success: bool, cost: u32, value: u32) {
         self.n += 1;
         self.successes += u64::from(success);
         self.cost += u64::from(cost);
         self.cost_sq += u64::from(cost) * u64::from(cost);
+        self.value += u64::from(value);
+        self.value_sq += u128::from(value) * u128::from(value);
     }
     pub fn merge(&mut self, o: &Tally) {
         self.n += o.n;
         self.successes += o.successes;
         self.cost += o.cost;
         self.cost_sq += o.cost_sq;
+        self.value += o.value;
+        self.value_sq += o.value_sq;
+    }
+    /// The mean value (0 with no trials).
+    pub fn mean_value(&self) -> f64 {
+        if self.n == 0 {
+            0.0
+        } else {
+            self.value as f64 / VALUE_ONE / self.n as f64
+        }
+    }
+    /// The 95% margin of the mean value over `units` independent units (as
+    /// [`Tally::cost_margin`]).
+    pub fn value_margin(&self, units: u64) -> f64 {
+        if units == 0 || self.n == 0 {
+            return 1.0;
+        }
+        let n = self.n as f64;
+        let mean = self.value as f64 / n;
+        let var = (self.value_sq as f64 / n - mean * mean).max(0.0);
+        1.96 * (var / units as f64).sqrt() / VALUE_ONE
     }
     /// The proportion of successes (0 with no trials).
     pub fn p(&self) -> f64 {
@@ -116,6 +153,7 @@ mod tests {
             successes: s,
             cost: c,
             cost_sq: c,
+            ..Tally::default()
         };
         assert_eq!(best(&[t(10, 5, 5), t(10, 6, 9)]), Some(1));
         assert_eq!(best(&[t(10, 6, 5), t(10, 6, 4)]), Some(1));
@@ -128,15 +166,36 @@ mod tests {
         // Costs 0, 0, 2, 2: mean 1, variance 1; over 4 units the margin is 1.96 / 2.
         let mut t = Tally::default();
         for c in [0, 0, 2, 2] {
-            t.add(c == 0, c);
+            t.add(c == 0, c, 0);
         }
         assert!((t.cost_margin(4) - 0.98).abs() < 1e-12);
         // Always the same cost: no spread, no margin; no units: nothing known.
         let mut t = Tally::default();
-        t.add(false, 1);
-        t.add(false, 1);
+        t.add(false, 1, 0);
+        t.add(false, 1, 0);
         assert_eq!(t.cost_margin(2), 0.0);
         assert_eq!(t.cost_margin(0), 1.0);
+    }
+
+    #[test]
+    fn values_are_summed_exactly_with_their_margin() {
+        // Values 0.25 and 0.75 alternately: mean 0.5, sd 0.25; over 4 units 1.96 * 0.25 / 2.
+        let mut t = Tally::default();
+        for v in [0.25, 0.75, 0.25, 0.75] {
+            t.add(true, 0, to_fixed(v));
+        }
+        assert_eq!(t.mean_value(), 0.5);
+        assert!((t.value_margin(4) - 0.245).abs() < 1e-9);
+        let mut a = Tally::default();
+        a.add(true, 0, to_fixed(0.25));
+        let mut b = Tally::default();
+        b.add(true, 0, to_fixed(0.75));
+        let (mut ab, mut ba) = (a, b);
+        ab.merge(&b);
+        ba.merge(&a);
+        assert_eq!(ab, ba);
+        assert_eq!(to_fixed(3.0) as f64 / VALUE_ONE, 3.0);
+        assert_eq!(to_fixed(-1.0), 0);
     }
 
     #[test]

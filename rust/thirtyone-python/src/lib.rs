@@ -4,6 +4,7 @@ mod actions;
 mod convert;
 mod errors;
 mod functions;
+mod game;
 mod oracle;
 mod round;
 mod settings;
@@ -46,6 +47,9 @@ mod _core {
 
     #[pymodule_export]
     use crate::oracle::{advise, check_state, sample_deals};
+
+    #[pymodule_export]
+    use crate::game::{game_value, play_games, set_cache_folder, settle};
 
     #[pymodule_export]
     use crate::tables::{parse_rules, presets, rule_assignment, PyState};

@@ -10,6 +10,7 @@ use numpy::IntoPyArray;
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
+use thirtyone_core::game::GameRules;
 use thirtyone_core::inference::Inference;
 use thirtyone_core::oracle::{self, OptionKind};
 use thirtyone_core::settings::{DEFAULT_DEALS, DEFAULT_PLAYOUTS};
@@ -92,9 +93,16 @@ pub fn advise<'py>(
         target_margin.as_ref(),
     )
     .py_err()?;
-    let input = state.get().inner.round.clone();
+    let inner = &state.get().inner;
+    let input = inner.round.clone();
+    let game = inner.lives.clone().map(|lives| oracle::GameInput {
+        rules: GameRules::of(&inner.rules),
+        lives,
+    });
     let cancel = settings.cancel.clone();
-    let advice = run_detached(py, &cancel, || oracle::advise(&input, &settings))?;
+    let advice = run_detached(py, &cancel, || {
+        oracle::advise(&input, game.as_ref(), &settings)
+    })?;
 
     let out = PyDict::new(py);
     let options = PyList::empty(py);
@@ -119,6 +127,8 @@ pub fn advise<'py>(
         d.set_item("swept", o.knock_at.is_some())?;
         d.set_item("knock_at", o.knock_at.and_then(points))?;
         d.set_item("playouts", o.playouts)?;
+        d.set_item("p_win", o.p_win)?;
+        d.set_item("p_win_margin", o.p_win_margin)?;
         if let Some(s) = &o.sweep {
             let ks: Vec<f64> = s
                 .knock_at
@@ -137,6 +147,8 @@ pub fn advise<'py>(
     out.set_item("deals_asked", advice.deals_asked)?;
     out.set_item("playouts", advice.playouts)?;
     out.set_item("warnings", advice.warnings.clone())?;
+    out.set_item("best_game", advice.best_game)?;
+    out.set_item("points", advice.points)?;
     let reads = PyDict::new(py);
     for (seat, scores) in &advice.opponent_scores {
         let points: Vec<f64> = scores.iter().map(|s| s.points()).collect();

@@ -96,13 +96,15 @@ pub fn parse_rules<'py>(
     changes: Option<Vec<(String, Bound<'py, PyAny>)>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let o = overrides(None, changes)?;
-    let t = match spec {
-        None => table::build(None, &o.changes).py_err()?,
-        Some(s) => {
-            input::rules_from_deserializer(&mut Depythonizer::from_object(s), &o).py_err()?
-        }
-    };
-    table_dict(py, &t)
+    table_dict(py, &table_rules(spec, &o)?)
+}
+
+/// A table's rules from a preset name or a mapping (None: standard), with `o` applied.
+pub fn table_rules(spec: Option<&Bound<'_, PyAny>>, o: &Overrides) -> PyResult<TableRules> {
+    match spec {
+        None => table::build(None, &o.changes).py_err(),
+        Some(s) => input::rules_from_deserializer(&mut Depythonizer::from_object(s), o).py_err(),
+    }
 }
 
 /// `KEY=VALUE` (as given to `--rule`): the option's name and its value, typed.

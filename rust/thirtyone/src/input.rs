@@ -461,39 +461,8 @@ impl StateDoc {
 }
 
 fn check_lives(lives: &[Whole], seats: u8, rules: &TableRules) -> Result<Vec<u8>> {
-    if lives.len() != usize::from(seats) {
-        return Err(Error::BadState(format!(
-            "lives must give one number per seat ({seats}), not {}",
-            lives.len()
-        )));
-    }
-    let low = if rules.county { 0 } else { 1 };
-    let unit = if rules.round.lives_mode == crate::rules::LivesMode::Gin {
-        "letters left"
-    } else {
-        "lives"
-    };
-    lives
-        .iter()
-        .enumerate()
-        .map(|(i, w)| {
-            u8::try_from(w.0)
-                .ok()
-                .filter(|&x| x >= low && x <= rules.lives)
-                .ok_or_else(|| {
-                    let county = if rules.county {
-                        " (0: on the county)"
-                    } else {
-                        ""
-                    };
-                    Error::BadState(format!(
-                        "lives[{i}] must be from {low} to the table's {} {unit}{county} for a \
-                         player still in, not {}",
-                        rules.lives, w.0
-                    ))
-                })
-        })
-        .collect()
+    let given: Vec<i128> = lives.iter().map(|w| w.0).collect();
+    crate::game::check_lives(rules, &given, seats)
 }
 
 impl TurnDoc {

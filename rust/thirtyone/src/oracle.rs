@@ -1,6 +1,7 @@
 //! The Oracle: every option of the advised player, evaluated over consistent deals by the
 //! Monte Carlo engine, with the knock-threshold sweep and its confirmation (`oracle.md`).
 
+use std::sync::Arc;
 use std::time::Instant;
 
 use montecarlo::{
@@ -10,6 +11,8 @@ use montecarlo::{
 
 use crate::cards::Card;
 use crate::error::{Error, Result};
+use crate::game::GameRules;
+use crate::game_value::{game_value, GameValue, MAX_WORK};
 use crate::inference::{Deal, Inference};
 use crate::playout::{Choice, Playouts};
 use crate::scoring::Score;
@@ -56,6 +59,17 @@ pub struct OptionReport {
     pub sweep: Option<Sweep>,
     /// The playouts behind the reported figures.
     pub playouts: u64,
+    /// With the lives known: the chance of winning the game (or, under ranked placing, the
+    /// points to expect) after this option, and its 95% margin.
+    pub p_win: Option<f64>,
+    pub p_win_margin: Option<f64>,
+}
+
+/// The game around the round: its rules and every seat's lives now.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameInput {
+    pub rules: GameRules,
+    pub lives: Vec<u8>,
 }
 
 /// The Oracle's answer.
@@ -72,6 +86,11 @@ pub struct Advice {
     /// Each opponent's seat with the score of their hand in every deal the figures were played
     /// over, in the deals' order: the read of that opponent that the answer rests on.
     pub opponent_scores: Vec<(u8, Vec<Score>)>,
+    /// With the lives known: the option (index into `options`) with the highest `p_win`.
+    pub best_game: Option<usize>,
+    /// With the lives known: the game-level value is expected points (ranked placing), not a
+    /// chance of winning.
+    pub points: bool,
 }
 
 /// The score of each opponent's hand in each deal.
@@ -141,7 +160,10 @@ fn choices(view: &View) -> Vec<Choice> {
 /// fewer are asked) is done even when the time is up, the deals for at most [`GRACE`] more.
 /// With `target_margin`, deals (and playouts) are added until every option's margin is within
 /// it.
-pub fn advise(input: &StateInput, settings: &Settings) -> Result<Advice> {
+///
+/// With `game` (the lives of every seat), every option is also valued by the game: the chance
+/// of winning it from here, through the game-value table ([`crate::game_value`]).
+pub fn advise(input: &StateInput, game: Option<&GameInput>, settings: &Settings) -> Result<Advice> {
     settings.validate()?;
     let view = View::from_input(input)?;
     let start = Instant::now();
@@ -150,7 +172,11 @@ pub fn advise(input: &StateInput, settings: &Settings) -> Result<Advice> {
     let mut runner = Runner::new(settings.threads, None, settings.cancel.clone());
     let inference = runner.install(|| Inference::within(&view, grace));
     let choices = choices(&view);
-    let sim = Playouts::new(&view, knock_thresholds(&view));
+    let (table, game_note) = match game {
+        Some(g) => game_table(&view, g, &runner),
+        None => (None, None),
+    };
+    let sim = Playouts::new(&view, knock_thresholds(&view)).with_game(table.clone());
     let (mut target, mut playouts) = (settings.deals, settings.playouts);
     loop {
         // Consistent deals, for at most 40% of the time left.
@@ -198,9 +224,10 @@ pub fn advise(input: &StateInput, settings: &Settings) -> Result<Advice> {
             }
         }
         let played = options.iter().map(|o| o.playouts).min().unwrap_or(0) as usize;
-        let warnings = warnings(
+        let mut warnings = warnings(
             &view, &collected, &eval, target, playouts, played, widest, settings,
         );
+        warnings.extend(game_note.clone());
         let deals_used = deals.len();
         let playouts = if eval.stopped.is_some() {
             played
@@ -209,7 +236,34 @@ pub fn advise(input: &StateInput, settings: &Settings) -> Result<Advice> {
         };
         let mut advice = rank(options, &eval, deals_used, playouts, target, warnings);
         advice.opponent_scores = opponent_scores(&view, deals);
+        advice.points = table.as_ref().is_some_and(|t| t.points());
         return Ok(advice);
+    }
+}
+
+/// The game-value table for the advised player, or why there is none.
+fn game_table(
+    view: &View,
+    game: &GameInput,
+    runner: &Runner,
+) -> (Option<Arc<GameValue>>, Option<String>) {
+    match game_value(
+        &view.table.rules,
+        game.rules,
+        &game.lives,
+        usize::from(view.me),
+        runner,
+    ) {
+        Ok(t) => (Some(t), None),
+        Err(work) => (
+            None,
+            Some(format!(
+                "the chance of winning the game is not computed: with these lives the game's \
+                 table would take about {} steps, more than the {} allowed",
+                thousands(work as usize),
+                thousands(MAX_WORK as usize)
+            )),
+        ),
     }
 }
 
@@ -327,6 +381,14 @@ fn rank(
     let tied = (1..options.len())
         .filter(|&i| stats::tied(options[0].p_safe, options[0].margin, options[i].p_safe))
         .collect();
+    // The highest p_win; between equal values, the better for the round (the first).
+    let best_game = (0..options.len())
+        .filter_map(|i| options[i].p_win.map(|p| (i, p)))
+        .fold(None, |best: Option<(usize, f64)>, (i, p)| match best {
+            Some((_, b)) if b >= p => best,
+            _ => Some((i, p)),
+        })
+        .map(|(i, _)| i);
     Advice {
         options,
         tied,
@@ -335,6 +397,8 @@ fn rank(
         playouts,
         warnings,
         opponent_scores: Vec::new(),
+        best_game,
+        points: false,
     }
 }
 
@@ -382,6 +446,8 @@ fn report(
         knock_at,
         sweep,
         playouts: r.result.n,
+        p_win: sim.valued().then(|| r.result.mean_value()),
+        p_win_margin: sim.valued().then(|| r.result.value_margin(n)),
     }
 }
 
@@ -443,7 +509,7 @@ mod tests {
             max_time: None,
             ..Settings::default()
         };
-        let a = advise(&example(), &settings).unwrap();
+        let a = advise(&example(), None, &settings).unwrap();
         assert_eq!(a.deals, 2_000);
         assert_eq!(a.options.len(), 3);
         for o in &a.options {
@@ -467,7 +533,7 @@ mod tests {
             ..Settings::default()
         };
         let start = Instant::now();
-        let a = advise(&example(), &settings).unwrap();
+        let a = advise(&example(), None, &settings).unwrap();
         assert!(start.elapsed() < GRACE + std::time::Duration::from_millis(1_500));
         assert!(a.deals >= 1);
         assert!(
@@ -498,7 +564,10 @@ mod tests {
                 ..Settings::default()
             },
         ] {
-            assert!(matches!(advise(&example(), &s), Err(Error::BadSetting(_))));
+            assert!(matches!(
+                advise(&example(), None, &s),
+                Err(Error::BadSetting(_))
+            ));
         }
     }
 
@@ -517,8 +586,8 @@ mod tests {
             ..s1.clone()
         };
         assert_eq!(
-            advise(&example(), &s1).unwrap(),
-            advise(&example(), &s2).unwrap()
+            advise(&example(), None, &s1).unwrap(),
+            advise(&example(), None, &s2).unwrap()
         );
     }
 }

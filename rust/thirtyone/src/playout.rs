@@ -7,12 +7,16 @@
 //! thresholds newly reached branch off (a copy of the round knocks and plays its final turns) and
 //! the trajectory goes on without knocking.
 
-use montecarlo::{Outcome, Rng, Simulator};
+use std::sync::Arc;
+
+use montecarlo::{to_fixed, Outcome, Rng, Simulator};
 
 use crate::cards::Card;
 use crate::decision::{choose_put_down, TABLE_KNOCK_AT};
+use crate::game_value::GameValue;
 use crate::inference::Deal;
 use crate::round::{Phase, Round};
+use crate::round_outcomes::RoundResult;
 use crate::scoring::Score;
 use crate::view::View;
 
@@ -37,6 +41,9 @@ pub struct Playouts<'a> {
     thresholds: Vec<Score>,
     /// The cards you may put down after taking the top discard.
     take_put_downs: Vec<Card>,
+    /// The game-value table, when the lives are known: each playout's value is then your chance
+    /// of winning the game (or points) once the round is over.
+    game: Option<Arc<GameValue>>,
 }
 
 impl<'a> Playouts<'a> {
@@ -45,7 +52,19 @@ impl<'a> Playouts<'a> {
             view,
             thresholds,
             take_put_downs: view.hand.to_vec(),
+            game: None,
         }
+    }
+
+    /// Value each playout by the game: your chance of winning it (or points) after the round.
+    pub fn with_game(mut self, game: Option<Arc<GameValue>>) -> Self {
+        self.game = game;
+        self
+    }
+
+    /// Whether playouts are valued by the game.
+    pub fn valued(&self) -> bool {
+        self.game.is_some()
     }
 
     /// Whether a choice is swept over knock thresholds: while nobody has knocked, every option
@@ -124,9 +143,14 @@ impl<'a> Playouts<'a> {
 
     fn outcome(&self, round: &Round) -> Outcome {
         let lost = round.loss_of(self.view.me);
+        let value = self.game.as_ref().map_or(0, |g| {
+            let result = RoundResult::of(round, g.points());
+            to_fixed(g.after_round(g.dealer_of(self.view.table.first), &result))
+        });
         Outcome {
             success: lost == 0,
             cost: u32::from(lost),
+            value,
         }
     }
 

@@ -17,7 +17,7 @@ pub const MAX_NAME_CHARS: usize = 40;
 pub const GIN_LETTERS: &str = "GIN";
 
 /// How a game's result is counted.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
 pub enum Placing {
     /// The survivor won; the rest are out.
     #[default]

@@ -1,0 +1,161 @@
+//! The game around the rounds: settling a round, the game-value table and whole games played
+//! out (the table's independent check).
+
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+use pyo3::prelude::*;
+use thirtyone_core::game::{check_lives, settle as settle_round, GameRules};
+use thirtyone_core::game_value::GameValue;
+use thirtyone_core::games::play_games as play;
+use thirtyone_core::input::Overrides;
+use thirtyone_core::{Error, MAX_SEATS};
+
+use crate::errors::IntoPy;
+use crate::settings::{self, Given};
+use crate::tables::table_rules;
+
+fn lives_of(lives: &[i64], what: &str) -> PyResult<Vec<i16>> {
+    lives
+        .iter()
+        .map(|&l| {
+            i16::try_from(l)
+                .map_err(|_| Error::BadState(format!("{what}: {l} lives is out of range")))
+        })
+        .collect::<Result<_, _>>()
+        .py_err()
+}
+
+/// Settle a round into the game: `lives` before it, `losses` and `scores` (what each hand
+/// counted) per seat of the round, `first` the seat that played first. Returns (wash, lives
+/// after, the seats going out with the lowest place first).
+#[pyfunction]
+#[pyo3(signature = (lives, losses, scores, first, county=false))]
+pub fn settle(
+    lives: Vec<i64>,
+    losses: Vec<u8>,
+    scores: Vec<f64>,
+    first: u8,
+    county: bool,
+) -> PyResult<(bool, Vec<i64>, Vec<u32>)> {
+    let n = lives.len();
+    if !(2..=MAX_SEATS).contains(&n) || losses.len() != n || scores.len() != n {
+        return Err(Error::BadState(format!(
+            "settle needs lives, losses and scores for the same 2 to 9 seats, not {}, {} and {}",
+            n,
+            losses.len(),
+            scores.len()
+        )))
+        .py_err();
+    }
+    if usize::from(first) >= n {
+        return Err(Error::BadState(format!(
+            "first seat {first} is not one of the {n} seats"
+        )))
+        .py_err();
+    }
+    let rules = GameRules {
+        county,
+        placing: Default::default(),
+    };
+    let s = settle_round(&rules, &lives_of(&lives, "lives")?, &losses, &scores, first);
+    Ok((
+        s.wash,
+        s.lives.into_iter().map(i64::from).collect(),
+        s.out.into_iter().map(u32::from).collect(),
+    ))
+}
+
+fn game_setup(
+    rules: Option<&Bound<'_, PyAny>>,
+    lives: &[i64],
+    dealer: usize,
+) -> PyResult<(thirtyone_core::table::TableRules, Vec<u8>)> {
+    let t = table_rules(rules, &Overrides::default())?;
+    let n = u8::try_from(lives.len()).unwrap_or(u8::MAX);
+    if !(2..=MAX_SEATS as u8).contains(&n) {
+        return Err(Error::BadState(format!(
+            "a game needs 2 to 9 seats in, not {n}"
+        )))
+        .py_err();
+    }
+    let given: Vec<i128> = lives.iter().map(|&l| i128::from(l)).collect();
+    let lives = check_lives(&t, &given, n).py_err()?;
+    if dealer >= lives.len() {
+        return Err(Error::BadState(format!(
+            "dealer {dealer} is not one of the {n} seats"
+        )))
+        .py_err();
+    }
+    Ok((t, lives))
+}
+
+/// The chance that seat `me` wins the game (under ranked placing: the points it can expect)
+/// from `lives` (every seat in) with `dealer` dealing next, every round played by the table's
+/// rule: the game-value table.
+#[pyfunction]
+#[pyo3(signature = (rules, lives, me, dealer, threads=None))]
+pub fn game_value(
+    py: Python<'_>,
+    rules: Option<&Bound<'_, PyAny>>,
+    lives: Vec<i64>,
+    me: usize,
+    dealer: usize,
+    threads: Option<Given>,
+) -> PyResult<f64> {
+    let (t, lives) = game_setup(rules, &lives, dealer)?;
+    if me >= lives.len() {
+        return Err(Error::BadState(format!("me {me} is not one of the seats"))).py_err();
+    }
+    let (_, threads) = settings::seed_and_threads(&Given::Whole(0), threads.as_ref()).py_err()?;
+    let runner = montecarlo::Runner::simple(threads);
+    let value = py.detach(|| {
+        GameValue::new(&t.round, GameRules::of(&t), &lives, me, &runner).map(|g| g.now(dealer))
+    });
+    value
+        .map_err(|work| {
+            Error::BadSetting(format!(
+                "the game's table would take about {work} steps: too many lives to compute"
+            ))
+        })
+        .py_err()
+}
+
+/// Play `games` whole games by the table's rule from `lives` with `dealer` dealing first;
+/// each seat's total points (wins when the winner takes all). `games` is bounded like `deals`.
+#[pyfunction]
+#[pyo3(
+    signature = (rules, lives, dealer, games, seed=Given::Whole(0), threads=None),
+    text_signature = "(rules, lives, dealer, games, seed=0, threads=None)"
+)]
+pub fn play_games(
+    py: Python<'_>,
+    rules: Option<&Bound<'_, PyAny>>,
+    lives: Vec<i64>,
+    dealer: usize,
+    games: Given,
+    seed: Given,
+    threads: Option<Given>,
+) -> PyResult<Vec<u64>> {
+    let (t, lives) = game_setup(rules, &lives, dealer)?;
+    let games = settings::count("games", &games).py_err()?;
+    let (seed, threads) = settings::seed_and_threads(&seed, threads.as_ref()).py_err()?;
+    let runner = montecarlo::Runner::new(threads, None, Arc::new(AtomicBool::new(false)));
+    Ok(py.detach(|| {
+        play(
+            &t.round,
+            GameRules::of(&t),
+            &lives,
+            dealer,
+            games,
+            seed,
+            &runner,
+        )
+    }))
+}
+
+/// Keep the simulated distributions of a round's results in `folder` (None: in memory only).
+#[pyfunction]
+pub fn set_cache_folder(folder: Option<std::path::PathBuf>) {
+    thirtyone_core::round_outcomes::set_folder(folder);
+}

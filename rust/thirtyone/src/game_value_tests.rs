@@ -1,0 +1,112 @@
+use super::*;
+use crate::games::play_games;
+use crate::round::MAX_SEATS;
+
+const STANDARD: GameRules = GameRules {
+    county: false,
+    placing: Placing::WinnerTakesAll,
+};
+
+fn runner() -> Runner {
+    Runner::simple(Some(2))
+}
+
+fn result(losses: &[u8]) -> RoundResult {
+    let mut r = RoundResult {
+        losses: [0; MAX_SEATS],
+        order: [0, 1, 2, 3, 4, 5, 6, 7, 8],
+    };
+    r.losses[..losses.len()].copy_from_slice(losses);
+    r
+}
+
+#[test]
+fn two_seats_one_life_each_is_the_chance_the_other_alone_loses_with_washes_dealt_again() {
+    let rules = RoundRules::default();
+    let g = GameValue::new(&rules, STANDARD, &[1, 1], 0, &runner()).unwrap();
+    let d = distribution(&rules, 2, false, &runner());
+    // Seat 0 deals: position 0 (first to play) is seat 1, position 1 is seat 0.
+    let (mut other_alone, mut washes) = (0u64, 0u64);
+    for (r, c) in &d.results {
+        match (r.losses[0] > 0, r.losses[1] > 0) {
+            (true, false) => other_alone += c,
+            (true, true) => washes += c,
+            _ => {}
+        }
+    }
+    let total = d.rounds as f64;
+    let expected = other_alone as f64 / (total - washes as f64);
+    assert!(
+        (g.now(0) - expected).abs() < 1e-12,
+        "{} {}",
+        g.now(0),
+        expected
+    );
+    // The same as the chance the other alone loses plus a share of the washes.
+    let share = (other_alone as f64 + washes as f64 * expected) / total;
+    assert!((g.now(0) - share).abs() < 1e-12);
+    // After a round: the other lost (I win), I lost (out), both lost (dealt again).
+    assert_eq!(g.after_round(0, &result(&[1, 0])), 1.0);
+    assert_eq!(g.after_round(0, &result(&[0, 1])), 0.0);
+    assert_eq!(g.after_round(0, &result(&[1, 1])), g.now(0));
+}
+
+#[test]
+fn values_are_chances_that_add_up_to_one_over_the_seats() {
+    let rules = RoundRules::default();
+    let lives = [3, 1, 2, 2];
+    let total: f64 = (0..4)
+        .map(|me| {
+            GameValue::new(&rules, STANDARD, &lives, me, &runner())
+                .unwrap()
+                .now(2)
+        })
+        .sum();
+    assert!((total - 1.0).abs() < 1e-9, "{total}");
+    let mine = GameValue::new(&rules, STANDARD, &lives, 0, &runner()).unwrap();
+    let theirs = GameValue::new(&rules, STANDARD, &lives, 1, &runner()).unwrap();
+    assert!(mine.now(2) > 0.25 && theirs.now(2) < 0.25);
+}
+
+#[test]
+fn ranked_points_add_up_to_six() {
+    let rules = RoundRules::default();
+    let ranked = GameRules {
+        placing: Placing::Ranked,
+        ..STANDARD
+    };
+    let lives = [2, 1, 2, 1];
+    let total: f64 = (0..4)
+        .map(|me| {
+            GameValue::new(&rules, ranked, &lives, me, &runner())
+                .unwrap()
+                .now(0)
+        })
+        .sum();
+    assert!((total - 6.0).abs() < 1e-9, "{total}");
+}
+
+#[test]
+fn the_table_agrees_with_whole_games_played_out() {
+    let rules = RoundRules::default();
+    let r = runner();
+    for (lives, dealer) in [(vec![2u8, 1, 1], 0usize), (vec![1, 2, 1, 2], 3)] {
+        let games = 3_000;
+        let wins = play_games(&rules, STANDARD, &lives, dealer, games, 7, &r);
+        for (me, &w) in wins.iter().enumerate() {
+            let p = w as f64 / games as f64;
+            let v = GameValue::new(&rules, STANDARD, &lives, me, &r)
+                .unwrap()
+                .now(dealer);
+            let margin = 4.0 * (v * (1.0 - v) / games as f64).sqrt();
+            assert!((p - v).abs() < margin, "{lives:?} seat {me}: {p} vs {v}");
+        }
+    }
+}
+
+#[test]
+fn too_many_lives_is_refused_not_computed() {
+    let rules = RoundRules::default();
+    let lives = [20u8; 9];
+    assert!(GameValue::new(&rules, STANDARD, &lives, 0, &runner()).is_err());
+}
