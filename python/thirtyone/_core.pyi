@@ -34,7 +34,7 @@ __all__ = [
     "rule_assignment",
     "sample_deals",
     "score",
-    "set_cache_folder",
+    "set_cache_folders",
     "settle",
 ]
 
@@ -148,7 +148,7 @@ def play_games(
     seed: int = 0,
     threads: int | None = None,
 ) -> list[int]: ...
-def set_cache_folder(folder: str | PathLike[str] | None) -> None: ...
+def set_cache_folders(folders: list[str | PathLike[str]]) -> None: ...
 def sample_deals(
     state: State, n: int, seed: int = 0, threads: int | None = None
 ) -> tuple[list[dict[str, Any]], list[int]]: ...

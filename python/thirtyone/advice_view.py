@@ -97,6 +97,30 @@ def _best_line(advice: Advice) -> Text:
     return line
 
 
+def game_cell(advice: Advice, option: OptionAdvice) -> str:
+    """The option's game-level figure: ``41.2%`` to win the game, or ``1.62`` points."""
+    if option.p_win is None:
+        return ""
+    return f"{option.p_win:.2f}" if advice.points else pct(option.p_win)
+
+
+def game_header(advice: Advice) -> str:
+    return "points" if advice.points else "win game"
+
+
+def _game_line(advice: Advice) -> Text | None:
+    """``Best for the game: draw (wins the game 41.2% of the time)`` when it is not the round's
+    best."""
+    g = advice.best_game
+    if g is None or g.option == advice.best.option:
+        return None
+    line = Text("Best for the game: ", style="bold")
+    line.append(option_label(g), style="bold cyan")
+    figure = f"{g.p_win:.2f} points" if advice.points else f"wins the game {pct(g.p_win or 0)}"
+    line.append(f" ({figure}, against {game_cell(advice, advice.best)} for the round's best)")
+    return line
+
+
 def lost_matters(advice: Advice) -> bool:
     """Whether the unit lost changes the picture: every option is hopeless, or a safer option
     costs more on average than a less safe one, by more than the margin of that difference."""
@@ -124,6 +148,9 @@ def advice_panel_body(advice: Advice, why: RenderableType | None = None) -> Rend
     rows.add_column("±", justify="right", header_style="dim")
     if show_lost:
         rows.add_column(f"{advice.unit} lost", justify="right", header_style="dim")
+    game = advice.best_game is not None
+    if game:
+        rows.add_column(game_header(advice), justify="right", header_style="dim")
     rows.add_column("", style="dim")
     for i, o in enumerate(ranked(advice)):
         mark = BEST_MARK if i == 0 else TIED_MARK if o.option in tied else ""
@@ -135,9 +162,14 @@ def advice_panel_body(advice: Advice, why: RenderableType | None = None) -> Rend
         ]
         if show_lost:
             cells.append(lost(o.lives_lost))
+        if game:
+            cells.append(game_cell(advice, o))
         cells.append(plan(o))
         rows.add_row(*cells)
-    parts: list[RenderableType] = [_best_line(advice), Text(advice.reason)]
+    parts: list[RenderableType] = [_best_line(advice)]
+    if (line := _game_line(advice)) is not None:
+        parts.append(line)
+    parts.append(Text(advice.reason))
     if why is not None:
         parts.append(why)
     parts.append(rows)
@@ -156,20 +188,26 @@ def advice_table(advice: Advice, *, bar_width: int = 20) -> Table:
     table.add_column("Margin", justify="right")
     table.add_column(f"{advice.unit.capitalize()} lost", justify="right")
     table.add_column("Knock at", justify="right")
+    game = advice.best_game is not None
+    if game:
+        table.add_column(game_header(advice).capitalize(), justify="right")
     table.add_column("", no_wrap=True)
     for i, o in enumerate(ranked(advice)):
         best = i == 0
         mark = BEST_MARK if best else TIED_MARK if o.option in tied else ""
         style = "green" if best else "yellow" if o.option in tied else "blue"
-        table.add_row(
+        cells: list[RenderableType] = [
             mark,
             Text(option_label(o), style="bold" if best else ""),
             pct(o.p_safe),
             points(o.margin),
             lost(o.lives_lost),
             "31 — show" if plan(o).startswith("makes 31") else knock_at_text(o),
-            Text(bar(o.p_safe, bar_width), style=style),
-        )
+        ]
+        if game:
+            cells.append(game_cell(advice, o))
+        cells.append(Text(bar(o.p_safe, bar_width), style=style))
+        table.add_row(*cells)
     return table
 
 
@@ -252,7 +290,10 @@ def advice_report(advice: Advice, *, sweeps: str = "best", width: int = 80) -> G
         f" · {advice.deals:,} consistent deals · {advice.playouts:,} playouts per option",
         style="dim",
     )
-    parts += [head, Text(""), _best_line(advice), Text(advice.reason), Text("")]
+    parts += [head, Text(""), _best_line(advice)]
+    if (line := _game_line(advice)) is not None:
+        parts.append(line)
+    parts += [Text(advice.reason), Text("")]
     parts.append(advice_table(advice, bar_width=bar_width))
     if advice.tied:
         names = ", ".join(option_label(o) for o in advice.tied)

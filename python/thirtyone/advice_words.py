@@ -210,10 +210,13 @@ class Lives(NamedTuple):
         return self.lives[seat] == (0 if self.county else 1)
 
     def summary(self, unit: str = "lives") -> str:
-        """``you hold 3 lives; Ben 1, Cy on the county``."""
+        """``you hold 3 lives; Ben holds 1, Cy on the county, Dee 2``."""
         others = [
             f"{self.name(s)} {self.held(n, '')}" for s, n in enumerate(self.lives) if s != self.me
         ]
+        first = others[0].rsplit(" ", 1)
+        if first[1].isdigit():
+            others[0] = f"{first[0]} holds {first[1]}"
         return f"you hold {self.held(self.lives[self.me], unit)}; " + ", ".join(others)
 
 

@@ -11,6 +11,7 @@ import json
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -23,6 +24,10 @@ from thirtyone.state import StateLike, parse
 
 if TYPE_CHECKING:
     from thirtyone.game import Game
+
+#: The presets' round results, shipped with the package (``scripts/round_results``), so that
+#: the game-level figures need no simulation at the standard tables.
+ROUND_RESULTS = Path(__file__).parent / "data" / "round-results"
 
 
 @dataclass(frozen=True)
@@ -209,7 +214,7 @@ def advise(
         seed = secrets.randbits(63)
     checked = parse(state)
     if checked.lives is not None:  # the game-value table's round results are kept on disk
-        _core.set_cache_folder(data_dir() / "cache")
+        _core.set_cache_folders([data_dir() / "cache", ROUND_RESULTS])
     # The settings go as they are: the core checks them, the one place of their bounds.
     raw = _core.advise(
         checked,

@@ -4,9 +4,12 @@ On each of its turns, :class:`OraclePlayer` asks :func:`thirtyone.advise` about 
 plays the best option. (Asking once a round and then following the policy the Oracle simulated —
 the table's rule knocking at the advised ``knock_at``, as the calibration's asking seat does —
 is the play the first figures describe, but it is much weaker: 22.0% of 200 games (95% CI
-16.8 to 28.2) against three table players, where asking at every turn won 35.0% (28.7 to 41.8).) It
-optimises the round (the chance of losing no life), not the game: the game objective is not
-available yet.
+16.8 to 28.2) against three table players, where asking at every turn won 35.0% (28.7 to 41.8).)
+
+Its ``objective`` is ``"round"`` (play ``best``: the highest chance of losing no life this round)
+or ``"game"`` (play ``best_game``: the highest chance of winning the game, from every seat's
+lives; see the Oracle's game-level figures). When the game-level figures are not available (too
+many lives to compute), the game objective plays ``best``.
 
 :func:`play_option` carries out one advised option through a :class:`~thirtyone.turn.Turn`; the
 calibration (:mod:`thirtyone.calibration`) uses it for its asking seat.
@@ -24,6 +27,9 @@ from thirtyone.oracle import Advice, OptionAdvice, advise
 
 if TYPE_CHECKING:
     from thirtyone.turn import Turn
+
+#: What an Oracle player plays for.
+OBJECTIVES = ("round", "game")
 
 #: The expert opponent's budget (``thirtyone play --opponents expert``): a small Oracle.
 EXPERT_DEALS = 300
@@ -63,7 +69,8 @@ class OraclePlayer:
     and the position (None: a random seed for this player); with ``max_time=None`` the same seed
     gives the same play. When the Oracle refuses a position (it raises
     :class:`~thirtyone.errors.ThirtyOneError`) the player plays that turn by the table's rule;
-    ``fallbacks`` counts such turns. ``advice`` is the last advice it asked for.
+    ``fallbacks`` counts such turns. ``advice`` is the last advice it asked for. ``objective``:
+    ``"round"`` or ``"game"`` (see the module's docstring).
     """
 
     def __init__(
@@ -75,7 +82,11 @@ class OraclePlayer:
         seed: int | None = None,
         threads: int | None = None,
         max_time: float | None = 5.0,
+        objective: str = "round",
     ) -> None:
+        if objective not in OBJECTIVES:
+            raise ValueError(f"objective must be 'round' or 'game', not {objective!r:.40}")
+        self.objective = objective
         self.name = name
         self.deals = deals
         self.playouts = playouts
@@ -120,10 +131,13 @@ class OraclePlayer:
             turn.play_by_rule(_core.TABLE_KNOCK_AT)
             return
         self.advice = advice
-        play_option(turn, advice.best)
+        choice = advice.best
+        if self.objective == "game" and advice.best_game is not None:
+            choice = advice.best_game
+        play_option(turn, choice)
 
     def __repr__(self) -> str:
         return (
             f"OraclePlayer({self.name!r}, deals={self.deals}, playouts={self.playouts}, "
-            f"max_time={self.max_time})"
+            f"max_time={self.max_time}, objective={self.objective!r})"
         )

@@ -6,11 +6,13 @@ at random for each game, from its seed). Player kinds:
 
 - ``table``: the table's decision rule (``rules.md``), knocking at 27 or more;
 - ``table:K``: the same rule knocking at ``K`` or more;
-- ``oracle``: :class:`~thirtyone.oracle_player.OraclePlayer` at ``--deals`` / ``--playouts``;
-- ``expert``: the Oracle at the expert opponent's budget (300 deals, 1,000 playouts).
+- ``oracle``: :class:`~thirtyone.oracle_player.OraclePlayer` at ``--deals`` / ``--playouts``,
+  playing for the round (the chance of losing no life: ``best``);
+- ``oracle-game``: the same, playing for the game (the chance of winning it: ``best_game``);
+- ``expert``: the Oracle at the expert opponent's budget (300 deals, 1,000 playouts), playing
+  for the round.
 
-The Oracle plays for the round (the chance of losing no life); the game objective is not
-available yet. Its queries have no time limit here and one thread each, so the same seed gives
+The Oracle's queries have no time limit here and one thread each, so the same seed gives
 the same results whatever ``--jobs``: the games are shared among worker processes and their
 results taken in game order.
 """
@@ -42,14 +44,14 @@ MAX_JOBS = 64
 #: Seeds are whole numbers of at most 63 bits (either sign).
 MAX_SEED = 2**63 - 1
 #: The kinds a ``--players`` entry may name (``table:K`` with a score ``K`` from 0 to 31).
-KINDS = ("table", "table:K", "oracle", "expert")
+KINDS = ("table", "table:K", "oracle", "oracle-game", "expert")
 
 
 def parse_kind(text: str) -> tuple[str, float | None]:
-    """``("table", 27.0)``, ``("table", K)``, ``("oracle", None)`` or ``("expert", None)`` from
-    a player kind; ValueError naming the problem otherwise."""
+    """``("table", 27.0)``, ``("table", K)``, ``("oracle", None)``, ``("oracle-game", None)``
+    or ``("expert", None)`` from a player kind; ValueError naming the problem otherwise."""
     kind = text.strip().lower()
-    if kind in ("table", "oracle", "expert"):
+    if kind in ("table", "oracle", "oracle-game", "expert"):
         return kind, TABLE_KNOCK_AT if kind == "table" else None
     head, colon, tail = kind.partition(":")
     if head == "table" and colon:
@@ -122,11 +124,17 @@ class Settings:
         if kind == "table":
             return ComputerPlayer(name, knock_at)
         deals, playouts = (
-            (self.deals, self.playouts) if kind == "oracle" else (EXPERT_DEALS, EXPERT_PLAYOUTS)
+            (EXPERT_DEALS, EXPERT_PLAYOUTS) if kind == "expert" else (self.deals, self.playouts)
         )
         seed = _seed("tournament-player", self.seed, game, index)
         return OraclePlayer(
-            name, deals=deals, playouts=playouts, seed=seed, threads=1, max_time=None
+            name,
+            deals=deals,
+            playouts=playouts,
+            seed=seed,
+            threads=1,
+            max_time=None,
+            objective="game" if kind == "oracle-game" else "round",
         )
 
 

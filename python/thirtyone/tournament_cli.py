@@ -39,8 +39,9 @@ def _players(ctx: click.Context, param: click.Parameter, value: str) -> tuple[st
     show_default=True,
     callback=_players,
     help="The players, 2 to 9, comma-separated: table (the table's rule), table:K (knocking "
-    "at K or more), oracle (the Oracle at --deals/--playouts), expert (the Oracle at 300 deals "
-    "and 1,000 playouts). Seats are rotated over the games.",
+    "at K or more), oracle (the Oracle at --deals/--playouts, playing for the round), "
+    "oracle-game (the same, playing for the game), expert (the Oracle at 300 deals and 1,000 "
+    "playouts, playing for the round). Seats are rotated over the games.",
 )
 @click.option(
     "--rules",
@@ -84,7 +85,8 @@ def tournament_command(
     """Play whole games between computer players and count the wins (with 95% Wilson
     intervals), the mean place, the lives lost per round and the knocks caught.
 
-    The oracle plays for the round (the game objective is not available yet).
+    oracle plays for the round (the option safest this round), oracle-game for the game (the
+    option with the highest chance of winning it).
     """
     from thirtyone import stats
     from thirtyone.calibration import strict_json

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use pyo3::prelude::*;
 use thirtyone_core::game::{check_lives, settle as settle_round, GameRules};
-use thirtyone_core::game_value::GameValue;
+use thirtyone_core::game_value::{GameValue, Unavailable};
 use thirtyone_core::games::play_games as play;
 use thirtyone_core::input::Overrides;
 use thirtyone_core::{Error, MAX_SEATS};
@@ -113,10 +113,11 @@ pub fn game_value(
         GameValue::new(&t.round, GameRules::of(&t), &lives, me, &runner).map(|g| g.now(dealer))
     });
     value
-        .map_err(|work| {
-            Error::BadSetting(format!(
+        .map_err(|why| match why {
+            Unavailable::TooLarge(work) => Error::BadSetting(format!(
                 "the game's table would take about {work} steps: too many lives to compute"
-            ))
+            )),
+            Unavailable::Stopped => Error::Cancelled,
         })
         .py_err()
 }
@@ -154,8 +155,9 @@ pub fn play_games(
     }))
 }
 
-/// Keep the simulated distributions of a round's results in `folder` (None: in memory only).
+/// Read the simulated distributions of a round's results from `folders`, and write new ones to
+/// the first (empty: in memory only).
 #[pyfunction]
-pub fn set_cache_folder(folder: Option<std::path::PathBuf>) {
-    thirtyone_core::round_outcomes::set_folder(folder);
+pub fn set_cache_folders(folders: Vec<std::path::PathBuf>) {
+    thirtyone_core::round_outcomes::set_folders(folders);
 }

@@ -49,7 +49,7 @@ mod _core {
     use crate::oracle::{advise, check_state, sample_deals};
 
     #[pymodule_export]
-    use crate::game::{game_value, play_games, set_cache_folder, settle};
+    use crate::game::{game_value, play_games, set_cache_folders, settle};
 
     #[pymodule_export]
     use crate::tables::{parse_rules, presets, rule_assignment, PyState};

@@ -36,6 +36,15 @@ pub struct GameValue {
     values: Vec<f64>,
 }
 
+/// Why there is no table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unavailable {
+    /// It would take this much work, more than [`MAX_WORK`].
+    TooLarge(u64),
+    /// The work was stopped (cancelled).
+    Stopped,
+}
+
 /// What a round's result leads to from a state and dealer.
 enum Step {
     /// Nobody would be left: dealt again by the same dealer.
@@ -46,15 +55,14 @@ enum Step {
 }
 
 impl GameValue {
-    /// The table for `me` at `lives` (one per seat of the round), or None when it would take
-    /// more than [`MAX_WORK`] (with the work it would take).
+    /// The table for `me` at `lives` (one per seat of the round), or why there is none.
     pub fn new(
         round_rules: &RoundRules,
         rules: GameRules,
         lives: &[u8],
         me: usize,
         runner: &Runner,
-    ) -> std::result::Result<GameValue, u64> {
+    ) -> std::result::Result<GameValue, Unavailable> {
         let low = rules.lowest_in();
         let top: Vec<u8> = lives
             .iter()
@@ -69,12 +77,15 @@ impl GameValue {
         let results_guess = 40 * n as u64;
         let work = (states as u64) * (n as u64) * results_guess * (n as u64);
         if work > MAX_WORK {
-            return Err(work);
+            return Err(Unavailable::TooLarge(work));
         }
         let keep_order = rules.placing == Placing::Ranked;
         let mut dists = vec![None; n + 1];
         for (m, d) in dists.iter_mut().enumerate().skip(2) {
-            *d = Some(distribution(round_rules, m as u8, keep_order, runner));
+            *d = Some(
+                distribution(round_rules, m as u8, keep_order, runner)
+                    .ok_or(Unavailable::Stopped)?,
+            );
         }
         let mut g = GameValue {
             rules,
@@ -256,7 +267,7 @@ pub fn game_value(
     lives: &[u8],
     me: usize,
     runner: &Runner,
-) -> std::result::Result<Arc<GameValue>, u64> {
+) -> std::result::Result<Arc<GameValue>, Unavailable> {
     let key: CacheKey = (format!("{round_rules:?}"), rules, lives.to_vec(), me);
     let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
     if let Some(i) = cache.iter().position(|(k, _)| *k == key) {

@@ -24,7 +24,7 @@ fn result(losses: &[u8]) -> RoundResult {
 fn two_seats_one_life_each_is_the_chance_the_other_alone_loses_with_washes_dealt_again() {
     let rules = RoundRules::default();
     let g = GameValue::new(&rules, STANDARD, &[1, 1], 0, &runner()).unwrap();
-    let d = distribution(&rules, 2, false, &runner());
+    let d = distribution(&rules, 2, false, &runner()).unwrap();
     // Seat 0 deals: position 0 (first to play) is seat 1, position 1 is seat 0.
     let (mut other_alone, mut washes) = (0u64, 0u64);
     for (r, c) in &d.results {

@@ -12,7 +12,7 @@ use montecarlo::{
 use crate::cards::Card;
 use crate::error::{Error, Result};
 use crate::game::GameRules;
-use crate::game_value::{game_value, GameValue, MAX_WORK};
+use crate::game_value::{game_value, GameValue, Unavailable, MAX_WORK};
 use crate::inference::{Deal, Inference};
 use crate::playout::{Choice, Playouts};
 use crate::scoring::Score;
@@ -166,16 +166,19 @@ fn choices(view: &View) -> Vec<Choice> {
 pub fn advise(input: &StateInput, game: Option<&GameInput>, settings: &Settings) -> Result<Advice> {
     settings.validate()?;
     let view = View::from_input(input)?;
+    let mut runner = Runner::new(settings.threads, None, settings.cancel.clone());
+    // The game's table first, outside the time limit: once per table and seat count its round
+    // results are simulated (a second or two, then kept on disk); after that it takes
+    // milliseconds.
+    let (table, game_note) = match game {
+        Some(g) => game_table(&view, g, &runner)?,
+        None => (None, None),
+    };
     let start = Instant::now();
     let deadline = settings.max_time.and_then(|d| start.checked_add(d));
     let grace = deadline.and_then(|d| d.checked_add(GRACE));
-    let mut runner = Runner::new(settings.threads, None, settings.cancel.clone());
     let inference = runner.install(|| Inference::within(&view, grace));
     let choices = choices(&view);
-    let (table, game_note) = match game {
-        Some(g) => game_table(&view, g, &runner),
-        None => (None, None),
-    };
     let sim = Playouts::new(&view, knock_thresholds(&view)).with_game(table.clone());
     let (mut target, mut playouts) = (settings.deals, settings.playouts);
     loop {
@@ -241,30 +244,30 @@ pub fn advise(input: &StateInput, game: Option<&GameInput>, settings: &Settings)
     }
 }
 
-/// The game-value table for the advised player, or why there is none.
-fn game_table(
-    view: &View,
-    game: &GameInput,
-    runner: &Runner,
-) -> (Option<Arc<GameValue>>, Option<String>) {
-    match game_value(
-        &view.table.rules,
-        game.rules,
-        &game.lives,
-        usize::from(view.me),
-        runner,
-    ) {
-        Ok(t) => (Some(t), None),
-        Err(work) => (
-            None,
-            Some(format!(
-                "the chance of winning the game is not computed: with these lives the game's \
+/// The game-value table for the advised player, or the warning that says why there is none.
+type GameTable = (Option<Arc<GameValue>>, Option<String>);
+fn game_table(view: &View, game: &GameInput, runner: &Runner) -> Result<GameTable> {
+    Ok(
+        match game_value(
+            &view.table.rules,
+            game.rules,
+            &game.lives,
+            usize::from(view.me),
+            runner,
+        ) {
+            Ok(t) => (Some(t), None),
+            Err(Unavailable::Stopped) => return Err(Error::Cancelled),
+            Err(Unavailable::TooLarge(work)) => (
+                None,
+                Some(format!(
+                    "the chance of winning the game is not computed: with these lives the game's \
                  table would take about {} steps, more than the {} allowed",
-                thousands(work as usize),
-                thousands(MAX_WORK as usize)
-            )),
-        ),
-    }
+                    thousands(work as usize),
+                    thousands(MAX_WORK as usize)
+                )),
+            ),
+        },
+    )
 }
 
 /// Up to `target` consistent deals; until [`MIN_DEALS`] are found the collection may run on to

@@ -66,14 +66,15 @@ pub struct Distribution {
     pub results: Vec<(RoundResult, u64)>,
 }
 
-/// Play `rounds` rounds from fresh deals, every seat by the table's rule.
+/// Play `rounds` rounds from fresh deals, every seat by the table's rule (None: the runner was
+/// stopped before the end).
 pub fn simulate(
     rules: &RoundRules,
     seats: u8,
     keep_order: bool,
     rounds: usize,
     runner: &Runner,
-) -> Distribution {
+) -> Option<Distribution> {
     let parts = runner.chunks(rounds, CHUNK, |range| {
         let mut seen: HashMap<RoundResult, u64> = HashMap::new();
         let mut deck: Vec<Card> = Card::all().collect();
@@ -92,38 +93,40 @@ pub fn simulate(
         seen
     });
     let mut all: HashMap<RoundResult, u64> = HashMap::new();
-    for part in parts.into_iter().flatten() {
-        for (r, c) in part {
+    for part in parts {
+        for (r, c) in part? {
             *all.entry(r).or_default() += c;
         }
     }
     let mut results: Vec<(RoundResult, u64)> = all.into_iter().collect();
     results.sort_unstable();
-    Distribution {
+    Some(Distribution {
         seats,
         rounds: results.iter().map(|(_, c)| c).sum(),
         results,
-    }
+    })
 }
 
-/// Where distributions are kept on disk (None: in memory only).
-static FOLDER: Mutex<Option<PathBuf>> = Mutex::new(None);
+/// Where distributions are kept on disk: read from every folder, written to the first (none: in
+/// memory only).
+static FOLDERS: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
 type Key = (String, u8, bool);
 static MEMORY: Mutex<Option<HashMap<Key, Arc<Distribution>>>> = Mutex::new(None);
 
-/// Keep distributions in `folder` from now on (None: in memory only).
-pub fn set_folder(folder: Option<PathBuf>) {
-    *FOLDER.lock().unwrap_or_else(|e| e.into_inner()) = folder;
+/// Read distributions from `folders` from now on, and write new ones to the first (none: in
+/// memory only). The package ships the presets' distributions in a folder of its own.
+pub fn set_folders(folders: Vec<PathBuf>) {
+    *FOLDERS.lock().unwrap_or_else(|e| e.into_inner()) = folders;
 }
 
 /// The distribution for these rules and seats: from memory, else from the folder, else
-/// simulated (and then kept in both).
+/// simulated (and then kept in both). None when the runner was stopped (nothing is kept).
 pub fn distribution(
     rules: &RoundRules,
     seats: u8,
     keep_order: bool,
     runner: &Runner,
-) -> Arc<Distribution> {
+) -> Option<Arc<Distribution>> {
     let key: Key = (format!("{rules:?}"), seats, keep_order);
     if let Some(d) = MEMORY
         .lock()
@@ -131,24 +134,30 @@ pub fn distribution(
         .get_or_insert_with(HashMap::new)
         .get(&key)
     {
-        return d.clone();
+        return Some(d.clone());
     }
-    let folder = FOLDER.lock().unwrap_or_else(|e| e.into_inner()).clone();
-    let path = folder.map(|f| f.join(file_name(&key)));
-    let loaded = path.as_ref().and_then(|p| disk::load(p, &key.0, seats));
-    let d = Arc::new(loaded.unwrap_or_else(|| {
-        let d = simulate(rules, seats, keep_order, ROUNDS, runner);
-        if let Some(p) = &path {
-            disk::save(p, &key.0, &d); // a cache: a folder that cannot be written is no error
+    let folders = FOLDERS.lock().unwrap_or_else(|e| e.into_inner()).clone();
+    let name = file_name(&key);
+    let loaded = folders
+        .iter()
+        .find_map(|f| disk::load(&f.join(&name), &key.0, seats));
+    let d = Arc::new(match loaded {
+        Some(d) => d,
+        None => {
+            let d = simulate(rules, seats, keep_order, ROUNDS, runner)?;
+            if let Some(f) = folders.first() {
+                // A cache: a folder that cannot be written is no error.
+                disk::save(&f.join(&name), &key.0, &d);
+            }
+            d
         }
-        d
-    }));
+    });
     MEMORY
         .lock()
         .unwrap_or_else(|e| e.into_inner())
         .get_or_insert_with(HashMap::new)
         .insert(key, d.clone());
-    d
+    Some(d)
 }
 
 /// A file name for a key: FNV-1a of the rules' text.
@@ -252,7 +261,7 @@ mod tests {
     #[test]
     fn every_round_costs_someone_and_the_counts_add_up() {
         let runner = Runner::simple(Some(2));
-        let d = simulate(&RoundRules::default(), 4, false, 20_000, &runner);
+        let d = simulate(&RoundRules::default(), 4, false, 20_000, &runner).unwrap();
         assert_eq!(d.rounds, 20_000);
         let nobody = d
             .results
@@ -300,7 +309,8 @@ mod tests {
             false,
             5_000,
             &Runner::simple(Some(2)),
-        );
+        )
+        .unwrap();
         disk::save(&path, "rules", &d);
         assert_eq!(disk::load(&path, "rules", 2), Some(d));
         assert_eq!(disk::load(&path, "other rules", 2), None);
