@@ -26,7 +26,8 @@ def main() -> None:
     for preset in Rules.PRESETS:
         rules = Rules.preset(preset).to_dict()
         low = 0 if rules["county"] else 1
-        # One life each (on the county, at a county table) at 9 seats: every seat count from 2 to 9 is simulated on the way.
+        # One life each (on the county at a county table) at 9 seats: every seat count from
+        # 2 to 9 is simulated on the way.
         _core.game_value(dict(rules, seats=9), [low] * 9, 0, 8)
         print(f"{preset}: done at {time.monotonic() - start:.0f} s", file=sys.stderr)
     print(f"{len(list(ROUND_RESULTS.glob('*.json')))} files in {ROUND_RESULTS}", file=sys.stderr)
