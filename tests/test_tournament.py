@@ -117,7 +117,8 @@ def test_player_kinds() -> None:
     assert parse_kind("table:25.5") == ("table", 25.5)
     assert parse_kind(" Oracle ") == ("oracle", None)
     assert parse_kind("expert") == ("expert", None)
-    for bad in ("tabel", "table:", "table:32", "table:-1", "table:nan", "oracle-game", ""):
+    assert parse_kind("oracle-game") == ("oracle-game", None)
+    for bad in ("tabel", "table:", "table:32", "table:-1", "table:nan", "oracle-games", ""):
         with pytest.raises(ValueError):
             parse_kind(bad)
     assert parse_players("oracle, table") == ("oracle", "table")
@@ -131,7 +132,7 @@ def test_player_kinds() -> None:
     ("args", "words"),
     [
         (["--players", "oracle,wizard"], "wizard"),
-        (["--players", "oracle-game,table"], "oracle-game"),
+        (["--players", "oracle-gaem,table"], "oracle-gaem"),
         (["--players", "table:99,table"], "0 to 31"),
         (["--players", "table"], "2 to 9"),
         (["--games", "0"], "games"),

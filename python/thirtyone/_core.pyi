@@ -120,6 +120,7 @@ def advise(
     threads: int | None = None,
     max_time: float | None = None,
     target_margin: float | None = None,
+    objective: str = "round",
 ) -> dict[str, Any]: ...
 def check_settings(
     deals: int = 10000,

@@ -186,6 +186,7 @@ def advise(
     max_time: float | None = 5.0,
     target_margin: float | None = None,
     names: Sequence[str] | None = None,
+    objective: str = "round",
 ) -> Advice:
     """Evaluate every option of the player whose turn ``state`` shows.
 
@@ -199,8 +200,10 @@ def advise(
     playouts) until every option's margin is at most this. Settings out of their bounds (see
     the README's "Errors") raise :class:`~thirtyone.errors.SettingsError`; ``names``: the names
     of the round's seats, for the reason's words (from a :class:`Game`: its players). When the
-    state carries ``lives``, every option also has ``p_win`` and the answer ``best_game``. Bad
-    states raise
+    state carries ``lives``, every option also has ``p_win`` and the answer ``best_game``;
+    ``objective="game"`` then keeps, for each swept option, the later knock score with the
+    highest ``p_win`` (rather than the highest ``p_safe``), and the option's figures are those
+    of that score. Bad states raise
     :class:`~thirtyone.errors.StateError` (or another
     :class:`~thirtyone.errors.ThirtyOneError`) naming the problem.
     """
@@ -224,6 +227,7 @@ def advise(
         threads=threads,
         max_time=max_time,
         target_margin=target_margin,
+        objective=objective,
     )
     rules = checked.rules
     held = _held(state)

@@ -8,7 +8,8 @@ is the play the first figures describe, but it is much weaker: 22.0% of 200 game
 
 Its ``objective`` is ``"round"`` (play ``best``: the highest chance of losing no life this round)
 or ``"game"`` (play ``best_game``: the highest chance of winning the game, from every seat's
-lives; see the Oracle's game-level figures). When the game-level figures are not available (too
+lives, with each option's later knock score chosen for the game too; see the Oracle's
+game-level figures). When the game-level figures are not available (too
 many lives to compute), the game objective plays ``best``.
 
 :func:`play_option` carries out one advised option through a :class:`~thirtyone.turn.Turn`; the
@@ -95,6 +96,9 @@ class OraclePlayer:
         self.max_time = max_time
         self.advice: Advice | None = None
         self.fallbacks = 0
+        #: The chance of winning the game (``p_win``) of each option it played, when the
+        #: answer had one: forecasts to check against how its games end.
+        self.forecasts: list[float] = []
 
     @classmethod
     def expert(cls, name: str, seed: int | None = None) -> OraclePlayer:
@@ -125,6 +129,7 @@ class OraclePlayer:
                 seed=self.query_seed(turn),
                 threads=self.threads,
                 max_time=self.max_time,
+                objective=self.objective,
             )
         except ThirtyOneError:
             self.fallbacks += 1
@@ -134,6 +139,8 @@ class OraclePlayer:
         choice = advice.best
         if self.objective == "game" and advice.best_game is not None:
             choice = advice.best_game
+        if choice.p_win is not None and not advice.points:
+            self.forecasts.append(choice.p_win)
         play_option(turn, choice)
 
     def __repr__(self) -> str:

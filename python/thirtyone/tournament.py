@@ -148,6 +148,12 @@ class Result:
     lives_lost: int = 0
     knocks: int = 0
     caught: int = 0
+    #: An Oracle player's forecasts: the p_win of each option it played.
+    forecasts: list[float] = field(default_factory=list)
+
+
+#: The bins of the forecasts' reliability table: p_win from 0 to 1 in tenths.
+BINS = 10
 
 
 class _Count:
@@ -191,9 +197,16 @@ def play_game(game: int, settings: Settings) -> list[Result]:
     results = []
     for i in range(n):
         s = seat_of(i, game, n)
+        player = by_seat[s]
+        forecasts = list(player.forecasts) if isinstance(player, OraclePlayer) else []
         results.append(
             Result(
-                played.places[s], count.rounds[s], count.lost[s], count.knocks[s], count.caught[s]
+                played.places[s],
+                count.rounds[s],
+                count.lost[s],
+                count.knocks[s],
+                count.caught[s],
+                forecasts,
             )
         )
     return results
@@ -230,8 +243,17 @@ class Tally:
     knocks: int = 0
     caught: int = 0
     ci: tuple[float, float] = field(default=(0.0, 1.0))
+    #: Per bin of forecast p_win: decisions, the sum of their forecasts, and how many of them
+    #: were in games the player won.
+    bins: list[list[float]] = field(default_factory=lambda: [[0, 0.0, 0] for _ in range(BINS)])
 
     def add(self, r: Result) -> None:
+        won = r.place == 1
+        for p in r.forecasts:
+            b = self.bins[min(BINS - 1, int(p * BINS))]
+            b[0] += 1
+            b[1] += p
+            b[2] += won
         self.games += 1
         self.wins += r.place == 1
         self.places += r.place
@@ -271,7 +293,22 @@ class Tally:
             "knocks": self.knocks,
             "knocks_caught": self.caught,
             "caught_rate": self.caught_rate,
+            **({"reliability": self.reliability()} if any(b[0] for b in self.bins) else {}),
         }
+
+    def reliability(self) -> list[dict[str, Any]]:
+        """The forecasts against the games' ends: per tenth of p_win, the decisions, their mean
+        forecast and the share of them made in games the player went on to win."""
+        return [
+            {
+                "bin": [i / BINS, (i + 1) / BINS],
+                "decisions": int(n),
+                "forecast": total / n,
+                "won": wins / n,
+            }
+            for i, (n, total, wins) in enumerate(self.bins)
+            if n
+        ]
 
 
 def run(settings: Settings, progress: Callable[[int, int], None] | None = None) -> list[Tally]:

@@ -16,7 +16,7 @@ use std::time::Instant;
 
 use crate::rng::Rng;
 use crate::runner::{Runner, Stop};
-use crate::stats::{best, Tally};
+use crate::stats::{best, best_by_value, Tally};
 
 /// The outcome of one playout for the advised player.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -92,6 +92,9 @@ pub struct EvalSettings {
     /// Playouts (per choice, in the sweep and in the confirmation) that no time limit cuts:
     /// the least work an answer rests on. Only cancellation stops them.
     pub minimum: usize,
+    /// Keep the policy with the highest mean value (rather than the highest proportion of
+    /// successes, then the lowest cost).
+    pub by_value: bool,
 }
 
 const PURPOSE_SWEEP: u64 = 0x5357_4545; // "SWEE"
@@ -137,8 +140,13 @@ pub fn evaluate<S: Simulator>(
         }
     });
     eval.stopped = stop;
+    let keep = if settings.by_value {
+        best_by_value
+    } else {
+        best
+    };
     let policies: Vec<usize> = (0..choices.len())
-        .map(|c| best(&sweep[offsets[c]..offsets[c] + sizes[c]]).unwrap_or(0))
+        .map(|c| keep(&sweep[offsets[c]..offsets[c] + sizes[c]]).unwrap_or(0))
         .collect();
     // The confirmation: the kept policy of every choice that had a sweep, on fresh playouts.
     let swept: Vec<usize> = (0..choices.len()).filter(|&c| sizes[c] > 1).collect();
@@ -262,6 +270,7 @@ mod tests {
             seed,
             sweep_deadline: None,
             minimum: 0,
+            by_value: false,
         }
     }
 

@@ -127,6 +127,26 @@ pub fn best(tallies: &[Tally]) -> Option<usize> {
     best
 }
 
+/// The index of the tally with the highest mean value (exact: cross-multiplied), then the best
+/// by [`compare`], then the first.
+pub fn best_by_value(tallies: &[Tally]) -> Option<usize> {
+    let mut best: Option<usize> = None;
+    for (i, t) in tallies.iter().enumerate() {
+        match best {
+            Some(b) => {
+                let o = &tallies[b];
+                let va = t.value as u128 * o.n as u128;
+                let vb = o.value as u128 * t.n as u128;
+                if va.cmp(&vb).then(compare(t, o)).is_gt() {
+                    best = Some(i);
+                }
+            }
+            None => best = Some(i),
+        }
+    }
+    best
+}
+
 /// Whether a proportion `p` is statistically tied with the best `p_best` whose margin is
 /// `margin_best`: within that margin of it.
 pub fn tied(p_best: f64, margin_best: f64, p: f64) -> bool {
@@ -159,6 +179,20 @@ mod tests {
         assert_eq!(best(&[t(10, 6, 5), t(10, 6, 4)]), Some(1));
         assert_eq!(best(&[t(10, 6, 4), t(20, 12, 8)]), Some(0));
         assert_eq!(best(&[]), None);
+    }
+
+    #[test]
+    fn best_by_value_prefers_the_value_then_the_proportion() {
+        let t = |n: u64, s: u64, v: u64| Tally {
+            n,
+            successes: s,
+            value: v,
+            ..Tally::default()
+        };
+        assert_eq!(best_by_value(&[t(10, 9, 5), t(10, 1, 6)]), Some(1));
+        assert_eq!(best_by_value(&[t(10, 1, 6), t(20, 9, 12)]), Some(1));
+        assert_eq!(best_by_value(&[t(10, 1, 6), t(20, 2, 12)]), Some(0));
+        assert_eq!(best_by_value(&[]), None);
     }
 
     #[test]

@@ -70,8 +70,8 @@ fn points(s: Option<Score>) -> Option<f64> {
 /// The settings are checked by the core against their bounds (SettingsError).
 #[pyfunction]
 #[pyo3(
-    signature = (state, deals=Given::Whole(DEFAULT_DEALS as i128), playouts=Given::Whole(DEFAULT_PLAYOUTS as i128), seed=Given::Whole(0), threads=None, max_time=None, target_margin=None),
-    text_signature = "(state, deals=10000, playouts=50000, seed=0, threads=None, max_time=None, target_margin=None)"
+    signature = (state, deals=Given::Whole(DEFAULT_DEALS as i128), playouts=Given::Whole(DEFAULT_PLAYOUTS as i128), seed=Given::Whole(0), threads=None, max_time=None, target_margin=None, objective="round"),
+    text_signature = "(state, deals=10000, playouts=50000, seed=0, threads=None, max_time=None, target_margin=None, objective='round')"
 )]
 #[allow(clippy::too_many_arguments)]
 pub fn advise<'py>(
@@ -83,8 +83,9 @@ pub fn advise<'py>(
     threads: Option<Given>,
     max_time: Option<Given>,
     target_margin: Option<Given>,
+    objective: &str,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let settings = settings::settings(
+    let mut settings = settings::settings(
         &deals,
         &playouts,
         &seed,
@@ -93,6 +94,7 @@ pub fn advise<'py>(
         target_margin.as_ref(),
     )
     .py_err()?;
+    settings.sweep_for_game = settings::game_objective(objective).py_err()?;
     let inner = &state.get().inner;
     let input = inner.round.clone();
     let game = inner.lives.clone().map(|lives| oracle::GameInput {

@@ -102,6 +102,18 @@ pub fn settings(
     })
 }
 
+/// Whether the objective (`round` or `game`) is the game's.
+pub fn game_objective(objective: &str) -> Result<bool> {
+    match objective {
+        "round" => Ok(false),
+        "game" => Ok(true),
+        other => Err(thirtyone_core::Error::BadSetting(format!(
+            "objective must be round or game, not {}",
+            thirtyone_core::error::quote(other)
+        ))),
+    }
+}
+
 /// A count of deals (a function's `n`), checked by the core.
 pub fn count(name: &str, n: &Given) -> Result<usize> {
     thirtyone_core::settings::count(name, n.whole(name)?)

@@ -200,6 +200,7 @@ pub fn advise(input: &StateInput, game: Option<&GameInput>, settings: &Settings)
                 sweep_deadline: deadline
                     .map(|d| now + d.saturating_duration_since(now).mul_f64(0.65)),
                 minimum: MIN_PLAYOUTS.min(playouts),
+                by_value: settings.sweep_for_game && table.is_some(),
             },
             &runner,
         );

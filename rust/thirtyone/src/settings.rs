@@ -58,6 +58,9 @@ pub struct Settings {
     pub target_margin: Option<f64>,
     /// Set from another thread to stop the work (Ctrl-C).
     pub cancel: Arc<AtomicBool>,
+    /// With the lives known, keep each swept option's knock score that gives the highest
+    /// chance of winning the game (the game objective) rather than the highest p_safe.
+    pub sweep_for_game: bool,
 }
 
 impl Default for Settings {
@@ -70,6 +73,7 @@ impl Default for Settings {
             max_time: Some(Duration::from_secs(5)),
             target_margin: None,
             cancel: Arc::new(AtomicBool::new(false)),
+            sweep_for_game: false,
         }
     }
 }
@@ -126,6 +130,7 @@ impl Settings {
             max_time,
             target_margin,
             cancel: Arc::new(AtomicBool::new(false)),
+            sweep_for_game: false,
         })
     }
 
