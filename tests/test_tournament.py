@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import math
+import subprocess
+import sys
 
 import pytest
 from click.testing import CliRunner
@@ -112,6 +114,25 @@ def test_wilson_interval_bounds() -> None:
     assert lo < 0.39 < hi and math.isclose(hi - lo, 0.0604, abs_tol=0.002)
 
 
+@pytest.mark.parametrize(("k", "n"), [(0, 1), (1, 1), (3, 7), (390, 1000), (2423, 2423), (1, 5000)])
+def test_wilson_closed_form_is_scipys(k: int, n: int) -> None:
+    scipy_stats = pytest.importorskip("scipy.stats")
+    ci = scipy_stats.binomtest(k, n).proportion_ci(method="wilson")
+    assert stats.wilson(k, n) == pytest.approx((ci.low, ci.high), abs=1e-12)
+
+
+def test_the_tournament_needs_no_scipy() -> None:
+    """A plain install has no scipy: the tournament still runs (the interval is closed form)."""
+    code = (
+        "import sys; sys.modules['scipy'] = None; sys.modules['scipy.stats'] = None;"
+        "from click.testing import CliRunner; from thirtyone.cli import main;"
+        "r = CliRunner().invoke(main, ['tournament', '--games', '2', '--players', 'table,table',"
+        " '--jobs', '1', '--json']); print(r.exit_code); print(r.output[-200:])"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.startswith("0\n"), out.stdout
+
+
 def test_player_kinds() -> None:
     assert parse_kind("table") == ("table", 27.0)
     assert parse_kind("table:25.5") == ("table", 25.5)
@@ -150,11 +171,3 @@ def test_bad_input_is_refused_with_exit_2(args: list[str], words: str) -> None:
     assert code == 2, err
     assert words in err and "Traceback" not in err
     assert len(err.strip().splitlines()) <= 4  # one line (click's usage lines at most)
-
-
-def test_missing_scipy_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
-    import sys
-
-    monkeypatch.setitem(sys.modules, "scipy", None)
-    code, _, err = invoke("--games", "2", "--players", "table,table")
-    assert code == 2 and "pip install 'thirtyone[calibrate]'" in err

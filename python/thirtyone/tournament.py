@@ -313,12 +313,11 @@ class Tally:
 
 def run(settings: Settings, progress: Callable[[int, int], None] | None = None) -> list[Tally]:
     """Play the tournament; one :class:`Tally` per entry of ``settings.players``, with its 95%
-    Wilson interval of the win rate (scipy: the ``calibrate`` extra). ``progress(done, total)``
+    Wilson interval of the win rate. ``progress(done, total)``
     is called after each game."""
     from thirtyone import stats
 
     settings.check()
-    stats.require()
     tallies = [Tally(p, i + 1) for i, p in enumerate(settings.players)]
     for done, results in enumerate(_games(settings), start=1):
         for tally, result in zip(tallies, results, strict=True):

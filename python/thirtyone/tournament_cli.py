@@ -88,7 +88,6 @@ def tournament_command(
     oracle plays for the round (the option safest this round), oracle-game for the game (the
     option with the highest chance of winning it).
     """
-    from thirtyone import stats
     from thirtyone.calibration import strict_json
 
     settings = tournament.Settings(
@@ -102,7 +101,6 @@ def tournament_command(
     )
     try:
         settings.check()
-        stats.require()
     except ThirtyOneError as err:
         _fail(str(err))
     tallies = tournament.run(settings, tournament.progress_line())
