@@ -20,6 +20,7 @@ from thirtyone.advice_view import advice_report
 from thirtyone.advisor import OracleAdvisor
 from thirtyone.display import intro
 from thirtyone.errors import RuleError, ThirtyOneError
+from thirtyone.review_cli import review_command
 from thirtyone.rules import Rules
 from thirtyone.tournament_cli import tournament_command
 
@@ -586,3 +587,4 @@ def calibrate(
 
 
 main.add_command(tournament_command)
+main.add_command(review_command)

@@ -21,6 +21,7 @@ from rich.text import Text
 
 from thirtyone import saves
 from thirtyone.advisor import OracleAdvisor
+from thirtyone.display import WARN_STYLE
 from thirtyone.errors import ThirtyOneError
 from thirtyone.game import Game
 from thirtyone.narrator import Narrator
@@ -155,6 +156,7 @@ def _run(
             script.finish()  # (a journal that ended the game is saved as over now)
             if saver is not None:
                 saver.save()
+        _keep(saver, console)
         return True
     except (QuitGame, KeyboardInterrupt):
         if saver is not None and saver.armed and save is not None and not game.over:
@@ -168,6 +170,17 @@ def _run(
         if not isinstance(err, saves.SaveError):
             err = script.error(err)
         raise saves.SaveError(f"{err}; it was left as it is") from None
+
+
+def _keep(saver: saves.Saver | None, console: Console) -> None:
+    """Keep the finished game for ``thirtyone review``; a copy that cannot be written is told
+    in one line (the game itself is saved)."""
+    if saver is None:
+        return
+    try:
+        saver.keep()
+    except saves.SaveError as err:
+        console.print(Text(f"Note: {err}.", style=WARN_STYLE), soft_wrap=True)
 
 
 def _pause(console: Console) -> Callable[[], None]:

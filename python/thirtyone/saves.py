@@ -73,6 +73,11 @@ def default_path() -> Path:
     return data_dir() / "saved-game.json"
 
 
+def last_game_path() -> Path:
+    """Where the last game played to its end is kept (``thirtyone review`` reads it)."""
+    return data_dir() / "last-game.json"
+
+
 def _journal_ok(journal: object) -> bool:
     return isinstance(journal, list) and all(
         isinstance(a, list) and 1 <= len(a) <= 2 and all(isinstance(x, str) for x in a)
@@ -393,6 +398,23 @@ class Saver:
                 "the last save there is kept"
             ) from None
 
+    def keep(self) -> None:
+        """Once the game is over, keep a copy of it at :func:`last_game_path` (the next game
+        replaces the save; ``thirtyone review`` reads the copy), written like the save. Raises
+        :class:`SaveError` when it cannot be written."""
+        if not (self.armed and self.game.over):
+            return
+        target = last_game_path()
+        self.saved.journal = [entry(a) for a in self.game.journal]
+        self.saved.over = True
+        try:
+            write(self.saved, target)
+        except OSError as e:
+            raise SaveError(
+                f"the finished game could not be kept at {short(target)} for thirtyone review: "
+                f"{_why(e, target)}"
+            ) from None
+
 
 def entry(action: Action) -> list[str]:
     """An action as the save file holds it: ``["draw"]``, ``["put", "AH"]``."""
@@ -511,15 +533,20 @@ class _Stop(Exception):
     pass
 
 
-def replayed(saved: SavedGame, where: str) -> Game:
+def replayed(
+    saved: SavedGame, where: str, watch: Callable[[int, Player], Player] | None = None
+) -> Game:
     """The saved game rebuilt by replaying its journal, stopped where the journal ends (nobody
-    plays on). Raises :class:`SaveError` when the journal cannot be replayed."""
+    plays on). ``watch(seat, player)`` may wrap each seat's replaying player (to see its turns).
+    Raises :class:`SaveError` when the journal cannot be replayed."""
 
     def stop() -> None:
         raise _Stop
 
     computers = [ComputerPlayer(n) for n in saved.names]
     players, script = resumable(computers, saved.journal, stop, where)
+    if watch is not None:
+        players = [watch(seat, p) for seat, p in enumerate(players)]
     game = Game(saved.rules, players, seed=saved.seed, names=saved.names)
     try:
         game.play()

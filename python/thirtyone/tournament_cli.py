@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 from typing import NoReturn
 
 import click
 
-from thirtyone import tournament
+from thirtyone import tournament, tournament_plot
 from thirtyone.errors import ThirtyOneError
 from thirtyone.rules import Rules
 
@@ -72,6 +73,12 @@ def _players(ctx: click.Context, param: click.Parameter, value: str) -> tuple[st
     help=f"Worker processes, 1 to {tournament.MAX_JOBS} (default: every core).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
+@click.option(
+    "--plot",
+    type=click.Path(path_type=Path),
+    help="Also write the win rates with their 95% intervals, and the fair share, to this PNG "
+    "file (needs matplotlib: pip install 'thirtyone[plot]').",
+)
 def tournament_command(
     games: int,
     players: tuple[str, ...],
@@ -81,6 +88,7 @@ def tournament_command(
     seed: int,
     jobs: int | None,
     as_json: bool,
+    plot: Path | None,
 ) -> None:
     """Play whole games between computer players and count the wins (with 95% Wilson
     intervals), the mean place, the lives lost per round and the knocks caught.
@@ -101,6 +109,8 @@ def tournament_command(
     )
     try:
         settings.check()
+        if plot is not None:
+            tournament_plot.check(plot)
     except ThirtyOneError as err:
         _fail(str(err))
     tallies = tournament.run(settings, tournament.progress_line())
@@ -108,3 +118,9 @@ def tournament_command(
         click.echo(strict_json(tournament.to_json(settings, tallies), indent=1))
     else:
         click.echo(tournament.report(settings, tallies))
+    if plot is not None:  # (after the results, so that a failed write loses nothing)
+        try:
+            tournament_plot.save(settings, tallies, plot)
+        except ThirtyOneError as err:
+            _fail(str(err))
+        click.echo(f"Plot: {plot}", err=True)

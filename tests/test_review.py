@@ -1,0 +1,334 @@
+"""``thirtyone review``: a finished game is kept, replayed, and each decision of the person's seat
+is set against the Oracle from that seat's own view: the mapping of the actions played to the
+Oracle's options, what each cost, the summary, the JSON, the same review for the same seed, and
+one-line errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner, Result
+from thirtyone import Game, oracle, saves
+from thirtyone import review as review_module
+from thirtyone.cli import main
+from thirtyone.errors import StateError
+from thirtyone.oracle import Advice
+from thirtyone.players import ComputerPlayer
+from thirtyone.rules import Rules
+from thirtyone.turn import Turn
+
+ENV = {"COLUMNS": "120", "NO_COLOR": "1"}
+# Draw from the stock and put the drawn card down (the 4th card), every turn.
+ALWAYS_DRAWS = "d\n4\n" * 400
+TINY = ["--deals", "200", "--playouts", "500"]
+TABLE = ["--seats", "2", "--lives", "1", "--seed", "5"]
+#: The keys of a decision in the JSON.
+DECISION_KEYS = {
+    "index", "round", "turn", "step", "hand", "top", "drew", "choice", "took", "put_down",
+    "best", "best_game", "agreed", "cost_p_safe", "cost_p_win", "chosen", "note", "advice",
+    "state",
+}  # fmt: skip
+
+
+def play(data: Path, args: list[str], moves: str = ALWAYS_DRAWS) -> Result:
+    r = CliRunner().invoke(
+        main,
+        ["play", "--no-oracle", "--fast", *args],
+        input=moves,
+        env={**ENV, "THIRTYONE_DATA_DIR": str(data)},
+    )
+    assert r.exit_code == 0, r.output
+    return r
+
+
+def review(data: Path, *args: str) -> Result:
+    r = CliRunner().invoke(main, ["review", *args], env={**ENV, "THIRTYONE_DATA_DIR": str(data)})
+    assert "Traceback" not in r.output
+    return r
+
+
+def review_json(data: Path, *args: str) -> dict[str, Any]:
+    r = review(data, "--json", *TINY, *args)
+    assert r.exit_code == 0, r.output
+    out: dict[str, Any] = json.loads(r.stdout)
+    return out
+
+
+def your_turns(saved: saves.SavedGame) -> list[dict[str, Any]]:
+    """The person's turns in the game, as the game's record tells them."""
+    game = saves.replayed(saved, "test")
+    return [e.data for e in game.events if e.kind == "turn" and e.data["seat"] == saved.you]
+
+
+def check_costs(decisions: list[dict[str, Any]]) -> None:
+    """Every cost is the best's p_safe minus the chosen's: at least 0 up to the margins, and 0
+    when the best was played."""
+    for d in decisions:
+        options = {o["option"]: o for o in d["advice"]["options"]}
+        best, chosen = options[d["best"]], options[d["choice"]]
+        assert d["chosen"]["p_safe"] == chosen["p_safe"]
+        assert d["cost_p_safe"] == pytest.approx(best["p_safe"] - chosen["p_safe"], abs=2e-4)
+        assert d["cost_p_safe"] >= -(best["margin"] + chosen["margin"])
+        if d["choice"] == d["best"]:
+            assert d["cost_p_safe"] == 0 and d["agreed"] is True
+        tied = d["choice"] == d["best"] or d["choice"] in d["advice"]["tied"]
+        assert d["agreed"] is tied
+        assert d["cost_p_win"] is None or d["cost_p_win"] >= -(d["chosen"]["p_win_margin"] or 0)
+
+
+# -- the game kept -------------------------------------------------------------------------------
+
+
+def test_a_finished_game_is_kept_when_the_next_one_replaces_the_save(tmp_path: Path) -> None:
+    play(tmp_path, TABLE)
+    kept = saves.read(tmp_path / "last-game.json")
+    assert kept.over and kept.seed == 5
+    assert kept.journal == saves.read(tmp_path / "saved-game.json").journal
+    play(tmp_path, ["--seed", "6"], "q\n")  # a new game takes the save's place, and is left
+    assert not saves.read(tmp_path / "saved-game.json").over
+    assert saves.read(tmp_path / "last-game.json").journal == kept.journal
+    assert not list(tmp_path.glob(".saved-game-*.tmp"))
+
+
+def test_a_game_left_unfinished_is_not_kept(tmp_path: Path) -> None:
+    play(tmp_path, TABLE, "d\n4\nq\n")
+    assert not (tmp_path / "last-game.json").exists()
+    r = review(tmp_path)
+    assert r.exit_code == 2 and "no finished game to review" in r.output
+
+
+def test_a_copy_that_cannot_be_written_is_told_and_the_game_ends_well(tmp_path: Path) -> None:
+    (tmp_path / "last-game.json").mkdir()  # a folder where the copy goes
+    r = play(tmp_path, TABLE)
+    assert "could not be kept" in r.output and "Winner" in r.output
+    assert saves.read(tmp_path / "saved-game.json").over
+
+
+# -- the review of a seat that always draws ------------------------------------------------------
+
+
+def test_a_seat_that_always_draws_is_reviewed_decision_by_decision(tmp_path: Path) -> None:
+    play(tmp_path, TABLE)
+    turns = your_turns(saves.read(tmp_path / "last-game.json"))
+    assert turns and all(t["action"] == "draw" and t["discard"] == t["drew"] for t in turns)
+    out = review_json(tmp_path)
+    decisions = out["decisions"]
+    assert len(decisions) == 2 * len(turns)  # each turn: the draw, then the put-down
+    for n, turn in enumerate(turns):
+        start, put = decisions[2 * n], decisions[2 * n + 1]
+        assert (start["step"], start["choice"], start["drew"]) == ("start", "draw", None)
+        assert (put["step"], put["choice"]) == ("put-down", f"discard:{turn['drew']}")
+        assert put["drew"] == turn["drew"] and put["hand"] == start["hand"]
+        assert (put["round"], put["turn"]) == (start["round"], start["turn"])
+        assert {o["option"] for o in put["advice"]["options"]} == {
+            f"discard:{c}" for c in [*put["hand"], turn["drew"]]
+        }
+        assert "draw" in {o["option"] for o in start["advice"]["options"]}
+    for d in decisions:
+        assert set(d) == DECISION_KEYS
+        assert d["index"] == decisions.index(d) + 1
+        assert d["chosen"]["option"] == d["choice"] and d["note"] is None
+        # Only the seat's own view: its hand, its own draws, the table's visible play.
+        state = d["state"]
+        assert state["hand"] == d["hand"] and state["lives"] == [1, 1]
+        assert all("drew" not in t for t in state["turns"] if t["seat"] != state["me"])
+        assert ("pending" in state) == (d["step"] == "put-down")
+    check_costs(decisions)
+    assert any(d["agreed"] for d in decisions) and any(not d["agreed"] for d in decisions)
+
+
+def test_the_summary_adds_up(tmp_path: Path) -> None:
+    play(tmp_path, TABLE)
+    out = review_json(tmp_path)
+    decisions, summary = out["decisions"], out["summary"]
+    assert set(out) == {"game", "settings", "decisions", "summary"}
+    assert out["settings"] == {"deals": 200, "playouts": 500, "seed": 5}  # the game's seed
+    assert out["game"]["player"] == "You" and out["game"]["over"] is True
+    assert out["game"]["winner"] in ("You", "Alice") and out["game"]["place"] in (1, 2)
+    assert summary["decisions"] == summary["reviewed"] == len(decisions)
+    agreed = sum(d["agreed"] for d in decisions)
+    assert summary["agreed"] == agreed
+    assert summary["agreement"] == pytest.approx(agreed / len(decisions), abs=1e-4)
+    costs = [d["cost_p_safe"] for d in decisions]
+    assert summary["cost_p_safe"] == pytest.approx(sum(costs), abs=1e-3)
+    costliest = [decisions[i - 1]["cost_p_safe"] for i in summary["costliest"]]
+    assert len(costliest) == min(3, sum(c > 0 for c in costs))
+    assert costliest == sorted((c for c in costs if c > 0), reverse=True)[: len(costliest)]
+    p_wins = [d["chosen"]["p_win"] for d in decisions]
+    assert (summary["cost_p_win"] is None) == any(p is None for p in p_wins)
+
+
+def test_the_table_in_the_terminal(tmp_path: Path) -> None:
+    play(tmp_path, TABLE)
+    r = review(tmp_path, *TINY)
+    assert r.exit_code == 0, r.output
+    head = r.output.splitlines()[0]
+    for column in ("#", "round", "turn", "hand", "top", "choice", "best", "cost"):
+        assert column in head
+    assert "Agreement:" in r.output and "Total cost:" in r.output
+    assert "Costliest decisions:" in r.output
+    n = len(review_json(tmp_path)["decisions"])
+    assert f"You: {n} decisions" in r.output
+
+
+def test_the_same_seed_gives_the_same_review(tmp_path: Path) -> None:
+    play(tmp_path, TABLE)
+    first = review_json(tmp_path, "--seed", "9")
+    assert review_json(tmp_path, "--seed", "9") == first
+    other = review_json(tmp_path, "--seed", "10")
+    assert other["settings"]["seed"] == 10
+    figures = [[o["p_safe"] for o in d["advice"]["options"]] for d in first["decisions"]]
+    assert figures != [[o["p_safe"] for o in d["advice"]["options"]] for d in other["decisions"]]
+
+
+def test_an_unfinished_save_is_reviewed_up_to_where_it_stands(tmp_path: Path) -> None:
+    play(tmp_path, TABLE, "d\n4\nd\nq\n")  # two draws, the second left at the put-down
+    out = review_json(tmp_path, str(tmp_path / "saved-game.json"))
+    assert [d["choice"][:8] for d in out["decisions"]] == ["draw", "discard:", "draw"]
+    assert out["game"]["over"] is False and out["game"]["winner"] is None
+    text = review(tmp_path, *TINY, str(tmp_path / "saved-game.json")).output
+    assert "unfinished, reviewed up to round 1" in text
+
+
+# -- takes, knocks and other put-downs -----------------------------------------------------------
+
+
+class Mixed:
+    """Turn by turn: take and put down the first card held; draw and put down the drawn card;
+    knock when it may (else draw and put the first card down). Notes what it played."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.n = 0
+        self.played: list[tuple[str, str | None, str | None]] = []
+
+    def play(self, turn: Turn) -> None:
+        legal = {a.kind for a in turn.legal()}
+        kind = ("take", "draw", "knock")[self.n % 3]
+        self.n += 1
+        if kind == "knock" and "knock" in legal:
+            turn.knock()
+            self.played.append(("knock", None, None))
+            return
+        if kind == "take" and "take" in legal:
+            top, first = turn.top, turn.hand[0]
+            turn.take()
+            turn.put_down(first)
+            self.played.append(("take", top, first))
+            return
+        first = turn.hand[0]
+        new = turn.draw()
+        put = new if kind == "draw" else first
+        turn.put_down(put)
+        self.played.append(("draw", new, put))
+
+
+def test_takes_knocks_and_put_downs_map_to_the_oracles_options(tmp_path: Path) -> None:
+    seat = Mixed("You")
+    names = ["You", "Alice", "Ben"]
+    rules = Rules.from_spec({"preset": "standard", "seats": 3, "lives": 2})
+    game = Game(rules, [seat, ComputerPlayer("Alice"), ComputerPlayer("Ben")], seed=21)
+    game.play()
+    journal = [saves.entry(a) for a in game.journal]
+    saved = saves.SavedGame(rules, 21, names, journal=journal, over=True)
+    path = tmp_path / "mixed.json"
+    saves.write(saved, path)
+    out = review_json(tmp_path, str(path))
+    expected: list[tuple[str, str | None, str | None, str | None]] = []
+    for kind, card, put in seat.played:
+        if kind == "knock":
+            expected.append(("knock", None, None, None))
+        elif kind == "take":
+            expected.append(("take", card, put, None))
+        else:
+            expected += [("draw", None, None, None), (f"discard:{put}", None, None, card)]
+    got = [(d["choice"], d["took"], d["put_down"], d["drew"]) for d in out["decisions"]]
+    assert got == expected
+    assert {"take", "knock", "draw"} <= {d["choice"] for d in out["decisions"]}
+    for d in out["decisions"]:
+        if d["choice"] == "take":  # the take, at its figures; the card put down is said
+            take = next(o for o in d["advice"]["options"] if o["option"] == "take")
+            assert d["chosen"]["p_safe"] == take["p_safe"] and take["card"] == d["took"]
+            assert d["chosen"]["discard"] == take["discard"]
+    check_costs(out["decisions"])
+
+
+# -- errors --------------------------------------------------------------------------------------
+
+
+def one_error(r: Result) -> str:
+    assert r.exit_code == 2, r.output
+    lines = r.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error: "), r.output
+    return lines[0]
+
+
+def test_errors_are_one_line(tmp_path: Path) -> None:
+    assert "thirtyone review SAVE" in one_error(review(tmp_path))
+    assert "no saved game at" in one_error(review(tmp_path, str(tmp_path / "none.json")))
+    assert "is a folder" in one_error(review(tmp_path, str(tmp_path)))
+    (tmp_path / "notes.txt").write_text("hello")
+    assert "not a thirtyone save" in one_error(review(tmp_path, str(tmp_path / "notes.txt")))
+    (tmp_path / "other.json").write_text('{"format": "something else"}')
+    assert "not a thirtyone save" in one_error(review(tmp_path, str(tmp_path / "other.json")))
+    (tmp_path / "cut.json").write_text('{"format": "thirtyone-save", "version": 1, "rul')
+    assert "damaged" in one_error(review(tmp_path, str(tmp_path / "cut.json")))
+    bad = saves.SavedGame(Rules(), 5, ["You", "A", "B", "C"], journal=[["put", "AH"]])
+    saves.write(bad, tmp_path / "bad.json")
+    assert "cannot be replayed" in one_error(review(tmp_path, str(tmp_path / "bad.json")))
+    assert "deals" in one_error(review(tmp_path, "--deals", "0"))
+    assert "playouts" in one_error(review(tmp_path, "--playouts", "100000000"))
+
+
+def test_a_game_without_decisions_of_the_seat_is_refused(tmp_path: Path) -> None:
+    # Saved before anybody played: the journal is empty.
+    saves.write(saves.SavedGame(Rules(), 5, ["You", "A", "B", "C"]), tmp_path / "new.json")
+    line = one_error(review(tmp_path, str(tmp_path / "new.json")))
+    assert "no decisions of You" in line
+
+
+# -- the game-level figures, and a position without advice ---------------------------------------
+
+
+def test_the_cost_in_p_win_is_against_best_game(tmp_path: Path) -> None:
+    """A game's views carry every seat's lives, so each answer has p_win: the cost in p_win is
+    best_game's minus the choice's, never below 0 (best_game has the highest)."""
+    play(tmp_path, TABLE)
+    out = review_json(tmp_path)
+    total = 0.0
+    for d in out["decisions"]:
+        wins = {o["option"]: o["p_win"] for o in d["advice"]["options"]}
+        assert d["best_game"] == max(wins, key=lambda k: wins[k])
+        expected = wins[d["best_game"]] - wins[d["choice"]]
+        assert d["cost_p_win"] == pytest.approx(expected, abs=2e-4) and d["cost_p_win"] >= 0
+        assert d["chosen"]["p_win"] == pytest.approx(wins[d["choice"]], abs=1e-4)
+        total += d["cost_p_win"]
+    assert out["summary"]["cost_p_win"] == pytest.approx(total, abs=1e-3)
+    text = review(tmp_path, *TINY).output
+    assert "win cost" in text.splitlines()[0] and "of p_win: not given" not in text
+
+
+def test_a_position_the_oracle_refuses_is_said_and_not_counted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    play(tmp_path, TABLE)
+    calls: list[int] = []
+
+    def refuses_the_first(*args: Any, **kw: Any) -> Advice:
+        calls.append(1)
+        if len(calls) == 1:
+            raise StateError("a made-up refusal")
+        return oracle.advise(*args, **kw)
+
+    monkeypatch.setattr(review_module, "advise", refuses_the_first)
+    out = review_json(tmp_path)
+    first = out["decisions"][0]
+    assert first["note"] == "the Oracle has no advice here: a made-up refusal"
+    assert first["advice"] is None and first["cost_p_safe"] is None and first["agreed"] is None
+    assert out["summary"]["reviewed"] == out["summary"]["decisions"] - 1
+    calls.clear()
+    text = review(tmp_path, *TINY).output
+    assert "made-up refusal" in text and "Traceback" not in text

@@ -1,0 +1,62 @@
+"""``thirtyone tournament --plot FILE``: a PNG of the win rates, or a one-line message naming the
+extra to install when matplotlib is missing, before any game is played."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+from thirtyone import tournament, tournament_plot
+from thirtyone.cli import main
+
+PNG = b"\x89PNG\r\n\x1a\n"
+GAMES = ["--games", "3", "--players", "table,table:20,table:30", "--jobs", "1"]
+
+
+def invoke(*args: str) -> Result:
+    r = CliRunner().invoke(main, ["tournament", *GAMES, *args])
+    assert "Traceback" not in r.output
+    return r
+
+
+def test_the_plot_is_a_png(tmp_path: Path) -> None:
+    path = tmp_path / "wins.png"
+    r = invoke("--plot", str(path), "--json")
+    assert r.exit_code == 0, r.output
+    assert path.read_bytes()[:8] == PNG
+    assert r.stdout.lstrip().startswith("{")  # the JSON stays alone on standard output
+    assert f"Plot: {path}" in r.stderr
+
+
+def no_game(*args: object) -> None:
+    raise AssertionError("a game was played before the plot was found impossible")
+
+
+def test_without_matplotlib_the_message_names_the_extra(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib fails
+    monkeypatch.setattr(tournament, "play_game", no_game)
+    r = invoke("--plot", str(tmp_path / "wins.png"))
+    assert r.exit_code == 2
+    assert r.output.strip() == "Error: --plot needs matplotlib: pip install 'thirtyone[plot]'"
+    assert not (tmp_path / "wins.png").exists()
+
+
+@pytest.mark.parametrize("where", ["folder", "missing"])
+def test_a_plot_that_cannot_be_written_is_refused_before_the_games(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str
+) -> None:
+    monkeypatch.setattr(tournament, "play_game", no_game)
+    path = tmp_path if where == "folder" else tmp_path / "no" / "wins.png"
+    r = invoke("--plot", str(path))
+    assert r.exit_code == 2 and r.output.startswith("Error: --plot")
+    assert len(r.output.strip().splitlines()) == 1
+
+
+def test_the_plot_module_says_the_same_without_matplotlib(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    with pytest.raises(ValueError, match=r"pip install 'thirtyone\[plot\]'"):
+        tournament_plot.check(Path("wins.png"))
