@@ -2,11 +2,13 @@
 
 scipy is an optional dependency (the ``calibrate`` extra: ``pip install 'thirtyone[calibrate]'``);
 playing and asking the Oracle never need it. Each function here says which test it is and what
-it returns, and leaves the numerics to scipy.
+it returns, and leaves the numerics to scipy, except the Wilson interval: its closed form needs
+no scipy, so ``thirtyone stats`` works from a plain install (the tests check it against scipy's).
 """
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Sequence
 from typing import Any
@@ -30,12 +32,20 @@ def _scipy_stats() -> Any:
     return stats
 
 
+#: The normal quantile of a two-sided 95% interval (scipy's ``norm.ppf(0.975)``).
+Z95 = 1.959963984540054
+
+
 def wilson(successes: int, n: int) -> tuple[float, float]:
-    """The 95% Wilson score interval of a proportion ((0, 1) when there is no trial)."""
+    """The 95% Wilson score interval of a proportion ((0, 1) when there is no trial), without
+    continuity correction: the same as scipy's ``binomtest(k, n).proportion_ci("wilson")``."""
     if n == 0:
         return (0.0, 1.0)
-    ci = _scipy_stats().binomtest(successes, n).proportion_ci(method="wilson")
-    return (float(ci.low), float(ci.high))
+    p, z2 = successes / n, Z95 * Z95
+    scale = 1 + z2 / n
+    centre = (p + z2 / (2 * n)) / scale
+    half = Z95 * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / scale
+    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 def chi2_sf(x: float, df: int) -> float:
