@@ -21,6 +21,7 @@ from thirtyone.advisor import OracleAdvisor
 from thirtyone.display import intro
 from thirtyone.errors import RuleError, ThirtyOneError
 from thirtyone.rules import Rules
+from thirtyone.stats_cli import stats_command
 from thirtyone.tournament_cli import tournament_command
 
 #: The computer players' names, in seat order.
@@ -586,3 +587,4 @@ def calibrate(
 
 
 main.add_command(tournament_command)
+main.add_command(stats_command)
