@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -140,10 +140,19 @@ class OracleAdvisor:
         self.max_time = max_time
         self.seed = secrets.randbits(62) if seed is None else seed
         self._cache: dict[int, tuple[Advice, str | None]] = {}
+        #: Told each advice given, with its turn (the record of games keeps it with the
+        #: decision that follows: see :mod:`thirtyone.record_keeper`).
+        self.on_advice: Callable[[Turn, Advice], None] | None = None
 
     def advice(self, turn: Turn) -> tuple[Advice, str | None] | Text:
         """The advice at this position and the line that says why (computed once per
         position), or a note saying why there is none."""
+        found = self._advice(turn)
+        if self.on_advice is not None and not isinstance(found, Text):
+            self.on_advice(turn, found[0])
+        return found
+
+    def _advice(self, turn: Turn) -> tuple[Advice, str | None] | Text:
         key = position_seed(self.seed, turn)
         if key in self._cache:
             return self._cache[key]

@@ -22,6 +22,7 @@ from thirtyone.display import intro
 from thirtyone.errors import RuleError, ThirtyOneError
 from thirtyone.review_cli import review_command
 from thirtyone.rules import Rules
+from thirtyone.stats_cli import stats_command
 from thirtyone.tournament_cli import tournament_command
 
 #: The computer players' names, in seat order.
@@ -588,3 +589,4 @@ def calibrate(
 
 main.add_command(tournament_command)
 main.add_command(review_command)
+main.add_command(stats_command)

@@ -4,7 +4,9 @@ and leaving it (``q``, Ctrl-C, Ctrl-D).
 A resumed game is rebuilt by replaying its journal quietly, and nothing is written until the
 replay is done (:class:`~thirtyone.saves.Saver` starts disarmed); a journal that cannot be
 replayed raises :class:`~thirtyone.saves.SaveError` naming the action that failed. A new game is
-saved once before its first turn, so a folder where nothing can be written is found then.
+saved once before its first turn, so a folder where nothing can be written is found then. A
+game played to its end goes into the record of games (:mod:`thirtyone.record`), with your
+decisions and the Oracle's advice kept as it went (:class:`~thirtyone.record_keeper.Keeper`).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from rich.console import Console, RenderableType
 from rich.rule import Rule
 from rich.text import Text
 
-from thirtyone import saves
+from thirtyone import record_summary, saves
 from thirtyone.advisor import OracleAdvisor
 from thirtyone.display import WARN_STYLE
 from thirtyone.errors import ThirtyOneError
@@ -27,6 +29,7 @@ from thirtyone.game import Game
 from thirtyone.narrator import Narrator
 from thirtyone.oracle_player import OraclePlayer
 from thirtyone.players import ComputerPlayer, Player
+from thirtyone.record_keeper import Keeper, game_record, restored
 from thirtyone.rules import Rules
 from thirtyone.save_start import resume_command
 from thirtyone.terminal_player import AdvisedPlayer, QuitGame, TerminalPlayer, prompt_line
@@ -100,6 +103,9 @@ def play_game(
             saver.saved.advice = mode
             saver.save()
 
+    keeper = Keeper(0, restored(saved.decisions) if saved is not None else [])
+    if table.advisor is not None:
+        table.advisor.on_advice = keeper.on_advice
     computers = [opponent(table.opponents, s, n, table.seed) for s, n in enumerate(names) if s]
     players = [_your_seat(table, narrator, on_mode), *computers]
     if saved is not None:
@@ -108,6 +114,7 @@ def play_game(
         narrator.console = Console(file=io.StringIO())
 
         def caught_up() -> None:
+            keeper.caught_up()
             narrator.console, narrator.pause = console, pause
             if saver is not None:
                 saver.arm()
@@ -124,6 +131,7 @@ def play_game(
         narrator.pause = pause
     game = Game(table.rules, players, seed=table.seed, names=names, on_event=narrator)
     narrator.game = game
+    game.add_listener(keeper)  # (before the saver: a save holds the decisions up to it)
     if intro is not None:
         console.print(intro)
     if save is not None:
@@ -136,11 +144,28 @@ def play_game(
             table.rules, table.seed, names, advice=table.advice, opponents=table.opponents
         )
         saver = saves.Saver(saved or fresh, game, save[0], armed=saved is None)
+        saver.saved.decisions = keeper.kept
         game.add_listener(saver)
         if saved is None:  # a new game is saved before its first turn; a resume, once replayed
             saver.save()
             console.print(saved_where, soft_wrap=True)
-    return _run(game, saver, script, save, console)
+    finished = _run(game, saver, script, save, console)
+    if finished and game.over:
+        _record(table, game, keeper)
+    return finished
+
+
+def _record(table: Table, game: Game, keeper: Keeper) -> None:
+    """Add the finished game to the record of games and show the record (or why not)."""
+    entry = game_record(
+        game,
+        keeper.decisions(),
+        opponents=table.opponents,
+        autoplay=table.autoplay,
+        seed=table.seed,
+    )
+    for line in record_summary.after_game(entry):
+        table.console.print(Text(line, style="dim"), soft_wrap=True)
 
 
 def _run(

@@ -97,6 +97,9 @@ class SavedGame:
     advice: str = "always"
     #: The computer players: ``table``, ``expert`` or ``mixed`` (see :data:`OPPONENTS`).
     opponents: str = "table"
+    #: Your decisions so far with the Oracle's advice where it was computed, for the record of
+    #: games (:mod:`thirtyone.record_keeper` writes and checks them).
+    decisions: list[Any] = field(default_factory=list)
 
     def to_json(self) -> str:
         return json.dumps(
@@ -111,6 +114,7 @@ class SavedGame:
                 "journal": self.journal,
                 "advice": self.advice,
                 "opponents": self.opponents,
+                "decisions": self.decisions,
             },
             separators=(",", ":"),
             allow_nan=False,
@@ -144,6 +148,7 @@ class SavedGame:
             journal, over = data["journal"], data["over"]
             advice = data.get("advice", "always")  # (saves from before it was kept)
             opponents = data.get("opponents", "table")  # (the same)
+            decisions = data.get("decisions", [])  # (the same)
         except KeyError as e:
             raise damaged(f"missing {e}") from None
         except (TypeError, ValueError, RecursionError) as e:
@@ -163,7 +168,8 @@ class SavedGame:
         if not ok:
             raise damaged("a field has the wrong shape")
         names = [neutralise(n) for n in names]
-        return cls(rules, seed, names, you, journal, over, advice, opponents)
+        decisions = decisions if isinstance(decisions, list) else []
+        return cls(rules, seed, names, you, journal, over, advice, opponents, decisions)
 
 
 # -- the file -------------------------------------------------------------------------------------

@@ -2,7 +2,8 @@
 
 scipy is an optional dependency (the ``calibrate`` extra: ``pip install 'thirtyone[calibrate]'``);
 playing and asking the Oracle never need it. Each function here says which test it is and what
-it returns, and leaves the numerics to scipy.
+it returns, and leaves the numerics to scipy, except the Wilson interval: its closed form needs
+no scipy, so ``thirtyone stats`` works from a plain install (the tests check it against scipy's).
 """
 
 from __future__ import annotations

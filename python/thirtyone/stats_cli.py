@@ -1,0 +1,32 @@
+"""``thirtyone stats``: the command over the record of games (:mod:`thirtyone.record`)."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from thirtyone import record, record_summary
+
+
+@click.command("stats")
+@click.option("--json", "as_json", is_flag=True, help="Print the record as JSON (docs/cli.md).")
+def stats_command(as_json: bool) -> None:
+    """Your record: every game of `thirtyone play` played to its end, kept in record.sqlite3 in
+    the data folder. Games and wins (with a 95% interval), by preset, by opponents and by who
+    played your seat, the mean place, and how often you played the Oracle's best and what your
+    other choices cost."""
+    path = record.default_path()
+    try:
+        games = record.games(path)
+    except record.RecordError as err:
+        click.echo(f"Error: {' '.join(str(err).split())}", err=True)
+        sys.exit(2)
+    if as_json:
+        summary = record_summary.summary(games, path)
+        click.echo(json.dumps(summary, indent=2, allow_nan=False, ensure_ascii=False))
+    elif not games:
+        click.echo(f"No games recorded yet: each game of thirtyone play finished goes to {path}.")
+    else:
+        click.echo(record_summary.report(games, path))
