@@ -110,7 +110,8 @@ pub fn game_value(
     let (_, threads) = settings::seed_and_threads(&Given::Whole(0), threads.as_ref()).py_err()?;
     let runner = montecarlo::Runner::simple(threads);
     let value = py.detach(|| {
-        GameValue::new(&t.round, GameRules::of(&t), &lives, me, &runner).map(|g| g.now(dealer))
+        let first = (dealer + 1) % lives.len();
+        GameValue::new(&t.round, GameRules::of(&t), &lives, me, first, &runner).map(|g| g.now())
     });
     value
         .map_err(|why| match why {

@@ -1,40 +1,31 @@
-//! The game-value table: the chance that one player wins the game (under ranked placing, the
-//! points they can expect) from every lives configuration at or below the present one, and every
-//! dealer, by dynamic programming over rounds.
+//! The game-value table: every player's chance of winning the game (under ranked placing, the
+//! points they can expect) from the lives of the players still in, by dynamic programming over
+//! rounds.
 //!
 //! The later rounds are assumed to be played by everybody (you included) by the table's rule,
 //! knocking at 27: a round then does the same thing to the positions around the table whoever
-//! sits where and whatever their lives, so one simulated distribution of a round's results per
-//! seat count ([`crate::round_outcomes`]) drives the whole table. A wash (a round that would
-//! leave nobody) is dealt again by the same dealer, so its share is taken out; a round that
-//! costs nobody anything (two players dealt 31 at two seats) passes the deal on with the lives
-//! unchanged, and those states are solved together.
+//! sits there and whatever their lives, so one simulated distribution of a round's results per
+//! seat count ([`crate::round_outcomes`]) drives the whole table, and a state is only the lives
+//! of the players still in, in turn order from the next round's first player (the dealer last).
+//! A wash (a round that would leave nobody) is dealt again by the same dealer, so its share is
+//! taken out; a round that costs nobody anything (two players dealt 31 at two seats) passes the
+//! deal on with the lives unchanged: the states that pass the deal round to one another are
+//! solved together.
 
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use montecarlo::Runner;
 
 use crate::game::GameRules;
+use crate::round::MAX_SEATS;
 use crate::round_outcomes::{distribution, Distribution, RoundResult};
 use crate::rules::RoundRules;
 use crate::table::Placing;
 
-/// The most work (states × dealers × results × seats) a table may take; a game with more lives
-/// left than this allows gets no game-level figures.
+/// The most work (states × results × seats) a table may take; a game with more lives left than
+/// this allows gets no game-level figures.
 pub const MAX_WORK: u64 = 400_000_000;
-
-/// My value from every state at or below the present one.
-pub struct GameValue {
-    rules: GameRules,
-    me: usize,
-    /// Each seat's digit now: 0 is out, `d` is `lowest_in + d - 1` lives.
-    top: Vec<u8>,
-    strides: Vec<usize>,
-    /// One distribution per seat count still in (index: seats in).
-    dists: Vec<Option<Arc<Distribution>>>,
-    /// `values[state * n + dealer]`.
-    values: Vec<f64>,
-}
 
 /// Why there is no table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,40 +36,255 @@ pub enum Unavailable {
     Stopped,
 }
 
-/// What a round's result leads to from a state and dealer.
+/// A state: each player's lives as a digit (1 is the fewest a player still in holds), in turn
+/// order from the first to play; packed with its length.
+type Key = u64;
+
+fn pack(seq: &[u8]) -> Key {
+    seq.iter()
+        .fold(seq.len() as u64, |k, &d| (k << 5) | u64::from(d))
+}
+
+fn unpack(key: Key) -> Vec<u8> {
+    let mut digits = Vec::with_capacity(MAX_SEATS);
+    let mut k = key;
+    while k >= 32 {
+        digits.push((k & 31) as u8);
+        k >>= 5;
+    }
+    digits.reverse();
+    digits
+}
+
+/// Every state solved so far: each position's value.
+#[derive(Clone, Default)]
+struct Memo(HashMap<Key, Vec<f64>>);
+
+/// What a round's result does to a state.
 enum Step {
     /// Nobody would be left: dealt again by the same dealer.
     Wash,
-    /// Nobody lost anything: the deal passes to this dealer, lives unchanged.
-    Unchanged(usize),
-    Value(f64),
+    /// Nobody lost anything: the deal passes on (the state turns by one position).
+    Turn,
+    /// The next state, packed (None: the game is over), where each position went (None: out),
+    /// and what each position scored now (its place's points when it went out or won).
+    Next {
+        state: Option<Key>,
+        to: [Option<u8>; MAX_SEATS],
+        scored: [f64; MAX_SEATS],
+    },
+}
+
+fn step(rules: &GameRules, seq: &[u8], result: &RoundResult) -> Step {
+    let m = seq.len();
+    let mut after = [0u8; MAX_SEATS];
+    let mut lost_any = false;
+    for p in 0..m {
+        lost_any |= result.losses[p] > 0;
+        after[p] = seq[p].saturating_sub(result.losses[p]);
+    }
+    let left = after[..m].iter().filter(|&&d| d > 0).count();
+    if left == 0 {
+        return Step::Wash;
+    }
+    if !lost_any {
+        return Step::Turn;
+    }
+    let mut scored = [0.0; MAX_SEATS];
+    // Out this round: the lower hand takes the lower place.
+    let mut place = m;
+    for &p in &result.order[..m] {
+        if after[usize::from(p)] == 0 {
+            scored[usize::from(p)] = f64::from(rules.points(place));
+            place -= 1;
+        }
+    }
+    let mut to = [None; MAX_SEATS];
+    if left == 1 {
+        let winner = (0..m).find(|&p| after[p] > 0).unwrap_or(0);
+        scored[winner] = f64::from(rules.points(1));
+        return Step::Next {
+            state: None,
+            to,
+            scored,
+        };
+    }
+    // The deal passes to the first position still in (the dealer was the last); the next
+    // round starts at the one after it.
+    let mut alive = [0usize; MAX_SEATS];
+    let mut a = 0;
+    for p in (0..m).filter(|&p| after[p] > 0) {
+        alive[a] = p;
+        a += 1;
+    }
+    let mut state = a as u64;
+    for k in 0..a {
+        let p = alive[(1 + k) % a];
+        to[p] = Some(k as u8);
+        state = (state << 5) | u64::from(after[p]);
+    }
+    Step::Next {
+        state: Some(state),
+        to,
+        scored,
+    }
+}
+
+struct Solver<'a> {
+    rules: GameRules,
+    dists: &'a [Option<Arc<Distribution>>],
+    memo: &'a mut Memo,
+}
+
+impl Solver<'_> {
+    /// Solve `seq` (and the states it passes the deal round to), every smaller state first.
+    fn solve(&mut self, seq: &[u8]) {
+        if seq.len() < 2 || self.memo.0.contains_key(&pack(seq)) {
+            return;
+        }
+        let m = seq.len();
+        let dist = self.dists[m]
+            .clone()
+            .expect("a distribution per seat count");
+        let total = dist.rounds as f64;
+        // The states a deal passed on without a loss leads through: seq turned by 1, 2, …
+        let mut class = vec![seq.to_vec()];
+        loop {
+            let last = class.last().expect("one state at least");
+            let turned: Vec<u8> = last[1..].iter().chain(&last[..1]).copied().collect();
+            if turned == seq {
+                break;
+            }
+            class.push(turned);
+        }
+        let (mut direct, mut washes, mut passes) =
+            (vec![vec![0.0; m]; class.len()], vec![0.0; class.len()], 0.0);
+        for (k, state) in class.iter().enumerate() {
+            passes = 0.0;
+            for (result, count) in &dist.results {
+                let p = *count as f64 / total;
+                match step(&self.rules, state, result) {
+                    Step::Wash => washes[k] += p,
+                    Step::Turn => passes += p,
+                    Step::Next {
+                        state: next,
+                        to,
+                        scored,
+                    } => {
+                        if let Some(next) = next {
+                            if !self.memo.0.contains_key(&next) {
+                                self.solve(&unpack(next));
+                            }
+                        }
+                        let values = next.map(|n| &self.memo.0[&n]);
+                        for (pos, d) in direct[k].iter_mut().enumerate() {
+                            let later = match (to[pos], values) {
+                                (Some(q), Some(v)) => v[usize::from(q)],
+                                _ => 0.0,
+                            };
+                            *d += p * (scored[pos] + later);
+                        }
+                    }
+                }
+            }
+        }
+        // V_k[p] = (direct_k[p] + passes * V_{k+1}[p - 1]) / (1 - washes_k), by iteration
+        // (passes are rare: a few steps).
+        let c = class.len();
+        let mut v: Vec<Vec<f64>> = (0..c)
+            .map(|k| {
+                direct[k]
+                    .iter()
+                    .map(|d| d / (1.0 - washes[k]).max(1e-12))
+                    .collect()
+            })
+            .collect();
+        for _ in 0..(if passes > 0.0 { 500 } else { 0 }) {
+            let mut change: f64 = 0.0;
+            for k in 0..c {
+                for p in 0..m {
+                    let next = v[(k + 1) % c][(p + m - 1) % m];
+                    let new = (direct[k][p] + passes * next) / (1.0 - washes[k]).max(1e-12);
+                    change = change.max((new - v[k][p]).abs());
+                    v[k][p] = new;
+                }
+            }
+            if change < 1e-15 {
+                break;
+            }
+        }
+        for (state, values) in class.iter().zip(v) {
+            self.memo.0.insert(pack(state), values);
+        }
+    }
+}
+
+/// The work a table for these lives may take, at most (states × results × seats).
+fn work(rules: &GameRules, lives: &[u8]) -> u64 {
+    let n = lives.len();
+    let digits: Vec<u64> = lives
+        .iter()
+        .map(|&l| (i16::from(l) - rules.lowest_in() + 1) as u64)
+        .collect();
+    // States: sequences of the players' digits, at most every sequence of up to n digits no
+    // larger than the largest, and at most every subset's digits from every start.
+    let top = digits.iter().copied().max().unwrap_or(1);
+    let by_length: u64 = (2..=n as u32)
+        .map(|m| top.saturating_pow(m))
+        .fold(0, u64::saturating_add);
+    let mut e = vec![0u64; n + 1]; // elementary symmetric sums of the digits
+    e[0] = 1;
+    for &d in &digits {
+        for m in (1..=n).rev() {
+            e[m] = e[m].saturating_add(e[m - 1].saturating_mul(d));
+        }
+    }
+    let by_subset = (2..=n)
+        .map(|m| e[m].saturating_mul(m as u64))
+        .fold(0, u64::saturating_add);
+    let results = 40 * n as u64;
+    by_length
+        .min(by_subset)
+        .saturating_mul(results)
+        .saturating_mul(n as u64)
+}
+
+/// Each table's states solved so far, shared by the queries (each works on its own copy when
+/// it must add states, then puts it back).
+type TableKey = (String, GameRules);
+static TABLES: Mutex<Vec<(TableKey, Arc<Memo>)>> = Mutex::new(Vec::new());
+const TABLES_KEPT: usize = 4;
+
+/// One player's value at a table, now and after the round being played.
+pub struct GameValue {
+    rules: GameRules,
+    memo: Arc<Memo>,
+    /// The lives now, in turn order from this round's first player.
+    seq: Vec<u8>,
+    /// My position in `seq`.
+    me: usize,
 }
 
 impl GameValue {
-    /// The table for `me` at `lives` (one per seat of the round), or why there is none.
+    /// The table for `me` at `lives` (one per seat of the round, every seat in), the round
+    /// played first by `first`; or why there is none.
     pub fn new(
         round_rules: &RoundRules,
         rules: GameRules,
         lives: &[u8],
         me: usize,
+        first: usize,
         runner: &Runner,
     ) -> std::result::Result<GameValue, Unavailable> {
+        let w = work(&rules, lives);
+        if w > MAX_WORK {
+            return Err(Unavailable::TooLarge(w));
+        }
+        let n = lives.len();
         let low = rules.lowest_in();
-        let top: Vec<u8> = lives
-            .iter()
-            .map(|&l| (i16::from(l) - low + 1) as u8)
+        let seq: Vec<u8> = (0..n)
+            .map(|p| (i16::from(lives[(first + p) % n]) - low + 1) as u8)
             .collect();
-        let n = top.len();
-        let mut strides = vec![1usize; n];
-        for i in 1..n {
-            strides[i] = strides[i - 1] * (usize::from(top[i - 1]) + 1);
-        }
-        let states = strides[n - 1] * (usize::from(top[n - 1]) + 1);
-        let results_guess = 40 * n as u64;
-        let work = (states as u64) * (n as u64) * results_guess * (n as u64);
-        if work > MAX_WORK {
-            return Err(Unavailable::TooLarge(work));
-        }
         let keep_order = rules.placing == Placing::Ranked;
         let mut dists = vec![None; n + 1];
         for (m, d) in dists.iter_mut().enumerate().skip(2) {
@@ -87,159 +293,45 @@ impl GameValue {
                     .ok_or(Unavailable::Stopped)?,
             );
         }
-        let mut g = GameValue {
+        let key: TableKey = (format!("{round_rules:?}"), rules);
+        let memo = solved(&key, &rules, &dists, &seq);
+        Ok(GameValue {
             rules,
-            me,
-            top,
-            strides,
-            dists,
-            values: vec![0.0; states * n],
-        };
-        for state in 0..states {
-            g.solve(state);
-        }
-        Ok(g)
+            memo,
+            seq,
+            me: (me + n - first % n) % n,
+        })
     }
 
-    fn digits(&self, state: usize) -> Vec<u8> {
-        self.strides
-            .iter()
-            .zip(&self.top)
-            .map(|(&s, &t)| ((state / s) % (usize::from(t) + 1)) as u8)
-            .collect()
+    fn value(&self, seq: &[u8], pos: usize) -> f64 {
+        self.memo.0.get(&pack(seq)).map_or(0.0, |v| v[pos])
     }
 
-    fn index(&self, digits: &[u8]) -> usize {
-        digits
-            .iter()
-            .zip(&self.strides)
-            .map(|(&d, &s)| usize::from(d) * s)
-            .sum()
+    /// My value now, before the round is dealt.
+    pub fn now(&self) -> f64 {
+        self.value(&self.seq, self.me)
     }
 
-    /// The next seat after `seat` still in (digits above 0).
-    fn next_in(digits: &[u8], seat: usize) -> usize {
-        let n = digits.len();
-        (1..=n)
-            .map(|k| (seat + k) % n)
-            .find(|&s| digits[s] > 0)
-            .unwrap_or(seat)
-    }
-
-    /// The value of every dealer of one state (every smaller state already solved).
-    fn solve(&mut self, state: usize) {
-        let n = self.top.len();
-        let digits = self.digits(state);
-        let alive = digits.iter().filter(|&&d| d > 0).count();
-        if digits[self.me] == 0 || alive < 2 {
-            let v = if digits[self.me] > 0 {
-                f64::from(self.rules.points(1))
-            } else {
-                0.0
-            };
-            self.values[state * n..(state + 1) * n].fill(v);
-            return;
-        }
-        let dist = self.dists[alive]
-            .clone()
-            .expect("a distribution per seat count");
-        // Per dealer: the value from rounds that change something, the share of washes, and
-        // where a round that costs nobody passes the deal.
-        let mut direct = vec![0.0; n];
-        let mut washes = vec![0.0; n];
-        let mut pass = vec![(0.0, 0usize); n];
-        let total = dist.rounds as f64;
-        for dealer in (0..n).filter(|&d| digits[d] > 0) {
-            for (result, count) in &dist.results {
-                let p = *count as f64 / total;
-                match self.step(&digits, dealer, result) {
-                    Step::Wash => washes[dealer] += p,
-                    Step::Unchanged(next) => pass[dealer] = (pass[dealer].0 + p, next),
-                    Step::Value(v) => direct[dealer] += p * v,
-                }
+    /// My value once the present round has ended with `result` (by position from its first
+    /// player).
+    pub fn after_round(&self, result: &RoundResult) -> f64 {
+        match step(&self.rules, &self.seq, result) {
+            Step::Wash => self.now(),
+            Step::Turn => {
+                let turned: Vec<u8> = self.seq[1..]
+                    .iter()
+                    .chain(&self.seq[..1])
+                    .copied()
+                    .collect();
+                self.value(&turned, (self.me + self.seq.len() - 1) % self.seq.len())
             }
-        }
-        // V_d = (direct_d + pass_d V_next) / (1 - wash_d), solved by iteration (passes are
-        // rare, so it converges in a few steps).
-        let mut v: Vec<f64> = (0..n)
-            .map(|d| direct[d] / (1.0 - washes[d]).max(1e-12))
-            .collect();
-        for _ in 0..200 {
-            let mut change: f64 = 0.0;
-            for d in (0..n).filter(|&d| digits[d] > 0) {
-                let (p, next) = pass[d];
-                let new = (direct[d] + p * v[next]) / (1.0 - washes[d]).max(1e-12);
-                change = change.max((new - v[d]).abs());
-                v[d] = new;
+            Step::Next { state, to, scored } => {
+                let later = match (state, to[self.me]) {
+                    (Some(s), Some(q)) => self.memo.0.get(&s).map_or(0.0, |v| v[usize::from(q)]),
+                    _ => 0.0,
+                };
+                scored[self.me] + later
             }
-            if change < 1e-15 {
-                break;
-            }
-        }
-        for d in (0..n).filter(|&d| digits[d] > 0) {
-            self.values[state * n + d] = v[d];
-        }
-    }
-
-    /// What `result` (by position from the dealer's left) leads to from `digits` and `dealer`.
-    fn step(&self, digits: &[u8], dealer: usize, result: &RoundResult) -> Step {
-        let n = digits.len();
-        // The seats still in, in turn order from the dealer's left (the dealer last).
-        let mut seats = [0usize; crate::round::MAX_SEATS];
-        let mut m = 0;
-        for s in (1..=n).map(|k| (dealer + k) % n).filter(|&s| digits[s] > 0) {
-            seats[m] = s;
-            m += 1;
-        }
-        let mut after = [0u8; crate::round::MAX_SEATS];
-        after[..n].copy_from_slice(digits);
-        let mut lost_any = false;
-        for p in 0..m {
-            let l = result.losses[p];
-            lost_any |= l > 0;
-            after[seats[p]] = digits[seats[p]].saturating_sub(l);
-        }
-        let left = (0..m).filter(|&p| after[seats[p]] > 0).count();
-        if left == 0 {
-            return Step::Wash;
-        }
-        if !lost_any {
-            return Step::Unchanged(Self::next_in(digits, dealer));
-        }
-        if after[self.me] == 0 {
-            // Out this round: placed by the order of the hands among those going out.
-            let mut place = m;
-            for &p in &result.order[..m] {
-                let seat = seats[p as usize];
-                if after[seat] == 0 {
-                    if seat == self.me {
-                        return Step::Value(f64::from(self.rules.points(place)));
-                    }
-                    place -= 1;
-                }
-            }
-            unreachable!("the player out is in the order");
-        }
-        if left == 1 {
-            return Step::Value(f64::from(self.rules.points(1)));
-        }
-        let next = Self::next_in(&after[..n], dealer);
-        Step::Value(self.values[self.index(&after[..n]) * n + next])
-    }
-
-    /// My value now, before the round is dealt, with `dealer` dealing.
-    pub fn now(&self, dealer: usize) -> f64 {
-        let n = self.top.len();
-        self.values[self.index(&self.top) * n + dealer]
-    }
-
-    /// My value once the present round (dealt by `dealer`) has ended with `result`.
-    pub fn after_round(&self, dealer: usize, result: &RoundResult) -> f64 {
-        let n = self.top.len();
-        match self.step(&self.top, dealer, result) {
-            Step::Wash => self.now(dealer),
-            Step::Unchanged(next) => self.values[self.index(&self.top) * n + next],
-            Step::Value(v) => v,
         }
     }
 
@@ -248,42 +340,98 @@ impl GameValue {
     pub fn points(&self) -> bool {
         self.rules.placing == Placing::Ranked
     }
+}
 
-    /// The dealer of a round whose first player is `first`.
-    pub fn dealer_of(&self, first: u8) -> usize {
-        let n = self.top.len();
-        (usize::from(first) + n - 1) % n
+/// The table's states with `seq` and every state one round can lead to from it solved: from
+/// the states kept, or solved now on a copy (which is then kept).
+fn solved(
+    key: &TableKey,
+    rules: &GameRules,
+    dists: &[Option<Arc<Distribution>>],
+    seq: &[u8],
+) -> Arc<Memo> {
+    let kept = {
+        let tables = TABLES.lock().unwrap_or_else(|e| e.into_inner());
+        tables
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, m)| m.clone())
+    };
+    let mut memo: Memo = match &kept {
+        Some(m) if m.0.contains_key(&pack(seq)) && successors_solved(m, rules, seq) => {
+            return m.clone()
+        }
+        Some(m) => (**m).clone(),
+        None => Memo::default(),
+    };
+    let mut solver = Solver {
+        rules: *rules,
+        dists,
+        memo: &mut memo,
+    };
+    solver.solve(seq);
+    // Every loss a round can bring (0, 1 or 2 a position), so that any playout's end is known.
+    for_each_loss(seq.len(), |losses| {
+        if let Step::Next { state: Some(s), .. } = step(rules, seq, &as_result(losses)) {
+            solver.solve(&unpack(s));
+        }
+    });
+    let memo = Arc::new(memo);
+    let mut tables = TABLES.lock().unwrap_or_else(|e| e.into_inner());
+    tables.retain(|(k, _)| k != key);
+    if tables.len() >= TABLES_KEPT {
+        tables.remove(0);
+    }
+    tables.push((key.clone(), memo.clone()));
+    memo
+}
+
+fn as_result(losses: &[u8]) -> RoundResult {
+    let mut r = RoundResult {
+        losses: [0; MAX_SEATS],
+        order: [0, 1, 2, 3, 4, 5, 6, 7, 8],
+    };
+    r.losses[..losses.len()].copy_from_slice(losses);
+    r
+}
+
+/// Call `f` with every vector of `m` losses of 0, 1 or 2.
+fn for_each_loss(m: usize, mut f: impl FnMut(&[u8])) {
+    let mut losses = vec![0u8; m];
+    loop {
+        f(&losses);
+        let mut i = 0;
+        while i < m && losses[i] == 2 {
+            losses[i] = 0;
+            i += 1;
+        }
+        if i == m {
+            return;
+        }
+        losses[i] += 1;
     }
 }
 
-type CacheKey = (String, GameRules, Vec<u8>, usize);
-static CACHE: Mutex<Vec<(CacheKey, Arc<GameValue>)>> = Mutex::new(Vec::new());
-const CACHE_SIZE: usize = 8;
+fn successors_solved(memo: &Memo, rules: &GameRules, seq: &[u8]) -> bool {
+    let mut all = true;
+    for_each_loss(seq.len(), |losses| {
+        if let Step::Next { state: Some(s), .. } = step(rules, seq, &as_result(losses)) {
+            all &= memo.0.contains_key(&s);
+        }
+    });
+    all
+}
 
-/// The table for these rules, lives and player, from the few kept, else built.
+/// The table for these rules, lives and player (`first` plays first this round).
 pub fn game_value(
     round_rules: &RoundRules,
     rules: GameRules,
     lives: &[u8],
     me: usize,
+    first: usize,
     runner: &Runner,
 ) -> std::result::Result<Arc<GameValue>, Unavailable> {
-    let key: CacheKey = (format!("{round_rules:?}"), rules, lives.to_vec(), me);
-    let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(i) = cache.iter().position(|(k, _)| *k == key) {
-        let hit = cache.remove(i);
-        let g = hit.1.clone();
-        cache.push(hit);
-        return Ok(g);
-    }
-    drop(cache);
-    let g = Arc::new(GameValue::new(round_rules, rules, lives, me, runner)?);
-    let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
-    if cache.len() >= CACHE_SIZE {
-        cache.remove(0);
-    }
-    cache.push((key, g.clone()));
-    Ok(g)
+    GameValue::new(round_rules, rules, lives, me, first, runner).map(Arc::new)
 }
 
 #[cfg(test)]

@@ -23,7 +23,8 @@ fn result(losses: &[u8]) -> RoundResult {
 #[test]
 fn two_seats_one_life_each_is_the_chance_the_other_alone_loses_with_washes_dealt_again() {
     let rules = RoundRules::default();
-    let g = GameValue::new(&rules, STANDARD, &[1, 1], 0, &runner()).unwrap();
+    // Seat 0 deals: seat 1 plays first.
+    let g = GameValue::new(&rules, STANDARD, &[1, 1], 0, 1, &runner()).unwrap();
     let d = distribution(&rules, 2, false, &runner()).unwrap();
     // Seat 0 deals: position 0 (first to play) is seat 1, position 1 is seat 0.
     let (mut other_alone, mut washes) = (0u64, 0u64);
@@ -37,18 +38,18 @@ fn two_seats_one_life_each_is_the_chance_the_other_alone_loses_with_washes_dealt
     let total = d.rounds as f64;
     let expected = other_alone as f64 / (total - washes as f64);
     assert!(
-        (g.now(0) - expected).abs() < 1e-12,
+        (g.now() - expected).abs() < 1e-12,
         "{} {}",
-        g.now(0),
+        g.now(),
         expected
     );
     // The same as the chance the other alone loses plus a share of the washes.
     let share = (other_alone as f64 + washes as f64 * expected) / total;
-    assert!((g.now(0) - share).abs() < 1e-12);
+    assert!((g.now() - share).abs() < 1e-12);
     // After a round: the other lost (I win), I lost (out), both lost (dealt again).
-    assert_eq!(g.after_round(0, &result(&[1, 0])), 1.0);
-    assert_eq!(g.after_round(0, &result(&[0, 1])), 0.0);
-    assert_eq!(g.after_round(0, &result(&[1, 1])), g.now(0));
+    assert_eq!(g.after_round(&result(&[1, 0])), 1.0);
+    assert_eq!(g.after_round(&result(&[0, 1])), 0.0);
+    assert_eq!(g.after_round(&result(&[1, 1])), g.now());
 }
 
 #[test]
@@ -57,15 +58,15 @@ fn values_are_chances_that_add_up_to_one_over_the_seats() {
     let lives = [3, 1, 2, 2];
     let total: f64 = (0..4)
         .map(|me| {
-            GameValue::new(&rules, STANDARD, &lives, me, &runner())
+            GameValue::new(&rules, STANDARD, &lives, me, 3, &runner())
                 .unwrap()
-                .now(2)
+                .now()
         })
         .sum();
     assert!((total - 1.0).abs() < 1e-9, "{total}");
-    let mine = GameValue::new(&rules, STANDARD, &lives, 0, &runner()).unwrap();
-    let theirs = GameValue::new(&rules, STANDARD, &lives, 1, &runner()).unwrap();
-    assert!(mine.now(2) > 0.25 && theirs.now(2) < 0.25);
+    let mine = GameValue::new(&rules, STANDARD, &lives, 0, 3, &runner()).unwrap();
+    let theirs = GameValue::new(&rules, STANDARD, &lives, 1, 3, &runner()).unwrap();
+    assert!(mine.now() > 0.25 && theirs.now() < 0.25);
 }
 
 #[test]
@@ -78,9 +79,9 @@ fn ranked_points_add_up_to_six() {
     let lives = [2, 1, 2, 1];
     let total: f64 = (0..4)
         .map(|me| {
-            GameValue::new(&rules, ranked, &lives, me, &runner())
+            GameValue::new(&rules, ranked, &lives, me, 1, &runner())
                 .unwrap()
-                .now(0)
+                .now()
         })
         .sum();
     assert!((total - 6.0).abs() < 1e-9, "{total}");
@@ -95,9 +96,10 @@ fn the_table_agrees_with_whole_games_played_out() {
         let wins = play_games(&rules, STANDARD, &lives, dealer, games, 7, &r);
         for (me, &w) in wins.iter().enumerate() {
             let p = w as f64 / games as f64;
-            let v = GameValue::new(&rules, STANDARD, &lives, me, &r)
+            let first = (dealer + 1) % lives.len();
+            let v = GameValue::new(&rules, STANDARD, &lives, me, first, &r)
                 .unwrap()
-                .now(dealer);
+                .now();
             let margin = 4.0 * (v * (1.0 - v) / games as f64).sqrt();
             assert!((p - v).abs() < margin, "{lives:?} seat {me}: {p} vs {v}");
         }
@@ -108,5 +110,7 @@ fn the_table_agrees_with_whole_games_played_out() {
 fn too_many_lives_is_refused_not_computed() {
     let rules = RoundRules::default();
     let lives = [20u8; 9];
-    assert!(GameValue::new(&rules, STANDARD, &lives, 0, &runner()).is_err());
+    assert!(GameValue::new(&rules, STANDARD, &lives, 0, 0, &runner()).is_err());
+    // Three lives each at nine seats is within reach.
+    assert!(GameValue::new(&rules, STANDARD, &[3u8; 9], 0, 0, &runner()).is_ok());
 }

@@ -254,6 +254,7 @@ fn game_table(view: &View, game: &GameInput, runner: &Runner) -> Result<GameTabl
             game.rules,
             &game.lives,
             usize::from(view.me),
+            usize::from(view.table.first),
             runner,
         ) {
             Ok(t) => (Some(t), None),

@@ -145,7 +145,7 @@ impl<'a> Playouts<'a> {
         let lost = round.loss_of(self.view.me);
         let value = self.game.as_ref().map_or(0, |g| {
             let result = RoundResult::of(round, g.points());
-            to_fixed(g.after_round(g.dealer_of(self.view.table.first), &result))
+            to_fixed(g.after_round(&result))
         });
         Outcome {
             success: lost == 0,
