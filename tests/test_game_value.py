@@ -143,7 +143,7 @@ def test_an_opponent_on_the_last_life_makes_the_safe_round_a_won_game() -> None:
     assert draw.p_win is not None and knock.p_win is not None
     assert draw.p_win - knock.p_win > (draw.p_win_margin or 0)
     assert "For the game, draw from the stock is better" in advice.reason
-    assert "you hold 3 lives; seat 0 holds 1" in advice.reason
+    assert "(lives: you 3, seat 0 1)" in advice.reason
     d = advice.to_dict()
     assert d["best"] == "knock" and d["best_game"] == "draw"
 

@@ -210,14 +210,15 @@ class Lives(NamedTuple):
         return self.lives[seat] == (0 if self.county else 1)
 
     def summary(self, unit: str = "lives") -> str:
-        """``you hold 3 lives; Ben holds 1, Cy on the county, Dee 2``."""
-        others = [
-            f"{self.name(s)} {self.held(n, '')}" for s, n in enumerate(self.lives) if s != self.me
-        ]
-        first = others[0].rsplit(" ", 1)
-        if first[1].isdigit():
-            others[0] = f"{first[0]} holds {first[1]}"
-        return f"you hold {self.held(self.lives[self.me], unit)}; " + ", ".join(others)
+        """``lives: you 3, Ben 1, Cy on the county`` (``letters left: …`` under Gin lives)."""
+        head = "letters left" if unit == "letters" else unit
+
+        def one(seat: int) -> str:
+            n = self.lives[seat]
+            return "on the county" if self.county and n == 0 else str(n)
+
+        others = [f"{self.name(s)} {one(s)}" for s in range(len(self.lives)) if s != self.me]
+        return f"{head}: you {one(self.me)}, " + ", ".join(others)
 
 
 def game_figure(option: OptionAdvice, points: bool = False) -> str:
