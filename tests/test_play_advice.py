@@ -193,3 +193,16 @@ def test_the_read_is_a_count_over_the_consistent_deals() -> None:
         f"more than your 9 in {100 * threat.share_above(9):.1f}% of the deals consistent with "
         f"{threat.name}'s play."
     )
+
+
+def test_the_advice_panel_shows_the_chance_of_winning_the_game(tmp_path: Path) -> None:
+    """A game always knows every seat's lives: the panel has a "win game" column, one figure
+    per option, each the option's p_win as a percentage."""
+    args = ["--seed", str(SEED), *FAST, "--save-file", str(tmp_path / "s")]
+    out = run(args, "q\n").output
+    shown = panels(out)
+    assert shown and "win game" in shown[0]
+    # At the first turn of a 4-seat game with 3 lives each, every option's chance of winning
+    # the game is near the fair share of 25%.
+    figures = [float(x) for x in re.findall(r"(\d+\.\d)%", shown[0].split("win game", 1)[1])]
+    assert figures and any(15 < f < 35 for f in figures)
