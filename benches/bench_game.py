@@ -1,0 +1,68 @@
+"""The cost of the game-level figures: the same positions asked with and without ``lives``, at
+full precision (10,000 deals, 50,000 playouts, 2 threads), interleaved so that the machine's
+load falls on both alike. Target (the speed issue): a query with ``p_win`` at most 1.5 times a
+round-level query. The game-value table is built once per table before the first timing (a
+one-time cost, outside the time limit; it is timed separately).
+
+    python benches/bench_game.py [--reps 5] [--quick]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from positions import bench_positions
+from thirtyone import _core
+from thirtyone.oracle import ROUND_RESULTS, advise
+
+TARGET = 1.5
+
+
+def _time(state: dict[str, Any], deals: int, playouts: int, seed: int) -> float:
+    start = time.perf_counter()
+    advise(state, deals=deals, playouts=playouts, seed=seed, threads=2, max_time=None)
+    return time.perf_counter() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--reps", type=int, default=5)
+    parser.add_argument("--quick", action="store_true", help="1,000 deals, 5,000 playouts")
+    args = parser.parse_args()
+    deals, playouts = (1_000, 5_000) if args.quick else (10_000, 50_000)
+    _core.set_cache_folders([ROUND_RESULTS])
+    print(f"load average before: {os.getloadavg()[0]:.2f}; {deals:,} deals, {playouts:,} playouts")
+    ratios = []
+    for pos in bench_positions():
+        with_lives = dict(pos.state)
+        without = {k: v for k, v in pos.state.items() if k != "lives"}
+        start = time.perf_counter()
+        lives = with_lives["lives"]
+        _core.game_value(with_lives["rules"], lives, with_lives["me"], 0)
+        table = time.perf_counter() - start
+        rounds, games = [], []
+        for rep in range(args.reps):
+            rounds.append(_time(without, deals, playouts, rep))
+            games.append(_time(with_lives, deals, playouts, rep))
+        r, g = statistics.median(rounds), statistics.median(games)
+        ratios.append(g / r)
+        print(
+            f"{pos.name:<28} round {1000 * r:7.1f} ms  game {1000 * g:7.1f} ms  "
+            f"ratio {g / r:4.2f}  (table built in {1000 * table:.0f} ms)"
+        )
+    worst, median = max(ratios), statistics.median(ratios)
+    verdict = "met" if worst <= TARGET else "NOT met"
+    print(f"ratio median {median:.2f}, worst {worst:.2f}: target <= {TARGET} {verdict}")
+    print(f"load average after: {os.getloadavg()[0]:.2f}")
+
+
+if __name__ == "__main__":
+    main()
