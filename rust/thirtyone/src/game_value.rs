@@ -422,18 +422,6 @@ fn successors_solved(memo: &Memo, rules: &GameRules, seq: &[u8]) -> bool {
     all
 }
 
-/// The table for these rules, lives and player (`first` plays first this round).
-pub fn game_value(
-    round_rules: &RoundRules,
-    rules: GameRules,
-    lives: &[u8],
-    me: usize,
-    first: usize,
-    runner: &Runner,
-) -> std::result::Result<Arc<GameValue>, Unavailable> {
-    GameValue::new(round_rules, rules, lives, me, first, runner).map(Arc::new)
-}
-
 #[cfg(test)]
 #[path = "game_value_tests.rs"]
 mod tests;

@@ -1,0 +1,137 @@
+use super::*;
+use crate::round::Source;
+use crate::rules::RoundRules;
+use crate::view::TurnInput;
+
+fn c(t: &str) -> Card {
+    t.parse().unwrap()
+}
+
+/// The example of oracle.md.
+pub(crate) fn example() -> StateInput {
+    let play = |seat, pile: bool, drew: Option<&str>, discard: &str| TurnInput::Play {
+        seat,
+        from: if pile { Source::Pile } else { Source::Stock },
+        drew: drew.map(c),
+        discard: c(discard),
+        shows: None,
+    };
+    StateInput {
+        rules: RoundRules::default(),
+        seats: 4,
+        me: 0,
+        first: 1,
+        upcard: c("7S"),
+        hand: [c("AH"), c("9H"), c("4H")],
+        turns: vec![
+            play(1, false, None, "5C"),
+            play(2, true, None, "KD"),
+            play(3, false, None, "2D"),
+            play(0, false, Some("8S"), "8S"),
+            play(1, false, None, "6D"),
+            play(2, true, None, "3C"),
+            play(3, false, None, "QC"),
+        ],
+        pending: None,
+    }
+}
+
+#[test]
+fn counts_are_written_with_thousands_separators() {
+    assert_eq!(thousands(7), "7");
+    assert_eq!(thousands(278_016), "278,016");
+    assert_eq!(thousands(3_000_000), "3,000,000");
+}
+
+#[test]
+fn the_example_is_answered_with_every_option() {
+    let settings = Settings {
+        deals: 2_000,
+        playouts: 10_000,
+        seed: 1,
+        threads: Some(2),
+        // No time limit: these tests are about the numbers (and run unoptimised).
+        max_time: None,
+        ..Settings::default()
+    };
+    let a = advise(&example(), None, &settings).unwrap();
+    assert_eq!(a.deals, 2_000);
+    assert_eq!(a.options.len(), 3);
+    for o in &a.options {
+        assert!((0.0..=1.0).contains(&o.p_safe));
+        assert!(o.lives_lost >= 0.0);
+        if o.kind != OptionKind::Knock {
+            assert!(o.knock_at.is_some());
+        }
+    }
+    assert!(a.options[0].p_safe >= a.options[1].p_safe - a.options[0].margin * 3.0);
+}
+
+#[test]
+fn no_time_at_all_still_answers_from_the_minimum() {
+    let settings = Settings {
+        deals: 10_000,
+        playouts: 50_000,
+        seed: 2,
+        threads: Some(2),
+        max_time: Some(std::time::Duration::from_nanos(1)),
+        ..Settings::default()
+    };
+    let start = Instant::now();
+    let a = advise(&example(), None, &settings).unwrap();
+    assert!(start.elapsed() < GRACE + std::time::Duration::from_millis(1_500));
+    assert!(a.deals >= 1);
+    assert!(
+        (MIN_PLAYOUTS..50_000).contains(&a.playouts),
+        "{}",
+        a.playouts
+    );
+    for o in &a.options {
+        assert!(o.playouts >= MIN_PLAYOUTS as u64);
+        assert!(o.margin.is_finite() && o.margin <= 1.0);
+    }
+    assert!(a.warnings.iter().any(|w| w.contains("time limit")));
+}
+
+#[test]
+fn settings_past_their_bounds_are_refused_before_any_work() {
+    for s in [
+        Settings {
+            deals: 1_000_000_000_000,
+            ..Settings::default()
+        },
+        Settings {
+            threads: Some(1_000_000),
+            ..Settings::default()
+        },
+        Settings {
+            max_time: Some(std::time::Duration::from_secs(1 << 40)),
+            ..Settings::default()
+        },
+    ] {
+        assert!(matches!(
+            advise(&example(), None, &s),
+            Err(Error::BadSetting(_))
+        ));
+    }
+}
+
+#[test]
+fn same_seed_same_answer_whatever_the_threads() {
+    let s1 = Settings {
+        deals: 500,
+        playouts: 2_000,
+        seed: 4,
+        threads: Some(1),
+        max_time: None,
+        ..Settings::default()
+    };
+    let s2 = Settings {
+        threads: Some(2),
+        ..s1.clone()
+    };
+    assert_eq!(
+        advise(&example(), None, &s1).unwrap(),
+        advise(&example(), None, &s2).unwrap()
+    );
+}
