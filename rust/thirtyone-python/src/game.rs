@@ -111,14 +111,22 @@ pub fn game_value(
     let runner = montecarlo::Runner::simple(threads);
     let value = py.detach(|| {
         let first = (dealer + 1) % lives.len();
-        GameValue::new(&t.round, GameRules::of(&t), &lives, me, first, &runner).map(|g| g.now())
+        GameValue::new(
+            &t.round,
+            GameRules::of(&t),
+            &lives,
+            (me, first),
+            &runner,
+            None,
+        )
+        .map(|g| g.now())
     });
     value
         .map_err(|why| match why {
             Unavailable::TooLarge(work) => Error::BadSetting(format!(
                 "the game's table would take about {work} steps: too many lives to compute"
             )),
-            Unavailable::Stopped => Error::Cancelled,
+            Unavailable::Stopped | Unavailable::Time => Error::Cancelled,
         })
         .py_err()
 }

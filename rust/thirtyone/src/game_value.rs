@@ -13,7 +13,9 @@
 //! solved together.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::{Arc, Mutex};
+use std::time::Instant;
 
 use montecarlo::Runner;
 
@@ -34,6 +36,9 @@ pub enum Unavailable {
     TooLarge(u64),
     /// The work was stopped (cancelled).
     Stopped,
+    /// The time allowed ran out before the table was done (what was solved is kept, and the
+    /// next question goes on from there).
+    Time,
 }
 
 /// A state: each player's lives as a digit (1 is the fewest a player still in holds), in turn
@@ -56,9 +61,28 @@ fn unpack(key: Key) -> Vec<u8> {
     digits
 }
 
-/// Every state solved so far: each position's value.
+/// A hasher for packed states: one multiplication (the keys are small and well spread).
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+    }
+    fn write_u64(&mut self, k: u64) {
+        self.0 = (k ^ (k >> 29)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+}
+
+/// Every state solved so far: each position's value. A state is only ever put in once every
+/// state it leads to is in, so a table cut short by the time is right as far as it goes.
 #[derive(Clone, Default)]
-struct Memo(HashMap<Key, Vec<f64>>);
+struct Memo(HashMap<Key, Vec<f64>, BuildHasherDefault<KeyHasher>>);
 
 /// What a round's result does to a state.
 enum Step {
@@ -134,12 +158,22 @@ struct Solver<'a> {
     rules: GameRules,
     dists: &'a [Option<Arc<Distribution>>],
     memo: &'a mut Memo,
+    deadline: Option<Instant>,
+    /// States begun (the clock is read every so many), and whether the time ran out.
+    begun: u64,
+    out_of_time: bool,
 }
 
 impl Solver<'_> {
-    /// Solve `seq` (and the states it passes the deal round to), every smaller state first.
+    /// Solve `seq` (and the states it passes the deal round to), every smaller state first;
+    /// nothing more once the time has run out.
     fn solve(&mut self, seq: &[u8]) {
-        if seq.len() < 2 || self.memo.0.contains_key(&pack(seq)) {
+        if self.out_of_time || seq.len() < 2 || self.memo.0.contains_key(&pack(seq)) {
+            return;
+        }
+        self.begun += 1;
+        if self.begun % 64 == 0 && self.deadline.is_some_and(|d| Instant::now() >= d) {
+            self.out_of_time = true;
             return;
         }
         let m = seq.len();
@@ -174,6 +208,9 @@ impl Solver<'_> {
                         if let Some(next) = next {
                             if !self.memo.0.contains_key(&next) {
                                 self.solve(&unpack(next));
+                                if self.out_of_time {
+                                    return;
+                                }
                             }
                         }
                         let values = next.map(|n| &self.memo.0[&n]);
@@ -267,14 +304,14 @@ pub struct GameValue {
 
 impl GameValue {
     /// The table for `me` at `lives` (one per seat of the round, every seat in), the round
-    /// played first by `first`; or why there is none.
+    /// played first by `first`, solved until `deadline` at the latest; or why there is none.
     pub fn new(
         round_rules: &RoundRules,
         rules: GameRules,
         lives: &[u8],
-        me: usize,
-        first: usize,
+        (me, first): (usize, usize),
         runner: &Runner,
+        deadline: Option<Instant>,
     ) -> std::result::Result<GameValue, Unavailable> {
         let w = work(&rules, lives);
         if w > MAX_WORK {
@@ -294,7 +331,7 @@ impl GameValue {
             );
         }
         let key: TableKey = (format!("{round_rules:?}"), rules);
-        let memo = solved(&key, &rules, &dists, &seq);
+        let memo = solved(&key, &rules, &dists, &seq, deadline).ok_or(Unavailable::Time)?;
         Ok(GameValue {
             rules,
             memo,
@@ -343,13 +380,15 @@ impl GameValue {
 }
 
 /// The table's states with `seq` and every state one round can lead to from it solved: from
-/// the states kept, or solved now on a copy (which is then kept).
+/// the states kept, or solved now on a copy (which is then kept, done or not; None when the
+/// time ran out first).
 fn solved(
     key: &TableKey,
     rules: &GameRules,
     dists: &[Option<Arc<Distribution>>],
     seq: &[u8],
-) -> Arc<Memo> {
+    deadline: Option<Instant>,
+) -> Option<Arc<Memo>> {
     let kept = {
         let tables = TABLES.lock().unwrap_or_else(|e| e.into_inner());
         tables
@@ -359,7 +398,7 @@ fn solved(
     };
     let mut memo: Memo = match &kept {
         Some(m) if m.0.contains_key(&pack(seq)) && successors_solved(m, rules, seq) => {
-            return m.clone()
+            return Some(m.clone())
         }
         Some(m) => (**m).clone(),
         None => Memo::default(),
@@ -368,6 +407,9 @@ fn solved(
         rules: *rules,
         dists,
         memo: &mut memo,
+        deadline,
+        begun: 0,
+        out_of_time: false,
     };
     solver.solve(seq);
     // Every loss a round can bring (0, 1 or 2 a position), so that any playout's end is known.
@@ -376,6 +418,7 @@ fn solved(
             solver.solve(&unpack(s));
         }
     });
+    let done = !solver.out_of_time;
     let memo = Arc::new(memo);
     let mut tables = TABLES.lock().unwrap_or_else(|e| e.into_inner());
     tables.retain(|(k, _)| k != key);
@@ -383,7 +426,7 @@ fn solved(
         tables.remove(0);
     }
     tables.push((key.clone(), memo.clone()));
-    memo
+    done.then_some(memo)
 }
 
 fn as_result(losses: &[u8]) -> RoundResult {

@@ -24,7 +24,7 @@ fn result(losses: &[u8]) -> RoundResult {
 fn two_seats_one_life_each_is_the_chance_the_other_alone_loses_with_washes_dealt_again() {
     let rules = RoundRules::default();
     // Seat 0 deals: seat 1 plays first.
-    let g = GameValue::new(&rules, STANDARD, &[1, 1], 0, 1, &runner()).unwrap();
+    let g = GameValue::new(&rules, STANDARD, &[1, 1], (0, 1), &runner(), None).unwrap();
     let d = distribution(&rules, 2, false, &runner()).unwrap();
     // Seat 0 deals: position 0 (first to play) is seat 1, position 1 is seat 0.
     let (mut other_alone, mut washes) = (0u64, 0u64);
@@ -58,14 +58,14 @@ fn values_are_chances_that_add_up_to_one_over_the_seats() {
     let lives = [3, 1, 2, 2];
     let total: f64 = (0..4)
         .map(|me| {
-            GameValue::new(&rules, STANDARD, &lives, me, 3, &runner())
+            GameValue::new(&rules, STANDARD, &lives, (me, 3), &runner(), None)
                 .unwrap()
                 .now()
         })
         .sum();
     assert!((total - 1.0).abs() < 1e-9, "{total}");
-    let mine = GameValue::new(&rules, STANDARD, &lives, 0, 3, &runner()).unwrap();
-    let theirs = GameValue::new(&rules, STANDARD, &lives, 1, 3, &runner()).unwrap();
+    let mine = GameValue::new(&rules, STANDARD, &lives, (0, 3), &runner(), None).unwrap();
+    let theirs = GameValue::new(&rules, STANDARD, &lives, (1, 3), &runner(), None).unwrap();
     assert!(mine.now() > 0.25 && theirs.now() < 0.25);
 }
 
@@ -79,7 +79,7 @@ fn ranked_points_add_up_to_six() {
     let lives = [2, 1, 2, 1];
     let total: f64 = (0..4)
         .map(|me| {
-            GameValue::new(&rules, ranked, &lives, me, 1, &runner())
+            GameValue::new(&rules, ranked, &lives, (me, 1), &runner(), None)
                 .unwrap()
                 .now()
         })
@@ -97,7 +97,7 @@ fn the_table_agrees_with_whole_games_played_out() {
         for (me, &w) in wins.iter().enumerate() {
             let p = w as f64 / games as f64;
             let first = (dealer + 1) % lives.len();
-            let v = GameValue::new(&rules, STANDARD, &lives, me, first, &r)
+            let v = GameValue::new(&rules, STANDARD, &lives, (me, first), &r, None)
                 .unwrap()
                 .now();
             let margin = 4.0 * (v * (1.0 - v) / games as f64).sqrt();
@@ -110,7 +110,50 @@ fn the_table_agrees_with_whole_games_played_out() {
 fn too_many_lives_is_refused_not_computed() {
     let rules = RoundRules::default();
     let lives = [20u8; 9];
-    assert!(GameValue::new(&rules, STANDARD, &lives, 0, 0, &runner()).is_err());
+    assert!(GameValue::new(&rules, STANDARD, &lives, (0, 0), &runner(), None).is_err());
     // Three lives each at nine seats is within reach.
-    assert!(GameValue::new(&rules, STANDARD, &[3u8; 9], 0, 0, &runner()).is_ok());
+    assert!(GameValue::new(&rules, STANDARD, &[3u8; 9], (0, 0), &runner(), None).is_ok());
+}
+
+#[test]
+fn a_table_cut_short_by_the_time_goes_on_at_the_next_question_to_the_same_values() {
+    // Rules no other test uses, so that the shared table starts empty.
+    let rules = RoundRules {
+        knock_penalty: 1,
+        ..RoundRules::default()
+    };
+    let lives = [3u8, 2, 3, 2, 3, 2];
+    let now = Some(std::time::Instant::now());
+    assert!(matches!(
+        GameValue::new(&rules, STANDARD, &lives, (0, 1), &runner(), now),
+        Err(Unavailable::Time)
+    ));
+    // Questions with no time at all (each solves the few states it begins before it reads the
+    // clock): the table grows until it is done.
+    let mut asked = 1;
+    let value = loop {
+        let soon = Some(std::time::Instant::now());
+        if let Ok(g) = GameValue::new(&rules, STANDARD, &lives, (0, 1), &runner(), soon) {
+            break g.now();
+        }
+        asked += 1;
+        assert!(asked < 10_000, "the table never finished");
+    };
+    // The same as a table solved in one go, on its own memo.
+    let dists: Vec<Option<Arc<Distribution>>> = (0..=6)
+        .map(|m| (m >= 2).then(|| distribution(&rules, m as u8, false, &runner()).unwrap()))
+        .collect();
+    let mut memo = Memo::default();
+    let mut solver = Solver {
+        rules: STANDARD,
+        dists: &dists,
+        memo: &mut memo,
+        deadline: None,
+        begun: 0,
+        out_of_time: false,
+    };
+    let seq: Vec<u8> = (0..6).map(|p| lives[(1 + p) % 6]).collect();
+    solver.solve(&seq);
+    assert_eq!(value, memo.0[&pack(&seq)][5]);
+    assert!(asked > 1);
 }

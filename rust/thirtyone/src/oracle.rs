@@ -167,14 +167,15 @@ pub fn advise(input: &StateInput, game: Option<&GameInput>, settings: &Settings)
     settings.validate()?;
     let view = View::from_input(input)?;
     let mut runner = Runner::new(settings.threads, None, settings.cancel.clone());
-    // The game's table first, outside the time limit: once per table and seat count its round
-    // results are simulated (a second or two, then kept on disk); after that it takes
-    // milliseconds.
+    let start = Instant::now();
+    // The game's table first, for at most a quarter of the time (what it solves is kept for the
+    // next question). A table whose round results are not on disk yet simulates them first,
+    // once, outside the time limit (about a second per seat count).
+    let table_deadline = settings.max_time.and_then(|d| start.checked_add(d / 4));
     let (table, game_note) = match game {
-        Some(g) => game_table(&view, g, &runner)?,
+        Some(g) => game_table(&view, g, &runner, table_deadline)?,
         None => (None, None),
     };
-    let start = Instant::now();
     let deadline = settings.max_time.and_then(|d| start.checked_add(d));
     let grace = deadline.and_then(|d| d.checked_add(GRACE));
     let inference = runner.install(|| Inference::within(&view, grace));
@@ -247,18 +248,32 @@ pub fn advise(input: &StateInput, game: Option<&GameInput>, settings: &Settings)
 
 /// The game-value table for the advised player, or the warning that says why there is none.
 type GameTable = (Option<Arc<GameValue>>, Option<String>);
-fn game_table(view: &View, game: &GameInput, runner: &Runner) -> Result<GameTable> {
+fn game_table(
+    view: &View,
+    game: &GameInput,
+    runner: &Runner,
+    deadline: Option<Instant>,
+) -> Result<GameTable> {
     Ok(
         match GameValue::new(
             &view.table.rules,
             game.rules,
             &game.lives,
-            usize::from(view.me),
-            usize::from(view.table.first),
+            (usize::from(view.me), usize::from(view.table.first)),
             runner,
+            deadline,
         ) {
             Ok(t) => (Some(Arc::new(t)), None),
             Err(Unavailable::Stopped) => return Err(Error::Cancelled),
+            Err(Unavailable::Time) => (
+                None,
+                Some(
+                    "the chance of winning the game is not computed yet: its table needs more \
+                     time than this answer had (what was done is kept, and a later answer goes \
+                     on from there)"
+                        .into(),
+                ),
+            ),
             Err(Unavailable::TooLarge(work)) => (
                 None,
                 Some(format!(
