@@ -137,3 +137,47 @@ def test_help_speaks_of_the_table(preset: str, present: list[str], absent: list[
 def test_glossary_names_every_word_the_advice_uses() -> None:
     words = [w for w, _ in glossary("letters")]
     assert words == ["safe", "±", "≈ tied", "knock at", "letters lost"]
+
+
+def _game_opt(name: str, p_safe: float, lost: float, p_win: float) -> OptionAdvice:
+    return OptionAdvice(
+        name, p_safe, 0.01, lost, lives_lost_margin=0.02, p_win=p_win, p_win_margin=0.005
+    )
+
+
+def test_the_game_reason_names_the_lives_and_why() -> None:
+    from thirtyone.advice_words import Lives, game_reason
+
+    knock = _game_opt("knock", 0.69, 0.61, 0.896)
+    draw = _game_opt("draw", 0.68, 0.42, 0.917)
+    lives = Lives([3, 1], 0, ["you", "Ben"])
+    same = game_reason(knock, knock, lives)
+    assert same == " For the game too: it wins the game 89.6% of the time."
+    text = game_reason(knock, draw, lives)
+    assert "For the game, draw from the stock is better: it wins the game 91.7% of the time" in text
+    assert "against 89.6% for knock (lives: you 3, Ben 1)" in text
+    # Drawing loses fewer lives by more than both margins: that is the reason given.
+    assert "It loses fewer lives on average (0.42 against 0.61)" in text
+    assert "within the margin" not in text
+    # Equal lives lost: an opponent one loss from going out is the reason.
+    close = _game_opt("draw", 0.68, 0.60, 0.899)
+    text = game_reason(knock, close, lives)
+    assert "within the margin of ±0.5 percentage points" in text
+    assert "Ben is one loss from going out" in text
+    # Nobody on a last life: the general reason; the county and Gin letters in words.
+    calm = game_reason(knock, close, Lives([3, 2, 0], 0, None, county=True), unit="lives")
+    assert "(lives: you 3, seat 1 2, seat 2 on the county)" in calm
+    assert "Seat 2 is one loss from going out" in calm
+    gin = game_reason(knock, close, Lives([2, 3], 1), unit="letters")
+    assert "(letters left: you 3, seat 0 2)" in gin
+    assert "The game counts the lives every outcome leaves" in gin
+
+
+def test_ranked_points_in_words() -> None:
+    from thirtyone.advice_words import Lives, game_reason
+
+    knock = _game_opt("knock", 0.69, 0.61, 1.62)
+    draw = _game_opt("draw", 0.68, 0.42, 1.70)
+    text = game_reason(knock, draw, Lives([3, 1], 0), points=True)
+    assert "1.70 points against 1.62 for knock" in text
+    assert game_reason(knock, knock, Lives([3, 1], 0), points=True).endswith("expects 1.62 points.")
