@@ -17,7 +17,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use montecarlo::Runner;
+use montecarlo::{Runner, Stop};
 
 use crate::game::GameRules;
 use crate::round::MAX_SEATS;
@@ -158,23 +158,26 @@ struct Solver<'a> {
     rules: GameRules,
     dists: &'a [Option<Arc<Distribution>>],
     memo: &'a mut Memo,
+    runner: &'a Runner,
     deadline: Option<Instant>,
-    /// States begun (the clock is read every so many), and whether the time ran out.
+    /// States begun (the clock is read every so many), and why the work stopped, if it did.
     begun: u64,
-    out_of_time: bool,
+    stopped: Option<Stop>,
 }
 
 impl Solver<'_> {
     /// Solve `seq` (and the states it passes the deal round to), every smaller state first;
     /// nothing more once the time has run out.
     fn solve(&mut self, seq: &[u8]) {
-        if self.out_of_time || seq.len() < 2 || self.memo.0.contains_key(&pack(seq)) {
+        if self.stopped.is_some() || seq.len() < 2 || self.memo.0.contains_key(&pack(seq)) {
             return;
         }
         self.begun += 1;
-        if self.begun % 64 == 0 && self.deadline.is_some_and(|d| Instant::now() >= d) {
-            self.out_of_time = true;
-            return;
+        if self.begun % 64 == 0 {
+            self.stopped = self.runner.stop_by(self.deadline);
+            if self.stopped.is_some() {
+                return;
+            }
         }
         let m = seq.len();
         let dist = self.dists[m]
@@ -208,7 +211,7 @@ impl Solver<'_> {
                         if let Some(next) = next {
                             if !self.memo.0.contains_key(&next) {
                                 self.solve(&unpack(next));
-                                if self.out_of_time {
+                                if self.stopped.is_some() {
                                     return;
                                 }
                             }
@@ -302,17 +305,46 @@ pub struct GameValue {
     me: usize,
 }
 
+/// A table ready to be solved: its round results are at hand.
+pub struct Prepared {
+    rules: GameRules,
+    key: TableKey,
+    dists: Vec<Option<Arc<Distribution>>>,
+    seq: Vec<u8>,
+    me: usize,
+}
+
+impl Prepared {
+    /// Solve the table, until `deadline` at the latest (what is solved is kept either way).
+    pub fn solve(
+        self,
+        runner: &Runner,
+        deadline: Option<Instant>,
+    ) -> std::result::Result<GameValue, Unavailable> {
+        let memo = solved(&self, runner, deadline).map_err(|stop| match stop {
+            Stop::Cancelled => Unavailable::Stopped,
+            Stop::Time => Unavailable::Time,
+        })?;
+        Ok(GameValue {
+            rules: self.rules,
+            memo,
+            seq: self.seq,
+            me: self.me,
+        })
+    }
+}
+
 impl GameValue {
-    /// The table for `me` at `lives` (one per seat of the round, every seat in), the round
-    /// played first by `first`, solved until `deadline` at the latest; or why there is none.
-    pub fn new(
+    /// What the table for `me` at `lives` (one per seat of the round, every seat in), the
+    /// round played first by `first`, needs: its round results, from memory, disk or
+    /// simulation (no time limit but cancellation); or why there is none.
+    pub fn prepare(
         round_rules: &RoundRules,
         rules: GameRules,
         lives: &[u8],
         (me, first): (usize, usize),
         runner: &Runner,
-        deadline: Option<Instant>,
-    ) -> std::result::Result<GameValue, Unavailable> {
+    ) -> std::result::Result<Prepared, Unavailable> {
         let w = work(&rules, lives);
         if w > MAX_WORK {
             return Err(Unavailable::TooLarge(w));
@@ -330,14 +362,25 @@ impl GameValue {
                     .ok_or(Unavailable::Stopped)?,
             );
         }
-        let key: TableKey = (format!("{round_rules:?}"), rules);
-        let memo = solved(&key, &rules, &dists, &seq, deadline).ok_or(Unavailable::Time)?;
-        Ok(GameValue {
+        Ok(Prepared {
             rules,
-            memo,
+            key: (format!("{round_rules:?}"), rules),
+            dists,
             seq,
             me: (me + n - first % n) % n,
         })
+    }
+
+    /// [`GameValue::prepare`], then [`Prepared::solve`] until `deadline`.
+    pub fn new(
+        round_rules: &RoundRules,
+        rules: GameRules,
+        lives: &[u8],
+        me_first: (usize, usize),
+        runner: &Runner,
+        deadline: Option<Instant>,
+    ) -> std::result::Result<GameValue, Unavailable> {
+        Self::prepare(round_rules, rules, lives, me_first, runner)?.solve(runner, deadline)
     }
 
     fn value(&self, seq: &[u8], pos: usize) -> f64 {
@@ -379,16 +422,15 @@ impl GameValue {
     }
 }
 
-/// The table's states with `seq` and every state one round can lead to from it solved: from
-/// the states kept, or solved now on a copy (which is then kept, done or not; None when the
-/// time ran out first).
+/// The table's states with the present one and every state one round can lead to from it
+/// solved: from the states kept, or solved now on a copy (which is then kept, done or not; why
+/// it stopped when it did).
 fn solved(
-    key: &TableKey,
-    rules: &GameRules,
-    dists: &[Option<Arc<Distribution>>],
-    seq: &[u8],
+    p: &Prepared,
+    runner: &Runner,
     deadline: Option<Instant>,
-) -> Option<Arc<Memo>> {
+) -> std::result::Result<Arc<Memo>, Stop> {
+    let (key, rules, dists, seq) = (&p.key, &p.rules, &p.dists[..], &p.seq[..]);
     let kept = {
         let tables = TABLES.lock().unwrap_or_else(|e| e.into_inner());
         tables
@@ -398,7 +440,7 @@ fn solved(
     };
     let mut memo: Memo = match &kept {
         Some(m) if m.0.contains_key(&pack(seq)) && successors_solved(m, rules, seq) => {
-            return Some(m.clone())
+            return Ok(m.clone())
         }
         Some(m) => (**m).clone(),
         None => Memo::default(),
@@ -407,9 +449,10 @@ fn solved(
         rules: *rules,
         dists,
         memo: &mut memo,
+        runner,
         deadline,
         begun: 0,
-        out_of_time: false,
+        stopped: None,
     };
     solver.solve(seq);
     // Every loss a round can bring (0, 1 or 2 a position), so that any playout's end is known.
@@ -418,7 +461,7 @@ fn solved(
             solver.solve(&unpack(s));
         }
     });
-    let done = !solver.out_of_time;
+    let stopped = solver.stopped;
     let memo = Arc::new(memo);
     let mut tables = TABLES.lock().unwrap_or_else(|e| e.into_inner());
     tables.retain(|(k, _)| k != key);
@@ -426,7 +469,10 @@ fn solved(
         tables.remove(0);
     }
     tables.push((key.clone(), memo.clone()));
-    done.then_some(memo)
+    match stopped {
+        None => Ok(memo),
+        Some(stop) => Err(stop),
+    }
 }
 
 fn as_result(losses: &[u8]) -> RoundResult {

@@ -144,13 +144,15 @@ fn a_table_cut_short_by_the_time_goes_on_at_the_next_question_to_the_same_values
         .map(|m| (m >= 2).then(|| distribution(&rules, m as u8, false, &runner()).unwrap()))
         .collect();
     let mut memo = Memo::default();
+    let r = runner();
     let mut solver = Solver {
         rules: STANDARD,
         dists: &dists,
         memo: &mut memo,
+        runner: &r,
         deadline: None,
         begun: 0,
-        out_of_time: false,
+        stopped: None,
     };
     let seq: Vec<u8> = (0..6).map(|p| lives[(1 + p) % 6]).collect();
     solver.solve(&seq);

@@ -12,7 +12,7 @@ use montecarlo::{
 use crate::cards::Card;
 use crate::error::{Error, Result};
 use crate::game::GameRules;
-use crate::game_value::{GameValue, Unavailable, MAX_WORK};
+use crate::game_value::{GameValue, Prepared, Unavailable, MAX_WORK};
 use crate::inference::{Deal, Inference};
 use crate::playout::{Choice, Playouts};
 use crate::scoring::Score;
@@ -167,13 +167,18 @@ pub fn advise(input: &StateInput, game: Option<&GameInput>, settings: &Settings)
     settings.validate()?;
     let view = View::from_input(input)?;
     let mut runner = Runner::new(settings.threads, None, settings.cancel.clone());
+    // The game's table needs its round results: once per table and seat count they are
+    // simulated (about a second each, then kept on disk), outside the time limit.
+    let prepared = match game {
+        Some(g) => Some(prepare_game(&view, g, &runner)?),
+        None => None,
+    };
     let start = Instant::now();
-    // The game's table first, for at most a quarter of the time (what it solves is kept for the
-    // next question). A table whose round results are not on disk yet simulates them first,
-    // once, outside the time limit (about a second per seat count).
+    // The table itself within a quarter of the time (what it solves is kept for the next
+    // question).
     let table_deadline = settings.max_time.and_then(|d| start.checked_add(d / 4));
-    let (table, game_note) = match game {
-        Some(g) => game_table(&view, g, &runner, table_deadline)?,
+    let (table, game_note) = match prepared {
+        Some(p) => solve_game(p, &runner, table_deadline)?,
         None => (None, None),
     };
     let deadline = settings.max_time.and_then(|d| start.checked_add(d));
@@ -248,43 +253,56 @@ pub fn advise(input: &StateInput, game: Option<&GameInput>, settings: &Settings)
 
 /// The game-value table for the advised player, or the warning that says why there is none.
 type GameTable = (Option<Arc<GameValue>>, Option<String>);
-fn game_table(
+
+/// What the game's table needs, or the warning that says why there is none.
+fn prepare_game(
     view: &View,
     game: &GameInput,
     runner: &Runner,
+) -> Result<std::result::Result<Prepared, String>> {
+    match GameValue::prepare(
+        &view.table.rules,
+        game.rules,
+        &game.lives,
+        (usize::from(view.me), usize::from(view.table.first)),
+        runner,
+    ) {
+        Ok(p) => Ok(Ok(p)),
+        Err(why) => unavailable(why).map(Err),
+    }
+}
+
+fn solve_game(
+    prepared: std::result::Result<Prepared, String>,
+    runner: &Runner,
     deadline: Option<Instant>,
 ) -> Result<GameTable> {
-    Ok(
-        match GameValue::new(
-            &view.table.rules,
-            game.rules,
-            &game.lives,
-            (usize::from(view.me), usize::from(view.table.first)),
-            runner,
-            deadline,
-        ) {
-            Ok(t) => (Some(Arc::new(t)), None),
-            Err(Unavailable::Stopped) => return Err(Error::Cancelled),
-            Err(Unavailable::Time) => (
-                None,
-                Some(
-                    "the chance of winning the game is not computed yet: its table needs more \
-                     time than this answer had (what was done is kept, and a later answer goes \
-                     on from there)"
-                        .into(),
-                ),
-            ),
-            Err(Unavailable::TooLarge(work)) => (
-                None,
-                Some(format!(
-                    "the chance of winning the game is not computed: with these lives the game's \
-                 table would take about {} steps, more than the {} allowed",
-                    thousands(work as usize),
-                    thousands(MAX_WORK as usize)
-                )),
-            ),
+    match prepared {
+        Err(note) => Ok((None, Some(note))),
+        Ok(p) => match p.solve(runner, deadline) {
+            Ok(t) => Ok((Some(Arc::new(t)), None)),
+            Err(why) => Ok((None, Some(unavailable(why)?))),
         },
-    )
+    }
+}
+
+/// The warning for a table that is not there (cancellation is an error).
+fn unavailable(why: Unavailable) -> Result<String> {
+    match why {
+        Unavailable::Stopped => Err(Error::Cancelled),
+        Unavailable::Time => Ok(
+            "the chance of winning the game is not computed yet: its table \
+             needs more time than this answer had (what was done is kept, and a later answer \
+             goes on from there)"
+                .into(),
+        ),
+        Unavailable::TooLarge(work) => Ok(format!(
+            "the chance of winning the game is not computed: with these lives the game's table \
+             would take about {} steps, more than the {} allowed",
+            thousands(work as usize),
+            thousands(MAX_WORK as usize)
+        )),
+    }
 }
 
 /// Up to `target` consistent deals; until [`MIN_DEALS`] are found the collection may run on to
