@@ -23,6 +23,7 @@ use montecarlo::Rng;
 use rayon::prelude::*;
 
 use crate::cards::{same_cards, Card, CardSet};
+use crate::conditional::Conditional;
 use crate::decision::{choose_put_down, choose_start, Start, TABLE_KNOCK_AT};
 use crate::public::knock_limits_allow;
 use crate::round::MAX_SEATS;
@@ -64,6 +65,8 @@ pub struct Inference<'a> {
     pub(crate) view: &'a View,
     unseen: Vec<Card>,
     pub(crate) posteriors: Vec<Posterior>,
+    /// Each counted posterior, ready to be drawn given the cards other opponents hold.
+    pub(crate) conditionals: Vec<Option<Conditional>>,
 }
 
 impl<'a> Inference<'a> {
@@ -76,15 +79,31 @@ impl<'a> Inference<'a> {
     pub fn within(view: &'a View, deadline: Option<Instant>) -> Self {
         let unseen: Vec<Card> = view.unseen.iter().collect();
         // Opponents are counted in parallel (in the caller's rayon pool).
-        let posteriors = view
+        let posteriors: Vec<Posterior> = view
             .opponents
             .par_iter()
             .map(|o| Counter::count(view, o, &unseen, deadline))
+            .collect();
+        let conditionals = view
+            .opponents
+            .par_iter()
+            .zip(&posteriors)
+            .map(|(o, p)| match p {
+                Posterior::Counted { hands, cumulative } => Some(Conditional::new(
+                    o,
+                    &unseen,
+                    &view.table.rules.scoring,
+                    hands,
+                    cumulative,
+                )),
+                Posterior::Rejection => None,
+            })
             .collect();
         Inference {
             view,
             unseen,
             posteriors,
+            conditionals,
         }
     }
 
@@ -99,6 +118,7 @@ impl<'a> Inference<'a> {
                 .iter()
                 .map(|_| Posterior::Rejection)
                 .collect(),
+            conditionals: view.opponents.iter().map(|_| None).collect(),
         }
     }
 
