@@ -13,12 +13,14 @@
 //!   worlds estimate any mean over consistent worlds without bias as their number grows (the
 //!   self-normalised estimate; its bias is of order 1 / proposals).
 //!
-//! Proposals are drawn until their effective sample size (Kish: `(Σw)² / Σw²`) reaches twice the
-//! worlds asked for, then twice that many worlds are resampled from them in proportion to their
-//! weights (stratified: one uniform draw in each of the equal strata of the total weight), in a
-//! random order, so that every world returned counts once like an independent one. The estimates
-//! then rest on an effective number of worlds `1 / (1 / ess + 1 / used)` ([`Collected::effective`]):
-//! about the number asked for.
+//! `n` worlds asked for, `k` returned ([`slots`]: five times `n`, so that the playouts of a query
+//! — five per world asked, by default — each have their own): proposals are drawn until their
+//! effective sample size (Kish: `ESS = (Σw)² / Σw²`) reaches `n k / (k - n)` (1.25 `n`), then `k`
+//! worlds are resampled from them in proportion to their weights (stratified: one uniform draw in
+//! each of `k` equal strata of the total weight), in a random order, so that any of them, and any
+//! number of them, are a fair sample. A mean over `used` of them then rests on an effective number
+//! of worlds `1 / (1 / ESS + 1 / min(used, k))` ([`Collected::effective`]): `n` when every world
+//! returned is used.
 //!
 //! Whether to weight at all is decided by a pilot of fixed size on its own random stream: plain
 //! rejection (exact and independent) is kept while it takes at most [`WEIGHTED_AFTER`] attempts
@@ -42,8 +44,9 @@ pub const WEIGHTED_AFTER: usize = 16;
 const PILOT_FOUND: usize = 32;
 /// Attempts per chunk of the pilot.
 const PILOT_CHUNK: usize = 256;
-/// Worlds returned per world asked for (and the effective sample size wanted per world asked).
-pub const SLOTS: usize = 2;
+/// Worlds returned per world asked for, and the most returned (beyond, two per world asked).
+const SLOTS: usize = 5;
+const MOST_SLOTS: usize = 1 << 20;
 /// Proposals per chunk.
 const CHUNK: usize = 64;
 /// The most proposals kept (with a positive weight) in all, and per world returned.
@@ -93,30 +96,42 @@ pub(crate) fn rare<F: Factored>(
     Ok(found < PILOT_FOUND)
 }
 
-/// One proposal: the parts drawn in the game's sequence, each given those before it. Its world
-/// and weight, or None when a part had nothing compatible left (weight 0).
-pub fn propose<F: Factored>(
+/// The worlds returned for `target` asked for: five times as many (two times beyond a million).
+pub fn slots(target: usize) -> usize {
+    (SLOTS * target).min(MOST_SLOTS).max(2 * target).max(1)
+}
+
+/// The effective sample size wanted so that `slots` worlds resampled are worth `target`.
+fn wanted(target: usize, slots: usize) -> f64 {
+    let (n, k) = (target.max(1) as f64, slots as f64);
+    n * k / (k - n)
+}
+
+/// One proposal: the parts drawn in the game's sequence, each given those before it (`drawn`
+/// and `parts` are room to work in). Its world and weight, or None when a part had nothing
+/// compatible left (weight 0).
+fn propose<F: Factored>(
     game: &F,
     sequence: &[usize],
     rng: &mut Rng,
+    drawn: &mut Vec<F::Part>,
+    parts: &mut Vec<F::Part>,
 ) -> Option<(F::World, f64)> {
-    let mut drawn: Vec<F::Part> = Vec::with_capacity(sequence.len());
+    drawn.clear();
     let mut weight = 1.0;
     for &i in sequence {
-        let (part, share) = game.sample_after(i, &drawn, rng)?;
+        let (part, share) = game.sample_after(i, drawn, rng)?;
         weight *= share;
         drawn.push(part);
     }
-    let mut parts: Vec<Option<F::Part>> = vec![None; sequence.len()];
-    for (&i, p) in sequence.iter().zip(drawn) {
-        parts[i] = Some(p);
+    // Back in the parts' own order.
+    parts.clear();
+    parts.extend_from_slice(drawn);
+    for (&i, p) in sequence.iter().zip(drawn.iter()) {
+        parts[i] = p.clone();
     }
-    let parts: Vec<F::Part> = parts
-        .into_iter()
-        .map(|p| p.expect("every part once"))
-        .collect();
     // Each part was compatible with those before it: the game combines them.
-    Some((game.combine(&parts)?, weight))
+    Some((game.combine(parts)?, weight))
 }
 
 /// `n` proposals from streams `first..first + n` of `seed`, with their weights (None: weight 0),
@@ -128,8 +143,12 @@ pub fn proposals<F: Factored>(
     n: usize,
 ) -> Vec<Option<(F::World, f64)>> {
     let sequence = game.sequence();
+    let (mut drawn, mut parts) = (Vec::new(), Vec::new());
     (first..first + n as u64)
-        .map(|k| propose(game, &sequence, &mut Rng::stream(seed, PURPOSE_PROPOSAL, k)))
+        .map(|k| {
+            let mut rng = Rng::stream(seed, PURPOSE_PROPOSAL, k);
+            propose(game, &sequence, &mut rng, &mut drawn, &mut parts)
+        })
         .collect()
 }
 
@@ -153,14 +172,14 @@ impl<W> Kept<W> {
     }
 }
 
-/// Collect `SLOTS * target` worlds resampled from weighted proposals (see the module's text).
+/// Collect [`slots`] worlds resampled from weighted proposals (see the module's text).
 pub(crate) fn collect_weighted<F, D>(each: &Each<'_, F, D>, out: &mut Collected<F::World>)
 where
     F: Factored,
     D: Fn() -> Option<Instant> + Sync,
 {
-    let slots = SLOTS * each.settings.target.max(1);
-    let kept = propose_until(each, slots as f64, out);
+    let slots = slots(each.settings.target);
+    let kept = propose_until(each, wanted(each.settings.target, slots), out);
     out.ess = Some(kept.ess());
     if kept.worlds.is_empty() {
         return;
@@ -202,9 +221,11 @@ where
             |_| (each.deadline)(),
             |range| {
                 let mut got = Vec::new();
+                let (mut drawn, mut parts) = (Vec::new(), Vec::new());
                 for k in range {
                     let mut rng = Rng::stream(seed, PURPOSE_PROPOSAL, (first + k) as u64);
-                    if let Some(p) = propose(each.game, &sequence, &mut rng) {
+                    if let Some(p) = propose(each.game, &sequence, &mut rng, &mut drawn, &mut parts)
+                    {
                         each.found.fetch_add(1, Ordering::Relaxed);
                         got.push(p);
                     }
@@ -240,7 +261,7 @@ where
         } else {
             4 * kept.made
         };
-        next = more.clamp(kept.made / 4 + CHUNK, 4 * kept.made);
+        next = more.max(kept.made / 4 + CHUNK).min(4 * kept.made + CHUNK);
     }
     kept
 }

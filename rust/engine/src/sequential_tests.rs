@@ -136,7 +136,7 @@ fn weighted_worlds_follow_the_exact_distribution_and_their_margins_hold() {
     let truth: f64 = exact.iter().filter(|(w, _)| share(w)).map(|(_, p)| p).sum();
     for seed in 0..runs {
         let c = collect(&game, &settings(seed, target, Weighted::WhenRare), &runner);
-        assert_eq!(c.worlds.len(), SLOTS * target);
+        assert_eq!(c.worlds.len(), slots(target));
         let n = c.effective(u64::MAX);
         assert!(c.ess.is_some() && n >= 0.95 * target as f64, "{n}");
         effective += n;
@@ -204,6 +204,20 @@ fn proposals_weighted_give_the_exact_distribution() {
         .sum();
     let q = chi_square_999(exact.len() - 1);
     assert!(chi < q, "chi-square {chi} over {q}");
+}
+
+#[test]
+fn a_few_worlds_asked_are_weighted_too() {
+    let game = Perm::new();
+    for target in [1, 3, 10, 37] {
+        let c = collect(
+            &game,
+            &settings(2, target, Weighted::Always),
+            &Runner::simple(Some(2)),
+        );
+        assert_eq!(c.worlds.len(), slots(target));
+        assert!(c.effective(u64::MAX) >= 0.95 * target as f64);
+    }
 }
 
 #[test]
@@ -280,6 +294,10 @@ fn the_effective_number_counts_the_weights_and_the_resampling() {
     };
     assert_eq!(c.effective(50_000), 1_000.0);
     assert_eq!(c.effective(0), 0.0);
+    // Five times the worlds asked, and the effective sample size they need to be worth them.
+    assert_eq!(slots(10_000), 50_000);
+    assert_eq!(wanted(10_000, 50_000), 12_500.0);
+    assert_eq!(slots(1_000_000), 2_000_000);
     // 500 of the worlds used: 1 / (1/2000 + 1/500) = 400.
     assert!((c.effective(500) - 400.0).abs() < 1e-9);
     let exact = Collected { ess: None, ..c };

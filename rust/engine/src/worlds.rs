@@ -159,7 +159,7 @@ const PURPOSE_WORLD: u64 = 0x574f_524c; // "WORL"
 ///
 /// When consistent combinations are rare and the game can draw a part given the others
 /// ([`Factored::sample_after`]), worlds are importance-weighted and resampled instead
-/// ([`crate::sequential`]): twice `target` worlds whose effective number is about `target`.
+/// ([`crate::sequential`]): more worlds, whose effective number is about `target`.
 pub fn collect<F: Factored>(
     game: &F,
     settings: &CollectSettings,

@@ -187,7 +187,7 @@ pub fn sample_deals<'py>(
             },
             &runner,
         );
-        // Rare deals come importance-weighted and resampled, twice as many in a random order:
+        // Rare deals come importance-weighted and resampled, more of them in a random order:
         // the first `n` are as good a sample as any.
         collected.worlds.truncate(n);
         Ok((view, collected))

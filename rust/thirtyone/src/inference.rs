@@ -307,6 +307,9 @@ impl<'a> Counter<'a> {
                 cumulative: vec![1],
             };
         }
+        if o.turns.is_empty() {
+            return Counter::unplayed(view, unseen);
+        }
         let mut c = Counter {
             view,
             o,
@@ -329,6 +332,25 @@ impl<'a> Counter<'a> {
             hands.push((hand, unseen_set(bits)));
             cumulative.push(total);
         }
+        Posterior::Counted { hands, cumulative }
+    }
+
+    /// An opponent who has not played: every three unseen cards but a dealt 31, once each, in
+    /// the order of the counted posteriors (by the unseen cards' bits: `c`, then `b`, then `a`).
+    fn unplayed(view: &View, unseen: &[Card]) -> Posterior {
+        let scoring = &view.table.rules.scoring;
+        let mut hands = Vec::new();
+        for c in 0..unseen.len() {
+            for b in 0..c {
+                for a in 0..b {
+                    let hand = [unseen[a], unseen[b], unseen[c]];
+                    if !scoring.score(hand).is_blitz() {
+                        hands.push((hand, hand.into_iter().collect::<CardSet>()));
+                    }
+                }
+            }
+        }
+        let cumulative = (1..=hands.len() as u64).collect();
         Posterior::Counted { hands, cumulative }
     }
 
@@ -578,6 +600,38 @@ mod tests {
                 .halves() as usize] += 1.0;
         }
         h
+    }
+
+    /// An opponent who has not played is listed directly: the same hands, counts and order as
+    /// the walk over their (empty) history gives.
+    #[test]
+    fn an_unplayed_opponent_is_listed_as_the_walk_counts_it() {
+        let view = View::from_input(&position(3, 5, 0).unwrap()).unwrap();
+        let unseen: Vec<Card> = view.unseen.iter().collect();
+        let mut checked = 0;
+        for o in view.opponents.iter().filter(|o| o.turns.is_empty()) {
+            let mut c = Counter {
+                view: &view,
+                o,
+                unseen: &unseen,
+                counts: HashMap::new(),
+                steps: 0,
+                deadline: None,
+            };
+            assert!(c.deal());
+            let mut walked: Vec<(u64, [Card; 3], u64)> =
+                c.counts.into_iter().map(|(k, (h, n))| (k, h, n)).collect();
+            walked.sort_unstable_by_key(|e| e.0);
+            let Posterior::Counted { hands, cumulative } = Counter::unplayed(&view, &unseen) else {
+                panic!("counted");
+            };
+            assert_eq!(hands.len(), walked.len());
+            for (k, (w, h)) in walked.iter().zip(&hands).enumerate() {
+                assert_eq!((w.1, w.2, cumulative[k]), (h.0, 1, k as u64 + 1));
+            }
+            checked += 1;
+        }
+        assert!(checked >= 2);
     }
 
     #[test]
