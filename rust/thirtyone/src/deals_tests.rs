@@ -318,3 +318,42 @@ fn weighted_deals_match_enumeration() {
         }
     }
 }
+
+/// A late 9-seat position, where whole combinations are rare: plain rejection spends thousands of
+/// attempts a deal (and gives some up), the weighted deals give the 10,000 asked (their effective number) from a few
+/// proposals each. Work counted, not time.
+#[test]
+fn late_nine_seat_positions_do_not_starve() {
+    let view = View::from_input(&position(7, 9, 33).unwrap()).unwrap();
+    let inference = Inference::new(&view);
+    let runner = Runner::simple(Some(2));
+    let plain = collect(
+        &inference,
+        &CollectSettings {
+            target: 200,
+            seed: 1,
+            weighted: Weighted::Never,
+            ..CollectSettings::default()
+        },
+        &runner,
+    );
+    // Some deals are even given up after a million attempts each.
+    let per_deal = plain.attempts as f64 / plain.worlds.len() as f64;
+    assert!(
+        per_deal > 1_000.0,
+        "{per_deal} attempts a deal by rejection"
+    );
+    let weighted = collect(
+        &inference,
+        &CollectSettings {
+            target: 10_000,
+            seed: 1,
+            ..CollectSettings::default()
+        },
+        &runner,
+    );
+    assert!(weighted.ess.is_some() && weighted.stopped.is_none());
+    assert!(weighted.effective(u64::MAX) >= 10_000.0);
+    let per_deal = weighted.attempts as f64 / 10_000.0;
+    assert!(per_deal < 30.0, "{per_deal} proposals a deal");
+}
