@@ -1,15 +1,18 @@
-"""The run's steps, in order: positions, latency, consistent deals, thread scaling, the Python
-reference's rate, memory, instructions, and the targets' verdicts."""
+"""The run's steps, in order: positions, latency (with the turns counted by a counting build),
+consistent deals, thread scaling, the Python reference's rate, memory, instructions, and the
+targets' verdicts."""
 
 from __future__ import annotations
 
 import datetime as dt
+import math
 import os
 import resource
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from bench_deals import consistent_deals, deal_positions
 from bench_machine import git_info, machine, machine_busy_s, own_cpu_s
 from bench_query import (
     SCALING_POSITION,
@@ -26,7 +29,8 @@ from memory_and_instructions import instructions, memory
 from positions import BenchPosition, bench_positions, fingerprint
 from thirtyone import _core
 from thirtyone.state import parse
-from turn_estimate import Reference, estimate_turns, query_turns, reference_playouts
+from turn_count import counted_turns
+from turn_estimate import Reference, reference_playouts
 
 Log = Callable[[str], None]
 
@@ -52,12 +56,16 @@ def run(prec: Precision, quick: bool, log: Log, callgrind: bool = False) -> dict
     log("warming up")
     query(positions[0], prec, 0, prec.threads)
     timings = time_latency(positions, prec, log)
+    counted = counted_turns(positions, prec, log)
+    result["turn_count"] = {k: v for k, v in counted.items() if k != "turns"}
+    if "error" in counted:
+        log(f"turns not counted: {counted['error']}")
+    latency = {p.name: latency_entry(p, prec, timings, counted) for p in positions}
+    result["latency"] = latency
+    result["deals"] = consistent_deals(deal_positions(), prec, log)
     ref = Reference()
     if not ref.ok:
         log(f"pure-Python reference unavailable: {ref.error}")
-    latency = {p.name: latency_entry(p, prec, timings, ref, log) for p in positions}
-    result["latency"] = latency
-    result["deals"] = consistent_deals(positions, prec, log)
     sp = by_name[SCALING_POSITION]
     result["scaling"], one_thread_deals = thread_scaling(sp, prec, log)
     result["reference"] = reference_ratio(
@@ -144,14 +152,16 @@ def time_latency(positions: list[BenchPosition], prec: Precision, log: Log) -> L
 
 
 def latency_entry(
-    p: BenchPosition, prec: Precision, lt: LatencyTimes, ref: Reference, log: Log
+    p: BenchPosition, prec: Precision, lt: LatencyTimes, counted: dict[str, Any]
 ) -> dict[str, Any]:
-    """One position's latency figures, with its estimated turns where the reference is there."""
+    """One position's latency figures, with the turns its query played (counted by the engine,
+    seed 1) where the counting build ran."""
     raw = lt.raws[p.name]
     n_play = playouts_per_query(raw)
     t_med = median(lt.times[p.name])
     t_deals = median(lt.deal_times[p.name])
-    t_play = max(t_med - t_deals, 1e-9)
+    # The playouts' time; a burst of load on the deals part can leave nothing (then no rates).
+    t_play = t_med - t_deals if t_med > t_deals else math.nan
     entry: dict[str, Any] = {
         "times_s": lt.times[p.name],
         "median_s": t_med,
@@ -175,47 +185,15 @@ def latency_entry(
         "playouts_per_s": n_play / t_play,
         "playouts_per_s_per_core": n_play / t_play / prec.threads,
     }
-    if ref.ok:
-        log(f"estimating turns per playout on {p.name}")
-        est = estimate_turns(ref, p, raw, prec.turn_samples, seed=7)
-        turns = query_turns(raw, est)
-        entry["turns_per_playout_est"] = {
-            k: {"sweep": v.sweep, "confirm": v.confirm} for k, v in est.items()
-        }
-        entry["turns_per_query_est"] = turns
-        entry["turns_per_s_per_core_est"] = turns / t_play / prec.threads
+    turns = counted.get("turns", {}).get(p.name)
+    if turns is not None and not math.isnan(t_play):
+        entry["turns_per_query"] = turns
+        entry["turns_per_playout"] = turns / n_play
+        entry["turns_per_s_per_core"] = turns / t_play / prec.threads
     return entry
 
 
-# -- consistent deals, thread scaling, the Python reference -------------------------------------
-
-
-def consistent_deals(positions: list[BenchPosition], prec: Precision, log: Log) -> dict[str, Any]:
-    """Consistent deals on the late positions (every opponent five turns or more)."""
-    late = [p for p in positions if "late" in p.tags]
-    deals: dict[str, Any] = {}
-    for p in late:
-        log(f"consistent deals on {p.name}")
-        ts: list[float] = []
-        tq: list[float] = []
-        got: list[Any] = []
-        for rep in range(max(prec.reps, 3)):
-            state = parse(p.state)
-            t, (got, _) = timed(_core.sample_deals, state, prec.deal_count, rep + 1, prec.threads)
-            ts.append(t)
-            t, raw = timed(deals_only, p, prec.deal_count, rep + 1, prec.threads)
-            tq.append(t)
-        deals[p.name] = {
-            "count": len(got),
-            "count_in_query": raw["deals"],
-            "sample_deals_s": ts,
-            "sample_deals_median_s": median(ts),
-            "sample_deals_per_s": len(got) / median(ts),
-            "in_query_s": tq,
-            "in_query_median_s": median(tq),
-            "in_query_deals_per_s": raw["deals"] / median(tq),
-        }
-    return deals
+# -- thread scaling, the Python reference -------------------------------------------------------
 
 
 def thread_scaling(
@@ -270,8 +248,8 @@ def reference_ratio(
         "rust_playouts_per_s_one_thread": rust_rate_1,
         "playout_ratio": rust_rate_1 / py_rate,
     }
-    if "turns_per_query_est" in latency[sp.name]:
-        rust_turns_1 = latency[sp.name]["turns_per_query_est"] / rust_play_1
-        ratio["rust_turns_per_s_one_thread_est"] = rust_turns_1
-        ratio["turn_ratio_est"] = rust_turns_1 / (n_turns / t_py)
+    if "turns_per_query" in latency[sp.name]:
+        rust_turns_1 = latency[sp.name]["turns_per_query"] / rust_play_1
+        ratio["rust_turns_per_s_one_thread"] = rust_turns_1
+        ratio["turn_ratio"] = rust_turns_1 / (n_turns / t_py)
     return ratio

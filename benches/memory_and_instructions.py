@@ -137,7 +137,6 @@ def instructions(
         "per_playout": per_playout,
     }
     entry = latency.get(p.name, {})
-    if "turns_per_query_est" in entry:
-        turns_per_playout = entry["turns_per_query_est"] / entry["playouts_per_query"]
-        out["per_turn_est"] = per_playout / turns_per_playout
+    if "turns_per_playout" in entry:
+        out["per_turn"] = per_playout / entry["turns_per_playout"]
     return out

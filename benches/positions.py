@@ -10,7 +10,15 @@ first round lasts long enough, and takes views of the player to move from that r
   knocked — the position of the "10,000 consistent deals" target;
 - ``4p-after-knock``: the first final turn after a knock played at the earliest in the third lap;
 - ``4p-pending``: the 4-seat middle position after the player drew from the stock (a real draw,
-  captured on a copy of the round): the options are the four cards to put down.
+  captured on a copy of the round): the options are the four cards to put down;
+- ``Np-first`` (2, 4 and 6 seats): the first turn of that same round (nobody has played, the
+  whole stock unknown), the slowest kind of position.
+
+For the consistent deals, every seat count 2 to 9 in every phase (``phase_positions``): the first
+turn, the start of the second lap, the first turn with half the stock left, and the last turn
+before anybody knocked (with at most a quarter of the stock left); and late 7-, 8- and 9-seat
+positions of real games kept in ``positions_many_seats.json`` (``many_seat_positions``; rebuilt
+by ``python benches/positions.py --write-many-seats``).
 
 Run ``python benches/positions.py`` to print them as JSON.
 """
@@ -22,6 +30,7 @@ import hashlib
 import json
 import sys
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import thirtyone
@@ -30,6 +39,8 @@ from thirtyone.game import Event, Game
 
 #: Seeds tried per table size before giving up (the scan is deterministic).
 MAX_SEEDS = 2_000
+#: Late 7-, 8- and 9-seat positions of real games, kept so that every run times the same ones.
+MANY_SEATS_FILE = Path(__file__).resolve().parent / "positions_many_seats.json"
 
 
 @dataclass
@@ -99,8 +110,9 @@ def _position(name: str, seats: int, seed: int, snap: _Snapshot, tags: list[str]
 
 
 def _laps(seats: int) -> list[BenchPosition]:
-    """Early, middle and late positions of the first seeded round that lasts six laps unknocked."""
-    want = {"early": seats, "middle": 3 * seats, "late": 5 * seats}
+    """The first turn, and early, middle and late positions, of the first seeded round that lasts
+    six laps unknocked."""
+    want = {"first": 0, "early": seats, "middle": 3 * seats, "late": 5 * seats}
     for seed in range(1, MAX_SEEDS):
         snaps = {s.turns_played: s for s in _round_snapshots(seed, seats) if not s.knocked}
         if all(t in snaps for t in want.values()):
@@ -152,8 +164,55 @@ def bench_positions() -> list[BenchPosition]:
     for seats in (2, 4, 6):
         out.extend(by_seats[seats])
     out.append(_after_knock(4))
-    out.append(_pending(by_seats[4][1]))
+    out.append(_pending(by_seats[4][2]))
     return out
+
+
+PHASES = ("first", "early", "middle", "late")
+
+
+def phase_positions(seats: int) -> list[BenchPosition]:
+    """The first turn, the start of the second lap, the first turn with at most half the stock
+    left, and the last turn before a knock (at most a quarter of the stock left), of the first
+    seeded round that has them all."""
+    for seed in range(1, MAX_SEEDS):
+        snaps = [s for s in _round_snapshots(seed, seats) if not s.knocked]
+        if not snaps:
+            continue
+        full = snaps[0].round.stock_len
+        half = [s for s in snaps if s.round.stock_len <= full // 2]
+        by_turn = {s.turns_played: s for s in snaps}
+        last = snaps[-1]
+        if 0 in by_turn and seats in by_turn and half and last.round.stock_len <= full // 4:
+            picks = (by_turn[0], by_turn[seats], half[0], last)
+            return [
+                _position(f"deals-{seats}p-{phase}", seats, seed, snap, [phase])
+                for phase, snap in zip(PHASES, picks, strict=True)
+            ]
+    raise RuntimeError(f"no {seats}-seat round with every phase in {MAX_SEEDS} seeds")
+
+
+def _many_seats_build(per_seats: int = 3) -> list[BenchPosition]:
+    """Late positions of real games at 7, 8 and 9 seats: in the first rounds that last until at
+    most five stock cards are left unknocked, the last turn before anybody knocked."""
+    out: list[BenchPosition] = []
+    for seats in (7, 8, 9):
+        found = 0
+        for seed in range(1, MAX_SEEDS):
+            snaps = [s for s in _round_snapshots(seed, seats) if not s.knocked]
+            if snaps and snaps[-1].round.stock_len <= 5:
+                found += 1
+                name = f"{seats}p-late-game{found}"
+                out.append(_position(name, seats, seed, snaps[-1], ["late", "game"]))
+                if found == per_seats:
+                    break
+    return out
+
+
+def many_seat_positions() -> list[BenchPosition]:
+    """The late 7-, 8- and 9-seat positions kept in ``positions_many_seats.json``."""
+    data = json.loads(MANY_SEATS_FILE.read_text())
+    return [BenchPosition(**p) for p in data["positions"]]
 
 
 def fingerprint(positions: list[BenchPosition]) -> str:
@@ -163,6 +222,12 @@ def fingerprint(positions: list[BenchPosition]) -> str:
 
 
 def main() -> None:
+    if sys.argv[1:] == ["--write-many-seats"]:
+        many = _many_seats_build()
+        doc = {"fingerprint": fingerprint(many), "positions": [p.__dict__ for p in many]}
+        MANY_SEATS_FILE.write_text(json.dumps(doc, indent=1) + "\n")
+        print(f"written to {MANY_SEATS_FILE}")
+        return
     ps = bench_positions()
     json.dump(
         {"fingerprint": fingerprint(ps), "positions": [p.__dict__ for p in ps]},

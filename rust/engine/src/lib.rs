@@ -10,10 +10,10 @@
 //! its time limit and cancellation ([`runner`]), consistent-world collection ([`worlds`]), the
 //! policy sweep with its confirmation run ([`evaluate`]) and the statistics ([`stats`]).
 
-pub mod chains;
 pub mod evaluate;
 pub mod rng;
 pub mod runner;
+pub mod sequential;
 pub mod stats;
 pub mod worlds;
 
@@ -21,4 +21,4 @@ pub use evaluate::{evaluate, ChoiceResult, EvalSettings, Evaluation, Outcome, Si
 pub use rng::Rng;
 pub use runner::{Runner, Stop};
 pub use stats::{margin, to_fixed, Tally, VALUE_ONE};
-pub use worlds::{collect, CollectSettings, Collected, Factored};
+pub use worlds::{collect, CollectSettings, Collected, Factored, Weighted};

@@ -8,20 +8,25 @@
 //! is equally likely, and it does not starve when the parts together are rare: the cost is the
 //! sum of the parts' costs, not their product.
 //!
+//! When compatible combinations are rare (many parts sharing few things) and the game can draw a
+//! part given those drawn before it, worlds are drawn one part after another with importance
+//! weights instead, and resampled ([`crate::sequential`]): the estimates then rest on an
+//! effective number of worlds ([`Collected::effective`]).
+//!
 //! A part that no attempt explains (a history the model cannot produce) is dealt by the game's
 //! fallback, without the test, and reported.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
-use crate::chains;
 use crate::rng::Rng;
 use crate::runner::{Runner, Stop};
+use crate::sequential;
 
 /// A world that is sampled part by part.
 pub trait Factored: Sync {
     type Part: Send + Clone;
-    type World: Send;
+    type World: Send + Clone;
 
     /// How many parts a world has.
     fn parts(&self) -> usize;
@@ -38,24 +43,42 @@ pub trait Factored: Sync {
         None
     }
 
-    /// Whether [`Factored::resample_pair`] is supported (the default: no; worlds then come by
-    /// rejection only).
-    fn resamples(&self) -> bool {
+    /// Whether parts can be drawn one after another, each given the parts drawn before it
+    /// ([`Factored::sample_after`]); the default: no (worlds then come by rejection only).
+    fn sequential(&self) -> bool {
         false
     }
 
-    /// Parts `i` and `j` (`i != j`) of a consistent world drawn again, together, from their
-    /// distribution given every other part (a block Gibbs step: it leaves the distribution of
-    /// consistent worlds unchanged). Returns false when the game does not support it.
-    fn resample_pair(
+    /// The order in which parts are drawn one after another (every part once).
+    fn sequence(&self) -> Vec<usize> {
+        (0..self.parts()).collect()
+    }
+
+    /// Part `i` drawn from its own distribution (that of [`Factored::sample_part`]'s consistent
+    /// samples) restricted to the parts compatible with `earlier` (the parts drawn before it),
+    /// with the share of that distribution the restriction keeps, in `(0, 1]`. None when it keeps
+    /// nothing (or when the game does not support it).
+    fn sample_after(
         &self,
         _i: usize,
-        _j: usize,
-        _parts: &mut [Self::Part],
+        _earlier: &[Self::Part],
         _rng: &mut Rng,
-    ) -> bool {
-        false
+    ) -> Option<(Self::Part, f64)> {
+        None
     }
+}
+
+/// When worlds are drawn one part after another with importance weights
+/// ([`crate::sequential`]) instead of by rejection.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Weighted {
+    /// When a pilot finds compatible combinations rare (the default).
+    #[default]
+    WhenRare,
+    /// Never: every world by rejection, independent and exactly distributed.
+    Never,
+    /// Whenever the game supports it (for checks).
+    Always,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -73,13 +96,8 @@ pub struct CollectSettings {
     /// It is meant to be at or after the runner's own time limit.
     pub minimum: usize,
     pub minimum_deadline: Option<Instant>,
-    /// Worlds drawn from each independent start when the game can redraw parts (None: chosen
-    /// by a pilot when `chain_when_rare`, else 1; see [`crate::chains`]).
-    pub chain_length: Option<usize>,
-    /// Let a pilot chain worlds when consistent combinations are rare. Off by default: chained
-    /// worlds are each exactly distributed but neighbours are correlated, and a caller whose
-    /// margins assume independent worlds must not use them until it accounts for that.
-    pub chain_when_rare: bool,
+    /// When worlds are importance-weighted and resampled instead of drawn by rejection.
+    pub weighted: Weighted,
 }
 
 impl Default for CollectSettings {
@@ -91,8 +109,7 @@ impl Default for CollectSettings {
             max_attempts_per_world: 1_000_000,
             minimum: 0,
             minimum_deadline: None,
-            chain_length: None,
-            chain_when_rare: false,
+            weighted: Weighted::WhenRare,
         }
     }
 }
@@ -109,9 +126,29 @@ pub struct Collected<W> {
     pub given_up: usize,
     /// Why collection stopped early, if it did.
     pub stopped: Option<Stop>,
-    /// Worlds drawn from each independent start: 1 when every world is independent, more when
-    /// rare worlds were chained (each still exactly distributed, neighbours correlated).
-    pub chain: usize,
+    /// None: the worlds are independent and exactly distributed. Some(ess): they were resampled
+    /// from importance-weighted worlds whose effective sample size is `ess`
+    /// ([`crate::sequential`]); see [`Collected::effective`].
+    pub ess: Option<f64>,
+}
+
+impl<W> Collected<W> {
+    /// The effective number of independent worlds behind a mean over `used` of these worlds
+    /// (taken in order, cycling when `used` is larger): the `n` of its margin.
+    ///
+    /// Independent exact worlds: `min(used, worlds)`. Resampled worlds: `1 / (1 / ess + 1 /
+    /// min(used, worlds))` — the importance weights' effective sample size, and the resampling's
+    /// own noise counted as if the worlds used were drawn independently from the weighted ones
+    /// (the stratified resampling's noise is at most that).
+    pub fn effective(&self, used: u64) -> f64 {
+        let k = used.min(self.worlds.len() as u64) as f64;
+        match self.ess {
+            None => k,
+            Some(_) if k == 0.0 => 0.0,
+            Some(e) if e <= 0.0 => 0.0,
+            Some(e) => 1.0 / (1.0 / e + 1.0 / k),
+        }
+    }
 }
 
 const PURPOSE_PROBE: u64 = 0x5052_4f42; // "PROB"
@@ -120,8 +157,9 @@ const PURPOSE_WORLD: u64 = 0x574f_524c; // "WORL"
 /// Collect up to `settings.target` consistent worlds. World `k` comes from its own random stream,
 /// so the result is the same whatever the number of threads (unless a time limit cut it short).
 ///
-/// When consistent combinations are rare and the game can redraw two parts given the others
-/// ([`Factored::resample_pair`]), worlds come in chains instead (see [`crate::chains`]).
+/// When consistent combinations are rare and the game can draw a part given the others
+/// ([`Factored::sample_after`]), worlds are importance-weighted and resampled instead
+/// ([`crate::sequential`]): more worlds, whose effective number is about `target`.
 pub fn collect<F: Factored>(
     game: &F,
     settings: &CollectSettings,
@@ -143,20 +181,23 @@ pub fn collect<F: Factored>(
         attempts,
         given_up: 0,
         stopped,
-        chain: 1,
+        ess: None,
     };
     let fallback = match probe(game, settings, runner, world_deadline(), &mut attempts) {
         Ok(f) => f,
         Err(stop) => return early(attempts, Some(stop)),
     };
-    let wanted = settings.chain_length.is_some() || settings.chain_when_rare;
-    let chain = if wanted && game.resamples() && game.parts() >= 2 && !fallback.iter().any(|&f| f) {
-        match chains::plan(game, settings, runner, world_deadline(), &mut attempts) {
-            Ok(length) => length,
-            Err(stop) => return early(attempts, Some(stop)),
+    let able = game.sequential() && game.parts() >= 2 && !fallback.iter().any(|&f| f);
+    let weighted = match settings.weighted {
+        _ if !able => false,
+        Weighted::Never => false,
+        Weighted::Always => true,
+        Weighted::WhenRare => {
+            match sequential::rare(game, settings, runner, world_deadline(), &mut attempts) {
+                Ok(rare) => rare,
+                Err(stop) => return early(attempts, Some(stop)),
+            }
         }
-    } else {
-        1
     };
     let mut out = Collected {
         worlds: Vec::with_capacity(settings.target.min(CAPACITY_AHEAD)),
@@ -164,7 +205,7 @@ pub fn collect<F: Factored>(
         attempts,
         given_up: 0,
         stopped: None,
-        chain,
+        ess: None,
     };
     let each = Each {
         game,
@@ -174,8 +215,8 @@ pub fn collect<F: Factored>(
         found: &found,
         deadline: &world_deadline,
     };
-    if chain > 1 {
-        chains::collect_chains(&each, chain, &mut out);
+    if weighted {
+        sequential::collect_weighted(&each, &mut out);
     } else {
         independent(&each, &mut out);
     }
@@ -197,11 +238,10 @@ pub(crate) struct Each<'a, F, D> {
 }
 
 impl<F: Factored, D: Fn() -> Option<Instant> + Sync> Each<'_, F, D> {
-    /// One world's parts from `rng`, with this collection's limits (the attempts allowed
-    /// `worlds` times those of one world: a chain's start may take the attempts of its chain).
-    pub fn one(&self, rng: &mut Rng, worlds: usize) -> (Result<Option<Found<F>>, Stop>, u64) {
+    /// One world's parts from `rng`, with this collection's limits.
+    pub fn one(&self, rng: &mut Rng) -> (Result<Option<Found<F>>, Stop>, u64) {
         let limit = Limit {
-            max_attempts: (self.settings.max_attempts_per_world).saturating_mul(worlds as u64),
+            max_attempts: self.settings.max_attempts_per_world,
             deadline: (self.deadline)(),
         };
         one_world(self.game, self.fallback, limit, rng, self.runner)
@@ -278,7 +318,7 @@ fn independent<F: Factored, D: Fn() -> Option<Instant> + Sync>(
             let (mut tried, mut given_up, mut stopped) = (0u64, 0usize, None);
             for k in range {
                 let mut rng = Rng::stream(seed, PURPOSE_WORLD, k as u64);
-                let (parts, a) = each.one(&mut rng, 1);
+                let (parts, a) = each.one(&mut rng);
                 tried += a;
                 match parts {
                     Ok(Some((_, w))) => {

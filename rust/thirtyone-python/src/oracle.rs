@@ -192,7 +192,7 @@ pub fn sample_deals<'py>(
         let view = View::from_input(&input)?;
         let runner = montecarlo::Runner::new(threads, None, c2);
         let inference = runner.install(|| Inference::new(&view));
-        let collected = montecarlo::collect(
+        let mut collected = montecarlo::collect(
             &inference,
             &montecarlo::CollectSettings {
                 target: n,
@@ -201,6 +201,9 @@ pub fn sample_deals<'py>(
             },
             &runner,
         );
+        // Rare deals come importance-weighted and resampled, more of them in a random order:
+        // the first `n` are as good a sample as any.
+        collected.worlds.truncate(n);
         Ok((view, collected))
     })?;
     let out = PyList::empty(py);

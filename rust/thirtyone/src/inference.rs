@@ -23,6 +23,7 @@ use montecarlo::Rng;
 use rayon::prelude::*;
 
 use crate::cards::{same_cards, Card, CardSet};
+use crate::conditional::Conditional;
 use crate::decision::{choose_put_down, choose_start, Start, TABLE_KNOCK_AT};
 use crate::public::knock_limits_allow;
 use crate::round::MAX_SEATS;
@@ -64,6 +65,8 @@ pub struct Inference<'a> {
     pub(crate) view: &'a View,
     unseen: Vec<Card>,
     pub(crate) posteriors: Vec<Posterior>,
+    /// Each counted posterior, ready to be drawn given the cards other opponents hold.
+    pub(crate) conditionals: Vec<Option<Conditional>>,
 }
 
 impl<'a> Inference<'a> {
@@ -76,15 +79,31 @@ impl<'a> Inference<'a> {
     pub fn within(view: &'a View, deadline: Option<Instant>) -> Self {
         let unseen: Vec<Card> = view.unseen.iter().collect();
         // Opponents are counted in parallel (in the caller's rayon pool).
-        let posteriors = view
+        let posteriors: Vec<Posterior> = view
             .opponents
             .par_iter()
             .map(|o| Counter::count(view, o, &unseen, deadline))
+            .collect();
+        let conditionals = view
+            .opponents
+            .par_iter()
+            .zip(&posteriors)
+            .map(|(o, p)| match p {
+                Posterior::Counted { hands, cumulative } => Some(Conditional::new(
+                    o,
+                    &unseen,
+                    &view.table.rules.scoring,
+                    hands,
+                    cumulative,
+                )),
+                Posterior::Rejection => None,
+            })
             .collect();
         Inference {
             view,
             unseen,
             posteriors,
+            conditionals,
         }
     }
 
@@ -99,6 +118,7 @@ impl<'a> Inference<'a> {
                 .iter()
                 .map(|_| Posterior::Rejection)
                 .collect(),
+            conditionals: view.opponents.iter().map(|_| None).collect(),
         }
     }
 
@@ -287,6 +307,9 @@ impl<'a> Counter<'a> {
                 cumulative: vec![1],
             };
         }
+        if o.turns.is_empty() {
+            return Counter::unplayed(view, unseen);
+        }
         let mut c = Counter {
             view,
             o,
@@ -309,6 +332,25 @@ impl<'a> Counter<'a> {
             hands.push((hand, unseen_set(bits)));
             cumulative.push(total);
         }
+        Posterior::Counted { hands, cumulative }
+    }
+
+    /// An opponent who has not played: every three unseen cards but a dealt 31, once each, in
+    /// the order of the counted posteriors (by the unseen cards' bits: `c`, then `b`, then `a`).
+    fn unplayed(view: &View, unseen: &[Card]) -> Posterior {
+        let scoring = &view.table.rules.scoring;
+        let mut hands = Vec::new();
+        for c in 0..unseen.len() {
+            for b in 0..c {
+                for a in 0..b {
+                    let hand = [unseen[a], unseen[b], unseen[c]];
+                    if !scoring.score(hand).is_blitz() {
+                        hands.push((hand, hand.into_iter().collect::<CardSet>()));
+                    }
+                }
+            }
+        }
+        let cumulative = (1..=hands.len() as u64).collect();
         Posterior::Counted { hands, cumulative }
     }
 
@@ -558,6 +600,38 @@ mod tests {
                 .halves() as usize] += 1.0;
         }
         h
+    }
+
+    /// An opponent who has not played is listed directly: the same hands, counts and order as
+    /// the walk over their (empty) history gives.
+    #[test]
+    fn an_unplayed_opponent_is_listed_as_the_walk_counts_it() {
+        let view = View::from_input(&position(3, 5, 0).unwrap()).unwrap();
+        let unseen: Vec<Card> = view.unseen.iter().collect();
+        let mut checked = 0;
+        for o in view.opponents.iter().filter(|o| o.turns.is_empty()) {
+            let mut c = Counter {
+                view: &view,
+                o,
+                unseen: &unseen,
+                counts: HashMap::new(),
+                steps: 0,
+                deadline: None,
+            };
+            assert!(c.deal());
+            let mut walked: Vec<(u64, [Card; 3], u64)> =
+                c.counts.into_iter().map(|(k, (h, n))| (k, h, n)).collect();
+            walked.sort_unstable_by_key(|e| e.0);
+            let Posterior::Counted { hands, cumulative } = Counter::unplayed(&view, &unseen) else {
+                panic!("counted");
+            };
+            assert_eq!(hands.len(), walked.len());
+            for (k, (w, h)) in walked.iter().zip(&hands).enumerate() {
+                assert_eq!((w.1, w.2, cumulative[k]), (h.0, 1, k as u64 + 1));
+            }
+            checked += 1;
+        }
+        assert!(checked >= 2);
     }
 
     #[test]

@@ -8,6 +8,7 @@
 //! - [`round`]: one round as a state machine and what it costs each seat.
 
 pub mod cards;
+mod conditional;
 pub mod costs;
 pub mod deals;
 pub mod decision;

@@ -216,14 +216,18 @@ pub fn advise(input: &StateInput, game: Option<&GameInput>, settings: &Settings)
         let options: Vec<OptionReport> = choices
             .iter()
             .zip(&eval.choices)
-            .map(|(choice, r)| report(&sim, &view, choice, r, deals.len()))
+            .map(|(choice, r)| {
+                let n = collected.effective(r.result.n) as u64;
+                report(&sim, &view, choice, r, n)
+            })
             .collect();
+        let deals_used = effective_deals(&collected, target);
         // More deals for a target margin, while the time allows and deals are not rare.
         let widest = options.iter().map(|o| o.margin).fold(0.0, f64::max);
         if let Some(m) = settings.target_margin {
             if widest > m
                 && eval.stopped.is_none()
-                && deals.len() == target
+                && deals_used == target
                 && target < MAX_DEALS
                 && deadline.is_none_or(|d| Instant::now() < d)
             {
@@ -235,10 +239,9 @@ pub fn advise(input: &StateInput, game: Option<&GameInput>, settings: &Settings)
         }
         let played = options.iter().map(|o| o.playouts).min().unwrap_or(0) as usize;
         let mut warnings = warnings(
-            &view, &collected, &eval, target, playouts, played, widest, settings,
+            &view, &collected, deals_used, &eval, target, playouts, played, widest, settings,
         );
         warnings.extend(game_note.clone());
-        let deals_used = deals.len();
         let playouts = if eval.stopped.is_some() {
             played
         } else {
@@ -338,6 +341,15 @@ fn collect_deals(
     }
 }
 
+/// The number of consistent deals the figures rest on: those collected, or where rare deals were
+/// importance-weighted and resampled, their effective number (at most the number asked for).
+fn effective_deals(collected: &Collected<Deal>, target: usize) -> usize {
+    match collected.ess {
+        None => collected.worlds.len(),
+        Some(_) => (collected.effective(u64::MAX) as usize).min(target),
+    }
+}
+
 /// A count with thousands separators: 278,016.
 fn thousands(n: usize) -> String {
     let digits = n.to_string();
@@ -356,6 +368,7 @@ fn thousands(n: usize) -> String {
 fn warnings(
     view: &View,
     collected: &Collected<Deal>,
+    deals: usize,
     eval: &Evaluation,
     target: usize,
     playouts: usize,
@@ -364,7 +377,6 @@ fn warnings(
     settings: &Settings,
 ) -> Vec<String> {
     let mut warnings = Vec::new();
-    let deals = collected.worlds.len();
     for &i in &collected.fallback_parts {
         warnings.push(format!(
             "no deal explains seat {}'s play by the table's rule, so that opponent was dealt without the consistency test",
@@ -445,10 +457,10 @@ fn report(
     view: &View,
     choice: &Choice,
     r: &montecarlo::ChoiceResult,
-    deals: usize,
+    deals: u64,
 ) -> OptionReport {
-    // The margin's n: the consistent deals the figures were played over.
-    let n = r.result.n.min(deals as u64);
+    // The margin's n: the (effective) number of consistent deals the figures were played over.
+    let n = deals;
     let per = sim.per_variant(choice);
     let variant = r.policy / per;
     let kind = match *choice {

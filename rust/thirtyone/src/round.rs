@@ -13,6 +13,27 @@ pub use crate::public::{End, Source, MAX_SEATS};
 use crate::rules::{FirstTurnKnock, RoundRules};
 use crate::scoring::Score;
 
+/// Table-rule turns played, counted per thread: only in a counting build (the `count-turns`
+/// feature, for the benchmark's turn rate); the shipped build counts nothing and pays nothing.
+#[cfg(feature = "count-turns")]
+pub mod turn_count {
+    use std::cell::Cell;
+
+    thread_local! {
+        static TURNS: Cell<u64> = const { Cell::new(0) };
+    }
+
+    #[inline]
+    pub(crate) fn add() {
+        TURNS.with(|t| t.set(t.get() + 1));
+    }
+
+    /// This thread's count since it was last taken.
+    pub fn take() -> u64 {
+        TURNS.with(|t| t.replace(0))
+    }
+}
+
 /// One step of a turn.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Action {
@@ -438,6 +459,8 @@ impl Round {
                 return rec;
             }
         }
+        #[cfg(feature = "count-turns")]
+        turn_count::add();
         let table = self.table.rules.scoring.table();
         let hand = self.hands[seat as usize];
         let now = table.score(hand);

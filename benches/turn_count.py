@@ -1,0 +1,64 @@
+"""Table-rule turns counted by the engine: a counting build (the ``count-turns`` feature of
+``thirtyone-core``) answers the benchmark's queries with the same settings and seed, and reports
+the turns its playouts played. The count depends only on the seed, so it pairs with the times
+measured on the shipped build."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import time
+from collections.abc import Callable
+from typing import Any
+
+from bench_query import ROOT, Precision
+from positions import BenchPosition
+
+BUILD = [
+    "cargo",
+    "build",
+    "--profile",
+    "profiling",
+    "-p",
+    "thirtyone-core",
+    "--features",
+    "count-turns",
+    "--example",
+    "count_turns",
+]
+BINARY = ROOT / "target" / "profiling" / "examples" / "count_turns"
+
+
+def counted_turns(
+    positions: list[BenchPosition], prec: Precision, log: Callable[[str], None]
+) -> dict[str, Any]:
+    """``{"turns": {name: turns of the query with seed 1}, "playouts": {...}}``, or
+    ``{"error": why}`` when the counting build cannot be made (no cargo)."""
+    if shutil.which("cargo") is None:
+        return {"error": "cargo is not on the PATH: the counting build cannot be made"}
+    log("building the turn-counting engine (cargo, count-turns feature)")
+    t = time.perf_counter()
+    built = subprocess.run(BUILD, cwd=ROOT, capture_output=True, text=True, timeout=1800)
+    if built.returncode != 0:
+        return {"error": "the counting build failed: " + built.stderr.strip()[-300:]}
+    build_s = time.perf_counter() - t
+    log("counting turns (same queries, seed 1)")
+    job = {
+        "deals": prec.deals,
+        "playouts": prec.playouts,
+        "seed": 1,
+        "threads": prec.threads,
+        "positions": {p.name: p.state for p in positions},
+    }
+    run = subprocess.run(
+        [str(BINARY)], input=json.dumps(job), capture_output=True, text=True, timeout=1800
+    )
+    if run.returncode != 0:
+        return {"error": "the counting run failed: " + run.stderr.strip()[-300:]}
+    got = json.loads(run.stdout)
+    return {
+        "build_s": build_s,
+        "turns": {n: v["turns"] for n, v in got.items()},
+        "playouts": {n: v["playouts"] for n, v in got.items()},
+    }
