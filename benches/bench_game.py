@@ -32,33 +32,46 @@ def _time(state: dict[str, Any], deals: int, playouts: int, seed: int) -> float:
     return time.perf_counter() - start
 
 
+def measure(
+    positions: list[Any], deals: int, playouts: int, reps: int, log: Any = print
+) -> dict[str, Any]:
+    """Each position asked without and with ``lives``, interleaved: the medians, their ratio,
+    and the ratios' median and worst."""
+    _core.set_cache_folders([ROUND_RESULTS])
+    rows: dict[str, Any] = {}
+    for pos in positions:
+        with_lives = dict(pos.state)
+        without = {k: v for k, v in pos.state.items() if k != "lives"}
+        start = time.perf_counter()
+        _core.game_value(with_lives["rules"], with_lives["lives"], with_lives["me"], 0)
+        table = time.perf_counter() - start
+        rounds, games = [], []
+        for rep in range(reps):
+            rounds.append(_time(without, deals, playouts, rep))
+            games.append(_time(with_lives, deals, playouts, rep))
+        r, g = statistics.median(rounds), statistics.median(games)
+        rows[pos.name] = {"round_s": r, "game_s": g, "ratio": g / r, "table_s": table}
+        log(
+            f"{pos.name:<28} round {1000 * r:7.1f} ms  game {1000 * g:7.1f} ms  "
+            f"ratio {g / r:4.2f}  (table built in {1000 * table:.0f} ms)"
+        )
+    ratios = [row["ratio"] for row in rows.values()]
+    return {
+        "positions": rows,
+        "median_ratio": statistics.median(ratios),
+        "worst_ratio": max(ratios),
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--reps", type=int, default=5)
     parser.add_argument("--quick", action="store_true", help="1,000 deals, 5,000 playouts")
     args = parser.parse_args()
     deals, playouts = (1_000, 5_000) if args.quick else (10_000, 50_000)
-    _core.set_cache_folders([ROUND_RESULTS])
     print(f"load average before: {os.getloadavg()[0]:.2f}; {deals:,} deals, {playouts:,} playouts")
-    ratios = []
-    for pos in bench_positions():
-        with_lives = dict(pos.state)
-        without = {k: v for k, v in pos.state.items() if k != "lives"}
-        start = time.perf_counter()
-        lives = with_lives["lives"]
-        _core.game_value(with_lives["rules"], lives, with_lives["me"], 0)
-        table = time.perf_counter() - start
-        rounds, games = [], []
-        for rep in range(args.reps):
-            rounds.append(_time(without, deals, playouts, rep))
-            games.append(_time(with_lives, deals, playouts, rep))
-        r, g = statistics.median(rounds), statistics.median(games)
-        ratios.append(g / r)
-        print(
-            f"{pos.name:<28} round {1000 * r:7.1f} ms  game {1000 * g:7.1f} ms  "
-            f"ratio {g / r:4.2f}  (table built in {1000 * table:.0f} ms)"
-        )
-    worst, median = max(ratios), statistics.median(ratios)
+    found = measure(bench_positions(), deals, playouts, args.reps)
+    worst, median = found["worst_ratio"], found["median_ratio"]
     verdict = "met" if worst <= TARGET else "NOT met"
     print(f"ratio median {median:.2f}, worst {worst:.2f}: target <= {TARGET} {verdict}")
     print(f"load average after: {os.getloadavg()[0]:.2f}")

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import bench_game as game_level
 from bench_deals import consistent_deals, deal_positions
 from bench_machine import git_info, machine, machine_busy_s, own_cpu_s
 from bench_query import (
@@ -72,6 +73,10 @@ def run(prec: Precision, quick: bool, log: Log, callgrind: bool = False) -> dict
         ref, sp, prec, result["scaling"]["one_thread_s"], one_thread_deals, latency, log
     )
     result["memory"] = memory(by_name, prec, log)
+    log("the game-level figure's cost")
+    result["game_level"] = game_level.measure(
+        positions, prec.deals, prec.playouts, min(prec.reps, 3), log
+    )
     if callgrind:
         result["instructions"] = instructions(by_name[SCALING_POSITION], prec, latency, log)
 

@@ -42,7 +42,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 + runner.install(|| rayon::broadcast(|_| turn_count::take()).iter().sum::<u64>())
         };
         taken();
-        let advice = advise(&state.round, &settings)?;
+        let advice = advise(&state.round, None, &settings)?;
         let playouts: u64 = advice
             .options
             .iter()
