@@ -543,3 +543,18 @@ def test_sweep_rows_group_equal_neighbours_and_keep_never_apart() -> None:
     assert (
         later_plan(OptionAdvice("draw", 0.7, 0.01, 0.3, swept=True)) == "never knock: play for 31"
     )
+
+
+def test_the_game_objective_keeps_knock_scores_by_p_win() -> None:
+    """--objective game: each swept option's knock score is the one with the highest p_win, so
+    no swept option's p_win is below what the round objective reports for it (the same
+    playouts, seeds and sweep; only the score kept differs), up to the confirmation's noise."""
+    base = oracle_json(None, "--seed", "3")
+    game = oracle_json(None, "--seed", "3", "--objective", "game")
+    by_round = {o["option"]: o for o in base["options"]}
+    for o in game["options"]:
+        if "knock_at" in o:
+            r = by_round[o["option"]]
+            assert o["p_win"] >= r["p_win"] - 2 * max(o["p_win_margin"], r["p_win_margin"])
+    bad = run(["oracle", str(EXAMPLE_FILE), "--objective", "party"])
+    assert bad.exit_code == 2 and "party" in bad.output

@@ -446,6 +446,13 @@ def _read_state(source: str) -> bytes:
     show_default=True,
     help="Which knock-score sweeps to chart: the best swept option's, all, or none.",
 )
+@click.option(
+    "--objective",
+    type=click.Choice(["round", "game"]),
+    default="round",
+    show_default=True,
+    help="With lives in the state, game keeps each option's later knock score by p_win.",
+)
 def oracle(
     state_file: str,
     as_json: bool,
@@ -458,6 +465,7 @@ def oracle(
     preset: str | None,
     changes: dict[str, Any],
     sweeps: str,
+    objective: str,
 ) -> None:
     """Ask the Oracle how safe each option is in the round of STATE.json (- reads standard
     input; the format is oracle.md's)."""
@@ -482,6 +490,7 @@ def oracle(
                 threads=threads,
                 max_time=None if max_time == 0 else max_time,
                 target_margin=target_margin,
+                objective=objective,
             )
     except ThirtyOneError as err:
         _fail(str(err))
