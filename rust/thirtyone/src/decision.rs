@@ -56,7 +56,7 @@ pub fn choose_start(
 
 /// [`choose_start`] with the score table and the hand's score at hand; a take comes with its
 /// put-down (rule 2 has already chosen it).
-#[inline]
+#[inline(always)]
 pub fn start_with(
     table: ScoreTable,
     hand: [Card; 3],
@@ -74,7 +74,10 @@ pub fn start_with(
         // most its value: when even that does not beat it, no put-down will (rule 2 is strict).
         let hopeless = table.is_standard()
             && ScoreTable::lane_score_of_suit(
-                hand.iter().map(|&h| ScoreTable::lanes(h)).sum::<u64>() + ScoreTable::lanes(c),
+                ScoreTable::lanes(hand[0])
+                    + ScoreTable::lanes(hand[1])
+                    + ScoreTable::lanes(hand[2])
+                    + ScoreTable::lanes(c),
                 c.suit(),
             ) <= now;
         if !hopeless {
@@ -91,13 +94,16 @@ pub fn start_with(
     }
 }
 
-/// Rule 4's order of a card, but for "the card just drawn" (bit 6): value, suit, rank.
-const TIE: [u32; 52] = {
+/// Rule 4's order of a card, reversed so that the card to put down has the larger key: lowest
+/// value, then the card just drawn, then suit order, then the lower rank. Bit 6 is left free for
+/// "the card just drawn" (added as 64).
+const ORDER: [u32; 52] = {
     let mut t = [0u32; 52];
     let mut i = 0;
     while i < 52 {
         let c = Card::from_index(i as u8);
-        t[i] = ((c.value() as u32) << 7) | ((c.suit() as u32) << 4) | c.rank() as u32;
+        let tie = ((c.value() as u32) << 7) | ((c.suit() as u32) << 4) | c.rank() as u32;
+        t[i] = 2047 - (tie | 64);
         i += 1;
     }
     t
@@ -113,53 +119,48 @@ pub fn choose_put_down(scoring: &Scoring, hand: [Card; 3], new: Card, from_pile:
 }
 
 /// [`choose_put_down`] with the score table at hand.
+///
+/// Each candidate gets one key: the score kept (highest first), then rule 4's order, packed so
+/// that one comparison decides.
 #[inline(always)]
 pub fn put_down_with(table: ScoreTable, hand: [Card; 3], new: Card, from_pile: bool) -> PutDown {
     let [a, b, c] = hand;
-    let four = [a, b, c, new];
-    let n = if from_pile { 3 } else { 4 };
-    // Highest score first; then rule 4: lowest value, the card just drawn, suit order, lower
-    // rank — packed so that one comparison decides.
-    let key = |i: usize, score: Score| {
-        let tie = TIE[four[i].index() as usize] | (u32::from(i != 3) << 6);
-        (u32::from(score.halves()) << 11) | (2047 - tie)
-    };
-    let mut best_key = 0u32;
-    let mut best = 0usize;
-    if table.is_standard() {
-        let lanes = four.map(ScoreTable::lanes);
-        let all = lanes[0] + lanes[1] + lanes[2] + lanes[3];
-        for (i, lane) in lanes.iter().enumerate().take(n) {
-            let k = key(i, ScoreTable::lane_score(all - lane));
-            if k > best_key {
-                best_key = k;
-                best = i;
-            }
-        }
+    let key =
+        |card: Card, kept: Score| (u32::from(kept.halves()) << 11) | ORDER[card.index() as usize];
+    let (ka, kb, kc, kn) = if table.is_standard() {
+        let all = ScoreTable::lanes(a) + ScoreTable::lanes(b) + ScoreTable::lanes(c);
+        let with_new = all + ScoreTable::lanes(new);
+        (
+            key(a, ScoreTable::lane_score(with_new - ScoreTable::lanes(a))),
+            key(b, ScoreTable::lane_score(with_new - ScoreTable::lanes(b))),
+            key(c, ScoreTable::lane_score(with_new - ScoreTable::lanes(c))),
+            key(new, ScoreTable::lane_score(all)) + 64,
+        )
     } else {
-        for i in 0..n {
-            let k = key(i, table.score(kept_without(four, i)));
-            if k > best_key {
-                best_key = k;
-                best = i;
-            }
-        }
-    }
+        (
+            key(a, table.score([new, b, c])),
+            key(b, table.score([a, new, c])),
+            key(c, table.score([a, b, new])),
+            key(new, table.score(hand)) + 64,
+        )
+    };
+    // The first three are always candidates; the new card only when it was drawn.
+    let kn = if from_pile { 0 } else { kn };
+    let best = ka.max(kb).max(kc).max(kn);
+    let (card, kept) = if best == ka {
+        (a, [new, b, c])
+    } else if best == kb {
+        (b, [a, new, c])
+    } else if best == kc {
+        (c, [a, b, new])
+    } else {
+        (new, hand)
+    };
     PutDown {
-        card: four[best],
-        kept: kept_without(four, best),
-        score: Score((best_key >> 11) as u8),
+        card,
+        kept,
+        score: Score((best >> 11) as u8),
     }
-}
-
-/// The three cards left when card `i` of four is put down (the new card takes its place).
-#[inline]
-fn kept_without(four: [Card; 4], i: usize) -> [Card; 3] {
-    let mut kept = [four[0], four[1], four[2]];
-    if i < 3 {
-        kept[i] = four[3];
-    }
-    kept
 }
 
 #[cfg(test)]

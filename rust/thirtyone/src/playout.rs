@@ -162,7 +162,7 @@ impl<'a> Playouts<'a> {
             } else {
                 TABLE_KNOCK_AT
             };
-            round.play_rule_turn(k);
+            round.rule_turn(k);
         }
     }
 
@@ -179,20 +179,20 @@ impl<'a> Playouts<'a> {
                 }
                 if upto > reached {
                     let mut branch = round.clone();
-                    branch.play_rule_turn(Score(0));
+                    branch.rule_turn(Score(0));
                     self.finish(&mut branch, Score::NEVER);
                     let o = self.outcome(&branch);
                     out[reached..upto].fill(o);
                     reached = upto;
                 }
-                round.play_rule_turn(Score::NEVER);
+                round.rule_turn(Score::NEVER);
             } else {
                 let k = if round.to_move() == me {
                     Score::NEVER
                 } else {
                     TABLE_KNOCK_AT
                 };
-                round.play_rule_turn(k);
+                round.rule_turn(k);
             }
         }
         let o = self.outcome(&round);

@@ -150,7 +150,7 @@ impl Table {
     #[inline]
     pub fn may_take(&self) -> bool {
         let seat = self.to_move;
-        self.stage == Stage::Start
+        matches!(self.stage, Stage::Start)
             && (!self.put_downs[seat as usize].contains(self.top)
                 || (self.rules.two_player_mercy
                     && self.seats == 2
@@ -213,26 +213,47 @@ impl Table {
             }
             Move::CallBlind => self.stage = Stage::Over(End::Blind { caller: seat }),
             Move::Decline => self.stage = Stage::Over(End::StockOut { seat }),
-            Move::Knock => {
-                self.knocker = Some(seat);
-                self.finals_left = self.seats - 1;
-                self.turns_played += 1;
-                self.to_move = (seat + 1) % self.seats;
-            }
-            Move::Draw(source) => {
-                if source == Source::Stock {
-                    self.stock_len -= 1;
-                }
-                self.stage = Stage::PutDown {
-                    from_pile: source == Source::Pile,
-                };
-            }
-            Move::PutDown { card, shows_31 } => self.put_down(seat, card, shows_31),
+            Move::Knock => self.knock(),
+            Move::Draw(source) => self.draw(source),
+            Move::PutDown { card, shows_31 } => self.put_down(card, shows_31),
         }
     }
 
-    #[inline]
-    fn put_down(&mut self, seat: u8, card: Card, shows_31: bool) {
+    /// The seat after `seat`.
+    #[inline(always)]
+    fn next_seat(&self, seat: u8) -> u8 {
+        if seat + 1 == self.seats {
+            0
+        } else {
+            seat + 1
+        }
+    }
+
+    /// [`Move::Knock`] by the player to move.
+    #[inline(always)]
+    pub(crate) fn knock(&mut self) {
+        let seat = self.to_move;
+        self.knocker = Some(seat);
+        self.finals_left = self.seats - 1;
+        self.turns_played += 1;
+        self.to_move = self.next_seat(seat);
+    }
+
+    /// [`Move::Draw`] by the player to move.
+    #[inline(always)]
+    pub(crate) fn draw(&mut self, source: Source) {
+        if source == Source::Stock {
+            self.stock_len -= 1;
+        }
+        self.stage = Stage::PutDown {
+            from_pile: source == Source::Pile,
+        };
+    }
+
+    /// [`Move::PutDown`] by the player to move.
+    #[inline(always)]
+    pub(crate) fn put_down(&mut self, card: Card, shows_31: bool) {
+        let seat = self.to_move;
         self.top = card;
         self.top_by = Some(seat);
         self.put_downs[seat as usize].insert(card);
@@ -260,7 +281,7 @@ impl Table {
                 return;
             }
         }
-        self.to_move = (seat + 1) % self.seats;
+        self.to_move = self.next_seat(seat);
     }
 }
 

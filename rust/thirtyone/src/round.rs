@@ -412,7 +412,7 @@ impl Round {
     }
 
     /// Take the top card of the stock.
-    #[inline]
+    #[inline(always)]
     fn pop_stock(&mut self) -> Card {
         let len = self.table.stock_len;
         let last = len as usize - 1;
@@ -425,21 +425,24 @@ impl Round {
 
     /// The put-down of `card`, keeping `kept` (whose score is `score`), and what follows. `hide`:
     /// a 31 left in hand is kept hidden (checked by the caller) instead of shown.
-    #[inline]
+    #[inline(always)]
     fn finish_put_down(&mut self, card: Card, kept: [Card; 3], score: Score, hide: bool) {
         let seat = self.table.to_move as usize;
         self.hands[seat] = kept;
         self.hid_31[seat] = hide;
-        self.table.apply(Move::PutDown {
-            card,
-            shows_31: score.is_blitz() && !hide,
-        });
+        self.table.put_down(card, score.is_blitz() && !hide);
     }
 
     /// Play the whole turn of the player to move by the table's decision rule, knocking at
     /// `knock_at` or more. Returns what was done.
     #[inline]
     pub fn play_rule_turn(&mut self, knock_at: Score) -> TurnRecord {
+        self.rule_turn(knock_at)
+    }
+
+    /// [`Round::play_rule_turn`], inlined into the playouts' loops.
+    #[inline(always)]
+    pub(crate) fn rule_turn(&mut self, knock_at: Score) -> TurnRecord {
         let seat = self.table.to_move;
         let mut rec = TurnRecord {
             seat,
@@ -449,13 +452,13 @@ impl Round {
             declined: false,
             showed_31: false,
         };
-        if self.table.stage != Stage::Start {
-            if self.table.stage != Stage::Blind {
+        if !matches!(self.table.stage, Stage::Start) {
+            if !matches!(self.table.stage, Stage::Blind) {
                 return rec;
             }
             // The table's rule never calls a blind showdown: it looks, and plays on.
             self.look();
-            if self.table.stage != Stage::Start {
+            if !matches!(self.table.stage, Stage::Start) {
                 return rec;
             }
         }
@@ -464,19 +467,20 @@ impl Round {
         let table = self.table.rules.scoring.table();
         let hand = self.hands[seat as usize];
         let now = table.score(hand);
-        let top = self.may_take().then_some(self.table.top);
+        let top = self.table.top;
         let (start, take) = decision::start_with(
             table,
             hand,
             now,
-            top,
-            self.may_knock_with(now),
+            self.table.may_take().then_some(top),
+            // Only asked when the score would knock.
+            now >= knock_at && self.may_knock_with(now),
             self.table.stock_len == 0,
             knock_at,
         );
         let (source, new, choice) = match (start, take) {
             (Start::Knock, _) => {
-                self.table.apply(Move::Knock);
+                self.table.knock();
                 rec.knock = true;
                 return rec;
             }
@@ -485,7 +489,7 @@ impl Round {
                 rec.declined = true;
                 return rec;
             }
-            (Start::Take, Some(p)) => (Source::Pile, self.table.top, p),
+            (Start::Take, Some(p)) => (Source::Pile, top, p),
             _ => {
                 let new = self.pop_stock();
                 (
@@ -495,7 +499,7 @@ impl Round {
                 )
             }
         };
-        self.table.apply(Move::Draw(source));
+        self.table.draw(source);
         rec.draw = Some((source, new));
         rec.put_down = Some(choice.card);
         self.finish_put_down(choice.card, choice.kept, choice.score, false);
