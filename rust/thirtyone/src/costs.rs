@@ -20,10 +20,8 @@ impl Round {
                     && !self.hid_31.contains(&true) =>
             {
                 // Not among the lowest: nothing to pay at the showdown.
-                let table = self.table.rules.scoring.table();
-                let mine = table.score(self.hands[s]);
-                let beaten = (0..self.table.seats as usize)
-                    .any(|o| o != s && table.score(self.hands[o]) < mine);
+                let mine = self.score(seat);
+                let beaten = (0..self.table.seats).any(|o| o != seat && self.score(o) < mine);
                 if beaten {
                     self.table.shown_losses[s]
                 } else {
@@ -59,10 +57,9 @@ impl Round {
             }
             End::Blind { caller } => {
                 // The dealt hands: each of the lowest loses one, the caller among them two.
-                let table = self.table.rules.scoring.table();
                 let mut scores = [Score::NEVER; MAX_SEATS];
                 for (s, score) in scores.iter_mut().enumerate().take(n) {
-                    *score = table.score(self.hands[s]);
+                    *score = self.score(s as u8);
                 }
                 let low = *scores.iter().min().expect("at least two seats");
                 for (s, l) in lost.iter_mut().enumerate().take(n) {
@@ -72,13 +69,12 @@ impl Round {
                 }
             }
             End::Showdown | End::StockOut { .. } => {
-                let table = self.table.rules.scoring.table();
                 let mut scores = [Score::NEVER; MAX_SEATS];
                 for (s, score) in scores.iter_mut().enumerate().take(n) {
                     *score = if self.hid_31[s] {
                         Score::from_points(30)
                     } else {
-                        table.score(self.hands[s])
+                        self.score(s as u8)
                     };
                 }
                 match (self.table.knocker, self.table.rules.lives_mode) {

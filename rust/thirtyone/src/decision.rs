@@ -120,46 +120,46 @@ pub fn choose_put_down(scoring: &Scoring, hand: [Card; 3], new: Card, from_pile:
 
 /// [`choose_put_down`] with the score table at hand.
 ///
-/// Each candidate gets one key: the score kept (highest first), then rule 4's order, packed so
-/// that one comparison decides.
+/// Each candidate gets one key: the score kept (highest first), then rule 4's order, then the
+/// candidate's place among the four cards, packed so that one comparison decides and the winner
+/// is read from its key without a branch.
 #[inline(always)]
 pub fn put_down_with(table: ScoreTable, hand: [Card; 3], new: Card, from_pile: bool) -> PutDown {
     let [a, b, c] = hand;
-    let key =
-        |card: Card, kept: Score| (u32::from(kept.halves()) << 11) | ORDER[card.index() as usize];
+    let key = |card: Card, kept: Score, place: u32| {
+        (u32::from(kept.halves()) << 13) | (ORDER[card.index() as usize] << 2) | place
+    };
     let (ka, kb, kc, kn) = if table.is_standard() {
         let all = ScoreTable::lanes(a) + ScoreTable::lanes(b) + ScoreTable::lanes(c);
         let with_new = all + ScoreTable::lanes(new);
         (
-            key(a, ScoreTable::lane_score(with_new - ScoreTable::lanes(a))),
-            key(b, ScoreTable::lane_score(with_new - ScoreTable::lanes(b))),
-            key(c, ScoreTable::lane_score(with_new - ScoreTable::lanes(c))),
-            key(new, ScoreTable::lane_score(all)) + 64,
+            key(a, ScoreTable::lane_score(with_new - ScoreTable::lanes(a)), 0),
+            key(b, ScoreTable::lane_score(with_new - ScoreTable::lanes(b)), 1),
+            key(c, ScoreTable::lane_score(with_new - ScoreTable::lanes(c)), 2),
+            key(new, ScoreTable::lane_score(all), 3) + (64 << 2),
         )
     } else {
         (
-            key(a, table.score([new, b, c])),
-            key(b, table.score([a, new, c])),
-            key(c, table.score([a, b, new])),
-            key(new, table.score(hand)) + 64,
+            key(a, table.score([new, b, c]), 0),
+            key(b, table.score([a, new, c]), 1),
+            key(c, table.score([a, b, new]), 2),
+            key(new, table.score(hand), 3) + (64 << 2),
         )
     };
     // The first three are always candidates; the new card only when it was drawn.
     let kn = if from_pile { 0 } else { kn };
     let best = ka.max(kb).max(kc).max(kn);
-    let (card, kept) = if best == ka {
-        (a, [new, b, c])
-    } else if best == kb {
-        (b, [a, new, c])
-    } else if best == kc {
-        (c, [a, b, new])
-    } else {
-        (new, hand)
-    };
+    // The four cards as bytes; the one put down is replaced by the new card (a no-op when the
+    // new card itself goes).
+    let shift = 8 * (best & 3);
+    let four = u32::from_le_bytes([a.index(), b.index(), c.index(), new.index()]);
+    let card = Card::from_index((four >> shift) as u8);
+    let kept = (four & !(0xFF << shift)) | (u32::from(new.index()) << shift);
+    let [x, y, z, _] = kept.to_le_bytes();
     PutDown {
         card,
-        kept,
-        score: Score((best >> 11) as u8),
+        kept: [Card::from_index(x), Card::from_index(y), Card::from_index(z)],
+        score: Score((best >> 13) as u8),
     }
 }
 

@@ -93,6 +93,8 @@ pub struct Round {
     pub(crate) drawn: Card,
     /// The seat holds a 31 it kept hidden at its last put-down (counts as 30 at the showdown).
     pub(crate) hid_31: [bool; MAX_SEATS],
+    /// Each hand's score, kept with the hands (a playout asks for them every turn).
+    scores: [Score; MAX_SEATS],
     /// In a playout: the stock is in no particular order and each draw picks a random card
     /// from it (a shuffle done one draw at a time). None: the stock's order is the deal's.
     pub(crate) draw_rng: Option<Rng>,
@@ -136,6 +138,7 @@ impl Round {
             stock,
             drawn: deck[0],
             hid_31: [false; MAX_SEATS],
+            scores: scores_of(&rules, seats, &hands),
             draw_rng: None,
         };
         if rules.first_turn_knock != FirstTurnKnock::Blind {
@@ -163,6 +166,7 @@ impl Round {
         debug_assert_eq!(len, table.stock_len as usize);
         Round {
             table: table.clone(),
+            scores: scores_of(&table.rules, table.seats, &hands),
             hands,
             stock: cards,
             drawn: drawn.unwrap_or(table.top),
@@ -193,8 +197,11 @@ impl Round {
     pub fn hand(&self, seat: u8) -> [Card; 3] {
         self.hands[seat as usize]
     }
+    #[inline(always)]
     pub fn score(&self, seat: u8) -> Score {
-        self.table.rules.scoring.score(self.hands[seat as usize])
+        let s = self.scores[seat as usize];
+        debug_assert_eq!(s, self.table.rules.scoring.score(self.hands[seat as usize]));
+        s
     }
     pub fn top(&self) -> Card {
         self.table.top
@@ -429,6 +436,7 @@ impl Round {
     fn finish_put_down(&mut self, card: Card, kept: [Card; 3], score: Score, hide: bool) {
         let seat = self.table.to_move as usize;
         self.hands[seat] = kept;
+        self.scores[seat] = score;
         self.hid_31[seat] = hide;
         self.table.put_down(card, score.is_blitz() && !hide);
     }
@@ -466,7 +474,7 @@ impl Round {
         turn_count::add();
         let table = self.table.rules.scoring.table();
         let hand = self.hands[seat as usize];
-        let now = table.score(hand);
+        let now = self.score(seat);
         let top = self.table.top;
         let (start, take) = decision::start_with(
             table,
@@ -506,6 +514,16 @@ impl Round {
         rec.showed_31 = self.table.showed_31[seat as usize];
         rec
     }
+}
+
+/// The scores of the first `seats` hands.
+fn scores_of(rules: &RoundRules, seats: u8, hands: &[[Card; 3]; MAX_SEATS]) -> [Score; MAX_SEATS] {
+    let table = rules.scoring.table();
+    let mut scores = [Score(0); MAX_SEATS];
+    for (score, &hand) in scores.iter_mut().zip(hands).take(seats as usize) {
+        *score = table.score(hand);
+    }
+    scores
 }
 
 /// The hand left when `card` is put down from `hand` plus `new` (`card` may be `new`).
