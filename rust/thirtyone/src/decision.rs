@@ -78,7 +78,7 @@ pub fn start_with(
                     + ScoreTable::lanes(hand[1])
                     + ScoreTable::lanes(hand[2])
                     + ScoreTable::lanes(c),
-                c.suit(),
+                c,
             ) <= now;
         if !hopeless {
             let p = put_down_with(table, hand, c, true);
@@ -133,9 +133,21 @@ pub fn put_down_with(table: ScoreTable, hand: [Card; 3], new: Card, from_pile: b
         let all = ScoreTable::lanes(a) + ScoreTable::lanes(b) + ScoreTable::lanes(c);
         let with_new = all + ScoreTable::lanes(new);
         (
-            key(a, ScoreTable::lane_score(with_new - ScoreTable::lanes(a)), 0),
-            key(b, ScoreTable::lane_score(with_new - ScoreTable::lanes(b)), 1),
-            key(c, ScoreTable::lane_score(with_new - ScoreTable::lanes(c)), 2),
+            key(
+                a,
+                ScoreTable::lane_score(with_new - ScoreTable::lanes(a)),
+                0,
+            ),
+            key(
+                b,
+                ScoreTable::lane_score(with_new - ScoreTable::lanes(b)),
+                1,
+            ),
+            key(
+                c,
+                ScoreTable::lane_score(with_new - ScoreTable::lanes(c)),
+                2,
+            ),
             key(new, ScoreTable::lane_score(all), 3) + (64 << 2),
         )
     } else {
@@ -158,7 +170,11 @@ pub fn put_down_with(table: ScoreTable, hand: [Card; 3], new: Card, from_pile: b
     let [x, y, z, _] = kept.to_le_bytes();
     PutDown {
         card,
-        kept: [Card::from_index(x), Card::from_index(y), Card::from_index(z)],
+        kept: [
+            Card::from_index(x),
+            Card::from_index(y),
+            Card::from_index(z),
+        ],
         score: Score((best >> 13) as u8),
     }
 }

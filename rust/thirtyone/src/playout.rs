@@ -171,7 +171,8 @@ impl<'a> Playouts<'a> {
         let me = self.view.me;
         let mut reached = 0usize; // thresholds[..reached] have branched off
         while !round.is_over() {
-            if round.to_move() == me && round.phase() == Phase::Start && round.may_knock() {
+            // (`may_knock` is false unless the turn is at its start.)
+            if round.to_move() == me && round.may_knock() {
                 let s = round.score(me);
                 let mut upto = reached;
                 while upto < self.thresholds.len() && self.thresholds[upto] <= s {

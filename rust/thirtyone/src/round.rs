@@ -11,7 +11,7 @@ use crate::error::{Error, Result};
 use crate::public::{knock_limits, knock_limits_allow_with, Move, Stage, Table};
 pub use crate::public::{End, Source, MAX_SEATS};
 use crate::rules::{FirstTurnKnock, RoundRules};
-use crate::scoring::Score;
+use crate::scoring::{Score, ScoreTable};
 
 /// Table-rule turns played, counted per thread: only in a counting build (the `count-turns`
 /// feature, for the benchmark's turn rate); the shipped build counts nothing and pays nothing.
@@ -95,6 +95,8 @@ pub struct Round {
     pub(crate) hid_31: [bool; MAX_SEATS],
     /// Each hand's score, kept with the hands (a playout asks for them every turn).
     scores: [Score; MAX_SEATS],
+    /// How this table scores a hand (looked up once, not every turn).
+    score_table: ScoreTable,
     /// In a playout: the stock is in no particular order and each draw picks a random card
     /// from it (a shuffle done one draw at a time). None: the stock's order is the deal's.
     pub(crate) draw_rng: Option<Rng>,
@@ -139,6 +141,7 @@ impl Round {
             drawn: deck[0],
             hid_31: [false; MAX_SEATS],
             scores: scores_of(&rules, seats, &hands),
+            score_table: rules.scoring.table(),
             draw_rng: None,
         };
         if rules.first_turn_knock != FirstTurnKnock::Blind {
@@ -167,6 +170,7 @@ impl Round {
         Round {
             table: table.clone(),
             scores: scores_of(&table.rules, table.seats, &hands),
+            score_table: table.rules.scoring.table(),
             hands,
             stock: cards,
             drawn: drawn.unwrap_or(table.top),
@@ -472,7 +476,7 @@ impl Round {
         }
         #[cfg(feature = "count-turns")]
         turn_count::add();
-        let table = self.table.rules.scoring.table();
+        let table = self.score_table;
         let hand = self.hands[seat as usize];
         let now = self.score(seat);
         let top = self.table.top;

@@ -44,12 +44,33 @@ impl fmt::Display for Score {
 #[derive(Clone, Copy)]
 pub struct ScoreTable(Option<&'static [u8]>);
 
+impl fmt::Debug for ScoreTable {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(if self.is_standard() {
+            "ScoreTable(standard)"
+        } else {
+            "ScoreTable(options)"
+        })
+    }
+}
+
 /// Each card's value in its suit's lane.
 const LANES: [u64; 52] = {
     let mut v = [0u64; 52];
     let mut i = 0;
     while i < 52 {
         v[i] = (Card::from_index(i as u8).value() as u64) << (16 * (i / 13));
+        i += 1;
+    }
+    v
+};
+
+/// Where each card's suit lane starts.
+const SUIT_SHIFT: [u8; 52] = {
+    let mut v = [0u8; 52];
+    let mut i = 0;
+    while i < 52 {
+        v[i] = 16 * Card::from_index(i as u8).suit();
         i += 1;
     }
     v
@@ -82,10 +103,10 @@ impl ScoreTable {
         best_lane(sum)
     }
 
-    /// One suit's total in a sum of lanes, as a score.
+    /// The total of `card`'s suit in a sum of lanes, as a score.
     #[inline(always)]
-    pub fn lane_score_of_suit(sum: u64, suit: u8) -> Score {
-        Score(2 * ((sum >> (16 * suit)) & 0xFFFF) as u8)
+    pub fn lane_score_of_suit(sum: u64, card: Card) -> Score {
+        Score(2 * ((sum >> SUIT_SHIFT[card.index() as usize]) & 0xFFFF) as u8)
     }
 
     #[inline(always)]
