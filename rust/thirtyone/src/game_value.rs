@@ -303,6 +303,42 @@ pub struct GameValue {
     seq: Vec<u8>,
     /// My position in `seq`.
     me: usize,
+    /// [`GameValue::after_round`] by the losses alone, for every result where each position
+    /// lost at most 2 (index: the losses as a base-3 number, position 0 lowest); empty under
+    /// ranked placing, where the order of the hands counts too. A playout values its round
+    /// here: the lookup replaces the step and the search of the state.
+    by_losses: Vec<f64>,
+}
+
+/// The losses per position that [`GameValue::by_losses`] lists, at most.
+const BY_LOSSES_UP_TO: u32 = 2;
+
+/// The index of a round's losses in [`GameValue::by_losses`] (None: a position lost more).
+#[inline]
+fn losses_index(losses: &[u8]) -> Option<usize> {
+    let mut index = 0usize;
+    for &l in losses.iter().rev() {
+        if u32::from(l) > BY_LOSSES_UP_TO {
+            return None;
+        }
+        index = index * (BY_LOSSES_UP_TO as usize + 1) + usize::from(l);
+    }
+    Some(index)
+}
+
+/// The result listed at `index` of [`GameValue::by_losses`] for `m` positions (the positions
+/// in order: the order counts only under ranked placing).
+fn losses_result(mut index: u32, m: usize) -> RoundResult {
+    let mut result = RoundResult {
+        losses: [0; MAX_SEATS],
+        order: [0; MAX_SEATS],
+    };
+    for p in 0..m {
+        result.losses[p] = (index % (BY_LOSSES_UP_TO + 1)) as u8;
+        result.order[p] = p as u8;
+        index /= BY_LOSSES_UP_TO + 1;
+    }
+    result
 }
 
 /// A table ready to be solved: its round results are at hand.
@@ -325,12 +361,20 @@ impl Prepared {
             Stop::Cancelled => Unavailable::Stopped,
             Stop::Time => Unavailable::Time,
         })?;
-        Ok(GameValue {
+        let mut g = GameValue {
             rules: self.rules,
             memo,
             seq: self.seq,
             me: self.me,
-        })
+            by_losses: Vec::new(),
+        };
+        if !g.points() {
+            let m = g.seq.len() as u32;
+            g.by_losses = (0..(BY_LOSSES_UP_TO + 1).pow(m))
+                .map(|index| g.stepped(&losses_result(index, g.seq.len())))
+                .collect();
+        }
+        Ok(g)
     }
 }
 
@@ -394,7 +438,18 @@ impl GameValue {
 
     /// My value once the present round has ended with `result` (by position from its first
     /// player).
+    #[inline]
     pub fn after_round(&self, result: &RoundResult) -> f64 {
+        if !self.by_losses.is_empty() {
+            if let Some(index) = losses_index(&result.losses[..self.seq.len()]) {
+                return self.by_losses[index];
+            }
+        }
+        self.stepped(result)
+    }
+
+    /// [`GameValue::after_round`] worked out: the step to the next state and its value.
+    fn stepped(&self, result: &RoundResult) -> f64 {
         match step(&self.rules, &self.seq, result) {
             Step::Wash => self.now(),
             Step::Turn => {

@@ -159,3 +159,36 @@ fn a_table_cut_short_by_the_time_goes_on_at_the_next_question_to_the_same_values
     assert_eq!(value, memo.0[&pack(&seq)][5]);
     assert!(asked > 1);
 }
+
+#[test]
+fn the_listed_values_after_a_round_are_the_worked_out_ones() {
+    let rules = RoundRules::default();
+    let g = GameValue::new(&rules, STANDARD, &[3, 1, 2, 2], (2, 3), &runner(), None).unwrap();
+    assert_eq!(g.by_losses.len(), 81);
+    let mut seen = 0;
+    for a in 0..=3u8 {
+        for b in 0..=2u8 {
+            for c in 0..=2u8 {
+                for d in 0..=3u8 {
+                    let r = result(&[a, b, c, d]);
+                    assert_eq!(g.after_round(&r), g.stepped(&r), "losses {a} {b} {c} {d}");
+                    seen += 1;
+                }
+            }
+        }
+    }
+    assert_eq!(seen, 144);
+    // Position 1 (one life) going out alone, the others untouched, differs from position 0
+    // doing it: the index keeps the positions apart.
+    assert_ne!(
+        g.after_round(&result(&[0, 1, 0, 0])),
+        g.after_round(&result(&[1, 0, 0, 0]))
+    );
+    // Under ranked placing nothing is listed: the order of the hands counts.
+    let ranked = GameRules {
+        placing: Placing::Ranked,
+        ..STANDARD
+    };
+    let g = GameValue::new(&rules, ranked, &[3, 1, 2, 2], (2, 3), &runner(), None).unwrap();
+    assert!(g.by_losses.is_empty());
+}

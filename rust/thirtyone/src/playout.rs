@@ -119,26 +119,25 @@ impl<'a> Playouts<'a> {
     /// Your move for one put-down variant of a choice (the Oracle offers only legal ones).
     fn play_choice(&self, round: &mut Round, choice: &Choice, variant: usize) {
         use crate::round::{Action, Source};
-        let scoring = round.table.rules.scoring;
-        let me = self.view.me;
-        let hand = round.hand(me);
-        let done = match *choice {
-            Choice::Knock => round.apply(Action::Knock),
-            Choice::Draw => round.apply(Action::Draw(Source::Stock)).and_then(|_| {
+        match *choice {
+            Choice::Knock => round.apply_legal(Action::Knock),
+            Choice::Draw => {
+                let hand = round.hand(self.view.me);
+                round.apply_legal(Action::Draw(Source::Stock));
                 let Phase::PutDown { new, .. } = round.phase() else {
-                    unreachable!()
+                    unreachable!("a draw leaves a card to put down")
                 };
-                round.apply(Action::PutDown(
-                    choose_put_down(&scoring, hand, new, false).card,
-                ))
-            }),
-            Choice::Take => round
-                .apply(Action::Draw(Source::Pile))
-                .and_then(|_| round.apply(Action::PutDown(self.take_put_downs[variant]))),
-            Choice::Discard(c) => round.apply(Action::PutDown(c)),
-            Choice::Decline => round.apply(Action::Decline),
-        };
-        debug_assert!(done.is_ok(), "the Oracle only offers legal options");
+                let scoring = round.table.rules.scoring;
+                let card = choose_put_down(&scoring, hand, new, false).card;
+                round.apply_legal(Action::PutDown(card));
+            }
+            Choice::Take => {
+                round.apply_legal(Action::Draw(Source::Pile));
+                round.apply_legal(Action::PutDown(self.take_put_downs[variant]));
+            }
+            Choice::Discard(c) => round.apply_legal(Action::PutDown(c)),
+            Choice::Decline => round.apply_legal(Action::Decline),
+        }
     }
 
     fn outcome(&self, round: &Round) -> Outcome {

@@ -398,6 +398,15 @@ impl Round {
                 self.table.to_move
             )));
         }
+        self.apply_legal(action);
+        Ok(())
+    }
+
+    /// [`Round::apply`] for an action known to be legal (a playout's own options): the same
+    /// transition without asking why not.
+    #[inline]
+    pub(crate) fn apply_legal(&mut self, action: Action) {
+        debug_assert_eq!(self.refuse(action), None);
         match action {
             Action::CallBlind => self.table.apply(Move::CallBlind),
             Action::Look => self.look(),
@@ -419,7 +428,6 @@ impl Round {
                 self.finish_put_down(card, kept, score, hide);
             }
         }
-        Ok(())
     }
 
     /// Take the top card of the stock.
@@ -524,8 +532,8 @@ impl Round {
 fn scores_of(rules: &RoundRules, seats: u8, hands: &[[Card; 3]; MAX_SEATS]) -> [Score; MAX_SEATS] {
     let table = rules.scoring.table();
     let mut scores = [Score(0); MAX_SEATS];
-    for (score, &hand) in scores.iter_mut().zip(hands).take(seats as usize) {
-        *score = table.score(hand);
+    for s in 0..(seats as usize).min(MAX_SEATS) {
+        scores[s] = table.score(hands[s]);
     }
     scores
 }
