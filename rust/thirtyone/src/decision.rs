@@ -97,8 +97,8 @@ pub fn start_with(
 /// Rule 4's order of a card, reversed so that the card to put down has the larger key: lowest
 /// value, then the card just drawn, then suit order, then the lower rank. Bit 6 is left free for
 /// "the card just drawn" (added as 64).
-const ORDER: [u32; 52] = {
-    let mut t = [0u32; 52];
+const ORDER: [u32; 256] = {
+    let mut t = [0u32; 256];
     let mut i = 0;
     while i < 52 {
         let c = Card::from_index(i as u8);

@@ -54,9 +54,10 @@ impl fmt::Debug for ScoreTable {
     }
 }
 
-/// Each card's value in its suit's lane.
-const LANES: [u64; 52] = {
-    let mut v = [0u64; 52];
+/// Each card's value in its suit's lane. (Tables by card are 256 long, zero past the pack, so
+/// that indexing by a card's byte needs no bounds check in the playouts' inner loop.)
+const LANES: [u64; 256] = {
+    let mut v = [0u64; 256];
     let mut i = 0;
     while i < 52 {
         v[i] = (Card::from_index(i as u8).value() as u64) << (16 * (i / 13));
@@ -66,8 +67,8 @@ const LANES: [u64; 52] = {
 };
 
 /// Where each card's suit lane starts.
-const SUIT_SHIFT: [u8; 52] = {
-    let mut v = [0u8; 52];
+const SUIT_SHIFT: [u8; 256] = {
+    let mut v = [0u8; 256];
     let mut i = 0;
     while i < 52 {
         v[i] = 16 * Card::from_index(i as u8).suit();
