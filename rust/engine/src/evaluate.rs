@@ -35,15 +35,22 @@ pub struct Outcome {
 pub trait Simulator: Sync {
     type World: Sync;
     type Choice: Sync;
+    /// A world made ready for play. Every choice of one playout starts from the same world, so
+    /// it is made once per world and playout ([`Simulator::start`]), not once per choice.
+    type Start;
 
     /// The policies swept for this choice (1: nothing to sweep).
     fn policies(&self, choice: &Self::Choice) -> usize;
 
-    /// Play `world` out after `choice`, with the randomness of `rng`, and write the outcome under
-    /// every policy into `out` (`out.len() == policies(choice)`).
+    /// `world` made ready for play.
+    fn start(&self, world: &Self::World) -> Self::Start;
+
+    /// Play a world (made ready by [`Simulator::start`]) out after `choice`, with the randomness
+    /// of `rng`, and write the outcome under every policy into `out`
+    /// (`out.len() == policies(choice)`).
     fn playout(
         &self,
-        world: &Self::World,
+        start: &Self::Start,
         choice: &Self::Choice,
         rng: &mut Rng,
         out: &mut [Outcome],
@@ -52,13 +59,13 @@ pub trait Simulator: Sync {
     /// The same under one policy only (the confirmation run). The default plays them all.
     fn playout_policy(
         &self,
-        world: &Self::World,
+        start: &Self::Start,
         choice: &Self::Choice,
         policy: usize,
         rng: &mut Rng,
     ) -> Outcome {
         let mut out = vec![Outcome::default(); self.policies(choice)];
-        self.playout(world, choice, rng, &mut out);
+        self.playout(start, choice, rng, &mut out);
         out[policy]
     }
 }
@@ -133,10 +140,10 @@ pub fn evaluate<S: Simulator>(
         minimum: settings.minimum,
     };
     let (sweep, stop) = run(runner, settings.playouts, total, limit, |i, out| {
-        let world = &worlds[i % worlds.len()];
+        let start = sim.start(&worlds[i % worlds.len()]);
         for ((choice, &o), &k) in choices.iter().zip(&offsets).zip(&sizes) {
             let mut rng = Rng::stream(seed, PURPOSE_SWEEP, i as u64);
-            sim.playout(world, choice, &mut rng, &mut out[o..o + k]);
+            sim.playout(&start, choice, &mut rng, &mut out[o..o + k]);
         }
     });
     eval.stopped = stop;
@@ -162,10 +169,10 @@ pub fn evaluate<S: Simulator>(
                 minimum: settings.minimum,
             },
             |i, out| {
-                let world = &worlds[i % worlds.len()];
+                let start = sim.start(&worlds[i % worlds.len()]);
                 for (slot, &c) in out.iter_mut().zip(&swept) {
                     let mut rng = Rng::stream(seed, PURPOSE_CONFIRM, i as u64);
-                    *slot = sim.playout_policy(world, &choices[c], policies[c], &mut rng);
+                    *slot = sim.playout_policy(&start, &choices[c], policies[c], &mut rng);
                 }
             },
         )
@@ -248,9 +255,11 @@ mod tests {
     impl Simulator for Coins {
         type World = ();
         type Choice = usize;
+        type Start = ();
         fn policies(&self, c: &usize) -> usize {
             *c
         }
+        fn start(&self, _: &()) {}
         fn playout(&self, _: &(), _: &usize, rng: &mut Rng, out: &mut [Outcome]) {
             let u = rng.below(10);
             for (j, o) in out.iter_mut().enumerate() {

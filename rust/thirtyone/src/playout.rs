@@ -101,19 +101,11 @@ impl<'a> Playouts<'a> {
     }
 
     /// The round as it stands, with the deal's hidden cards and a stock in a fresh random order
-    /// (shuffled one draw at a time: see `Round::draw_rng`).
-    fn round(&self, deal: &Deal, rng: &mut Rng) -> Round {
-        let v = self.view;
-        let mut hands = deal.hands;
-        hands[v.me as usize] = v.hand;
-        Round::continued(
-            &v.table,
-            hands,
-            deal.stock,
-            v.pending.map(|(new, _)| new),
-            v.hid_31,
-            rng.clone(),
-        )
+    /// (shuffled one draw at a time by `rng`: see `Round::draw_rng`).
+    fn round(&self, start: &Round, rng: &Rng) -> Round {
+        let mut round = start.clone();
+        round.draw_rng = Some(rng.clone());
+        round
     }
 
     /// Your move for one put-down variant of a choice (the Oracle offers only legal ones).
@@ -203,13 +195,28 @@ impl<'a> Playouts<'a> {
 impl Simulator for Playouts<'_> {
     type World = Deal;
     type Choice = Choice;
+    /// The round as it stands with the deal's hidden cards, its stock not yet in any order.
+    type Start = Round;
 
     fn policies(&self, choice: &Choice) -> usize {
         self.variants(choice) * self.per_variant(choice)
     }
 
-    fn playout(&self, deal: &Deal, choice: &Choice, rng: &mut Rng, out: &mut [Outcome]) {
-        let base = self.round(deal, rng);
+    fn start(&self, deal: &Deal) -> Round {
+        let v = self.view;
+        let mut hands = deal.hands;
+        hands[v.me as usize] = v.hand;
+        Round::continued(
+            &v.table,
+            hands,
+            deal.stock,
+            v.pending.map(|(new, _)| new),
+            v.hid_31,
+        )
+    }
+
+    fn playout(&self, start: &Round, choice: &Choice, rng: &mut Rng, out: &mut [Outcome]) {
+        let base = self.round(start, rng);
         let per = self.per_variant(choice);
         for v in 0..self.variants(choice) {
             let mut round = base.clone();
@@ -226,12 +233,12 @@ impl Simulator for Playouts<'_> {
 
     fn playout_policy(
         &self,
-        deal: &Deal,
+        start: &Round,
         choice: &Choice,
         policy: usize,
         rng: &mut Rng,
     ) -> Outcome {
-        let mut round = self.round(deal, rng);
+        let mut round = self.round(start, rng);
         let per = self.per_variant(choice);
         let (v, t) = (policy / per, policy % per);
         self.play_choice(&mut round, choice, v);

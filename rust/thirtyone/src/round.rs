@@ -151,14 +151,13 @@ impl Round {
     }
 
     /// A round that continues from a player's view of the table, with every hand and the stock
-    /// (drawn in a random order by `rng`, one draw at a time) supplied.
+    /// supplied; a playout sets its `draw_rng` (the stock is in no order until then).
     pub(crate) fn continued(
         table: &Table,
         hands: [[Card; 3]; MAX_SEATS],
         stock: CardSet,
         drawn: Option<Card>,
         hid_31: [bool; MAX_SEATS],
-        rng: Rng,
     ) -> Round {
         let mut cards = [Card::from_index(0); 52];
         let mut len = 0usize;
@@ -175,7 +174,7 @@ impl Round {
             stock: cards,
             drawn: drawn.unwrap_or(table.top),
             hid_31,
-            draw_rng: Some(rng),
+            draw_rng: None,
         }
     }
 
