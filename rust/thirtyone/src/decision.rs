@@ -81,7 +81,7 @@ pub fn start_with(
                 c,
             ) <= now;
         if !hopeless {
-            let p = put_down_with(table, hand, c, true);
+            let p = put_down_with(table, hand, now, c, true);
             if p.score > now {
                 return (Start::Take, Some(p));
             }
@@ -115,49 +115,44 @@ const ORDER: [u32; 256] = {
 /// was drawn from the stock it may be, and it is "the card just drawn" of the tie-break.
 #[inline]
 pub fn choose_put_down(scoring: &Scoring, hand: [Card; 3], new: Card, from_pile: bool) -> PutDown {
-    put_down_with(scoring.table(), hand, new, from_pile)
+    let table = scoring.table();
+    put_down_with(table, hand, table.score(hand), new, from_pile)
 }
 
-/// [`choose_put_down`] with the score table at hand.
+/// [`choose_put_down`] with the score table and the hand's score (`now`) at hand.
 ///
 /// Each candidate gets one key: the score kept (highest first), then rule 4's order, then the
 /// candidate's place among the four cards, packed so that one comparison decides and the winner
-/// is read from its key without a branch.
+/// is read from its key without a branch. Putting the new card down keeps the hand: `now`.
 #[inline(always)]
-pub fn put_down_with(table: ScoreTable, hand: [Card; 3], new: Card, from_pile: bool) -> PutDown {
+pub fn put_down_with(
+    table: ScoreTable,
+    hand: [Card; 3],
+    now: Score,
+    new: Card,
+    from_pile: bool,
+) -> PutDown {
     let [a, b, c] = hand;
     let key = |card: Card, kept: Score, place: u32| {
         (u32::from(kept.halves()) << 13) | (ORDER[card.index() as usize] << 2) | place
     };
-    let (ka, kb, kc, kn) = if table.is_standard() {
+    let (ka, kb, kc) = if table.is_standard() {
         let all = ScoreTable::lanes(a) + ScoreTable::lanes(b) + ScoreTable::lanes(c);
         let with_new = all + ScoreTable::lanes(new);
+        let without = |x: Card| ScoreTable::lane_score(with_new - ScoreTable::lanes(x));
         (
-            key(
-                a,
-                ScoreTable::lane_score(with_new - ScoreTable::lanes(a)),
-                0,
-            ),
-            key(
-                b,
-                ScoreTable::lane_score(with_new - ScoreTable::lanes(b)),
-                1,
-            ),
-            key(
-                c,
-                ScoreTable::lane_score(with_new - ScoreTable::lanes(c)),
-                2,
-            ),
-            key(new, ScoreTable::lane_score(all), 3) + (64 << 2),
+            key(a, without(a), 0),
+            key(b, without(b), 1),
+            key(c, without(c), 2),
         )
     } else {
         (
             key(a, table.score([new, b, c]), 0),
             key(b, table.score([a, new, c]), 1),
             key(c, table.score([a, b, new]), 2),
-            key(new, table.score(hand), 3) + (64 << 2),
         )
     };
+    let kn = key(new, now, 3) + (64 << 2);
     // The first three are always candidates; the new card only when it was drawn.
     let kn = if from_pile { 0 } else { kn };
     let best = ka.max(kb).max(kc).max(kn);

@@ -514,7 +514,7 @@ impl Round {
                 (
                     Source::Stock,
                     new,
-                    decision::put_down_with(table, hand, new, false),
+                    decision::put_down_with(table, hand, now, new, false),
                 )
             }
         };

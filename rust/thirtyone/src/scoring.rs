@@ -39,8 +39,8 @@ impl fmt::Display for Score {
     }
 }
 
-/// How a table scores hands fast. Standard scoring adds the cards' values in one 64-bit word,
-/// one 16-bit lane per suit, and takes the largest lane; with scoring options, a lookup table.
+/// How a table scores hands fast. Standard scoring adds the cards' values in one word, one
+/// six-bit lane per suit, and takes the largest lane; with scoring options, a lookup table.
 #[derive(Clone, Copy)]
 pub struct ScoreTable(Option<&'static [u8]>);
 
@@ -54,13 +54,18 @@ impl fmt::Debug for ScoreTable {
     }
 }
 
+/// The width of a suit's lane: at most four cards are ever summed (a hand and the card it might
+/// take or has drawn), 41 points at most, so six bits hold any lane.
+const LANE_BITS: u32 = 6;
+const LANE_MASK: u32 = (1 << LANE_BITS) - 1;
+
 /// Each card's value in its suit's lane. (Tables by card are 256 long, zero past the pack, so
 /// that indexing by a card's byte needs no bounds check in the playouts' inner loop.)
-const LANES: [u64; 256] = {
-    let mut v = [0u64; 256];
+const LANES: [u32; 256] = {
+    let mut v = [0u32; 256];
     let mut i = 0;
     while i < 52 {
-        v[i] = (Card::from_index(i as u8).value() as u64) << (16 * (i / 13));
+        v[i] = (Card::from_index(i as u8).value() as u32) << (LANE_BITS * (i as u32 / 13));
         i += 1;
     }
     v
@@ -71,7 +76,20 @@ const SUIT_SHIFT: [u8; 256] = {
     let mut v = [0u8; 256];
     let mut i = 0;
     while i < 52 {
-        v[i] = 16 * Card::from_index(i as u8).suit();
+        v[i] = LANE_BITS as u8 * Card::from_index(i as u8).suit();
+        i += 1;
+    }
+    v
+};
+
+/// The larger of two lanes side by side (twelve bits), as a score in half points: the best
+/// lane of a hand is the larger of two lookups in this 4 kB table.
+static BETTER_OF_TWO: [u8; 1 << (2 * LANE_BITS)] = {
+    let mut v = [0u8; 1 << (2 * LANE_BITS)];
+    let mut i = 0;
+    while i < v.len() {
+        let (low, high) = (i as u32 & LANE_MASK, i as u32 >> LANE_BITS);
+        v[i] = 2 * if low > high { low } else { high } as u8;
         i += 1;
     }
     v
@@ -79,10 +97,10 @@ const SUIT_SHIFT: [u8; 256] = {
 
 /// The largest of the four suit lanes, as a score.
 #[inline(always)]
-fn best_lane(x: u64) -> Score {
-    let low = (x & 0xFFFF).max((x >> 16) & 0xFFFF);
-    let high = ((x >> 32) & 0xFFFF).max(x >> 48);
-    Score(2 * low.max(high) as u8)
+fn best_lane(x: u32) -> Score {
+    let low = BETTER_OF_TWO[(x & 0xFFF) as usize];
+    let high = BETTER_OF_TWO[((x >> 12) & 0xFFF) as usize];
+    Score(low.max(high))
 }
 
 impl ScoreTable {
@@ -94,20 +112,20 @@ impl ScoreTable {
 
     /// The suit lanes of a card (standard scoring).
     #[inline(always)]
-    pub fn lanes(card: Card) -> u64 {
+    pub fn lanes(card: Card) -> u32 {
         LANES[card.index() as usize]
     }
 
     /// The score of a hand given by the sum of its cards' lanes (standard scoring).
     #[inline(always)]
-    pub fn lane_score(sum: u64) -> Score {
+    pub fn lane_score(sum: u32) -> Score {
         best_lane(sum)
     }
 
     /// The total of `card`'s suit in a sum of lanes, as a score.
     #[inline(always)]
-    pub fn lane_score_of_suit(sum: u64, card: Card) -> Score {
-        Score(2 * ((sum >> SUIT_SHIFT[card.index() as usize]) & 0xFFFF) as u8)
+    pub fn lane_score_of_suit(sum: u32, card: Card) -> Score {
+        Score(2 * ((sum >> SUIT_SHIFT[card.index() as usize]) & LANE_MASK) as u8)
     }
 
     #[inline(always)]
@@ -278,6 +296,35 @@ mod tests {
         assert_eq!(s.score(trips).to_string(), "30.5");
         s.three_aces_33 = true;
         assert_eq!(s.score(hand("AC AD AH")), Score::from_points(33));
+    }
+
+    #[test]
+    fn the_suit_lanes_score_every_hand_and_every_four_cards_by_the_rules() {
+        let table = Scoring::default().table();
+        let all: Vec<Card> = Card::all().collect();
+        for (i, &a) in all.iter().enumerate() {
+            for (j, &b) in all.iter().enumerate().skip(i + 1) {
+                for (k, &c) in all.iter().enumerate().skip(j + 1) {
+                    let hand = [a, b, c];
+                    assert_eq!(table.score(hand), Score::from_points(best_suit_total(hand)));
+                    // With a fourth card: each suit's total, and the best three of the four.
+                    for &d in &all[k + 1..] {
+                        let sum: u32 = [a, b, c, d].iter().map(|&x| ScoreTable::lanes(x)).sum();
+                        let suit_total: u8 = [a, b, c, d]
+                            .iter()
+                            .filter(|x| x.suit() == d.suit())
+                            .map(|x| x.value())
+                            .sum();
+                        assert_eq!(
+                            ScoreTable::lane_score_of_suit(sum, d),
+                            Score::from_points(suit_total)
+                        );
+                        let kept = ScoreTable::lane_score(sum - ScoreTable::lanes(a));
+                        assert_eq!(kept, Score::from_points(best_suit_total([b, c, d])));
+                    }
+                }
+            }
+        }
     }
 
     #[test]
