@@ -209,6 +209,65 @@ struct Limit {
     minimum: usize,
 }
 
+/// The tallies of one chunk of playouts, a column per figure: adding a playout's outcomes is a
+/// few additions per outcome.
+struct Columns {
+    n: u64,
+    successes: Vec<u32>,
+    cost: Vec<u64>,
+    cost_sq: Vec<u64>,
+    value: Vec<u64>,
+    value_sq: Vec<u128>,
+}
+
+impl Columns {
+    fn new(k: usize) -> Columns {
+        Columns {
+            n: 0,
+            successes: vec![0; k],
+            cost: vec![0; k],
+            cost_sq: vec![0; k],
+            value: vec![0; k],
+            value_sq: vec![0; k],
+        }
+    }
+
+    #[inline]
+    fn add(&mut self, out: &[Outcome]) {
+        self.n += 1;
+        let k = out.len();
+        let (successes, cost, cost_sq) = (
+            &mut self.successes[..k],
+            &mut self.cost[..k],
+            &mut self.cost_sq[..k],
+        );
+        let (value, value_sq) = (&mut self.value[..k], &mut self.value_sq[..k]);
+        for (j, o) in out.iter().enumerate() {
+            successes[j] += u32::from(o.success);
+            cost[j] += u64::from(o.cost);
+            cost_sq[j] += u64::from(o.cost) * u64::from(o.cost);
+            // (A round-level query values nothing: its outcomes skip the wide sums.)
+            if o.value != 0 {
+                value[j] += u64::from(o.value);
+                value_sq[j] += u128::from(o.value) * u128::from(o.value);
+            }
+        }
+    }
+
+    fn into_tallies(self) -> Vec<Tally> {
+        (0..self.successes.len())
+            .map(|j| Tally {
+                n: self.n,
+                successes: self.successes[j].into(),
+                cost: self.cost[j],
+                cost_sq: self.cost_sq[j],
+                value: self.value[j],
+                value_sq: self.value_sq[j],
+            })
+            .collect()
+    }
+}
+
 /// Run `n` playouts of `k` outcomes each; tally them per outcome.
 fn run<F>(runner: &Runner, n: usize, k: usize, limit: Limit, play: F) -> (Vec<Tally>, Option<Stop>)
 where
@@ -221,15 +280,13 @@ where
         CHUNK,
         |start| (start >= limit.minimum).then_some(limit.deadline).flatten(),
         |range| {
-            let mut tallies = vec![Tally::default(); k];
+            let mut tallies = Columns::new(k);
             let mut out = vec![Outcome::default(); k];
             for i in range {
                 play(i, &mut out);
-                for (t, o) in tallies.iter_mut().zip(&out) {
-                    t.add(o.success, o.cost, o.value);
-                }
+                tallies.add(&out);
             }
-            tallies
+            tallies.into_tallies()
         },
         |c| match c {
             Some(t) => total.iter_mut().zip(&t).for_each(|(a, b)| a.merge(b)),
