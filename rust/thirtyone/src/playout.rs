@@ -170,8 +170,11 @@ impl<'a> Playouts<'a> {
                     upto += 1;
                 }
                 if upto > reached {
+                    // The knock is your turn by the rule at this threshold: it is legal here.
                     let mut branch = round.clone();
-                    branch.rule_turn(Score(0));
+                    branch.apply_legal(crate::round::Action::Knock);
+                    #[cfg(feature = "count-turns")]
+                    crate::round::turn_count::add();
                     self.finish(&mut branch, Score::NEVER);
                     let o = self.outcome(&branch);
                     out[reached..upto].fill(o);
