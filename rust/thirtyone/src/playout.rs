@@ -39,6 +39,8 @@ pub struct Playouts<'a> {
     view: &'a View,
     /// Knock thresholds swept (ascending); the last policy of each put-down is "never".
     thresholds: Vec<Score>,
+    /// By score: how many thresholds it reaches.
+    reached_by: Box<[u16; 256]>,
     /// The cards you may put down after taking the top discard.
     take_put_downs: Vec<Card>,
     /// The game-value table, when the lives are known: each playout's value is then your chance
@@ -48,8 +50,16 @@ pub struct Playouts<'a> {
 
 impl<'a> Playouts<'a> {
     pub fn new(view: &'a View, thresholds: Vec<Score>) -> Self {
+        let mut reached_by = Box::new([0u16; 256]);
+        for (score, reached) in reached_by.iter_mut().enumerate() {
+            *reached = thresholds
+                .iter()
+                .filter(|t| usize::from(t.halves()) <= score)
+                .count() as u16;
+        }
         Playouts {
             view,
+            reached_by,
             thresholds,
             take_put_downs: view.hand.to_vec(),
             game: None,
@@ -164,11 +174,7 @@ impl<'a> Playouts<'a> {
         while !round.is_over() {
             // (`may_knock` is false unless the turn is at its start.)
             if round.to_move() == me && round.may_knock() {
-                let s = round.score(me);
-                let mut upto = reached;
-                while upto < self.thresholds.len() && self.thresholds[upto] <= s {
-                    upto += 1;
-                }
+                let upto = usize::from(self.reached_by[usize::from(round.score(me).halves())]);
                 if upto > reached {
                     // The knock is your turn by the rule at this threshold: it is legal here.
                     let mut branch = round.clone();
