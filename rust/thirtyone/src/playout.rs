@@ -143,11 +143,15 @@ impl<'a> Playouts<'a> {
     }
 
     fn outcome(&self, round: &Round) -> Outcome {
-        let lost = round.loss_of(self.view.me);
-        let value = self.game.as_ref().map_or(0, |g| {
-            let result = RoundResult::of(round, g.points());
-            to_fixed(g.after_round(&result))
-        });
+        let me = usize::from(self.view.me);
+        let (lost, value) = match &self.game {
+            None => (round.loss_of(self.view.me), 0),
+            Some(g) => {
+                let all = round.losses();
+                let result = RoundResult::with_losses(round, &all, g.points());
+                (all[me], to_fixed(g.after_round(&result)))
+            }
+        };
         Outcome {
             success: lost == 0,
             cost: u32::from(lost),

@@ -38,11 +38,16 @@ pub struct RoundResult {
 impl RoundResult {
     /// The result of a finished round, by position from its first player.
     pub fn of(round: &Round, keep_order: bool) -> RoundResult {
+        RoundResult::with_losses(round, &round.losses(), keep_order)
+    }
+
+    /// [`RoundResult::of`] given the round's losses by seat (`Round::losses`).
+    #[inline]
+    pub fn with_losses(round: &Round, all: &[u8; MAX_SEATS], keep_order: bool) -> RoundResult {
         let n = round.seats() as usize;
         let first = round.first() as usize;
         let seat = |p: usize| ((first + p) % n) as u8;
         let mut losses = [0u8; MAX_SEATS];
-        let all = round.losses();
         for (p, l) in losses.iter_mut().enumerate().take(n) {
             *l = all[seat(p) as usize];
         }
