@@ -195,15 +195,18 @@ def test_sample_deals_bounds_its_count_seed_and_threads() -> None:
 
 @pytest.mark.parametrize(("seed", "turn"), RARE)
 def test_a_late_nine_seat_position_answers_within_the_time_limit(seed: int, turn: int) -> None:
-    # Consistent deals are rare here: opponents' hands are combined for most of the time. The
-    # limit holds whatever the threads (more threads than cores share them).
+    # Consistent deals are rare here (opponents' hands collide in most combinations), so the
+    # full 10,000 deals and 50,000 playouts may not fit in 0.1 s: the limit holds whatever the
+    # threads (more threads than cores share them), and whatever it cut short is said.
     state = state_at(seed, 9, turn)
     for threads in (None, 8):
         start = time.monotonic()
         advice = thirtyone.advise(state, seed=1, max_time=0.1, threads=threads)
         assert time.monotonic() - start < 0.1 + SLACK
         check_answer(advice, 50_000)
-        assert any("time limit" in w or "rare" in w for w in advice.warnings)
+        cut = advice.deals < 10_000 or advice.playouts < 50_000
+        said = any("time limit" in w or "rare" in w for w in advice.warnings)
+        assert said == cut, (advice.deals, advice.playouts, advice.warnings)
 
 
 def test_where_no_deal_turns_up_in_time_the_error_names_the_time_limit() -> None:
