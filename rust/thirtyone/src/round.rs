@@ -86,7 +86,9 @@ pub struct TurnRecord {
 #[derive(Clone, Debug)]
 pub struct Round {
     pub(crate) table: Table,
-    pub(crate) hands: [[Card; 3]; MAX_SEATS],
+    /// Each seat's hand (the fourth slot is padding: a hand is one 32-bit word to load and
+    /// store in a playout's turn).
+    hands: [[Card; 4]; MAX_SEATS],
     /// The stock, its top card last (the first `table.stock_len` slots are in play).
     pub(crate) stock: [Card; 52],
     /// The fourth card of the player to move while they put one down.
@@ -136,7 +138,7 @@ impl Round {
         }
         let mut round = Round {
             table: Table::dealt(rules, seats, first, deck[3 * n]),
-            hands,
+            hands: padded(&hands),
             stock,
             drawn: deck[0],
             hid_31: [false; MAX_SEATS],
@@ -170,7 +172,7 @@ impl Round {
             table: table.clone(),
             scores: scores_of(&table.rules, table.seats, &hands),
             score_table: table.rules.scoring.table(),
-            hands,
+            hands: padded(&hands),
             stock: cards,
             drawn: drawn.unwrap_or(table.top),
             hid_31,
@@ -198,12 +200,13 @@ impl Round {
         self.table.first
     }
     pub fn hand(&self, seat: u8) -> [Card; 3] {
-        self.hands[seat as usize]
+        let [a, b, c, _] = self.hands[seat as usize];
+        [a, b, c]
     }
     #[inline(always)]
     pub fn score(&self, seat: u8) -> Score {
         let s = self.scores[seat as usize];
-        debug_assert_eq!(s, self.table.rules.scoring.score(self.hands[seat as usize]));
+        debug_assert_eq!(s, self.table.rules.scoring.score(self.hand(seat)));
         s
     }
     pub fn top(&self) -> Card {
@@ -276,28 +279,22 @@ impl Round {
         if let Some(why) = self.table.knock_closed() {
             return Some(why.to_string());
         }
-        knock_limits(&self.table.rules, self.hands[self.table.to_move as usize])
+        knock_limits(&self.table.rules, self.hand(self.table.to_move))
     }
 
     /// [`Round::may_knock`], given the score of the hand of the player to move.
     #[inline]
     fn may_knock_with(&self, now: Score) -> bool {
         self.table.knock_closed().is_none()
-            && knock_limits_allow_with(
-                &self.table.rules,
-                self.hands[self.table.to_move as usize],
-                now,
-            )
+            && knock_limits_allow_with(&self.table.rules, self.hand(self.table.to_move), now)
     }
 
     /// The hand of the player to move and the fourth card, while they put one down.
     fn four(&self) -> Option<([Card; 3], Card, bool)> {
         match self.table.stage {
-            Stage::PutDown { from_pile } => Some((
-                self.hands[self.table.to_move as usize],
-                self.drawn,
-                from_pile,
-            )),
+            Stage::PutDown { from_pile } => {
+                Some((self.hand(self.table.to_move), self.drawn, from_pile))
+            }
             _ => None,
         }
     }
@@ -446,7 +443,7 @@ impl Round {
     #[inline(always)]
     fn finish_put_down(&mut self, card: Card, kept: [Card; 3], score: Score, hide: bool) {
         let seat = self.table.to_move as usize;
-        self.hands[seat] = kept;
+        self.hands[seat] = [kept[0], kept[1], kept[2], kept[0]];
         self.scores[seat] = score;
         self.hid_31[seat] = hide;
         self.table.put_down(card, score.is_blitz() && !hide);
@@ -484,7 +481,7 @@ impl Round {
         #[cfg(feature = "count-turns")]
         turn_count::add();
         let table = self.score_table;
-        let hand = self.hands[seat as usize];
+        let hand = self.hand(seat);
         let now = self.score(seat);
         let top = self.table.top;
         let (start, take) = decision::start_with(
@@ -525,6 +522,11 @@ impl Round {
         rec.showed_31 = self.table.showed_31[seat as usize];
         rec
     }
+}
+
+/// Hands with their padding slot.
+fn padded(hands: &[[Card; 3]; MAX_SEATS]) -> [[Card; 4]; MAX_SEATS] {
+    hands.map(|[a, b, c]| [a, b, c, a])
 }
 
 /// The scores of the first `seats` hands.
