@@ -12,11 +12,17 @@
 //!   hundred to a few thousand), or for a large posterior and few cards taken, by inclusion and
 //!   exclusion over the cards taken: the whole count, less the hands holding each taken card,
 //!   plus those holding each two, less those holding each three (a hand holds at most three
-//!   unseen cards). A hand is drawn by rejection from the whole posterior when enough of it is
-//!   left, else from the walk.
+//!   unseen cards). Over at most 32 unseen cards (late in a round of many seats) the hands are
+//!   also kept in 32-bit masks (`narrow`): the walk reads half the memory, and when few of the
+//!   cards the hands use are left, what is left is the sum over the sets of those cards, looked
+//!   up, instead of a walk. A hand is drawn by rejection from the whole posterior when enough of
+//!   it is left, else from the walk (or the sets, visited in the same order: the same hand).
 
 mod alias;
 mod holding;
+mod narrow;
+
+use std::sync::Arc;
 
 use montecarlo::Rng;
 
@@ -26,6 +32,8 @@ use crate::scoring::Scoring;
 use crate::view::Opponent;
 use alias::Alias;
 use holding::Holding;
+use narrow::Narrow;
+pub(crate) use narrow::Places;
 
 /// One opponent's posterior, ready to be drawn given the cards others hold.
 #[derive(Clone, Debug)]
@@ -55,6 +63,8 @@ pub(crate) struct Listed {
     holding: Option<Box<Holding>>,
     /// For draws from the whole posterior in one step.
     alias: Alias,
+    /// Over at most 32 unseen cards: the hands in 32-bit masks, for the walks.
+    narrow: Option<Narrow>,
 }
 
 /// Hands (and fewer) at which a listed posterior also keeps its [`Holding`] counts.
@@ -71,13 +81,14 @@ impl Conditional {
         scoring: &Scoring,
         hands: &[([Card; 3], CardSet)],
         cumulative: &[u64],
+        places: Option<&Arc<Places>>,
     ) -> Conditional {
         if o.turns.is_empty() && o.shown_hand.is_none() {
             if let Some(f) = Flat::new(unseen, scoring, hands.len(), cumulative) {
                 return Conditional::Flat(f);
             }
         }
-        Conditional::Listed(Listed::new(hands, cumulative))
+        Conditional::Listed(Listed::new(hands, cumulative, places))
     }
 
     /// How many hands the posterior has (the order of the draws: fewest first).
@@ -192,7 +203,11 @@ impl Flat {
 }
 
 impl Listed {
-    fn new(hands: &[([Card; 3], CardSet)], cumulative: &[u64]) -> Listed {
+    fn new(
+        hands: &[([Card; 3], CardSet)],
+        cumulative: &[u64],
+        places: Option<&Arc<Places>>,
+    ) -> Listed {
         let mut before = 0;
         let counts: Vec<u64> = cumulative
             .iter()
@@ -205,7 +220,9 @@ impl Listed {
         let sets: Vec<CardSet> = hands.iter().map(|h| h.1).collect();
         let holding = (hands.len() >= LARGE).then(|| Box::new(Holding::new(&sets, &counts)));
         let alias = Alias::new(&counts, before);
+        let narrow = places.and_then(|p| Narrow::new(p.clone(), &sets, &counts, before));
         Listed {
+            narrow,
             alias,
             hands: hands.iter().map(|h| h.0).collect(),
             sets,
@@ -216,8 +233,9 @@ impl Listed {
         }
     }
 
-    /// The total count of the hands that use none of `taken`.
-    fn kept(&self, taken: CardSet) -> u64 {
+    /// The total count of the hands that use none of `taken` (`narrow`: the narrow form and
+    /// the places of `taken`).
+    fn kept(&self, taken: CardSet, narrow: Option<(&Narrow, u32)>) -> u64 {
         let k = taken.len();
         if let Some(h) = &self.holding {
             // A lookup (scattered over a table of 177 kB) costs about what walking sixteen
@@ -225,6 +243,9 @@ impl Listed {
             if 16 * Holding::cost(k) < self.hands.len() {
                 return self.total - h.meeting(taken, k);
             }
+        }
+        if let Some((n, t)) = narrow {
+            return n.kept(t);
         }
         let t = taken.bits();
         // Without branches or 64-bit comparisons (which baseline x86-64 vectors lack): a hand
@@ -248,7 +269,8 @@ impl Listed {
 
     fn draw(&self, taken: CardSet, rng: &mut Rng) -> Option<(OppDeal, f64)> {
         let t = taken.bits();
-        let kept = self.kept(taken);
+        let narrow = self.narrow.as_ref().map(|n| (n, n.places.mask(taken)));
+        let kept = self.kept(taken, narrow);
         if kept == 0 {
             return None;
         }
@@ -260,6 +282,8 @@ impl Listed {
                     break k;
                 }
             }
+        } else if let Some((n, t)) = narrow {
+            n.nth(t, rng.below_u64(kept))
         } else {
             let mut r = rng.below_u64(kept);
             let mut k = 0;

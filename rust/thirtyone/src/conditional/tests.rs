@@ -21,9 +21,9 @@ fn the_flat_form_is_the_listed_form() {
     let unseen: Vec<Card> = view.unseen.iter().collect();
     let scoring = &view.table.rules.scoring;
     let o = &view.opponents[i];
-    let flat = Conditional::new(o, &unseen, scoring, hands, cumulative);
+    let flat = Conditional::new(o, &unseen, scoring, hands, cumulative, None);
     assert!(matches!(flat, Conditional::Flat(_)));
-    let listed = Conditional::Listed(Listed::new(hands, cumulative));
+    let listed = Conditional::Listed(Listed::new(hands, cumulative, None));
     let mut rng = Rng::stream(1, 2, 3);
     for round in 0..6 {
         // Cards taken by others: `3 * round` unseen cards, those of a 31 among them.
@@ -92,7 +92,7 @@ fn inclusion_and_exclusion_count_what_the_walk_counts() {
                 .map(|(_, &n)| n)
                 .sum();
             assert_eq!(l.total - h.meeting(taken, k), walked, "{k} cards taken");
-            assert_eq!(l.kept(taken), walked);
+            assert_eq!(l.kept(taken, None), walked);
             checked += 1;
         }
     }
@@ -123,4 +123,112 @@ fn the_alias_table_is_exact() {
         let want: Vec<u128> = counts.iter().map(|&c| c as u128 * n).collect();
         assert_eq!(got, want, "{counts:?}");
     }
+}
+
+/// Cards taken at random among the unseen: `k` of them.
+fn some_taken(unseen: &[Card], k: usize, rng: &mut Rng) -> CardSet {
+    let mut taken = CardSet::EMPTY;
+    while taken.len() < k.min(unseen.len()) {
+        taken.insert(unseen[rng.below(unseen.len() as u32) as usize]);
+    }
+    taken
+}
+
+/// The listed posteriors of late positions of 7 to 9 seats (at most 32 unseen cards), with the
+/// unseen cards.
+fn late_listed() -> Vec<(Vec<Card>, Listed)> {
+    let mut out = Vec::new();
+    // Rounds that last to the fourth, fifth or sixth lap.
+    for (seed, seats, laps) in [
+        (1, 7, 4),
+        (7, 7, 5),
+        (10, 7, 5),
+        (6, 8, 4),
+        (12, 8, 4),
+        (4, 9, 3),
+        (7, 9, 3),
+        (10, 9, 4),
+    ] {
+        let input = position(seed, seats, laps * seats as usize).unwrap();
+        let view = View::from_input(&input).unwrap();
+        let inference = Inference::new(&view);
+        let unseen: Vec<Card> = view.unseen.iter().collect();
+        for c in inference.conditionals.into_iter().flatten() {
+            if let Conditional::Listed(l) = c {
+                out.push((unseen.clone(), l));
+            }
+        }
+    }
+    out
+}
+
+/// In 32-bit masks, what is left is counted by a walk or, when few of the hands' cards are left,
+/// by visiting the sets of those cards: either way the count of the wide walk, and the hand at
+/// every place of what is left the one the wide walk finds (the listed order).
+#[test]
+fn the_narrow_form_counts_and_finds_what_the_wide_walk_does() {
+    let mut rng = Rng::stream(7, 8, 9);
+    let (mut visited, mut walked) = (0, 0);
+    for (unseen, l) in late_listed() {
+        let n = l
+            .narrow
+            .as_ref()
+            .expect("at most 32 unseen cards: the narrow form");
+        assert!(
+            n.subsets.is_some(),
+            "hands listed in the order of their cards"
+        );
+        for _ in 0..300 {
+            let k = rng.below(unseen.len() as u32 + 1) as usize;
+            let taken = some_taken(&unseen, k, &mut rng);
+            let t = n.places.mask(taken);
+            assert_eq!(t.count_ones() as usize, taken.len());
+            let left: Vec<usize> = (0..l.sets.len())
+                .filter(|&i| !l.sets[i].intersects(taken))
+                .collect();
+            let kept: u64 = left.iter().map(|&i| l.counts[i]).sum();
+            assert_eq!(n.kept(t), kept, "{k} cards taken");
+            match n.subsets(t) {
+                Some(_) => visited += 1,
+                None => walked += 1,
+            }
+            // The hand at each place of what is left, by the wide walk.
+            let mut r = 0;
+            for &i in &left {
+                for at in [r, r + l.counts[i] - 1] {
+                    assert_eq!(n.nth(t, at), i, "{k} cards taken, place {at} of {kept}");
+                }
+                r += l.counts[i];
+            }
+        }
+    }
+    assert!(
+        visited >= 2000 && walked >= 2000,
+        "visited {visited}, walked {walked}"
+    );
+}
+
+/// The same draws with and without the narrow form: the same hand and share from the same random
+/// numbers, whichever way a hand is drawn (from the whole posterior, from the walk or from the
+/// visit).
+#[test]
+fn the_narrow_form_draws_what_the_wide_form_draws() {
+    let mut rng = Rng::stream(10, 11, 12);
+    let mut drawn = 0;
+    for (unseen, narrow) in late_listed() {
+        let wide = Listed {
+            narrow: None,
+            ..narrow.clone()
+        };
+        for stream in 0..200 {
+            let k = rng.below(unseen.len() as u32 + 1) as usize;
+            let taken = some_taken(&unseen, k, &mut rng);
+            let (mut a, mut b) = (Rng::stream(1, 2, stream), Rng::stream(1, 2, stream));
+            let (x, y) = (narrow.draw(taken, &mut a), wide.draw(taken, &mut b));
+            assert_eq!(x, y, "{k} cards taken");
+            assert_eq!(a.next_u64(), b.next_u64(), "as many random numbers used");
+            drawn += usize::from(x.is_some());
+        }
+    }
+    assert!(drawn >= 5000, "only {drawn} draws");
 }
