@@ -55,7 +55,8 @@ pub(crate) struct Flat {
 /// The posterior's hands: their unseen cards and counts, and the running total of the counts.
 #[derive(Clone, Debug)]
 pub(crate) struct Listed {
-    hands: Vec<[Card; 3]>,
+    /// Each hand and its unseen cards, whole (copied in one piece when drawn).
+    deals: Vec<OppDeal>,
     sets: Vec<CardSet>,
     counts: Vec<u64>,
     cumulative: Vec<u64>,
@@ -96,7 +97,7 @@ impl Conditional {
     pub fn len(&self) -> u64 {
         match self {
             Conditional::Flat(f) => f.hands,
-            Conditional::Listed(l) => l.hands.len() as u64,
+            Conditional::Listed(l) => l.deals.len() as u64,
         }
     }
 
@@ -114,13 +115,7 @@ impl Conditional {
                     .expect("a flat posterior has hands")
                     .0
             }
-            Conditional::Listed(l) => {
-                let k = l.draw_any(rng);
-                OppDeal {
-                    hand: l.hands[k],
-                    unseen_used: l.sets[k],
-                }
-            }
+            Conditional::Listed(l) => l.deals[l.draw_any(rng)],
         }
     }
 
@@ -225,7 +220,10 @@ impl Listed {
         Listed {
             narrow,
             alias,
-            hands: hands.iter().map(|h| h.0).collect(),
+            deals: hands
+                .iter()
+                .map(|&(hand, unseen_used)| OppDeal { hand, unseen_used })
+                .collect(),
             sets,
             counts,
             cumulative: cumulative.to_vec(),
@@ -241,7 +239,7 @@ impl Listed {
             let k = taken.len();
             // A lookup (scattered over a table of 177 kB) costs about what walking sixteen
             // hands does (measured).
-            if 16 * Holding::cost(k) < self.hands.len() {
+            if 16 * Holding::cost(k) < self.deals.len() {
                 return self.total - h.meeting(taken, k);
             }
         }
@@ -298,11 +296,7 @@ impl Listed {
                 k += 1;
             }
         };
-        let deal = OppDeal {
-            hand: self.hands[k],
-            unseen_used: self.sets[k],
-        };
-        Some((deal, kept as f64 / self.total as f64))
+        Some((self.deals[k], kept as f64 / self.total as f64))
     }
 }
 
