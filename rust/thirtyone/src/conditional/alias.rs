@@ -54,10 +54,9 @@ impl Alias {
 
     pub(super) fn draw(&self, rng: &mut Rng) -> usize {
         let k = rng.below(self.keep.len() as u32) as usize;
-        if self.uniform(rng) < self.keep[k] {
-            k
-        } else {
-            self.other[k] as usize
-        }
+        let (keep, other) = (self.keep[k], self.other[k] as usize);
+        // Without a branch (an unpredictable one): `k` or `other`.
+        let to_other = usize::from(self.uniform(rng) >= keep).wrapping_neg();
+        k ^ ((k ^ other) & to_other)
     }
 }
