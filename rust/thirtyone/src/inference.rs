@@ -23,7 +23,7 @@ use montecarlo::Rng;
 use rayon::prelude::*;
 
 use crate::cards::{same_cards, Card, CardSet};
-use crate::conditional::Conditional;
+use crate::conditional::{Conditional, Places};
 use crate::decision::{choose_put_down, choose_start, Start, TABLE_KNOCK_AT};
 use crate::public::knock_limits_allow;
 use crate::round::MAX_SEATS;
@@ -84,6 +84,7 @@ impl<'a> Inference<'a> {
             .par_iter()
             .map(|o| Counter::count(view, o, &unseen, deadline))
             .collect();
+        let places = Places::new(&unseen);
         let conditionals = view
             .opponents
             .par_iter()
@@ -95,6 +96,7 @@ impl<'a> Inference<'a> {
                     &view.table.rules.scoring,
                     hands,
                     cumulative,
+                    places.as_ref(),
                 )),
                 Posterior::Rejection => None,
             })
