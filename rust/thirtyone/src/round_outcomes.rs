@@ -47,14 +47,11 @@ impl RoundResult {
         let n = round.seats() as usize;
         let first = round.first() as usize;
         let seat = |p: usize| ((first + p) % n) as u8;
+        // Positions from the first player: the seats from `first` on, then those before it.
         let mut losses = [0u8; MAX_SEATS];
-        for (p, l) in losses.iter_mut().enumerate().take(n) {
-            *l = all[seat(p) as usize];
-        }
-        let mut order = [0u8; MAX_SEATS];
-        for (p, o) in order.iter_mut().enumerate().take(n) {
-            *o = p as u8;
-        }
+        losses[..n - first].copy_from_slice(&all[first..n]);
+        losses[n - first..n].copy_from_slice(&all[..first]);
+        let mut order: [u8; MAX_SEATS] = std::array::from_fn(|p| p as u8);
         if keep_order {
             order[..n].sort_by_key(|&p| (round.counted_score(seat(p as usize)), p));
         }
