@@ -51,7 +51,8 @@ impl RoundResult {
         let mut losses = [0u8; MAX_SEATS];
         losses[..n - first].copy_from_slice(&all[first..n]);
         losses[n - first..n].copy_from_slice(&all[..first]);
-        let mut order: [u8; MAX_SEATS] = std::array::from_fn(|p| p as u8);
+        // (Positions past the table's seats stay 0, as the results kept on disk have them.)
+        let mut order: [u8; MAX_SEATS] = std::array::from_fn(|p| if p < n { p as u8 } else { 0 });
         if keep_order {
             order[..n].sort_by_key(|&p| (round.counted_score(seat(p as usize)), p));
         }
