@@ -95,7 +95,7 @@ impl Round {
                 }
             }
         }
-        for (l, extra) in lost.iter_mut().zip(self.table.shown_losses) {
+        for (l, extra) in lost.iter_mut().zip(self.table.shown_losses).take(n) {
             *l += extra;
         }
         lost
@@ -105,6 +105,7 @@ impl Round {
     /// knocker among the lowest pays the knock penalty, a tie settled by `knocker_tie`.
     fn lowest_pay(&self, scores: &[Score; MAX_SEATS], knocker: Option<u8>, lost: &mut [u8]) {
         let n = self.table.seats as usize;
+        let scores = &scores[..n];
         let low = *scores.iter().min().expect("at least two seats");
         let lowest = |s: usize| scores[s] == low;
         let tied = scores.iter().filter(|&&x| x == low).count();
