@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
+from positions import positions
 from thirtyone import StateError
 from thirtyone.cli import main
 
@@ -262,9 +263,22 @@ def test_table_fits_in_80_columns() -> None:
         result = run(["oracle", "-", *FAST, "--sweeps", "all"], input=json.dumps(state), columns=80)
         assert result.exit_code == 0, result.output
         assert max(len(line) for line in result.stdout.splitlines()) <= 80
+        # Every figure whole: the bar gives way, not the numbers (the game's column included).
+        assert "…" not in result.stdout
         assert result.stdout.count("◀ kept") == sum(
             1 for o in oracle_json(state)["options"] if "knock_at" in o
         )
+
+
+def test_figures_stay_whole_in_80_columns_with_the_games_column() -> None:
+    # A late nine-seat position whose options are all 100.0% safe: the widest figures, beside
+    # the "win game" column.
+    state = next(p.state for p in positions(1, 9) if p.turn == 28)
+    result = run(["oracle", "-", *FAST], input=json.dumps(state), columns=80)
+    assert result.exit_code == 0, result.output
+    assert "100.0%" in result.stdout and "game" in result.stdout
+    assert "…" not in result.stdout
+    assert max(len(line) for line in result.stdout.splitlines()) <= 80
 
 
 def test_sweeps_none_leaves_the_chart_out() -> None:

@@ -283,7 +283,9 @@ def advice_report(advice: Advice, *, sweeps: str = "best", width: int = 80) -> G
     ties, the warnings, and the sweep chart (``sweeps``: ``best`` = the best swept option,
     ``all``, or ``none``), fitted to ``width`` columns."""
     labels = max(len(option_label(o)) for o in advice.options)
-    bar_width = max(6, min(24, width - 42 - labels))
+    # The columns beside the label and the bar take 42, and the game's column 9 more.
+    fixed = 42 + (9 if advice.best_game is not None else 0)
+    bar_width = max(6, min(24, width - fixed - labels))
     parts: list[RenderableType] = []
     head = Text("The Oracle", style="bold magenta")
     head.append(
