@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner, Result
 from thirtyone import _core
-from thirtyone.advisor import reads, why_line
+from thirtyone.advisor import Read, reads, why_line
 from thirtyone.cli import main
 from thirtyone.oracle import Advice, OptionAdvice, advise
 from thirtyone.state import parse
@@ -193,6 +193,26 @@ def test_the_read_is_a_count_over_the_consistent_deals() -> None:
         f"more than your 9 in {100 * threat.share_above(9):.1f}% of the deals consistent with "
         f"{threat.name}'s play."
     )
+
+
+def test_a_knock_at_the_first_chance_is_explained_by_the_hand_kept_not_by_any_hand() -> None:
+    # Every deal gives Alice 5 to 29 and Ben 8 to 20: "2 or more in 100%" would say nothing.
+    alice = Read(1, "Alice", np.array([5.0, 12.0, 18.0, 22.0, 29.0]), ())
+    ben = Read(2, "Ben", np.array([8.0, 10.0, 14.0, 16.0, 20.0]), ())
+    found = [alice, ben]
+    first_chance = {"swept": True, "knock_at": 2.0}
+    put_down = OptionAdvice("discard", 0.8, 0.01, 0.2, card="3C", keeps=17, **first_chance)
+    line = why_line(Advice([put_down], [], "", 100, 100), found)
+    consistent = "of the deals consistent with Alice's play."
+    assert line == f"Why: Alice holds more than your 17 in 60.0% {consistent}"
+    # A draw keeps no hand known yet: the threat is a hand at the table's knock score, 27.
+    draw = OptionAdvice("draw", 0.7, 0.01, 0.3, **first_chance)
+    line = why_line(Advice([draw], [], "", 100, 100), found)
+    assert line == f"Why: Alice holds 27 or more in 20.0% {consistent}"
+    # A knock score some deals do not reach is itself the threat.
+    later = OptionAdvice("draw", 0.7, 0.01, 0.3, swept=True, knock_at=15.0)
+    line = why_line(Advice([later], [], "", 100, 100), found)
+    assert line == f"Why: Alice holds 15 or more in 60.0% {consistent}"
 
 
 def test_the_advice_panel_shows_the_chance_of_winning_the_game(tmp_path: Path) -> None:

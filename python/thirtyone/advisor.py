@@ -96,14 +96,19 @@ def why_line(advice: Advice, table_reads: Sequence[Read]) -> str | None:
     if not table_reads:
         return None
     best = advice.best
-    if best.keeps is not None and not (best.swept and best.knock_at is not None):
+    plan = best.knock_at if best.swept and best.knock_at is not None else None
+    if plan is not None and all(r.share_at_least(plan) >= 1 for r in table_reads):
+        # Knocking at the first chance: every opponent holds that much in every deal, which
+        # says nothing. The threat is then a hand above the one kept, or at the table's score.
+        plan = None if best.keeps is not None else HIGH
+    if best.keeps is not None and plan is None:
         if best.keeps >= 31:
             return None
         what = f"more than your {score_text(best.keeps)}"
         threat = max(table_reads, key=lambda r: r.share_above(best.keeps or 0))
         share = threat.share_above(best.keeps)
     else:
-        target = best.knock_at if best.swept and best.knock_at is not None else HIGH
+        target = plan if plan is not None else HIGH
         what = f"{score_text(target)} or more"
         threat = max(table_reads, key=lambda r: r.share_at_least(target))
         share = threat.share_at_least(target)
