@@ -14,22 +14,10 @@
 
 use std::time::Instant;
 
+use crate::outcomes::{Outcome, Outcomes, Runs};
 use crate::rng::Rng;
 use crate::runner::{Runner, Stop};
 use crate::stats::{best, best_by_value, Tally};
-
-/// The outcome of one playout for the advised player.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Outcome {
-    /// The player came through safe.
-    pub success: bool,
-    /// What it cost the player.
-    pub cost: u32,
-    /// What the outcome is worth to the player beyond the playout (in a game of several rounds:
-    /// the chance of winning the game from there), in fixed point (`stats::to_fixed`); 0 when
-    /// the game has no such value.
-    pub value: u32,
-}
 
 /// A game's playouts.
 pub trait Simulator: Sync {
@@ -46,14 +34,14 @@ pub trait Simulator: Sync {
     fn start(&self, world: &Self::World) -> Self::Start;
 
     /// Play a world (made ready by [`Simulator::start`]) out after `choice`, with the randomness
-    /// of `rng`, and write the outcome under every policy into `out`
-    /// (`out.len() == policies(choice)`).
+    /// of `rng`, and write the outcome under every policy into `out` (`out.len() ==
+    /// policies(choice)`; policies that share an outcome are best written as one range).
     fn playout(
         &self,
         start: &Self::Start,
         choice: &Self::Choice,
         rng: &mut Rng,
-        out: &mut [Outcome],
+        out: &mut Outcomes<'_>,
     );
 
     /// The same under one policy only (the confirmation run). The default plays them all.
@@ -64,9 +52,9 @@ pub trait Simulator: Sync {
         policy: usize,
         rng: &mut Rng,
     ) -> Outcome {
-        let mut out = vec![Outcome::default(); self.policies(choice)];
-        self.playout(start, choice, rng, &mut out);
-        out[policy]
+        let mut runs = Runs::new(self.policies(choice));
+        self.playout(start, choice, rng, &mut runs.playout());
+        runs.outcome_of(policy)
     }
 }
 
@@ -143,7 +131,7 @@ pub fn evaluate<S: Simulator>(
         let start = sim.start(&worlds[i % worlds.len()]);
         for ((choice, &o), &k) in choices.iter().zip(&offsets).zip(&sizes) {
             let mut rng = Rng::stream(seed, PURPOSE_SWEEP, i as u64);
-            sim.playout(&start, choice, &mut rng, &mut out[o..o + k]);
+            sim.playout(&start, choice, &mut rng, &mut out.part(o..o + k));
         }
     });
     eval.stopped = stop;
@@ -170,9 +158,10 @@ pub fn evaluate<S: Simulator>(
             },
             |i, out| {
                 let start = sim.start(&worlds[i % worlds.len()]);
-                for (slot, &c) in out.iter_mut().zip(&swept) {
+                for (j, &c) in swept.iter().enumerate() {
                     let mut rng = Rng::stream(seed, PURPOSE_CONFIRM, i as u64);
-                    *slot = sim.playout_policy(&start, &choices[c], policies[c], &mut rng);
+                    let o = sim.playout_policy(&start, &choices[c], policies[c], &mut rng);
+                    out.set(j..j + 1, o);
                 }
             },
         )
@@ -209,69 +198,10 @@ struct Limit {
     minimum: usize,
 }
 
-/// The tallies of one chunk of playouts, a column per figure: adding a playout's outcomes is a
-/// few additions per outcome.
-struct Columns {
-    n: u64,
-    successes: Vec<u32>,
-    cost: Vec<u64>,
-    cost_sq: Vec<u64>,
-    value: Vec<u64>,
-    value_sq: Vec<u128>,
-}
-
-impl Columns {
-    fn new(k: usize) -> Columns {
-        Columns {
-            n: 0,
-            successes: vec![0; k],
-            cost: vec![0; k],
-            cost_sq: vec![0; k],
-            value: vec![0; k],
-            value_sq: vec![0; k],
-        }
-    }
-
-    #[inline]
-    fn add(&mut self, out: &[Outcome]) {
-        self.n += 1;
-        let k = out.len();
-        let (successes, cost, cost_sq) = (
-            &mut self.successes[..k],
-            &mut self.cost[..k],
-            &mut self.cost_sq[..k],
-        );
-        let (value, value_sq) = (&mut self.value[..k], &mut self.value_sq[..k]);
-        for (j, o) in out.iter().enumerate() {
-            successes[j] += u32::from(o.success);
-            cost[j] += u64::from(o.cost);
-            cost_sq[j] += u64::from(o.cost) * u64::from(o.cost);
-            // (A round-level query values nothing: its outcomes skip the wide sums.)
-            if o.value != 0 {
-                value[j] += u64::from(o.value);
-                value_sq[j] += u128::from(o.value) * u128::from(o.value);
-            }
-        }
-    }
-
-    fn into_tallies(self) -> Vec<Tally> {
-        (0..self.successes.len())
-            .map(|j| Tally {
-                n: self.n,
-                successes: self.successes[j].into(),
-                cost: self.cost[j],
-                cost_sq: self.cost_sq[j],
-                value: self.value[j],
-                value_sq: self.value_sq[j],
-            })
-            .collect()
-    }
-}
-
 /// Run `n` playouts of `k` outcomes each; tally them per outcome.
 fn run<F>(runner: &Runner, n: usize, k: usize, limit: Limit, play: F) -> (Vec<Tally>, Option<Stop>)
 where
-    F: Fn(usize, &mut [Outcome]) + Sync,
+    F: Fn(usize, &mut Outcomes<'_>) + Sync,
 {
     let mut total = vec![Tally::default(); k];
     let mut stopped = false;
@@ -280,13 +210,11 @@ where
         CHUNK,
         |start| (start >= limit.minimum).then_some(limit.deadline).flatten(),
         |range| {
-            let mut tallies = Columns::new(k);
-            let mut out = vec![Outcome::default(); k];
+            let mut runs = Runs::new(k);
             for i in range {
-                play(i, &mut out);
-                tallies.add(&out);
+                play(i, &mut runs.playout());
             }
-            tallies.into_tallies()
+            runs.into_tallies()
         },
         |c| match c {
             Some(t) => total.iter_mut().zip(&t).for_each(|(a, b)| a.merge(b)),
@@ -317,16 +245,21 @@ mod tests {
             *c
         }
         fn start(&self, _: &()) {}
-        fn playout(&self, _: &(), _: &usize, rng: &mut Rng, out: &mut [Outcome]) {
-            let u = rng.below(10);
-            for (j, o) in out.iter_mut().enumerate() {
-                let success = u <= j as u32;
-                *o = Outcome {
-                    success,
-                    cost: u32::from(!success),
-                    value: 0,
-                };
-            }
+        fn playout(&self, _: &(), _: &usize, rng: &mut Rng, out: &mut Outcomes<'_>) {
+            let u = rng.below(10) as usize;
+            // Policy j succeeds when u <= j: the policies below u fail (cost 1).
+            let failed = u.min(out.len());
+            let fail = Outcome {
+                success: false,
+                cost: 1,
+                value: 0,
+            };
+            out.set(0..failed, fail);
+            let ok = Outcome {
+                success: true,
+                ..Outcome::default()
+            };
+            out.set(failed..out.len(), ok);
         }
     }
 

@@ -8,16 +8,19 @@
 //!
 //! The engine supplies the rest: deterministic random streams ([`rng`]), the parallel runner with
 //! its time limit and cancellation ([`runner`]), consistent-world collection ([`worlds`]), the
-//! policy sweep with its confirmation run ([`evaluate`]) and the statistics ([`stats`]).
+//! policy sweep with its confirmation run ([`evaluate`]), the outcomes' tallies ([`outcomes`])
+//! and the statistics ([`stats`]).
 
 pub mod evaluate;
+pub mod outcomes;
 pub mod rng;
 pub mod runner;
 pub mod sequential;
 pub mod stats;
 pub mod worlds;
 
-pub use evaluate::{evaluate, ChoiceResult, EvalSettings, Evaluation, Outcome, Simulator};
+pub use evaluate::{evaluate, ChoiceResult, EvalSettings, Evaluation, Simulator};
+pub use outcomes::{Outcome, Outcomes};
 pub use rng::Rng;
 pub use runner::{Runner, Stop};
 pub use stats::{margin, to_fixed, Tally, VALUE_ONE};

@@ -9,7 +9,7 @@
 
 use std::sync::Arc;
 
-use montecarlo::{to_fixed, Outcome, Rng, Simulator};
+use montecarlo::{to_fixed, Outcome, Outcomes, Rng, Simulator};
 
 use crate::cards::Card;
 use crate::decision::{choose_put_down, TABLE_KNOCK_AT};
@@ -172,7 +172,7 @@ impl<'a> Playouts<'a> {
     }
 
     /// The shared trajectory: outcomes for every threshold and for never.
-    fn sweep(&self, mut round: Round, out: &mut [Outcome]) {
+    fn sweep(&self, mut round: Round, out: &mut Outcomes<'_>) {
         let me = self.view.me;
         let mut reached = 0usize; // thresholds[..reached] have branched off
         while !round.is_over() {
@@ -187,7 +187,7 @@ impl<'a> Playouts<'a> {
                     crate::round::turn_count::add();
                     self.finish(&mut branch, Score::NEVER);
                     let o = self.outcome(&branch);
-                    out[reached..upto].fill(o);
+                    out.set(reached..upto, o);
                     reached = upto;
                 }
                 round.rule_turn(Score::NEVER);
@@ -201,7 +201,7 @@ impl<'a> Playouts<'a> {
             }
         }
         let o = self.outcome(&round);
-        out[reached..].fill(o);
+        out.set(reached..out.len(), o);
     }
 }
 
@@ -228,18 +228,18 @@ impl Simulator for Playouts<'_> {
         )
     }
 
-    fn playout(&self, start: &Round, choice: &Choice, rng: &mut Rng, out: &mut [Outcome]) {
+    fn playout(&self, start: &Round, choice: &Choice, rng: &mut Rng, out: &mut Outcomes<'_>) {
         let base = self.round(start, rng);
         let per = self.per_variant(choice);
         for v in 0..self.variants(choice) {
             let mut round = base.clone();
             self.play_choice(&mut round, choice, v);
-            let slice = &mut out[v * per..(v + 1) * per];
+            let mut part = out.part(v * per..(v + 1) * per);
             if self.sweeps(choice) {
-                self.sweep(round, slice);
+                self.sweep(round, &mut part);
             } else {
                 self.finish(&mut round, Score::NEVER);
-                slice[0] = self.outcome(&round);
+                part.set(0..1, self.outcome(&round));
             }
         }
     }
