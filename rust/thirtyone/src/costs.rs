@@ -19,14 +19,9 @@ impl Round {
                 if self.table.rules.lives_mode == LivesMode::Lives
                     && !self.hid_31.contains(&true) =>
             {
-                // Not among the lowest: nothing to pay at the showdown.
-                let mine = self.score(seat);
-                let beaten = (0..self.table.seats).any(|o| o != seat && self.score(o) < mine);
-                if beaten {
-                    self.table.shown_losses[s]
-                } else {
-                    self.losses()[s]
-                }
+                let n = self.table.seats as usize;
+                let showdown = Showdown::of(&self.scores[..n]);
+                self.lowest_pays(&showdown, self.table.knocker, s) + self.table.shown_losses[s]
             }
             _ => self.losses()[s],
         }
@@ -101,41 +96,129 @@ impl Round {
         lost
     }
 
-    /// The showdown in lives: the lowest hand loses one, every hand tied for lowest one; a
-    /// knocker among the lowest pays the knock penalty, a tie settled by `knocker_tie`.
+    /// The showdown in lives: the lowest hand loses one, every hand tied for lowest one.
     fn lowest_pay(&self, scores: &[Score; MAX_SEATS], knocker: Option<u8>, lost: &mut [u8]) {
         let n = self.table.seats as usize;
-        let scores = &scores[..n];
-        let low = *scores.iter().min().expect("at least two seats");
-        let lowest = |s: usize| scores[s] == low;
-        let tied = scores.iter().filter(|&&x| x == low).count();
-        match knocker {
-            Some(k) if lowest(k as usize) => {
-                let k = k as usize;
-                let penalty = self.table.rules.knock_penalty;
-                if tied == 1 {
-                    lost[k] = penalty;
-                } else {
-                    let (knocker_pays, others_pay) = match self.table.rules.knocker_tie {
-                        KnockerTie::KnockerPays => (penalty, 1),
-                        KnockerTie::OthersPay => (0, 1),
-                        KnockerTie::OnlyKnocker => (penalty, 0),
-                        KnockerTie::Cadillac => (2, 0),
-                    };
-                    for (s, l) in lost.iter_mut().enumerate().take(n) {
-                        if lowest(s) {
-                            *l = if s == k { knocker_pays } else { others_pay };
-                        }
-                    }
-                }
-            }
-            _ => {
-                for (s, l) in lost.iter_mut().enumerate().take(n) {
-                    if lowest(s) {
-                        *l = 1;
-                    }
-                }
-            }
+        let showdown = Showdown::of(&scores[..n]);
+        for (s, l) in lost.iter_mut().enumerate().take(n) {
+            *l = self.lowest_pays(&showdown, knocker, s);
         }
+    }
+
+    /// What `seat` pays at a showdown in lives: one for a hand among the lowest, except a
+    /// knocker among the lowest, who pays the knock penalty, a tie settled by `knocker_tie`.
+    #[inline]
+    fn lowest_pays(&self, showdown: &Showdown, knocker: Option<u8>, seat: usize) -> u8 {
+        if showdown.scores[seat] != showdown.low {
+            return 0;
+        }
+        match knocker {
+            Some(k) if showdown.scores[k as usize] == showdown.low => {
+                let penalty = self.table.rules.knock_penalty;
+                if showdown.tied == 1 {
+                    // The knocker alone is lowest, and `seat` is lowest: it is the knocker.
+                    return penalty;
+                }
+                let (knocker_pays, others_pay) = match self.table.rules.knocker_tie {
+                    KnockerTie::KnockerPays => (penalty, 1),
+                    KnockerTie::OthersPay => (0, 1),
+                    KnockerTie::OnlyKnocker => (penalty, 0),
+                    KnockerTie::Cadillac => (2, 0),
+                };
+                if seat == k as usize {
+                    knocker_pays
+                } else {
+                    others_pay
+                }
+            }
+            _ => 1,
+        }
+    }
+}
+
+/// The hands counted at a showdown: the lowest score and how many hands hold it.
+struct Showdown<'a> {
+    scores: &'a [Score],
+    low: Score,
+    tied: usize,
+}
+
+impl<'a> Showdown<'a> {
+    #[inline]
+    fn of(scores: &'a [Score]) -> Showdown<'a> {
+        let low = *scores.iter().min().expect("at least two seats");
+        let tied = scores.iter().filter(|&&x| x == low).count();
+        Showdown { scores, low, tied }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use montecarlo::Rng;
+
+    use crate::cards::Card;
+    use crate::decision::TABLE_KNOCK_AT;
+    use crate::round::Round;
+    use crate::rules::{KnockerTie, LivesMode, RoundRules, ThirtyOneAfterKnock};
+    use crate::scoring::Score;
+
+    #[test]
+    fn one_seats_loss_is_its_share_of_the_rounds_losses() {
+        // Rounds played by the rule under every way of settling a tie, some knocking early so
+        // that knockers are often caught among the lowest; every ending and seat count.
+        let ties = [
+            KnockerTie::KnockerPays,
+            KnockerTie::OthersPay,
+            KnockerTie::OnlyKnocker,
+            KnockerTie::Cadillac,
+        ];
+        let mut rng = Rng::stream(5, 0, 0);
+        let mut checked = [0usize; 2];
+        for i in 0..4_000u64 {
+            let gin = i % 7 == 0;
+            let rules = RoundRules {
+                // (Gin lives settle a knock by the highest hand: no tie rule applies.)
+                knocker_tie: if gin {
+                    KnockerTie::KnockerPays
+                } else {
+                    ties[(i % 4) as usize]
+                },
+                knock_penalty: 1 + (i / 4 % 2) as u8,
+                lives_mode: if gin {
+                    LivesMode::Gin
+                } else {
+                    LivesMode::Lives
+                },
+                thirty_one_after_knock: if i % 3 == 0 {
+                    ThirtyOneAfterKnock::Continues
+                } else {
+                    ThirtyOneAfterKnock::EndsRound
+                },
+                ..RoundRules::default()
+            };
+            let seats = 2 + (i % 8) as u8;
+            let mut deck: Vec<Card> = Card::all().collect();
+            rng.shuffle(&mut deck);
+            let mut round = Round::deal(rules, seats, 0, &deck).expect("a deal");
+            let knock_at = if i % 2 == 0 {
+                Score::from_points(12)
+            } else {
+                TABLE_KNOCK_AT
+            };
+            while !round.is_over() {
+                round.play_rule_turn(knock_at);
+            }
+            let all = round.losses();
+            for seat in 0..seats {
+                assert_eq!(
+                    round.loss_of(seat),
+                    all[seat as usize],
+                    "round {i}, seat {seat}"
+                );
+            }
+            checked[usize::from(all.iter().any(|&l| l > 1))] += 1;
+        }
+        // Both single and double losses came up.
+        assert!(checked.iter().all(|&c| c > 100), "{checked:?}");
     }
 }

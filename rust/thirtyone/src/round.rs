@@ -96,7 +96,7 @@ pub struct Round {
     /// The seat holds a 31 it kept hidden at its last put-down (counts as 30 at the showdown).
     pub(crate) hid_31: [bool; MAX_SEATS],
     /// Each hand's score, kept with the hands (a playout asks for them every turn).
-    scores: [Score; MAX_SEATS],
+    pub(crate) scores: [Score; MAX_SEATS],
     /// How this table scores a hand (looked up once, not every turn).
     score_table: ScoreTable,
     /// In a playout: the stock is in no particular order and each draw picks a random card
