@@ -96,14 +96,14 @@ pub fn start_with(
 
 /// Rule 4's order of a card, reversed so that the card to put down has the larger key: lowest
 /// value, then the card just drawn, then suit order, then the lower rank. Bit 6 is left free for
-/// "the card just drawn" (added as 64).
+/// "the card just drawn" (added as 64). Shifted up by two: a key's lowest bits are the place.
 const ORDER: [u32; 256] = {
     let mut t = [0u32; 256];
     let mut i = 0;
     while i < 52 {
         let c = Card::from_index(i as u8);
         let tie = ((c.value() as u32) << 7) | ((c.suit() as u32) << 4) | c.rank() as u32;
-        t[i] = 2047 - (tie | 64);
+        t[i] = (2047 - (tie | 64)) << 2;
         i += 1;
     }
     t
@@ -134,7 +134,7 @@ pub fn put_down_with(
 ) -> PutDown {
     let [a, b, c] = hand;
     let key = |card: Card, kept: Score, place: u32| {
-        (u32::from(kept.halves()) << 13) | (ORDER[card.index() as usize] << 2) | place
+        (u32::from(kept.halves()) << 13) | ORDER[card.index() as usize] | place
     };
     let (ka, kb, kc) = if table.is_standard() {
         let all = ScoreTable::lanes(a) + ScoreTable::lanes(b) + ScoreTable::lanes(c);

@@ -289,8 +289,8 @@ impl Table {
 /// minimum score and the one-suit rule.
 #[inline]
 pub fn knock_limits_allow_with(rules: &RoundRules, hand: [Card; 3], score: Score) -> bool {
-    let one_suit = hand[0].suit() == hand[1].suit() && hand[1].suit() == hand[2].suit();
-    score >= rules.min_knock && (!rules.knock_needs_one_suit || one_suit)
+    let one_suit = || hand[0].suit() == hand[1].suit() && hand[1].suit() == hand[2].suit();
+    score >= rules.min_knock && (!rules.knock_needs_one_suit || one_suit())
 }
 
 /// [`knock_limits_allow_with`], scoring the hand.

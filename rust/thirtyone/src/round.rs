@@ -34,6 +34,9 @@ pub mod turn_count {
     }
 }
 
+/// Slots for the stock (it holds at most 45 cards).
+const STOCK_SLOTS: usize = 64;
+
 /// One step of a turn.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Action {
@@ -89,8 +92,9 @@ pub struct Round {
     /// Each seat's hand (the fourth slot is padding: a hand is one 32-bit word to load and
     /// store in a playout's turn).
     hands: [[Card; 4]; MAX_SEATS],
-    /// The stock, its top card last (the first `table.stock_len` slots are in play).
-    pub(crate) stock: [Card; 52],
+    /// The stock, its top card last (the first `table.stock_len` slots are in play; the slots
+    /// are a power of two so that a draw's index needs no bounds check).
+    pub(crate) stock: [Card; STOCK_SLOTS],
     /// The fourth card of the player to move while they put one down.
     pub(crate) drawn: Card,
     /// The seat holds a 31 it kept hidden at its last put-down (counts as 30 at the showdown).
@@ -131,7 +135,7 @@ impl Round {
                 hands[(first as usize + i) % n][k] = deck[k * n + i];
             }
         }
-        let mut stock = [deck[0]; 52];
+        let mut stock = [deck[0]; STOCK_SLOTS];
         let rest = &deck[3 * n + 1..];
         for (i, &c) in rest.iter().rev().enumerate() {
             stock[i] = c;
@@ -161,7 +165,7 @@ impl Round {
         drawn: Option<Card>,
         hid_31: [bool; MAX_SEATS],
     ) -> Round {
-        let mut cards = [Card::from_index(0); 52];
+        let mut cards = [Card::from_index(0); STOCK_SLOTS];
         let mut len = 0usize;
         for c in stock.iter() {
             cards[len] = c;
@@ -430,9 +434,9 @@ impl Round {
     #[inline(always)]
     fn pop_stock(&mut self) -> Card {
         let len = self.table.stock_len;
-        let last = len as usize - 1;
+        let last = (len as usize - 1) % STOCK_SLOTS;
         if let Some(rng) = &mut self.draw_rng {
-            let j = rng.below(len as u32) as usize;
+            let j = rng.below(len as u32) as usize % STOCK_SLOTS;
             self.stock.swap(j, last);
         }
         self.stock[last]
