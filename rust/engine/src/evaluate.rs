@@ -129,8 +129,9 @@ pub fn evaluate<S: Simulator>(
     };
     let (sweep, stop) = run(runner, settings.playouts, total, limit, |i, out| {
         let start = sim.start(&worlds[i % worlds.len()]);
+        let stream = Rng::stream(seed, PURPOSE_SWEEP, i as u64);
         for ((choice, &o), &k) in choices.iter().zip(&offsets).zip(&sizes) {
-            let mut rng = Rng::stream(seed, PURPOSE_SWEEP, i as u64);
+            let mut rng = stream.clone();
             sim.playout(&start, choice, &mut rng, &mut out.part(o..o + k));
         }
     });
@@ -158,8 +159,9 @@ pub fn evaluate<S: Simulator>(
             },
             |i, out| {
                 let start = sim.start(&worlds[i % worlds.len()]);
+                let stream = Rng::stream(seed, PURPOSE_CONFIRM, i as u64);
                 for (j, &c) in swept.iter().enumerate() {
-                    let mut rng = Rng::stream(seed, PURPOSE_CONFIRM, i as u64);
+                    let mut rng = stream.clone();
                     let o = sim.playout_policy(&start, &choices[c], policies[c], &mut rng);
                     out.set(j..j + 1, o);
                 }

@@ -171,6 +171,19 @@ impl<'a> Playouts<'a> {
         }
     }
 
+    /// One put-down variant of a choice played out from `round`, under each of its policies.
+    fn play_variant(&self, mut round: Round, choice: &Choice, v: usize, out: &mut Outcomes<'_>) {
+        let per = self.per_variant(choice);
+        self.play_choice(&mut round, choice, v);
+        let mut part = out.part(v * per..(v + 1) * per);
+        if self.sweeps(choice) {
+            self.sweep(round, &mut part);
+        } else {
+            self.finish(&mut round, Score::NEVER);
+            part.set(0..1, self.outcome(&round));
+        }
+    }
+
     /// The shared trajectory: outcomes for every threshold and for never.
     fn sweep(&self, mut round: Round, out: &mut Outcomes<'_>) {
         let me = self.view.me;
@@ -230,18 +243,11 @@ impl Simulator for Playouts<'_> {
 
     fn playout(&self, start: &Round, choice: &Choice, rng: &mut Rng, out: &mut Outcomes<'_>) {
         let base = self.round(start, rng);
-        let per = self.per_variant(choice);
-        for v in 0..self.variants(choice) {
-            let mut round = base.clone();
-            self.play_choice(&mut round, choice, v);
-            let mut part = out.part(v * per..(v + 1) * per);
-            if self.sweeps(choice) {
-                self.sweep(round, &mut part);
-            } else {
-                self.finish(&mut round, Score::NEVER);
-                part.set(0..1, self.outcome(&round));
-            }
+        let last = self.variants(choice) - 1;
+        for v in 0..last {
+            self.play_variant(base.clone(), choice, v, out);
         }
+        self.play_variant(base, choice, last, out);
     }
 
     fn playout_policy(
