@@ -115,7 +115,7 @@ impl Round {
         match knocker {
             Some(k) if showdown.scores[k as usize] == showdown.low => {
                 let penalty = self.table.rules.knock_penalty;
-                if showdown.tied == 1 {
+                if showdown.tied() == 1 {
                     // The knocker alone is lowest, and `seat` is lowest: it is the knocker.
                     return penalty;
                 }
@@ -136,19 +136,22 @@ impl Round {
     }
 }
 
-/// The hands counted at a showdown: the lowest score and how many hands hold it.
+/// The hands counted at a showdown, with the lowest score.
 struct Showdown<'a> {
     scores: &'a [Score],
     low: Score,
-    tied: usize,
 }
 
 impl<'a> Showdown<'a> {
     #[inline]
     fn of(scores: &'a [Score]) -> Showdown<'a> {
         let low = *scores.iter().min().expect("at least two seats");
-        let tied = scores.iter().filter(|&&x| x == low).count();
-        Showdown { scores, low, tied }
+        Showdown { scores, low }
+    }
+
+    /// How many hands hold the lowest score.
+    fn tied(&self) -> usize {
+        self.scores.iter().filter(|&&x| x == self.low).count()
     }
 }
 
