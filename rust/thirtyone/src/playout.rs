@@ -12,10 +12,10 @@ use std::sync::Arc;
 use montecarlo::{to_fixed, Outcome, Outcomes, Rng, Simulator};
 
 use crate::cards::Card;
-use crate::decision::{choose_put_down, TABLE_KNOCK_AT};
+use crate::decision::TABLE_KNOCK_AT;
 use crate::game_value::GameValue;
 use crate::inference::Deal;
-use crate::round::{Phase, Round};
+use crate::round::Round;
 use crate::round_outcomes::RoundResult;
 use crate::scoring::Score;
 use crate::view::View;
@@ -124,14 +124,7 @@ impl<'a> Playouts<'a> {
         match *choice {
             Choice::Knock => round.apply_legal(Action::Knock),
             Choice::Draw => {
-                let hand = round.hand(self.view.me);
-                round.apply_legal(Action::Draw(Source::Stock));
-                let Phase::PutDown { new, .. } = round.phase() else {
-                    unreachable!("a draw leaves a card to put down")
-                };
-                let scoring = round.table.rules.scoring;
-                let card = choose_put_down(&scoring, hand, new, false).card;
-                round.apply_legal(Action::PutDown(card));
+                round.draw_by_rule();
             }
             Choice::Take => {
                 round.apply_legal(Action::Draw(Source::Pile));

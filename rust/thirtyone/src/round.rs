@@ -509,22 +509,40 @@ impl Round {
                 rec.declined = true;
                 return rec;
             }
-            (Start::Take, Some(p)) => (Source::Pile, top, p),
+            (Start::Take, Some(p)) => {
+                self.table.draw(Source::Pile);
+                self.finish_put_down(p.card, p.kept, p.score, false);
+                (Source::Pile, top, p)
+            }
             _ => {
-                let new = self.pop_stock();
-                (
-                    Source::Stock,
-                    new,
-                    decision::put_down_with(table, hand, now, new, false),
-                )
+                let (new, p) = self.draw_by_rule();
+                (Source::Stock, new, p)
             }
         };
-        self.table.draw(source);
         rec.draw = Some((source, new));
         rec.put_down = Some(choice.card);
-        self.finish_put_down(choice.card, choice.kept, choice.score, false);
         rec.showed_31 = self.table.showed_31[seat as usize];
         rec
+    }
+
+    /// The player to move draws from the stock and puts a card down by the table's rule (the
+    /// Oracle's `draw` option, and the rule's turn when it neither knocks nor takes). Returns the
+    /// card drawn and the put-down.
+    #[inline(always)]
+    pub(crate) fn draw_by_rule(&mut self) -> (Card, decision::PutDown) {
+        debug_assert_eq!(self.refuse(Action::Draw(Source::Stock)), None);
+        let seat = self.table.to_move;
+        let new = self.pop_stock();
+        let p = decision::put_down_with(
+            self.score_table,
+            self.hand(seat),
+            self.score(seat),
+            new,
+            false,
+        );
+        self.table.draw(Source::Stock);
+        self.finish_put_down(p.card, p.kept, p.score, false);
+        (new, p)
     }
 }
 
