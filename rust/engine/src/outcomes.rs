@@ -24,38 +24,73 @@ pub struct Outcome {
     pub value: u32,
 }
 
+/// One outcome's share of the sums, or a difference of sums (wrapping).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Sums {
+    successes: u64,
+    cost: u64,
+    cost_sq: u64,
+    value: u64,
+    value_sq: u128,
+    /// Outcomes given (a debug build checks one per policy and playout).
+    given: u64,
+}
+
+impl Sums {
+    #[inline]
+    fn of(o: Outcome) -> Sums {
+        let cost = u64::from(o.cost);
+        Sums {
+            successes: u64::from(o.success),
+            cost,
+            cost_sq: cost * cost,
+            value: u64::from(o.value),
+            value_sq: u128::from(o.value) * u128::from(o.value),
+            given: 1,
+        }
+    }
+
+    #[inline]
+    fn add(&mut self, d: &Sums) {
+        self.successes = self.successes.wrapping_add(d.successes);
+        self.cost = self.cost.wrapping_add(d.cost);
+        self.cost_sq = self.cost_sq.wrapping_add(d.cost_sq);
+        self.value = self.value.wrapping_add(d.value);
+        self.value_sq = self.value_sq.wrapping_add(d.value_sq);
+        self.given = self.given.wrapping_add(d.given);
+    }
+
+    #[inline]
+    fn sub(&mut self, d: &Sums) {
+        self.successes = self.successes.wrapping_sub(d.successes);
+        self.cost = self.cost.wrapping_sub(d.cost);
+        self.cost_sq = self.cost_sq.wrapping_sub(d.cost_sq);
+        self.value = self.value.wrapping_sub(d.value);
+        self.value_sq = self.value_sq.wrapping_sub(d.value_sq);
+        self.given = self.given.wrapping_sub(d.given);
+    }
+}
+
 /// The sums of a chunk of playouts over a row of policies, kept as differences (see the module).
 pub(crate) struct Runs {
     n: u64,
-    successes: Vec<u64>,
-    cost: Vec<u64>,
-    cost_sq: Vec<u64>,
-    value: Vec<u64>,
-    value_sq: Vec<u128>,
-    /// How many outcomes each policy was given (as differences): every playout must give each
-    /// policy exactly one, which a debug build checks.
-    #[cfg(debug_assertions)]
-    given: Vec<u64>,
+    /// Slot `j`: the sums of policy `j` less those of policy `j - 1`; one slot more than there
+    /// are policies, as a range may end at the last.
+    diffs: Vec<Sums>,
 }
 
 impl Runs {
-    /// Sums for `k` policies (one slot more: a range may end at `k`).
+    /// Sums for `k` policies.
     pub(crate) fn new(k: usize) -> Runs {
         Runs {
             n: 0,
-            successes: vec![0; k + 1],
-            cost: vec![0; k + 1],
-            cost_sq: vec![0; k + 1],
-            value: vec![0; k + 1],
-            value_sq: vec![0; k + 1],
-            #[cfg(debug_assertions)]
-            given: vec![0; k + 1],
+            diffs: vec![Sums::default(); k + 1],
         }
     }
 
     /// The policies of this chunk's row.
     pub(crate) fn len(&self) -> usize {
-        self.successes.len() - 1
+        self.diffs.len() - 1
     }
 
     /// Where the next playout writes its outcomes (the whole row).
@@ -72,23 +107,9 @@ impl Runs {
     /// Policies `first..end` came out `o`.
     #[inline]
     fn add(&mut self, first: usize, end: usize, o: Outcome) {
-        let cost = u64::from(o.cost);
-        let pair = |col: &mut [u64], x: u64| {
-            col[first] = col[first].wrapping_add(x);
-            col[end] = col[end].wrapping_sub(x);
-        };
-        pair(&mut self.successes, u64::from(o.success));
-        pair(&mut self.cost, cost);
-        pair(&mut self.cost_sq, cost * cost);
-        // (A round-level query values nothing: its outcomes skip the wide sums.)
-        if o.value != 0 {
-            pair(&mut self.value, u64::from(o.value));
-            let sq = u128::from(o.value) * u128::from(o.value);
-            self.value_sq[first] = self.value_sq[first].wrapping_add(sq);
-            self.value_sq[end] = self.value_sq[end].wrapping_sub(sq);
-        }
-        #[cfg(debug_assertions)]
-        pair(&mut self.given, 1);
+        let d = Sums::of(o);
+        self.diffs[first].add(&d);
+        self.diffs[end].sub(&d);
     }
 
     /// The outcome of a one-playout chunk under `policy`.
@@ -104,23 +125,19 @@ impl Runs {
 
     /// The tallies per policy.
     pub(crate) fn into_tallies(self) -> Vec<Tally> {
-        let mut at = Tally::default();
+        let mut at = Sums::default();
         let mut out = Vec::with_capacity(self.len());
-        for j in 0..self.len() {
-            at.successes = at.successes.wrapping_add(self.successes[j]);
-            at.cost = at.cost.wrapping_add(self.cost[j]);
-            at.cost_sq = at.cost_sq.wrapping_add(self.cost_sq[j]);
-            at.value = at.value.wrapping_add(self.value[j]);
-            at.value_sq = at.value_sq.wrapping_add(self.value_sq[j]);
-            out.push(Tally { n: self.n, ..at });
-        }
-        #[cfg(debug_assertions)]
-        {
-            let mut given = 0u64;
-            for j in 0..self.len() {
-                given = given.wrapping_add(self.given[j]);
-                debug_assert_eq!(given, self.n, "policy {j}: not one outcome per playout");
-            }
+        for (j, d) in self.diffs[..self.len()].iter().enumerate() {
+            at.add(d);
+            debug_assert_eq!(at.given, self.n, "policy {j}: not one outcome per playout");
+            out.push(Tally {
+                n: self.n,
+                successes: at.successes,
+                cost: at.cost,
+                cost_sq: at.cost_sq,
+                value: at.value,
+                value_sq: at.value_sq,
+            });
         }
         out
     }

@@ -424,7 +424,7 @@ impl Round {
                 let hide = matches!(action, Action::PutDownHidden(_));
                 let (hand, new, _) = self.four().expect("checked: putting down");
                 let kept = kept_after(hand, new, card);
-                let score = self.table.rules.scoring.score(kept);
+                let score = self.score_table.score(kept);
                 self.finish_put_down(card, kept, score, hide);
             }
         }
