@@ -209,6 +209,12 @@ def _instructions_and_memory(console: Console, r: dict[str, Any]) -> None:
             f"Instructions (callgrind, one thread) on {ins['position']}: "
             f"{ins['per_playout']:,.0f} per playout"
             + (f", {ins['per_turn']:,.0f} per table-rule turn*" if "per_turn" in ins else "")
+            + (
+                f"; at the one-thread playout rate, the host ran {ins['per_ns_one_thread']:.1f} "
+                "instructions per ns"
+                if "per_ns_one_thread" in ins
+                else ""
+            )
         )
     mem = r["memory"]
     console.print(

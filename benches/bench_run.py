@@ -78,7 +78,14 @@ def run(prec: Precision, quick: bool, log: Log, callgrind: bool = False) -> dict
         positions, prec.deals, prec.playouts, min(prec.reps, 3), log
     )
     if callgrind:
-        result["instructions"] = instructions(by_name[SCALING_POSITION], prec, latency, log)
+        ins = instructions(by_name[SCALING_POSITION], prec, latency, log)
+        rate = result["reference"].get("rust_playouts_per_s_one_thread")
+        if rate is not None:
+            # How fast this host ran the engine: the instructions a playout takes (counted) at
+            # the one-thread playout rate (timed) of the same position. Runs on hosts of one
+            # kind compare by it: a run at half the rate was on a host running at half speed.
+            ins["per_ns_one_thread"] = ins["per_playout"] * rate / 1e9
+        result["instructions"] = ins
 
     result["targets"] = targets(result, quick)
     cpu1 = resource.getrusage(resource.RUSAGE_SELF)
