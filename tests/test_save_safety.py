@@ -285,6 +285,10 @@ def _draw_then(how: str, path: Path, data: Path) -> str:
     if how == "q":
         child.sendline("q")
     elif how == "ctrl-c":
+        # Let the prompt reach its read first: CPython's input() misses a SIGINT that lands
+        # between the prompt's text and the read (it stays pending until a key comes), which a
+        # person cannot hit but a test that presses at once can, on a loaded machine.
+        time.sleep(0.5)
         child.sendintr()
     elif how == "ctrl-d":
         child.sendeof()
