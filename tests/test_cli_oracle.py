@@ -559,6 +559,29 @@ def test_sweep_rows_group_equal_neighbours_and_keep_never_apart() -> None:
     )
 
 
+def test_the_knock_at_column_says_first_for_the_first_chance() -> None:
+    import numpy as np
+    from thirtyone.advice_view import knock_at_text
+    from thirtyone.oracle import OptionAdvice, Sweep
+
+    sweep = Sweep(
+        knock_at=np.array([2.0, 20.0, 27.0]),
+        p_safe=np.array([0.6, 0.5, 0.4]),
+        lives_lost=np.array([0.4, 0.5, 0.6]),
+    )
+
+    def cell(knock_at: float | None, swept: bool = True) -> str:
+        return knock_at_text(
+            OptionAdvice("draw", 0.6, 0.01, 0.4, swept=swept, knock_at=knock_at, sweep=sweep)
+        )
+
+    # The lowest score swept is a knock at the next turn whatever the hand: not "2".
+    assert cell(2.0) == "first"
+    assert cell(20.0) == "20" and cell(27.0) == "27"
+    assert cell(None) == "never"
+    assert cell(None, swept=False) == "—"
+
+
 def test_the_game_objective_keeps_knock_scores_by_p_win() -> None:
     """--objective game: each swept option's knock score is the one with the highest p_win, so
     no swept option's p_win is below what the round objective reports for it (the same

@@ -16,7 +16,7 @@ from rich.text import Text
 if TYPE_CHECKING:
     from thirtyone.oracle import Advice, OptionAdvice, Sweep
 
-from thirtyone.advice_words import later_plan, plan
+from thirtyone.advice_words import FIRST_PLAN, later_plan, plan
 from thirtyone.display import (
     WARN_STYLE,
     fmt_score,
@@ -63,10 +63,15 @@ def option_label(option: OptionAdvice) -> str:
 
 
 def knock_at_text(option: OptionAdvice) -> str:
-    """The later knock score of a swept option (``27``, ``never``); ``—`` when not swept."""
+    """The later knock score of a swept option (``27``, ``never``, or ``first`` for the lowest
+    score swept: knock at the first chance, whatever the hand); ``—`` when not swept."""
     if not option.swept:
         return "—"
-    return "never" if option.knock_at is None else fmt_score(option.knock_at)
+    if option.knock_at is None:
+        return "never"
+    if later_plan(option) == FIRST_PLAN:
+        return "first"
+    return fmt_score(option.knock_at)
 
 
 def ranked(advice: Advice) -> list[OptionAdvice]:
