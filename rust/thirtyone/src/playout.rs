@@ -120,16 +120,13 @@ impl<'a> Playouts<'a> {
 
     /// Your move for one put-down variant of a choice (the Oracle offers only legal ones).
     fn play_choice(&self, round: &mut Round, choice: &Choice, variant: usize) {
-        use crate::round::{Action, Source};
+        use crate::round::Action;
         match *choice {
             Choice::Knock => round.apply_legal(Action::Knock),
             Choice::Draw => {
                 round.draw_by_rule();
             }
-            Choice::Take => {
-                round.apply_legal(Action::Draw(Source::Pile));
-                round.apply_legal(Action::PutDown(self.take_put_downs[variant]));
-            }
+            Choice::Take => round.take_putting_down(self.take_put_downs[variant]),
             Choice::Discard(c) => round.apply_legal(Action::PutDown(c)),
             Choice::Decline => round.apply_legal(Action::Decline),
         }

@@ -422,12 +422,30 @@ impl Round {
             }
             Action::PutDown(card) | Action::PutDownHidden(card) => {
                 let hide = matches!(action, Action::PutDownHidden(_));
-                let (hand, new, _) = self.four().expect("checked: putting down");
-                let kept = kept_after(hand, new, card);
-                let score = self.score_table.score(kept);
-                self.finish_put_down(card, kept, score, hide);
+                let (_, new, _) = self.four().expect("checked: putting down");
+                self.put_down_with_new(card, new, hide);
             }
         }
+    }
+
+    /// Take the top discard and put `card` down (the Oracle's take options: legal, which a
+    /// debug build checks).
+    #[inline]
+    pub(crate) fn take_putting_down(&mut self, card: Card) {
+        debug_assert_eq!(self.refuse(Action::Draw(Source::Pile)), None);
+        let top = self.table.top;
+        self.drawn = top;
+        self.table.draw(Source::Pile);
+        debug_assert_eq!(self.refuse(Action::PutDown(card)), None);
+        self.put_down_with_new(card, top, false);
+    }
+
+    /// The put-down of `card` by the player to move, who holds `new` as their fourth card.
+    #[inline(always)]
+    fn put_down_with_new(&mut self, card: Card, new: Card, hide: bool) {
+        let kept = kept_after(self.hand(self.table.to_move), new, card);
+        let score = self.score_table.score(kept);
+        self.finish_put_down(card, kept, score, hide);
     }
 
     /// Take the top card of the stock.
