@@ -99,11 +99,12 @@ def _positions(console: Console, r: dict[str, Any]) -> None:
 def _latency(console: Console, r: dict[str, Any]) -> None:
     from rich.table import Table
 
-    t = Table(title="Latency of a query, per position")
+    t = Table(title="Latency of a round-level query, per position")
     for col in (
         "position",
         "median",
         "worst",
+        "with lives",
         "deals part",
         "playouts",
         "playouts/s/core",
@@ -116,9 +117,11 @@ def _latency(console: Console, r: dict[str, Any]) -> None:
         t.add_row(*_latency_row(name, e, r["quick"]))
     console.print(t)
     console.print(
-        "[dim]* table-rule turns counted by the engine (a counting build, the same query with "
-        "seed 1; see benches/README.md). 'deals part': the query with one playout per "
-        "option.[/dim]"
+        "[dim]The round-level query (the state without lives) is the one the targets are set "
+        "on; 'with lives': the median of the same position asked with the game-level figures "
+        "(as `thirtyone play` asks), timed in the same repetitions. * table-rule turns counted "
+        "by the engine (a counting build, the same query with seed 1; see benches/README.md). "
+        "'deals part': the query with one playout per option.[/dim]"
     )
 
 
@@ -136,6 +139,7 @@ def _latency_row(name: str, e: dict[str, Any], quick: bool) -> list[str]:
         name,
         _ms(e["median_s"]),
         _ms(e["worst_s"]),
+        _ms(e["game_median_s"]) if "game_median_s" in e else "-",
         _ms(e["deals_in_query_median_s"]),
         f"{e['playouts_per_query']:,}",
         _big(e["playouts_per_s_per_core"]),

@@ -62,11 +62,12 @@ def median(xs: list[float]) -> float:
 # -- the query and what it plays ---------------------------------------------------------------
 
 
-def query(p: BenchPosition, prec: Precision, seed: int, threads: int) -> Any:
+def query(p: BenchPosition, prec: Precision, seed: int, threads: int, game: bool = False) -> Any:
     """The full query as a program calls it; no time limit, so that it always does the whole
-    work (a contended run must not be cut short and look fast)."""
+    work (a contended run must not be cut short and look fast). Round-level unless `game`:
+    then with the position's ``lives``, so that it adds the game-level figures."""
     return advise(
-        p.state,
+        p.state if game else p.round_state,
         deals=prec.deals,
         playouts=prec.playouts,
         seed=seed,
@@ -78,7 +79,7 @@ def query(p: BenchPosition, prec: Precision, seed: int, threads: int) -> Any:
 def deals_only(p: BenchPosition, deals: int, seed: int, threads: int) -> dict[str, Any]:
     """The query with one playout per option: what it costs is the consistent deals (plus the
     state's check, the setup and a handful of playouts)."""
-    return _core.advise(parse(p.state), deals=deals, playouts=1, seed=seed, threads=threads)
+    return _core.advise(parse(p.round_state), deals=deals, playouts=1, seed=seed, threads=threads)
 
 
 def playouts_per_query(raw: dict[str, Any]) -> int:

@@ -54,7 +54,8 @@ def run(prec: Precision, quick: bool, log: Log, callgrind: bool = False) -> dict
     result["positions_fingerprint"] = fingerprint(positions)
     result["positions"] = {p.name: _position_facts(p) for p in positions}
 
-    log("warming up")
+    log("warming up (and the game-value tables built or loaded)")
+    tables = {p.name: game_level.build_table(p.state) for p in positions}
     query(positions[0], prec, 0, prec.threads)
     timings = time_latency(positions, prec, log)
     counted = counted_turns(positions, prec, log)
@@ -63,6 +64,18 @@ def run(prec: Precision, quick: bool, log: Log, callgrind: bool = False) -> dict
         log(f"turns not counted: {counted['error']}")
     latency = {p.name: latency_entry(p, prec, timings, counted) for p in positions}
     result["latency"] = latency
+    log("the game-level figure's cost (the same repetitions, with lives)")
+    result["game_level"] = game_level.summary(
+        {
+            p.name: {
+                "round_s": latency[p.name]["median_s"],
+                "game_s": latency[p.name]["game_median_s"],
+                "table_s": tables[p.name],
+            }
+            for p in positions
+        },
+        log,
+    )
     result["deals"] = consistent_deals(deal_positions(), prec, log)
     ref = Reference()
     if not ref.ok:
@@ -73,10 +86,6 @@ def run(prec: Precision, quick: bool, log: Log, callgrind: bool = False) -> dict
         ref, sp, prec, result["scaling"]["one_thread_s"], one_thread_deals, latency, log
     )
     result["memory"] = memory(by_name, prec, log)
-    log("the game-level figure's cost")
-    result["game_level"] = game_level.measure(
-        positions, prec.deals, prec.playouts, min(prec.reps, 3), log
-    )
     if callgrind:
         ins = instructions(by_name[SCALING_POSITION], prec, latency, log)
         rate = result["reference"].get("rust_playouts_per_s_one_thread")
@@ -126,19 +135,23 @@ def _others_share(m: dict[str, Any], busy0: tuple[float, float] | None, own0: fl
 
 @dataclass
 class LatencyTimes:
-    """Per position: each repetition's wall time, CPU time and deals part, and the options'
-    figures of one query (same seed as the first repetition)."""
+    """Per position: each repetition's wall time (round-level and with the game-level figures),
+    CPU time and deals part, and the options' figures of one round-level query (same seed as
+    the first repetition)."""
 
     times: dict[str, list[float]] = field(default_factory=dict)
+    game_times: dict[str, list[float]] = field(default_factory=dict)
     cpu: dict[str, list[float]] = field(default_factory=dict)
     deal_times: dict[str, list[float]] = field(default_factory=dict)
     raws: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
 def time_latency(positions: list[BenchPosition], prec: Precision, log: Log) -> LatencyTimes:
-    """Latency: repetitions interleaved over the positions, so that a burst of noise is shared."""
+    """Latency: repetitions interleaved over the positions, and each position's round-level
+    query beside the one with the game-level figures, so that a burst of noise is shared."""
     lt = LatencyTimes(
         times={p.name: [] for p in positions},
+        game_times={p.name: [] for p in positions},
         cpu={p.name: [] for p in positions},
         deal_times={p.name: [] for p in positions},
     )
@@ -150,11 +163,12 @@ def time_latency(positions: list[BenchPosition], prec: Precision, log: Log) -> L
             r1 = resource.getrusage(resource.RUSAGE_SELF)
             lt.times[p.name].append(t)
             lt.cpu[p.name].append(r1.ru_utime + r1.ru_stime - r0.ru_utime - r0.ru_stime)
+            lt.game_times[p.name].append(timed(query, p, prec, rep + 1, prec.threads, True)[0])
             t, _ = timed(deals_only, p, prec.deals, rep + 1, prec.threads)
             lt.deal_times[p.name].append(t)
     for p in positions:  # the options' figures for the playout counts (same seed as rep 1)
         lt.raws[p.name] = _core.advise(
-            parse(p.state),
+            parse(p.round_state),
             deals=prec.deals,
             playouts=prec.playouts,
             seed=1,
@@ -178,6 +192,8 @@ def latency_entry(
         "times_s": lt.times[p.name],
         "median_s": t_med,
         "worst_s": max(lt.times[p.name]),
+        "game_times_s": lt.game_times[p.name],
+        "game_median_s": median(lt.game_times[p.name]),
         "cpu_s": lt.cpu[p.name],
         "deals": raw["deals"],
         "warnings": raw["warnings"],

@@ -64,7 +64,8 @@ def child_peak_rss_mb(state: dict[str, Any], prec: Precision) -> tuple[float, fl
 def memory(
     by_name: dict[str, BenchPosition], prec: Precision, log: Callable[[str], None]
 ) -> dict[str, Any]:
-    """Peak memory of one query, in a fresh interpreter, over one that only imports thirtyone."""
+    """Peak memory of one query, in a fresh interpreter, over one that only imports thirtyone.
+    The query is asked with ``lives``: with the game-level figures, the larger of the two."""
     log("peak memory")
     mem: dict[str, Any] = {"method": "VmHWM of a fresh interpreter", "queries": {}}
     for name in MEMORY_POSITIONS:
@@ -121,13 +122,13 @@ def _callgrind_ir(state: dict[str, Any], deals: int, playouts: int) -> int:
 def instructions(
     p: BenchPosition, prec: Precision, latency: dict[str, Any], log: Callable[[str], None]
 ) -> dict[str, Any]:
-    """Instructions per playout on one position: two queries that differ only in playouts, so
-    that the interpreter's start, the import and the deals cancel out."""
+    """Instructions per playout on one position: two round-level queries that differ only in
+    playouts, so that the interpreter's start, the import and the deals cancel out."""
     small, large = 2_000, 12_000
     log(f"instruction counts on {p.name} (callgrind, two runs)")
-    ir_small = _callgrind_ir(p.state, prec.deals, small)
-    ir_large = _callgrind_ir(p.state, prec.deals, large)
-    raw = _core.advise(parse(p.state), deals=prec.deals, playouts=small, seed=1, threads=1)
+    ir_small = _callgrind_ir(p.round_state, prec.deals, small)
+    ir_large = _callgrind_ir(p.round_state, prec.deals, large)
+    raw = _core.advise(parse(p.round_state), deals=prec.deals, playouts=small, seed=1, threads=1)
     runs = sum(2 if o["swept"] else 1 for o in raw["options"])
     per_playout = (ir_large - ir_small) / ((large - small) * runs)
     out: dict[str, Any] = {

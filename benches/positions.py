@@ -56,6 +56,13 @@ class BenchPosition:
     stock_left: int
     tags: list[str] = field(default_factory=list)
 
+    @property
+    def round_state(self) -> dict[str, Any]:
+        """The state without ``lives``: the round-level query (the figures of this round only),
+        which the latency targets are set on. With ``lives`` (as ``thirtyone play`` asks) the
+        query adds the game-level figures."""
+        return {k: v for k, v in self.state.items() if k != "lives"}
+
     def describe(self) -> str:
         extra = ", pending stock draw" if "pending" in self.state else ""
         knock = ", after a knock" if any(t.get("knock") for t in self.state["turns"]) else ""

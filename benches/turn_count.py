@@ -49,7 +49,7 @@ def counted_turns(
         "playouts": prec.playouts,
         "seed": 1,
         "threads": prec.threads,
-        "positions": {p.name: p.state for p in positions},
+        "positions": {p.name: p.round_state for p in positions},
     }
     run = subprocess.run(
         [str(BINARY)], input=json.dumps(job), capture_output=True, text=True, timeout=1800
