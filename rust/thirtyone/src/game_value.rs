@@ -313,11 +313,12 @@ pub struct GameValue {
 /// The losses per position that [`GameValue::by_losses`] lists, at most.
 const BY_LOSSES_UP_TO: u32 = 2;
 
-/// The index of a round's losses in [`GameValue::by_losses`] (None: a position lost more).
+/// The index of a round's losses, by position from its first player, in
+/// [`GameValue::by_losses`] (None: a position lost more).
 #[inline]
-fn losses_index(losses: &[u8]) -> Option<usize> {
+fn losses_index(losses: impl DoubleEndedIterator<Item = u8>) -> Option<usize> {
     let mut index = 0usize;
-    for &l in losses.iter().rev() {
+    for l in losses.rev() {
         if u32::from(l) > BY_LOSSES_UP_TO {
             return None;
         }
@@ -441,11 +442,25 @@ impl GameValue {
     #[inline]
     pub fn after_round(&self, result: &RoundResult) -> f64 {
         if !self.by_losses.is_empty() {
-            if let Some(index) = losses_index(&result.losses[..self.seq.len()]) {
+            if let Some(index) = losses_index(result.losses[..self.seq.len()].iter().copied()) {
                 return self.by_losses[index];
             }
         }
         self.stepped(result)
+    }
+
+    /// [`GameValue::after_round`] read from each seat's losses (`lost`, by seat; `first` the
+    /// round's first player of its `seats`) where the losses alone decide it and the table lists them: a
+    /// playout's end valued without laying its result out by position. None: ask
+    /// [`GameValue::after_round`].
+    #[inline]
+    pub fn after_losses(&self, lost: &[u8; MAX_SEATS], first: usize, seats: usize) -> Option<f64> {
+        let n = self.seq.len();
+        if self.by_losses.is_empty() || seats != n || first >= n {
+            return None;
+        }
+        let by_position = lost[first..n].iter().chain(&lost[..first]).copied();
+        losses_index(by_position).map(|index| self.by_losses[index])
     }
 
     /// [`GameValue::after_round`] worked out: the step to the next state and its value.

@@ -138,8 +138,12 @@ impl<'a> Playouts<'a> {
             None => (round.loss_of(self.view.me), 0),
             Some(g) => {
                 let all = round.losses();
-                let result = RoundResult::with_losses(round, &all, g.points());
-                (all[me], to_fixed(g.after_round(&result)))
+                let value = g
+                    .after_losses(&all, usize::from(round.first()), usize::from(round.seats()))
+                    .unwrap_or_else(|| {
+                        g.after_round(&RoundResult::with_losses(round, &all, g.points()))
+                    });
+                (all[me], to_fixed(value))
             }
         };
         Outcome {
