@@ -64,14 +64,20 @@ impl Round {
                 }
             }
             End::Showdown | End::StockOut { .. } => {
-                let mut scores = [Score::NEVER; MAX_SEATS];
-                for (s, score) in scores.iter_mut().enumerate().take(n) {
-                    *score = if self.hid_31[s] {
-                        Score::from_points(30)
-                    } else {
-                        self.score(s as u8)
-                    };
-                }
+                // A hidden 31 counts as 30; otherwise the hands' kept scores as they are.
+                let mut hidden = [Score::NEVER; MAX_SEATS];
+                let scores: &[Score] = if self.hid_31[..n].contains(&true) {
+                    for (s, score) in hidden.iter_mut().enumerate().take(n) {
+                        *score = if self.hid_31[s] {
+                            Score::from_points(30)
+                        } else {
+                            self.score(s as u8)
+                        };
+                    }
+                    &hidden[..n]
+                } else {
+                    &self.scores[..n]
+                };
                 match (self.table.knocker, self.table.rules.lives_mode) {
                     (Some(k), LivesMode::Gin) => {
                         // The knock claims the highest hand: only strictly higher than every
@@ -86,7 +92,7 @@ impl Round {
                             }
                         }
                     }
-                    (knocker, _) => self.lowest_pay(&scores, knocker, &mut lost),
+                    (knocker, _) => self.lowest_pay(scores, knocker, &mut lost),
                 }
             }
         }
@@ -96,12 +102,12 @@ impl Round {
         lost
     }
 
-    /// The showdown in lives: the lowest hand loses one, every hand tied for lowest one.
-    fn lowest_pay(&self, scores: &[Score; MAX_SEATS], knocker: Option<u8>, lost: &mut [u8]) {
-        let n = self.table.seats as usize;
-        let showdown = Showdown::of(&scores[..n]);
-        for (s, l) in lost.iter_mut().enumerate().take(n) {
-            *l = self.lowest_pays(&showdown, knocker, s);
+    /// The showdown in lives (`scores`: the seats' counted hands): what each seat pays.
+    fn lowest_pay(&self, scores: &[Score], knocker: Option<u8>, lost: &mut [u8]) {
+        let showdown = Showdown::of(scores);
+        let rates = self.lowest_rates(&showdown, knocker);
+        for (s, l) in lost.iter_mut().enumerate().take(scores.len()) {
+            *l = Self::pays(&showdown, knocker, rates, s);
         }
     }
 
@@ -112,26 +118,45 @@ impl Round {
         if showdown.scores[seat] != showdown.low {
             return 0;
         }
+        Self::pays(
+            showdown,
+            knocker,
+            self.lowest_rates(showdown, knocker),
+            seat,
+        )
+    }
+
+    /// What a hand among the lowest pays: (the knocker's, any other's). With no knocker among
+    /// the lowest, one each.
+    #[inline]
+    fn lowest_rates(&self, showdown: &Showdown, knocker: Option<u8>) -> (u8, u8) {
         match knocker {
             Some(k) if showdown.scores[k as usize] == showdown.low => {
                 let penalty = self.table.rules.knock_penalty;
                 if showdown.tied() == 1 {
-                    // The knocker alone is lowest, and `seat` is lowest: it is the knocker.
-                    return penalty;
+                    // The knocker alone is lowest (nobody else pays).
+                    return (penalty, 0);
                 }
-                let (knocker_pays, others_pay) = match self.table.rules.knocker_tie {
+                match self.table.rules.knocker_tie {
                     KnockerTie::KnockerPays => (penalty, 1),
                     KnockerTie::OthersPay => (0, 1),
                     KnockerTie::OnlyKnocker => (penalty, 0),
                     KnockerTie::Cadillac => (2, 0),
-                };
-                if seat == k as usize {
-                    knocker_pays
-                } else {
-                    others_pay
                 }
             }
-            _ => 1,
+            _ => (1, 1),
+        }
+    }
+
+    /// What `seat` pays, by the rates of [`Round::lowest_rates`].
+    #[inline]
+    fn pays(showdown: &Showdown, knocker: Option<u8>, rates: (u8, u8), seat: usize) -> u8 {
+        if showdown.scores[seat] != showdown.low {
+            0
+        } else if knocker == Some(seat as u8) {
+            rates.0
+        } else {
+            rates.1
         }
     }
 }
