@@ -48,6 +48,8 @@ pub(crate) enum Conditional {
 pub(crate) struct Flat {
     unseen: Vec<Card>,
     except: Vec<u64>,
+    /// The cards of the `except`ed hands, together: a hand with a card outside them is allowed.
+    except_cards: u64,
     /// The number of allowed hands.
     hands: u64,
 }
@@ -107,15 +109,12 @@ impl Conditional {
     }
 
     /// A hand drawn from the whole posterior in proportion to its count (a part of the rejection
-    /// sampler).
-    pub fn draw_any(&self, rng: &mut Rng) -> OppDeal {
+    /// sampler; None when it has no hand).
+    pub fn draw_any(&self, rng: &mut Rng) -> Option<OppDeal> {
         match self {
-            Conditional::Flat(f) => {
-                f.draw(CardSet::EMPTY, rng)
-                    .expect("a flat posterior has hands")
-                    .0
-            }
-            Conditional::Listed(l) => l.deals[l.draw_any(rng)],
+            // (With nothing taken, every allowed hand is left: no share to count.)
+            Conditional::Flat(f) => (f.hands > 0).then(|| f.hand(0, rng)),
+            Conditional::Listed(l) => Some(l.deals[l.draw_any(rng)]),
         }
     }
 
@@ -158,6 +157,7 @@ impl Flat {
             hands as u64 + except.len() as u64 == all && cumulative.last() == Some(&(hands as u64));
         flat.then(|| Flat {
             unseen: unseen.to_vec(),
+            except_cards: except.iter().fold(0, |u, e| u | e),
             except,
             hands: hands as u64,
         })
@@ -171,6 +171,14 @@ impl Flat {
         if kept == 0 {
             return None;
         }
+        Some((self.hand(t, rng), kept as f64 / self.hands as f64))
+    }
+
+    /// An allowed hand of three unseen cards outside `t` (the taken cards' bits), uniformly:
+    /// three distinct cards drawn until they are not an `except`ed hand. At least one such hand
+    /// must be left.
+    #[inline]
+    fn hand(&self, t: u64, rng: &mut Rng) -> OppDeal {
         let n = self.unseen.len() as u32;
         loop {
             let mut cards = [Card::from_index(0); 3];
@@ -185,15 +193,14 @@ impl Flat {
                     k += 1;
                 }
             }
-            if self.except.contains(&bits) {
+            if bits & !self.except_cards == 0 && self.except.contains(&bits) {
                 continue; // a dealt 31: not a hand this opponent can hold
             }
             cards.sort_unstable();
-            let deal = OppDeal {
+            return OppDeal {
                 hand: cards,
                 unseen_used: cards.into_iter().collect(),
             };
-            return Some((deal, kept as f64 / self.hands as f64));
         }
     }
 }

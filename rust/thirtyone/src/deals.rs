@@ -30,7 +30,7 @@ impl Factored for Inference<'_> {
         let o = &self.view.opponents[i];
         match (&self.posteriors[i], &self.conditionals[i]) {
             (Posterior::Counted { cumulative, .. }, Some(c)) if !cumulative.is_empty() => {
-                Some(c.draw_any(rng))
+                c.draw_any(rng)
             }
             (Posterior::Counted { .. }, _) => None,
             (Posterior::Rejection, _) => self.attempt(o, rng),
