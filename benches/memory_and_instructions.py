@@ -111,7 +111,9 @@ def _callgrind_ir(state: dict[str, Any], deals: int, playouts: int) -> int:
             capture_output=True,
             check=True,
             timeout=1200,
-            env={**os.environ, "PYTHONHASHSEED": "0"},
+            # One OpenBLAS thread: numpy's idle BLAS threads spin for a varying while, and
+            # callgrind counted that (1% of the total, 5% of the difference between two runs).
+            env={**os.environ, "PYTHONHASHSEED": "0", "OPENBLAS_NUM_THREADS": "1"},
         )
     for line in out.stderr.splitlines():
         if "Collected :" in line:
