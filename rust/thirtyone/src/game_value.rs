@@ -450,9 +450,9 @@ impl GameValue {
     }
 
     /// [`GameValue::after_round`] read from each seat's losses (`lost`, by seat; `first` the
-    /// round's first player of its `seats`) where the losses alone decide it and the table lists them: a
-    /// playout's end valued without laying its result out by position. None: ask
-    /// [`GameValue::after_round`].
+    /// round's first player of its `seats`) where the losses alone decide it and the table
+    /// lists them: a playout's end valued without laying its result out by position. None:
+    /// ask [`GameValue::after_round`].
     #[inline]
     pub fn after_losses(&self, lost: &[u8; MAX_SEATS], first: usize, seats: usize) -> Option<f64> {
         let n = self.seq.len();

@@ -196,24 +196,34 @@ fn the_listed_values_after_a_round_are_the_worked_out_ones() {
 #[test]
 fn the_value_read_by_seat_is_the_one_worked_out_by_position() {
     let rules = RoundRules::default();
-    // Lives by seat; seat 3 plays first, so the positions are seats 3, 0, 1, 2.
-    let g = GameValue::new(&rules, STANDARD, &[3, 1, 2, 2], (2, 3), &runner(), None).unwrap();
-    let mut listed = 0;
-    for code in 0..4u32.pow(4) {
-        let mut lost = [0u8; MAX_SEATS];
-        for (s, l) in lost.iter_mut().enumerate().take(4) {
-            *l = (code / 4u32.pow(s as u32) % 4) as u8;
-        }
-        let by_position = result(&[lost[3], lost[0], lost[1], lost[2]]);
-        match g.after_losses(&lost, 3, 4) {
-            Some(v) => {
-                assert_eq!(v, g.stepped(&by_position), "lost by seat {lost:?}");
-                listed += 1;
+    // Every first player of a 4- and a 3-seat table: position p is seat (first + p) % n.
+    for lives in [&[3u8, 1, 2, 2][..], &[2, 1, 3]] {
+        let n = lives.len();
+        for first in 0..n {
+            let g = GameValue::new(&rules, STANDARD, lives, (1, first), &runner(), None).unwrap();
+            let mut listed = 0;
+            for code in 0..4u32.pow(n as u32) {
+                let mut lost = [0u8; MAX_SEATS];
+                for (s, l) in lost.iter_mut().enumerate().take(n) {
+                    *l = (code / 4u32.pow(s as u32) % 4) as u8;
+                }
+                let by_position: Vec<u8> = (0..n).map(|p| lost[(first + p) % n]).collect();
+                match g.after_losses(&lost, first, n) {
+                    Some(v) => {
+                        assert_eq!(
+                            v,
+                            g.stepped(&result(&by_position)),
+                            "{lost:?}, first {first}"
+                        );
+                        listed += 1;
+                    }
+                    None => assert!(lost.iter().any(|&l| l > 2), "{lost:?}, first {first}"),
+                }
             }
-            None => assert!(lost.iter().any(|&l| l > 2), "lost by seat {lost:?}"),
+            assert_eq!(listed, 3usize.pow(n as u32));
         }
     }
-    assert_eq!(listed, 81);
+    let g = GameValue::new(&rules, STANDARD, &[3, 1, 2, 2], (2, 3), &runner(), None).unwrap();
     // Another seat count than the table's is not read from it.
     assert_eq!(g.after_losses(&[0; MAX_SEATS], 0, 5), None);
     // Under ranked placing the order of the hands counts: never read by losses alone.
