@@ -14,6 +14,8 @@
 
 use std::time::Instant;
 
+use rayon::prelude::*;
+
 use crate::outcomes::{Outcome, Outcomes, Runs};
 use crate::rng::Rng;
 use crate::runner::{Runner, Stop};
@@ -23,9 +25,10 @@ use crate::stats::{best, best_by_value, Tally};
 pub trait Simulator: Sync {
     type World: Sync;
     type Choice: Sync;
-    /// A world made ready for play. Every choice of one playout starts from the same world, so
-    /// it is made once per world and playout ([`Simulator::start`]), not once per choice.
-    type Start;
+    /// A world made ready for play. A world is played many times (every choice of every playout
+    /// that draws it, in the sweep and in the confirmation), so it is made ready once per
+    /// evaluation ([`Simulator::start`]) and each playout starts from it.
+    type Start: Send + Sync;
 
     /// The policies swept for this choice (1: nothing to sweep).
     fn policies(&self, choice: &Self::Choice) -> usize;
@@ -127,12 +130,15 @@ pub fn evaluate<S: Simulator>(
         deadline,
         minimum: settings.minimum,
     };
+    // The worlds the playouts draw, made ready once (playout `i` draws world `i % worlds`).
+    let used = &worlds[..worlds.len().min(settings.playouts.max(1))];
+    let starts: Vec<S::Start> = runner.install(|| used.par_iter().map(|w| sim.start(w)).collect());
     let (sweep, stop) = run(runner, settings.playouts, total, limit, |i, out| {
-        let start = sim.start(&worlds[i % worlds.len()]);
+        let start = &starts[i % starts.len()];
         let stream = Rng::stream(seed, PURPOSE_SWEEP, i as u64);
         for ((choice, &o), &k) in choices.iter().zip(&offsets).zip(&sizes) {
             let mut rng = stream.clone();
-            sim.playout(&start, choice, &mut rng, &mut out.part(o..o + k));
+            sim.playout(start, choice, &mut rng, &mut out.part(o..o + k));
         }
     });
     eval.stopped = stop;
@@ -158,11 +164,11 @@ pub fn evaluate<S: Simulator>(
                 minimum: settings.minimum,
             },
             |i, out| {
-                let start = sim.start(&worlds[i % worlds.len()]);
+                let start = &starts[i % starts.len()];
                 let stream = Rng::stream(seed, PURPOSE_CONFIRM, i as u64);
                 for (j, &c) in swept.iter().enumerate() {
                     let mut rng = stream.clone();
-                    let o = sim.playout_policy(&start, &choices[c], policies[c], &mut rng);
+                    let o = sim.playout_policy(start, &choices[c], policies[c], &mut rng);
                     out.set(j..j + 1, o);
                 }
             },

@@ -17,7 +17,7 @@ use crate::game_value::GameValue;
 use crate::inference::Deal;
 use crate::round::Round;
 use crate::round_outcomes::RoundResult;
-use crate::scoring::Score;
+use crate::scoring::{Score, ScoreTable};
 use crate::view::View;
 
 /// One of your options.
@@ -110,21 +110,14 @@ impl<'a> Playouts<'a> {
         self.take_put_downs[variant]
     }
 
-    /// The round as it stands, with the deal's hidden cards and a stock in a fresh random order
-    /// (shuffled one draw at a time by `rng`: see `Round::draw_rng`).
-    fn round(&self, start: &Round, rng: &Rng) -> Round {
-        let mut round = start.clone();
-        round.draw_rng = Some(rng.clone());
-        round
-    }
-
-    /// Your move for one put-down variant of a choice (the Oracle offers only legal ones).
-    fn play_choice(&self, round: &mut Round, choice: &Choice, variant: usize) {
+    /// Your move for one put-down variant of a choice (the Oracle offers only legal ones); `rng`
+    /// orders the stock's draws (see `Round::pop_stock`).
+    fn play_choice(&self, round: &mut Round, rng: &mut Rng, choice: &Choice, variant: usize) {
         use crate::round::Action;
         match *choice {
             Choice::Knock => round.apply_legal(Action::Knock),
             Choice::Draw => {
-                round.draw_by_rule();
+                round.draw_by_rule(Some(rng));
             }
             Choice::Take => round.take_putting_down(self.take_put_downs[variant]),
             Choice::Discard(c) => round.apply_legal(Action::PutDown(c)),
@@ -132,54 +125,105 @@ impl<'a> Playouts<'a> {
         }
     }
 
+    /// The outcome of a round that is over, for you.
+    #[inline]
     fn outcome(&self, round: &Round) -> Outcome {
-        let me = usize::from(self.view.me);
-        let (lost, value) = match &self.game {
-            None => (round.loss_of(self.view.me), 0),
-            Some(g) => {
-                let all = round.losses();
-                let value = g
-                    .after_losses(&all, usize::from(round.first()), usize::from(round.seats()))
-                    .unwrap_or_else(|| {
-                        g.after_round(&RoundResult::with_losses(round, &all, g.points()))
-                    });
-                (all[me], to_fixed(value))
+        match &self.game {
+            None => {
+                let lost = round.loss_of(self.view.me);
+                Outcome {
+                    success: lost == 0,
+                    cost: u32::from(lost),
+                    value: 0,
+                }
             }
-        };
-        Outcome {
-            success: lost == 0,
-            cost: u32::from(lost),
-            value,
+            Some(g) => self.game_outcome(g, round),
         }
     }
 
-    /// Play to the end: everyone else by the table's rule, you knocking at `my_knock_at`.
-    fn finish(&self, round: &mut Round, my_knock_at: Score) {
+    /// [`Playouts::outcome`] valued by the game (kept apart so that the round-level outcome is
+    /// small enough to inline).
+    #[inline(never)]
+    fn game_outcome(&self, g: &GameValue, round: &Round) -> Outcome {
+        let all = round.losses();
+        let value = g
+            .after_losses(&all, usize::from(round.first()), usize::from(round.seats()))
+            .unwrap_or_else(|| g.after_round(&RoundResult::with_losses(round, &all, g.points())));
+        let lost = all[usize::from(self.view.me)];
+        Outcome {
+            success: lost == 0,
+            cost: u32::from(lost),
+            value: to_fixed(value),
+        }
+    }
+
+    /// Play to the end: everyone else by the table's rule, you knocking at `my_knock_at`; `rng`
+    /// orders the stock's draws.
+    fn finish(&self, round: &mut Round, rng: Rng, my_knock_at: Score) {
+        match round.score_table() {
+            t if t.is_standard() => {
+                self.finish_scored(round, rng, my_knock_at, ScoreTable::STANDARD)
+            }
+            t => self.finish_scored(round, rng, my_knock_at, t),
+        }
+    }
+
+    /// [`Playouts::finish`], compiled for `table` (see `Round::rule_turn_scored`).
+    #[inline(always)]
+    fn finish_scored(
+        &self,
+        round: &mut Round,
+        mut rng: Rng,
+        my_knock_at: Score,
+        table: ScoreTable,
+    ) {
         while !round.is_over() {
             let k = if round.to_move() == self.view.me {
                 my_knock_at
             } else {
                 TABLE_KNOCK_AT
             };
-            round.rule_turn(k);
+            round.rule_turn_scored(k, Some(&mut rng), table);
         }
     }
 
     /// One put-down variant of a choice played out from `round`, under each of its policies.
-    fn play_variant(&self, mut round: Round, choice: &Choice, v: usize, out: &mut Outcomes<'_>) {
+    fn play_variant(
+        &self,
+        mut round: Round,
+        mut rng: Rng,
+        choice: &Choice,
+        v: usize,
+        out: &mut Outcomes<'_>,
+    ) {
         let per = self.per_variant(choice);
-        self.play_choice(&mut round, choice, v);
+        self.play_choice(&mut round, &mut rng, choice, v);
         let mut part = out.part(v * per..(v + 1) * per);
         if self.sweeps(choice) {
-            self.sweep(round, &mut part);
+            self.sweep(round, rng, &mut part);
         } else {
-            self.finish(&mut round, Score::NEVER);
+            self.finish(&mut round, rng, Score::NEVER);
             part.set(0..1, self.outcome(&round));
         }
     }
 
     /// The shared trajectory: outcomes for every threshold and for never.
-    fn sweep(&self, mut round: Round, out: &mut Outcomes<'_>) {
+    fn sweep(&self, round: Round, rng: Rng, out: &mut Outcomes<'_>) {
+        match round.score_table() {
+            t if t.is_standard() => self.sweep_scored(round, rng, out, ScoreTable::STANDARD),
+            t => self.sweep_scored(round, rng, out, t),
+        }
+    }
+
+    /// [`Playouts::sweep`], compiled for `table` (see `Round::rule_turn_scored`).
+    #[inline(always)]
+    fn sweep_scored(
+        &self,
+        mut round: Round,
+        mut rng: Rng,
+        out: &mut Outcomes<'_>,
+        table: ScoreTable,
+    ) {
         let me = self.view.me;
         let mut reached = 0usize; // thresholds[..reached] have branched off
         while !round.is_over() {
@@ -192,19 +236,19 @@ impl<'a> Playouts<'a> {
                     branch.apply_legal(crate::round::Action::Knock);
                     #[cfg(feature = "count-turns")]
                     crate::round::turn_count::add();
-                    self.finish(&mut branch, Score::NEVER);
+                    self.finish(&mut branch, rng.clone(), Score::NEVER);
                     let o = self.outcome(&branch);
                     out.set(reached..upto, o);
                     reached = upto;
                 }
-                round.rule_turn(Score::NEVER);
+                round.rule_turn_scored(Score::NEVER, Some(&mut rng), table);
             } else {
                 let k = if round.to_move() == me {
                     Score::NEVER
                 } else {
                     TABLE_KNOCK_AT
                 };
-                round.rule_turn(k);
+                round.rule_turn_scored(k, Some(&mut rng), table);
             }
         }
         let o = self.outcome(&round);
@@ -235,13 +279,12 @@ impl Simulator for Playouts<'_> {
         )
     }
 
+    /// Every variant starts from the same stock order (`rng` as it is: the caller's stream is
+    /// not advanced).
     fn playout(&self, start: &Round, choice: &Choice, rng: &mut Rng, out: &mut Outcomes<'_>) {
-        let base = self.round(start, rng);
-        let last = self.variants(choice) - 1;
-        for v in 0..last {
-            self.play_variant(base.clone(), choice, v, out);
+        for v in 0..self.variants(choice) {
+            self.play_variant(start.clone(), rng.clone(), choice, v, out);
         }
-        self.play_variant(base, choice, last, out);
     }
 
     fn playout_policy(
@@ -251,16 +294,17 @@ impl Simulator for Playouts<'_> {
         policy: usize,
         rng: &mut Rng,
     ) -> Outcome {
-        let mut round = self.round(start, rng);
+        let mut round = start.clone();
+        let mut rng = rng.clone();
         let per = self.per_variant(choice);
         let (v, t) = (policy / per, policy % per);
-        self.play_choice(&mut round, choice, v);
+        self.play_choice(&mut round, &mut rng, choice, v);
         let knock_at = if self.sweeps(choice) {
             self.threshold_of(t).unwrap_or(Score::NEVER)
         } else {
             Score::NEVER
         };
-        self.finish(&mut round, knock_at);
+        self.finish(&mut round, rng, knock_at);
         self.outcome(&round)
     }
 }

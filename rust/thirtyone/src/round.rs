@@ -103,9 +103,6 @@ pub struct Round {
     pub(crate) scores: [Score; MAX_SEATS],
     /// How this table scores a hand (looked up once, not every turn).
     score_table: ScoreTable,
-    /// In a playout: the stock is in no particular order and each draw picks a random card
-    /// from it (a shuffle done one draw at a time). None: the stock's order is the deal's.
-    pub(crate) draw_rng: Option<Rng>,
 }
 
 impl Round {
@@ -148,7 +145,6 @@ impl Round {
             hid_31: [false; MAX_SEATS],
             scores: scores_of(&rules, seats, &hands),
             score_table: rules.scoring.table(),
-            draw_rng: None,
         };
         if rules.first_turn_knock != FirstTurnKnock::Blind {
             round.look();
@@ -157,7 +153,7 @@ impl Round {
     }
 
     /// A round that continues from a player's view of the table, with every hand and the stock
-    /// supplied; a playout sets its `draw_rng` (the stock is in no order until then).
+    /// supplied (in no order: a playout draws from it with a random number stream).
     pub(crate) fn continued(
         table: &Table,
         hands: [[Card; 3]; MAX_SEATS],
@@ -165,22 +161,26 @@ impl Round {
         drawn: Option<Card>,
         hid_31: [bool; MAX_SEATS],
     ) -> Round {
+        // (A playout starts here: the loops are written for speed.)
         let mut cards = [Card::from_index(0); STOCK_SLOTS];
-        let mut len = 0usize;
-        for c in stock.iter() {
-            cards[len] = c;
-            len += 1;
+        let mut bits = stock.bits();
+        for slot in cards.iter_mut() {
+            if bits == 0 {
+                break;
+            }
+            *slot = Card::from_index(bits.trailing_zeros() as u8);
+            bits &= bits - 1;
         }
-        debug_assert_eq!(len, table.stock_len as usize);
+        debug_assert_eq!(stock.len(), table.stock_len as usize);
+        let score_table = table.rules.scoring.table();
         Round {
             table: table.clone(),
-            scores: scores_of(&table.rules, table.seats, &hands),
-            score_table: table.rules.scoring.table(),
+            scores: scores_with(score_table, table.seats, &hands),
+            score_table,
             hands: padded(&hands),
             stock: cards,
             drawn: drawn.unwrap_or(table.top),
             hid_31,
-            draw_rng: None,
         }
     }
 
@@ -413,7 +413,7 @@ impl Round {
             Action::Knock => self.table.apply(Move::Knock),
             Action::Decline => self.table.apply(Move::Decline),
             Action::Draw(Source::Stock) => {
-                self.drawn = self.pop_stock();
+                self.drawn = self.pop_stock(None);
                 self.table.apply(Move::Draw(Source::Stock));
             }
             Action::Draw(Source::Pile) => {
@@ -448,12 +448,14 @@ impl Round {
         self.finish_put_down(card, kept, score, hide);
     }
 
-    /// Take the top card of the stock.
+    /// Take the top card of the stock. In a playout (`shuffle` given) the stock is in no
+    /// particular order and the draw picks a random card of it: a shuffle done one draw at a
+    /// time. (The stream is the caller's local, so that its state can stay in registers.)
     #[inline(always)]
-    fn pop_stock(&mut self) -> Card {
+    fn pop_stock(&mut self, shuffle: Option<&mut Rng>) -> Card {
         let len = self.table.stock_len;
         let last = (len as usize - 1) % STOCK_SLOTS;
-        if let Some(rng) = &mut self.draw_rng {
+        if let Some(rng) = shuffle {
             let j = rng.below(len as u32) as usize % STOCK_SLOTS;
             self.stock.swap(j, last);
         }
@@ -475,12 +477,32 @@ impl Round {
     /// `knock_at` or more. Returns what was done.
     #[inline]
     pub fn play_rule_turn(&mut self, knock_at: Score) -> TurnRecord {
-        self.rule_turn(knock_at)
+        self.rule_turn(knock_at, None)
     }
 
-    /// [`Round::play_rule_turn`], inlined into the playouts' loops.
+    /// How this round scores a hand.
+    pub(crate) fn score_table(&self) -> ScoreTable {
+        self.score_table
+    }
+
+    /// [`Round::play_rule_turn`]; a stock draw picks a random card when `shuffle` is given (see
+    /// [`Round::pop_stock`]).
     #[inline(always)]
-    pub(crate) fn rule_turn(&mut self, knock_at: Score) -> TurnRecord {
+    pub(crate) fn rule_turn(&mut self, knock_at: Score, shuffle: Option<&mut Rng>) -> TurnRecord {
+        self.rule_turn_scored(knock_at, shuffle, self.score_table)
+    }
+
+    /// [`Round::rule_turn`], inlined into the playouts' loops, with `table` standing for the
+    /// round's own score table: the same table, or [`ScoreTable::STANDARD`] when the round
+    /// scores the standard way, so that a loop is compiled for it and tests no option.
+    #[inline(always)]
+    pub(crate) fn rule_turn_scored(
+        &mut self,
+        knock_at: Score,
+        shuffle: Option<&mut Rng>,
+        table: ScoreTable,
+    ) -> TurnRecord {
+        debug_assert_eq!(table.is_standard(), self.score_table.is_standard());
         let seat = self.table.to_move;
         let mut rec = TurnRecord {
             seat,
@@ -502,7 +524,6 @@ impl Round {
         }
         #[cfg(feature = "count-turns")]
         turn_count::add();
-        let table = self.score_table;
         let hand = self.hand(seat);
         let now = self.score(seat);
         let top = self.table.top;
@@ -533,7 +554,7 @@ impl Round {
                 (Source::Pile, top, p)
             }
             _ => {
-                let (new, p) = self.draw_by_rule();
+                let (new, p) = self.draw_scored(shuffle, table);
                 (Source::Stock, new, p)
             }
         };
@@ -547,17 +568,21 @@ impl Round {
     /// Oracle's `draw` option, and the rule's turn when it neither knocks nor takes). Returns the
     /// card drawn and the put-down.
     #[inline(always)]
-    pub(crate) fn draw_by_rule(&mut self) -> (Card, decision::PutDown) {
+    pub(crate) fn draw_by_rule(&mut self, shuffle: Option<&mut Rng>) -> (Card, decision::PutDown) {
+        self.draw_scored(shuffle, self.score_table)
+    }
+
+    /// [`Round::draw_by_rule`] with `table` as in [`Round::rule_turn_scored`].
+    #[inline(always)]
+    fn draw_scored(
+        &mut self,
+        shuffle: Option<&mut Rng>,
+        table: ScoreTable,
+    ) -> (Card, decision::PutDown) {
         debug_assert_eq!(self.refuse(Action::Draw(Source::Stock)), None);
         let seat = self.table.to_move;
-        let new = self.pop_stock();
-        let p = decision::put_down_with(
-            self.score_table,
-            self.hand(seat),
-            self.score(seat),
-            new,
-            false,
-        );
+        let new = self.pop_stock(shuffle);
+        let p = decision::put_down_with(table, self.hand(seat), self.score(seat), new, false);
         self.table.draw(Source::Stock);
         self.finish_put_down(p.card, p.kept, p.score, false);
         (new, p)
@@ -565,16 +590,22 @@ impl Round {
 }
 
 /// Hands with their padding slot.
+#[inline(always)]
 fn padded(hands: &[[Card; 3]; MAX_SEATS]) -> [[Card; 4]; MAX_SEATS] {
     hands.map(|[a, b, c]| [a, b, c, a])
 }
 
 /// The scores of the first `seats` hands.
 fn scores_of(rules: &RoundRules, seats: u8, hands: &[[Card; 3]; MAX_SEATS]) -> [Score; MAX_SEATS] {
-    let table = rules.scoring.table();
+    scores_with(rules.scoring.table(), seats, hands)
+}
+
+/// [`scores_of`] with the score table at hand.
+#[inline(always)]
+fn scores_with(table: ScoreTable, seats: u8, hands: &[[Card; 3]; MAX_SEATS]) -> [Score; MAX_SEATS] {
     let mut scores = [Score(0); MAX_SEATS];
-    for s in 0..(seats as usize).min(MAX_SEATS) {
-        scores[s] = table.score(hands[s]);
+    for (score, hand) in scores.iter_mut().zip(hands).take(usize::from(seats)) {
+        *score = table.score(*hand);
     }
     scores
 }

@@ -104,6 +104,10 @@ fn best_lane(x: u32) -> Score {
 }
 
 impl ScoreTable {
+    /// Standard scoring. A loop of turns given this constant (rather than a table read from a
+    /// round) is compiled for standard scoring alone.
+    pub const STANDARD: ScoreTable = ScoreTable(None);
+
     /// Whether this is standard scoring (the suit-lane sums).
     #[inline]
     pub fn is_standard(self) -> bool {
