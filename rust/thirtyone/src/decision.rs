@@ -66,10 +66,28 @@ pub fn start_with(
     stock_empty: bool,
     knock_at: Score,
 ) -> (Start, Option<PutDown>) {
-    if may_knock && now >= knock_at {
-        return (Start::Knock, None);
-    }
-    if let Some(c) = top {
+    let take = Scored { table, hand, now };
+    start_by(now, top, may_knock, stock_empty, knock_at, &take)
+}
+
+/// How rule 2 finds the best put-down after taking a card.
+pub(crate) trait Take {
+    /// The put-down after taking `c`, or None when none can beat the hand's score (one that
+    /// does not beat it is not taken either).
+    fn take(&self, c: Card) -> Option<PutDown>;
+}
+
+/// Rule 2 worked out by scoring the candidates.
+struct Scored {
+    table: ScoreTable,
+    hand: [Card; 3],
+    now: Score,
+}
+
+impl Take for Scored {
+    #[inline(always)]
+    fn take(&self, c: Card) -> Option<PutDown> {
+        let Scored { table, hand, now } = *self;
         // Under standard scoring a take can only beat `now` in the taken card's suit, and by at
         // most its value: when even that does not beat it, no put-down will (rule 2 is strict).
         let hopeless = table.is_standard()
@@ -80,8 +98,29 @@ pub fn start_with(
                     + ScoreTable::lanes(c),
                 c,
             ) <= now;
-        if !hopeless {
-            let p = put_down_with(table, hand, now, c, true);
+        if hopeless {
+            None
+        } else {
+            Some(put_down_with(table, hand, now, c, true))
+        }
+    }
+}
+
+/// Rules 1 to 3, rule 2's put-down found by `take`.
+#[inline(always)]
+pub(crate) fn start_by(
+    now: Score,
+    top: Option<Card>,
+    may_knock: bool,
+    stock_empty: bool,
+    knock_at: Score,
+    take: &impl Take,
+) -> (Start, Option<PutDown>) {
+    if may_knock && now >= knock_at {
+        return (Start::Knock, None);
+    }
+    if let Some(c) = top {
+        if let Some(p) = take.take(c) {
             if p.score > now {
                 return (Start::Take, Some(p));
             }

@@ -4,7 +4,8 @@
 //! - [`scoring`]: hand scores and the scoring options;
 //! - [`rules`]: the round-level rules of a table; [`table`]: a table's whole rule set and presets;
 //! - [`input`]: the Oracle's input read from JSON or any serde source, checked once;
-//! - [`decision`]: the table's decision rule (the one implementation);
+//! - [`decision`]: the table's decision rule (the one implementation), precomputed for standard
+//!   scoring in `put_downs`;
 //! - [`round`]: one round as a state machine and what it costs each seat.
 
 pub mod cards;
@@ -21,6 +22,7 @@ pub mod input;
 pub mod oracle;
 pub mod playout;
 pub mod public;
+mod put_downs;
 pub mod replay;
 pub mod round;
 pub mod round_outcomes;

@@ -15,9 +15,9 @@ use crate::cards::Card;
 use crate::decision::TABLE_KNOCK_AT;
 use crate::game_value::GameValue;
 use crate::inference::Deal;
-use crate::round::Round;
+use crate::round::{Round, TurnRule};
 use crate::round_outcomes::RoundResult;
-use crate::scoring::{Score, ScoreTable};
+use crate::scoring::Score;
 use crate::view::View;
 
 /// One of your options.
@@ -160,30 +160,22 @@ impl<'a> Playouts<'a> {
     /// Play to the end: everyone else by the table's rule, you knocking at `my_knock_at`; `rng`
     /// orders the stock's draws.
     fn finish(&self, round: &mut Round, rng: Rng, my_knock_at: Score) {
-        match round.score_table() {
-            t if t.is_standard() => {
-                self.finish_scored(round, rng, my_knock_at, ScoreTable::STANDARD)
-            }
-            t => self.finish_scored(round, rng, my_knock_at, t),
+        match round.turn_rule() {
+            TurnRule::Table(t) => self.finish_by(round, rng, my_knock_at, TurnRule::Table(t)),
+            rule => self.finish_by(round, rng, my_knock_at, rule),
         }
     }
 
-    /// [`Playouts::finish`], compiled for `table` (see `Round::rule_turn_scored`).
+    /// [`Playouts::finish`], compiled for one kind of `rule` (see `Round::rule_turn_by`).
     #[inline(always)]
-    fn finish_scored(
-        &self,
-        round: &mut Round,
-        mut rng: Rng,
-        my_knock_at: Score,
-        table: ScoreTable,
-    ) {
+    fn finish_by(&self, round: &mut Round, mut rng: Rng, my_knock_at: Score, rule: TurnRule) {
         while !round.is_over() {
             let k = if round.to_move() == self.view.me {
                 my_knock_at
             } else {
                 TABLE_KNOCK_AT
             };
-            round.rule_turn_scored(k, Some(&mut rng), table);
+            round.rule_turn_by(k, Some(&mut rng), rule);
         }
     }
 
@@ -209,29 +201,23 @@ impl<'a> Playouts<'a> {
 
     /// The shared trajectory: outcomes for every threshold and for never.
     fn sweep(&self, round: Round, rng: Rng, out: &mut Outcomes<'_>) {
-        match round.score_table() {
-            t if t.is_standard() => self.sweep_scored(round, rng, out, ScoreTable::STANDARD),
-            t => self.sweep_scored(round, rng, out, t),
+        match round.turn_rule() {
+            TurnRule::Table(t) => self.sweep_by(round, rng, out, TurnRule::Table(t)),
+            rule => self.sweep_by(round, rng, out, rule),
         }
     }
 
-    /// [`Playouts::sweep`], compiled for `table` (see `Round::rule_turn_scored`).
+    /// [`Playouts::sweep`], compiled for one kind of `rule` (see `Round::rule_turn_by`).
     #[inline(always)]
-    fn sweep_scored(
-        &self,
-        mut round: Round,
-        mut rng: Rng,
-        out: &mut Outcomes<'_>,
-        table: ScoreTable,
-    ) {
+    fn sweep_by(&self, mut round: Round, mut rng: Rng, out: &mut Outcomes<'_>, rule: TurnRule) {
         let me = self.view.me;
         let mut reached = 0usize; // thresholds[..reached] have branched off
         while !round.is_over() {
-            // (`may_knock` is false unless the turn is at its start.)
-            if round.to_move() == me && round.may_knock() {
+            let knock_at = if round.to_move() == me {
                 let upto = usize::from(self.reached_by[usize::from(round.score(me).halves())]);
-                if upto > reached {
-                    // The knock is your turn by the rule at this threshold: it is legal here.
+                // (`may_knock` is false unless the turn is at its start.)
+                if upto > reached && round.may_knock() {
+                    // The knock is your turn by the rule at these thresholds: it is legal here.
                     let mut branch = round.clone();
                     branch.apply_legal(crate::round::Action::Knock);
                     #[cfg(feature = "count-turns")]
@@ -241,15 +227,11 @@ impl<'a> Playouts<'a> {
                     out.set(reached..upto, o);
                     reached = upto;
                 }
-                round.rule_turn_scored(Score::NEVER, Some(&mut rng), table);
+                Score::NEVER
             } else {
-                let k = if round.to_move() == me {
-                    Score::NEVER
-                } else {
-                    TABLE_KNOCK_AT
-                };
-                round.rule_turn_scored(k, Some(&mut rng), table);
-            }
+                TABLE_KNOCK_AT
+            };
+            round.rule_turn_by(knock_at, Some(&mut rng), rule);
         }
         let o = self.outcome(&round);
         out.set(reached..out.len(), o);

@@ -6,10 +6,10 @@
 use montecarlo::Rng;
 
 use crate::cards::{Card, CardSet};
-use crate::decision::{self, Start};
 use crate::error::{Error, Result};
 use crate::public::{knock_limits, knock_limits_allow_with, Move, Stage, Table};
 pub use crate::public::{End, Source, MAX_SEATS};
+use crate::put_downs::HandKey;
 use crate::rules::{FirstTurnKnock, RoundRules};
 use crate::scoring::{Score, ScoreTable};
 
@@ -33,6 +33,9 @@ pub mod turn_count {
         TURNS.with(|t| t.replace(0))
     }
 }
+
+mod rule_turn;
+pub(crate) use rule_turn::TurnRule;
 
 /// Slots for the stock (it holds at most 45 cards).
 const STOCK_SLOTS: usize = 64;
@@ -103,6 +106,8 @@ pub struct Round {
     pub(crate) scores: [Score; MAX_SEATS],
     /// How this table scores a hand (looked up once, not every turn).
     score_table: ScoreTable,
+    /// Each hand's key in the put-down table (`put_downs`), kept with the hands.
+    keys: [HandKey; MAX_SEATS],
 }
 
 impl Round {
@@ -145,6 +150,7 @@ impl Round {
             hid_31: [false; MAX_SEATS],
             scores: scores_of(&rules, seats, &hands),
             score_table: rules.scoring.table(),
+            keys: keys_of(seats, &hands),
         };
         if rules.first_turn_knock != FirstTurnKnock::Blind {
             round.look();
@@ -177,6 +183,7 @@ impl Round {
             table: table.clone(),
             scores: scores_with(score_table, table.seats, &hands),
             score_table,
+            keys: keys_of(table.seats, &hands),
             hands: padded(&hands),
             stock: cards,
             drawn: drawn.unwrap_or(table.top),
@@ -445,7 +452,7 @@ impl Round {
     fn put_down_with_new(&mut self, card: Card, new: Card, hide: bool) {
         let kept = kept_after(self.hand(self.table.to_move), new, card);
         let score = self.score_table.score(kept);
-        self.finish_put_down(card, kept, score, hide);
+        self.finish_put_down(card, kept, score, HandKey::of(kept), hide);
     }
 
     /// Take the top card of the stock. In a playout (`shuffle` given) the stock is in no
@@ -465,128 +472,32 @@ impl Round {
     /// The put-down of `card`, keeping `kept` (whose score is `score`), and what follows. `hide`:
     /// a 31 left in hand is kept hidden (checked by the caller) instead of shown.
     #[inline(always)]
-    fn finish_put_down(&mut self, card: Card, kept: [Card; 3], score: Score, hide: bool) {
+    fn finish_put_down(
+        &mut self,
+        card: Card,
+        kept: [Card; 3],
+        score: Score,
+        key: HandKey,
+        hide: bool,
+    ) {
         let seat = self.table.to_move as usize;
+        debug_assert_eq!(key, HandKey::of(kept));
+        self.keys[seat] = key;
         self.hands[seat] = [kept[0], kept[1], kept[2], kept[0]];
         self.scores[seat] = score;
         self.hid_31[seat] = hide;
         self.table.put_down(card, score.is_blitz() && !hide);
     }
+}
 
-    /// Play the whole turn of the player to move by the table's decision rule, knocking at
-    /// `knock_at` or more. Returns what was done.
-    #[inline]
-    pub fn play_rule_turn(&mut self, knock_at: Score) -> TurnRecord {
-        self.rule_turn(knock_at, None)
+/// The keys of the first `seats` hands (see `put_downs`).
+#[inline(always)]
+fn keys_of(seats: u8, hands: &[[Card; 3]; MAX_SEATS]) -> [HandKey; MAX_SEATS] {
+    let mut keys = [HandKey::default(); MAX_SEATS];
+    for (key, hand) in keys.iter_mut().zip(hands).take(usize::from(seats)) {
+        *key = HandKey::of(*hand);
     }
-
-    /// How this round scores a hand.
-    pub(crate) fn score_table(&self) -> ScoreTable {
-        self.score_table
-    }
-
-    /// [`Round::play_rule_turn`]; a stock draw picks a random card when `shuffle` is given (see
-    /// [`Round::pop_stock`]).
-    #[inline(always)]
-    pub(crate) fn rule_turn(&mut self, knock_at: Score, shuffle: Option<&mut Rng>) -> TurnRecord {
-        self.rule_turn_scored(knock_at, shuffle, self.score_table)
-    }
-
-    /// [`Round::rule_turn`], inlined into the playouts' loops, with `table` standing for the
-    /// round's own score table: the same table, or [`ScoreTable::STANDARD`] when the round
-    /// scores the standard way, so that a loop is compiled for it and tests no option.
-    #[inline(always)]
-    pub(crate) fn rule_turn_scored(
-        &mut self,
-        knock_at: Score,
-        shuffle: Option<&mut Rng>,
-        table: ScoreTable,
-    ) -> TurnRecord {
-        debug_assert_eq!(table.is_standard(), self.score_table.is_standard());
-        let seat = self.table.to_move;
-        let mut rec = TurnRecord {
-            seat,
-            draw: None,
-            put_down: None,
-            knock: false,
-            declined: false,
-            showed_31: false,
-        };
-        if !matches!(self.table.stage, Stage::Start) {
-            if !matches!(self.table.stage, Stage::Blind) {
-                return rec;
-            }
-            // The table's rule never calls a blind showdown: it looks, and plays on.
-            self.look();
-            if !matches!(self.table.stage, Stage::Start) {
-                return rec;
-            }
-        }
-        #[cfg(feature = "count-turns")]
-        turn_count::add();
-        let hand = self.hand(seat);
-        let now = self.score(seat);
-        let top = self.table.top;
-        let (start, take) = decision::start_with(
-            table,
-            hand,
-            now,
-            self.table.may_take().then_some(top),
-            // Only asked when the score would knock.
-            now >= knock_at && self.may_knock_with(now),
-            self.table.stock_len == 0,
-            knock_at,
-        );
-        let (source, new, choice) = match (start, take) {
-            (Start::Knock, _) => {
-                self.table.knock();
-                rec.knock = true;
-                return rec;
-            }
-            (Start::Decline, _) => {
-                self.table.apply(Move::Decline);
-                rec.declined = true;
-                return rec;
-            }
-            (Start::Take, Some(p)) => {
-                self.table.draw(Source::Pile);
-                self.finish_put_down(p.card, p.kept, p.score, false);
-                (Source::Pile, top, p)
-            }
-            _ => {
-                let (new, p) = self.draw_scored(shuffle, table);
-                (Source::Stock, new, p)
-            }
-        };
-        rec.draw = Some((source, new));
-        rec.put_down = Some(choice.card);
-        rec.showed_31 = self.table.showed_31[seat as usize];
-        rec
-    }
-
-    /// The player to move draws from the stock and puts a card down by the table's rule (the
-    /// Oracle's `draw` option, and the rule's turn when it neither knocks nor takes). Returns the
-    /// card drawn and the put-down.
-    #[inline(always)]
-    pub(crate) fn draw_by_rule(&mut self, shuffle: Option<&mut Rng>) -> (Card, decision::PutDown) {
-        self.draw_scored(shuffle, self.score_table)
-    }
-
-    /// [`Round::draw_by_rule`] with `table` as in [`Round::rule_turn_scored`].
-    #[inline(always)]
-    fn draw_scored(
-        &mut self,
-        shuffle: Option<&mut Rng>,
-        table: ScoreTable,
-    ) -> (Card, decision::PutDown) {
-        debug_assert_eq!(self.refuse(Action::Draw(Source::Stock)), None);
-        let seat = self.table.to_move;
-        let new = self.pop_stock(shuffle);
-        let p = decision::put_down_with(table, self.hand(seat), self.score(seat), new, false);
-        self.table.draw(Source::Stock);
-        self.finish_put_down(p.card, p.kept, p.score, false);
-        (new, p)
-    }
+    keys
 }
 
 /// Hands with their padding slot.

@@ -104,8 +104,7 @@ fn best_lane(x: u32) -> Score {
 }
 
 impl ScoreTable {
-    /// Standard scoring. A loop of turns given this constant (rather than a table read from a
-    /// round) is compiled for standard scoring alone.
+    /// Standard scoring.
     pub const STANDARD: ScoreTable = ScoreTable(None);
 
     /// Whether this is standard scoring (the suit-lane sums).

@@ -1,0 +1,166 @@
+//! A turn played by the table's decision rule: the computer players' turns, and every turn of
+//! the Oracle's playouts (the hot path, inlined into their loops). It applies the same
+//! transitions as a player's own actions.
+
+use montecarlo::Rng;
+
+#[cfg(feature = "count-turns")]
+use super::turn_count;
+use super::{Action, Round, Source, TurnRecord};
+use crate::cards::Card;
+use crate::decision::{self, Start};
+use crate::public::{Move, Stage};
+use crate::put_downs::{HandKey, Keyed, PutDowns};
+use crate::scoring::{Score, ScoreTable};
+
+impl Round {
+    /// Play the whole turn of the player to move by the table's decision rule, knocking at
+    /// `knock_at` or more. Returns what was done.
+    #[inline]
+    pub fn play_rule_turn(&mut self, knock_at: Score) -> TurnRecord {
+        self.rule_turn(knock_at, None)
+    }
+
+    /// How a loop of this round's rule turns applies the rule (see [`TurnRule`]).
+    pub(crate) fn turn_rule(&self) -> TurnRule {
+        TurnRule::of(self.score_table)
+    }
+
+    /// [`Round::play_rule_turn`]; a stock draw picks a random card when `shuffle` is given (see
+    /// [`Round::pop_stock`]).
+    #[inline(always)]
+    pub(crate) fn rule_turn(&mut self, knock_at: Score, shuffle: Option<&mut Rng>) -> TurnRecord {
+        self.rule_turn_by(knock_at, shuffle, self.turn_rule())
+    }
+
+    /// [`Round::rule_turn`], inlined into the playouts' loops, by `rule` (this round's
+    /// [`Round::turn_rule`]; a loop matches on it once, so that each copy of the loop is
+    /// compiled for one kind and tests no option).
+    #[inline(always)]
+    pub(crate) fn rule_turn_by(
+        &mut self,
+        knock_at: Score,
+        shuffle: Option<&mut Rng>,
+        rule: TurnRule,
+    ) -> TurnRecord {
+        debug_assert_eq!(
+            matches!(rule, TurnRule::Table(_)),
+            self.score_table.is_standard()
+        );
+        let seat = self.table.to_move;
+        let mut rec = TurnRecord {
+            seat,
+            draw: None,
+            put_down: None,
+            knock: false,
+            declined: false,
+            showed_31: false,
+        };
+        if !matches!(self.table.stage, Stage::Start) {
+            if !matches!(self.table.stage, Stage::Blind) {
+                return rec;
+            }
+            // The table's rule never calls a blind showdown: it looks, and plays on.
+            self.look();
+            if !matches!(self.table.stage, Stage::Start) {
+                return rec;
+            }
+        }
+        #[cfg(feature = "count-turns")]
+        turn_count::add();
+        let hand = self.hand(seat);
+        let now = self.score(seat);
+        let key = self.keys[seat as usize];
+        let top = self.table.top;
+        let may_take = self.table.may_take().then_some(top);
+        // Only asked when the score would knock.
+        let may_knock = now >= knock_at && self.may_knock_with(now);
+        let stock_empty = self.table.stock_len == 0;
+        let (start, take) = match rule {
+            TurnRule::Table(puts) => {
+                let take = Keyed { puts, key, hand };
+                decision::start_by(now, may_take, may_knock, stock_empty, knock_at, &take)
+            }
+            TurnRule::Scored(table) => {
+                decision::start_with(table, hand, now, may_take, may_knock, stock_empty, knock_at)
+            }
+        };
+        let (source, new, choice) = match (start, take) {
+            (Start::Knock, _) => {
+                self.table.knock();
+                rec.knock = true;
+                return rec;
+            }
+            (Start::Decline, _) => {
+                self.table.apply(Move::Decline);
+                rec.declined = true;
+                return rec;
+            }
+            (Start::Take, Some(p)) => {
+                self.table.draw(Source::Pile);
+                let next = match rule {
+                    TurnRule::Table(puts) => puts.next(key, top),
+                    TurnRule::Scored(_) => HandKey::of(p.kept),
+                };
+                self.finish_put_down(p.card, p.kept, p.score, next, false);
+                (Source::Pile, top, p)
+            }
+            _ => {
+                let (new, p) = self.draw_by(shuffle, rule);
+                (Source::Stock, new, p)
+            }
+        };
+        rec.draw = Some((source, new));
+        rec.put_down = Some(choice.card);
+        rec.showed_31 = self.table.showed_31[seat as usize];
+        rec
+    }
+
+    /// The player to move draws from the stock and puts a card down by the table's rule (the
+    /// Oracle's `draw` option, and the rule's turn when it neither knocks nor takes). Returns the
+    /// card drawn and the put-down.
+    #[inline(always)]
+    pub(crate) fn draw_by_rule(&mut self, shuffle: Option<&mut Rng>) -> (Card, decision::PutDown) {
+        self.draw_by(shuffle, self.turn_rule())
+    }
+
+    /// [`Round::draw_by_rule`] by `rule`, as in [`Round::rule_turn_by`].
+    #[inline(always)]
+    fn draw_by(&mut self, shuffle: Option<&mut Rng>, rule: TurnRule) -> (Card, decision::PutDown) {
+        debug_assert_eq!(self.refuse(Action::Draw(Source::Stock)), None);
+        let seat = self.table.to_move;
+        let new = self.pop_stock(shuffle);
+        let (hand, key) = (self.hand(seat), self.keys[seat as usize]);
+        let (p, next) = match rule {
+            TurnRule::Table(puts) => (puts.put_down(key, hand, new), puts.next(key, new)),
+            TurnRule::Scored(table) => {
+                let p = decision::put_down_with(table, hand, self.score(seat), new, false);
+                (p, HandKey::of(p.kept))
+            }
+        };
+        self.table.draw(Source::Stock);
+        self.finish_put_down(p.card, p.kept, p.score, next, false);
+        (new, p)
+    }
+}
+
+/// How a turn by the table's rule chooses: from the put-down table (standard scoring: the same
+/// choices, read instead of worked out), or by scoring the candidates (scoring options).
+#[derive(Clone, Copy)]
+pub(crate) enum TurnRule {
+    Table(&'static PutDowns),
+    Scored(ScoreTable),
+}
+
+impl TurnRule {
+    /// The rule of a table that scores hands by `table` (the put-down table is built on first
+    /// use).
+    #[inline]
+    pub(crate) fn of(table: ScoreTable) -> TurnRule {
+        if table.is_standard() {
+            TurnRule::Table(PutDowns::get())
+        } else {
+            TurnRule::Scored(table)
+        }
+    }
+}
