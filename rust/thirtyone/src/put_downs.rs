@@ -17,16 +17,16 @@ use crate::scoring::{Score, ScoreTable};
 /// Three-card hands: 52 choose 3.
 const HANDS: usize = 22_100;
 
-/// A hand's place in the table: its rank among the 22,100 hands (cards in any order), times the
-/// 52 entries of a hand. A round keeps each seat's key beside its hand.
+/// A hand's place in the table: its rank among the 22,100 hands (cards in any order). A round
+/// keeps each seat's key beside its hand.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
-pub(crate) struct HandKey(u32);
+pub(crate) struct HandKey(u16);
 
-/// By card index: the card's share of a sorted hand's rank, times 52, as the lowest (`k = 1`),
-/// middle (`k = 2`) or highest (`k = 3`) card: 52 · C(index, k) (the combinatorial number
-/// system). 256 long, like the tables by card of `scoring.rs`.
-const fn rank_share(k: u32) -> [u32; 256] {
-    let mut t = [0u32; 256];
+/// By card index: the card's share of a sorted hand's rank as the lowest (`k = 1`), middle
+/// (`k = 2`) or highest (`k = 3`) card: C(index, k) (the combinatorial number system). 256 long,
+/// like the tables by card of `scoring.rs`.
+const fn rank_share(k: u32) -> [u16; 256] {
+    let mut t = [0u16; 256];
     let mut i = 0u32;
     while i < 52 {
         let c = match k {
@@ -34,14 +34,14 @@ const fn rank_share(k: u32) -> [u32; 256] {
             2 => i * i.saturating_sub(1) / 2,
             _ => i * i.saturating_sub(1) * i.saturating_sub(2) / 6,
         };
-        t[i as usize] = 52 * c;
+        t[i as usize] = c as u16;
         i += 1;
     }
     t
 }
-const LOW: [u32; 256] = rank_share(1);
-const MIDDLE: [u32; 256] = rank_share(2);
-const HIGH: [u32; 256] = rank_share(3);
+const LOW: [u16; 256] = rank_share(1);
+const MIDDLE: [u16; 256] = rank_share(2);
+const HIGH: [u16; 256] = rank_share(3);
 
 impl HandKey {
     /// The key of a hand, its cards in any order.
@@ -74,13 +74,13 @@ impl PutDowns {
             for middle in 1..high {
                 for low in 0..middle {
                     let hand = [low, middle, high].map(Card::from_index);
-                    let base = HandKey::of(hand).0 as usize;
+                    let base = usize::from(HandKey::of(hand).0) * 52;
                     let now = scores.score(hand);
                     for new in Card::all().filter(|c| !hand.contains(c)) {
                         let p = put_down_with(scores, hand, now, new, false);
                         t[base + usize::from(new.index())] = u32::from(p.card.index())
                             | u32::from(p.score.halves()) << 8
-                            | (HandKey::of(p.kept).0 / 52) << 16;
+                            | u32::from(HandKey::of(p.kept).0) << 16;
                     }
                 }
             }
@@ -90,7 +90,7 @@ impl PutDowns {
 
     #[inline(always)]
     fn entry(&self, key: HandKey, new: Card) -> u32 {
-        self.0[key.0 as usize + usize::from(new.index())]
+        self.0[usize::from(key.0) * 52 + usize::from(new.index())]
     }
 
     /// The put-down from `hand` (whose key is `key`) and `new`, drawn from the stock: the same as
@@ -118,7 +118,7 @@ impl PutDowns {
     /// The key of the hand kept after [`PutDowns::put_down`] of the same hand and card.
     #[inline(always)]
     pub(crate) fn next(&self, key: HandKey, new: Card) -> HandKey {
-        HandKey((self.entry(key, new) >> 16) * 52)
+        HandKey((self.entry(key, new) >> 16) as u16)
     }
 }
 
@@ -231,8 +231,7 @@ mod tests {
             for middle in 1..high {
                 for low in 0..middle {
                     let k = HandKey::of([high, low, middle].map(Card::from_index));
-                    assert_eq!(k.0 % 52, 0);
-                    let rank = (k.0 / 52) as usize;
+                    let rank = usize::from(k.0);
                     assert!(!seen[rank], "rank {rank} twice");
                     seen[rank] = true;
                 }

@@ -37,8 +37,9 @@ pub mod turn_count {
 mod rule_turn;
 pub(crate) use rule_turn::TurnRule;
 
-/// Slots for the stock (it holds at most 45 cards).
-const STOCK_SLOTS: usize = 64;
+/// Slots for the stock (it holds at most 45 cards; 48 keep a round at 256 bytes, a size that a
+/// playout copies cheaply).
+const STOCK_SLOTS: usize = 48;
 
 /// One step of a turn.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -95,8 +96,8 @@ pub struct Round {
     /// Each seat's hand (the fourth slot is padding: a hand is one 32-bit word to load and
     /// store in a playout's turn).
     hands: [[Card; 4]; MAX_SEATS],
-    /// The stock, its top card last (the first `table.stock_len` slots are in play; the slots
-    /// are a power of two so that a draw's index needs no bounds check).
+    /// The stock, its top card last (the first `table.stock_len` slots are in play; a draw's
+    /// index is capped at the last slot, so that it needs no bounds check).
     pub(crate) stock: [Card; STOCK_SLOTS],
     /// The fourth card of the player to move while they put one down.
     pub(crate) drawn: Card,
@@ -461,9 +462,9 @@ impl Round {
     #[inline(always)]
     fn pop_stock(&mut self, shuffle: Option<&mut Rng>) -> Card {
         let len = self.table.stock_len;
-        let last = (len as usize - 1) % STOCK_SLOTS;
+        let last = (len as usize - 1).min(STOCK_SLOTS - 1);
         if let Some(rng) = shuffle {
-            let j = rng.below(len as u32) as usize % STOCK_SLOTS;
+            let j = (rng.below(len as u32) as usize).min(STOCK_SLOTS - 1);
             self.stock.swap(j, last);
         }
         self.stock[last]

@@ -42,7 +42,11 @@ impl fmt::Display for Score {
 /// How a table scores hands fast. Standard scoring adds the cards' values in one word, one
 /// six-bit lane per suit, and takes the largest lane; with scoring options, a lookup table.
 #[derive(Clone, Copy)]
-pub struct ScoreTable(Option<&'static [u8]>);
+pub struct ScoreTable(Option<&'static Triples>);
+
+/// The scores of every ordered triple of cards (by card index, 52 × 52 × 52).
+type Triples = [u8; TRIPLES];
+const TRIPLES: usize = 52 * 52 * 52;
 
 impl fmt::Debug for ScoreTable {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -171,7 +175,7 @@ pub struct Scoring {
 
 /// Scores of every ordered triple of cards, one table per set of scoring options, built on
 /// first use: a playout scores a hand about ten times a turn, and a lookup is the cheapest way.
-static TABLES: [OnceLock<Box<[u8]>>; 12] = [const { OnceLock::new() }; 12];
+static TABLES: [OnceLock<Box<Triples>>; 12] = [const { OnceLock::new() }; 12];
 
 impl Scoring {
     /// The score of a three-card hand.
@@ -201,8 +205,11 @@ impl Scoring {
         trips * 4 + usize::from(self.three_aces_33) * 2 + usize::from(self.runs)
     }
 
-    fn build_table(&self) -> Box<[u8]> {
-        let mut t = vec![0u8; 52 * 52 * 52].into_boxed_slice();
+    fn build_table(&self) -> Box<Triples> {
+        let mut t: Box<Triples> = vec![0u8; TRIPLES]
+            .into_boxed_slice()
+            .try_into()
+            .expect("the size of a triples table");
         for a in Card::all() {
             for b in Card::all() {
                 for c in Card::all() {
