@@ -19,9 +19,15 @@ impl Round {
                 if self.table.rules.lives_mode == LivesMode::Lives
                     && !self.hid_31.contains(&true) =>
             {
-                let n = self.table.seats as usize;
-                let showdown = Showdown::of(&self.scores[..n]);
-                self.lowest_pays(&showdown, self.table.knocker, s) + self.table.shown_losses[s]
+                let scores = &self.scores[..usize::from(self.table.seats)];
+                // Most often somebody is lower, and the seat pays nothing at the showdown.
+                let low = scores[s];
+                let pays = if scores.iter().any(|&x| x < low) {
+                    0
+                } else {
+                    self.lowest_pays(&Showdown { scores, low }, self.table.knocker, s)
+                };
+                pays + self.table.shown_losses[s]
             }
             _ => self.losses()[s],
         }
