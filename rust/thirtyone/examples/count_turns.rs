@@ -6,7 +6,7 @@
 //! ```
 //!
 //! The input is `{"deals": D, "playouts": P, "seed": S, "threads": T, "positions": {name: state}}`
-//! (states as in `oracle.md`); the output, one line of JSON, gives each position's turns and the
+//! (states as in `oracle.md`; one with `lives` is asked at the game level); the output, one line of JSON, gives each position's turns and the
 //! playouts run. The counts depend only on the seed (not on the threads nor the machine), so
 //! they pair with times measured on the shipped build with the same settings.
 
@@ -15,8 +15,9 @@ use std::io::Read;
 
 use montecarlo::Runner;
 use serde_json::{json, Value};
+use thirtyone_core::game::GameRules;
 use thirtyone_core::input::{from_json, Overrides};
-use thirtyone_core::oracle::{advise, Settings};
+use thirtyone_core::oracle::{advise, GameInput, Settings};
 use thirtyone_core::round::turn_count;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -42,7 +43,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 + runner.install(|| rayon::broadcast(|_| turn_count::take()).iter().sum::<u64>())
         };
         taken();
-        let advice = advise(&state.round, None, &settings)?;
+        // A state with `lives` is asked at the game level, as `thirtyone.advise` asks it.
+        let game = state.lives.clone().map(|lives| GameInput {
+            rules: GameRules::of(&state.rules),
+            lives,
+        });
+        let advice = advise(&state.round, game.as_ref(), &settings)?;
         let playouts: u64 = advice
             .options
             .iter()

@@ -72,7 +72,7 @@ impl Round {
             End::Showdown | End::StockOut { .. } => {
                 // A hidden 31 counts as 30; otherwise the hands' kept scores as they are.
                 let mut hidden = [Score::NEVER; MAX_SEATS];
-                let scores: &[Score] = if self.hid_31[..n].contains(&true) {
+                let scores: &[Score] = if self.hid_31 != [false; MAX_SEATS] {
                     for (s, score) in hidden.iter_mut().enumerate().take(n) {
                         *score = if self.hid_31[s] {
                             Score::from_points(30)
@@ -176,7 +176,7 @@ struct Showdown<'a> {
 impl<'a> Showdown<'a> {
     #[inline]
     fn of(scores: &'a [Score]) -> Showdown<'a> {
-        let low = *scores.iter().min().expect("at least two seats");
+        let low = scores.iter().copied().min().expect("at least two seats");
         Showdown { scores, low }
     }
 
