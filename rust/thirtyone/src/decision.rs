@@ -66,28 +66,27 @@ pub fn start_with(
     stock_empty: bool,
     knock_at: Score,
 ) -> (Start, Option<PutDown>) {
-    let take = Scored { table, hand, now };
+    let take = Scored { table, hand };
     start_by(now, top, may_knock, stock_empty, knock_at, &take)
 }
 
 /// How rule 2 finds the best put-down after taking a card.
 pub(crate) trait Take {
-    /// The put-down after taking `c`, or None when none can beat the hand's score (one that
-    /// does not beat it is not taken either).
-    fn take(&self, c: Card) -> Option<PutDown>;
+    /// The put-down after taking `c` when it beats the hand's score `now` (rule 2 takes only
+    /// then), or None.
+    fn take(&self, c: Card, now: Score) -> Option<PutDown>;
 }
 
 /// Rule 2 worked out by scoring the candidates.
 struct Scored {
     table: ScoreTable,
     hand: [Card; 3],
-    now: Score,
 }
 
 impl Take for Scored {
     #[inline(always)]
-    fn take(&self, c: Card) -> Option<PutDown> {
-        let Scored { table, hand, now } = *self;
+    fn take(&self, c: Card, now: Score) -> Option<PutDown> {
+        let Scored { table, hand } = *self;
         // Under standard scoring a take can only beat `now` in the taken card's suit, and by at
         // most its value: when even that does not beat it, no put-down will (rule 2 is strict).
         let hopeless = table.is_standard()
@@ -99,10 +98,10 @@ impl Take for Scored {
                 c,
             ) <= now;
         if hopeless {
-            None
-        } else {
-            Some(put_down_with(table, hand, now, c, true))
+            return None;
         }
+        let p = put_down_with(table, hand, now, c, true);
+        (p.score > now).then_some(p)
     }
 }
 
@@ -119,12 +118,8 @@ pub(crate) fn start_by(
     if may_knock && now >= knock_at {
         return (Start::Knock, None);
     }
-    if let Some(c) = top {
-        if let Some(p) = take.take(c) {
-            if p.score > now {
-                return (Start::Take, Some(p));
-            }
-        }
+    if let Some(p) = top.and_then(|c| take.take(c, now)) {
+        return (Start::Take, Some(p));
     }
     if stock_empty {
         (Start::Decline, None)

@@ -131,10 +131,11 @@ pub(crate) struct Keyed {
 
 impl Take for Keyed {
     /// The put-down as if `c` were drawn: when that puts `c` itself down, the hand keeps its
-    /// score and the rule does not take.
+    /// score and the rule does not take. (The score is read first: most tops are not taken.)
     #[inline(always)]
-    fn take(&self, c: Card) -> Option<PutDown> {
-        Some(self.puts.put_down(self.key, self.hand, c))
+    fn take(&self, c: Card, now: Score) -> Option<PutDown> {
+        let [_, score, _, _] = self.puts.entry(self.key, c).to_le_bytes();
+        (Score(score) > now).then(|| self.puts.put_down(self.key, self.hand, c))
     }
 }
 
