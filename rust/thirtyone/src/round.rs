@@ -484,7 +484,7 @@ impl Round {
         let seat = self.table.to_move as usize;
         debug_assert_eq!(key, HandKey::of(kept));
         self.keys[seat] = key;
-        self.hands[seat] = [kept[0], kept[1], kept[2], kept[0]];
+        self.hands[seat] = [kept[0], kept[1], kept[2], PADDING];
         self.scores[seat] = score;
         self.hid_31[seat] = hide;
         self.table.put_down(card, score.is_blitz() && !hide);
@@ -501,10 +501,13 @@ fn keys_of(seats: u8, hands: &[[Card; 3]; MAX_SEATS]) -> [HandKey; MAX_SEATS] {
     keys
 }
 
+/// What a hand's fourth slot holds (a constant: the hand's word is then stored at once).
+const PADDING: Card = Card::from_index(0);
+
 /// Hands with their padding slot.
 #[inline(always)]
 fn padded(hands: &[[Card; 3]; MAX_SEATS]) -> [[Card; 4]; MAX_SEATS] {
-    hands.map(|[a, b, c]| [a, b, c, a])
+    hands.map(|[a, b, c]| [a, b, c, PADDING])
 }
 
 /// The scores of the first `seats` hands.
