@@ -17,7 +17,7 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use crate::outcomes::{Outcome, Outcomes, Runs};
-use crate::rng::Rng;
+use crate::rng::{Rng, Streams};
 use crate::runner::{Runner, Stop};
 use crate::stats::{best, best_by_value, Tally};
 
@@ -133,9 +133,10 @@ pub fn evaluate<S: Simulator>(
     // The worlds the playouts draw, made ready once (playout `i` draws world `i % worlds`).
     let used = &worlds[..worlds.len().min(settings.playouts.max(1))];
     let starts: Vec<S::Start> = runner.install(|| used.par_iter().map(|w| sim.start(w)).collect());
+    let sweep_streams = Streams::new(seed, PURPOSE_SWEEP);
     let (sweep, stop) = run(runner, settings.playouts, total, limit, |i, out| {
         let start = &starts[i % starts.len()];
-        let stream = Rng::stream(seed, PURPOSE_SWEEP, i as u64);
+        let stream = sweep_streams.stream(i as u64);
         for ((choice, &o), &k) in choices.iter().zip(&offsets).zip(&sizes) {
             let mut rng = stream.clone();
             sim.playout(start, choice, &mut rng, &mut out.part(o..o + k));
@@ -152,6 +153,7 @@ pub fn evaluate<S: Simulator>(
         .collect();
     // The confirmation: the kept policy of every choice that had a sweep, on fresh playouts.
     let swept: Vec<usize> = (0..choices.len()).filter(|&c| sizes[c] > 1).collect();
+    let confirm_streams = Streams::new(seed, PURPOSE_CONFIRM);
     let (confirmed, stop) = if swept.is_empty() {
         (Vec::new(), None)
     } else {
@@ -165,7 +167,7 @@ pub fn evaluate<S: Simulator>(
             },
             |i, out| {
                 let start = &starts[i % starts.len()];
-                let stream = Rng::stream(seed, PURPOSE_CONFIRM, i as u64);
+                let stream = confirm_streams.stream(i as u64);
                 for (j, &c) in swept.iter().enumerate() {
                     let mut rng = stream.clone();
                     let o = sim.playout_policy(start, &choices[c], policies[c], &mut rng);

@@ -60,17 +60,15 @@ impl Sums {
         self.given = self.given.wrapping_add(d.given);
     }
 
-    /// The same taken away (wrapping).
+    /// Take `d` away (wrapping).
     #[inline]
-    fn negated(&self) -> Sums {
-        Sums {
-            successes: self.successes.wrapping_neg(),
-            cost: self.cost.wrapping_neg(),
-            cost_sq: self.cost_sq.wrapping_neg(),
-            value: self.value.wrapping_neg(),
-            value_sq: self.value_sq.wrapping_neg(),
-            given: self.given.wrapping_neg(),
-        }
+    fn sub(&mut self, d: &Sums) {
+        self.successes = self.successes.wrapping_sub(d.successes);
+        self.cost = self.cost.wrapping_sub(d.cost);
+        self.cost_sq = self.cost_sq.wrapping_sub(d.cost_sq);
+        self.value = self.value.wrapping_sub(d.value);
+        self.value_sq = self.value_sq.wrapping_sub(d.value_sq);
+        self.given = self.given.wrapping_sub(d.given);
     }
 }
 
@@ -112,7 +110,7 @@ impl Runs {
     fn add(&mut self, first: usize, end: usize, o: Outcome) {
         let d = Sums::of(o);
         self.diffs[first].add(&d);
-        self.diffs[end].add(&d.negated());
+        self.diffs[end].sub(&d);
     }
 
     /// The outcome of a one-playout chunk under `policy`.

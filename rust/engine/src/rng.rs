@@ -18,11 +18,31 @@ fn splitmix(state: &mut u64) -> u64 {
 impl Rng {
     /// The stream for `(seed, purpose, task)`: distinct triples give unrelated streams.
     pub fn stream(seed: u64, purpose: u64, task: u64) -> Rng {
+        Streams::new(seed, purpose).stream(task)
+    }
+}
+
+/// The streams of one `(seed, purpose)`, by task: [`Rng::stream`] with its first two steps done
+/// once (a run makes one stream per playout).
+#[derive(Clone, Copy, Debug)]
+pub struct Streams {
+    b: u64,
+}
+
+impl Streams {
+    pub fn new(seed: u64, purpose: u64) -> Streams {
         let mut st = seed;
         let a = splitmix(&mut st);
         let mut st = a ^ purpose.wrapping_mul(0xD1B5_4A32_D192_ED03);
-        let b = splitmix(&mut st);
-        let mut st = b ^ task.wrapping_mul(0x8CB9_2BA7_2F3D_8DD7);
+        Streams {
+            b: splitmix(&mut st),
+        }
+    }
+
+    /// The stream of `task`.
+    #[inline]
+    pub fn stream(self, task: u64) -> Rng {
+        let mut st = self.b ^ task.wrapping_mul(0x8CB9_2BA7_2F3D_8DD7);
         let mut s = [0u64; 4];
         for x in &mut s {
             *x = splitmix(&mut st);
@@ -32,7 +52,9 @@ impl Rng {
         }
         Rng { s }
     }
+}
 
+impl Rng {
     #[inline]
     pub fn next_u64(&mut self) -> u64 {
         let s = &mut self.s;
