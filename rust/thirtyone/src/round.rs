@@ -93,9 +93,9 @@ pub struct TurnRecord {
 #[derive(Clone, Debug)]
 pub struct Round {
     pub(crate) table: Table,
-    /// Each seat's hand (the fourth slot is padding: a hand is one 32-bit word to load and
-    /// store in a playout's turn).
-    hands: [[Card; 4]; MAX_SEATS],
+    /// Each seat's hand as one word, its three cards' bytes and a zero (`word`): one load and one
+    /// store in a playout's turn.
+    hands: [u32; MAX_SEATS],
     /// The stock, its top card last (the first `table.stock_len` slots are in play; a draw's
     /// index is capped at the last slot, so that it needs no bounds check).
     pub(crate) stock: [Card; STOCK_SLOTS],
@@ -212,7 +212,9 @@ impl Round {
         self.table.first
     }
     pub fn hand(&self, seat: u8) -> [Card; 3] {
-        let [a, b, c, _] = self.hands[seat as usize];
+        let [a, b, c, _] = self.hands[seat as usize]
+            .to_le_bytes()
+            .map(Card::from_index);
         [a, b, c]
     }
     #[inline(always)]
@@ -484,7 +486,7 @@ impl Round {
         let seat = self.table.to_move as usize;
         debug_assert_eq!(key, HandKey::of(kept));
         self.keys[seat] = key;
-        self.hands[seat] = [kept[0], kept[1], kept[2], PADDING];
+        self.hands[seat] = word(kept);
         self.scores[seat] = score;
         self.hid_31[seat] = hide;
         self.table.put_down(card, score.is_blitz() && !hide);
@@ -501,13 +503,16 @@ fn keys_of(seats: u8, hands: &[[Card; 3]; MAX_SEATS]) -> [HandKey; MAX_SEATS] {
     keys
 }
 
-/// What a hand's fourth slot holds (a constant: the hand's word is then stored at once).
-const PADDING: Card = Card::from_index(0);
-
-/// Hands with their padding slot.
+/// A hand as one word: its cards' bytes, the fourth zero (so that a put-down stores it at once).
 #[inline(always)]
-fn padded(hands: &[[Card; 3]; MAX_SEATS]) -> [[Card; 4]; MAX_SEATS] {
-    hands.map(|[a, b, c]| [a, b, c, PADDING])
+fn word([a, b, c]: [Card; 3]) -> u32 {
+    u32::from_le_bytes([a.index(), b.index(), c.index(), 0])
+}
+
+/// Hands as words.
+#[inline(always)]
+fn padded(hands: &[[Card; 3]; MAX_SEATS]) -> [u32; MAX_SEATS] {
+    hands.map(word)
 }
 
 /// The scores of the first `seats` hands.
