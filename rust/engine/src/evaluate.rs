@@ -25,9 +25,9 @@ use crate::stats::{best, best_by_value, Tally};
 pub trait Simulator: Sync {
     type World: Sync;
     type Choice: Sync;
-    /// A world made ready for play. A world is played many times (every choice of every playout
-    /// that draws it, in the sweep and in the confirmation), so it is made ready once per
-    /// evaluation ([`Simulator::start`]) and each playout starts from it.
+    /// A world made ready for play ([`Simulator::start`]). A world is usually played many times
+    /// (every choice of every playout that draws it, in the sweep and in the confirmation), so it
+    /// is made ready once per evaluation and each playout starts from it.
     type Start: Send + Sync;
 
     /// The policies swept for this choice (1: nothing to sweep).
@@ -130,12 +130,11 @@ pub fn evaluate<S: Simulator>(
         deadline,
         minimum: settings.minimum,
     };
-    // The worlds the playouts draw, made ready once (playout `i` draws world `i % worlds`).
-    let used = &worlds[..worlds.len().min(settings.playouts.max(1))];
-    let starts: Vec<S::Start> = runner.install(|| used.par_iter().map(|w| sim.start(w)).collect());
+    let starts = Starts::new(sim, worlds, settings.playouts, runner);
     let sweep_streams = Streams::new(seed, PURPOSE_SWEEP);
     let (sweep, stop) = run(runner, settings.playouts, total, limit, |i, out| {
-        let start = &starts[i % starts.len()];
+        let mut made = None;
+        let start = starts.get(i, &mut made);
         let stream = sweep_streams.stream(i as u64);
         for ((choice, &o), &k) in choices.iter().zip(&offsets).zip(&sizes) {
             let mut rng = stream.clone();
@@ -166,7 +165,8 @@ pub fn evaluate<S: Simulator>(
                 minimum: settings.minimum,
             },
             |i, out| {
-                let start = &starts[i % starts.len()];
+                let mut made = None;
+                let start = starts.get(i, &mut made);
                 let stream = confirm_streams.stream(i as u64);
                 for (j, &c) in swept.iter().enumerate() {
                     let mut rng = stream.clone();
@@ -199,6 +199,38 @@ pub fn evaluate<S: Simulator>(
         });
     }
     eval
+}
+
+/// The worlds made ready for play (playout `i` draws world `i % worlds`). Worlds that several
+/// playouts draw (fewer worlds than playouts: the usual case) are made ready once, in parallel,
+/// before the runs; worlds drawn once per run (as many as the playouts, as importance-weighted
+/// sampling returns them) are made ready as they are drawn, so that the memory they take stays
+/// that of the worlds themselves.
+struct Starts<'a, S: Simulator> {
+    sim: &'a S,
+    worlds: &'a [S::World],
+    kept: Vec<S::Start>,
+}
+
+impl<'a, S: Simulator> Starts<'a, S> {
+    fn new(sim: &'a S, worlds: &'a [S::World], playouts: usize, runner: &Runner) -> Self {
+        let kept = if worlds.len() < playouts {
+            runner.install(|| worlds.par_iter().map(|w| sim.start(w)).collect())
+        } else {
+            Vec::new()
+        };
+        Starts { sim, worlds, kept }
+    }
+
+    /// World `i % worlds` made ready: the kept one, or one made now into `made`.
+    #[inline]
+    fn get<'s>(&'s self, i: usize, made: &'s mut Option<S::Start>) -> &'s S::Start {
+        if self.kept.is_empty() {
+            made.insert(self.sim.start(&self.worlds[i % self.worlds.len()]))
+        } else {
+            &self.kept[i % self.kept.len()]
+        }
+    }
 }
 
 /// When a run stops: at `deadline`, except its first `minimum` playouts.
