@@ -465,11 +465,16 @@ impl Round {
     fn pop_stock(&mut self, shuffle: Option<&mut Rng>) -> Card {
         let len = self.table.stock_len;
         let last = (len as usize - 1).min(STOCK_SLOTS - 1);
-        if let Some(rng) = shuffle {
-            let j = (rng.below(len as u32) as usize).min(STOCK_SLOTS - 1);
-            self.stock.swap(j, last);
+        match shuffle {
+            Some(rng) => {
+                // The card at a random slot is drawn; the top card takes its slot.
+                let j = (rng.below(len as u32) as usize).min(STOCK_SLOTS - 1);
+                let card = self.stock[j];
+                self.stock[j] = self.stock[last];
+                card
+            }
+            None => self.stock[last],
         }
-        self.stock[last]
     }
 
     /// The put-down of `card`, keeping `kept` (whose score is `score`), and what follows. `hide`:
