@@ -25,9 +25,9 @@ use crate::stats::{best, best_by_value, Tally};
 pub trait Simulator: Sync {
     type World: Sync;
     type Choice: Sync;
-    /// A world made ready for play ([`Simulator::start`]). A world is usually played many times
-    /// (every choice of every playout that draws it, in the sweep and in the confirmation), so it
-    /// is made ready once per evaluation and each playout starts from it.
+    /// A world made ready for play ([`Simulator::start`]). Every choice of a playout starts from
+    /// the same one; a world that several playouts draw (fewer worlds than playouts) is made
+    /// ready once per evaluation, one that each playout has its own, as it is drawn.
     type Start: Send + Sync;
 
     /// The policies swept for this choice (1: nothing to sweep).

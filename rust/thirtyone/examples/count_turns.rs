@@ -6,9 +6,10 @@
 //! ```
 //!
 //! The input is `{"deals": D, "playouts": P, "seed": S, "threads": T, "positions": {name: state}}`
-//! (states as in `oracle.md`; one with `lives` is asked at the game level); the output, one line of JSON, gives each position's turns and the
-//! playouts run. The counts depend only on the seed (not on the threads nor the machine), so
-//! they pair with times measured on the shipped build with the same settings.
+//! (states as in `oracle.md`; one with `lives` is asked at the game level); the output, one line
+//! of JSON, gives each position's turns and the playouts run. The counts depend only on the seed
+//! (not on the threads nor the machine), so they pair with times measured on the shipped build
+//! with the same settings.
 
 use std::collections::BTreeMap;
 use std::io::Read;

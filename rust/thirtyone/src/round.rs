@@ -413,7 +413,9 @@ impl Round {
     }
 
     /// [`Round::apply`] for an action known to be legal (a playout's own options): the same
-    /// transition without asking why not.
+    /// transition without asking why not. A stock draw here takes the stock's top card, as a
+    /// dealt round does; a playout, whose stock is in no order, draws with
+    /// [`Round::draw_by_rule`] and its random stream instead.
     #[inline]
     pub(crate) fn apply_legal(&mut self, action: Action) {
         debug_assert_eq!(self.refuse(action), None);
