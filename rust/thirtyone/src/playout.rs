@@ -180,27 +180,29 @@ impl<'a> Playouts<'a> {
     }
 
     /// One put-down variant of a choice played out from `round`, under each of its policies.
+    /// The round goes down by reference: passed by value, its 256 bytes were copied at each
+    /// call (4.5% of a query's time).
     fn play_variant(
         &self,
-        mut round: Round,
+        round: &mut Round,
         mut rng: Rng,
         choice: &Choice,
         v: usize,
         out: &mut Outcomes<'_>,
     ) {
         let per = self.per_variant(choice);
-        self.play_choice(&mut round, &mut rng, choice, v);
+        self.play_choice(round, &mut rng, choice, v);
         let mut part = out.part(v * per..(v + 1) * per);
         if self.sweeps(choice) {
             self.sweep(round, rng, &mut part);
         } else {
-            self.finish(&mut round, rng, Score::NEVER);
-            part.set(0..1, self.outcome(&round));
+            self.finish(round, rng, Score::NEVER);
+            part.set(0..1, self.outcome(round));
         }
     }
 
     /// The shared trajectory: outcomes for every threshold and for never.
-    fn sweep(&self, round: Round, rng: Rng, out: &mut Outcomes<'_>) {
+    fn sweep(&self, round: &mut Round, rng: Rng, out: &mut Outcomes<'_>) {
         match round.turn_rule() {
             TurnRule::Table(t) => self.sweep_by(round, rng, out, TurnRule::Table(t)),
             rule => self.sweep_by(round, rng, out, rule),
@@ -209,7 +211,7 @@ impl<'a> Playouts<'a> {
 
     /// [`Playouts::sweep`], compiled for one kind of `rule` (see `Round::rule_turn_by`).
     #[inline(always)]
-    fn sweep_by(&self, mut round: Round, mut rng: Rng, out: &mut Outcomes<'_>, rule: TurnRule) {
+    fn sweep_by(&self, round: &mut Round, mut rng: Rng, out: &mut Outcomes<'_>, rule: TurnRule) {
         let me = self.view.me;
         let mut reached = 0usize; // thresholds[..reached] have branched off
         while !round.is_over() {
@@ -233,7 +235,7 @@ impl<'a> Playouts<'a> {
             };
             round.rule_turn_by(knock_at, Some(&mut rng), rule);
         }
-        let o = self.outcome(&round);
+        let o = self.outcome(round);
         out.set(reached..out.len(), o);
     }
 }
@@ -265,7 +267,7 @@ impl Simulator for Playouts<'_> {
     /// not advanced).
     fn playout(&self, start: &Round, choice: &Choice, rng: &mut Rng, out: &mut Outcomes<'_>) {
         for v in 0..self.variants(choice) {
-            self.play_variant(start.clone(), rng.clone(), choice, v, out);
+            self.play_variant(&mut start.clone(), rng.clone(), choice, v, out);
         }
     }
 
