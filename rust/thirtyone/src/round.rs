@@ -90,7 +90,7 @@ pub struct TurnRecord {
 
 /// A dealt round: the public [`Table`] plus what the table does not see — every hand, the
 /// stock's order, the card just drawn and the 31s kept hidden.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Round {
     pub(crate) table: Table,
     /// Each seat's hand as one word, its three cards' bytes and a zero (`word`): one load and one
@@ -109,6 +109,25 @@ pub struct Round {
     score_table: ScoreTable,
     /// Each hand's key in the put-down table (`put_downs`), kept with the hands.
     keys: [HandKey; MAX_SEATS],
+}
+
+/// Field by field: with a derived clone the sweep's copy of a round (at each knock threshold
+/// reached) is one call to the C library's `memcpy`; written out, the compiler copies it inline,
+/// and the 14 benchmark positions take 3.5% less time (`docs/evidence.md`).
+impl Clone for Round {
+    #[inline(always)]
+    fn clone(&self) -> Round {
+        Round {
+            table: self.table.clone(),
+            hands: self.hands,
+            stock: self.stock,
+            drawn: self.drawn,
+            hid_31: self.hid_31,
+            scores: self.scores,
+            score_table: self.score_table,
+            keys: self.keys,
+        }
+    }
 }
 
 impl Round {
