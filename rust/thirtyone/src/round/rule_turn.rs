@@ -99,7 +99,7 @@ impl Round {
             (Start::Take, Some(p)) => {
                 self.table.draw(Source::Pile);
                 let next = match rule {
-                    TurnRule::Table(puts) => puts.next(key, top),
+                    TurnRule::Table(puts) => puts.next_asked(key, top),
                     TurnRule::Scored(_) => HandKey::of(p.kept),
                 };
                 self.finish_put_down(p.card, p.kept, p.score, next, false);
@@ -132,7 +132,7 @@ impl Round {
         let new = self.pop_stock(shuffle);
         let (hand, key) = (self.hand(seat), self.keys[seat as usize]);
         let (p, next) = match rule {
-            TurnRule::Table(puts) => (puts.put_down(key, hand, new), puts.next(key, new)),
+            TurnRule::Table(puts) => (puts.put_down(key, hand, new), puts.next_asked(key, new)),
             TurnRule::Scored(table) => {
                 let p = decision::put_down_with(table, hand, self.score(seat), new, false);
                 (p, HandKey::of(p.kept))
