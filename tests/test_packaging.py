@@ -112,6 +112,8 @@ def test_the_sdist_carries_licence_docs_and_tests(tmp_path: Path) -> None:
         "docs/oracle.md",
         "docs/rules.md",
         "docs/tables.md",
+        "seeds/README.md",
+        "seeds/003.md",
         "notes/DECISIONS.md",
         "tests/data/example_state.json",
         "tests/test_schemas.py",
@@ -128,6 +130,7 @@ def test_the_sdist_carries_licence_docs_and_tests(tmp_path: Path) -> None:
 
 def _markdown_files() -> list[Path]:
     files = [ROOT / "README.md", ROOT / "CHANGELOG.md", *sorted((ROOT / "docs").glob("**/*.md"))]
+    files += sorted((ROOT / "seeds").glob("*.md"))
     files += [ROOT / "benches" / "README.md", ROOT / "notes" / "DECISIONS.md"]
     return [f for f in files if f.exists()]
 
@@ -163,7 +166,8 @@ def test_every_link_leads_inside_the_repository() -> None:
 
 def test_nothing_points_outside_the_clone() -> None:
     outside = re.compile(r"\.\./shared|shared/(spec|seeds)")
-    roots = [ROOT / "README.md", ROOT / "docs", ROOT / "python", ROOT / "benches", ROOT / "notes"]
+    roots = [ROOT / "README.md", ROOT / "docs", ROOT / "seeds", ROOT / "python", ROOT / "benches"]
+    roots += [ROOT / "notes"]
     for root in roots:
         for f in [root] if root.is_file() else sorted(root.glob("**/*")):
             if f.is_file() and f.suffix in {".md", ".py", ".json", ".txt"}:

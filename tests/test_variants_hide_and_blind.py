@@ -1,6 +1,6 @@
 """Every table's rules: hiding a 31 (it counts 30) and the blind showdown, in the game loop.
 
-Expected values are written from the documents' words (our account of them: docs/seeds/) and
+Expected values are written from the documents' words (our account of them: seeds/) and
 the rulings in notes/DECISIONS.md, with stacked decks; never read back from the code under test.
 """
 

@@ -1,7 +1,7 @@
 """Every table's rules in the game loop: seed 001's knocker, Cadillac, the knock limits, runs,
 the two-player mercy, and whole games under every preset.
 
-Expected values are written from the documents' words (our account of them: docs/seeds/) and
+Expected values are written from the documents' words (our account of them: seeds/) and
 the rulings in notes/DECISIONS.md, with stacked decks; never read back from the code under test.
 """
 

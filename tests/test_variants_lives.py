@@ -1,6 +1,6 @@
 """Every table's rules: how lives run out: the county, Gin lives' letters and ranked placing.
 
-Expected values are written from the documents' words (our account of them: docs/seeds/) and
+Expected values are written from the documents' words (our account of them: seeds/) and
 the rulings in notes/DECISIONS.md, with stacked decks; never read back from the code under test.
 """
 

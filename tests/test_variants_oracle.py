@@ -1,7 +1,7 @@
 """Every table's rules in the Oracle: it answers under every preset, its figures follow the
 rule options, and a two-seat exact check under three presets.
 
-Expected values are written from the documents' words (our account of them: docs/seeds/) and
+Expected values are written from the documents' words (our account of them: seeds/) and
 the rulings in notes/DECISIONS.md, with stacked decks; never read back from the code under test.
 """
 

@@ -1,7 +1,7 @@
 """Every table's rules: the presets follow their rule documents, and rules that contradict
 themselves or the table are refused naming the field.
 
-Expected values are written from the documents' words (our account of them: docs/seeds/) and
+Expected values are written from the documents' words (our account of them: seeds/) and
 the rulings in notes/DECISIONS.md, with stacked decks; never read back from the code under test.
 """
 

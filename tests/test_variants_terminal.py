@@ -1,7 +1,7 @@
 """Every table's rules at the terminal: the person asked to show or hide a 31 and offered the
 blind showdown, and the CLI's rules, play and oracle commands under the presets.
 
-Expected values are written from the documents' words (our account of them: docs/seeds/) and
+Expected values are written from the documents' words (our account of them: seeds/) and
 the rulings in notes/DECISIONS.md, with stacked decks; never read back from the code under test.
 """
 

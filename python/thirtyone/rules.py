@@ -52,6 +52,8 @@ _ROUND_FIELDS = (
 )
 
 
+# `seed`: the rule documents an option comes from. seeds/README.md has a row for every option
+# naming the same documents and the passage (tests/test_seeds.py holds the two together).
 def _doc(text: str, seed: str, values: str) -> dict[str, str]:
     return {"doc": text, "seed": seed, "values": values}
 
@@ -83,7 +85,7 @@ class Rules:
 
     seats: int = field(
         default=4,
-        metadata=_doc("players at the table, you included", "000", "2 to 9"),
+        metadata=_doc("players at the table, you included", "000, 003", "2 to 9"),
     )
     lives: int = field(
         default=3,
@@ -120,7 +122,7 @@ class Rules:
             "display names of a player's standing, from all lives down to out: one per number of "
             "lives left (lives down to 1), then 'on the county' if the county is played, then "
             "out (e.g. Ride the Bus); empty: numbers (letters under Gin lives)",
-            "003 (Ride the Bus)",
+            "002, 003 (Ride the Bus)",
             "comma-separated names",
         ),
     )
@@ -138,7 +140,7 @@ class Rules:
         metadata=_doc(
             "lives a knocker pays when lowest or tied lowest (under Gin lives: letters a beaten "
             "knocker takes)",
-            "000, 003 (one life for a bad knock)",
+            "000, 001, 002, 003 (one life for a bad knock)",
             "1, 2",
         ),
     )
