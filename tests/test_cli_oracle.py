@@ -387,6 +387,25 @@ def test_unreadable_file_and_bad_options_exit_2() -> None:
         assert "Traceback" not in result.output
 
 
+def _wait_until_computing(proc: subprocess.Popen[str]) -> None:
+    """Wait until the Oracle's thread pool runs (its threads are named ``montecarlo-N``): a
+    Ctrl-C then lands in the computation, not in the start-up's imports, however slow or busy
+    the machine is. Where there is no /proc, a pause has to do."""
+    tasks = Path(f"/proc/{proc.pid}/task")
+    if not tasks.is_dir():
+        time.sleep(1.5)
+        return
+    deadline = time.monotonic() + 120  # a hang guard, not a measure of speed
+    while proc.poll() is None and time.monotonic() < deadline:
+        try:
+            names = [(t / "comm").read_text() for t in tasks.iterdir()]
+        except FileNotFoundError:  # a thread (or the process) ended while being read
+            continue
+        if any(n.startswith("montecarlo") for n in names):
+            return
+        time.sleep(0.05)
+
+
 def test_ctrl_c_during_the_computation_exits_cleanly() -> None:
     env = dict(os.environ, **ENV)
     args = ["oracle", str(EXAMPLE_FILE), "--json", "--playouts", "10000000", "--max-time", "0"]
@@ -403,7 +422,7 @@ def test_ctrl_c_during_the_computation_exits_cleanly() -> None:
         preexec_fn=default_sigint,
     )
     try:
-        time.sleep(1.5)
+        _wait_until_computing(proc)
         assert proc.poll() is None, "the computation ended before it could be interrupted"
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=30)
