@@ -56,14 +56,14 @@ class Event:
 
 @dataclass
 class RoundLog:
-    """Everything that happened in one round, with the hidden cards (for views and replays)."""
+    """Who played a round, and where it started. Its turns are in the round's own record (the
+    core's :attr:`thirtyone._core.Round.turns`)."""
 
     number: int
     dealer: int
     seats: list[int]  # game seats in turn order (round seat i is seats[i])
     first: int  # round seat that plays first
     upcard: str
-    turns: list[dict[str, Any]] = field(default_factory=list)
 
 
 class Game:

@@ -263,27 +263,13 @@ class Narrator:
         """The round so far, every turn in order, and the discard pile, bottom to top."""
         lines = [self.head.copy()]
         lines += [Text("  ").append_text(t) for t in self.story] or [Text("  (no turn yet)")]
-        cards = self._pile(turn)
+        cards = turn.pile()
         pile = Text("Discard pile, bottom to top: ")
         pile.append_text(cards_text(cards) if cards else Text("(empty)", style="dim"))
         lines.append(pile)
         return Panel(Text("\n").join(lines), title="The round so far", title_align="left")
 
     # -- helpers
-
-    @staticmethod
-    def _pile(turn: Turn) -> list[str]:
-        log = turn.game.logs[-1]
-        pile = [log.upcard]
-        for rec in log.turns:
-            if rec.get("draw") == "pile" and pile:
-                pile.pop()
-            if rec.get("discard"):
-                pile.append(rec["discard"])
-        pending = turn.pending
-        if pending is not None and pending[1] == "pile" and pile:
-            pile.pop()  # taken this turn: in your hand now, until you put a card down
-        return pile
 
     def _flush_recent(self) -> None:
         """Tell the turns played since the person's last one, in the order they were played."""

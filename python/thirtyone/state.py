@@ -49,33 +49,5 @@ def from_game(game: Game, seat: int | None = None) -> dict[str, Any]:
     if seat not in log.seats:
         raise StateError(f"seat {seat} is not in this round")
     me = log.seats.index(seat)
-    turns: list[dict[str, Any]] = []
-    for rec in log.turns:
-        if rec.get("knock"):
-            turns.append({"seat": rec["seat"], "knock": True})
-            continue
-        if rec.get("declined") or rec.get("blind"):
-            continue
-        t: dict[str, Any] = {"seat": rec["seat"], "draw": rec["draw"], "discard": rec["discard"]}
-        if rec["draw"] == "stock" and rec["seat"] == me:
-            t["drew"] = rec["drew"]
-        if rec.get("shows"):
-            t["shows"] = list(rec["shows"])  # a 31 shown after a knock, the round going on
-        if rec.get("hid_31") and rec["seat"] == me:
-            t["hides"] = True  # only you know you kept a 31 hidden
-        turns.append(t)
-    state: dict[str, Any] = {
-        "rules": {"preset": "standard", **game.rules.to_dict()},
-        "seats": len(log.seats),
-        "me": me,
-        "first": log.first,
-        "upcard": log.upcard,
-        "hand": round_.hand(me),
-        "turns": turns,
-        "lives": [game.lives[s] for s in log.seats],
-    }
-    pending = round_.pending
-    if pending is not None and round_.to_move == me:
-        new, source = pending
-        state["pending"] = {"draw": source, "drew": new} if source == "stock" else {"draw": "pile"}
-    return state
+    rules = {"preset": "standard", **game.rules.to_dict()}
+    return round_.view(me, rules, [game.lives[s] for s in log.seats])

@@ -30,7 +30,6 @@ class Turn:
         self._log = log
         self.round_seat = round_.to_move
         self.seat = log.seats[self.round_seat]
-        self._record: dict[str, Any] = {"seat": self.round_seat}
 
     # -- what the player sees --------------------------------------------------------------------
 
@@ -81,6 +80,11 @@ class Turn:
         :meth:`call_blind` or :meth:`look`."""
         return self._round.phase == "blind"
 
+    def pile(self) -> list[str]:
+        """The discard pile, bottom to top (a card taken this turn is in your hand until you put
+        one down)."""
+        return self._round.pile()
+
     def legal(self) -> list[Action]:
         """The actions allowed now."""
         return self._round.legal_actions()
@@ -101,26 +105,22 @@ class Turn:
 
     def knock(self) -> None:
         self._apply(Action("knock"))
-        self._record["knock"] = True
         self._finish()
 
     def draw(self) -> str:
         self._apply(Action("draw"))
         new, _ = self._round.pending or ("", "")
-        self._record.update(draw="stock", drew=new)
         self.game._emit("mid_turn", seat=self.seat, step="draw")
         return new
 
     def take(self) -> str:
         top = self._round.top
         self._apply(Action("take"))
-        self._record.update(draw="pile", card=top)
         self.game._emit("mid_turn", seat=self.seat, step="take")
         return top
 
     def decline(self) -> None:
         self._apply(Action("decline"))
-        self._record["declined"] = True
         self._finish()
 
     def put_down(self, card: str, *, hide: bool = False) -> None:
@@ -129,17 +129,12 @@ class Turn:
         self._round.apply(Action("hide" if hide else "put", card))
         # Journalled as the card put down, in the core's spelling.
         self.game.journal.append(Action("hide" if hide else "put", self._round.top))
-        self._record["discard"] = self._round.top
-        self._record["showed_31"] = self._round.showed_31(self.round_seat)
-        if hide:
-            self._record["hid_31"] = True
         self._finish()
 
     def call_blind(self) -> None:
         """Call the blind showdown (``first_turn_knock = blind``), before looking: the dealt
         hands are shown, the lowest loses one, two if it is the caller."""
         self._apply(Action("blind"))
-        self._record["blind"] = True
         self._finish()
 
     def look(self) -> None:
@@ -162,46 +157,24 @@ class Turn:
             self.look()
             if self.round_over:
                 return
-        rec = self._round.play_rule_turn(knock_at)
-        if rec.knock:
-            self.game.journal.append(Action("knock"))
-            self._record["knock"] = True
-        elif rec.declined:
-            self.game.journal.append(Action("decline"))
-            self._record["declined"] = True
+        played = self._round.play_rule_turn(knock_at)
+        if played is None:  # cannot happen: the blind table's look came first
+            return
+        if played.discard is None:
+            self.game.journal.append(Action(played.action))
         else:
-            assert rec.card is not None and rec.discard is not None
-            self.game.journal += [
-                Action("draw" if rec.draw == "stock" else "take"),
-                Action("put", rec.discard),
-            ]
-            if rec.draw == "stock":
-                self._record.update(draw="stock", drew=rec.card)
-            else:
-                self._record.update(draw="pile", card=rec.card)
-            self._record["discard"] = rec.discard
-            self._record["showed_31"] = rec.showed_31
+            self.game.journal += [Action(played.action), Action("put", played.discard)]
         self._finish()
 
     def _finish(self) -> None:
-        if self._record.get("showed_31"):
-            # The hand shown (the round goes on after it where 31 after a knock continues).
-            self._record["shows"] = self._round.hand(self.round_seat)
-        rec = dict(self._record)
-        self._log.turns.append(rec)
-        action = (
-            "knock"
-            if rec.get("knock")
-            else "blind"
-            if rec.get("blind")
-            else "decline"
-            if rec.get("declined")
-            else "take"
-            if rec.get("draw") == "pile"
-            else "draw"
-        )
-        data: dict[str, Any] = {"seat": self.seat, "action": action}
-        for key in ("card", "drew", "discard", "showed_31", "hid_31"):
-            if key in rec:
-                data[key] = rec[key]
+        """Tell the whole turn, as the core recorded it, to the game's listeners."""
+        played = self._round.turns[-1]
+        data: dict[str, Any] = {"seat": self.seat, "action": played.action}
+        if played.card is not None:
+            data["card" if played.action == "take" else "drew"] = played.card
+        if played.discard is not None:
+            data["discard"] = played.discard
+            data["showed_31"] = played.showed_31
+        if played.hid_31:
+            data["hid_31"] = True
         self.game._emit("turn", **data)

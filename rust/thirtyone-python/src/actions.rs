@@ -1,8 +1,8 @@
 //! Typed actions and turn records across the boundary: `thirtyone._core.Action` and
-//! `thirtyone._core.TurnRecord`, small frozen values (no action travels as a string).
+//! `thirtyone._core.PlayedTurn`, small frozen values (no action travels as a string).
 
 use pyo3::prelude::*;
-use thirtyone_core::{Action, Card, Error, Source, TurnRecord};
+use thirtyone_core::{Action, Card, Error, Played, PlayedTurn, Source};
 
 use crate::convert::card;
 use crate::errors::to_py;
@@ -107,31 +107,56 @@ fn action_of(kind: &str, c: Option<&str>) -> PyResult<Action> {
     Ok(a)
 }
 
-/// A whole turn played by the table's decision rule.
-#[pyclass(frozen, module = "thirtyone._core", name = "TurnRecord")]
-pub struct PyTurnRecord {
-    pub inner: TurnRecord,
+/// A whole turn as it was played (the round's record, kept by the core).
+#[pyclass(frozen, module = "thirtyone._core", name = "PlayedTurn")]
+pub struct PyPlayedTurn {
+    pub inner: PlayedTurn,
+}
+
+impl PyPlayedTurn {
+    fn play(&self) -> Option<(Source, Card, Card)> {
+        match self.inner.played {
+            Played::Play {
+                from,
+                card,
+                discard,
+                ..
+            } => Some((from, card, discard)),
+            _ => None,
+        }
+    }
 }
 
 #[pymethods]
-impl PyTurnRecord {
+impl PyPlayedTurn {
     /// The seat (of the round) that played.
     #[getter]
     fn seat(&self) -> u8 {
         self.inner.seat
     }
+    /// "knock", "decline", "blind" (the blind showdown called), "draw" (from the stock) or
+    /// "take" (the top discard).
+    #[getter]
+    fn action(&self) -> &'static str {
+        match self.inner.played {
+            Played::Knock => "knock",
+            Played::Decline => "decline",
+            Played::Blind => "blind",
+            Played::Play {
+                from: Source::Stock,
+                ..
+            } => "draw",
+            Played::Play { .. } => "take",
+        }
+    }
     #[getter]
     fn knock(&self) -> bool {
-        self.inner.knock
+        self.inner.played == Played::Knock
     }
-    #[getter]
-    fn declined(&self) -> bool {
-        self.inner.declined
-    }
-    /// "stock" or "pile" (None for a knock or a decline).
+    /// "stock" or "pile" (None for a knock, a decline or the blind showdown).
     #[getter]
     fn draw(&self) -> Option<&'static str> {
-        self.inner.draw.map(|(s, _)| match s {
+        self.play().map(|(s, _, _)| match s {
             Source::Stock => "stock",
             Source::Pile => "pile",
         })
@@ -139,28 +164,42 @@ impl PyTurnRecord {
     /// The card drawn from the stock or taken from the pile.
     #[getter]
     fn card(&self) -> Option<String> {
-        self.inner.draw.map(|(_, c)| c.to_string())
+        self.play().map(|(_, c, _)| c.to_string())
     }
     /// The card put down.
     #[getter]
     fn discard(&self) -> Option<String> {
-        self.inner.put_down.map(|c| c.to_string())
+        self.play().map(|(_, _, c)| c.to_string())
+    }
+    /// The hand shown when the put-down left a 31 that was shown (None otherwise).
+    #[getter]
+    fn shows(&self) -> Option<Vec<String>> {
+        match self.inner.played {
+            Played::Play {
+                shows: Some(hand), ..
+            } => Some(hand.iter().map(Card::to_string).collect()),
+            _ => None,
+        }
     }
     #[getter]
     fn showed_31(&self) -> bool {
-        self.inner.showed_31
+        matches!(self.inner.played, Played::Play { shows: Some(_), .. })
+    }
+    /// The put-down left a 31 that the player kept hidden.
+    #[getter]
+    fn hid_31(&self) -> bool {
+        matches!(self.inner.played, Played::Play { hid_31: true, .. })
     }
 
     fn __repr__(&self) -> String {
         format!(
-            "TurnRecord(seat={}, knock={}, declined={}, draw={:?}, card={:?}, discard={:?}, showed_31={})",
+            "PlayedTurn(seat={}, action={:?}, card={:?}, discard={:?}, shows={:?}, hid_31={})",
             self.inner.seat,
-            self.inner.knock,
-            self.inner.declined,
-            self.draw(),
+            self.action(),
             self.card(),
             self.discard(),
-            self.inner.showed_31
+            self.shows(),
+            self.hid_31()
         )
     }
 }

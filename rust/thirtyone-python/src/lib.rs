@@ -24,7 +24,7 @@ mod _core {
     use crate::round::PyRound;
 
     #[pymodule_export]
-    use crate::actions::{PyAction, PyTurnRecord};
+    use crate::actions::{PyAction, PyPlayedTurn};
 
     use pyo3::prelude::*;
 

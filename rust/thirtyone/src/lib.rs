@@ -36,6 +36,7 @@ pub mod view;
 
 pub use cards::{Card, CardSet};
 pub use error::{Error, Result};
+pub use round::record::{Played, PlayedTurn, RoundRecord};
 pub use round::{Action, End, Phase, Round, Source, TurnRecord, MAX_SEATS};
 pub use rules::RoundRules;
 pub use scoring::{Score, Scoring, ThreeOfAKind};

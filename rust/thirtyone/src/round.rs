@@ -34,6 +34,7 @@ pub mod turn_count {
     }
 }
 
+pub mod record;
 mod rule_turn;
 pub(crate) use rule_turn::TurnRule;
 
