@@ -269,6 +269,7 @@ def _one_error_line(result: Result) -> str:
         (["play", "--rules", LONG], "'xxxxxxxxxxxxxxxxxxxxxxxx'… is not one of 'cadillac',"),
         (["play", f"--{LONG}"], "No such option '--xxxxxxxxxxxxxxxxxxxxxx'…."),
         (["stats", LONG], "Got unexpected extra argument (xxxxxxxxxxxxxxxxxxxxxxxx…)"),
+        (["oracle", LONG], f"cannot read {'x' * 40}…{'x' * 20}: "),
     ],
 )
 def test_a_huge_argument_is_refused_quoting_24_characters(args: list[str], said: str) -> None:

@@ -395,7 +395,7 @@ def _read_state(source: str) -> bytes:
     try:
         return Path(source).read_bytes()
     except OSError as err:
-        _fail(f"cannot read {source}: {err.strerror or err}")
+        _fail(f"cannot read {saves.short(source)}: {err.strerror or err}")
 
 
 @main.command()

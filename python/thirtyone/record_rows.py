@@ -47,8 +47,8 @@ def seed_value(seed: int | None) -> int | bytes | None:
 
 def read_seed(value: object) -> int | None:
     """The seed stored as ``value`` (see :func:`seed_value`)."""
-    if value is None or _is_int(value):
-        return value  # type: ignore[return-value]
+    if value is None or (isinstance(value, int) and not isinstance(value, bool)):
+        return value
     if isinstance(value, bytes) and _DIGITS.fullmatch(value):
         return int(value)
     raise BadRow(f"seed is {_shown(value)}, not a whole number")
