@@ -224,10 +224,11 @@ def _first_view(seed: int) -> _Probe:
     return probe
 
 
-def _answered(out: str, line: str, message: str, prompt: str = "Your move (") -> None:
-    """``line`` typed at a prompt got ``message`` as the next line, then the prompt again."""
-    pattern = re.escape(line) + r"\n" + re.escape(message) + r"[^\n]*\n" + re.escape(prompt)
-    assert re.search(pattern, out), f"no {message!r} after {line!r}"
+def _answered(out: str, message: str, prompt: str = "Your move (") -> None:
+    """A line typed at a prompt got ``message`` (after the prompt, which ends with ``): ``: the
+    input is not echoed when it is not typed at a terminal), then the prompt again."""
+    pattern = re.escape("): ") + re.escape(message) + r"[^\n]*\n" + re.escape(prompt)
+    assert re.search(pattern, out), f"no {message!r} after a prompt"
 
 
 SEED = 5
@@ -255,22 +256,22 @@ def test_scripted_interactive_game_with_bad_input() -> None:
         assert re.search(rf"│ {name}\s+3 ", out)
 
     # Bad lines at the start of a turn: one line of explanation, then the question again.
-    _answered(out, "q quit): ", "Type a choice: d, t, k (? for help, q to quit).")
-    _answered(out, "zz", "'zz' is not a choice: type d, t, k (? for help, q to quit).")
-    _answered(out, ": 1", "First draw or take a card (d, t, k)")
-    _answered(out, ": AH", "First draw or take a card (d, t, k)")
-    _answered(out, ": x", "You may only decline the discard when the stock is empty; draw (d),")
-    assert "?\nWhat you can type:" in out
+    _answered(out, "Type a choice: d, t, k (? for help, q to quit).")
+    _answered(out, "'zz' is not a choice: type d, t, k (? for help, q to quit).")
+    _answered(out, "First draw or take a card (d, t, k)")
+    assert out.count("): First draw or take a card (d, t, k)") == 2  # 1, then AH
+    _answered(out, "You may only decline the discard when the stock is empty; draw (d),")
+    assert "): What you can type:" in out
     assert "  k          knock: everybody else gets one more turn" in out
 
     # Bad put-downs after taking the top discard.
     put = "Put down which card? ("
     assert f"You took {taken} from the pile." in out
-    _answered(out, ": 4", f"You took {taken} from the pile: it may not go straight back.", put)
-    _answered(out, ": 9", "There is no card 9: choose 1 to 4.", put)
-    _answered(out, ": QQ", "'QQ' is not a card or a position: choose 1-4", put)
-    _answered(out, ": d", f"You took {taken} already: now put a card down", put)
-    _answered(out, absent.lower(), f"{absent} is not in your hand: choose one of", put)
+    _answered(out, f"You took {taken} from the pile: it may not go straight back.", put)
+    _answered(out, "There is no card 9: choose 1 to 4.", put)
+    _answered(out, "'QQ' is not a card or a position: choose 1-4", put)
+    _answered(out, f"You took {taken} already: now put a card down", put)
+    _answered(out, f"{absent} is not in your hand: choose one of", put)
     assert f"You took {taken}, put down {seen.hand[0]}." in out
 
     # Later turns: "x" while the stock still has cards is explained; "d" then "4" plays.

@@ -424,7 +424,8 @@ WRITER = textwrap.dedent(
             time.sleep(0.01)
 
     game = GameRecord(
-        "2025-01-31T18:04:00+00:00", label, Rules.standard().to_dict(), ["You", "Al"], 0,
+        "2025-01-31T18:04:00+00:00", "standard", Rules.standard().replace(seats=2).to_dict(),
+        ["You", label], 0,
         [0, 1], None, 3, "table", False, 1,
         [Decision(1, "draw", "knock", 0.25) for _ in range(decisions)],
     )
@@ -478,5 +479,5 @@ def test_two_processes_writing_at_once_both_land() -> None:
     assert first.wait(timeout=60) == 0 and second.wait(timeout=60) == 0
     assert _line(first) == "done" and _line(second) == "inside"
     recorded = games(path())
-    assert sorted(g.preset for g in recorded) == ["first", "second", "standard"]
+    assert sorted(g.names[-1] for g in recorded) == ["Cara", "first", "second"]
     assert [len(g.decisions) for g in recorded[1:]] == [500, 500]

@@ -242,7 +242,7 @@ def play(
 
 def _play_again() -> bool:
     """Ask whether to play another game (Enter or n: no)."""
-    from thirtyone.terminal_player import prompt_line
+    from thirtyone.line_input import prompt_line
 
     answer = prompt_line("Play again? (y: a new game at the same table, Enter: no)")
     return answer is not None and answer.strip().lower() in ("y", "yes")
@@ -395,7 +395,7 @@ def _read_state(source: str) -> bytes:
     try:
         return Path(source).read_bytes()
     except OSError as err:
-        _fail(f"cannot read {source}: {err.strerror or err}")
+        _fail(f"cannot read {saves.short(source)}: {err.strerror or err}")
 
 
 @main.command()

@@ -1,15 +1,19 @@
 """The ``thirtyone`` command's general manners: ``--version``, ``-h``, help and exit status 0 when
-called bare, output that carries no padding when it is not a terminal, and a quiet exit when the
-reader of a pipe goes away (``thirtyone rules | head``)."""
+called bare, output that carries no padding when it is not a terminal, a quiet exit when the
+reader of a pipe goes away (``thirtyone rules | head``), and usage errors that quote at most
+a short part of what was typed (``thirtyone schema`` followed by 100,000 characters)."""
 
 from __future__ import annotations
 
 import os
 import re
 import sys
+from collections.abc import Iterable, Sequence
 from typing import IO, Any, TextIO, cast
 
 import click
+
+from thirtyone.names import QUOTE_CHARS, quoted
 
 #: Spaces and tabs at the end of a line.
 _TRAILING = re.compile(r"[ \t]+(?=\r?\n)")
@@ -83,9 +87,39 @@ def _silence_stdout() -> None:
     os.close(devnull)
 
 
+def crop_echoes(message: str, given: Iterable[str]) -> str:
+    """``message`` with every argument of ``given`` longer than :data:`QUOTE_CHARS` characters
+    (or the value after the ``=`` of ``--option=value``) that it repeats cut short: quoted
+    (:func:`thirtyone.names.quoted`) where click quotes it, else its first characters and
+    ``…``."""
+    values = {part for arg in given for part in (arg, arg.partition("=")[2])}
+    for value in sorted((v for v in values if len(v) > QUOTE_CHARS), key=len, reverse=True):
+        if value in message:
+            message = message.replace(repr(value), quoted(value))
+            message = message.replace(value, value[:QUOTE_CHARS] + "…")
+    return message
+
+
 class Main(click.Group):
     """The ``thirtyone`` group: a closed pipe ends the command quietly with status 0 (the reader
-    had all it wanted), instead of click's status 1."""
+    had all it wanted), instead of click's status 1; a usage error quotes the arguments it
+    repeats short (:func:`crop_echoes`)."""
+
+    def make_context(
+        self,
+        info_name: str | None,
+        args: list[str],
+        parent: click.Context | None = None,
+        **extra: Any,
+    ) -> click.Context:
+        given = tuple(args)
+        try:
+            ctx = super().make_context(info_name, args, parent, **extra)
+        except click.ClickException as err:
+            _crop(err, given)
+            raise
+        ctx.meta["thirtyone.args"] = given
+        return ctx
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -93,3 +127,12 @@ class Main(click.Group):
         except (BrokenPipeError, ReaderGone):
             _silence_stdout()
             ctx.exit(0)
+        except click.ClickException as err:
+            _crop(err, ctx.meta.get("thirtyone.args", ()))
+            raise
+
+
+def _crop(err: click.ClickException, given: Sequence[str]) -> None:
+    # (``message`` is typed Final, but it is a plain attribute that click reads when it shows
+    # the error; a new exception would have to copy every field of each kind of usage error.)
+    err.message = crop_echoes(err.message, given)  # type: ignore[misc]

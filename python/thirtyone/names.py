@@ -1,15 +1,26 @@
-"""Player names are printed on every turn, so they must be plain text.
+"""Player names are printed on every turn, so they must be plain text of a sane width; and a
+message quoting what somebody typed quotes a short part of it.
 
 A control character (ESC starts the terminal's escape codes, which can recolour, move the cursor
 or retitle the window), a line break, a lone surrogate (which cannot be printed at all) or a
 bidirectional override (which reorders the text after it) would be sent to the terminal raw.
-:func:`problem` says why a name typed with ``--name`` is refused; :func:`neutralise` makes a name
-read from a saved game harmless by writing each such character as its escape (``\\x1b``).
+:func:`problem` says why a name typed with ``--name`` is refused (also a name wider than
+:data:`NAME_WIDTH` columns); :func:`neutralise` makes a name read from a saved game harmless by
+writing each such character as its escape (``\\x1b``) and cropping it to that width.
+:func:`quoted` is the one way a message quotes a value it refuses: at most :data:`QUOTE_CHARS`
+characters of it, as the core's messages do.
 """
 
 from __future__ import annotations
 
 import unicodedata
+
+from rich.cells import cell_len
+
+#: The most characters of a refused value that a message quotes (as in the core's messages).
+QUOTE_CHARS = 24
+#: The widest name at the table, in terminal columns.
+NAME_WIDTH = 30
 
 #: Bidirectional embeddings, overrides and isolates (they reorder the text that follows).
 _BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
@@ -27,8 +38,31 @@ def _escape(ch: str) -> str:
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
+def quoted(text: str) -> str:
+    """``text`` quoted for a message: its first :data:`QUOTE_CHARS` characters, with anything
+    unprintable escaped (Python's ``repr``), then ``…`` when there is more."""
+    head = repr(text[:QUOTE_CHARS])
+    return head if len(text) <= QUOTE_CHARS else head + "…"
+
+
+def crop(text: str, width: int = NAME_WIDTH) -> str:
+    """``text`` cut to at most ``width`` terminal columns, ending with ``…`` when it was cut."""
+    if cell_len(text) <= width:
+        return text
+    kept: list[str] = []
+    used = 0
+    for ch in text:
+        used += cell_len(ch)
+        if used > width - 1:
+            break
+        kept.append(ch)
+    return "".join(kept) + "…"
+
+
 def problem(name: str) -> str | None:
     """Why ``name`` may not be used at the table (None: it may)."""
+    if (width := cell_len(name)) > NAME_WIDTH:
+        return f"a name may be at most {NAME_WIDTH} columns wide (this one is {width:,})"
     for i, ch in enumerate(name):
         if unsafe(ch):
             return (
@@ -39,5 +73,6 @@ def problem(name: str) -> str | None:
 
 
 def neutralise(name: str) -> str:
-    """``name`` with every unsafe character written as its escape (``\\x1b``)."""
-    return "".join(_escape(ch) if unsafe(ch) else ch for ch in name)
+    """``name`` with every unsafe character written as its escape (``\\x1b``), cropped to
+    :data:`NAME_WIDTH` columns."""
+    return crop("".join(_escape(ch) if unsafe(ch) else ch for ch in name))

@@ -26,13 +26,14 @@ from thirtyone.advisor import OracleAdvisor
 from thirtyone.display import WARN_STYLE
 from thirtyone.errors import ThirtyOneError
 from thirtyone.game import Game
+from thirtyone.line_input import prompt_line
 from thirtyone.narrator import Narrator
 from thirtyone.oracle_player import OraclePlayer
 from thirtyone.players import ComputerPlayer, Player
 from thirtyone.record_keeper import Keeper, game_record, restored
 from thirtyone.rules import Rules
 from thirtyone.save_start import resume_command
-from thirtyone.terminal_player import AdvisedPlayer, QuitGame, TerminalPlayer, prompt_line
+from thirtyone.terminal_player import AdvisedPlayer, QuitGame, TerminalPlayer
 
 
 class Table(NamedTuple):

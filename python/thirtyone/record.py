@@ -12,7 +12,13 @@ What keeps it whole:
 - the file is ours only when its header says so (``PRAGMA application_id``, with the schema's
   version in ``PRAGMA user_version``): a file that is not an SQLite database, another program's
   database, or a record of a newer schema is reported in one line and left as it is (nothing is
-  connected to a file that is not an SQLite database, and nothing is written to one not ours).
+  connected to a file that is not an SQLite database, and nothing is written to one not ours);
+- a record, a ``-wal`` or ``-shm`` file or a folder that cannot be written is named, with what to
+  change, before anything is connected; the ``-wal`` and ``-shm`` files of a writable record are
+  given its permissions again (SQLite creates them read-only while the record is read-only, and
+  they would refuse every later write);
+- every seed is stored exactly and a row that is not one thirtyone wrote is skipped and told
+  (:mod:`thirtyone.record_rows`).
 """
 
 from __future__ import annotations
@@ -28,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from thirtyone.errors import SaveError
+from thirtyone.record_rows import BadRow, decision_row, game_row, seed_value
 from thirtyone.saves import data_dir, short
 
 FILE_NAME = "record.sqlite3"
@@ -177,7 +184,14 @@ def _create_private(path: Path) -> None:
 def _connect(path: Path, mode: str) -> sqlite3.Connection:
     uri = f"{path.resolve().as_uri()}?mode={mode}"
     # isolation_level=None: transactions are begun and ended here, explicitly.
-    return sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT, isolation_level=None)
+    con = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT, isolation_level=None)
+    # A text that is not UTF-8 (a row edited by hand) reads with replacement characters.
+    con.text_factory = _decoded
+    return con
+
+
+def _decoded(raw: bytes) -> str:
+    return raw.decode("utf-8", errors="replace")
 
 
 def _state(con: sqlite3.Connection) -> str:
@@ -202,7 +216,52 @@ def _fail(path: Path, doing: str, err: BaseException) -> RecordError:
         why = f"it is busy (another thirtyone is writing it) for more than {BUSY_TIMEOUT:.0f} s"
     else:
         why = _what(err)
+        if doing == "written" and (blocked := _blocked(path)) is not None:
+            return RecordError(blocked)
     return RecordError(f"the record of games at {short(path)} cannot be {doing}: {why}")
+
+
+# -- permissions ----------------------------------------------------------------------------------
+
+
+def _companions(path: Path) -> list[Path]:
+    """The files SQLite keeps beside the record in write-ahead-log mode (``-wal``, ``-shm``)."""
+    return [path.with_name(path.name + suffix) for suffix in ("-wal", "-shm")]
+
+
+def _blocked(path: Path) -> str | None:
+    """What keeps the record at ``path`` from being written, and how to fix it, in one
+    sentence (None: nothing that permissions show)."""
+    folder = path.parent
+    if folder.is_dir() and not os.access(folder, os.W_OK | os.X_OK):
+        return (
+            f"the folder {short(folder)} of the record of games cannot be written: make it "
+            f"writable (chmod u+wx {short(folder)}) and the next game is recorded"
+        )
+    for file in (path, *_companions(path)):
+        if file.exists() and not os.access(file, os.R_OK | os.W_OK):
+            what = "record of games" if file == path else "file of the record of games"
+            return (
+                f"the {what} {short(file)} is read-only: make it writable (chmod u+rw "
+                f"{short(file)}) and the next game is recorded"
+            )
+    return None
+
+
+def _repair(path: Path) -> None:
+    """Give the ``-wal`` and ``-shm`` files of a writable record its permissions again. SQLite
+    creates them with the permissions of the record, so a record made read-only for a while
+    and read then leaves read-only ones behind, which would refuse every later write."""
+    try:
+        mode = stat.S_IMODE(path.stat().st_mode)
+    except OSError:
+        return
+    if not os.access(path, os.R_OK | os.W_OK):
+        return
+    for file in _companions(path):
+        with contextlib.suppress(OSError):  # (what cannot be repaired is told by _blocked)
+            if file.is_file() and not os.access(file, os.R_OK | os.W_OK):
+                file.chmod(mode | stat.S_IRUSR | stat.S_IWUSR)
 
 
 @contextlib.contextmanager
@@ -214,6 +273,10 @@ def _opened(path: Path, *, write: bool) -> Iterator[sqlite3.Connection | None]:
     if not exists and not write:
         yield None
         return
+    if exists:
+        _repair(path)
+    if write and (blocked := _blocked(path)) is not None:
+        raise RecordError(blocked)  # (before connecting: SQLite would open it read-only)
     try:
         if write:
             _create_private(path)
@@ -308,7 +371,7 @@ def _insert(con: sqlite3.Connection, game: GameRecord) -> int:
         game.rounds,
         game.opponents,
         int(game.autoplay),
-        game.seed,
+        seed_value(game.seed),
     )
     cur = con.execute(
         "INSERT INTO games (finished, preset, rules, seats, names, you, place, placing, points, "
@@ -328,43 +391,62 @@ def _insert(con: sqlite3.Connection, game: GameRecord) -> int:
     return game_id
 
 
+@dataclass(frozen=True)
+class Contents:
+    """What the record holds: the games read, oldest first, and the rows ``skipped`` because
+    they are not what thirtyone writes (each the game's id and why)."""
+
+    games: list[GameRecord]
+    skipped: list[tuple[object, str]] = field(default_factory=list)
+
+    def note(self) -> str | None:
+        """One line on the rows skipped (None: none were)."""
+        count = len(self.skipped)
+        if not count:
+            return None
+        why = "; ".join(f"game {i}: {reason}" for i, reason in self.skipped[:3])
+        if count > 3:
+            why += f"; and {count - 3:,} more"
+        what = "1 row of the record was" if count == 1 else f"{count:,} rows of the record were"
+        return f"{what} skipped, not being a game as thirtyone writes it ({why})"
+
+
 def games(path: Path) -> list[GameRecord]:
-    """Every game in the record at ``path``, oldest first ([] when there is no record yet).
-    Raises :class:`RecordError` when it cannot be read or is not a thirtyone record."""
+    """Every game that reads in the record at ``path`` (see :func:`read`)."""
+    return read(path).games
+
+
+def read(path: Path) -> Contents:
+    """Every game in the record at ``path``, oldest first (none when there is no record yet);
+    a row that is not one thirtyone wrote is skipped and told in :attr:`Contents.skipped`.
+    Raises :class:`RecordError` when the file cannot be read or is not a thirtyone record."""
     with _opened(path, write=False) as con:
         if con is None:
-            return []
-        decisions: dict[int, list[Decision]] = {}
+            return Contents([])
+        decisions: dict[object, list[tuple[object, ...]]] = {}
         for game_id, *rest in con.execute(
             "SELECT game, round, played, best, cost_p_safe, best_game, cost_p_win "
             "FROM decisions ORDER BY game, n"
         ):
-            decisions.setdefault(game_id, []).append(Decision(*rest))
+            decisions.setdefault(game_id, []).append(tuple(rest))
         rows = con.execute(
-            "SELECT id, finished, preset, rules, names, you, placing, points, rounds, "
-            "opponents, autoplay, seed FROM games ORDER BY id"
+            "SELECT id, finished, preset, rules, seats, names, you, place, placing, points, "
+            "rounds, opponents, autoplay, seed FROM games ORDER BY id"
         ).fetchall()
-    try:
-        return [_game(row, decisions.get(row[0], [])) for row in rows]
-    except (ValueError, TypeError, IndexError) as e:
-        raise RecordError(
-            f"the record of games at {short(path)} is damaged ({_what(e)}); it was left as it is"
-        ) from None
+    out = Contents([])
+    for game_id, *row in rows:
+        try:
+            out.games.append(_game(row, decisions.get(game_id, [])))
+        except BadRow as err:
+            out.skipped.append((game_id, str(err)))
+    return out
 
 
-def _game(row: tuple[Any, ...], decisions: list[Decision]) -> GameRecord:
-    _, finished, preset, rules, names, you, placing, points, rounds, opponents, auto, seed = row
-    return GameRecord(
-        finished=finished,
-        preset=preset,
-        rules=json.loads(rules),
-        names=json.loads(names),
-        you=you,
-        placing=json.loads(placing),
-        points=points,
-        rounds=rounds,
-        opponents=opponents,
-        autoplay=bool(auto),
-        seed=seed,
-        decisions=decisions,
-    )
+def _game(row: list[object], decisions: list[tuple[object, ...]]) -> GameRecord:
+    kept = []
+    for n, d in enumerate(decisions):
+        try:
+            kept.append(Decision(**decision_row(d)))
+        except BadRow as err:
+            raise BadRow(f"decision {n + 1}: {err}") from None
+    return GameRecord(**game_row(row), decisions=kept)

@@ -123,13 +123,15 @@ def _played_by(game: GameRecord) -> str:
     return "autoplay" if game.autoplay else "you"
 
 
-def summary(games: Sequence[GameRecord], path: Path) -> dict[str, Any]:
-    """The JSON of ``thirtyone stats --json`` (every number finite; an undefined one is null)."""
+def summary(games: Sequence[GameRecord], path: Path, skipped: int = 0) -> dict[str, Any]:
+    """The JSON of ``thirtyone stats --json`` (every number finite; an undefined one is null);
+    ``skipped``: the rows of the record that did not read as a game."""
     total = Tally("all")
     for g in games:
         total.add(g)
     return {
         "record": str(path),
+        "skipped": skipped,
         **{k: v for k, v in total.to_dict("group").items() if k != "group"},
         "by_preset": [t.to_dict("preset") for t in _groups(games, lambda g: g.preset)],
         "by_opponents": [t.to_dict("opponents") for t in _groups(games, lambda g: g.opponents)],
@@ -237,7 +239,14 @@ def after_game(game: GameRecord, path: Path | None = None) -> list[str]:
     except KeyboardInterrupt:  # (the transaction was rolled back: nothing of it is written)
         return ["This game was not recorded: interrupted."]
     try:
-        games = record.games(path)
+        contents = record.read(path)
     except (record.RecordError, KeyboardInterrupt):
-        games = []
-    return [] if game.autoplay else record_lines(games)
+        return []
+    if game.autoplay:
+        return []
+    lines = record_lines(contents.games)
+    if contents.skipped:
+        count = len(contents.skipped)
+        rows = "1 row" if count == 1 else f"{count:,} rows"
+        lines.append(f"({rows} of the record did not read as a game: thirtyone stats says why.)")
+    return lines

@@ -21,7 +21,8 @@ from rich.text import Text
 from thirtyone import saves
 from thirtyone.display import WARN_STYLE
 from thirtyone.game import Game
-from thirtyone.terminal_player import LineReader, prompt_line
+from thirtyone.line_input import prompt_line
+from thirtyone.terminal_player import LineReader
 
 
 class Cancelled(Exception):

@@ -16,15 +16,19 @@ def stats_command(as_json: bool) -> None:
     """Your record: every game of `thirtyone play` played to its end, kept in record.sqlite3 in
     the data folder. Games and wins (with a 95% interval), by preset, by opponents and by who
     played your seat, the mean place, and how often you played the Oracle's best and what your
-    other choices cost."""
+    other choices cost. A row of the record that is not a game as thirtyone writes it (edited by
+    hand) is skipped, and a note on standard error says which and why."""
     path = record.default_path()
     try:
-        games = record.games(path)
+        contents = record.read(path)
     except record.RecordError as err:
         click.echo(f"Error: {' '.join(str(err).split())}", err=True)
         sys.exit(2)
+    games = contents.games
+    if (note := contents.note()) is not None:
+        click.echo(f"Note: {note}.", err=True)
     if as_json:
-        summary = record_summary.summary(games, path)
+        summary = record_summary.summary(games, path, skipped=len(contents.skipped))
         click.echo(json.dumps(summary, indent=2, allow_nan=False, ensure_ascii=False))
     elif not games:
         click.echo(f"No games recorded yet: each game of thirtyone play finished goes to {path}.")

@@ -23,7 +23,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-import click
 from rich.console import Console, RenderableType
 from rich.panel import Panel
 from rich.text import Text
@@ -32,6 +31,8 @@ from thirtyone import advice_keys, display
 from thirtyone._core import Action
 from thirtyone.cards import parse_card
 from thirtyone.errors import CardError, ThirtyOneError
+from thirtyone.line_input import prompt_line
+from thirtyone.names import QUOTE_CHARS, quoted
 from thirtyone.players import TABLE_KNOCK_AT, ComputerPlayer
 from thirtyone.saves import SaveError
 
@@ -71,15 +72,6 @@ KEYS = {"knock": "k", "draw": "d", "take": "t", "decline": "x"}
 
 class QuitGame(Exception):
     """The person chose to leave the game (``q``, end of input, Ctrl-C)."""
-
-
-def prompt_line(prompt: str) -> str | None:
-    """Read one line with ``click.prompt`` (a real terminal or ``CliRunner`` input)."""
-    try:
-        text = click.prompt(prompt, default="", show_default=False)
-    except click.Abort:  # end of input or Ctrl-C
-        return None
-    return str(text)
 
 
 class TerminalPlayer:
@@ -374,9 +366,9 @@ def start_mistake(text: str, legal: Sequence[Action]) -> str:
     keys = ", ".join(KEYS[a] for a in ("draw", "take", "knock", "decline") if a in kinds)
     if not text:
         return f"Type a choice: {keys} (? for help, q to quit)."
-    if text.isdigit() or _is_card(text):
+    if _is_position(text) or _is_card(text):
         return f"First draw or take a card ({keys}); then choose the card to put down."
-    return f"{text!r} is not a choice: type {keys} (? for help, q to quit)."
+    return f"{quoted(text)} is not a choice: type {keys} (? for help, q to quit)."
 
 
 def choose_card(text: str, cards: Sequence[str], new: str, source: str) -> str:
@@ -391,21 +383,30 @@ def choose_card(text: str, cards: Sequence[str], new: str, source: str) -> str:
     if word is not None:
         how = "drew" if source == "stock" else "took"
         return f"!You {how} {new} already: now put a card down (1-4 or its name: {hand_list})."
-    if text.isdigit():
+    if _is_position(text):
         n = int(text)
         if not 1 <= n <= len(cards):
-            return f"!There is no card {n}: choose 1 to {len(cards)}."
+            shown = n if len(text) <= QUOTE_CHARS else quoted(text)
+            return f"!There is no card {shown}: choose 1 to {len(cards)}."
         card = cards[n - 1]
     else:
         try:
             card = parse_card(text)
         except CardError:
-            return f"!{text!r} is not a card or a position: choose 1-4 or a card like {cards[0]}."
+            return (
+                f"!{quoted(text)} is not a card or a position: choose 1-4 or a card like "
+                f"{cards[0]}."
+            )
         if card not in cards:
             return f"!{card} is not in your hand: choose one of {hand_list}."
     if card == new and source == "pile":
         return f"!You took {card} from the pile: it may not go straight back. Choose another."
     return card
+
+
+def _is_position(text: str) -> bool:
+    """Whether ``text`` is a number in ASCII digits (``²`` and ``٣`` are digits to Python)."""
+    return text.isascii() and text.isdigit()
 
 
 def _is_card(text: str) -> bool:
