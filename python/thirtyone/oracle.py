@@ -2,7 +2,8 @@
 
 ``advise(state)`` takes a round as you see it (``oracle.md``: a dict, JSON text, or a running
 game, a :class:`~thirtyone.session.Session`) and returns an :class:`Advice`;
-``Advice.to_dict()`` is the JSON of ``oracle.md``. The calculation runs in the Rust core, in parallel, with the interpreter released.
+``Advice.to_dict()`` is the JSON of ``oracle.md``. The calculation runs in the Rust core, in
+parallel, with the interpreter released.
 """
 
 from __future__ import annotations

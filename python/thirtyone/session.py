@@ -348,6 +348,21 @@ class Session:
                 self._settle(round_)
         return told
 
+    def replay(self, journal: Iterable[Action]) -> None:
+        """Apply a journal's actions in order (:attr:`journal` of a game with the same rules and
+        seed: a saved game), dealing each round as it comes and playing no policy: the game is
+        then exactly where that one was, in the middle of a turn if the journal ends there. An
+        action that cannot be played raises :class:`IllegalMoveError` naming it by number."""
+        for number, action in enumerate(journal, 1):
+            if self.over:
+                raise IllegalMoveError(f"action {number} ({action}): the game is over")
+            if self._round is None or self._round.is_over:
+                self.deal()
+            try:
+                self.apply(action)
+            except IllegalMoveError as e:
+                raise IllegalMoveError(f"action {number} ({action}): {e}") from None
+
     def play_rule_turn(self, knock_at: float | None) -> list[Event]:
         """Play the whole turn of the seat to move by the table's decision rule in one step of
         the core, knocking from ``knock_at`` (None: never). At a blind table it looks first."""
