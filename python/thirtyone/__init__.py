@@ -6,6 +6,14 @@ Scripting in short::
     game = thirtyone.Game(thirtyone.Rules.preset("standard"), seed=7)
     winner = game.play()              # every seat played by the table's rule
     for event in game.events: ...
+
+    # Or push the decisions yourself: seat 0 is yours, the others play by the table's rule.
+    table = thirtyone.TablePolicy()
+    session = thirtyone.Session(thirtyone.Rules.standard(), [None, table, table, table], seed=7)
+    events = session.advance()        # the deal, and the computers' turns before yours
+    while not session.over:
+        pending = session.pending     # whose decision, its phase, the legal actions
+        events = session.act(pending.legal[0])
 """
 
 from importlib.metadata import PackageNotFoundError
@@ -26,6 +34,7 @@ from thirtyone.oracle import Advice, OptionAdvice, Sweep, advise
 from thirtyone.oracle_player import OraclePlayer
 from thirtyone.players import TABLE_KNOCK_AT, ComputerPlayer, Player
 from thirtyone.rules import Rules
+from thirtyone.session import Pending, Policy, SeatView, Session, TablePolicy
 from thirtyone.turn import Turn
 
 try:
@@ -45,14 +54,19 @@ __all__ = [
     "IllegalMoveError",
     "OptionAdvice",
     "OraclePlayer",
+    "Pending",
     "Player",
+    "Policy",
     "RoundLog",
     "RuleError",
     "Rules",
     "SaveError",
+    "SeatView",
+    "Session",
     "SettingsError",
     "StateError",
     "Sweep",
+    "TablePolicy",
     "ThirtyOneError",
     "Turn",
     "__version__",

@@ -1,8 +1,9 @@
 """The Oracle: how safe each of your options is, by Monte Carlo over consistent deals.
 
 ``advise(state)`` takes a round as you see it (``oracle.md``: a dict, JSON text, or a running
-:class:`~thirtyone.Game`) and returns an :class:`Advice`; ``Advice.to_dict()`` is the JSON of
-``oracle.md``. The calculation runs in the Rust core, in parallel, with the interpreter released.
+game, a :class:`~thirtyone.session.Session`) and returns an :class:`Advice`;
+``Advice.to_dict()`` is the JSON of ``oracle.md``. The calculation runs in the Rust core, in
+parallel, with the interpreter released.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -20,10 +21,8 @@ import numpy.typing as npt
 from thirtyone import _core, advice_words
 from thirtyone.errors import ThirtyOneError
 from thirtyone.saves import data_dir
+from thirtyone.session import Session
 from thirtyone.state import StateLike, parse
-
-if TYPE_CHECKING:
-    from thirtyone.game import Game
 
 #: The presets' round results, shipped with the package (``scripts/round_results``), so that
 #: the game-level figures need no simulation at the standard tables.
@@ -177,7 +176,7 @@ def _option(raw: Mapping[str, Any]) -> OptionAdvice:
 
 
 def advise(
-    state: StateLike | Game,
+    state: StateLike | Session,
     *,
     deals: int = _core.DEFAULT_DEALS,
     playouts: int = _core.DEFAULT_PLAYOUTS,
@@ -190,8 +189,8 @@ def advise(
 ) -> Advice:
     """Evaluate every option of the player whose turn ``state`` shows.
 
-    ``state``: the ``oracle.md`` input (dict or JSON text), or a running :class:`Game` (the view
-    of the player to move). ``deals``: consistent deals to collect (at most); ``playouts``:
+    ``state``: the ``oracle.md`` input (dict or JSON text), or a running game (a :class:`Session`:
+    the view of the player to move). ``deals``: consistent deals to collect (at most); ``playouts``:
     playouts per option; ``seed``: same seed, same numbers, whatever ``threads`` (None: a random
     seed); ``max_time``: seconds allowed for the whole answer (None: no limit) — when it runs
     out, the best estimate reached is returned, with the margin its numbers give and a warning
@@ -207,9 +206,7 @@ def advise(
     :class:`~thirtyone.errors.StateError` (or another
     :class:`~thirtyone.errors.ThirtyOneError`) naming the problem.
     """
-    from thirtyone.game import Game
-
-    if isinstance(state, Game):
+    if isinstance(state, Session):
         if names is None and state.logs:
             names = [state.names[s] for s in state.logs[-1].seats]
         state = state.view()

@@ -3,7 +3,7 @@
 :func:`parse` hands it to the Rust core, which reads and checks it once (every key, type,
 card and rule, naming the place of a problem; then the round is replayed to check that it could
 have happened) and raises a :class:`~thirtyone.errors.ThirtyOneError` subclass otherwise.
-:func:`from_game` builds the input from a running game.
+:func:`from_game` gives the input of a running game (the core builds it from the round's record).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from thirtyone import _core
 from thirtyone.errors import StateError
 
 if TYPE_CHECKING:
-    from thirtyone.game import Game
+    from thirtyone.session import Session
 
 #: What :func:`parse` takes: JSON text, a mapping in the ``oracle.md`` shape, or a parsed state.
 StateLike = str | bytes | Mapping[str, Any] | _core.State
@@ -36,18 +36,7 @@ def parse(
     return _core.State.parse(state, preset, list((changes or {}).items()))
 
 
-def from_game(game: Game, seat: int | None = None) -> dict[str, Any]:
+def from_game(game: Session, seat: int | None = None) -> dict[str, Any]:
     """The current round as game seat ``seat`` sees it (default: the player to move), in the
-    ``oracle.md`` format. Seats are renumbered to the players still in the game, in turn order.
-    """
-    round_ = game.round
-    if round_ is None or not game.logs:
-        raise StateError("no round has been dealt yet")
-    log = game.logs[-1]
-    if seat is None:
-        seat = log.seats[round_.to_move]
-    if seat not in log.seats:
-        raise StateError(f"seat {seat} is not in this round")
-    me = log.seats.index(seat)
-    rules = {"preset": "standard", **game.rules.to_dict()}
-    return round_.view(me, rules, [game.lives[s] for s in log.seats])
+    ``oracle.md`` format: :meth:`Session.view <thirtyone.session.Session.view>`."""
+    return game.view(seat)

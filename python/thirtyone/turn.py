@@ -2,18 +2,15 @@
 
 A player never holds the round itself: :class:`Turn` shows the player's hand, the top discard,
 the stock's size and the legal :class:`~thirtyone._core.Action` values, and every action goes
-through it, so the game's record, events and saved journal see each one.
+through it to the game's :class:`~thirtyone.session.Session`, so the game's record, events and
+saved journal see each one.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 from thirtyone import _core
 from thirtyone._core import Action
-
-if TYPE_CHECKING:
-    from thirtyone.game import Game, RoundLog
+from thirtyone.session import RoundLog, Session
 
 
 class Turn:
@@ -24,7 +21,7 @@ class Turn:
     with the rules' reason (:meth:`why_not` gives it before trying).
     """
 
-    def __init__(self, game: Game, round_: _core.Round, log: RoundLog) -> None:
+    def __init__(self, game: Session, round_: _core.Round, log: RoundLog) -> None:
         self.game = game
         self._round = round_
         self._log = log
@@ -99,49 +96,36 @@ class Turn:
 
     # -- actions ---------------------------------------------------------------------------------
 
-    def _apply(self, action: Action) -> None:
-        self._round.apply(action)
-        self.game.journal.append(action)
-
     def knock(self) -> None:
-        self._apply(Action("knock"))
-        self._finish()
+        self.game.apply(Action("knock"))
 
     def draw(self) -> str:
-        self._apply(Action("draw"))
+        self.game.apply(Action("draw"))
         new, _ = self._round.pending or ("", "")
-        self.game._emit("mid_turn", seat=self.seat, step="draw")
         return new
 
     def take(self) -> str:
         top = self._round.top
-        self._apply(Action("take"))
-        self.game._emit("mid_turn", seat=self.seat, step="take")
+        self.game.apply(Action("take"))
         return top
 
     def decline(self) -> None:
-        self._apply(Action("decline"))
-        self._finish()
+        self.game.apply(Action("decline"))
 
     def put_down(self, card: str, *, hide: bool = False) -> None:
         """Put ``card`` down. ``hide``: keep the 31 it leaves hidden (only where the table allows
         it, ``may_hide_31``, and only when the put-down leaves a 31: see :meth:`may_hide`)."""
-        self._round.apply(Action("hide" if hide else "put", card))
-        # Journalled as the card put down, in the core's spelling.
-        self.game.journal.append(Action("hide" if hide else "put", self._round.top))
-        self._finish()
+        self.game.apply(Action("hide" if hide else "put", card))
 
     def call_blind(self) -> None:
         """Call the blind showdown (``first_turn_knock = blind``), before looking: the dealt
         hands are shown, the lowest loses one, two if it is the caller."""
-        self._apply(Action("blind"))
-        self._finish()
+        self.game.apply(Action("blind"))
 
     def look(self) -> None:
         """Do not call the blind showdown: everybody looks at their cards. A dealt 31 then ends
         the round (:attr:`round_over`); otherwise the turn goes on as usual."""
-        self._apply(Action("look"))
-        self.game._emit("mid_turn", seat=self.seat, step="look")
+        self.game.apply(Action("look"))
 
     def play_by_rule(self, knock_at: float | None) -> None:
         """Play the whole turn by the table's decision rule, knocking from ``knock_at`` (None:
@@ -153,28 +137,4 @@ class Turn:
             rules = self.game.rules.round_rules()
             self.put_down(_core.choose_put_down(self.hand, new, source == "pile", rules))
             return
-        if self.blind:
-            self.look()
-            if self.round_over:
-                return
-        played = self._round.play_rule_turn(knock_at)
-        if played is None:  # cannot happen: the blind table's look came first
-            return
-        if played.discard is None:
-            self.game.journal.append(Action(played.action))
-        else:
-            self.game.journal += [Action(played.action), Action("put", played.discard)]
-        self._finish()
-
-    def _finish(self) -> None:
-        """Tell the whole turn, as the core recorded it, to the game's listeners."""
-        played = self._round.turns[-1]
-        data: dict[str, Any] = {"seat": self.seat, "action": played.action}
-        if played.card is not None:
-            data["card" if played.action == "take" else "drew"] = played.card
-        if played.discard is not None:
-            data["discard"] = played.discard
-            data["showed_31"] = played.showed_31
-        if played.hid_31:
-            data["hid_31"] = True
-        self.game._emit("turn", **data)
+        self.game.play_rule_turn(knock_at)
