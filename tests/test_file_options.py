@@ -136,6 +136,22 @@ def test_calibrate_out_replaces_an_earlier_runs_results(tmp_path: Path, extras: 
     assert (out / "reliability.png").read_bytes()[:8] == PNG
 
 
+def test_calibrate_out_without_matplotlib_removes_an_earlier_plot(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """scipy but no matplotlib: the run's three files, and no plot of another run beside them."""
+    pytest.importorskip("scipy")
+    for name in ("matplotlib", "matplotlib.pyplot"):
+        monkeypatch.setitem(sys.modules, name, None)
+    for name in calibration.OUT_FILES:
+        (tmp_path / name).write_text("an earlier run")
+    r = invoke([*CALIBRATE, "--out", str(tmp_path)], tmp_path)
+    assert r.exit_code == 0, r.output
+    assert not (tmp_path / "reliability.png").exists()
+    assert len((tmp_path / "decisions.jsonl").read_text().splitlines()) == 2
+    assert "Plot:" not in (tmp_path / "report.md").read_text()
+
+
 def test_calibrate_out_is_made_when_missing(tmp_path: Path, extras: str) -> None:
     out = tmp_path / "new" / "results"
     r = invoke([*CALIBRATE, "--out", str(out)], tmp_path)
