@@ -6,6 +6,9 @@ one-line errors."""
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -182,6 +185,40 @@ def test_the_same_seed_gives_the_same_review(tmp_path: Path) -> None:
     assert other["settings"]["seed"] == 10
     figures = [[o["p_safe"] for o in d["advice"]["options"]] for d in first["decisions"]]
     assert figures != [[o["p_safe"] for o in d["advice"]["options"]] for d in other["decisions"]]
+
+
+def test_a_save_with_a_name_of_millions_of_characters_is_reviewed_with_it_cropped(
+    tmp_path: Path,
+) -> None:
+    """A 15 MB save (just under the largest read) whose name has 15 million characters: the
+    review answers, the name cropped to 30 columns (29 characters and …) before anything lays it
+    out.
+    A process of its own, with a generous hang guard (it took minutes when the name was not
+    cropped)."""
+    play(tmp_path, TABLE)
+    data = json.loads((tmp_path / "last-game.json").read_text())
+    data["names"][0] = "N" * 15_000_000
+    huge = tmp_path / "huge.json"
+    huge.write_text(json.dumps(data))
+    assert huge.stat().st_size < saves.MAX_BYTES
+    env = {**os.environ, **ENV, "THIRTYONE_DATA_DIR": str(tmp_path)}
+
+    def review_huge(*extra: str) -> str:
+        done = subprocess.run(
+            [sys.executable, "-m", "thirtyone", "review", str(huge), *TINY, *extra],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=60,
+        )
+        assert done.returncode == 0, done.stderr[-500:]
+        assert "N" * 30 not in done.stdout
+        return done.stdout
+
+    cropped = "N" * 29 + "…"
+    assert f"{cropped}: " in review_huge()  # the summary's line
+    game = json.loads(review_huge("--json"))["game"]
+    assert game["player"] == cropped and game["names"][0] == cropped
 
 
 def test_an_unfinished_save_is_reviewed_up_to_where_it_stands(tmp_path: Path) -> None:

@@ -18,6 +18,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import unicodedata
 from pathlib import Path
 
 import pexpect
@@ -412,7 +413,11 @@ def test_a_folder_in_place_of_the_save_is_refused(tmp_path: Path) -> None:
     assert f"{tmp_path}/saved-game.json is a folder, not a thirtyone save" in r.output
     assert "Your move" not in r.output
     r = invoke(["--save-file", str(tmp_path)], "q\n", tmp_path)
-    assert r.exit_code == 2 and "is a directory" in r.output
+    assert r.exit_code == 2
+    assert r.output == (
+        f"Error: {tmp_path} is a folder, not a thirtyone save; it was left as it is: move it "
+        "away or choose another --save-file\n"
+    )
 
 
 # -- a folder where nothing can be saved -----------------------------------------------------------
@@ -494,6 +499,26 @@ def test_names_read_from_a_save_are_neutralised(tmp_path: Path) -> None:
     assert r.exit_code == 0
     assert "\x1b" not in r.output
     assert "Al\\x1b[2Jice" in r.output
+
+
+def test_neutralising_escapes_exactly_the_unsafe_characters() -> None:
+    """The quick form (one pattern, one table) escapes exactly the characters the definition
+    names (categories Cc, Cs, Zl, Zp and the bidirectional controls), all of Unicode through."""
+    from thirtyone import names
+
+    every = "".join(map(chr, range(sys.maxunicode + 1)))
+    expected = "".join(
+        f"\\x{ord(c):02x}" if ord(c) < 0x100 else f"\\u{ord(c):04x}"
+        for c in map(chr, range(sys.maxunicode + 1))
+        if unicodedata.category(c) in ("Cc", "Cs", "Zl", "Zp") or c in names._BIDI
+    )
+    unsafe_only = "".join(c for c in every if names.unsafe(c))
+    assert names.escaped(unsafe_only) == expected
+    safe = "".join(c for c in every if not names.unsafe(c))
+    assert names.escaped(safe) == safe
+    assert names.neutralise("\x1b[31m" + "N" * 40) == "\\x1b[31m" + "N" * 21 + "…"
+    assert names.crop("N" * 31) == "N" * 29 + "…" and names.crop("N" * 30) == "N" * 30
+    assert names.crop("N" * 15_000_000) == "N" * 29 + "…"
 
 
 # -- the hint names the file -----------------------------------------------------------------------

@@ -143,6 +143,13 @@ def test_player_kinds() -> None:
         with pytest.raises(ValueError):
             parse_kind(bad)
     assert parse_players("oracle, table") == ("oracle", "table")
+    # A kind is shown in every row of the table: written the short way, the same number.
+    long_zero = "table:" + "0" * 100_000
+    assert parse_players(f"table:027.50,{long_zero},TABLE:25.123456789") == (
+        "table:27.5",
+        "table:0",
+        "table:25.123456789",
+    )
     with pytest.raises(ValueError, match="2 to 9"):
         parse_players("oracle")
     with pytest.raises(ValueError, match="2 to 9"):

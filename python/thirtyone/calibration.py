@@ -19,20 +19,19 @@ must be uniform.
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
-import multiprocessing
 import random
 import time
-from collections.abc import Callable, Iterator, Mapping
-from concurrent.futures import ProcessPoolExecutor
-from dataclasses import asdict, dataclass, replace
+from collections.abc import Callable, Mapping
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
 
-from thirtyone import _core
+from thirtyone import _core, paths, workers
 from thirtyone.calibration_report import Report, calibration, rank_uniformity, save_plot
-from thirtyone.errors import SettingsError
+from thirtyone.errors import SettingsError, ThirtyOneError
 from thirtyone.game import Event, Game
 from thirtyone.oracle import Advice
 from thirtyone.oracle import advise as oracle_advise
@@ -321,21 +320,35 @@ def _play_game_default(args: tuple[int, Settings]) -> list[Decision]:
     return play_game(args[0], args[1])
 
 
-def _games(settings: Settings, advisor: Advisor | None) -> Iterator[list[Decision]]:
-    """Every game's decisions, in game order."""
-    if settings.workers <= 1 or advisor is not None:
-        g = 0
-        while True:
-            yield play_game(g, settings, advisor)
-            g += 1
-    # Spawned, not forked: a fork of a process whose thread pools have run can hang.
-    spawn = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=settings.workers, mp_context=spawn) as pool:
-        g = 0
-        batch = 4 * settings.workers
-        while True:
-            yield from pool.map(_play_game_default, [(g + i, settings) for i in range(batch)])
-            g += batch
+@dataclass
+class _Run:
+    """The decisions recorded so far (whole games, in game order) and the games played."""
+
+    decisions: list[Decision] = field(default_factory=list)
+    games: int = 0
+
+
+def _collect(
+    settings: Settings,
+    advisor: Advisor | None,
+    progress: Callable[[int, int], None] | None,
+    into: _Run,
+) -> None:
+    """Play games into ``into`` until ``settings.decisions`` decisions are recorded."""
+    if advisor is None:
+        play: Callable[[tuple[int, Settings]], list[Decision]] = _play_game_default
+        jobs = settings.workers
+    else:  # (a test double: played here, one game after the other)
+        play, jobs = (lambda args: play_game(args[0], args[1], advisor)), 1
+    with workers.Pool(play, jobs) as pool:
+        for decisions in pool.map((g, settings) for g in itertools.count()):
+            with workers.held():  # (a game is counted whole or not at all)
+                into.decisions.extend(decisions)
+                into.games += 1
+            if progress is not None:
+                progress(len(into.decisions), into.games)
+            if len(into.decisions) >= settings.decisions:
+                return
 
 
 def run(
@@ -347,14 +360,22 @@ def run(
     game order (the same whatever ``workers``). ``advisor`` replaces ``thirtyone.advise`` (a
     test hook; it forces one worker). ``progress(decisions, games)`` is called after each game.
     """
-    out: list[Decision] = []
-    for games, decisions in enumerate(_games(settings, advisor), start=1):
-        out.extend(decisions)
-        if progress is not None:
-            progress(len(out), games)
-        if len(out) >= settings.decisions:
-            break
-    return out[: settings.decisions]
+    into = _Run()
+    _collect(settings, advisor, progress, into)
+    return into.decisions[: settings.decisions]
+
+
+#: The files a run writes in its folder (``--out``).
+OUT_FILES = ("decisions.jsonl", "report.md", "summary.json", "reliability.png")
+
+
+def check_out(out_dir: Path) -> None:
+    """Raise :class:`~thirtyone.errors.ThirtyOneError`, before the run, when its files could
+    not be written in ``out_dir`` (:func:`thirtyone.paths.problem`); the folder is made when
+    missing. Files of an earlier run there are replaced."""
+    for name in OUT_FILES:
+        if why := paths.problem(out_dir / name, create_folder=True):
+            raise ThirtyOneError(f"--out {paths.short(out_dir)}: {why}")
 
 
 def calibrate(
@@ -364,48 +385,77 @@ def calibrate(
     advisor: Advisor | None = None,
     echo: Callable[[str], None] | None = None,
 ) -> Report:
-    """Run, analyse, and (with ``out_dir``) write ``decisions.jsonl``, ``report.md``,
-    ``summary.json`` and ``reliability.png`` (when matplotlib is installed)."""
+    """Run, analyse, and (with ``out_dir``) :func:`save` the report. A run stopped (a
+    KeyboardInterrupt: see :func:`thirtyone.workers.stopping`) after some decisions is reported
+    on those, with ``report.stopped`` saying by what; stopped before the first, the stop is
+    raised again."""
     settings.check()
+    if out_dir is not None:
+        check_out(out_dir)
     start = time.monotonic()
     last = [start]
-    games = [0]
 
     def progress(n: int, g: int) -> None:
-        games[0] = g
         now = time.monotonic()
         if echo is not None and now - last[0] >= 10:
             last[0] = now
             echo(f"  {n} decisions, {g} games, {now - start:.0f} s")
 
-    decisions = run(settings, advisor, progress)
-    seconds = time.monotonic() - start
+    into, stop = _Run(), None
+    try:
+        _collect(settings, advisor, progress, into)
+    except KeyboardInterrupt as err:
+        stop = workers.stopped(err)
+        if not into.decisions:
+            raise stop from None
+    decisions = into.decisions[: settings.decisions]
     report = Report(
         settings=settings,
         decisions=decisions,
         calibration=calibration(decisions),
         ranks=rank_uniformity(decisions),
-        seconds=seconds,
-        games=games[0],
+        seconds=time.monotonic() - start,
+        games=into.games,
+        stopped=stop,
     )
     if out_dir is not None:
-        out_dir.mkdir(parents=True, exist_ok=True)
-        with (out_dir / "decisions.jsonl").open("w") as f:
-            for d in decisions:
-                f.write(strict_json(asdict(d)) + "\n")
-        png = out_dir / "reliability.png"
-        if save_plot(report.calibration, report.ranks, png):
-            report.plot = png
-        (out_dir / "report.md").write_text(report.text() + "\n")
-        summary = {
-            "settings": asdict(settings),
-            "seconds": seconds,
-            "games": report.games,
-            "calibration": asdict(report.calibration),
-            "ranks": asdict(report.ranks),
-        }
-        (out_dir / "summary.json").write_text(strict_json(summary, indent=1) + "\n")
+        save(report, out_dir)
     return report
+
+
+def save(report: Report, out_dir: Path) -> None:
+    """Write ``decisions.jsonl``, ``report.md``, ``summary.json`` and ``reliability.png`` (when
+    matplotlib is installed; else an earlier run's is removed) in ``out_dir``, replacing those
+    of an earlier run. Signals wait until the four are written. Raises
+    :class:`~thirtyone.errors.ThirtyOneError` when they cannot be."""
+    png = out_dir / "reliability.png"
+    try:
+        with workers.held():
+            out_dir.mkdir(parents=True, exist_ok=True)
+            with (out_dir / "decisions.jsonl").open("w") as f:
+                for d in report.decisions:
+                    f.write(strict_json(asdict(d)) + "\n")
+            if save_plot(report.calibration, report.ranks, png):
+                report.plot = png
+            else:
+                png.unlink(missing_ok=True)
+            (out_dir / "report.md").write_text(report.text() + "\n")
+            (out_dir / "summary.json").write_text(strict_json(summary(report), indent=1) + "\n")
+    except OSError as err:
+        why = paths.why(err, Path(err.filename) if err.filename else None)
+        raise ThirtyOneError(f"--out {paths.short(out_dir)}: {why}") from None
+
+
+def summary(report: Report) -> dict[str, Any]:
+    """The content of ``summary.json``."""
+    return {
+        "settings": asdict(report.settings),
+        "seconds": report.seconds,
+        "games": report.games,
+        "stopped": None if report.stopped is None else report.stopped.name,
+        "calibration": asdict(report.calibration),
+        "ranks": asdict(report.ranks),
+    }
 
 
 def _finite(value: Any) -> Any:

@@ -15,6 +15,7 @@ from thirtyone.stats import chi2_sf, chi2_uniform, ks_uniform, wilson
 
 if TYPE_CHECKING:
     from thirtyone.calibration import Decision, Settings
+    from thirtyone.workers import Stopped
 
 
 @dataclass(frozen=True)
@@ -275,6 +276,8 @@ class Report:
     games: int
     plot: Path | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    #: The stop (Ctrl-C, SIGTERM, SIGHUP) that ended the run before all its decisions.
+    stopped: Stopped | None = None
 
     def text(self) -> str:
         s = self.settings
@@ -287,6 +290,11 @@ class Report:
             f"{s.workers} worker(s); {self.seconds:.0f} s ({per:.1f} ms per decision)."
         )
         warn = sum(1 for d in self.decisions if d.warnings)
+        if self.stopped is not None:
+            head = (
+                f"Stopped by {self.stopped.name} after {len(self.decisions)} of "
+                f"{s.decisions} decisions: this report covers those.\n{head}"
+            )
         lines = [
             head,
             "Options taken: "

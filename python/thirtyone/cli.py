@@ -18,6 +18,7 @@ from thirtyone import __version__, _core, manners, play_session, save_start, sav
 from thirtyone import names as names_check
 from thirtyone.advice_view import advice_report
 from thirtyone.advisor import OracleAdvisor
+from thirtyone.calibrate_cli import calibrate_command
 from thirtyone.display import intro
 from thirtyone.errors import RuleError, ThirtyOneError
 from thirtyone.review_cli import review_command
@@ -124,7 +125,7 @@ def computer_names(count: int, taken: str) -> list[str]:
 )
 @click.option(
     "--save-file",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=click.Path(path_type=Path),
     help="Where the game is saved (default: saved-game.json in the user's data folder).",
 )
 @click.option(
@@ -504,98 +505,7 @@ def oracle(
     console.print(advice_report(advice, sweeps=sweeps, width=console.width))
 
 
-# -- thirtyone calibrate --------------------------------------------------------------------------
-
-
-@main.command()
-@click.option(
-    "--decisions",
-    type=int,
-    default=20_000,
-    show_default=True,
-    help="Oracle decisions to play and score (each is one game turn), 1 to 1,000,000.",
-)
-@click.option(
-    "--seed",
-    type=int,
-    default=1,
-    show_default=True,
-    help="Seed of the games and of the Oracle's simulations (same seed, same report).",
-)
-@click.option(
-    "--deals",
-    type=int,
-    default=2_000,
-    show_default=True,
-    help="Consistent deals the Oracle collects per decision (at most), 1 to 1,000,000.",
-)
-@click.option(
-    "--playouts",
-    type=int,
-    default=5_000,
-    show_default=True,
-    help="Playouts per option the Oracle plays per decision, 1 to 10,000,000.",
-)
-@click.option(
-    "--threads", type=int, default=1, show_default=True, help="Threads per Oracle query, 1 to 64."
-)
-@click.option(
-    "--workers",
-    type=int,
-    default=1,
-    show_default=True,
-    help="Worker processes playing games side by side, 1 to 64.",
-)
-@click.option(
-    "--seats", default="2-6", show_default=True, help="Seats per game, cycled (4, 2-6, 2,4)."
-)
-@click.option(
-    "--out",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=Path("calibration"),
-    show_default=True,
-    help="Folder for decisions.jsonl, report.md, summary.json and reliability.png.",
-)
-def calibrate(
-    decisions: int,
-    seed: int,
-    deals: int,
-    playouts: int,
-    threads: int,
-    workers: int,
-    seats: str,
-    out: Path,
-) -> None:
-    """Check the Oracle against real play: games where one seat per round follows its advice;
-    prints the reliability table and the inference check (see thirtyone.calibration)."""
-    from thirtyone import calibration, stats
-
-    try:
-        stats.require()
-    except ThirtyOneError as err:
-        _fail(str(err))
-
-    try:
-        table = calibration.parse_seats(seats)
-    except ValueError as err:
-        raise click.BadParameter(str(err), param_hint="--seats") from None
-    settings = calibration.Settings(
-        decisions=decisions,
-        seed=seed,
-        deals=deals,
-        playouts=playouts,
-        threads=threads,
-        workers=workers,
-        seats=table,
-    )
-    try:
-        settings.check()
-    except ThirtyOneError as err:
-        _fail(str(err))
-    report = calibration.calibrate(settings, out, echo=lambda line: click.echo(line, err=True))
-    click.echo(report.text())
-
-
+main.add_command(calibrate_command)
 main.add_command(tournament_command)
 main.add_command(review_command)
 main.add_command(stats_command)

@@ -15,12 +15,11 @@ with 95% Wilson intervals. ``benches/calibrate_game.py`` runs it.
 
 from __future__ import annotations
 
-import multiprocessing
+import itertools
 import random
-from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
+from thirtyone import workers
 from thirtyone.game import Event, Game
 from thirtyone.oracle import advise
 from thirtyone.oracle_player import play_option
@@ -133,31 +132,19 @@ def _play(args: tuple[int, Settings]) -> Forecast | None:
     return play_game(*args)
 
 
-def _games(settings: Settings) -> Iterator[Forecast | None]:
-    if settings.jobs <= 1:
-        g = 0
-        while True:
-            yield play_game(g, settings)
-            g += 1
-    spawn = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=settings.jobs, mp_context=spawn) as pool:
-        g, batch = 0, 16 * settings.jobs
-        while True:
-            yield from pool.map(_play, [(g + i, settings) for i in range(batch)])
-            g += batch
-
-
 def run(settings: Settings) -> tuple[list[Forecast], int]:
     """Games until ``settings.forecasts`` forecasts are made (in game order, the same whatever
-    ``jobs``); the forecasts and the games played."""
+    ``jobs``); the forecasts and the games played. The workers end with the run, also when it
+    is stopped (:mod:`thirtyone.workers`)."""
     out: list[Forecast] = []
     games = 0
-    for forecast in _games(settings):
-        games += 1
-        if forecast is not None:
-            out.append(forecast)
-        if len(out) >= settings.forecasts:
-            break
+    with workers.Pool(_play, settings.jobs) as pool:
+        for forecast in pool.map((g, settings) for g in itertools.count()):
+            games += 1
+            if forecast is not None:
+                out.append(forecast)
+            if len(out) >= settings.forecasts:
+                break
     return out, games
 
 

@@ -12,7 +12,7 @@ from typing import NoReturn
 import click
 from rich.console import Console
 
-from thirtyone import _core, review, saves
+from thirtyone import _core, names, review, saves
 from thirtyone.errors import ThirtyOneError
 
 
@@ -32,7 +32,9 @@ def _check(ctx: click.Context, param: click.Parameter, value: int) -> int:
 
 def load(path: Path | None) -> tuple[saves.SavedGame, str]:
     """The save to review (default: the last game played to its end) and its name for
-    messages. Raises :class:`~thirtyone.saves.SaveError` saying what is wrong."""
+    messages, its names cropped for showing (:func:`thirtyone.names.crop`: a save may hold a
+    name of millions of characters). Raises :class:`~thirtyone.saves.SaveError` saying what is
+    wrong."""
     given = path is not None
     path = path or saves.last_game_path()
     where = saves.short(path)
@@ -41,7 +43,9 @@ def load(path: Path | None) -> tuple[saves.SavedGame, str]:
             f"there is no finished game to review at {where}: thirtyone play keeps the last "
             "game played to its end there; or name a save: thirtyone review SAVE"
         )
-    return saves.read(path), where
+    saved = saves.read(path)
+    saved.names = [names.crop(n) for n in saved.names]
+    return saved, where
 
 
 @contextlib.contextmanager

@@ -36,6 +36,9 @@ from thirtyone.errors import SaveError as SaveError  # (saves.SaveError, as befo
 from thirtyone.errors import ThirtyOneError
 from thirtyone.game import Game
 from thirtyone.names import neutralise
+from thirtyone.paths import problem
+from thirtyone.paths import short as short  # (saves.short, as before)
+from thirtyone.paths import why as _why
 from thirtyone.players import ComputerPlayer, Player
 from thirtyone.rules import Rules
 from thirtyone.turn import Turn
@@ -175,27 +178,6 @@ class SavedGame:
 # -- the file -------------------------------------------------------------------------------------
 
 
-def short(path: Path | str, most: int = 80) -> str:
-    """``path`` for a message: a very long one cut to its start and end."""
-    text = str(path)
-    return text if len(text) <= most else f"{text[: most // 2]}…{text[-most // 4 :]}"
-
-
-def _why(err: OSError, path: Path | None = None) -> str:
-    """What went wrong, in words: ``/a/b is a file, not a folder``, ``permission denied``."""
-    if path is not None and err.errno == errno.ENOTDIR:
-        for parent in path.parents:
-            if os.path.lexists(parent) and not parent.is_dir():
-                return f"{short(parent)} is a file, not a folder"
-    if path is not None and err.errno == errno.ENAMETOOLONG:
-        longest = max(len(os.fsencode(part)) for part in path.parts)
-        return f"a name in it is too long ({longest} bytes)"
-    what = (err.strerror or str(err)).lower()
-    if path is not None and err.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
-        return f"the folder {short(path.parent)} cannot be written ({what})"
-    return f"{what}: {short(err.filename)}" if err.filename else what
-
-
 @dataclass(frozen=True)
 class Found:
     """What is at a save's path: ``state`` is ``missing``, ``finished``, ``unfinished``, or
@@ -264,31 +246,12 @@ def write(saved: SavedGame, path: Path) -> None:
 
 def prepare_folder(path: Path) -> None:
     """Check, before the first turn, that a save can be written at ``path``: its folder is
-    created, a temporary file is written there and removed, and the name is not too long.
-    Leftover temporary files of an earlier crash (older than a minute) are removed. Raises
-    :class:`SaveError` saying what is wrong."""
-    folder = path.parent
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=TMP_PREFIX, suffix=TMP_SUFFIX, dir=folder)
-        os.close(fd)
-        os.unlink(tmp)
-    except FileExistsError:
-        why = f"{short(folder)} is a file, not a folder"
-        raise SaveError(f"games cannot be saved at {short(path)}: {why}") from None
-    except OSError as e:
-        raise SaveError(f"games cannot be saved at {short(path)}: {_why(e, path)}") from None
-    try:
-        longest = os.pathconf(folder, "PC_NAME_MAX")
-    except (OSError, ValueError):
-        longest = 255
-    size = len(os.fsencode(path.name))
-    if size > longest:
-        raise SaveError(
-            f"games cannot be saved at {short(path)}: the name is too long "
-            f"({size} bytes; at most {longest})"
-        )
-    remove_leftovers(folder)
+    created, a temporary file is written there and removed, and the name is not too long
+    (:func:`thirtyone.paths.problem`). Leftover temporary files of an earlier crash (older than
+    a minute) are removed. Raises :class:`SaveError` saying what is wrong."""
+    if why := problem(path, create_folder=True, prefix=TMP_PREFIX):
+        raise SaveError(f"games cannot be saved at {short(path)}: {why}")
+    remove_leftovers(path.parent)
 
 
 def remove_leftovers(folder: Path, age: float = LEFTOVER_AGE) -> list[Path]:

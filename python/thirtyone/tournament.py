@@ -20,22 +20,21 @@ results taken in game order.
 from __future__ import annotations
 
 import math
-import multiprocessing
 import os
 import random
 import sys
 import time
-from collections.abc import Callable, Iterator, Mapping
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from thirtyone import _core
+from thirtyone import _core, workers
 from thirtyone.errors import RuleError, SettingsError
 from thirtyone.game import Event, Game
 from thirtyone.oracle_player import EXPERT_DEALS, EXPERT_PLAYOUTS, OraclePlayer
 from thirtyone.players import TABLE_KNOCK_AT, ComputerPlayer, Player
 from thirtyone.rules import Rules
+from thirtyone.workers import Stopped
 
 #: The most games a run plays, and the most worker processes (more than the cores only share
 #: them).
@@ -68,13 +67,18 @@ def parse_kind(text: str) -> tuple[str, float | None]:
 
 
 def parse_players(text: str) -> tuple[str, ...]:
-    """The player kinds of a comma-separated list (2 to 9 of them), each checked."""
+    """The player kinds of a comma-separated list (2 to 9 of them), each checked and written
+    the short way (``table:027.50`` is ``table:27.5``, ``table:``, a zero and a million more
+    is ``table:0``: a kind is shown in every row)."""
     players = tuple(p.strip().lower() for p in text.split(","))
     if not 2 <= len(players) <= 9:
         raise ValueError(f"a tournament needs 2 to 9 players, not {len(players)}")
+    out = []
     for p in players:
-        parse_kind(p)
-    return players
+        kind, knock_at = parse_kind(p)
+        short = repr(knock_at).removesuffix(".0")  # (the same number, its shortest text)
+        out.append(f"table:{short}" if p.startswith("table:") else kind)
+    return tuple(out)
 
 
 def _seed(*parts: object) -> int:
@@ -216,19 +220,6 @@ def _play(args: tuple[int, Settings]) -> list[Result]:
     return play_game(args[0], args[1])
 
 
-def _games(settings: Settings) -> Iterator[list[Result]]:
-    """Every game's results, in game order."""
-    if settings.jobs <= 1:
-        for g in range(settings.games):
-            yield play_game(g, settings)
-        return
-    chunk = max(1, min(16, settings.games // (8 * settings.jobs)))
-    # Spawned, not forked: a fork of a process whose core already runs threads may deadlock.
-    spawn = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=settings.jobs, mp_context=spawn) as pool:
-        yield from pool.map(_play, ((g, settings) for g in range(settings.games)), chunksize=chunk)
-
-
 @dataclass
 class Tally:
     """One player's results over the tournament."""
@@ -311,59 +302,111 @@ class Tally:
         ]
 
 
-def run(settings: Settings, progress: Callable[[int, int], None] | None = None) -> list[Tally]:
-    """Play the tournament; one :class:`Tally` per entry of ``settings.players``, with its 95%
-    Wilson interval of the win rate. ``progress(done, total)``
-    is called after each game."""
+@dataclass
+class Outcome:
+    """A tournament as played: the tallies of the games played, how many, and the stop asked
+    for (:class:`~thirtyone.workers.Stopped`: Ctrl-C, SIGTERM or SIGHUP) if it ended early."""
+
+    tallies: list[Tally]
+    played: int
+    stopped: Stopped | None = None
+
+
+def play(settings: Settings, progress: Callable[[int, int], None] | None = None) -> Outcome:
+    """Play the tournament until its end or a stop (a KeyboardInterrupt: see
+    :func:`thirtyone.workers.stopping`); one :class:`Tally` per entry of ``settings.players``
+    over the games played, with its 95% Wilson interval of the win rate. The games are counted
+    in game order, so a stopped run counts its first games, each whole. ``progress(done,
+    total)`` is called after each game."""
     from thirtyone import stats
 
     settings.check()
     tallies = [Tally(p, i + 1) for i, p in enumerate(settings.players)]
-    for done, results in enumerate(_games(settings), start=1):
-        for tally, result in zip(tallies, results, strict=True):
-            tally.add(result)
-        if progress is not None:
-            progress(done, settings.games)
+    played, stop = 0, None
+    chunk = max(1, min(16, settings.games // (8 * settings.jobs)))
+    try:
+        with workers.Pool(_play, settings.jobs, chunk) as pool:
+            for results in pool.map((g, settings) for g in range(settings.games)):
+                with workers.held():  # (a game is counted whole or not at all)
+                    for tally, result in zip(tallies, results, strict=True):
+                        tally.add(result)
+                    played += 1
+                if progress is not None:
+                    progress(played, settings.games)
+    except KeyboardInterrupt as err:
+        stop = workers.stopped(err)
     for t in tallies:
         t.ci = stats.wilson(t.wins, t.games)
-    return tallies
+    return Outcome(tallies, played, stop)
 
 
-def progress_line(stream: Any = None, every: float = 0.5) -> Callable[[int, int], None]:
-    """A progress callback writing ``games 37/200 (18%)`` over itself on ``stream`` (stderr),
-    at most every ``every`` seconds and at the end."""
-    out = stream or sys.stderr
-    start = time.monotonic()
-    last = [start - every]
+def run(settings: Settings, progress: Callable[[int, int], None] | None = None) -> list[Tally]:
+    """The tallies of the whole tournament (:func:`play`); a stop is raised again."""
+    outcome = play(settings, progress)
+    if outcome.stopped is not None:
+        raise outcome.stopped
+    return outcome.tallies
 
-    def show(done: int, total: int) -> None:
+
+class Progress:
+    """A progress callback writing ``games 37/200 (18%), 3 s`` over itself on ``stream``
+    (stderr), at most every ``every`` seconds and at the end."""
+
+    def __init__(self, stream: Any = None, every: float = 0.5) -> None:
+        self.out = stream or sys.stderr
+        self.every = every
+        self.start = time.monotonic()
+        self.last = self.start - every
+        self.open = False  # a line is shown, not yet ended
+
+    def __call__(self, done: int, total: int) -> None:
         now = time.monotonic()
-        if done < total and now - last[0] < every:
+        if done < total and now - self.last < self.every:
             return
-        last[0] = now
-        end = "\n" if done == total else ""
-        out.write(f"\rgames {done:,}/{total:,} ({done / total:.0%}), {now - start:.0f} s{end}")
-        out.flush()
+        self.last = now
+        self.open = done < total
+        end = "" if self.open else "\n"
+        self.out.write(
+            f"\rgames {done:,}/{total:,} ({done / total:.0%}), {now - self.start:.0f} s{end}"
+        )
+        self.out.flush()
 
-    return show
+    def end(self) -> None:
+        """End the line shown (before a stopped run's message)."""
+        if self.open:
+            self.out.write("\n")
+            self.out.flush()
+            self.open = False
 
 
-def to_json(settings: Settings, tallies: list[Tally]) -> dict[str, Any]:
-    """The JSON of a run (every number finite; an undefined one is null)."""
-    return {
+def progress_line(stream: Any = None, every: float = 0.5) -> Progress:
+    """The :class:`Progress` line on ``stream`` (stderr)."""
+    return Progress(stream, every)
+
+
+def to_json(
+    settings: Settings, tallies: list[Tally], stopped: Stopped | None = None, played: int = 0
+) -> dict[str, Any]:
+    """The JSON of a run (every number finite; an undefined one is null); a run stopped after
+    ``played`` games also says by what (``"stopped": {"by": "Ctrl-C", "games": 312}``)."""
+    data: dict[str, Any] = {
         "players": [t.to_dict() for t in tallies],
         "settings": {**asdict(settings), "players": list(settings.players)},
     }
+    if stopped is not None:
+        data["stopped"] = {"by": stopped.name, "games": played}
+    return data
 
 
 def _num(x: float | None, fmt: str) -> str:
     return "-" if x is None else format(x, fmt)
 
 
-def report(settings: Settings, tallies: list[Tally]) -> str:
-    """The table of results, one line a player."""
+def report(settings: Settings, tallies: list[Tally], played: int | None = None) -> str:
+    """The table of results, one line a player (``played``: the games of a stopped run)."""
+    games = f"{settings.games:,}" if played is None else f"{played:,} of {settings.games:,}"
     head = (
-        f"{settings.games:,} games, {len(settings.players)} seats ({settings.preset}), seats "
+        f"{games} games, {len(settings.players)} seats ({settings.preset}), seats "
         f"rotated; oracle at {settings.deals:,} deals / {settings.playouts:,} playouts; "
         f"seed {settings.seed}"
     )

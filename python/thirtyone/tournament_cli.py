@@ -8,7 +8,7 @@ from typing import NoReturn
 
 import click
 
-from thirtyone import tournament, tournament_plot
+from thirtyone import tournament, tournament_plot, workers
 from thirtyone.errors import ThirtyOneError
 from thirtyone.rules import Rules
 
@@ -77,7 +77,7 @@ def _players(ctx: click.Context, param: click.Parameter, value: str) -> tuple[st
     "--plot",
     type=click.Path(path_type=Path),
     help="Also write the win rates with their 95% intervals, and the fair share, to this PNG "
-    "file (needs matplotlib: pip install 'thirtyone[plot]').",
+    "file, replacing a file there (needs matplotlib: pip install 'thirtyone[plot]').",
 )
 def tournament_command(
     games: int,
@@ -94,10 +94,9 @@ def tournament_command(
     intervals), the mean place, the lives lost per round and the knocks caught.
 
     oracle plays for the round (the option safest this round), oracle-game for the game (the
-    option with the highest chance of winning it).
+    option with the highest chance of winning it). Ctrl-C (or SIGTERM, SIGHUP) stops the run
+    within a second, with the results of the games played until then.
     """
-    from thirtyone.calibration import strict_json
-
     settings = tournament.Settings(
         players=players,
         games=games,
@@ -113,14 +112,44 @@ def tournament_command(
             tournament_plot.check(plot)
     except ThirtyOneError as err:
         _fail(str(err))
-    tallies = tournament.run(settings, tournament.progress_line())
+    with workers.stopping():
+        try:
+            _play(settings, as_json, plot)
+        except KeyboardInterrupt as err:  # asked again while the results were told
+            stop = workers.stopped(err)
+            click.echo(f"Stopped by {stop.name}.", err=True)
+            sys.exit(stop.status)
+
+
+def _play(settings: tournament.Settings, as_json: bool, plot: Path | None) -> None:
+    """Play, then tell the results of the games played (all, or those before a stop)."""
+    from thirtyone.calibration import strict_json
+
+    progress = tournament.progress_line()
+    outcome = tournament.play(settings, progress)
+    progress.end()
+    stop, played = outcome.stopped, outcome.played
+    if stop is not None and played == 0:
+        click.echo(f"Stopped by {stop.name} before the first game ended: no results.", err=True)
+        sys.exit(stop.status)
+    shown = None if stop is None else played
     if as_json:
-        click.echo(strict_json(tournament.to_json(settings, tallies), indent=1))
+        data = tournament.to_json(settings, outcome.tallies, stop, played)
+        click.echo(strict_json(data, indent=1))
     else:
-        click.echo(tournament.report(settings, tallies))
+        click.echo(tournament.report(settings, outcome.tallies, shown))
+    if stop is not None:
+        click.echo(
+            f"Stopped by {stop.name} after {played:,} of {settings.games:,} games: the results "
+            "count those games.",
+            err=True,
+        )
     if plot is not None:  # (after the results, so that a failed write loses nothing)
         try:
-            tournament_plot.save(settings, tallies, plot)
+            with workers.held():
+                tournament_plot.save(settings, outcome.tallies, plot, shown)
         except ThirtyOneError as err:
             _fail(str(err))
         click.echo(f"Plot: {plot}", err=True)
+    if stop is not None:
+        sys.exit(stop.status)

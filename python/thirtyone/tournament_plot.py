@@ -7,11 +7,11 @@ matplotlib is optional (the ``plot`` extra: ``pip install 'thirtyone[plot]'``).
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from thirtyone import paths
 from thirtyone.errors import ThirtyOneError
 from thirtyone.tournament import Settings, Tally
 
@@ -31,21 +31,24 @@ def _pyplot() -> Any:
 
 def check(path: Path) -> None:
     """Raise :class:`~thirtyone.errors.ThirtyOneError`, before a long run, when matplotlib is
-    missing or the PNG cannot be written at ``path`` (a folder there, or no such folder)."""
+    missing or the PNG cannot be written at ``path`` (:func:`thirtyone.paths.problem`: a folder
+    there, no such folder, a file on the way, a folder that cannot be written, a name too long).
+    A file already there is replaced."""
     _pyplot()
-    if path.is_dir():
-        raise ThirtyOneError(f"--plot {path} is a folder: name a file, e.g. {path / 'wins.png'}")
-    folder = path.parent
-    if not folder.is_dir():
-        raise ThirtyOneError(f"--plot {path}: the folder {folder} does not exist")
-    if not os.access(folder, os.W_OK):
-        raise ThirtyOneError(f"--plot {path}: the folder {folder} cannot be written")
+    where = paths.short(path)
+    if paths.is_folder(path):
+        example = paths.short(path / "wins.png")
+        raise ThirtyOneError(f"--plot {where} is a folder: name a file, e.g. {example}")
+    if why := paths.problem(path, create_folder=False):
+        raise ThirtyOneError(f"--plot {where}: {why}")
 
 
-def save(settings: Settings, tallies: Sequence[Tally], path: Path) -> None:
-    """Write the plot of ``tallies`` to ``path`` (PNG). Raises
-    :class:`~thirtyone.errors.ThirtyOneError` when matplotlib is missing or the file cannot be
-    written."""
+def save(
+    settings: Settings, tallies: Sequence[Tally], path: Path, played: int | None = None
+) -> None:
+    """Write the plot of ``tallies`` to ``path`` (PNG; ``played``: the games of a stopped
+    run). Raises :class:`~thirtyone.errors.ThirtyOneError` when matplotlib is missing or the
+    file cannot be written."""
     plt = _pyplot()
     labels = [f"{t.player} #{t.position}" for t in tallies]
     rates = [100 * t.win_rate for t in tallies]
@@ -60,15 +63,16 @@ def save(settings: Settings, tallies: Sequence[Tally], path: Path) -> None:
     ax.set_xlim(-0.5, len(tallies) - 0.5)
     ax.set_ylim(0, 100)
     ax.set_ylabel("games won (%)")
+    games = f"{settings.games:,}" if played is None else f"{played:,} of {settings.games:,}"
     ax.set_title(
-        f"{settings.games:,} games, {len(settings.players)} seats ({settings.preset}), "
-        f"seed {settings.seed}"
+        f"{games} games, {len(settings.players)} seats ({settings.preset}), seed {settings.seed}"
     )
     ax.legend(loc="upper right")
     fig.tight_layout()
     try:
         fig.savefig(path, format="png", dpi=110)
     except OSError as err:
-        raise ThirtyOneError(f"--plot {path} cannot be written: {err.strerror or err}") from None
+        why = paths.why(err, path)
+        raise ThirtyOneError(f"--plot {paths.short(path)} cannot be written: {why}") from None
     finally:
         plt.close(fig)
