@@ -15,7 +15,8 @@ use the same rules; :meth:`Rules.round_rules` is what the core takes. The game-l
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import functools
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar
 
@@ -29,11 +30,6 @@ FIRST_TURN_KNOCK = ("allowed", "forbidden", "blind")
 THIRTY_ONE_AFTER_KNOCK = ("ends_round", "continues")
 LIVES_MODE = ("lives", "gin")
 PLACING = ("winner_takes_all", "ranked")
-
-#: Gin lives: the letters spelt out across the hands a player loses.
-GIN_LETTERS = "GIN"
-#: Ranked placing: the points of first, second and third place (the rest score nothing).
-RANKED_POINTS = (3, 2, 1)
 
 # The fields the Rust core plays a round by (the rest are game-level).
 _ROUND_FIELDS = (
@@ -310,10 +306,10 @@ class Rules:
     def is_out(self, lives_left: int) -> bool:
         """Whether a player with ``lives_left`` is out of the game: at no lives, or, with the
         county, below none (a player at none is on the county)."""
-        return lives_left < 0 if self.county else lives_left <= 0
+        return _game_rules(self).is_out(lives_left)
 
     def on_county(self, lives_left: int) -> bool:
-        return self.county and lives_left == 0
+        return _game_rules(self).on_county(lives_left)
 
     def unit(self, n: int) -> str:
         """``1 life``, ``2 lives``; ``1 letter``, ``2 letters`` under Gin lives."""
@@ -323,8 +319,7 @@ class Rules:
 
     def letters(self, lives_left: int) -> str:
         """Gin lives: the letters taken (``G I``), ``-`` for none."""
-        taken = min(len(GIN_LETTERS), max(0, self.lives - lives_left))
-        return " ".join(GIN_LETTERS[:taken]) or "-"
+        return _game_rules(self).letters(lives_left)
 
     def standing(self, lives_left: int) -> str:
         """A player's standing in words: ``2 lives``, ``on the county``, ``out``, the letters
@@ -356,13 +351,27 @@ class Rules:
     def points(self, place: int) -> int | None:
         """The points of a place under ranked placing (3, 2, 1, then 0); None when the winner
         takes all."""
-        if self.placing != "ranked":
-            return None
-        return RANKED_POINTS[place - 1] if 1 <= place <= len(RANKED_POINTS) else 0
+        return _game_rules(self).points(place)
 
     def names_needed(self) -> int:
         """How many :attr:`life_names` a table with these lives needs."""
-        return self.lives + (2 if self.county else 1)
+        return _game_rules(self).names_needed()
+
+    def turn_order(self, lives: Sequence[int], dealer: int) -> list[int]:
+        """The seats dealt in when ``dealer`` deals (``lives``: every seat's): those still in,
+        in turn order from the dealer's left."""
+        return _game_rules(self).turn_order(list(lives), dealer)
+
+    def next_dealer(self, lives: Sequence[int], dealer: int) -> int:
+        """The next dealer after ``dealer``: the next seat still in."""
+        return _game_rules(self).next_dealer(list(lives), dealer)
+
+
+@functools.lru_cache(maxsize=64)
+def _game_rules(rules: Rules) -> _core.GameRules:
+    """The core's game-level facts of a table (who is out, points, letters, the deal passing
+    left), read once per table."""
+    return _core.GameRules(rules.to_dict())
 
 
 def cls_from(checked: Mapping[str, Any]) -> Rules:

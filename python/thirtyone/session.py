@@ -277,14 +277,6 @@ class Session:
         for listener in self._listeners:
             listener(event)
 
-    def _next_active(self, seat: int) -> int:
-        n = self.rules.seats
-        for step in range(1, n + 1):
-            s = (seat + step) % n
-            if s not in self.places:
-                return s
-        return seat
-
     # -- transitions ----------------------------------------------------------------------------
 
     def act(self, action: Action) -> list[Event]:
@@ -317,7 +309,7 @@ class Session:
             raise IllegalMoveError("a round is under way")
         with self._telling() as told:
             self.round_number += 1
-            seats = self._turn_order()
+            seats = self.rules.turn_order(self.lives, self.dealer)
             deck = self._next_deck()
             round_ = self._round = _core.Round(self.rules.round_rules(), len(seats), 0, deck)
             self.logs.append(RoundLog(self.round_number, self.dealer, seats, 0, round_.top))
@@ -413,14 +405,6 @@ class Session:
             self._decks = None
         return shuffled_pack(self.rng)
 
-    def _turn_order(self) -> list[int]:
-        """Game seats dealt in, in turn order starting at the dealer's left."""
-        start = self._next_active(self.dealer)
-        order = [start]
-        while (s := self._next_active(order[-1])) != start:
-            order.append(s)
-        return order
-
     def _settle(self, round_: _core.Round) -> None:
         """Apply the round's losses: a wash (dealt again), or lives, the county, places, the
         game's end, and the deal passing left."""
@@ -457,7 +441,8 @@ class Session:
             if rules.on_county(self.lives[s]) and s not in county_before:
                 self._emit("county", seat=s)
         self._place(seats, out)
-        self.dealer = self._next_active(self.dealer)
+        if not self.over:  # the deal passes left (it stays where it is once the game is over)
+            self.dealer = self.rules.next_dealer(self.lives, self.dealer)
 
     def _place(self, seats: list[int], out: list[int]) -> None:
         """Players out this round (the core orders them): the lower hand takes the lower place;

@@ -5,6 +5,7 @@ mod convert;
 mod errors;
 mod functions;
 mod game;
+mod game_rules;
 mod oracle;
 mod round;
 mod settings;
@@ -50,6 +51,9 @@ mod _core {
 
     #[pymodule_export]
     use crate::game::{game_value, play_games, set_cache_folders, settle};
+
+    #[pymodule_export]
+    use crate::game_rules::PyGameRules;
 
     #[pymodule_export]
     use crate::tables::{parse_rules, presets, rule_assignment, PyState};

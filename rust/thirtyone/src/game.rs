@@ -148,11 +148,20 @@ pub fn settle<S: PartialOrd + Copy>(
 
 /// The next dealer: the next seat after `dealer` (in turn order) that is still in.
 pub fn next_dealer(rules: &GameRules, lives: &[i16], dealer: usize) -> usize {
+    turn_order(rules, lives, dealer)
+        .first()
+        .copied()
+        .unwrap_or(dealer)
+}
+
+/// The seats dealt in when `dealer` deals: every seat still in, in turn order from the
+/// dealer's left (the dealer last, when still in).
+pub fn turn_order(rules: &GameRules, lives: &[i16], dealer: usize) -> Vec<usize> {
     let n = lives.len();
     (1..=n)
         .map(|k| (dealer + k) % n)
-        .find(|&s| !rules.is_out(lives[s]))
-        .unwrap_or(dealer)
+        .filter(|&s| !rules.is_out(lives[s]))
+        .collect()
 }
 
 #[cfg(test)]
@@ -216,6 +225,21 @@ mod tests {
         assert_eq!(s.out, vec![1]);
         assert_eq!(next_dealer(&county, &s.lives, 0), 2);
         assert_eq!(next_dealer(&county, &s.lives, 2), 0);
+    }
+
+    #[test]
+    fn the_deal_passes_left_over_the_players_out() {
+        // Seat 1 is out; seat 3 on the county is still in (with the county).
+        let county = GameRules {
+            county: true,
+            ..STANDARD
+        };
+        assert_eq!(turn_order(&STANDARD, &[2, 0, 1, 0], 0), vec![2, 0]);
+        assert_eq!(turn_order(&county, &[2, -1, 1, 0], 0), vec![2, 3, 0]);
+        assert_eq!(next_dealer(&county, &[2, -1, 1, 0], 0), 2);
+        assert_eq!(next_dealer(&STANDARD, &[2, 0, 1, 0], 2), 0);
+        // Nobody else in: the dealer stays.
+        assert_eq!(next_dealer(&STANDARD, &[2, 0, 0, 0], 0), 0);
     }
 
     #[test]

@@ -6,7 +6,7 @@ use montecarlo::{Rng, Runner};
 
 use crate::cards::Card;
 use crate::decision::TABLE_KNOCK_AT;
-use crate::game::{next_dealer, settle, GameRules};
+use crate::game::{next_dealer, settle, turn_order, GameRules};
 use crate::round::Round;
 use crate::rules::RoundRules;
 
@@ -51,15 +51,11 @@ fn play_one(
     mut dealer: usize,
     rng: &mut Rng,
 ) -> Vec<(usize, u8)> {
-    let n = start.len();
     let mut lives: Vec<i16> = start.iter().map(|&l| i16::from(l)).collect();
     let mut scored = Vec::new();
     let mut deck: Vec<Card> = Card::all().collect();
     for _ in 0..MAX_ROUNDS {
-        let seats: Vec<usize> = (1..=n)
-            .map(|k| (dealer + k) % n)
-            .filter(|&s| !rules.is_out(lives[s]))
-            .collect();
+        let seats = turn_order(rules, &lives, dealer);
         if seats.len() < 2 {
             if let Some(&w) = seats.first() {
                 scored.push((w, rules.points(1)));
