@@ -14,6 +14,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import random
+from pathlib import Path
 
 import pytest
 from thirtyone import calibration as cal
@@ -178,3 +179,29 @@ def test_parse_seats() -> None:
     for bad in ("1", "2-10", "x", ""):
         with pytest.raises(ValueError):
             cal.parse_seats(bad)
+
+
+def test_the_interval_holds_the_observed_share_however_few_the_decisions() -> None:
+    # All safe or none safe in a handful of decisions: rounding once put the Wilson interval a
+    # hair beside the share, and the plot of a calibration stopped early failed on it.
+    for n in range(1, 400):
+        for k in range(n + 1):
+            lo, hi = stats.wilson(k, n)
+            assert lo <= k / n <= hi, (k, n)
+
+
+def test_a_few_decisions_are_plotted(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    decisions = []
+    # Ten all safe in the top bin, seven all lost in the bottom one: shares of exactly 1 and 0.
+    for i, p in enumerate(
+        [0.95, 0.97, 0.99, 0.98, 0.96, 0.93, 0.91, 0.97, 0.92, 0.94] + [0.05] * 7
+    ):
+        d = cal.Decision(0, 0, 2, 0, i, False, False, "draw", None, p, 0.1, 0.5, 1, 1, False, 0)
+        d.safe, d.lost = p > 0.5, 0 if p > 0.5 else 1
+        decisions.append(d)
+    path = tmp_path / "reliability.png"
+    drawn = reports.save_plot(
+        reports.calibration(decisions), reports.rank_uniformity(decisions), path
+    )
+    assert drawn and path.stat().st_size > 0

@@ -225,10 +225,11 @@ def save_plot(cal: Calibration, rc: RankCheck, path: Path) -> bool:
     except ImportError:
         return False
     fig, (ax, ax2) = plt.subplots(1, 2, figsize=(11, 5))
-    xs = [b.predicted for b in cal.bins]
-    ys = [b.realized for b in cal.bins]
-    lo = [b.realized - b.ci_low for b in cal.bins]
-    hi = [b.ci_high - b.realized for b in cal.bins]
+    shown = [b for b in cal.bins if b.count]  # an empty bin has nothing to show
+    xs = [b.predicted for b in shown]
+    ys = [b.realized for b in shown]
+    lo = [max(0.0, b.realized - b.ci_low) for b in shown]
+    hi = [max(0.0, b.ci_high - b.realized) for b in shown]
     ax.plot([0, 1], [0, 1], color="grey", linestyle="--", linewidth=1, label="perfect")
     ax.errorbar(xs, ys, yerr=[lo, hi], fmt="o-", capsize=3, label="realized (95% CI)")
     for b in cal.bins:

@@ -45,7 +45,8 @@ def wilson(successes: int, n: int) -> tuple[float, float]:
     p, z2 = successes / n, Z95 * Z95
     centre = (p + z2 / (2 * n)) / (1 + z2 / n)
     half = Z95 / (1 + z2 / n) * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    # The interval holds the observed share; rounding alone could leave it a hair outside.
+    return (max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half)))
 
 
 def chi2_sf(x: float, df: int) -> float:
