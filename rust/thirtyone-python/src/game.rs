@@ -169,7 +169,8 @@ pub fn play_games(
 }
 
 /// Read the simulated distributions of a round's results from `folders`, and write new ones to
-/// the first (empty: in memory only).
+/// the first (empty: in memory only). Each file is checked before it is used; one that fails is
+/// ignored, reported (the answer's warnings) and made again over it in the first folder.
 #[pyfunction]
 pub fn set_cache_folders(folders: Vec<std::path::PathBuf>) {
     thirtyone_core::round_outcomes::set_folders(folders);
