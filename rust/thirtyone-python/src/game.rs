@@ -1,9 +1,11 @@
 //! The game around the rounds: settling a round, the game-value table and whole games played
 //! out (the table's independent check).
 
+use std::ffi::CString;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
+use pyo3::exceptions::PyRuntimeWarning;
 use pyo3::prelude::*;
 use thirtyone_core::game::{check_lives, settle as settle_round, GameRules};
 use thirtyone_core::game_value::{GameValue, Unavailable};
@@ -92,7 +94,8 @@ fn game_setup(
 
 /// The chance that seat `me` wins the game (under ranked placing: the points it can expect)
 /// from `lives` (every seat in) with `dealer` dealing next, every round played by the table's
-/// rule: the game-value table.
+/// rule: the game-value table. A file of round results that could not be used (ignored and
+/// made again) is reported as a `RuntimeWarning`.
 #[pyfunction]
 #[pyo3(signature = (rules, lives, me, dealer, threads=None))]
 pub fn game_value(
@@ -111,24 +114,25 @@ pub fn game_value(
     let runner = montecarlo::Runner::simple(threads);
     let value = py.detach(|| {
         let first = (dealer + 1) % lives.len();
-        GameValue::new(
-            &t.round,
-            GameRules::of(&t),
-            &lives,
-            (me, first),
-            &runner,
-            None,
-        )
-        .map(|g| g.now())
+        let mut prepared =
+            GameValue::prepare(&t.round, GameRules::of(&t), &lives, (me, first), &runner)?;
+        let notes = prepared.take_notes();
+        prepared.solve(&runner, None).map(|g| (g.now(), notes))
     });
-    value
+    let (value, notes) = value
         .map_err(|why| match why {
             Unavailable::TooLarge(work) => Error::BadSetting(format!(
                 "the game's table would take about {work} steps: too many lives to compute"
             )),
             Unavailable::Stopped | Unavailable::Time => Error::Cancelled,
         })
-        .py_err()
+        .py_err()?;
+    let category = py.get_type::<PyRuntimeWarning>();
+    for note in notes {
+        let text = CString::new(note.replace('\0', " ")).unwrap_or_default();
+        PyErr::warn(py, category.as_any(), &text, 1)?;
+    }
+    Ok(value)
 }
 
 /// Play `games` whole games by the table's rule from `lives` with `dealer` dealing first;
@@ -165,7 +169,8 @@ pub fn play_games(
 }
 
 /// Read the simulated distributions of a round's results from `folders`, and write new ones to
-/// the first (empty: in memory only).
+/// the first (empty: in memory only). Each file is checked before it is used; one that fails is
+/// ignored, reported (the answer's warnings) and made again over it in the first folder.
 #[pyfunction]
 pub fn set_cache_folders(folders: Vec<std::path::PathBuf>) {
     thirtyone_core::round_outcomes::set_folders(folders);

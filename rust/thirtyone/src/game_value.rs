@@ -21,7 +21,7 @@ use montecarlo::{Runner, Stop};
 
 use crate::game::GameRules;
 use crate::round::MAX_SEATS;
-use crate::round_outcomes::{distribution, Distribution, RoundResult};
+use crate::round_outcomes::{distribution_noting, Distribution, RoundResult};
 use crate::rules::RoundRules;
 use crate::table::Placing;
 
@@ -40,6 +40,11 @@ pub enum Unavailable {
     /// next question goes on from there).
     Time,
 }
+
+/// The results a table may go through between two readings of the clock (which is also read
+/// at every 64th state begun): a state costs its distribution's results, so the time limit
+/// holds however many a distribution has.
+const CLOCK_EVERY: u64 = 1 << 20;
 
 /// A state: each player's lives as a digit (1 is the fewest a player still in holds), in turn
 /// order from the first to play; packed with its length.
@@ -160,12 +165,21 @@ struct Solver<'a> {
     memo: &'a mut Memo,
     runner: &'a Runner,
     deadline: Option<Instant>,
-    /// States begun (the clock is read every so many), and why the work stopped, if it did.
+    /// States begun (the clock is read every 64), results gone through since the clock was last
+    /// read (it is read after [`CLOCK_EVERY`]), and why the work stopped, if it did.
     begun: u64,
+    since_clock: u64,
     stopped: Option<Stop>,
 }
 
 impl Solver<'_> {
+    /// Read the clock (and the cancel flag): whether the work is to stop.
+    fn out_of_time(&mut self) -> bool {
+        self.since_clock = 0;
+        self.stopped = self.runner.stop_by(self.deadline);
+        self.stopped.is_some()
+    }
+
     /// Solve `seq` (and the states it passes the deal round to), every smaller state first;
     /// nothing more once the time has run out.
     fn solve(&mut self, seq: &[u8]) {
@@ -173,11 +187,8 @@ impl Solver<'_> {
             return;
         }
         self.begun += 1;
-        if self.begun % 64 == 0 {
-            self.stopped = self.runner.stop_by(self.deadline);
-            if self.stopped.is_some() {
-                return;
-            }
+        if self.begun % 64 == 0 && self.out_of_time() {
+            return;
         }
         let m = seq.len();
         let dist = self.dists[m]
@@ -199,6 +210,10 @@ impl Solver<'_> {
         for (k, state) in class.iter().enumerate() {
             passes = 0.0;
             for (result, count) in &dist.results {
+                self.since_clock += 1;
+                if self.since_clock >= CLOCK_EVERY && self.out_of_time() {
+                    return;
+                }
                 let p = *count as f64 / total;
                 match step(&self.rules, state, result) {
                     Step::Wash => washes[k] += p,
@@ -349,9 +364,17 @@ pub struct Prepared {
     dists: Vec<Option<Arc<Distribution>>>,
     seq: Vec<u8>,
     me: usize,
+    /// A line for each file of round results that could not be used (and was made again).
+    notes: Vec<String>,
 }
 
 impl Prepared {
+    /// The lines saying which files of round results could not be used (each was ignored and
+    /// made again): for the answer's warnings. Taken once.
+    pub fn take_notes(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.notes)
+    }
+
     /// Solve the table, until `deadline` at the latest (what is solved is kept either way).
     pub fn solve(
         self,
@@ -401,9 +424,10 @@ impl GameValue {
             .collect();
         let keep_order = rules.placing == Placing::Ranked;
         let mut dists = vec![None; n + 1];
+        let mut notes = Vec::new();
         for (m, d) in dists.iter_mut().enumerate().skip(2) {
             *d = Some(
-                distribution(round_rules, m as u8, keep_order, runner)
+                distribution_noting(round_rules, m as u8, keep_order, runner, &mut notes)
                     .ok_or(Unavailable::Stopped)?,
             );
         }
@@ -413,6 +437,7 @@ impl GameValue {
             dists,
             seq,
             me: (me + n - first % n) % n,
+            notes,
         })
     }
 
@@ -490,6 +515,11 @@ impl GameValue {
     pub fn points(&self) -> bool {
         self.rules.placing == Placing::Ranked
     }
+
+    /// The largest value there is: 1 (a chance), or the winner's points.
+    pub fn most(&self) -> f64 {
+        f64::from(self.rules.points(1))
+    }
 }
 
 /// The table's states with the present one and every state one round can lead to from it
@@ -522,6 +552,7 @@ fn solved(
         runner,
         deadline,
         begun: 0,
+        since_clock: 0,
         stopped: None,
     };
     solver.solve(seq);

@@ -1,6 +1,7 @@
 use super::*;
 use crate::games::play_games;
 use crate::round::MAX_SEATS;
+use crate::round_outcomes::distribution;
 
 const STANDARD: GameRules = GameRules {
     county: false,
@@ -152,6 +153,7 @@ fn a_table_cut_short_by_the_time_goes_on_at_the_next_question_to_the_same_values
         runner: &r,
         deadline: None,
         begun: 0,
+        since_clock: 0,
         stopped: None,
     };
     let seq: Vec<u8> = (0..6).map(|p| lives[(1 + p) % 6]).collect();
@@ -233,4 +235,35 @@ fn the_value_read_by_seat_is_the_one_worked_out_by_position() {
     };
     let g = GameValue::new(&rules, ranked, &[3, 1, 2, 2], (2, 3), &runner(), None).unwrap();
     assert_eq!(g.after_losses(&[0; MAX_SEATS], 3, 4), None);
+}
+
+#[test]
+fn the_clock_is_read_by_the_results_gone_through_not_only_by_the_states() {
+    // A distribution far larger than any table's (a file could hold one): 600,000 results.
+    let many = Arc::new(Distribution {
+        seats: 2,
+        rounds: 600_000,
+        results: (0..600_000)
+            .map(|i| (result(if i % 2 == 0 { &[1, 0] } else { &[0, 1] }), 1))
+            .collect(),
+    });
+    let dists = vec![None, None, Some(many)];
+    let mut memo = Memo::default();
+    let r = runner();
+    let mut solver = Solver {
+        rules: STANDARD,
+        dists: &dists,
+        memo: &mut memo,
+        runner: &r,
+        // Already past.
+        deadline: Some(Instant::now()),
+        begun: 0,
+        since_clock: 0,
+        stopped: None,
+    };
+    solver.solve(&[8, 8]);
+    assert_eq!(solver.stopped, Some(Stop::Time));
+    // The clock is read within the second state (after 1,048,576 results): one state is
+    // solved. Read by the states alone, it would be read at the 64th, the last of the table.
+    assert!(memo.0.len() <= 1, "{} states solved", memo.0.len());
 }

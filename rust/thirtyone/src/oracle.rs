@@ -177,9 +177,9 @@ pub fn advise(input: &StateInput, game: Option<&GameInput>, settings: &Settings)
     // The table itself within a quarter of the time (what it solves is kept for the next
     // question).
     let table_deadline = settings.max_time.and_then(|d| start.checked_add(d / 4));
-    let (table, game_note) = match prepared {
+    let (table, game_notes) = match prepared {
         Some(p) => solve_game(p, &runner, table_deadline)?,
-        None => (None, None),
+        None => (None, Vec::new()),
     };
     let deadline = settings.max_time.and_then(|d| start.checked_add(d));
     let grace = deadline.and_then(|d| d.checked_add(GRACE));
@@ -213,7 +213,7 @@ pub fn advise(input: &StateInput, game: Option<&GameInput>, settings: &Settings)
         if eval.stopped == Some(Stop::Cancelled) {
             return Err(Error::Cancelled);
         }
-        let options: Vec<OptionReport> = choices
+        let mut options: Vec<OptionReport> = choices
             .iter()
             .zip(&eval.choices)
             .map(|(choice, r)| {
@@ -221,6 +221,9 @@ pub fn advise(input: &StateInput, game: Option<&GameInput>, settings: &Settings)
                 report(&sim, &view, choice, r, n)
             })
             .collect();
+        let range_note = table
+            .as_ref()
+            .and_then(|t| game_figures_in_range(&mut options, t.most()));
         let deals_used = effective_deals(&collected, target);
         // More deals for a target margin, while the time allows and deals are not rare.
         let widest = options.iter().map(|o| o.margin).fold(0.0, f64::max);
@@ -241,7 +244,8 @@ pub fn advise(input: &StateInput, game: Option<&GameInput>, settings: &Settings)
         let mut warnings = warnings(
             &view, &collected, deals_used, &eval, target, playouts, played, widest, settings,
         );
-        warnings.extend(game_note.clone());
+        warnings.extend(game_notes.iter().cloned());
+        warnings.extend(range_note);
         let playouts = if eval.stopped.is_some() {
             played
         } else {
@@ -254,8 +258,10 @@ pub fn advise(input: &StateInput, game: Option<&GameInput>, settings: &Settings)
     }
 }
 
-/// The game-value table for the advised player, or the warning that says why there is none.
-type GameTable = (Option<Arc<GameValue>>, Option<String>);
+/// The game-value table for the advised player (None: the last warning says why), and the
+/// warnings: each file of round results that could not be used (ignored and made again), then
+/// why there is no table.
+type GameTable = (Option<Arc<GameValue>>, Vec<String>);
 
 /// What the game's table needs, or the warning that says why there is none.
 fn prepare_game(
@@ -281,12 +287,54 @@ fn solve_game(
     deadline: Option<Instant>,
 ) -> Result<GameTable> {
     match prepared {
-        Err(note) => Ok((None, Some(note))),
-        Ok(p) => match p.solve(runner, deadline) {
-            Ok(t) => Ok((Some(Arc::new(t)), None)),
-            Err(why) => Ok((None, Some(unavailable(why)?))),
-        },
+        Err(note) => Ok((None, vec![note])),
+        Ok(mut p) => {
+            let mut notes = p.take_notes();
+            match p.solve(runner, deadline) {
+                Ok(t) => Ok((Some(Arc::new(t)), notes)),
+                Err(why) => {
+                    notes.push(unavailable(why)?);
+                    Ok((None, notes))
+                }
+            }
+        }
     }
+}
+
+/// How far a game-level figure may stray past its range by rounding alone (it is a mean of the
+/// table's values, each a weighted mean of values in range).
+const ROUNDING: f64 = 1e-9;
+
+/// The game-level figures checked where the answer is built: from 0 to `most` (1 for a chance,
+/// the winner's points under ranked placing). A figure past its range by rounding is put back
+/// in it. One further off is a bug (the round results the table rests on are checked when
+/// read, so none can make it): a debug build stops on it, and a release build leaves every
+/// option's game-level figures out, saying so (the returned warning), rather than show a
+/// figure that cannot be.
+fn game_figures_in_range(options: &mut [OptionReport], most: f64) -> Option<String> {
+    let wrong = options.iter().find_map(|o| {
+        let p = o.p_win?;
+        let m = o.p_win_margin.unwrap_or(0.0);
+        let fine = (-ROUNDING..=most + ROUNDING).contains(&p) && (0.0..=most).contains(&m);
+        (!fine).then_some((p, m))
+    });
+    if let Some((p, m)) = wrong {
+        debug_assert!(false, "a game-level figure {p} ± {m} outside 0 to {most}");
+        for o in options.iter_mut() {
+            o.p_win = None;
+            o.p_win_margin = None;
+        }
+        return Some(format!(
+            "the game-level figures are left out: one came out at {p} (± {m}), outside 0 to \
+             {most} (a bug: please report it)"
+        ));
+    }
+    for o in options.iter_mut() {
+        if let Some(p) = o.p_win.as_mut() {
+            *p = p.clamp(0.0, most);
+        }
+    }
+    None
 }
 
 /// The warning for a table that is not there (cancellation is an error).

@@ -135,3 +135,53 @@ fn same_seed_same_answer_whatever_the_threads() {
         advise(&example(), None, &s2).unwrap()
     );
 }
+
+fn valued(p_win: f64, margin: f64) -> OptionReport {
+    OptionReport {
+        kind: OptionKind::Draw,
+        p_safe: 0.5,
+        margin: 0.01,
+        lives_lost: 0.5,
+        lives_lost_margin: 0.01,
+        knock_at: None,
+        sweep: None,
+        playouts: 1_000,
+        p_win: Some(p_win),
+        p_win_margin: Some(margin),
+    }
+}
+
+#[test]
+fn a_game_figure_past_its_range_by_rounding_is_put_back_in_it() {
+    let mut options = vec![
+        valued(1.0 + 1e-12, 0.01),
+        valued(-1e-13, 0.0),
+        valued(0.4, 0.02),
+    ];
+    assert_eq!(game_figures_in_range(&mut options, 1.0), None);
+    let p: Vec<f64> = options.iter().map(|o| o.p_win.unwrap()).collect();
+    assert_eq!(p, [1.0, 0.0, 0.4]);
+    // Points under ranked placing run to the winner's 3.
+    let mut points = vec![valued(2.5, 0.1), valued(3.0 + 1e-12, 0.0)];
+    assert_eq!(game_figures_in_range(&mut points, 3.0), None);
+    assert_eq!(points[1].p_win, Some(3.0));
+}
+
+/// A figure further out is a bug: a debug build stops on it; a release build shows no
+/// game-level figure at all, and says so.
+#[test]
+#[cfg_attr(debug_assertions, should_panic(expected = "outside 0 to 1"))]
+fn a_game_figure_far_past_its_range_is_never_shown() {
+    for wrong in [
+        valued(3.22, 0.01),
+        valued(f64::NAN, 0.01),
+        valued(0.5, f64::INFINITY),
+    ] {
+        let mut options = vec![valued(0.4, 0.02), wrong];
+        let note = game_figures_in_range(&mut options, 1.0).unwrap();
+        assert!(note.contains("left out") && note.contains("bug"), "{note}");
+        assert!(options
+            .iter()
+            .all(|o| o.p_win.is_none() && o.p_win_margin.is_none()));
+    }
+}

@@ -1,7 +1,8 @@
 //! What a whole round does to the seats of a table when every player plays the table's rule
 //! (knocking at 27): the distribution of its results, simulated from fresh deals by the engine,
 //! cached in memory and (when a folder is set) on disk. The game-value table
-//! ([`crate::game_value`]) is built on it.
+//! ([`crate::game_value`]) is built on it. A file on disk is checked before it is used; one
+//! that fails is ignored, noted and made again ([`distribution_noting`]).
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -20,9 +21,10 @@ pub const ROUNDS: usize = 400_000;
 const SEED: u64 = 0x726f_756e_6473; // "rounds"
 const PURPOSE: u64 = 0x4741_4d45; // "GAME"
 const CHUNK: usize = 4_096;
-/// The version of the file format (and of the simulation): a file of another version is
-/// simulated again.
-const FORMAT: u32 = 1;
+/// The version of the file format (and of the simulation), in the file's name: a file of
+/// another version is never read (it is simulated again under the new name). 2: the placing,
+/// the rounds and a checksum are in the file, and every file read is checked ([`disk`]).
+const FORMAT: u32 = 2;
 
 /// One round's result, by position from the first to play (position 0 is the dealer's left).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -130,6 +132,20 @@ pub fn distribution(
     keep_order: bool,
     runner: &Runner,
 ) -> Option<Arc<Distribution>> {
+    distribution_noting(rules, seats, keep_order, runner, &mut Vec::new())
+}
+
+/// [`distribution`], with a line added to `notes` for each file on disk that was there but
+/// could not be used (see [`disk`]): it was ignored and its results made again (and written
+/// over it when it is in the first folder). A distribution is read once per process, so each
+/// such file is noted once.
+pub fn distribution_noting(
+    rules: &RoundRules,
+    seats: u8,
+    keep_order: bool,
+    runner: &Runner,
+    notes: &mut Vec<String>,
+) -> Option<Arc<Distribution>> {
     let key: Key = (format!("{rules:?}"), seats, keep_order);
     if let Some(d) = MEMORY
         .lock()
@@ -140,21 +156,7 @@ pub fn distribution(
         return Some(d.clone());
     }
     let folders = FOLDERS.lock().unwrap_or_else(|e| e.into_inner()).clone();
-    let name = file_name(&key);
-    let loaded = folders
-        .iter()
-        .find_map(|f| disk::load(&f.join(&name), &key.0, seats));
-    let d = Arc::new(match loaded {
-        Some(d) => d,
-        None => {
-            let d = simulate(rules, seats, keep_order, ROUNDS, runner)?;
-            if let Some(f) = folders.first() {
-                // A cache: a folder that cannot be written is no error.
-                disk::save(&f.join(&name), &key.0, &d);
-            }
-            d
-        }
-    });
+    let d = Arc::new(fetch(rules, &key, &folders, ROUNDS, runner, notes)?);
     MEMORY
         .lock()
         .unwrap_or_else(|e| e.into_inner())
@@ -163,99 +165,79 @@ pub fn distribution(
     Some(d)
 }
 
+/// The distribution from the first of `folders` that holds a sound file of it, else `rounds`
+/// simulated; written to the first folder unless it was read from there (the others, such as
+/// the package's, are only read). Each file there but unusable is noted.
+fn fetch(
+    rules: &RoundRules,
+    key: &Key,
+    folders: &[PathBuf],
+    rounds: usize,
+    runner: &Runner,
+    notes: &mut Vec<String>,
+) -> Option<Distribution> {
+    let name = file_name(key);
+    let expect = disk::Expect {
+        rules: &key.0,
+        seats: key.1,
+        ranked: key.2,
+        rounds: rounds as u64,
+    };
+    let mut found = None;
+    // Whether the first folder's file is there but unusable (then it is written over).
+    let mut first_bad = false;
+    for (i, folder) in folders.iter().enumerate() {
+        let path = folder.join(&name);
+        match disk::load(&path, &expect) {
+            Ok(d) => {
+                found = Some((i, d));
+                break;
+            }
+            Err(disk::Unusable::Missing) => {}
+            Err(why) => {
+                first_bad |= i == 0;
+                notes.push(format!(
+                    "the cached round results {} could not be used ({why}): ignored and made \
+                     again",
+                    path.display()
+                ));
+            }
+        }
+    }
+    let (d, write) = match found {
+        Some((i, d)) => (d, i > 0 && first_bad),
+        None => (simulate(rules, key.1, key.2, rounds, runner)?, true),
+    };
+    if let (true, Some(first)) = (write, folders.first()) {
+        disk::save(&first.join(&name), &expect, &d);
+    }
+    Some(d)
+}
+
+/// FNV-1a, 64 bits: the file names' hash and the files' checksum.
+struct Fnv(u64);
+
+impl Fnv {
+    fn new() -> Fnv {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+
+    fn add(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+}
+
 /// A file name for a key: FNV-1a of the rules' text.
 fn file_name(key: &Key) -> String {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in key.0.bytes() {
-        h = (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
-    }
+    let mut h = Fnv::new();
+    h.add(key.0.as_bytes());
     let order = if key.2 { "-ranked" } else { "" };
-    format!("round-results-v{FORMAT}-{h:016x}-{}{order}.json", key.1)
+    format!("round-results-v{FORMAT}-{:016x}-{}{order}.json", h.0, key.1)
 }
 
-mod disk {
-    //! Distributions on disk: JSON, written to a temporary file and renamed into place, so that
-    //! a crash leaves either the old file or the new one; a file that does not read back as
-    //! the same rules, seats and format is ignored (and simulated again).
-
-    use std::path::Path;
-
-    use serde::{Deserialize, Serialize};
-
-    use super::{Distribution, RoundResult, FORMAT};
-    use crate::round::MAX_SEATS;
-
-    #[derive(Serialize, Deserialize)]
-    struct File {
-        format: u32,
-        rules: String,
-        seats: u8,
-        /// Each result: the losses, then the order, then the count.
-        results: Vec<(Vec<u8>, Vec<u8>, u64)>,
-    }
-
-    pub(super) fn load(path: &Path, rules: &str, seats: u8) -> Option<Distribution> {
-        let meta = std::fs::metadata(path).ok()?;
-        if meta.len() > 64 << 20 {
-            return None;
-        }
-        let f: File = serde_json::from_slice(&std::fs::read(path).ok()?).ok()?;
-        if f.format != FORMAT || f.rules != rules || f.seats != seats {
-            return None;
-        }
-        let n = usize::from(seats);
-        let mut results = Vec::with_capacity(f.results.len());
-        for (losses, order, count) in f.results {
-            if losses.len() != n || order.len() != n {
-                return None;
-            }
-            let mut r = RoundResult {
-                losses: [0; MAX_SEATS],
-                order: [0; MAX_SEATS],
-            };
-            r.losses[..n].copy_from_slice(&losses);
-            r.order[..n].copy_from_slice(&order);
-            if r.order[..n].iter().any(|&p| usize::from(p) >= n) {
-                return None;
-            }
-            results.push((r, count));
-        }
-        Some(Distribution {
-            seats,
-            rounds: results.iter().map(|(_, c)| c).sum(),
-            results,
-        })
-    }
-
-    pub(super) fn save(path: &Path, rules: &str, d: &Distribution) {
-        let n = usize::from(d.seats);
-        let file = File {
-            format: FORMAT,
-            rules: rules.to_string(),
-            seats: d.seats,
-            results: d
-                .results
-                .iter()
-                .map(|(r, c)| (r.losses[..n].to_vec(), r.order[..n].to_vec(), *c))
-                .collect(),
-        };
-        let Ok(text) = serde_json::to_vec(&file) else {
-            return;
-        };
-        let Some(dir) = path.parent() else { return };
-        let _ = std::fs::create_dir_all(dir);
-        let tmp = dir.join(format!(
-            ".{}.{}.tmp",
-            path.file_name()
-                .and_then(|s| s.to_str())
-                .unwrap_or("results"),
-            std::process::id()
-        ));
-        if std::fs::write(&tmp, text).is_ok() && std::fs::rename(&tmp, path).is_err() {
-            let _ = std::fs::remove_file(&tmp);
-        }
-    }
-}
+mod disk;
 
 #[cfg(test)]
 mod tests {
@@ -302,23 +284,124 @@ mod tests {
         assert_eq!(a, b);
     }
 
-    #[test]
-    fn a_distribution_survives_the_disk_and_a_bad_file_is_ignored() {
-        let dir = std::env::temp_dir().join(format!("thirtyone-results-{}", std::process::id()));
-        let path = dir.join("d.json");
-        let d = simulate(
-            &RoundRules::default(),
-            2,
-            false,
+    /// A folder of this test's own.
+    fn folder(name: &str) -> PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("thirtyone-results-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    /// Three seats' results of 5,000 rounds, from `folders` or simulated.
+    fn three_seats(folders: &[PathBuf], notes: &mut Vec<String>) -> Distribution {
+        let rules = RoundRules::default();
+        let key: Key = (format!("{rules:?}"), 3, false);
+        fetch(
+            &rules,
+            &key,
+            folders,
             5_000,
             &Runner::simple(Some(2)),
+            notes,
         )
-        .unwrap();
-        disk::save(&path, "rules", &d);
-        assert_eq!(disk::load(&path, "rules", 2), Some(d));
-        assert_eq!(disk::load(&path, "other rules", 2), None);
-        std::fs::write(&path, b"{not json").unwrap();
-        assert_eq!(disk::load(&path, "rules", 2), None);
+        .unwrap()
+    }
+
+    fn path_in(dir: &std::path::Path) -> PathBuf {
+        dir.join(file_name(&(
+            format!("{:?}", RoundRules::default()),
+            3,
+            false,
+        )))
+    }
+
+    /// The file at `path` with its first count raised by one.
+    fn damage(path: &std::path::Path) {
+        let mut file: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
+        let count = file["results"][0][2].as_u64().unwrap();
+        file["results"][0][2] = serde_json::json!(count + 1);
+        std::fs::write(path, serde_json::to_vec(&file).unwrap()).unwrap();
+    }
+
+    #[test]
+    fn a_damaged_file_is_ignored_noted_and_made_again_over_it() {
+        let dir = folder("remade");
+        let mut notes = Vec::new();
+        let made = three_seats(std::slice::from_ref(&dir), &mut notes);
+        assert!(notes.is_empty());
+        let path = path_in(&dir);
+        let sound = std::fs::read(&path).unwrap();
+        damage(&path);
+        assert_eq!(three_seats(std::slice::from_ref(&dir), &mut notes), made);
+        assert_eq!(notes.len(), 1, "{notes:?}");
+        assert!(notes[0].contains(&path.display().to_string()), "{notes:?}");
+        assert!(
+            notes[0].contains("add up to 5001, not its 5000 rounds"),
+            "{notes:?}"
+        );
+        // Written over: read again, it is sound.
+        assert_eq!(std::fs::read(&path).unwrap(), sound);
+        notes.clear();
+        assert_eq!(three_seats(std::slice::from_ref(&dir), &mut notes), made);
+        assert!(notes.is_empty());
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
+    #[test]
+    fn a_damaged_file_in_the_first_folder_is_replaced_by_the_next_folders_sound_one() {
+        let (first, shipped) = (folder("first"), folder("shipped"));
+        let mut notes = Vec::new();
+        let made = three_seats(std::slice::from_ref(&shipped), &mut notes);
+        let sound = std::fs::read(path_in(&shipped)).unwrap();
+        // Missing from the first folder: read from the next, nothing written.
+        let both = [first.clone(), shipped.clone()];
+        assert_eq!(three_seats(&both, &mut notes), made);
+        assert!(notes.is_empty() && !path_in(&first).exists());
+        // Damaged in the first: noted, and the sound one written over it.
+        std::fs::write(path_in(&first), &sound[..sound.len() / 2]).unwrap();
+        assert_eq!(three_seats(&both, &mut notes), made);
+        assert_eq!(notes.len(), 1, "{notes:?}");
+        assert!(notes[0].contains("not a results file"), "{notes:?}");
+        assert_eq!(std::fs::read(path_in(&first)).unwrap(), sound);
+        // Damaged only in the next folder (read only): made again into the first.
+        std::fs::remove_file(path_in(&first)).unwrap();
+        damage(&path_in(&shipped));
+        notes.clear();
+        assert_eq!(three_seats(&both, &mut notes), made);
+        assert_eq!(notes.len(), 1, "{notes:?}");
+        assert_eq!(std::fs::read(path_in(&first)).unwrap(), sound);
+        let _ = std::fs::remove_dir_all(first);
+        let _ = std::fs::remove_dir_all(shipped);
+    }
+
+    #[test]
+    fn a_huge_file_or_a_pipe_in_the_files_place_is_made_again_over_it() {
+        let dir = folder("replaced");
+        let mut notes = Vec::new();
+        let made = three_seats(std::slice::from_ref(&dir), &mut notes);
+        let path = path_in(&dir);
+        let sound = std::fs::read(&path).unwrap();
+        // Sparse: no disk used.
+        std::fs::File::create(&path)
+            .unwrap()
+            .set_len(1 << 32)
+            .unwrap();
+        assert_eq!(three_seats(std::slice::from_ref(&dir), &mut notes), made);
+        assert!(
+            notes[0].contains("4294967296 bytes, more than"),
+            "{notes:?}"
+        );
+        assert_eq!(std::fs::read(&path).unwrap(), sound);
+        #[cfg(unix)]
+        {
+            std::fs::remove_file(&path).unwrap();
+            disk::tests::mkfifo(&path);
+            assert_eq!(three_seats(std::slice::from_ref(&dir), &mut notes), made);
+            assert!(notes[1].contains("not a regular file"), "{notes:?}");
+            assert_eq!(std::fs::read(&path).unwrap(), sound);
+        }
         let _ = std::fs::remove_dir_all(dir);
     }
 }
