@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from positions import bench_positions
 from thirtyone import _core
-from thirtyone.oracle import ROUND_RESULTS, advise
+from thirtyone.oracle.query import ROUND_RESULTS, advise
 
 TARGET = 1.5
 

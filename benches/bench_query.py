@@ -12,12 +12,12 @@ from typing import Any
 
 from positions import BenchPosition
 from thirtyone import _core
-from thirtyone.state import parse
+from thirtyone.oracle.state import parse
 
 try:  # the package's public entry point, where it is exported
     from thirtyone import advise  # type: ignore[attr-defined]
 except ImportError:
-    from thirtyone.oracle import advise
+    from thirtyone.oracle.query import advise
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_OUT = ROOT / "benches" / "results" / "latest.json"

@@ -29,7 +29,7 @@ from bench_targets import targets
 from memory_and_instructions import instructions, memory
 from positions import BenchPosition, bench_positions, fingerprint
 from thirtyone import _core
-from thirtyone.state import parse
+from thirtyone.oracle.state import parse
 from turn_count import counted_turns
 from turn_estimate import Reference, reference_playouts
 

@@ -19,7 +19,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from thirtyone.calibration import Settings, calibrate, parse_seats
+from thirtyone.study.calibration import Settings, calibrate, parse_seats
 
 
 def seats_arg(text: str) -> tuple[int, ...]:

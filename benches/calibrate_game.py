@@ -14,7 +14,7 @@ import time
 from dataclasses import asdict
 from pathlib import Path
 
-from thirtyone import game_calibration as gc
+from thirtyone.study import game_calibration as gc
 
 OUT = Path(__file__).resolve().parent / "results" / "game_calibration.json"
 

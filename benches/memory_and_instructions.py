@@ -13,7 +13,7 @@ from typing import Any
 from bench_query import MEMORY_POSITIONS, ROOT, Precision
 from positions import BenchPosition
 from thirtyone import _core
-from thirtyone.state import parse
+from thirtyone.oracle.state import parse
 
 # -- memory ------------------------------------------------------------------------------------
 
@@ -28,7 +28,7 @@ def hwm_kb():
 try:
     from thirtyone import advise
 except ImportError:
-    from thirtyone.oracle import advise
+    from thirtyone.oracle.query import advise
 job = json.load(sys.stdin)
 imported = hwm_kb()
 advise(job["state"], deals=job["deals"], playouts=job["playouts"], seed=1,
@@ -85,7 +85,7 @@ def memory(
 _CALLGRIND_CHILD = """
 import json, sys
 from thirtyone import _core
-from thirtyone.state import parse
+from thirtyone.oracle.state import parse
 job = json.load(sys.stdin)
 _core.advise(parse(job["state"]), deals=job["deals"], playouts=job["playouts"], seed=1,
              threads=1)

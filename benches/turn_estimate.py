@@ -10,7 +10,7 @@ from typing import Any
 from bench_query import ROOT, timed
 from positions import BenchPosition
 from thirtyone import _core
-from thirtyone.state import parse
+from thirtyone.oracle.state import parse
 
 
 class Reference:

@@ -13,8 +13,8 @@ import sys
 import time
 
 from thirtyone import _core
-from thirtyone.oracle import ROUND_RESULTS
-from thirtyone.rules import Rules
+from thirtyone.game.rules import Rules
+from thirtyone.oracle.query import ROUND_RESULTS
 
 
 def main() -> None:

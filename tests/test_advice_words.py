@@ -8,10 +8,10 @@ import pytest
 from rich.console import Console
 from thirtyone import Rules, advise
 from thirtyone._core import Action
-from thirtyone.advice_view import advice_panel_body
-from thirtyone.advice_words import glossary, rank_hopeless, reason
-from thirtyone.display import help_text, rules_in_short
-from thirtyone.oracle import Advice, OptionAdvice, Sweep
+from thirtyone.oracle.answer import Advice, OptionAdvice, Sweep
+from thirtyone.oracle.words import glossary, rank_hopeless, reason
+from thirtyone.terminal.advice_view import advice_panel_body
+from thirtyone.terminal.display import help_text, rules_in_short
 
 
 def text_of(renderable: object, width: int = 100) -> str:
@@ -146,7 +146,7 @@ def _game_opt(name: str, p_safe: float, lost: float, p_win: float) -> OptionAdvi
 
 
 def test_the_game_reason_names_the_lives_and_why() -> None:
-    from thirtyone.advice_words import Lives, game_reason
+    from thirtyone.oracle.words import Lives, game_reason
 
     knock = _game_opt("knock", 0.69, 0.61, 0.896)
     draw = _game_opt("draw", 0.68, 0.42, 0.917)
@@ -174,7 +174,7 @@ def test_the_game_reason_names_the_lives_and_why() -> None:
 
 
 def test_ranked_points_in_words() -> None:
-    from thirtyone.advice_words import Lives, game_reason
+    from thirtyone.oracle.words import Lives, game_reason
 
     knock = _game_opt("knock", 0.69, 0.61, 1.62)
     draw = _game_opt("draw", 0.68, 0.42, 1.70)

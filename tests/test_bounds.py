@@ -27,12 +27,13 @@ from click.testing import CliRunner
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from positions import positions
-from thirtyone import _core, saves
-from thirtyone.calibration import Settings as CalibrationSettings
-from thirtyone.calibration import calibrate
-from thirtyone.cli import main
+from thirtyone import _core
+from thirtyone.cli.app import main
 from thirtyone.errors import SaveError, SettingsError, StateError, ThirtyOneError
-from thirtyone.state import parse
+from thirtyone.oracle.state import parse
+from thirtyone.store import saves
+from thirtyone.study.calibration import Settings as CalibrationSettings
+from thirtyone.study.calibration import calibrate
 
 DATA = Path(__file__).parent / "data"
 EXAMPLE_FILE = DATA / "example_state.json"

@@ -17,9 +17,9 @@ import random
 from pathlib import Path
 
 import pytest
-from thirtyone import calibration as cal
-from thirtyone import calibration_report as reports
-from thirtyone import stats
+from thirtyone import statistics as stats
+from thirtyone.study import calibration as cal
+from thirtyone.study import calibration_report as reports
 
 SMALL = cal.Settings(
     decisions=800, seed=7, deals=200, playouts=500, seats=(2, 3, 4), rank_deals=100

@@ -21,9 +21,9 @@ import pytest
 from click.testing import CliRunner, Result
 from rich.console import Console
 from thirtyone import PACK, ComputerPlayer, Event, Game, Player, Rules, Turn
-from thirtyone.cli import main
-from thirtyone.narrator import Narrator
-from thirtyone.terminal_player import Advisor, LineReader, QuitGame, TerminalPlayer
+from thirtyone.cli.app import main
+from thirtyone.terminal.narrator import Narrator
+from thirtyone.terminal.player import Advisor, LineReader, QuitGame, TerminalPlayer
 
 ENV = {"COLUMNS": "100", "NO_COLOR": "1"}
 NAMES = ["You", "Alice", "Ben", "Cara"]

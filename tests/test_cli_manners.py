@@ -17,7 +17,7 @@ import pytest
 import thirtyone
 from click.testing import CliRunner, Result
 from thirtyone import schemas
-from thirtyone.cli import main
+from thirtyone.cli.app import main
 
 EXAMPLE_FILE = Path(__file__).parent / "data" / "example_state.json"
 ENV = {"NO_COLOR": "1"}
@@ -142,7 +142,7 @@ def test_completion_completes_commands() -> None:
         "COMP_CWORD": "1",
     }
     done = subprocess.run(
-        [sys.executable, "-c", "from thirtyone.cli import main; main(prog_name='thirtyone')"],
+        [sys.executable, "-c", "from thirtyone.cli.app import main; main(prog_name='thirtyone')"],
         capture_output=True,
         text=True,
         env=env,

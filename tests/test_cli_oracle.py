@@ -22,7 +22,7 @@ import pytest
 from click.testing import CliRunner, Result
 from positions import positions
 from thirtyone import StateError
-from thirtyone.cli import main
+from thirtyone.cli.app import main
 
 ENV = {"COLUMNS": "100", "NO_COLOR": "1"}
 DATA = Path(__file__).parent / "data"
@@ -136,7 +136,7 @@ def test_json_on_the_oracle_md_example() -> None:
 
 
 def test_json_is_exactly_the_python_advice() -> None:
-    from thirtyone.oracle import advise
+    from thirtyone.oracle.query import advise
 
     advice = advise(EXAMPLE_FILE.read_text(), seed=1, deals=2000, playouts=5000)
     result = run(["oracle", str(EXAMPLE_FILE), "--json", *FAST])
@@ -514,12 +514,12 @@ def test_autoplay_gives_no_advice_unless_asked() -> None:
 
 
 def test_a_refused_state_gives_a_note_and_the_game_goes_on(monkeypatch: pytest.MonkeyPatch) -> None:
-    import thirtyone.oracle
+    import thirtyone.oracle.query
 
     def refuse(*args: object, **kwargs: object) -> object:
         raise StateError("no deal is possible\nat all")
 
-    monkeypatch.setattr(thirtyone.oracle, "advise", refuse)
+    monkeypatch.setattr(thirtyone.oracle.query, "advise", refuse)
     result = run(["play", "--seed", str(SEED)], input="d\n4\nq\n")
     assert result.exit_code == 0
     out = result.output
@@ -541,7 +541,7 @@ def test_help_lists_the_options() -> None:
 
 
 def test_bar_fills_in_eighths() -> None:
-    from thirtyone.advice_view import bar
+    from thirtyone.terminal.advice_view import bar
 
     assert bar(0.0, 4) == "    "
     assert bar(1.0, 4) == "████"
@@ -552,8 +552,8 @@ def test_bar_fills_in_eighths() -> None:
 
 def test_sweep_rows_group_equal_neighbours_and_keep_never_apart() -> None:
     import numpy as np
-    from thirtyone.advice_view import _sweep_rows, later_plan
-    from thirtyone.oracle import OptionAdvice, Sweep
+    from thirtyone.oracle.answer import OptionAdvice, Sweep
+    from thirtyone.terminal.advice_view import _sweep_rows, later_plan
 
     nan = float("nan")
     sweep = Sweep(
@@ -580,8 +580,8 @@ def test_sweep_rows_group_equal_neighbours_and_keep_never_apart() -> None:
 
 def test_the_knock_at_column_says_first_for_the_first_chance() -> None:
     import numpy as np
-    from thirtyone.advice_view import knock_at_text
-    from thirtyone.oracle import OptionAdvice, Sweep
+    from thirtyone.oracle.answer import OptionAdvice, Sweep
+    from thirtyone.terminal.advice_view import knock_at_text
 
     sweep = Sweep(
         knock_at=np.array([2.0, 20.0, 27.0]),

@@ -48,10 +48,10 @@ from typing import Any, TypeVar
 import pytest
 import thirtyone
 from thirtyone import _core
-from thirtyone.players import TABLE_KNOCK_AT
-from thirtyone.rules import Rules
-from thirtyone.state import parse
-from thirtyone.stats import chi2_two_sample, ks_uniform
+from thirtyone.game.players import TABLE_KNOCK_AT
+from thirtyone.game.rules import Rules
+from thirtyone.oracle.state import parse
+from thirtyone.statistics import chi2_two_sample, ks_uniform
 
 try:
     import reference as ref

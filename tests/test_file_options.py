@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
-from thirtyone import calibration, tournament
-from thirtyone.cli import main
+from thirtyone.cli.app import main
 from thirtyone.paths import short
+from thirtyone.study import calibration, tournament
 
 PNG = b"\x89PNG\r\n\x1a\n"
 SCIPY = "Error: the calibration statistics need scipy: pip install 'thirtyone[calibrate]'"

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from positions import positions
 from thirtyone import _core
 from thirtyone.errors import ThirtyOneError
-from thirtyone.state import parse
+from thirtyone.oracle.state import parse
 
 EXAMPLES = int(os.environ.get("THIRTYONE_FUZZ_EXAMPLES", "150"))
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from thirtyone import game_calibration as gc
+from thirtyone.study import game_calibration as gc
 
 
 def test_a_small_run_is_reproducible_and_its_bins_add_up() -> None:

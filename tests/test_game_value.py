@@ -14,7 +14,7 @@ import pytest
 import thirtyone
 from thirtyone import _core
 from thirtyone.errors import SettingsError, StateError
-from thirtyone.oracle import ROUND_RESULTS
+from thirtyone.oracle.query import ROUND_RESULTS
 
 # 20+ lives configurations (lives, dealer): 2 to 6 seats, equal and unequal lives.
 CONFIGS: list[tuple[str, list[int], int]] = [
@@ -205,7 +205,7 @@ def test_the_presets_need_no_simulation(tmp_path: Path) -> None:
     """With the shipped results read first, a game-level query writes nothing to the cache."""
     code = (
         "from thirtyone import _core; import sys;"
-        "from thirtyone.oracle import ROUND_RESULTS;"
+        "from thirtyone.oracle.query import ROUND_RESULTS;"
         "_core.set_cache_folders([sys.argv[1], ROUND_RESULTS]);"
         "[_core.game_value(p, [1] * 4, 0, 3) for p in ('standard', 'five-lives', 'gin-lives')]"
     )

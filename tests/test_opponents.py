@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from thirtyone import ComputerPlayer, OraclePlayer, Turn, saves
-from thirtyone.cli import main
-from thirtyone.play_session import opponent
+from thirtyone import ComputerPlayer, OraclePlayer, Turn
+from thirtyone.cli.app import main
+from thirtyone.store import saves
+from thirtyone.terminal.play_session import opponent
 
 ENV = {"COLUMNS": "100", "NO_COLOR": "1"}
 

@@ -18,8 +18,8 @@ from helpers import PACK, ref_put_down, ref_score, ref_start, value
 from positions import Position, positions
 from thirtyone import _core
 from thirtyone.errors import CardError, RuleError, SettingsError, StateError, ThirtyOneError
-from thirtyone.oracle import advise
-from thirtyone.state import parse
+from thirtyone.oracle.query import advise
+from thirtyone.oracle.state import parse
 
 # The example of docs/oracle.md.
 EXAMPLE: dict[str, Any] = json.loads(

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 from thirtyone import ComputerPlayer, Game, OraclePlayer, Rules, Turn, _core, advise
-from thirtyone.game import Event
+from thirtyone.game.loop import Event
 
 TINY = {"deals": 50, "playouts": 200, "threads": 1, "max_time": None}
 

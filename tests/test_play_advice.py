@@ -11,10 +11,11 @@ import numpy as np
 import pytest
 from click.testing import CliRunner, Result
 from thirtyone import _core
-from thirtyone.advisor import Read, reads, why_line
-from thirtyone.cli import main
-from thirtyone.oracle import Advice, OptionAdvice, advise
-from thirtyone.state import parse
+from thirtyone.cli.app import main
+from thirtyone.oracle.answer import Advice, OptionAdvice
+from thirtyone.oracle.query import advise
+from thirtyone.oracle.reads import Read, reads, why_line
+from thirtyone.oracle.state import parse
 
 ENV = {"COLUMNS": "100", "NO_COLOR": "1"}
 FAST = ["--oracle-playouts", "1000", "--oracle-deals", "200"]
@@ -44,9 +45,9 @@ def test_advice_on_demand_shows_only_when_asked(tmp_path: Path) -> None:
 def test_an_interrupted_advice_can_be_asked_again(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import thirtyone.oracle
+    import thirtyone.oracle.query
 
-    real, calls = thirtyone.oracle.advise, []
+    real, calls = thirtyone.oracle.query.advise, []
 
     def once_interrupted(*args: object, **kwargs: object) -> object:
         calls.append(1)
@@ -54,7 +55,7 @@ def test_an_interrupted_advice_can_be_asked_again(
             raise KeyboardInterrupt
         return real(*args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(thirtyone.oracle, "advise", once_interrupted)
+    monkeypatch.setattr(thirtyone.oracle.query, "advise", once_interrupted)
     args = ["--seed", str(SEED), *FAST, "--save-file", str(tmp_path / "s")]
     out = run(args, "a\nq\n").output
     assert "The Oracle was interrupted: no advice this time (a asks again)." in out

@@ -22,10 +22,10 @@ from pathlib import Path
 import pexpect
 import pytest
 from click.testing import CliRunner, Result
-from thirtyone import saves
-from thirtyone.cli import main
-from thirtyone.line_input import LINE_BYTES, LINE_CHARS, bounded, prompt_line, read_line
-from thirtyone.record import games
+from thirtyone.cli.app import main
+from thirtyone.store import saves
+from thirtyone.store.record import games
+from thirtyone.terminal.prompt import LINE_BYTES, LINE_CHARS, bounded, prompt_line, read_line
 
 ENV = {"COLUMNS": "100", "NO_COLOR": "1"}
 TEN_MB = 10 * 1024 * 1024

@@ -23,11 +23,12 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
-from thirtyone import Game, Rules, stats
-from thirtyone.cli import main
-from thirtyone.players import ComputerPlayer
-from thirtyone.record import SCHEMA_VERSION, Decision, GameRecord, RecordError, add, games
-from thirtyone.record_keeper import Keeper, game_record, judged, preset_name
+from thirtyone import Game, Rules
+from thirtyone import statistics as stats
+from thirtyone.cli.app import main
+from thirtyone.game.players import ComputerPlayer
+from thirtyone.store.keeper import Keeper, game_record, judged, preset_name
+from thirtyone.store.record import SCHEMA_VERSION, Decision, GameRecord, RecordError, add, games
 
 ENV = {"COLUMNS": "100", "NO_COLOR": "1"}
 SMALL = ["--oracle-deals", "100", "--oracle-playouts", "200", "--fast"]
@@ -395,7 +396,7 @@ def test_the_database_says_what_it_is() -> None:
 
 def test_a_busy_record_gives_up_with_a_message(monkeypatch: pytest.MonkeyPatch) -> None:
     add(path(), entry())
-    monkeypatch.setattr("thirtyone.record.BUSY_TIMEOUT", 0.05)
+    monkeypatch.setattr("thirtyone.store.record.BUSY_TIMEOUT", 0.05)
     holder = sqlite3.connect(path(), isolation_level=None)
     holder.execute("BEGIN IMMEDIATE")
     try:
@@ -411,8 +412,8 @@ WRITER = textwrap.dedent(
     """
     import sys, time
     from pathlib import Path
-    from thirtyone.record import Decision, GameRecord, add
-    from thirtyone.rules import Rules
+    from thirtyone.store.record import Decision, GameRecord, add
+    from thirtyone.game.rules import Rules
 
     where, label, wait_for = Path(sys.argv[1]), sys.argv[2], sys.argv[4]
     decisions = int(sys.argv[3])

@@ -24,9 +24,9 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
-from thirtyone.cli import main
-from thirtyone.record import Decision, GameRecord, add, games
-from thirtyone.rules import Rules
+from thirtyone.cli.app import main
+from thirtyone.game.rules import Rules
+from thirtyone.store.record import Decision, GameRecord, add, games
 
 ENV = {"COLUMNS": "100", "NO_COLOR": "1"}
 
@@ -346,8 +346,8 @@ def test_the_end_of_a_game_says_rows_were_skipped() -> None:
 RECORDER = textwrap.dedent(
     """
     import os, signal, sys, threading
-    from thirtyone import record
-    from thirtyone.cli import main
+    from thirtyone.store import record
+    from thirtyone.cli.app import main
 
     real = record._connect
 
@@ -501,8 +501,8 @@ AT_ONCE = textwrap.dedent(
     """
     import sys, time
     from pathlib import Path
-    from thirtyone import record
-    from thirtyone.cli import main
+    from thirtyone.store import record
+    from thirtyone.cli.app import main
 
     seed, mine, theirs = sys.argv[1], Path(sys.argv[2]), Path(sys.argv[3])
     real, waited = record._connect, [False]

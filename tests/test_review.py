@@ -14,14 +14,16 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
-from thirtyone import Game, oracle, saves
-from thirtyone import review as review_module
-from thirtyone.cli import main
+from thirtyone import Game
+from thirtyone.cli.app import main
 from thirtyone.errors import StateError
-from thirtyone.oracle import Advice
-from thirtyone.players import ComputerPlayer
-from thirtyone.rules import Rules
-from thirtyone.turn import Turn
+from thirtyone.game.players import ComputerPlayer
+from thirtyone.game.rules import Rules
+from thirtyone.game.turn import Turn
+from thirtyone.oracle import query as oracle
+from thirtyone.oracle.answer import Advice
+from thirtyone.store import saves
+from thirtyone.study import review as review_module
 
 ENV = {"COLUMNS": "120", "NO_COLOR": "1"}
 # Draw from the stock and put the drawn card down (the 4th card), every turn.

@@ -24,11 +24,11 @@ from pathlib import Path
 import pexpect
 import pytest
 from click.testing import CliRunner, Result
-from thirtyone import saves
-from thirtyone.cli import main
-from thirtyone.game import Game, Turn
-from thirtyone.players import ComputerPlayer
-from thirtyone.rules import Rules
+from thirtyone.cli.app import main
+from thirtyone.game.loop import Game, Turn
+from thirtyone.game.players import ComputerPlayer
+from thirtyone.game.rules import Rules
+from thirtyone.store import saves
 
 # Real processes in pseudo-terminals, killed with SIGKILL, and file modes.
 pytestmark = pytest.mark.posix_only

@@ -16,9 +16,9 @@ from pathlib import Path
 import pexpect
 import pytest
 from click.testing import CliRunner
-from thirtyone import saves
-from thirtyone.cli import main
-from thirtyone.rules import Rules
+from thirtyone.cli.app import main
+from thirtyone.game.rules import Rules
+from thirtyone.store import saves
 
 ENV = {"COLUMNS": "100", "NO_COLOR": "1"}
 # Draw and put down the drawn card (or the first card): always legal, never ends the game early.

@@ -13,8 +13,8 @@ import jsonschema
 import pytest
 import thirtyone
 from click.testing import CliRunner
-from thirtyone.cli import main
-from thirtyone.oracle import advise
+from thirtyone.cli.app import main
+from thirtyone.oracle.query import advise
 from thirtyone.schemas import NAMES, schema
 
 ROOT = Path(__file__).parent.parent

@@ -7,7 +7,7 @@ import pytest
 from thirtyone import ComputerPlayer, Game, Rules
 from thirtyone._core import Action
 from thirtyone.errors import IllegalMoveError
-from thirtyone.session import Event, Session, TablePolicy
+from thirtyone.game.session import Event, Session, TablePolicy
 
 TABLES = [
     Rules.standard(),

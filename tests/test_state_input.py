@@ -17,10 +17,10 @@ import pytest
 import thirtyone
 from click.testing import CliRunner
 from thirtyone import _core
-from thirtyone.cli import main
+from thirtyone.cli.app import main
 from thirtyone.errors import CardError, RuleError, StateError, ThirtyOneError
-from thirtyone.rules import Rules
-from thirtyone.state import parse
+from thirtyone.game.rules import Rules
+from thirtyone.oracle.state import parse
 
 EXAMPLE_FILE = Path(__file__).parent / "data" / "example_state.json"
 CHEAP = {"deals": 100, "playouts": 200, "seed": 1, "max_time": None}

@@ -17,8 +17,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from thirtyone import tournament, workers
-from thirtyone.tournament import Settings
+from thirtyone.study import tournament, workers
+from thirtyone.study.tournament import Settings
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
 
@@ -30,7 +30,7 @@ signal.signal(signal.SIGINT, signal.default_int_handler)
 if sys.argv[1] == "hidden":
     for name in ("scipy", "scipy.stats", "matplotlib", "matplotlib.pyplot"):
         sys.modules[name] = None
-from thirtyone.cli import main
+from thirtyone.cli.app import main
 main(sys.argv[2:], prog_name="thirtyone")
 """
 HANG_GUARD = 60.0

@@ -10,9 +10,11 @@ import sys
 
 import pytest
 from click.testing import CliRunner
-from thirtyone import ComputerPlayer, OraclePlayer, stats, tournament
-from thirtyone.cli import main
-from thirtyone.tournament import Settings, parse_kind, parse_players, seat_of
+from thirtyone import ComputerPlayer, OraclePlayer
+from thirtyone import statistics as stats
+from thirtyone.cli.app import main
+from thirtyone.study import tournament
+from thirtyone.study.tournament import Settings, parse_kind, parse_players, seat_of
 
 TINY = ["--deals", "50", "--playouts", "200"]
 
@@ -125,7 +127,7 @@ def test_the_tournament_needs_no_scipy() -> None:
     """A plain install has no scipy: the tournament still runs (the interval is closed form)."""
     code = (
         "import sys; sys.modules['scipy'] = None; sys.modules['scipy.stats'] = None;"
-        "from click.testing import CliRunner; from thirtyone.cli import main;"
+        "from click.testing import CliRunner; from thirtyone.cli.app import main;"
         "r = CliRunner().invoke(main, ['tournament', '--games', '2', '--players', 'table,table',"
         " '--jobs', '1', '--json']); print(r.exit_code); print(r.output[-200:])"
     )

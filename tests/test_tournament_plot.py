@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
-from thirtyone import tournament, tournament_plot
-from thirtyone.cli import main
+from thirtyone.cli.app import main
+from thirtyone.study import tournament, tournament_plot
 
 PNG = b"\x89PNG\r\n\x1a\n"
 GAMES = ["--games", "3", "--players", "table,table:20,table:30", "--jobs", "1"]

@@ -17,7 +17,7 @@ import pytest
 import thirtyone
 from helpers import PACK, game_deck, ref_put_down, ref_score, ref_start
 from thirtyone import ComputerPlayer, Game, Rules, Turn
-from thirtyone.oracle import advise
+from thirtyone.oracle.query import advise
 from variant_helpers import EXAMPLE_FILE, H10B, H24, PRESETS, Steps, make_game
 
 # -- the Oracle -----------------------------------------------------------------------------------

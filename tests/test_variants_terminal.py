@@ -17,8 +17,8 @@ import pytest
 from helpers import build_deck
 from rich.console import Console
 from thirtyone import Game, Rules
-from thirtyone.narrator import Narrator
-from thirtyone.terminal_player import QuitGame, TerminalPlayer
+from thirtyone.terminal.narrator import Narrator
+from thirtyone.terminal.player import QuitGame, TerminalPlayer
 from variant_helpers import EXAMPLE_FILE, H10, H24, PRESETS, Steps, make_game, run
 
 # -- the terminal player --------------------------------------------------------------------------

@@ -10,7 +10,7 @@ from typing import Any
 from click.testing import CliRunner, Result
 from helpers import FirstKnocks
 from thirtyone import Game, Rules, Turn
-from thirtyone.cli import main
+from thirtyone.cli.app import main
 
 H24 = ["AH", "9H", "4H"]
 H17 = ["KS", "7S", "AC"]

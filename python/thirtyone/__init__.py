@@ -19,7 +19,6 @@ Scripting in short::
 from importlib.metadata import PackageNotFoundError
 from importlib.metadata import version as _version
 
-from thirtyone.cards import PACK, card_value, hand_score, parse_card, parse_cards
 from thirtyone.errors import (
     CardError,
     IllegalMoveError,
@@ -29,13 +28,15 @@ from thirtyone.errors import (
     StateError,
     ThirtyOneError,
 )
-from thirtyone.game import Event, Game, RoundLog
-from thirtyone.oracle import Advice, OptionAdvice, Sweep, advise
-from thirtyone.oracle_player import OraclePlayer
-from thirtyone.players import TABLE_KNOCK_AT, ComputerPlayer, Player
-from thirtyone.rules import Rules
-from thirtyone.session import Pending, Policy, SeatView, Session, TablePolicy
-from thirtyone.turn import Turn
+from thirtyone.game.cards import PACK, card_value, hand_score, parse_card, parse_cards
+from thirtyone.game.loop import Event, Game, RoundLog
+from thirtyone.game.players import TABLE_KNOCK_AT, ComputerPlayer, Player
+from thirtyone.game.rules import Rules
+from thirtyone.game.session import Pending, Policy, SeatView, Session, TablePolicy
+from thirtyone.game.turn import Turn
+from thirtyone.oracle.answer import Advice, OptionAdvice, Sweep
+from thirtyone.oracle.player import OraclePlayer
+from thirtyone.oracle.query import advise
 
 try:
     #: The installed package's version (from its metadata: the one pip reports).

@@ -1,6 +1,6 @@
 """``python -m thirtyone`` works like ``thirtyone``."""
 
-from thirtyone.cli import main
+from thirtyone.cli.app import main
 
 if __name__ == "__main__":
     main()

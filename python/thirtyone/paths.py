@@ -1,4 +1,6 @@
-"""Files a command writes, checked before its work starts.
+"""Where the game keeps its files, and files a command writes, checked before its work starts.
+
+:func:`data_dir` is the data folder (saved games, the record, the Oracle's cache).
 
 ``thirtyone play --save-file``, ``thirtyone tournament --plot`` and ``thirtyone calibrate --out``
 name where something will be written, perhaps after hours of work. :func:`problem` says, before
@@ -15,6 +17,15 @@ import os
 import stat
 import tempfile
 from pathlib import Path
+
+
+def data_dir() -> Path:
+    """Where the game keeps its files: ``$THIRTYONE_DATA_DIR``, else ``$XDG_DATA_HOME/thirtyone``,
+    else ``~/.local/share/thirtyone``."""
+    if env := os.environ.get("THIRTYONE_DATA_DIR"):
+        return Path(env)
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "thirtyone"
 
 
 def short(path: Path | str, most: int = 80) -> str:

@@ -1,0 +1,514 @@
+"""The ``thirtyone`` command."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import random
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, NoReturn, TypeVar
+
+import click
+from rich.console import Console
+from rich.text import Text
+
+from thirtyone import __version__, _core, schemas
+from thirtyone import names as names_check
+from thirtyone.cli import manners
+from thirtyone.cli.calibrate import calibrate_command
+from thirtyone.cli.review import review_command
+from thirtyone.cli.stats import stats_command
+from thirtyone.cli.tournament import tournament_command
+from thirtyone.errors import RuleError, ThirtyOneError
+from thirtyone.game.rules import Rules
+from thirtyone.store import saves
+from thirtyone.terminal import play_session, save_start
+from thirtyone.terminal.advice_view import advice_report
+from thirtyone.terminal.advisor import OracleAdvisor
+from thirtyone.terminal.display import intro
+
+#: The computer players' names, in seat order.
+COMPUTER_NAMES = ("Alice", "Ben", "Cara", "Dev", "Eve", "Finn", "Gus", "Hana", "Ivo")
+
+
+FC = TypeVar("FC", bound=Callable[..., Any])
+
+
+def _count_option(name: str, default: int, help: str) -> Callable[[FC], FC]:
+    """A whole-number option of the Oracle (``--deals``, ``--oracle-playouts``...) with its
+    default shown, checked against the core's bounds as soon as it is read (one line, exit 2)."""
+    setting = name.removeprefix("--").removeprefix("oracle-")
+
+    def check(ctx: click.Context, param: click.Parameter, value: int) -> int:
+        try:
+            _core.check_settings(**{setting: value})
+        except ThirtyOneError as err:
+            _fail(str(err) if name == f"--{setting}" else f"{name}: {err}")
+        return value
+
+    return click.option(
+        name, type=int, default=default, show_default=True, help=help, callback=check
+    )
+
+
+@click.group(
+    cls=manners.Main,
+    invoke_without_command=True,
+    context_settings=manners.CONTEXT_SETTINGS,
+    epilog="Shell completion: `thirtyone completion -h`. The rules, the Oracle's formats and "
+    "every option: the docs/ folder of the source.",
+)
+@click.version_option(
+    __version__, "-V", "--version", prog_name="thirtyone", message="%(prog)s %(version)s"
+)
+@click.pass_context
+def main(ctx: click.Context) -> None:
+    """Thirty-One against computer players, with the Oracle's advice.
+
+    Start with `thirtyone play`; `thirtyone COMMAND -h` tells about each command.
+    """
+    manners.trim_when_not_a_terminal()
+    if ctx.invoked_subcommand is None:
+        click.echo(ctx.get_help())
+
+
+def _rule_assignments(
+    ctx: click.Context, param: click.Parameter, values: tuple[str, ...]
+) -> dict[str, Any]:
+    changes: dict[str, Any] = {}
+    for text in values:
+        try:
+            key, value = Rules.parse_assignment(text)
+        except RuleError as err:
+            raise click.BadParameter(str(err), ctx=ctx, param=param) from None
+        changes[key] = value
+    return changes
+
+
+def computer_names(count: int, taken: str) -> list[str]:
+    """Friendly names for ``count`` computer players, avoiding the person's name."""
+    return [n for n in COMPUTER_NAMES if n.casefold() != taken.casefold()][:count]
+
+
+@main.command()
+@click.option("--seats", type=int, help="Players at the table, you included (2 to 9; default 4).")
+@click.option("--lives", type=int, help="Lives each player starts with (1 to 20; default 3).")
+@click.option(
+    "--knock-penalty", type=int, help="Lives a knocker pays when lowest or tied lowest (1 or 2)."
+)
+@click.option("--seed", type=int, help="Seed for the dealer draw and every deal (reproducible).")
+@click.option(
+    "--rules",
+    "preset",
+    type=click.Choice(sorted(Rules.PRESETS)),
+    default="standard",
+    show_default=True,
+    help="The table's preset rules.",
+)
+@click.option(
+    "--rule",
+    "changes",
+    multiple=True,
+    metavar="KEY=VALUE",
+    callback=_rule_assignments,
+    help="Change one rule, e.g. --rule three_of_a_kind=30.5 (repeatable). Keys: "
+    + ", ".join(Rules.option_names())
+    + ".",
+)
+@click.option(
+    "--autoplay", is_flag=True, help="The table's rule plays your seat too: the game runs alone."
+)
+@click.option("--name", default="You", show_default=True, help="Your name at the table.")
+@click.option(
+    "--resume",
+    is_flag=True,
+    help="Continue the saved game (the game is saved after every turn of yours and the table's).",
+)
+@click.option(
+    "--save-file",
+    type=click.Path(path_type=Path),
+    help="Where the game is saved (default: saved-game.json in the user's data folder).",
+)
+@click.option(
+    "--advice",
+    type=click.Choice(saves.ADVICE_MODES),
+    help="When the Oracle's advice is shown: always (each of your turns), ask (when you press "
+    "a), never (default: always, never with --autoplay; kept in the save).",
+)
+@click.option(
+    "--oracle/--no-oracle",
+    "oracle_on",
+    default=None,
+    help="--oracle is --advice always, --no-oracle is --advice never.",
+)
+@click.option(
+    "--opponents",
+    type=click.Choice(saves.OPPONENTS),
+    help="The computer players: table (the table's rule), expert (the Oracle at a small "
+    "budget: 300 deals, 1,000 playouts, 1 s a turn), mixed (experts and table players "
+    "alternating). Default: table; kept in the save.",
+)
+@click.option("--fast", is_flag=True, help="Do not wait for Enter after each round's result.")
+@click.option(
+    "--delay",
+    type=click.FloatRange(0, 5),
+    default=0.0,
+    help="Seconds to wait after each computer turn told on its own line (0 to 5).",
+)
+@_count_option(
+    "--oracle-deals",
+    _core.DEFAULT_DEALS,
+    "Consistent deals the Oracle collects (fewer: quicker, wider margins).",
+)
+@_count_option(
+    "--oracle-playouts",
+    _core.DEFAULT_PLAYOUTS,
+    "Playouts per option for the Oracle (fewer: quicker).",
+)
+def play(
+    seats: int | None,
+    lives: int | None,
+    knock_penalty: int | None,
+    seed: int | None,
+    preset: str,
+    changes: dict[str, Any],
+    autoplay: bool,
+    name: str,
+    advice: str | None,
+    oracle_on: bool | None,
+    opponents: str | None,
+    fast: bool,
+    delay: float,
+    oracle_deals: int,
+    oracle_playouts: int,
+    resume: bool,
+    save_file: Path | None,
+) -> None:
+    """Play a game of Thirty-One in the terminal (you are the first seat).
+
+    On each of your turns the Oracle shows how safe each option is (and again for the put-down
+    after you draw); the decision stays yours.
+    """
+    path = save_file or saves.default_path()
+    console = Console(highlight=False)
+    if advice is not None and oracle_on is not None and (advice == "never") == oracle_on:
+        flag = "--oracle" if oracle_on else "--no-oracle"
+        raise click.UsageError(f"--advice {advice} and {flag} disagree: give one")
+    if advice is None and oracle_on is not None:
+        advice = "always" if oracle_on else "never"
+    numbers = (seats, lives, knock_penalty)
+    while True:
+        new = None if resume else _table_of(preset, changes, numbers, name, seed)
+        try:
+            saved = _prepare(path, resume, autoplay, save_file, console)
+        except save_start.Cancelled:
+            console.print(
+                Text(f"Cancelled: nothing was changed; your game is still saved at {path}."),
+                soft_wrap=True,
+            )
+            return
+        if saved is not None:
+            rules, names, game_seed = saved.rules, saved.names, saved.seed
+        else:
+            assert new is not None, "a new game's table is built before the save is touched"
+            rules, names, game_seed = new
+        mode = advice or (saved.advice if saved else "never" if autoplay else "always")
+        against = saved.opponents if saved else opponents or "table"
+        intro_text = intro(rules, names, 0, game_seed, preset) if saved is None else None
+        advisor = (
+            OracleAdvisor(console, deals=oracle_deals, playouts=oracle_playouts, seed=game_seed)
+            if mode != "never"
+            else None
+        )
+        table = play_session.Table(
+            console,
+            rules,
+            game_seed,
+            names,
+            advisor,
+            autoplay,
+            mode,
+            not (autoplay or fast),
+            delay,
+            against,
+        )
+        save = None if autoplay else (path, save_file is not None)
+        try:
+            finished = play_session.play_game(table, saved, save, intro_text)
+        except saves.SaveError as err:
+            _fail(str(err))
+        if not finished or autoplay or not _play_again():
+            return
+        resume, seed = False, None
+
+
+def _play_again() -> bool:
+    """Ask whether to play another game (Enter or n: no)."""
+    from thirtyone.terminal.prompt import prompt_line
+
+    answer = prompt_line("Play again? (y: a new game at the same table, Enter: no)")
+    return answer is not None and answer.strip().lower() in ("y", "yes")
+
+
+def _prepare(
+    path: Path, resume: bool, autoplay: bool, save_file: Path | None, console: Console
+) -> saves.SavedGame | None:
+    """The saved game to resume (None: a new game). Raises :class:`save_start.Cancelled`."""
+    try:
+        if resume:
+            _refuse_new_game_options()
+            return save_start.before_resume(path, check_folder=not autoplay)
+        if autoplay:
+            return None
+        return save_start.before_new_game(
+            path, console, interactive=sys.stdin.isatty(), given=save_file is not None
+        )
+    except saves.SaveError as err:
+        _fail(str(err))
+
+
+def _table_of(
+    preset: str,
+    changes: dict[str, Any],
+    numbers: tuple[int | None, int | None, int | None],
+    name: str,
+    seed: int | None,
+) -> tuple[Rules, list[str], int]:
+    """The rules, the names and the seed of a new game."""
+    rules = _new_rules(preset, changes, *numbers)
+    if seed is None:
+        seed = random.SystemRandom().randrange(1, 1_000_000)
+    return rules, _new_names(name, rules), seed
+
+
+def _refuse_new_game_options() -> None:
+    ctx = click.get_current_context()
+    spelled = {p.name: p.opts[0] for p in ctx.command.params if p.opts}
+    given = [
+        spelled.get(p, f"--{p}")
+        for p in (
+            "seats",
+            "lives",
+            "knock_penalty",
+            "seed",
+            "preset",
+            "changes",
+            "name",
+            "opponents",
+        )
+        if ctx.get_parameter_source(p) == click.core.ParameterSource.COMMANDLINE
+    ]
+    if given:
+        raise click.UsageError(
+            f"--resume continues the saved game with its own rules and seed; "
+            f"leave out {', '.join(given)}"
+        )
+
+
+def _new_rules(
+    preset: str,
+    changes: dict[str, Any],
+    seats: int | None,
+    lives: int | None,
+    knock_penalty: int | None,
+) -> Rules:
+    spec: dict[str, Any] = {"preset": preset, **changes}
+    for key, value in (("seats", seats), ("lives", lives), ("knock_penalty", knock_penalty)):
+        if value is None:
+            continue
+        if key in changes and changes[key] != value:
+            option = "--" + key.replace("_", "-")
+            raise click.UsageError(
+                f"{option} {value} and --rule {key}={changes[key]} disagree: give it once"
+            )
+        spec[key] = value
+    try:
+        return Rules.from_spec(spec)
+    except RuleError as err:
+        raise click.UsageError(str(err)) from None
+
+
+def _new_names(name: str, rules: Rules) -> list[str]:
+    """Your name (checked: printable and not empty) and the computer players'."""
+    name = name.strip()
+    if not name:
+        raise click.BadParameter("your name may not be empty", param_hint="--name")
+    if why := names_check.problem(name):
+        raise click.BadParameter(why, param_hint="--name")
+    return [name, *computer_names(rules.seats - 1, name)]
+
+
+# -- thirtyone rules ------------------------------------------------------------------------------
+
+
+@main.command("rules")
+@click.argument("preset", required=False, type=click.Choice(sorted(Rules.PRESETS)))
+def rules_command(preset: str | None) -> None:
+    """List the presets (the rule document each follows and how it differs from standard) and
+    every rule option with its values, default and meaning. With PRESET: that table's value of
+    every option."""
+    from thirtyone.terminal.rules_screen import rules_report
+
+    Console(highlight=False).print(rules_report(preset))
+
+
+# -- thirtyone schema, thirtyone completion ------------------------------------------------------
+
+
+@main.command("schema")
+@click.argument("name", type=click.Choice(schemas.NAMES))
+def schema_command(name: str) -> None:
+    """Print the JSON Schema of the Oracle's input (state) or of its answer (advice), as shipped
+    with the package; docs/oracle.md explains every field."""
+    click.echo(schemas.schema_text(name), nl=False)
+
+
+@main.command()
+@click.argument("shell", type=click.Choice(["bash", "zsh", "fish"]))
+def completion(shell: str) -> None:
+    """Print the script that completes thirtyone's commands and options in SHELL.
+
+    \b
+    bash:  eval "$(thirtyone completion bash)"    (in ~/.bashrc)
+    zsh:   eval "$(thirtyone completion zsh)"     (in ~/.zshrc)
+    fish:  thirtyone completion fish > ~/.config/fish/completions/thirtyone.fish
+    """
+    from click.shell_completion import get_completion_class
+
+    cls = get_completion_class(shell)
+    assert cls is not None  # click knows the three shells of the choice
+    click.echo(cls(main, {}, "thirtyone", "_THIRTYONE_COMPLETE").source())
+
+
+# -- thirtyone oracle -----------------------------------------------------------------------------
+
+
+def _fail(message: str) -> NoReturn:
+    """Exit with status 2 after one line on standard error."""
+    line = " ".join(message.split())
+    click.echo(f"Error: {line}", err=True)
+    sys.exit(2)
+
+
+def _read_state(source: str) -> bytes:
+    """The state file's bytes (``-``: standard input)."""
+    if source == "-":
+        return sys.stdin.buffer.read()
+    try:
+        return Path(source).read_bytes()
+    except OSError as err:
+        _fail(f"cannot read {saves.short(source)}: {err.strerror or err}")
+
+
+@main.command()
+@click.argument("state_file", metavar="STATE.json")
+@click.option("--json", "as_json", is_flag=True, help="Print the advice as JSON (oracle.md).")
+@click.option("--seed", type=int, help="Seed of the simulation: same seed, same numbers.")
+@_count_option(
+    "--deals", _core.DEFAULT_DEALS, "Consistent deals to collect (at most), 1 to 1,000,000."
+)
+@_count_option(
+    "--playouts",
+    _core.DEFAULT_PLAYOUTS,
+    "Playouts per option (and again for the confirmation run), 1 to 10,000,000.",
+)
+@click.option("--threads", type=int, help="Worker threads, 1 to 64 (default: every core).")
+@click.option(
+    "--max-time",
+    type=float,
+    default=5.0,
+    show_default=True,
+    help="Seconds allowed for the whole answer, at most 3600; when they run out, the best "
+    "estimate reached is shown with its margin (0: no limit).",
+)
+@click.option(
+    "--target-margin",
+    type=float,
+    help="Keep adding deals until every option's margin is at most this, 0.001 to 0.5 "
+    "(e.g. 0.005).",
+)
+@click.option(
+    "--rules",
+    "preset",
+    type=click.Choice(sorted(Rules.PRESETS)),
+    help="Evaluate under this preset instead of the state's rules.",
+)
+@click.option(
+    "--rule",
+    "changes",
+    multiple=True,
+    metavar="KEY=VALUE",
+    callback=_rule_assignments,
+    help="Change one of the state's rules, e.g. --rule knock_penalty=1 (repeatable).",
+)
+@click.option(
+    "--sweeps",
+    type=click.Choice(["best", "all", "none"]),
+    default="best",
+    show_default=True,
+    help="Which knock-score sweeps to chart: the best swept option's, all, or none.",
+)
+@click.option(
+    "--objective",
+    type=click.Choice(["round", "game"]),
+    default="round",
+    show_default=True,
+    help="With lives in the state, game keeps each option's later knock score by p_win.",
+)
+def oracle(
+    state_file: str,
+    as_json: bool,
+    seed: int | None,
+    deals: int,
+    playouts: int,
+    threads: int | None,
+    max_time: float,
+    target_margin: float | None,
+    preset: str | None,
+    changes: dict[str, Any],
+    sweeps: str,
+    objective: str,
+) -> None:
+    """Ask the Oracle how safe each option is in the round of STATE.json (- reads standard
+    input; the format is oracle.md's)."""
+    from thirtyone.oracle.query import advise
+    from thirtyone.oracle.state import parse
+
+    raw = _read_state(state_file)
+    err_console = Console(stderr=True, highlight=False)
+    try:
+        state = parse(raw, preset=preset, changes=changes)
+        spinner = (
+            err_console.status("The Oracle is thinking…")
+            if err_console.is_terminal
+            else contextlib.nullcontext()
+        )
+        with spinner:
+            advice = advise(
+                state,
+                deals=deals,
+                playouts=playouts,
+                seed=seed,
+                threads=threads,
+                max_time=None if max_time == 0 else max_time,
+                target_margin=target_margin,
+                objective=objective,
+            )
+    except ThirtyOneError as err:
+        _fail(str(err))
+    except KeyboardInterrupt:
+        click.echo("Interrupted: no advice.", err=True)
+        sys.exit(130)
+    if as_json:
+        click.echo(json.dumps(advice.to_dict(), indent=2, allow_nan=False))
+        return
+    console = Console(highlight=False)
+    console.print(advice_report(advice, sweeps=sweeps, width=console.width))
+
+
+main.add_command(calibrate_command)
+main.add_command(tournament_command)
+main.add_command(review_command)
+main.add_command(stats_command)

@@ -1,0 +1,149 @@
+"""``thirtyone calibrate``: the command over :mod:`thirtyone.calibration`."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, NoReturn
+
+import click
+
+from thirtyone.errors import ThirtyOneError
+from thirtyone.study import workers
+
+if TYPE_CHECKING:
+    from thirtyone.study import calibration
+
+
+def _fail(message: str) -> NoReturn:
+    """Exit with status 2 after one line on standard error."""
+    click.echo(f"Error: {' '.join(message.split())}", err=True)
+    sys.exit(2)
+
+
+@click.command("calibrate")
+@click.option(
+    "--decisions",
+    type=int,
+    default=20_000,
+    show_default=True,
+    help="Oracle decisions to play and score (each is one game turn), 1 to 1,000,000.",
+)
+@click.option(
+    "--seed",
+    type=int,
+    default=1,
+    show_default=True,
+    help="Seed of the games and of the Oracle's simulations (same seed, same report).",
+)
+@click.option(
+    "--deals",
+    type=int,
+    default=2_000,
+    show_default=True,
+    help="Consistent deals the Oracle collects per decision (at most), 1 to 1,000,000.",
+)
+@click.option(
+    "--playouts",
+    type=int,
+    default=5_000,
+    show_default=True,
+    help="Playouts per option the Oracle plays per decision, 1 to 10,000,000.",
+)
+@click.option(
+    "--threads", type=int, default=1, show_default=True, help="Threads per Oracle query, 1 to 64."
+)
+@click.option(
+    "--workers",
+    "jobs",
+    type=int,
+    default=1,
+    show_default=True,
+    help="Worker processes playing games side by side, 1 to 64.",
+)
+@click.option(
+    "--seats", default="2-6", show_default=True, help="Seats per game, cycled (4, 2-6, 2,4)."
+)
+@click.option(
+    "--out",
+    type=click.Path(path_type=Path),
+    default=Path("calibration"),
+    show_default=True,
+    help="Folder for decisions.jsonl, report.md, summary.json and reliability.png (made if "
+    "missing; an earlier run's files there are replaced).",
+)
+def calibrate_command(
+    decisions: int,
+    seed: int,
+    deals: int,
+    playouts: int,
+    threads: int,
+    jobs: int,
+    seats: str,
+    out: Path,
+) -> None:
+    """Check the Oracle against real play: games where one seat per round follows its advice;
+    prints the reliability table and the inference check (see thirtyone.calibration). Ctrl-C
+    (or SIGTERM, SIGHUP) stops the run within a second; the decisions scored until then are
+    reported and written."""
+    from thirtyone import statistics as stats
+    from thirtyone.study import calibration
+
+    try:
+        stats.require()
+    except ThirtyOneError as err:
+        _fail(str(err))
+    try:
+        table = calibration.parse_seats(seats)
+    except ValueError as err:
+        raise click.BadParameter(str(err), param_hint="--seats") from None
+    settings = calibration.Settings(
+        decisions=decisions,
+        seed=seed,
+        deals=deals,
+        playouts=playouts,
+        threads=threads,
+        workers=jobs,
+        seats=table,
+    )
+    try:
+        settings.check()
+        calibration.check_out(out)
+    except ThirtyOneError as err:
+        _fail(str(err))
+    with workers.stopping():
+        try:
+            _run(settings, out)
+        except KeyboardInterrupt as err:  # asked again while the results were told
+            stop = workers.stopped(err)
+            click.echo(f"Stopped by {stop.name}.", err=True)
+            sys.exit(stop.status)
+
+
+def _run(settings: calibration.Settings, out: Path) -> None:
+    """Run, write and tell the report (of the decisions scored before a stop, if any)."""
+    from thirtyone.study import calibration
+
+    try:
+        report = calibration.calibrate(settings, echo=lambda line: click.echo(line, err=True))
+    except KeyboardInterrupt as err:
+        stop = workers.stopped(err)
+        click.echo(
+            f"Stopped by {stop.name} before the first decision was scored: nothing written.",
+            err=True,
+        )
+        sys.exit(stop.status)
+    try:
+        calibration.save(report, out)
+    except ThirtyOneError as err:
+        click.echo(report.text())  # (the results are not lost)
+        _fail(str(err))
+    click.echo(report.text())
+    if report.stopped is not None:
+        stop = report.stopped
+        click.echo(
+            f"Stopped by {stop.name} after {len(report.decisions):,} of "
+            f"{settings.decisions:,} decisions: the report covers those; written to {out}.",
+            err=True,
+        )
+        sys.exit(stop.status)

@@ -1,0 +1,118 @@
+"""``thirtyone review``: the command over :mod:`thirtyone.review`."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import NoReturn
+
+import click
+from rich.console import Console
+
+from thirtyone import _core, names
+from thirtyone.errors import ThirtyOneError
+from thirtyone.store import saves
+from thirtyone.study import review
+
+
+def _fail(message: str) -> NoReturn:
+    """Exit with status 2 after one line on standard error."""
+    click.echo(f"Error: {' '.join(message.split())}", err=True)
+    sys.exit(2)
+
+
+def _check(ctx: click.Context, param: click.Parameter, value: int) -> int:
+    try:
+        _core.check_settings(**{str(param.name): value})
+    except ThirtyOneError as err:
+        _fail(str(err))
+    return value
+
+
+def load(path: Path | None) -> tuple[saves.SavedGame, str]:
+    """The save to review (default: the last game played to its end) and its name for
+    messages, its names cropped for showing (:func:`thirtyone.names.crop`: a save may hold a
+    name of millions of characters). Raises :class:`~thirtyone.saves.SaveError` saying what is
+    wrong."""
+    given = path is not None
+    path = path or saves.last_game_path()
+    where = saves.short(path)
+    if not given and saves.look(path).state == "missing":
+        raise saves.SaveError(
+            f"there is no finished game to review at {where}: thirtyone play keeps the last "
+            "game played to its end there; or name a save: thirtyone review SAVE"
+        )
+    saved = saves.read(path)
+    saved.names = [names.crop(n) for n in saved.names]
+    return saved, where
+
+
+@contextlib.contextmanager
+def _progress(console: Console) -> Iterator[Callable[[int, int], None] | None]:
+    """A status line on standard error while the decisions are asked about (at a terminal)."""
+    if not console.is_terminal:
+        yield None
+        return
+    with console.status("The Oracle is reviewing…") as status:
+
+        def show(done: int, total: int) -> None:
+            status.update(f"The Oracle is reviewing… decision {done} of {total}")
+
+        yield show
+
+
+@click.command("review")
+@click.argument("save", required=False, type=click.Path(path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="Print the whole review as JSON.")
+@click.option(
+    "--deals",
+    type=int,
+    default=review.DEALS,
+    show_default=True,
+    callback=_check,
+    help="Consistent deals per decision (the Oracle's full precision is 10,000; the default "
+    "reviews a 40-decision game in seconds, with margins of about ±2 points).",
+)
+@click.option(
+    "--playouts",
+    type=int,
+    default=review.PLAYOUTS,
+    show_default=True,
+    callback=_check,
+    help="Playouts per option per decision (full precision: 50,000).",
+)
+@click.option("--seed", type=int, help="Seed of the Oracle's simulations (default: the game's).")
+def review_command(
+    save: Path | None, as_json: bool, deals: int, playouts: int, seed: int | None
+) -> None:
+    """Replay a saved game (default: the last one played to its end) and set each of your
+    decisions against the Oracle: its figures from your view at that moment, its best option,
+    your choice and what it cost in p_safe (and p_win when given); then the agreement, the total
+    cost and the three costliest decisions. The same seed gives the same review."""
+    try:
+        saved, where = load(save)
+        replay = review.decisions(saved, where)
+    except saves.SaveError as err:
+        _fail(str(err))
+    if not replay.decisions:
+        name = saved.names[replay.seat]
+        _fail(f"the game at {where} has no decisions of {name} to review")
+    settings = review.Settings(deals, playouts, saved.seed if seed is None else seed)
+    err_console = Console(stderr=True, highlight=False)
+    try:
+        with _progress(err_console) as progress:
+            done = review.review(replay, settings, progress)
+    except ThirtyOneError as err:
+        _fail(str(err))
+    except KeyboardInterrupt:
+        click.echo("Interrupted: no review.", err=True)
+        sys.exit(130)
+    from thirtyone.study import review_view
+
+    if as_json:
+        click.echo(json.dumps(review_view.to_json(done), indent=1, allow_nan=False))
+        return
+    Console(highlight=False).print(review_view.report(done))

@@ -1,0 +1,155 @@
+"""``thirtyone tournament``: the command over :mod:`thirtyone.tournament`."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import NoReturn
+
+import click
+
+from thirtyone.errors import ThirtyOneError
+from thirtyone.game.rules import Rules
+from thirtyone.study import tournament, tournament_plot, workers
+
+
+def _fail(message: str) -> NoReturn:
+    """Exit with status 2 after one line on standard error."""
+    click.echo(f"Error: {' '.join(message.split())}", err=True)
+    sys.exit(2)
+
+
+def _players(ctx: click.Context, param: click.Parameter, value: str) -> tuple[str, ...]:
+    try:
+        return tournament.parse_players(value)
+    except ValueError as err:
+        raise click.BadParameter(str(err), ctx=ctx, param=param) from None
+
+
+@click.command("tournament")
+@click.option(
+    "--games",
+    type=int,
+    default=100,
+    show_default=True,
+    help=f"Games to play, 1 to {tournament.MAX_GAMES:,}.",
+)
+@click.option(
+    "--players",
+    default="oracle,table,table,table",
+    show_default=True,
+    callback=_players,
+    help="The players, 2 to 9, comma-separated: table (the table's rule), table:K (knocking "
+    "at K or more), oracle (the Oracle at --deals/--playouts, playing for the round), "
+    "oracle-game (the same, playing for the game), expert (the Oracle at 300 deals and 1,000 "
+    "playouts, playing for the round). Seats are rotated over the games.",
+)
+@click.option(
+    "--rules",
+    "preset",
+    type=click.Choice(sorted(Rules.PRESETS)),
+    default="standard",
+    show_default=True,
+    help="The table's preset rules (the seats are the players).",
+)
+@click.option(
+    "--deals",
+    type=int,
+    default=1_000,
+    show_default=True,
+    help="Consistent deals per query of the oracle players.",
+)
+@click.option(
+    "--playouts",
+    type=int,
+    default=2_000,
+    show_default=True,
+    help="Playouts per option per query of the oracle players.",
+)
+@click.option("--seed", type=int, default=1, show_default=True, help="Same seed, same results.")
+@click.option(
+    "--jobs",
+    type=int,
+    help=f"Worker processes, 1 to {tournament.MAX_JOBS} (default: every core).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
+@click.option(
+    "--plot",
+    type=click.Path(path_type=Path),
+    help="Also write the win rates with their 95% intervals, and the fair share, to this PNG "
+    "file, replacing a file there (needs matplotlib: pip install 'thirtyone[plot]').",
+)
+def tournament_command(
+    games: int,
+    players: tuple[str, ...],
+    preset: str,
+    deals: int,
+    playouts: int,
+    seed: int,
+    jobs: int | None,
+    as_json: bool,
+    plot: Path | None,
+) -> None:
+    """Play whole games between computer players and count the wins (with 95% Wilson
+    intervals), the mean place, the lives lost per round and the knocks caught.
+
+    oracle plays for the round (the option safest this round), oracle-game for the game (the
+    option with the highest chance of winning it). Ctrl-C (or SIGTERM, SIGHUP) stops the run
+    within a second, with the results of the games played until then.
+    """
+    settings = tournament.Settings(
+        players=players,
+        games=games,
+        preset=preset,
+        deals=deals,
+        playouts=playouts,
+        seed=seed,
+        jobs=tournament.default_jobs() if jobs is None else jobs,
+    )
+    try:
+        settings.check()
+        if plot is not None:
+            tournament_plot.check(plot)
+    except ThirtyOneError as err:
+        _fail(str(err))
+    with workers.stopping():
+        try:
+            _play(settings, as_json, plot)
+        except KeyboardInterrupt as err:  # asked again while the results were told
+            stop = workers.stopped(err)
+            click.echo(f"Stopped by {stop.name}.", err=True)
+            sys.exit(stop.status)
+
+
+def _play(settings: tournament.Settings, as_json: bool, plot: Path | None) -> None:
+    """Play, then tell the results of the games played (all, or those before a stop)."""
+    from thirtyone.study.calibration import strict_json
+
+    progress = tournament.progress_line()
+    outcome = tournament.play(settings, progress)
+    progress.end()
+    stop, played = outcome.stopped, outcome.played
+    if stop is not None and played == 0:
+        click.echo(f"Stopped by {stop.name} before the first game ended: no results.", err=True)
+        sys.exit(stop.status)
+    shown = None if stop is None else played
+    if as_json:
+        data = tournament.to_json(settings, outcome.tallies, stop, played)
+        click.echo(strict_json(data, indent=1))
+    else:
+        click.echo(tournament.report(settings, outcome.tallies, shown))
+    if stop is not None:
+        click.echo(
+            f"Stopped by {stop.name} after {played:,} of {settings.games:,} games: the results "
+            "count those games.",
+            err=True,
+        )
+    if plot is not None:  # (after the results, so that a failed write loses nothing)
+        try:
+            with workers.held():
+                tournament_plot.save(settings, outcome.tallies, plot, shown)
+        except ThirtyOneError as err:
+            _fail(str(err))
+        click.echo(f"Plot: {plot}", err=True)
+    if stop is not None:
+        sys.exit(stop.status)

@@ -1,0 +1,482 @@
+"""One game of Thirty-One as a session that any front-end drives by pushing actions.
+
+:class:`Session` holds a game from its first deal to its end: the seats' lives, the dealer, the
+rounds (each one the Rust core's :class:`thirtyone._core.Round`, which keeps the round's record),
+the places, and the game's one journal of actions. Its transitions:
+
+- :meth:`Session.pending` says whose decision it is and what is legal (:class:`Pending`);
+- :meth:`Session.act` applies a decision of the seat to move and returns the events it caused,
+  with the computer seats' moves up to the next decision of a seat without a policy (a person);
+- :meth:`Session.apply` applies one action and nothing more, :meth:`Session.deal` deals the next
+  round: the steps :meth:`act` is made of, for a driver that runs every seat itself.
+
+Computer seats are :class:`Policy` objects (``decide(view) -> Action``) that own no loop.
+Listeners (a save, the record, a narrator) see every :class:`Event` as it happens.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from thirtyone import _core
+from thirtyone._core import Action
+from thirtyone.errors import IllegalMoveError, RuleError, StateError
+from thirtyone.game.cards import parse_cards, shuffled_pack
+from thirtyone.game.rules import Rules
+
+
+@dataclass(frozen=True)
+class Event:
+    """One thing that happened. ``kind`` is one of:
+
+    - ``deal``: ``dealer``, ``first`` (game seats), ``upcard``, ``seats`` (the game seats dealt in,
+      in turn order);
+    - ``turn``: ``seat``, ``action`` (``knock``/``draw``/``take``/``decline``/``blind``: the
+      blind showdown called), ``card`` (the card taken from the pile; a stock draw is hidden from
+      the others but recorded as ``drew``), ``discard``, ``showed_31``, and ``hid_31`` when the
+      player kept a 31 hidden (known only to them);
+    - ``round_end``: ``end`` (``dealt_31``, ``thirty_one``, ``showdown``, ``stock_out``,
+      ``blind``), ``by`` (who showed 31, declined or called the blind showdown), ``knocker``,
+      ``hands``, ``scores`` (what each hand counted: a hidden 31 counts 30), ``losses`` (lives,
+      or letters under Gin lives), ``lives`` (after the round; all game seats; with the county
+      0 is on the county and below 0 is out), and ``hidden_31`` (the seats that held a hidden 31)
+      when there were any;
+    - ``mid_turn``: ``seat`` has taken a step of their turn that cannot be taken back, ``step``
+      (``look``: looked at the cards at a blind table; ``draw``; ``take``); the card is not
+      given. Listeners see it (saved games are written then); :attr:`Session.events` does not
+      keep it, since the ``turn`` event that ends the turn tells the whole turn.
+    - ``wash``: the round would have left nobody in the game; nothing is lost, it is dealt again;
+    - ``county``: ``seat`` has lost their last life and plays on on the county;
+    - ``out``: ``seat`` and ``place``;
+    - ``game_over``: ``winner``, ``placing`` (game seats, first place first), and under ranked
+      placing ``points`` (by game seat: 3, 2, 1 for the first three places, 0 for the rest).
+    """
+
+    kind: str
+    round: int
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class RoundLog:
+    """Who played a round, and where it started. Its turns are in the round's own record (the
+    core's :attr:`thirtyone._core.Round.turns`)."""
+
+    number: int
+    dealer: int
+    seats: list[int]  # game seats in turn order (round seat i is seats[i])
+    first: int  # round seat that plays first
+    upcard: str
+
+
+@dataclass(frozen=True)
+class Pending:
+    """A decision the game waits for: game seat ``seat`` (``round_seat`` in the round's order)
+    is to move, in ``phase`` ``"blind"`` (call the blind showdown or look), ``"start"`` (knock,
+    draw, take, or decline) or ``"put_down"`` (after a draw or take), and may take any action of
+    ``legal``."""
+
+    seat: int
+    round_seat: int
+    phase: str
+    legal: tuple[Action, ...]
+
+
+@dataclass(frozen=True)
+class SeatView:
+    """What the seat to move sees when it decides: its hand and score, the top discard, the card
+    it holds pending (after a draw or take: the card and ``"stock"`` or ``"pile"``), the stock's
+    size, and the decision with its legal actions. :meth:`Session.view` gives the whole round as
+    the seat saw it (the Oracle's input)."""
+
+    pending: Pending
+    hand: tuple[str, ...]
+    score: float
+    top: str
+    drawn: tuple[str, str] | None
+    stock_len: int
+    may_knock: bool
+    rules: Rules
+
+
+class Policy(Protocol):
+    """A computer seat: chooses each action from what the seat sees."""
+
+    def decide(self, view: SeatView) -> Action:
+        """The action to take now (one of ``view.pending.legal``)."""
+
+
+class TablePolicy:
+    """The table's decision rule (``rules.md``), knocking at ``knock_at`` or more (None: never).
+    It looks at its cards at a blind table and shows every 31."""
+
+    def __init__(self, knock_at: float | None = _core.TABLE_KNOCK_AT) -> None:
+        self.knock_at = knock_at
+
+    def decide(self, view: SeatView) -> Action:
+        phase, rules = view.pending.phase, view.rules.round_rules()
+        if phase == "blind":
+            return Action("look")
+        if view.drawn is not None:
+            new, source = view.drawn
+            card = _core.choose_put_down(list(view.hand), new, source == "pile", rules)
+            return Action("put", card)
+        may_take = Action("take") in view.pending.legal
+        start = _core.choose_start(
+            list(view.hand),
+            view.top if may_take else None,
+            view.may_knock and self.knock_at is not None,
+            view.stock_len == 0,
+            self.knock_at if self.knock_at is not None else 31.0,
+            rules,
+        )
+        return Action(start)
+
+    def __repr__(self) -> str:
+        return f"TablePolicy(knock_at={self.knock_at})"
+
+
+class Session:
+    """A game of Thirty-One (see the module's doc).
+
+    ``policies``: one per seat, the computer seats' :class:`Policy` and None for a seat whose
+    actions are pushed (a person); none given: every seat is pushed. ``seed`` makes the dealer
+    draw and every deal reproducible. ``names``: one per seat (default ``Seat 1``, …).
+    ``decks`` (for tests and replays) supplies the packs to deal, one per round, in order; after
+    it runs out, packs are shuffled as usual.
+    """
+
+    def __init__(
+        self,
+        rules: Rules | None = None,
+        policies: Sequence[Policy | None] | None = None,
+        *,
+        seed: int | None = None,
+        names: Sequence[str] | None = None,
+        on_event: Callable[[Event], None] | None = None,
+        decks: Iterable[Sequence[str]] | None = None,
+    ) -> None:
+        self.rules = rules or Rules.standard()
+        n = self.rules.seats
+        self.policies: list[Policy | None] = list(policies) if policies else [None] * n
+        if len(self.policies) != n:
+            raise RuleError(f"rule seats: {n} seats but {len(self.policies)} policies")
+        self.names = list(names) if names else [f"Seat {i + 1}" for i in range(n)]
+        if len(self.names) != n:
+            raise RuleError(f"rule seats: {n} seats but {len(self.names)} names")
+        self.rng = random.Random(seed)
+        self.lives = [self.rules.lives] * n
+        self.dealer = self.rng.randrange(n)
+        self.round_number = 0
+        self.events: list[Event] = []
+        #: Every action applied to a round, in order (``["draw"]``, ``["put", "AH"]``, …): with
+        #: the seed, enough to replay the game exactly (see :mod:`thirtyone.saves`).
+        self.journal: list[Action] = []
+        self.logs: list[RoundLog] = []
+        self.places: dict[int, int] = {}
+        self.winner: int | None = None
+        self._round: _core.Round | None = None
+        self._listeners: list[Callable[[Event], None]] = [on_event] if on_event else []
+        self._decks: Iterator[Sequence[str]] | None = iter(decks) if decks is not None else None
+        self._told: list[Event] | None = None  # the events of the step under way
+        #: The last round dealt was a wash (it must be dealt again).
+        self.washed = False
+
+    # -- state ----------------------------------------------------------------------------------
+
+    @property
+    def active(self) -> list[int]:
+        """Game seats still in the game, in seat order."""
+        return [s for s in range(self.rules.seats) if s not in self.places]
+
+    @property
+    def over(self) -> bool:
+        return self.winner is not None
+
+    @property
+    def round(self) -> _core.Round | None:
+        """A copy of the current (or last) round, hidden cards included: for views, displays
+        and tests. Changing it changes nothing in the game."""
+        return None if self._round is None else self._round.copy()
+
+    @property
+    def pending(self) -> Pending | None:
+        """The decision the game waits for; None before a round is dealt, between rounds (see
+        :meth:`deal`) and once the game is over."""
+        round_ = self._round
+        if round_ is None or round_.is_over:
+            return None
+        r = round_.to_move
+        phase = round_.phase
+        return Pending(self.logs[-1].seats[r], r, phase, tuple(round_.legal_actions()))
+
+    def seat_view(self) -> SeatView:
+        """What the seat to move sees (raises :class:`IllegalMoveError` with no decision)."""
+        pending = self.pending
+        if pending is None or self._round is None:
+            raise IllegalMoveError("no decision is pending")
+        round_, r = self._round, pending.round_seat
+        return SeatView(
+            pending,
+            tuple(round_.hand(r)),
+            round_.score(r),
+            round_.top,
+            round_.pending,
+            round_.stock_len,
+            round_.may_knock(),
+            self.rules,
+        )
+
+    def on_county(self, seat: int) -> bool:
+        """Whether ``seat`` has lost their last life and plays on on the county."""
+        return seat not in self.places and self.rules.on_county(self.lives[seat])
+
+    def standing(self, seat: int) -> str:
+        """``seat``'s lives in words (``2 lives``, ``on the county``, ``G I``, ``middle of the
+        bus``, ``out``)."""
+        return self.rules.standing(self.lives[seat])
+
+    def points(self) -> dict[int, int] | None:
+        """Under ranked placing, the points of every placed seat (3, 2, 1, then 0); None when
+        the winner takes all."""
+        if self.rules.placing != "ranked":
+            return None
+        return {s: self.rules.points(p) or 0 for s, p in self.places.items()}
+
+    def placing(self) -> list[int]:
+        """Game seats by place, first place first (only those placed so far)."""
+        return sorted(self.places, key=lambda s: self.places[s])
+
+    def view(self, seat: int | None = None) -> dict[str, Any]:
+        """The current round as game seat ``seat`` sees it (default: the player to move), in the
+        Oracle's input format (``oracle.md``): ``thirtyone.advise(session.view())``. Seats are
+        renumbered to the players still in the game, in turn order."""
+        round_ = self._round
+        if round_ is None or not self.logs:
+            raise StateError("no round has been dealt yet")
+        seats = self.logs[-1].seats
+        if seat is None:
+            seat = seats[round_.to_move]
+        if seat not in seats:
+            raise StateError(f"seat {seat} is not in this round")
+        rules = {"preset": "standard", **self.rules.to_dict()}
+        return round_.view(seats.index(seat), rules, [self.lives[s] for s in seats])
+
+    def add_listener(self, listener: Callable[[Event], None]) -> None:
+        self._listeners.append(listener)
+
+    def _emit(self, kind: str, **data: Any) -> None:
+        event = Event(kind, self.round_number, data)
+        if kind != "mid_turn":  # told again, whole, by the turn event: not kept in the record
+            self.events.append(event)
+        if self._told is not None:
+            self._told.append(event)
+        for listener in self._listeners:
+            listener(event)
+
+    # -- transitions ----------------------------------------------------------------------------
+
+    def act(self, action: Action) -> list[Event]:
+        """Apply ``action`` for the seat to move, then play the computer seats (dealing the
+        next rounds as they come) until a seat without a policy must decide or the game is over.
+        Returns every event, in order. An illegal action raises :class:`IllegalMoveError` with
+        the rules' reason and changes nothing."""
+        told = self.apply(action)
+        return told + self.advance()
+
+    def advance(self) -> list[Event]:
+        """Deal when no round is under way, and play the computer seats, until a seat without a
+        policy must decide or the game is over. Returns the events."""
+        told: list[Event] = []
+        while not self.over:
+            if self._round is None or self._round.is_over:
+                told += self.deal()
+                continue
+            policy = self.policies[self.logs[-1].seats[self._round.to_move]]
+            if policy is None:
+                break
+            told += self.apply(policy.decide(self.seat_view()))
+        return told
+
+    def deal(self) -> list[Event]:
+        """Deal the next round (again after a wash). Returns its events."""
+        if self.over:
+            raise IllegalMoveError("the game is over")
+        if self._round is not None and not self._round.is_over:
+            raise IllegalMoveError("a round is under way")
+        with self._telling() as told:
+            self.round_number += 1
+            seats = self.rules.turn_order(self.lives, self.dealer)
+            deck = self._next_deck()
+            round_ = self._round = _core.Round(self.rules.round_rules(), len(seats), 0, deck)
+            self.logs.append(RoundLog(self.round_number, self.dealer, seats, 0, round_.top))
+            self._emit("deal", dealer=self.dealer, first=seats[0], upcard=round_.top, seats=seats)
+            if round_.is_over:  # a dealt 31
+                self._settle(round_)
+        return told
+
+    def apply(self, action: Action) -> list[Event]:
+        """Apply one action of the seat to move, and nothing more (no computer seat plays, no
+        round is dealt). Returns its events."""
+        round_ = self._round
+        if round_ is None or round_.is_over:
+            raise IllegalMoveError("no round is under way" if not self.over else "the game is over")
+        seat = self.logs[-1].seats[round_.to_move]
+        with self._telling() as told:
+            round_.apply(action)
+            if action.kind in ("put", "hide"):
+                # Journalled as the card put down, in the core's spelling.
+                self.journal.append(Action(action.kind, round_.top))
+            else:
+                self.journal.append(action)
+            if action.kind in ("draw", "take", "look"):
+                self._emit("mid_turn", seat=seat, step=action.kind)
+            else:
+                self._tell_turn(round_, seat)
+            if round_.is_over:
+                self._settle(round_)
+        return told
+
+    def replay(self, journal: Iterable[Action]) -> None:
+        """Apply a journal's actions in order (:attr:`journal` of a game with the same rules and
+        seed: a saved game), dealing each round as it comes and playing no policy: the game is
+        then exactly where that one was, in the middle of a turn if the journal ends there. An
+        action that cannot be played raises :class:`IllegalMoveError` naming it by number."""
+        for number, action in enumerate(journal, 1):
+            if self.over:
+                raise IllegalMoveError(f"action {number} ({action}): the game is over")
+            if self._round is None or self._round.is_over:
+                self.deal()
+            try:
+                self.apply(action)
+            except IllegalMoveError as e:
+                raise IllegalMoveError(f"action {number} ({action}): {e}") from None
+
+    def play_rule_turn(self, knock_at: float | None) -> list[Event]:
+        """Play the whole turn of the seat to move by the table's decision rule in one step of
+        the core, knocking from ``knock_at`` (None: never). At a blind table it looks first."""
+        round_ = self._round
+        if round_ is None or round_.is_over:
+            raise IllegalMoveError("no round is under way")
+        told: list[Event] = []
+        if round_.phase == "blind":
+            told += self.apply(Action("look"))
+            if round_.is_over:
+                return told
+        seat = self.logs[-1].seats[round_.to_move]
+        with self._telling() as step:
+            played = round_.play_rule_turn(knock_at)
+            if played is not None:
+                if played.discard is None:
+                    self.journal.append(Action(played.action))
+                else:
+                    self.journal += [Action(played.action), Action("put", played.discard)]
+                self._tell_turn(round_, seat)
+            if round_.is_over:
+                self._settle(round_)
+        return told + step
+
+    # -- the steps' parts ------------------------------------------------------------------------
+
+    def _telling(self) -> _Telling:
+        return _Telling(self)
+
+    def _tell_turn(self, round_: _core.Round, seat: int) -> None:
+        """Tell the whole turn just played, as the core recorded it."""
+        played = round_.turns[-1]
+        data: dict[str, Any] = {"seat": seat, "action": played.action}
+        if played.card is not None:
+            data["card" if played.action == "take" else "drew"] = played.card
+        if played.discard is not None:
+            data["discard"] = played.discard
+            data["showed_31"] = played.showed_31
+        if played.hid_31:
+            data["hid_31"] = True
+        self._emit("turn", **data)
+
+    def _next_deck(self) -> list[str]:
+        if self._decks is not None:
+            deck = next(self._decks, None)
+            if deck is not None:
+                return parse_cards(deck, what="deck")
+            self._decks = None
+        return shuffled_pack(self.rng)
+
+    def _settle(self, round_: _core.Round) -> None:
+        """Apply the round's losses: a wash (dealt again), or lives, the county, places, the
+        game's end, and the deal passing left."""
+        log = self.logs[-1]
+        seats = log.seats
+        losses = round_.losses()
+        scores = [round_.counted_score(i) for i in range(len(seats))]
+        hidden = [seats[i] for i in range(len(seats)) if round_.hid_31(i)]
+        end, by = round_.end or ("showdown", None)
+        data: dict[str, Any] = {
+            "end": end,
+            "by": seats[by] if by is not None else None,
+            "knocker": seats[round_.knocker] if round_.knocker is not None else None,
+            "hands": {seats[i]: round_.hand(i) for i in range(len(seats))},
+            "scores": {seats[i]: scores[i] for i in range(len(seats))},
+            "losses": {seats[i]: losses[i] for i in range(len(seats))},
+        }
+        if hidden:
+            data["hidden_31"] = hidden
+        rules = self.rules
+        wash, after, out = _core.settle(
+            [self.lives[s] for s in seats], losses, scores, log.first, rules.county
+        )
+        self.washed = wash
+        if wash:
+            self._emit("wash", **data)
+            return
+        county_before = {s for s in seats if rules.on_county(self.lives[s])}
+        for i, s in enumerate(seats):
+            self.lives[s] = after[i]
+        data["lives"] = list(self.lives)
+        self._emit("round_end", **data)
+        for s in seats:
+            if rules.on_county(self.lives[s]) and s not in county_before:
+                self._emit("county", seat=s)
+        self._place(seats, out)
+        if not self.over:  # the deal passes left (it stays where it is once the game is over)
+            self.dealer = self.rules.next_dealer(self.lives, self.dealer)
+
+    def _place(self, seats: list[int], out: list[int]) -> None:
+        """Players out this round (the core orders them): the lower hand takes the lower place;
+        equal hands in seat order from the dealer's left (the earlier one takes the lower
+        place). The last one left wins."""
+        place = len(self.active)
+        for i in out:
+            self.places[seats[i]] = place
+            self._emit("out", seat=seats[i], place=place)
+            place -= 1
+        if len(self.active) == 1:
+            self.winner = self.active[0]
+            self.places[self.winner] = 1
+            result: dict[str, Any] = {"winner": self.winner, "placing": self.placing()}
+            points = self.points()
+            if points is not None:
+                result["points"] = points
+            self._emit("game_over", **result)
+
+
+class _Telling:
+    """Collects the events of one step (nested steps collect into the outer one's list too)."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self.told: list[Event] = []
+        self.outer: list[Event] | None = None
+
+    def __enter__(self) -> list[Event]:
+        self.outer = self.session._told
+        self.session._told = self.told
+        return self.told
+
+    def __exit__(self, *exc: object) -> None:
+        self.session._told = self.outer
+        if self.outer is not None:
+            self.outer.extend(self.told)

@@ -1,0 +1,112 @@
+"""The Oracle's read of the table: the seed of a query at a position (:func:`position_seed`,
+from the game's seed and the position, never from the order of the queries), each opponent's
+read (:class:`Read`: their scores in the consistent deals an answer was played over) and the
+"Why" line that names the opponent most likely to beat the best option (:func:`why_line`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import numpy.typing as npt
+
+from thirtyone.oracle.answer import Advice
+from thirtyone.oracle.words import pct, score_text
+
+if TYPE_CHECKING:
+    from thirtyone.game.turn import Turn
+
+#: The read's "high hand": this score or more.
+HIGH = 27.0
+
+
+def position_seed(seed: int, turn: Turn, purpose: str = "advice") -> int:
+    """A seed from the game's ``seed`` and the position of ``turn`` (63 bits)."""
+    game = turn.game
+    key = (seed, purpose, len(game.logs), game.round_number, turn.turns_played, turn.pending)
+    digest = hashlib.blake2b(repr(key).encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big") >> 1
+
+
+@dataclass(frozen=True)
+class Read:
+    """What the consistent deals say of one opponent's hand: ``scores`` holds its score in each
+    deal, ``took`` the cards they took from the pile this round."""
+
+    seat: int
+    name: str
+    scores: npt.NDArray[np.float64]
+    took: tuple[str, ...]
+
+    def share_at_least(self, score: float) -> float:
+        """The share of the consistent deals in which they hold ``score`` or more."""
+        return float(np.mean(self.scores >= score)) if len(self.scores) else 0.0
+
+    def share_above(self, score: float) -> float:
+        """The share of the consistent deals in which they hold more than ``score``."""
+        return float(np.mean(self.scores > score)) if len(self.scores) else 0.0
+
+    def middle(self) -> tuple[float, float]:
+        """The scores of the middle 80% of the deals (10th to 90th percentile)."""
+        low, high = np.quantile(self.scores, [0.1, 0.9], method="inverted_cdf")
+        return float(low), float(high)
+
+    def line(self) -> str:
+        """``Cara (took QD, JD): 14 to 25 in 8 deals of 10; 27 or more in 12%``."""
+        low, high = self.middle()
+        who = self.name + (f" (took {', '.join(self.took)})" if self.took else "")
+        return (
+            f"{who}: {score_text(low)} to {score_text(high)} in 8 deals of 10; "
+            f"{score_text(HIGH)} or more in {pct(self.share_at_least(HIGH))}"
+        )
+
+
+def reads(state: dict[str, Any], names: Sequence[str], advice: Advice) -> list[Read]:
+    """Each opponent's read: their scores in the consistent deals ``advice`` was played over
+    (``state`` is the Oracle's input it answered, in round seats; ``names`` by round seat)."""
+    took: dict[int, list[str]] = {}
+    top = state["upcard"]
+    for t in state["turns"]:
+        if t.get("draw") == "pile":
+            took.setdefault(t["seat"], []).append(top)
+        top = t.get("discard", top)
+    me, n_seats = state["me"], state["seats"]
+    seats = sorted(advice.opponent_scores, key=lambda s: (s - me) % n_seats)
+    return [
+        Read(seat, names[seat], advice.opponent_scores[seat], tuple(took.get(seat, ())))
+        for seat in seats
+    ]
+
+
+def why_line(advice: Advice, table_reads: Sequence[Read]) -> str | None:
+    """One line: the opponent who most often beats the hand the best option keeps, and the read
+    of them; when the option plans a later knock, or keeps a hand not yet known (a draw), the
+    opponent most often at the score the plan knocks at (27 when it never knocks)."""
+    if not table_reads:
+        return None
+    best = advice.best
+    plan = best.knock_at if best.swept and best.knock_at is not None else None
+    if plan is not None and all(r.share_at_least(plan) >= 1 for r in table_reads):
+        # Knocking at the first chance: every opponent holds that much in every deal, which
+        # says nothing. The threat is then a hand above the one kept, or at the table's score.
+        plan = None if best.keeps is not None else HIGH
+    if best.keeps is not None and plan is None:
+        if best.keeps >= 31:
+            return None
+        what = f"more than your {score_text(best.keeps)}"
+        threat = max(table_reads, key=lambda r: r.share_above(best.keeps or 0))
+        share = threat.share_above(best.keeps)
+    else:
+        target = plan if plan is not None else HIGH
+        what = f"{score_text(target)} or more"
+        threat = max(table_reads, key=lambda r: r.share_at_least(target))
+        share = threat.share_at_least(target)
+    head = f"{threat.name} took the {' and the '.join(threat.took)}: " if threat.took else ""
+    return (
+        f"Why: {head}{threat.name} holds {what} in {pct(share)} of the deals consistent with "
+        f"{threat.name}'s play."
+    )

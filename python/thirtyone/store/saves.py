@@ -1,0 +1,521 @@
+"""Saved games: ``thirtyone play`` saves as it goes and ``--resume`` continues.
+
+A save holds the rules, the seed, the names and the journal of every action applied to a round
+(:attr:`thirtyone.Game.journal`). The seed reproduces the dealer draw and every shuffle, so
+replaying the journal rebuilds the game exactly where it was. The journal is written after every
+turn and also after each step of a turn that cannot be taken back (looking at the cards at a
+blind table, drawing from the stock, taking the discard), so a game left in the middle of a turn
+resumes at the put-down with the same card in hand.
+
+Nothing here destroys a saved game:
+
+- a save is written to a temporary file in the same folder and renamed over the old one, so a
+  process killed at any moment leaves either the previous save or the new one;
+- a resumed game writes nothing until its journal has been replayed to the end (:class:`Saver`
+  starts disarmed), so a journal that cannot be replayed is left byte for byte as it was;
+- :func:`look` tells a save from anything else at a path, so a foreign file is never written
+  over, and :func:`backup` keeps an unfinished game beside the new one without replacing any
+  earlier backup.
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import stat
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from thirtyone._core import Action
+from thirtyone.errors import SaveError as SaveError  # (saves.SaveError, as before)
+from thirtyone.errors import ThirtyOneError
+from thirtyone.game.loop import Game
+from thirtyone.game.players import ComputerPlayer, Player
+from thirtyone.game.rules import Rules
+from thirtyone.game.turn import Turn
+from thirtyone.names import neutralise
+from thirtyone.paths import data_dir as data_dir  # (saves.data_dir, as before)
+from thirtyone.paths import problem
+from thirtyone.paths import short as short  # (saves.short, as before)
+from thirtyone.paths import why as _why
+
+FORMAT = "thirtyone-save"
+VERSION = 1
+#: When the Oracle's advice is shown (``thirtyone play --advice``).
+ADVICE_MODES = ("always", "ask", "never")
+#: Who the computer players are (``thirtyone play --opponents``): the table's rule, the Oracle at
+#: a small budget, or the two alternating.
+OPPONENTS = ("table", "expert", "mixed")
+#: No save comes near this size; a larger file is not read (it is not a save).
+MAX_BYTES = 16 * 1024 * 1024
+#: Temporary files are named ``.saved-game-*.tmp``; one older than this is a crash's leftover.
+TMP_PREFIX, TMP_SUFFIX = ".saved-game-", ".tmp"
+LEFTOVER_AGE = 60.0
+#: Backups are numbered 1, 2, … up to this.
+MAX_BACKUPS = 1000
+
+
+class NotASave(SaveError):
+    """The path holds something other than a thirtyone save (a folder, a text file, …)."""
+
+
+def default_path() -> Path:
+    return data_dir() / "saved-game.json"
+
+
+def last_game_path() -> Path:
+    """Where the last game played to its end is kept (``thirtyone review`` reads it)."""
+    return data_dir() / "last-game.json"
+
+
+def _journal_ok(journal: object) -> bool:
+    return isinstance(journal, list) and all(
+        isinstance(a, list) and 1 <= len(a) <= 2 and all(isinstance(x, str) for x in a)
+        for a in journal
+    )
+
+
+@dataclass
+class SavedGame:
+    rules: Rules
+    seed: int
+    names: list[str]
+    you: int = 0
+    journal: list[list[str]] = field(default_factory=list)
+    over: bool = False
+    #: When the Oracle's advice is shown: ``always``, ``ask`` (on request) or ``never``.
+    advice: str = "always"
+    #: The computer players: ``table``, ``expert`` or ``mixed`` (see :data:`OPPONENTS`).
+    opponents: str = "table"
+    #: Your decisions so far with the Oracle's advice where it was computed, for the record of
+    #: games (:mod:`thirtyone.record_keeper` writes and checks them).
+    decisions: list[Any] = field(default_factory=list)
+
+    def to_json(self) -> str:
+        return json.dumps(
+            {
+                "format": FORMAT,
+                "version": VERSION,
+                "rules": self.rules.to_dict(),
+                "seed": self.seed,
+                "names": self.names,
+                "you": self.you,
+                "over": self.over,
+                "journal": self.journal,
+                "advice": self.advice,
+                "opponents": self.opponents,
+                "decisions": self.decisions,
+            },
+            separators=(",", ":"),
+            allow_nan=False,
+        )
+
+    @classmethod
+    def from_json(cls, text: str, where: str) -> SavedGame:
+        """The save in ``text``. Raises :class:`NotASave` for text that is not a thirtyone save
+        and :class:`SaveError` for a damaged save. Names are neutralised (see
+        :func:`thirtyone.names.neutralise`): they are printed on every turn."""
+
+        def damaged(why: str) -> SaveError:
+            return SaveError(f"the saved game at {where} is damaged ({why})")
+
+        try:
+            data = json.loads(text)
+        except (ValueError, RecursionError) as e:
+            if FORMAT in text[:200]:  # a save cut short
+                raise damaged(f"not JSON: {e}") from None
+            raise NotASave(f"{where} is not a thirtyone save (it is not JSON)") from None
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise NotASave(f"{where} is not a thirtyone save (JSON, but not a saved game)")
+        if data.get("version") != VERSION:
+            raise SaveError(
+                f"the saved game at {where} is of version {str(data.get('version'))[:20]}, "
+                f"this thirtyone reads version {VERSION}"
+            )
+        try:
+            rules = Rules.from_spec(data["rules"])
+            seed, names, you = data["seed"], data["names"], data["you"]
+            journal, over = data["journal"], data["over"]
+            advice = data.get("advice", "always")  # (saves from before it was kept)
+            opponents = data.get("opponents", "table")  # (the same)
+            decisions = data.get("decisions", [])  # (the same)
+        except KeyError as e:
+            raise damaged(f"missing {e}") from None
+        except (TypeError, ValueError, RecursionError) as e:
+            raise damaged(" ".join(str(e).split())[:200]) from None
+        ok = (
+            isinstance(seed, int)
+            and isinstance(names, list)
+            and len(names) == rules.seats
+            and all(isinstance(n, str) and n.strip() for n in names)
+            and isinstance(you, int)
+            and 0 <= you < rules.seats
+            and isinstance(over, bool)
+            and _journal_ok(journal)
+            and advice in ADVICE_MODES
+            and opponents in OPPONENTS
+        )
+        if not ok:
+            raise damaged("a field has the wrong shape")
+        names = [neutralise(n) for n in names]
+        decisions = decisions if isinstance(decisions, list) else []
+        return cls(rules, seed, names, you, journal, over, advice, opponents, decisions)
+
+
+# -- the file -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Found:
+    """What is at a save's path: ``state`` is ``missing``, ``finished``, ``unfinished``, or
+    ``damaged`` (a thirtyone save that cannot be read; ``why`` says what is wrong)."""
+
+    state: str
+    saved: SavedGame | None = None
+    why: str = ""
+
+
+def look(path: Path) -> Found:
+    """What is at ``path``. Raises :class:`NotASave` when it holds anything but a thirtyone save
+    (a folder, a text file, JSON of another program) or cannot be looked at."""
+    where = short(path)
+    try:
+        info = path.stat()
+    except FileNotFoundError:
+        return Found("missing")
+    except OSError as e:
+        raise SaveError(f"games cannot be saved at {where}: {_why(e, path)}") from None
+    if stat.S_ISDIR(info.st_mode):
+        raise NotASave(f"{where} is a folder, not a thirtyone save")
+    if not stat.S_ISREG(info.st_mode):
+        raise NotASave(f"{where} is not a regular file, not a thirtyone save")
+    if info.st_size > MAX_BYTES:
+        raise NotASave(f"{where} is not a thirtyone save (it is {info.st_size:,} bytes)")
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError:
+        raise NotASave(f"{where} is not a thirtyone save (it is not text)") from None
+    except OSError as e:
+        raise SaveError(f"{where} cannot be read: {_why(e, path)}") from None
+    try:
+        saved = SavedGame.from_json(text, where)
+    except NotASave:
+        raise
+    except SaveError as e:
+        return Found("damaged", why=str(e))
+    return Found("finished" if saved.over else "unfinished", saved)
+
+
+def read(path: Path) -> SavedGame:
+    """The save at ``path``; :class:`SaveError` when there is none or it cannot be read."""
+    found = look(path)
+    if found.state == "missing":
+        raise SaveError(f"there is no saved game at {short(path)}")
+    if found.saved is None:
+        raise SaveError(f"{found.why}; it was left as it is")
+    return found.saved
+
+
+def write(saved: SavedGame, path: Path) -> None:
+    """Write atomically: a temporary file in the same folder, flushed, then renamed."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=TMP_PREFIX, suffix=TMP_SUFFIX, dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(saved.to_json())
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def prepare_folder(path: Path) -> None:
+    """Check, before the first turn, that a save can be written at ``path``: its folder is
+    created, a temporary file is written there and removed, and the name is not too long
+    (:func:`thirtyone.paths.problem`). Leftover temporary files of an earlier crash (older than
+    a minute) are removed. Raises :class:`SaveError` saying what is wrong."""
+    if why := problem(path, create_folder=True, prefix=TMP_PREFIX):
+        raise SaveError(f"games cannot be saved at {short(path)}: {why}")
+    remove_leftovers(path.parent)
+
+
+def remove_leftovers(folder: Path, age: float = LEFTOVER_AGE) -> list[Path]:
+    """Remove the temporary files (``.saved-game-*.tmp``) that a process killed while writing
+    left in ``folder``; only those older than ``age`` seconds (a younger one may be another
+    game's write in progress). Returns those removed."""
+    removed: list[Path] = []
+    now = time.time()
+    try:
+        candidates = list(folder.glob(f"{TMP_PREFIX}*{TMP_SUFFIX}"))
+    except OSError:
+        return removed
+    for p in candidates:
+        try:
+            info = p.lstat()
+            if stat.S_ISREG(info.st_mode) and now - info.st_mtime > age:
+                p.unlink()
+                removed.append(p)
+        except OSError:
+            continue
+    return removed
+
+
+def backup_name(path: Path, n: int) -> Path:
+    """``saved-game.3.json`` for ``saved-game.json`` and 3."""
+    return path.with_name(f"{path.stem}.{n}{path.suffix}")
+
+
+def next_backup(path: Path) -> Path:
+    """The name the next :func:`backup` of ``path`` would take (if nobody takes it first)."""
+    for n in range(1, MAX_BACKUPS + 1):
+        target = backup_name(path, n)
+        if not os.path.lexists(target):
+            return target
+    return backup_name(path, MAX_BACKUPS + 1)
+
+
+def backup(path: Path) -> Path:
+    """Keep the save at ``path`` as a numbered file beside it (``saved-game.1.json``, the first
+    number free) and return its path. An earlier backup is never replaced. The save itself stays
+    where it is until a new game is written over it."""
+    for n in range(1, MAX_BACKUPS + 1):
+        target = backup_name(path, n)
+        try:
+            _keep(path, target)
+        except FileExistsError:
+            continue
+        except OSError as e:
+            why = _why(e, target)
+            raise SaveError(f"the saved game at {short(path)} could not be kept: {why}") from None
+        return target
+    raise SaveError(
+        f"the saved game at {short(path)} could not be kept: "
+        f"there are {MAX_BACKUPS} backups beside it"
+    )
+
+
+def _keep(path: Path, target: Path) -> None:
+    """A second name for the file (a hard link), or else an exclusive copy: never replaces
+    ``target`` (FileExistsError)."""
+    try:
+        os.link(path, target)
+        return
+    except FileExistsError:
+        raise
+    except OSError as e:
+        if e.errno not in (errno.EPERM, errno.EXDEV, errno.ENOTSUP, errno.EMLINK, errno.EACCES):
+            raise
+    data = path.read_bytes()
+    fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "wb") as f:
+        f.write(data)
+        f.flush()
+        os.fsync(f.fileno())
+
+
+# -- saving and replaying -------------------------------------------------------------------------
+
+#: The events after which the game is saved (``mid_turn``: a look, draw or take).
+SAVE_ON = ("mid_turn", "turn", "round_end", "wash", "game_over")
+
+
+class Saver:
+    """An event listener that writes the game after every turn, every step of a turn that cannot
+    be taken back, and every round's end.
+
+    ``armed=False`` (a resumed game) writes nothing until :meth:`arm` is called, once the
+    journal has been replayed to the end. A write that fails raises :class:`SaveError` (the last
+    good save stays).
+    """
+
+    def __init__(self, saved: SavedGame, game: Game, path: Path, *, armed: bool = True) -> None:
+        self.saved, self.game, self.path = saved, game, path
+        self.armed = armed
+
+    def arm(self) -> None:
+        self.armed = True
+
+    def __call__(self, event: Any) -> None:
+        if event.kind in SAVE_ON:
+            self.save()
+
+    def save(self) -> None:
+        if not self.armed:
+            return
+        self.saved.journal = [entry(a) for a in self.game.journal]
+        self.saved.over = self.game.over
+        try:
+            write(self.saved, self.path)
+        except OSError as e:
+            raise SaveError(
+                f"the game could not be saved at {short(self.path)}: {_why(e, self.path)}; "
+                "the last save there is kept"
+            ) from None
+
+    def keep(self) -> None:
+        """Once the game is over, keep a copy of it at :func:`last_game_path` (the next game
+        replaces the save; ``thirtyone review`` reads the copy), written like the save. Raises
+        :class:`SaveError` when it cannot be written."""
+        if not (self.armed and self.game.over):
+            return
+        target = last_game_path()
+        self.saved.journal = [entry(a) for a in self.game.journal]
+        self.saved.over = True
+        try:
+            write(self.saved, target)
+        except OSError as e:
+            raise SaveError(
+                f"the finished game could not be kept at {short(target)} for thirtyone review: "
+                f"{_why(e, target)}"
+            ) from None
+
+
+def entry(action: Action) -> list[str]:
+    """An action as the save file holds it: ``["draw"]``, ``["put", "AH"]``."""
+    return [action.kind] if action.card is None else [action.kind, action.card]
+
+
+class Script:
+    """The journal being replayed, shared by every seat's :class:`Replayer`.
+
+    ``on_caught_up`` is called once, when the journal is spent (:meth:`catch_up`); until then
+    ``caught_up`` is False.
+    """
+
+    def __init__(
+        self, journal: Sequence[list[str]], where: str, on_caught_up: Callable[[], None]
+    ) -> None:
+        self.actions = [list(a) for a in journal]
+        self.where = where
+        self.on_caught_up = on_caught_up
+        self.done = 0
+        self.caught_up = False
+
+    def __bool__(self) -> bool:
+        return self.done < len(self.actions)
+
+    def next(self) -> list[str]:
+        if not self:
+            raise SaveError("the journal stops in the middle of a turn")
+        self.done += 1
+        return self.actions[self.done - 1]
+
+    def catch_up(self) -> None:
+        if not self.caught_up:
+            self.caught_up = True
+            self.on_caught_up()
+
+    def finish(self) -> None:
+        """After the game has ended: the whole journal must have been used."""
+        if self:
+            self.done += 1
+            raise self.error("the journal goes on after the game's end")
+        self.catch_up()
+
+    def error(self, why: object) -> SaveError:
+        """A replay failure, naming the action that failed."""
+        at = self.actions[self.done - 1] if self.done else []
+        return SaveError(
+            f"the saved game at {self.where} cannot be replayed: action {self.done} of "
+            f"{len(self.actions)} ({' '.join(at)[:40]}): {why}"
+        )
+
+
+class Replayer:
+    """Wraps a seat's player: plays the journal's actions first, then hands over.
+
+    Every seat is wrapped with the same :class:`Script`, so the game is rebuilt action by action.
+    A journal that ends after a look, a draw or a take hands the player a turn already under way
+    (``turn.pending`` set after a draw or take): they go on from there and cannot draw again.
+    """
+
+    def __init__(self, player: Player, script: Script) -> None:
+        self.player = player
+        self.name = player.name
+        self.script = script
+
+    def play(self, turn: Turn) -> None:
+        if self.script:
+            try:
+                self._replay(turn)
+            except ThirtyOneError as e:
+                raise self.script.error(e) from None
+            if turn.done:
+                return  # the whole turn was replayed
+        self.script.catch_up()
+        self.player.play(turn)
+
+    def _replay(self, turn: Turn) -> None:
+        script = self.script
+        action = script.next()
+        if action[0] == "look":
+            turn.look()
+            if turn.round_over or not script:
+                return
+            action = script.next()
+        kind = action[0]
+        if kind == "blind":
+            turn.call_blind()
+        elif kind == "knock":
+            turn.knock()
+        elif kind == "decline":
+            turn.decline()
+        elif kind in ("draw", "take"):
+            turn.draw() if kind == "draw" else turn.take()
+            if not script:
+                return  # the turn was left at the put-down
+            put = script.next()
+            if put[0] not in ("put", "hide") or len(put) != 2:
+                raise SaveError(f"a {kind} must be followed by a put-down")
+            turn.put_down(put[1], hide=put[0] == "hide")
+        else:
+            raise SaveError(f"unknown action {action[0][:20]!r}")
+
+
+def resumable(
+    players: Sequence[Player],
+    journal: Sequence[list[str]],
+    on_caught_up: Callable[[], None],
+    where: str = "the saved game",
+) -> tuple[list[Player], Script]:
+    """The players wrapped to replay ``journal`` first, and the shared :class:`Script`."""
+    script = Script(journal, where, on_caught_up)
+    return [Replayer(p, script) for p in players], script
+
+
+class _Stop(Exception):
+    pass
+
+
+def replayed(
+    saved: SavedGame, where: str, watch: Callable[[int, Player], Player] | None = None
+) -> Game:
+    """The saved game rebuilt by replaying its journal, stopped where the journal ends (nobody
+    plays on). ``watch(seat, player)`` may wrap each seat's replaying player (to see its turns).
+    Raises :class:`SaveError` when the journal cannot be replayed."""
+
+    def stop() -> None:
+        raise _Stop
+
+    computers = [ComputerPlayer(n) for n in saved.names]
+    players, script = resumable(computers, saved.journal, stop, where)
+    if watch is not None:
+        players = [watch(seat, p) for seat, p in enumerate(players)]
+    game = Game(saved.rules, players, seed=saved.seed, names=saved.names)
+    try:
+        game.play()
+        script.finish()
+    except _Stop:
+        pass
+    except SaveError:
+        raise
+    except ThirtyOneError as e:
+        raise script.error(e) from None
+    return game

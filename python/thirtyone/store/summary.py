@@ -1,0 +1,253 @@
+"""What the record of games says: games and wins (with a 95% Wilson interval), by preset, by
+opponents and by who played your seat, the mean place, and how your decisions agree with the
+Oracle and what they cost; as text (``thirtyone stats``), as JSON (``--json``) and as the
+lines shown at the end of a game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from thirtyone import statistics as stats
+from thirtyone.store import record
+from thirtyone.store.record import Decision, GameRecord
+
+
+@dataclass
+class Tally:
+    """The games of one group: how many, won, and the sum of places."""
+
+    label: str
+    games: int = 0
+    wins: int = 0
+    places: int = 0
+
+    def add(self, game: GameRecord) -> None:
+        self.games += 1
+        self.wins += game.place == 1
+        self.places += game.place
+
+    @property
+    def win_rate(self) -> float | None:
+        return self.wins / self.games if self.games else None
+
+    @property
+    def ci(self) -> tuple[float, float]:
+        return stats.wilson(self.wins, self.games)
+
+    @property
+    def mean_place(self) -> float | None:
+        return self.places / self.games if self.games else None
+
+    def to_dict(self, key: str) -> dict[str, Any]:
+        return {
+            key: self.label,
+            "games": self.games,
+            "wins": self.wins,
+            "win_rate": self.win_rate,
+            "ci": list(self.ci),
+            "mean_place": self.mean_place,
+        }
+
+
+@dataclass
+class Agreement:
+    """Decisions set against the Oracle's advice: all of them, those with advice, those that
+    played its best, and the costs (over the decisions whose cost is known)."""
+
+    decisions: int = 0
+    advised: int = 0
+    agreed: int = 0
+    costs_p_safe: int = 0
+    cost_p_safe: float = 0.0
+    costs_p_win: int = 0
+    cost_p_win: float = 0.0
+
+    def add(self, d: Decision) -> None:
+        self.decisions += 1
+        if d.best is None:
+            return
+        self.advised += 1
+        self.agreed += d.played == d.best
+        if d.cost_p_safe is not None:
+            self.costs_p_safe += 1
+            self.cost_p_safe += d.cost_p_safe
+        if d.cost_p_win is not None:
+            self.costs_p_win += 1
+            self.cost_p_win += d.cost_p_win
+
+    @property
+    def agreement(self) -> float | None:
+        return self.agreed / self.advised if self.advised else None
+
+    @property
+    def mean_cost_p_safe(self) -> float | None:
+        return self.cost_p_safe / self.costs_p_safe if self.costs_p_safe else None
+
+    @property
+    def mean_cost_p_win(self) -> float | None:
+        return self.cost_p_win / self.costs_p_win if self.costs_p_win else None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "decisions": self.decisions,
+            "advised": self.advised,
+            "agreed": self.agreed,
+            "agreement": self.agreement,
+            "mean_cost_p_safe": self.mean_cost_p_safe,
+            "with_p_win": self.costs_p_win,
+            "mean_cost_p_win": self.mean_cost_p_win,
+        }
+
+
+def _groups(games: Iterable[GameRecord], key: Callable[[GameRecord], str]) -> list[Tally]:
+    """A tally per value of ``key``, the most played first."""
+    found: dict[str, Tally] = {}
+    for g in games:
+        label = key(g)
+        found.setdefault(label, Tally(label)).add(g)
+    return sorted(found.values(), key=lambda t: (-t.games, t.label))
+
+
+def _agreement(games: Iterable[GameRecord]) -> Agreement:
+    out = Agreement()
+    for g in games:
+        for d in g.decisions:
+            out.add(d)
+    return out
+
+
+def _played_by(game: GameRecord) -> str:
+    return "autoplay" if game.autoplay else "you"
+
+
+def summary(games: Sequence[GameRecord], path: Path, skipped: int = 0) -> dict[str, Any]:
+    """The JSON of ``thirtyone stats --json`` (every number finite; an undefined one is null);
+    ``skipped``: the rows of the record that did not read as a game."""
+    total = Tally("all")
+    for g in games:
+        total.add(g)
+    return {
+        "record": str(path),
+        "skipped": skipped,
+        **{k: v for k, v in total.to_dict("group").items() if k != "group"},
+        "by_preset": [t.to_dict("preset") for t in _groups(games, lambda g: g.preset)],
+        "by_opponents": [t.to_dict("opponents") for t in _groups(games, lambda g: g.opponents)],
+        "by_played_by": [t.to_dict("played_by") for t in _groups(games, _played_by)],
+        "decisions": {
+            "you": _agreement(g for g in games if not g.autoplay).to_dict(),
+            "autoplay": _agreement(g for g in games if g.autoplay).to_dict(),
+        },
+        "first": games[0].finished if games else None,
+        "last": games[-1].finished if games else None,
+    }
+
+
+def _pct(x: float | None) -> str:
+    return "-" if x is None else f"{x:.1%}"
+
+
+def _row(label: str, t: Tally) -> str:
+    ci = f"{t.ci[0]:.1%}-{t.ci[1]:.1%}"
+    place = "-" if t.mean_place is None else f"{t.mean_place:.2f}"
+    return f"{label:<22} {t.games:>6,} {t.wins:>6,} {_pct(t.win_rate):>9} {ci:>14} {place:>11}"
+
+
+def _when(game: GameRecord) -> str:
+    """``2025-01-31 18:04`` from the ISO 8601 time the game finished."""
+    return game.finished[:16].replace("T", " ")
+
+
+def report(games: Sequence[GameRecord], path: Path) -> str:
+    """The text of ``thirtyone stats`` (``games`` not empty)."""
+    total = Tally("all")
+    for g in games:
+        total.add(g)
+    lines = [
+        f"Record of games: {path} ({_when(games[0])} to {_when(games[-1])} UTC)",
+        "",
+        f"{'':<22} {'games':>6} {'wins':>6} {'win rate':>9} {'95% CI':>14} {'mean place':>11}",
+        _row("all", total),
+    ]
+    for word, key in (
+        ("preset", lambda g: g.preset),
+        ("opponents", lambda g: g.opponents),
+        ("played by", _played_by),
+    ):
+        lines += [_row(f"{word} {t.label}", t) for t in _groups(games, key)]
+    lines.append("")
+    yours = _agreement(g for g in games if not g.autoplay)
+    lines.append(decisions_line("Your decisions", yours))
+    autoplayed = _agreement(g for g in games if g.autoplay)
+    if autoplayed.decisions:
+        head = "Decisions of your seat played by the table's rule"
+        lines.append(decisions_line(head, autoplayed))
+    return "\n".join(lines)
+
+
+def decisions_line(head: str, a: Agreement) -> str:
+    """``Your decisions: 240; the Oracle's advice was computed for 200: its best played in 160
+    (80.0%), mean cost 0.021 in p_safe, 0.013 in p_win (over 120).``"""
+    if not a.advised:
+        return f"{head}: {a.decisions:,}; the Oracle's advice was computed for none of them."
+    text = (
+        f"{head}: {a.decisions:,}; the Oracle's advice was computed for {a.advised:,}: its best "
+        f"played in {a.agreed:,} ({_pct(a.agreement)})"
+    )
+    if a.mean_cost_p_safe is not None:
+        text += f", mean cost {a.mean_cost_p_safe:.4f} in p_safe"
+    if a.mean_cost_p_win is not None:
+        text += f", {a.mean_cost_p_win:.4f} in p_win (over {a.costs_p_win:,})"
+    return text + "."
+
+
+def record_lines(games: Sequence[GameRecord]) -> list[str]:
+    """One or two lines for the end of a game: your record over the games you played yourself
+    (not autoplayed), and your agreement with the Oracle when it advised you."""
+    mine = [g for g in games if not g.autoplay]
+    if not mine:
+        return []
+    t = Tally("you")
+    for g in mine:
+        t.add(g)
+    lo, hi = t.ci
+    lines = [
+        f"Your record: {t.games:,} game{'s' if t.games != 1 else ''}, {t.wins:,} won "
+        f"({_pct(t.win_rate)}, 95% CI {lo:.0%}-{hi:.0%}), mean place {t.mean_place:.2f} "
+        "(thirtyone stats tells more)."
+    ]
+    a = _agreement(mine)
+    if a.advised:
+        cost = "" if a.mean_cost_p_safe is None else f", mean cost {a.mean_cost_p_safe:.4f}"
+        lines.append(
+            f"You played the Oracle's best in {a.agreed:,} of {a.advised:,} advised decisions "
+            f"({_pct(a.agreement)}){cost} in p_safe."
+        )
+    return lines
+
+
+def after_game(game: GameRecord, path: Path | None = None) -> list[str]:
+    """Write ``game`` to the record and return the lines to show: the record when the game was
+    yours (nothing for an autoplayed game), or one line saying why it could not be recorded."""
+    path = path or record.default_path()
+    try:
+        record.add(path, game)
+    except record.RecordError as err:
+        return [f"This game was not recorded: {err}."]
+    except KeyboardInterrupt:  # (the transaction was rolled back: nothing of it is written)
+        return ["This game was not recorded: interrupted."]
+    try:
+        contents = record.read(path)
+    except (record.RecordError, KeyboardInterrupt):
+        return []
+    if game.autoplay:
+        return []
+    lines = record_lines(contents.games)
+    if contents.skipped:
+        count = len(contents.skipped)
+        rows = "1 row" if count == 1 else f"{count:,} rows"
+        lines.append(f"({rows} of the record did not read as a game: thirtyone stats says why.)")
+    return lines

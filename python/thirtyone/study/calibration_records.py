@@ -1,0 +1,104 @@
+"""A calibration run's settings (:class:`Settings`) and the record of each decision it makes
+(:class:`Decision`): what the run (:mod:`thirtyone.study.calibration`) and its report
+(:mod:`thirtyone.study.calibration_report`) share."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from thirtyone import _core
+from thirtyone.errors import SettingsError
+from thirtyone.game.rules import Rules
+
+#: The most decisions a run records (they are all kept in memory), and the most worker
+#: processes (the Oracle's own bound on threads, for the same reason: more than the cores only
+#: share them). The Oracle's settings have the core's bounds (``_core.check_settings``).
+MAX_DECISIONS = 1_000_000
+MAX_WORKERS = 64
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How a calibration run is played."""
+
+    #: Decisions to record (games are played until there are this many).
+    decisions: int = 20_000
+    seed: int = 1
+    #: The Oracle's precision per query (reduced from the 10,000 / 50,000 of a real query).
+    deals: int = 2_000
+    playouts: int = 5_000
+    #: Oracle threads per query.
+    threads: int = 1
+    #: Processes playing games side by side (each asking the Oracle with ``threads``).
+    workers: int = 1
+    #: Seats at the table, game ``g`` using ``seats[g % len(seats)]``.
+    seats: tuple[int, ...] = (2, 3, 4, 5, 6)
+    lives: int = 3
+    #: Rule changes from the standard preset (``{"knock_penalty": 1}``...).
+    rules: tuple[tuple[str, Any], ...] = ()
+    #: Share of decisions asked after drawing from the stock (the ``discard:XX`` options).
+    pending_share: float = 0.2
+    #: Consistent deals sampled for the rank check of each decision.
+    rank_deals: int = 200
+    #: The Oracle's time limit for collecting deals (seconds).
+    max_time: float | None = 30.0
+
+    def check(self) -> None:
+        """Raise :class:`~thirtyone.errors.SettingsError` naming a setting out of its bounds."""
+        for name, value, high in (
+            ("decisions", self.decisions, MAX_DECISIONS),
+            ("workers", self.workers, MAX_WORKERS),
+        ):
+            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= high:
+                raise SettingsError(
+                    f"{name} must be a whole number from 1 to {high:,}, not {value!r}"
+                )
+        _core.check_settings(deals=self.deals, playouts=self.playouts, threads=self.threads)
+        _core.check_settings(deals=max(1, self.rank_deals), max_time=self.max_time)
+
+    def table(self, game: int) -> Rules:
+        return Rules.from_spec(
+            {
+                "preset": "standard",
+                **dict(self.rules),
+                "seats": self.seats[game % len(self.seats)],
+                "lives": self.lives,
+            }
+        )
+
+
+@dataclass
+class Decision:
+    """One query and what came of it."""
+
+    game: int
+    round: int
+    #: Players in the round, the asking seat (round numbering), its turn index in the round.
+    seats: int
+    me: int
+    turn: int
+    pending: bool
+    #: Whether somebody had knocked before the query.
+    after_knock: bool
+    option: str
+    knock_at: float | None
+    p_safe: float
+    margin: float
+    lives_lost: float
+    deals: int
+    options: int
+    #: Another option was statistically tied with the best.
+    tied: bool
+    warnings: int
+    #: What happened: no life lost this round, and the round's (nominal) loss.
+    safe: bool | None = None
+    lost: int | None = None
+    #: Rank check: the opponent (round numbering), deals sampled, how many scored less than the
+    #: true hand, how many the same, the randomised rank (0..n) and a uniform(0,1) transform.
+    rank_opponent: int = -1
+    rank_n: int = 0
+    rank_less: int = 0
+    rank_equal: int = 0
+    rank: int = 0
+    rank_u: float = 0.0

@@ -1,0 +1,216 @@
+"""A game review shown: the table of decisions and the summary (rich), and its JSON."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+
+from thirtyone.oracle.answer import OptionAdvice
+from thirtyone.study.review import PUT_DOWN, Decision, Review, Reviewed, p_win
+from thirtyone.terminal.advice_view import BEST_MARK, TIED_MARK, option_label
+from thirtyone.terminal.display import ordinal
+
+
+def _r4(x: float | None) -> float | None:
+    return None if x is None else round(x, 4)
+
+
+def choice_label(d: Decision) -> str:
+    """The choice in a few words: ``knock``, ``draw``, ``put down 9C``, ``take QC, put down
+    4H``."""
+    if d.choice == "take":
+        return f"take {d.took}, put down {d.put_down or '?'}"
+    if d.choice.startswith("discard:"):
+        return f"put down {d.choice.split(':', 1)[1]}" + (" (31 hidden)" if d.hid else "")
+    return d.choice
+
+
+def hand_label(d: Decision) -> str:
+    """The hand held: ``7H 8H 4C``, and at a put-down the card drawn: ``7H 8H 4C +3D``."""
+    hand = " ".join(d.hand)
+    return f"{hand} +{d.drew}" if d.step == PUT_DOWN else hand
+
+
+def points(cost: float | None) -> str:
+    """A cost in percentage points: ``12.3``; ``—`` when there is none."""
+    return "—" if cost is None else f"{100 * cost:.1f}"
+
+
+# -- JSON -----------------------------------------------------------------------------------------
+
+
+def option_dict(o: OptionAdvice | None) -> dict[str, Any] | None:
+    """An option's figures (``p_win`` and its margin null without game-level figures)."""
+    if o is None:
+        return None
+    d: dict[str, Any] = {"option": o.option}
+    if o.option == "take":
+        d["card"], d["discard"] = o.card, o.discard
+    d["p_safe"] = _r4(o.p_safe)
+    d["margin"] = _r4(o.margin)
+    d["lives_lost"] = _r4(o.lives_lost)
+    d["p_win"] = _r4(p_win(o))
+    d["p_win_margin"] = _r4(getattr(o, "p_win_margin", None))
+    return d
+
+
+def decision_dict(index: int, r: Reviewed) -> dict[str, Any]:
+    d = r.decision
+    return {
+        "index": index,
+        "round": d.round,
+        "turn": d.turn,
+        "step": d.step,
+        "hand": list(d.hand),
+        "top": d.top,
+        "drew": d.drew,
+        "choice": d.choice,
+        "took": d.took,
+        "put_down": d.put_down,
+        "best": None if r.best is None else r.best.option,
+        "best_game": None if r.best_game is None else r.best_game.option,
+        "agreed": r.agreed,
+        "cost_p_safe": _r4(r.cost_safe),
+        "cost_p_win": _r4(r.cost_win),
+        "chosen": option_dict(r.chosen),
+        "note": r.note,
+        "advice": None if r.advice is None else r.advice.to_dict(),
+        "state": d.state,
+    }
+
+
+def _game_dict(review: Review) -> dict[str, Any]:
+    replay = review.replay
+    game, saved = replay.game, replay.saved
+    return {
+        "seed": saved.seed,
+        "rules": saved.rules.to_dict(),
+        "names": list(saved.names),
+        "seat": replay.seat,
+        "player": saved.names[replay.seat],
+        "over": game.over,
+        "rounds": game.round_number,
+        "winner": None if game.winner is None else saved.names[game.winner],
+        "place": game.places.get(replay.seat),
+    }
+
+
+def to_json(review: Review) -> dict[str, Any]:
+    """The whole review: the game, the settings, every decision, the summary."""
+    counted = review.counted
+    index = {id(r): i for i, r in enumerate(review.reviewed, start=1)}
+    return {
+        "game": _game_dict(review),
+        "settings": {
+            "deals": review.settings.deals,
+            "playouts": review.settings.playouts,
+            "seed": review.settings.seed,
+        },
+        "decisions": [decision_dict(i, r) for i, r in enumerate(review.reviewed, start=1)],
+        "summary": {
+            "decisions": len(review.reviewed),
+            "reviewed": len(counted),
+            "agreed": review.agreed,
+            "agreement": _r4(review.agreement),
+            "cost_p_safe": _r4(review.cost_safe),
+            "cost_p_win": _r4(review.cost_win),
+            "costliest": [index[id(r)] for r in review.costliest()],
+        },
+    }
+
+
+# -- the terminal ---------------------------------------------------------------------------------
+
+
+def _mark(r: Reviewed) -> str:
+    if r.best is not None and r.chosen is not None and r.chosen.option == r.best.option:
+        return BEST_MARK
+    return TIED_MARK if r.agreed else ""
+
+
+def decisions_table(review: Review) -> Table:
+    """One row per decision: round, turn, hand, top discard, choice, best, cost."""
+    with_win = any(r.cost_win is not None for r in review.reviewed)
+    table = Table(title=None, show_edge=False, pad_edge=False, header_style="bold")
+    for name in ("#", "round", "turn"):
+        table.add_column(name, justify="right")
+    table.add_column("hand")
+    table.add_column("top")
+    table.add_column("choice")
+    table.add_column("best")
+    table.add_column("cost", justify="right")
+    if with_win:
+        table.add_column("win cost", justify="right")
+    for i, r in enumerate(review.reviewed, start=1):
+        d = r.decision
+        best = "no advice" if r.best is None else option_label(r.best)
+        cost = points(r.cost_safe)
+        style = "bold red" if (r.cost_safe or 0.0) > 0.0 and not r.agreed else ""
+        row = [str(i), str(d.round), str(d.turn), hand_label(d), d.top]
+        row += [f"{choice_label(d)} {_mark(r)}".rstrip(), best, cost]
+        if with_win:
+            row.append(points(r.cost_win))
+        table.add_row(*row, style=style)
+    return table
+
+
+def _head(review: Review) -> str:
+    replay, s = review.replay, review.settings
+    game, names = replay.game, replay.saved.names
+    turns = len({(r.decision.round, r.decision.turn) for r in review.reviewed})
+    if game.over and game.winner is not None:
+        place = game.places.get(replay.seat)
+        end = f"{names[game.winner]} won" + (f", {ordinal(place)} place" if place else "")
+    else:
+        end = f"unfinished, reviewed up to round {game.round_number}"
+    return (
+        f"{names[replay.seat]}: {len(review.reviewed)} decisions in {turns} turns "
+        f"({end}). The Oracle at {s.deals:,} deals / {s.playouts:,} playouts per decision, "
+        f"seed {s.seed}."
+    )
+
+
+def _costly_line(n: int, r: Reviewed) -> str:
+    d, best = r.decision, r.best
+    assert best is not None and r.chosen is not None
+    line = (
+        f"  {n}. round {d.round}, turn {d.turn}: {choice_label(d)}, the best was "
+        f"{option_label(best)}: safe {100 * best.p_safe:.1f}% against "
+        f"{100 * r.chosen.p_safe:.1f}%, cost {points(r.cost_safe)} points"
+    )
+    if r.cost_win is not None:
+        line += f" ({points(r.cost_win)} of p_win)"
+    return line
+
+
+def summary(review: Review) -> Text:
+    """Agreement, total cost and the three costliest decisions."""
+    counted = review.counted
+    lines = [_head(review)]
+    if review.agreement is not None:
+        lines.append(
+            f"Agreement: {review.agreed} of {len(counted)} ({100 * review.agreement:.1f}%) "
+            f"were the Oracle's best or statistically tied with it ({BEST_MARK} best, "
+            f"{TIED_MARK} tied)."
+        )
+    win = review.cost_win
+    win_text = "not given by this Oracle" if win is None else f"{points(win)} points"
+    lines.append(
+        f"Total cost: {points(review.cost_safe)} points of p_safe (the chance of losing no "
+        f"life in the round); of p_win: {win_text}."
+    )
+    costly = review.costliest()
+    if costly:
+        lines.append("Costliest decisions:")
+        lines += [_costly_line(n, r) for n, r in enumerate(costly, start=1)]
+    skipped = [r for r in review.reviewed if not r.counted]
+    for r in skipped:
+        lines.append(f"Round {r.decision.round}, turn {r.decision.turn}: {r.note}.")
+    return Text("\n".join(lines))
+
+
+def report(review: Review) -> Group:
+    return Group(decisions_table(review), Text(), summary(review))

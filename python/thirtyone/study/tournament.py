@@ -1,0 +1,435 @@
+"""Tournaments: whole games between computer players of different kinds, seats rotated.
+
+``thirtyone tournament --games N --players oracle,table,table,table`` plays ``N`` games; in game
+``g`` the ``i``-th player of the list sits at seat ``(i + g) mod n`` (the first dealer is drawn
+at random for each game, from its seed). Player kinds:
+
+- ``table``: the table's decision rule (``rules.md``), knocking at 27 or more;
+- ``table:K``: the same rule knocking at ``K`` or more;
+- ``oracle``: :class:`~thirtyone.oracle_player.OraclePlayer` at ``--deals`` / ``--playouts``,
+  playing for the round (the chance of losing no life: ``best``);
+- ``oracle-game``: the same, playing for the game (the chance of winning it: ``best_game``);
+- ``expert``: the Oracle at the expert opponent's budget (300 deals, 1,000 playouts), playing
+  for the round.
+
+The Oracle's queries have no time limit here and one thread each, so the same seed gives
+the same results whatever ``--jobs``: the games are shared among worker processes and their
+results taken in game order.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import random
+import sys
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from thirtyone import _core
+from thirtyone.errors import RuleError, SettingsError
+from thirtyone.game.loop import Event, Game
+from thirtyone.game.players import TABLE_KNOCK_AT, ComputerPlayer, Player
+from thirtyone.game.rules import Rules
+from thirtyone.oracle.player import EXPERT_DEALS, EXPERT_PLAYOUTS, OraclePlayer
+from thirtyone.study import workers
+from thirtyone.study.workers import Stopped
+
+#: The most games a run plays, and the most worker processes (more than the cores only share
+#: them).
+MAX_GAMES = 1_000_000
+MAX_JOBS = 64
+#: Seeds are whole numbers of at most 63 bits (either sign).
+MAX_SEED = 2**63 - 1
+#: The kinds a ``--players`` entry may name (``table:K`` with a score ``K`` from 0 to 31).
+KINDS = ("table", "table:K", "oracle", "oracle-game", "expert")
+
+
+def parse_kind(text: str) -> tuple[str, float | None]:
+    """``("table", 27.0)``, ``("table", K)``, ``("oracle", None)``, ``("oracle-game", None)``
+    or ``("expert", None)`` from a player kind; ValueError naming the problem otherwise."""
+    kind = text.strip().lower()
+    if kind in ("table", "oracle", "oracle-game", "expert"):
+        return kind, TABLE_KNOCK_AT if kind == "table" else None
+    head, colon, tail = kind.partition(":")
+    if head == "table" and colon:
+        try:
+            knock_at = float(tail)
+        except ValueError:
+            knock_at = math.nan
+        if not 0 <= knock_at <= 31:  # (NaN fails too)
+            raise ValueError(
+                f"table:K needs a knock score K from 0 to 31, not {text.strip()[:40]!r}"
+            )
+        return "table", knock_at
+    raise ValueError(f"unknown player kind {text.strip()[:40]!r}: use one of {', '.join(KINDS)}")
+
+
+def parse_players(text: str) -> tuple[str, ...]:
+    """The player kinds of a comma-separated list (2 to 9 of them), each checked and written
+    the short way (``table:027.50`` is ``table:27.5``, ``table:``, a zero and a million more
+    is ``table:0``: a kind is shown in every row)."""
+    players = tuple(p.strip().lower() for p in text.split(","))
+    if not 2 <= len(players) <= 9:
+        raise ValueError(f"a tournament needs 2 to 9 players, not {len(players)}")
+    out = []
+    for p in players:
+        kind, knock_at = parse_kind(p)
+        short = repr(knock_at).removesuffix(".0")  # (the same number, its shortest text)
+        out.append(f"table:{short}" if p.startswith("table:") else kind)
+    return tuple(out)
+
+
+def _seed(*parts: object) -> int:
+    """A 63-bit seed derived from the parts (stable across runs and processes)."""
+    return random.Random(":".join(str(p) for p in parts)).getrandbits(63)
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How a tournament is played."""
+
+    players: tuple[str, ...]
+    games: int = 100
+    preset: str = "standard"
+    #: The ``oracle`` players' budget per query.
+    deals: int = 1_000
+    playouts: int = 2_000
+    seed: int = 1
+    #: Worker processes playing games side by side.
+    jobs: int = 1
+
+    def check(self) -> None:
+        """Raise :class:`~thirtyone.errors.SettingsError` (or a ``RuleError``) naming a setting
+        out of its bounds."""
+        for name, value, high in (("games", self.games, MAX_GAMES), ("jobs", self.jobs, MAX_JOBS)):
+            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= high:
+                raise SettingsError(
+                    f"{name} must be a whole number from 1 to {high:,}, not {value!r}"
+                )
+        if not -MAX_SEED <= self.seed <= MAX_SEED:
+            raise SettingsError("seed must be a whole number of at most 63 bits")
+        try:
+            parse_players(",".join(self.players))
+        except ValueError as err:
+            raise SettingsError(str(err)) from None
+        _core.check_settings(deals=self.deals, playouts=self.playouts, threads=1)
+        self.rules()
+
+    def rules(self) -> Rules:
+        if self.preset not in Rules.PRESETS:
+            raise RuleError(f"unknown preset {self.preset[:40]!r}")
+        return Rules.from_spec({"preset": self.preset, "seats": len(self.players)})
+
+    def player(self, index: int, game: int, name: str) -> Player:
+        """The ``index``-th player of the list, for game ``game``."""
+        kind, knock_at = parse_kind(self.players[index])
+        if kind == "table":
+            return ComputerPlayer(name, knock_at)
+        deals, playouts = (
+            (EXPERT_DEALS, EXPERT_PLAYOUTS) if kind == "expert" else (self.deals, self.playouts)
+        )
+        seed = _seed("tournament-player", self.seed, game, index)
+        return OraclePlayer(
+            name,
+            deals=deals,
+            playouts=playouts,
+            seed=seed,
+            threads=1,
+            max_time=None,
+            objective="game" if kind == "oracle-game" else "round",
+        )
+
+
+@dataclass
+class Result:
+    """One player's game: place (1: won), rounds dealt in (washes not counted), lives lost,
+    knocks, and knocks caught (the knocker lost lives in that round)."""
+
+    place: int
+    rounds: int = 0
+    lives_lost: int = 0
+    knocks: int = 0
+    caught: int = 0
+    #: An Oracle player's forecasts: the p_win of each option it played.
+    forecasts: list[float] = field(default_factory=list)
+
+
+#: The bins of the forecasts' reliability table: p_win from 0 to 1 in tenths.
+BINS = 10
+
+
+class _Count:
+    """Listens to a game and counts each seat's rounds, losses and knocks."""
+
+    def __init__(self, seats: int) -> None:
+        self.rounds = [0] * seats
+        self.lost = [0] * seats
+        self.knocks = [0] * seats
+        self.caught = [0] * seats
+
+    def __call__(self, event: Event) -> None:
+        if event.kind != "round_end":
+            return
+        losses: Mapping[int, int] = event.data["losses"]
+        for seat, lost in losses.items():
+            self.rounds[seat] += 1
+            self.lost[seat] += int(lost)
+        knocker = event.data["knocker"]
+        if knocker is not None:
+            self.knocks[knocker] += 1
+            self.caught[knocker] += int(losses[knocker] > 0)
+
+
+def seat_of(index: int, game: int, seats: int) -> int:
+    """The seat of the ``index``-th player in game ``game``."""
+    return (index + game) % seats
+
+
+def play_game(game: int, settings: Settings) -> list[Result]:
+    """Play game ``game`` of the tournament; the results in the order of ``settings.players``."""
+    n = len(settings.players)
+    by_seat: list[Player] = [ComputerPlayer("")] * n
+    for i in range(n):
+        seat = seat_of(i, game, n)
+        by_seat[seat] = settings.player(i, game, f"{settings.players[i]} #{i + 1}")
+    count = _Count(n)
+    played = Game(settings.rules(), by_seat, seed=_seed("tournament", settings.seed, game))
+    played.add_listener(count)
+    played.play()
+    results = []
+    for i in range(n):
+        s = seat_of(i, game, n)
+        player = by_seat[s]
+        forecasts = list(player.forecasts) if isinstance(player, OraclePlayer) else []
+        results.append(
+            Result(
+                played.places[s],
+                count.rounds[s],
+                count.lost[s],
+                count.knocks[s],
+                count.caught[s],
+                forecasts,
+            )
+        )
+    return results
+
+
+def _play(args: tuple[int, Settings]) -> list[Result]:
+    return play_game(args[0], args[1])
+
+
+@dataclass
+class Tally:
+    """One player's results over the tournament."""
+
+    player: str
+    position: int
+    games: int = 0
+    wins: int = 0
+    places: int = 0
+    rounds: int = 0
+    lives_lost: int = 0
+    knocks: int = 0
+    caught: int = 0
+    ci: tuple[float, float] = field(default=(0.0, 1.0))
+    #: Per bin of forecast p_win: decisions, the sum of their forecasts, and how many of them
+    #: were in games the player won.
+    bins: list[list[float]] = field(default_factory=lambda: [[0, 0.0, 0] for _ in range(BINS)])
+
+    def add(self, r: Result) -> None:
+        won = r.place == 1
+        for p in r.forecasts:
+            b = self.bins[min(BINS - 1, int(p * BINS))]
+            b[0] += 1
+            b[1] += p
+            b[2] += won
+        self.games += 1
+        self.wins += r.place == 1
+        self.places += r.place
+        self.rounds += r.rounds
+        self.lives_lost += r.lives_lost
+        self.knocks += r.knocks
+        self.caught += r.caught
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+    @property
+    def mean_place(self) -> float | None:
+        return self.places / self.games if self.games else None
+
+    @property
+    def lives_per_round(self) -> float | None:
+        return self.lives_lost / self.rounds if self.rounds else None
+
+    @property
+    def caught_rate(self) -> float | None:
+        return self.caught / self.knocks if self.knocks else None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "player": self.player,
+            "position": self.position,
+            "games": self.games,
+            "wins": self.wins,
+            "win_rate": self.win_rate,
+            "ci": list(self.ci),
+            "mean_place": self.mean_place,
+            "rounds": self.rounds,
+            "lives_lost": self.lives_lost,
+            "lives_lost_per_round": self.lives_per_round,
+            "knocks": self.knocks,
+            "knocks_caught": self.caught,
+            "caught_rate": self.caught_rate,
+            **({"reliability": self.reliability()} if any(b[0] for b in self.bins) else {}),
+        }
+
+    def reliability(self) -> list[dict[str, Any]]:
+        """The forecasts against the games' ends: per tenth of p_win, the decisions, their mean
+        forecast and the share of them made in games the player went on to win."""
+        return [
+            {
+                "bin": [i / BINS, (i + 1) / BINS],
+                "decisions": int(n),
+                "forecast": total / n,
+                "won": wins / n,
+            }
+            for i, (n, total, wins) in enumerate(self.bins)
+            if n
+        ]
+
+
+@dataclass
+class Outcome:
+    """A tournament as played: the tallies of the games played, how many, and the stop asked
+    for (:class:`~thirtyone.workers.Stopped`: Ctrl-C, SIGTERM or SIGHUP) if it ended early."""
+
+    tallies: list[Tally]
+    played: int
+    stopped: Stopped | None = None
+
+
+def play(settings: Settings, progress: Callable[[int, int], None] | None = None) -> Outcome:
+    """Play the tournament until its end or a stop (a KeyboardInterrupt: see
+    :func:`thirtyone.workers.stopping`); one :class:`Tally` per entry of ``settings.players``
+    over the games played, with its 95% Wilson interval of the win rate. The games are counted
+    in game order, so a stopped run counts its first games, each whole. ``progress(done,
+    total)`` is called after each game."""
+    from thirtyone import statistics as stats
+
+    settings.check()
+    tallies = [Tally(p, i + 1) for i, p in enumerate(settings.players)]
+    played, stop = 0, None
+    chunk = max(1, min(16, settings.games // (8 * settings.jobs)))
+    try:
+        with workers.Pool(_play, settings.jobs, chunk) as pool:
+            for results in pool.map((g, settings) for g in range(settings.games)):
+                with workers.held():  # (a game is counted whole or not at all)
+                    for tally, result in zip(tallies, results, strict=True):
+                        tally.add(result)
+                    played += 1
+                if progress is not None:
+                    progress(played, settings.games)
+    except KeyboardInterrupt as err:
+        stop = workers.stopped(err)
+    for t in tallies:
+        t.ci = stats.wilson(t.wins, t.games)
+    return Outcome(tallies, played, stop)
+
+
+def run(settings: Settings, progress: Callable[[int, int], None] | None = None) -> list[Tally]:
+    """The tallies of the whole tournament (:func:`play`); a stop is raised again."""
+    outcome = play(settings, progress)
+    if outcome.stopped is not None:
+        raise outcome.stopped
+    return outcome.tallies
+
+
+class Progress:
+    """A progress callback writing ``games 37/200 (18%), 3 s`` over itself on ``stream``
+    (stderr), at most every ``every`` seconds and at the end."""
+
+    def __init__(self, stream: Any = None, every: float = 0.5) -> None:
+        self.out = stream or sys.stderr
+        self.every = every
+        self.start = time.monotonic()
+        self.last = self.start - every
+        self.open = False  # a line is shown, not yet ended
+
+    def __call__(self, done: int, total: int) -> None:
+        now = time.monotonic()
+        if done < total and now - self.last < self.every:
+            return
+        self.last = now
+        self.open = done < total
+        end = "" if self.open else "\n"
+        self.out.write(
+            f"\rgames {done:,}/{total:,} ({done / total:.0%}), {now - self.start:.0f} s{end}"
+        )
+        self.out.flush()
+
+    def end(self) -> None:
+        """End the line shown (before a stopped run's message)."""
+        if self.open:
+            self.out.write("\n")
+            self.out.flush()
+            self.open = False
+
+
+def progress_line(stream: Any = None, every: float = 0.5) -> Progress:
+    """The :class:`Progress` line on ``stream`` (stderr)."""
+    return Progress(stream, every)
+
+
+def to_json(
+    settings: Settings, tallies: list[Tally], stopped: Stopped | None = None, played: int = 0
+) -> dict[str, Any]:
+    """The JSON of a run (every number finite; an undefined one is null); a run stopped after
+    ``played`` games also says by what (``"stopped": {"by": "Ctrl-C", "games": 312}``)."""
+    data: dict[str, Any] = {
+        "players": [t.to_dict() for t in tallies],
+        "settings": {**asdict(settings), "players": list(settings.players)},
+    }
+    if stopped is not None:
+        data["stopped"] = {"by": stopped.name, "games": played}
+    return data
+
+
+def _num(x: float | None, fmt: str) -> str:
+    return "-" if x is None else format(x, fmt)
+
+
+def report(settings: Settings, tallies: list[Tally], played: int | None = None) -> str:
+    """The table of results, one line a player (``played``: the games of a stopped run)."""
+    games = f"{settings.games:,}" if played is None else f"{played:,} of {settings.games:,}"
+    head = (
+        f"{games} games, {len(settings.players)} seats ({settings.preset}), seats "
+        f"rotated; oracle at {settings.deals:,} deals / {settings.playouts:,} playouts; "
+        f"seed {settings.seed}"
+    )
+    cols = f"{'player':<14} {'wins':>7} {'win rate':>9} {'95% CI':>15} {'mean place':>11} "
+    cols += f"{'lives/round':>12} {'knocks':>7} {'caught':>7}"
+    lines = [head, "", cols]
+    for t in tallies:
+        label = f"{t.player} #{t.position}"
+        ci = f"{t.ci[0]:.1%}-{t.ci[1]:.1%}"
+        caught = _num(t.caught_rate, ".1%")
+        lines.append(
+            f"{label:<14} {t.wins:>7,} {t.win_rate:>9.1%} {ci:>15} "
+            f"{_num(t.mean_place, '.2f'):>11} {_num(t.lives_per_round, '.3f'):>12} "
+            f"{t.knocks:>7,} {caught:>7}"
+        )
+    return "\n".join(lines)
+
+
+def default_jobs() -> int:
+    """The cores this process may use (at most :data:`MAX_JOBS`)."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not on Linux
+        cores = os.cpu_count() or 1
+    return max(1, min(MAX_JOBS, cores))

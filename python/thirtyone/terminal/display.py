@@ -1,0 +1,446 @@
+"""The table's words and pieces for the terminal, as ``rich`` renderables: cards, scores, lives,
+a turn in words, the opening lines, help, the put-down choices, a round's headline and result,
+the placing. Nothing here reads input; :mod:`thirtyone.narrator` tells the game with these
+pieces and :mod:`thirtyone.advice_view` shows the Oracle's advice.
+
+Cards are printed in the two-character ASCII form (``AH``, ``TD``), as the rules ask.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from rich import box
+from rich.console import Group, RenderableType
+from rich.padding import Padding
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from thirtyone._core import Action
+from thirtyone.game.cards import hand_score
+from thirtyone.game.rules import Rules
+
+if TYPE_CHECKING:
+    from thirtyone.game.loop import Event
+
+YOU_STYLE = "bold cyan"
+WARN_STYLE = "bold yellow"
+BAD_STYLE = "red"
+
+
+# -- small pieces ---------------------------------------------------------------------------------
+
+
+def card_text(card: str) -> Text:
+    """A card in ASCII form, red for hearts and diamonds."""
+    return Text(card, style="bold red" if card[-1:] in ("H", "D") else "bold")
+
+
+def cards_text(cards: Sequence[str]) -> Text:
+    return Text(" ").join(card_text(c) for c in cards)
+
+
+def fmt_score(score: float) -> str:
+    """``21`` for 21.0, ``30.5`` for 30.5."""
+    return str(int(score)) if float(score).is_integer() else str(score)
+
+
+def ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def name_text(names: Sequence[str], seat: int, me: int | None) -> Text:
+    return Text(names[seat], style=YOU_STYLE if seat == me else "bold")
+
+
+def possessive(names: Sequence[str], seat: int, me: int | None) -> Text:
+    """``Alice's``, or ``your`` for the person called "You"."""
+    if names[seat] == "You":
+        return Text("your", style=YOU_STYLE if seat == me else "bold")
+    return name_text(names, seat, me).append("'s")
+
+
+def describe_turn(data: Mapping[str, Any], *, reveal: bool = False) -> Text:
+    """What a player did in a turn event, e.g. ``took 7H, put down 2C``.
+
+    ``reveal``: show the card drawn from the stock (only its player saw it).
+    """
+    action = data["action"]
+    if action == "knock":
+        return Text("knocked", style=WARN_STYLE)
+    if action == "blind":
+        return Text("called a blind showdown before anybody looked!", style=WARN_STYLE)
+    if action == "decline":
+        return Text("declined the top card with the stock empty, which ends the round")
+    out = Text()
+    if action == "take":
+        out.append("took ")
+        out.append_text(card_text(data["card"]))
+    elif reveal and data.get("drew"):
+        out.append("drew ")
+        out.append_text(card_text(data["drew"]))
+    else:
+        out.append("drew from the stock")
+    if data.get("discard"):
+        out.append(", put down ")
+        out.append_text(card_text(data["discard"]))
+    if data.get("showed_31"):
+        out.append(" and showed 31!", style="bold green")
+    elif reveal and data.get("hid_31"):
+        out.append(" and kept the 31 hidden (it counts 30)", style="bold green")
+    return out
+
+
+def standing_text(lives: int, rules: Rules | None) -> str:
+    """A player's lives in a few characters: ``3``, ``out``, ``county``; the letters taken under
+    Gin lives; the table's life name."""
+    r = rules or Rules.standard()
+    if r.life_names or r.gin:
+        return r.standing(lives)
+    if r.is_out(lives):
+        return "out"
+    return "county" if r.on_county(lives) else str(lives)
+
+
+def lives_line(
+    names: Sequence[str], lives: Sequence[int], me: int | None, rules: Rules | None = None
+) -> Text:
+    """``Lives: You 3 · Alice 2 · Ben out`` (``Letters: You G · ...`` under Gin lives)."""
+    r = rules or Rules.standard()
+    parts = []
+    for seat, n in enumerate(lives):
+        part = name_text(names, seat, me)
+        out = r.is_out(n)
+        standing = r.standing(n) if r.on_county(n) else standing_text(n, r)
+        part.append(f" {standing}", style="dim" if out else "")
+        parts.append(part)
+    head = "Letters: " if r.gin else "Lives: "
+    return Text(head).append_text(Text(" · ").join(parts))
+
+
+def intro(
+    rules: Rules,
+    names: Sequence[str],
+    me: int | None,
+    seed: int | None,
+    preset: str | None = None,
+) -> Text:
+    """The line that opens a game: who plays, the table (its preset, lives and the options that
+    differ from the preset), the seed."""
+    others = [n for s, n in enumerate(names) if s != me]
+    out = Text("Thirty-One: ", style="bold")
+    if me is not None:
+        out.append_text(name_text(names, me, me))
+        out.append(" against ")
+    out.append(", ".join(others))
+    if preset is None:
+        preset = preset_of(rules) or "standard"
+    out.append("\n")
+    if preset != "standard":
+        info = Rules.PRESET_INFO[preset]
+        out.append(f"{preset} table", style="bold")
+        out.append(f", {info.document} · ")
+    out.append(f"{rules.lives_summary()} · knock penalty {rules.knock_penalty}")
+    base = Rules.preset(preset)
+    shown = ("seats", "lives", "knock_penalty", "county", "lives_mode", "life_names")
+    changed = [
+        f"{key}={_option_text(getattr(rules, key))}"
+        for key in Rules.option_names()
+        if key not in shown and getattr(base, key) != getattr(rules, key)
+    ]
+    if changed:
+        out.append(" · " + ", ".join(changed))
+    if seed is not None:
+        out.append(f" · seed {seed}", style="dim")
+    return out
+
+
+def preset_of(rules: Rules) -> str | None:
+    """The preset these rules are (seats aside), if any."""
+    for name in Rules.PRESETS:
+        if Rules.preset(name).replace(seats=rules.seats) == rules:
+            return name
+    return None
+
+
+def _option_text(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return fmt_score(value)
+    if isinstance(value, tuple):
+        return ",".join(value)
+    return str(value)
+
+
+def help_text(
+    legal: Sequence[Action],
+    *,
+    putting_down: bool,
+    rules: Rules | None = None,
+    advice_keys: bool = False,
+    unit: str | None = None,
+) -> RenderableType:
+    """What the person may type, the table's rules in short (built from ``rules``), and, with
+    ``advice_keys``, the keys and the words of the Oracle's advice."""
+    r = rules or Rules.standard()
+    lines = [Text("What you can type:", style="bold")]
+    if putting_down:
+        lines.append(Text("  1-4        put down the card at that position"))
+        lines.append(Text("  AH, 10d    put down that card (rank A 2-9 T/10 J Q K, suit C D H S)"))
+        if any(a.kind == "hide" for a in legal):
+            lines.append(
+                Text("             (a put-down that leaves 31: you are asked to show or hide it)")
+            )
+    else:
+        meanings = {
+            "knock": "  k          knock: everybody else gets one more turn, then showdown",
+            "draw": "  d          draw the top card of the stock",
+            "take": "  t          take the top card of the discard pile",
+            "decline": "  x          decline the top card (stock empty): the round ends",
+        }
+        kinds = {a.kind for a in legal}
+        for action, meaning in meanings.items():
+            if action in kinds:
+                lines.append(Text(meaning))
+    if advice_keys:
+        lines.append(Text("  Enter      play the Oracle's best move (you confirm first)"))
+        lines.append(Text("  a / o      show the advice now / advice on every turn or only on a"))
+        lines.append(Text("  r / l      what the opponents probably hold / the round and the pile"))
+    else:
+        lines.append(Text("  l          the round so far and the discard pile"))
+    lines.append(Text("  ?          this help"))
+    lines.append(Text("  q          quit the game"))
+    lines.append(Text(rules_in_short(r), style="dim"))
+    if advice_keys:
+        from thirtyone.oracle.words import glossary
+
+        lines.append(Text("The advice's words:", style="bold"))
+        for word, meaning in glossary(unit or ("letters" if r.gin else "lives")):
+            lines.append(Text(f"  {word:<13}{meaning}"))
+    return Group(*lines)
+
+
+def rules_in_short(rules: Rules) -> str:
+    """How a round is scored at this table, in a few sentences."""
+    r = rules
+    aces = "ace 11, pictures 10"
+    text = f"Your score is the best total of one suit ({aces})"
+    if r.three_aces != "none":
+        text += f"; three aces score {r.three_aces}"
+    if r.three_of_a_kind != "none":
+        text += f"; three of a kind {r.three_of_a_kind}"
+    if r.runs:
+        text += "; three in sequence of one suit 30"
+    text += "."
+    if r.gin:
+        text += (
+            " A knock claims the highest hand: if it is higher than every other, everybody "
+            f"else takes a letter; otherwise the knocker takes {r.unit(r.knock_penalty)}."
+            " With no knock, the lowest hand takes a letter. G, I, N and you are out."
+        )
+    else:
+        text += (
+            f" The lowest hand at the end of a round {loses(r, 1, article=True)}; a knocker who is "
+            f"lowest pays {r.unit(r.knock_penalty)}."
+        )
+    everybody = f"everybody else {loses(r, 1, article=True)}"
+    if r.may_hide_31:
+        text += (
+            f" A 31 shown ends the round at once: {everybody}. You may keep a 31 made in play "
+            "hidden instead: the round goes on and it counts 30."
+        )
+    elif r.thirty_one_after_knock == "continues":
+        text += f" A 31 shown ends the round ({everybody}); after a knock the round goes on."
+    else:
+        text += f" 31 ends the round at once: {everybody}."
+    return text
+
+
+def render_advice(advice: object) -> RenderableType | None:
+    """The advisor's answer (the Oracle's, later) as something to print; None prints nothing."""
+    if advice is None:
+        return None
+    if isinstance(advice, str | Text) or hasattr(advice, "__rich_console__"):
+        body: Any = advice
+    elif hasattr(advice, "__rich__"):
+        body = advice
+    else:
+        body = Text(str(advice))
+    return Panel(body, title="Advice", title_align="left", border_style="magenta", expand=False)
+
+
+def put_down_choices(
+    hand: Sequence[str], new: str, source: str, rules: Rules | None = None
+) -> RenderableType:
+    """After a draw or take: the four cards numbered 1-4 and the score each put-down leaves."""
+    cards = [*hand, new]
+    head = Text("You drew " if source == "stock" else "You took ")
+    head.append_text(card_text(new))
+    head.append(" from the stock." if source == "stock" else " from the pile.")
+    table = Table(box=None, show_header=False, padding=(0, 1), pad_edge=False)
+    table.add_column(justify="right")
+    table.add_column()
+    table.add_column()
+    for i, card in enumerate(cards):
+        if card == new and source == "pile":
+            note = Text("taken from the pile: it may not go straight back", style="dim")
+        else:
+            rest = [c for c in cards if c != card]
+            note = Text(f"leaves {fmt_score(hand_score(rest, rules))}", style="dim")
+        table.add_row(str(i + 1), card_text(card), note)
+    return Group(head, Padding(table, (0, 0, 0, 2), expand=False))
+
+
+_ENDINGS = {
+    "dealt_31": "dealt 31",
+    "thirty_one": "31 shown",
+    "showdown": "knock showdown",
+    "stock_out": "stock out",
+    "blind": "blind showdown",
+}
+
+
+def loses(rules: Rules, n: int, *, article: bool = False) -> str:
+    """``loses 1 life`` (``loses a life`` with ``article``), ``loses 2 lives``; ``takes a
+    letter``, ``takes 2 letters`` under Gin lives."""
+    if rules.gin:
+        return "takes a letter" if n == 1 else f"takes {n} letters"
+    if n == 1 and article:
+        return "loses a life"
+    return f"loses {rules.unit(n)}"
+
+
+def round_headline(
+    event: Event, names: Sequence[str], me: int | None, rules: Rules | None = None
+) -> Text:
+    """How a round ended, in one line, in the table's words."""
+    r = rules or Rules.standard()
+    data = event.data
+    end = data["end"]
+    by = data.get("by")
+    knocker = data.get("knocker")
+    out = Text(f"Round {event.round}: ", style="bold")
+    if event.kind == "wash":
+        out.append("wash", style=WARN_STYLE)
+        out.append(
+            " — that round would have left nobody in the game: nothing is lost, "
+            "the round is dealt again."
+        )
+        return out
+    if end == "blind":
+        out.append("blind showdown", style=WARN_STYLE)
+        if by is not None:
+            out.append(" called by ")
+            out.append_text(name_text(names, by, me))
+        out.append(
+            f": the dealt hands are shown; the lowest {loses(r, 1, article=True)}, "
+            f"the caller {r.unit(2)}."
+        )
+    elif end == "dealt_31":
+        dealt = [s for s, lost in data["losses"].items() if lost == 0]  # the 31s lose nothing
+        out.append("dealt 31", style="bold green")
+        out.append(" — ")
+        out.append_text(Text(" and ").join(name_text(names, s, me) for s in dealt))
+        out.append(" showed it at once." if len(dealt) == 1 else " showed it: all are safe.")
+    elif end == "thirty_one":
+        out.append("31 shown", style="bold green")
+        if by is not None:
+            out.append(" by ")
+            out.append_text(name_text(names, by, me))
+        out.append(f": everybody else {loses(r, 1, article=True)}.")
+    elif end == "stock_out":
+        out.append("stock out", style=WARN_STYLE)
+        if by is not None:
+            out.append(" — ")
+            out.append_text(name_text(names, by, me))
+            out.append(" declined the top card")
+        if knocker is not None:
+            out.append(", settled as the showdown after ")
+            out.append_text(possessive(names, knocker, me))
+            out.append(" knock.")
+        else:
+            out.append(f": the lowest hand {loses(r, 1, article=True)}.")
+    else:
+        if knocker is not None:
+            out.append("showdown", style="bold")
+            out.append(" after ")
+            out.append_text(possessive(names, knocker, me))
+            out.append(" knock.")
+        else:
+            out.append(_ENDINGS.get(end, end), style="bold")
+    return out
+
+
+def round_result(
+    event: Event,
+    names: Sequence[str],
+    me: int | None,
+    *,
+    compact: bool,
+    rules: Rules | None = None,
+) -> Group:
+    """Every hand with its score, who lost what and the lives left (round_end or wash event)."""
+    r = rules or Rules.standard()
+    data = event.data
+    lives = data.get("lives")
+    knocker = data.get("knocker")
+    hidden = set(data.get("hidden_31", ()))
+    if compact:
+        table = Table(box=None, show_header=False, padding=(0, 1), pad_edge=False)
+    else:
+        table = Table(box=box.SIMPLE_HEAD, padding=(0, 1), show_edge=False)
+    for head, justify in (("Player", "left"), ("Hand", "left"), ("Score", "right")):
+        table.add_column(head, justify=justify)  # type: ignore[arg-type]
+    table.add_column("Result")
+    for seat, hand in data["hands"].items():
+        who = name_text(names, seat, me)
+        if seat == knocker:
+            who.append(" (knocked)", style="dim")
+        lost = data["losses"].get(seat, 0)
+        if event.kind == "wash":
+            result = Text("")
+        elif lost:
+            result = Text(loses(r, lost), style=BAD_STYLE)
+            if lives is not None:
+                result.append(f" → {r.standing(lives[seat])}", style=BAD_STYLE)
+        else:
+            result = Text("safe", style="green")
+        score = fmt_score(data["scores"][seat])
+        if seat in hidden:
+            score += " (31 hidden)"
+        table.add_row(who, cards_text(hand), score, result)
+    parts: list[RenderableType] = [round_headline(event, names, me, r)]
+    parts.append(Padding(table, (0, 0, 0, 2), expand=False) if compact else table)
+    if lives is not None:
+        line = lives_line(names, lives, me, r)
+        parts.append(Padding(line, (0, 0, 0, 2), expand=False) if compact else line)
+    return Group(*parts)
+
+
+def placing(event: Event, names: Sequence[str], me: int | None) -> Group:
+    """The end of the game: the placing and the winner, with the points of a ranked table."""
+    winner = event.data["winner"]
+    order: list[int] = event.data["placing"]
+    points: dict[int, int] | None = event.data.get("points")
+    table = Table(box=None, show_header=False, padding=(0, 1), pad_edge=False)
+    table.add_column(justify="right")
+    table.add_column()
+    if points is not None:
+        table.add_column(justify="right")
+    for place, seat in enumerate(order, start=1):
+        row: list[RenderableType] = [ordinal(place), name_text(names, seat, me)]
+        if points is not None:
+            p = points.get(seat, 0)
+            row.append(Text(f"{p} point" + ("" if p == 1 else "s"), style="" if p else "dim"))
+        table.add_row(*row)
+    head = Text("Game over. ", style="bold")
+    head.append("Winner: ")
+    head.append_text(name_text(names, winner, me))
+    if winner == me:
+        head.append(" — well played!", style="bold green")
+    title = "Placing and points (ranked):" if points is not None else "Placing:"
+    return Group(head, Text(title), Padding(table, (0, 0, 0, 2), expand=False))

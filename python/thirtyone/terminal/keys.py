@@ -1,0 +1,114 @@
+"""The keys of the Oracle and of memory at the person's prompt: ``a`` shows the advice now (also
+after it was interrupted), ``o`` switches between advice on every turn and advice on request,
+``r`` shows what each opponent probably holds, ``l`` shows the round so far and the discard
+pile, and Enter plays the Oracle's best move after a one-line confirmation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Protocol
+
+from rich.console import Console
+from rich.panel import Panel
+from rich.text import Text
+
+from thirtyone.game.turn import Turn
+from thirtyone.terminal import display
+from thirtyone.terminal.advisor import OracleAdvisor
+from thirtyone.terminal.narrator import Narrator
+from thirtyone.terminal.prompt import QuitGame
+
+
+class Seat(Protocol):
+    """What the keys need of the person's seat at the terminal."""
+
+    console: Console
+    narrator: Narrator
+    advisor: Callable[[Turn], object] | None
+    #: ``always`` (advice on every turn), ``ask`` (on ``a``) or ``never``.
+    advice: str
+    on_mode: Callable[[str], None] | None
+
+    def read(self, prompt: str) -> str | None: ...
+
+    def say(self, message: str) -> None: ...
+
+    def show_advice(self, turn: Turn, *, asked: bool = False) -> None: ...
+
+
+KEYS = ("advice", "toggle", "read", "log")
+OFF = "The Oracle is off in this game (thirtyone play --advice never)."
+
+
+def handle(player: Seat, word: str, turn: Turn) -> None:
+    """Do what the key ``word`` asks."""
+    if word == "log":
+        player.console.print(player.narrator.round_log(turn))
+        return
+    if player.advisor is None:
+        player.say(OFF)
+        return
+    if word == "advice":
+        player.show_advice(turn, asked=True)
+    elif word == "toggle":
+        player.advice = "ask" if player.advice == "always" else "always"
+        if player.on_mode is not None:
+            player.on_mode(player.advice)
+        if player.advice == "always":
+            player.console.print(Text("Advice on every turn (o: only when asked).", style="dim"))
+            player.show_advice(turn)
+        else:
+            player.console.print(Text("Advice only when asked: a (o: on every turn).", style="dim"))
+    elif word == "read":
+        _show_reads(player, turn)
+
+
+def _show_reads(player: Seat, turn: Turn) -> None:
+    advisor = player.advisor
+    if not isinstance(advisor, OracleAdvisor):
+        player.say("No read of the opponents here.")
+        return
+    try:
+        with player.console.status("The Oracle is reading the table…", spinner="dots"):
+            found = advisor.reads(turn)
+    except KeyboardInterrupt:
+        player.say("Interrupted: no read this time (r asks again).")
+        return
+    except Exception as err:  # the read is optional: it must not end the game
+        player.say(f"(no read this time: {err})")
+        return
+    lines = [Text("Their hands, in the deals consistent with their play:", style="bold")]
+    lines += [Text(f"  {r.line()}") for r in found]
+    player.console.print(
+        Panel(Text("\n").join(lines), title="Read", title_align="left", expand=False)
+    )
+
+
+def accept(player: Seat, turn: Turn) -> str | None:
+    """Enter at the prompt: the Oracle's best move (``draw``, ``knock``... at the start of the
+    turn, the card to put down after a draw or take) once the person confirms it; None when
+    there is none or they decline (the question is asked again)."""
+    advisor = player.advisor
+    if not isinstance(advisor, OracleAdvisor):
+        player.say("Type a choice (? for help).")
+        return None
+    found = advisor.advice(turn)
+    if isinstance(found, Text):
+        player.console.print(found)
+        return None
+    best = found[0].best
+    if best.option.startswith("discard:"):
+        move, answer = best.describe(), best.option.split(":", 1)[1]
+    else:
+        move, answer = best.describe(), best.option
+        if best.option == "take":
+            move = f"take the {best.card}"
+    text = player.read(f"Play the Oracle's best: {move}? (Enter or y: yes, n: no)")
+    if text is None:
+        player.console.print()
+        raise QuitGame
+    if text.strip().lower() in ("", "y", "yes"):
+        return answer
+    player.console.print(Text("Not played: your choice.", style=display.WARN_STYLE))
+    return None

@@ -1,0 +1,413 @@
+"""The person's seat: a :class:`~thirtyone.players.Player` that asks at the terminal.
+
+On each turn it shows the table (rendered by :mod:`thirtyone.display`), asks for a choice with
+short inputs (``k`` knock, ``d`` draw, ``t`` take, ``x`` decline when the stock is empty, then the
+card to put down by position 1-4 or by name), and plays it. Where the table allows it, a put-down
+that leaves 31 is followed by the question whether to show it (``s``) or keep it hidden (``h``:
+it counts 30), and at a blind table the first player of a round is asked, before seeing their
+cards, whether to call the blind showdown (``b``) or look (Enter). Only what
+:meth:`Turn.legal` allows is played; anything else gets a one-line explanation and the question
+again. ``q``, end of input (Ctrl-D) or Ctrl-C raise :class:`QuitGame`. A turn handed over already
+under way (a resumed game saved after a draw or take) starts at the put-down.
+
+``advisor`` is the hook for the Oracle: a callable given the :class:`~thirtyone.game.Turn`, called
+before the first question of a turn and again after a draw or take (``turn.pending`` is then
+set), whose answer is printed (a string, a ``rich`` renderable, or anything with ``str``).
+:class:`OracleAdvisor` is the advisor ``thirtyone play`` uses: the Oracle's advice, computed
+under a spinner and shown, never applied. :class:`AdvisedPlayer` shows it for a seat the table's
+rule plays (``--autoplay --oracle``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+from rich.console import Console, RenderableType
+from rich.panel import Panel
+from rich.text import Text
+
+from thirtyone._core import Action
+from thirtyone.errors import CardError, ThirtyOneError
+from thirtyone.game.cards import parse_card
+from thirtyone.game.players import TABLE_KNOCK_AT, ComputerPlayer
+from thirtyone.names import QUOTE_CHARS, quoted
+from thirtyone.store.saves import SaveError
+from thirtyone.terminal import display, keys
+from thirtyone.terminal.prompt import QuitGame, prompt_line
+
+if TYPE_CHECKING:
+    from thirtyone.game.turn import Turn
+    from thirtyone.terminal.narrator import Narrator
+
+#: An advisor: given the turn, returns advice to print (None: nothing to say).
+Advisor = Callable[["Turn"], object]
+#: Reads one line after showing a prompt; None at the end of input.
+LineReader = Callable[[str], str | None]
+
+WORDS = {
+    "k": "knock",
+    "knock": "knock",
+    "d": "draw",
+    "draw": "draw",
+    "t": "take",
+    "take": "take",
+    "x": "decline",
+    "decline": "decline",
+    "?": "help",
+    "h": "help",
+    "help": "help",
+    "a": "advice",
+    "advice": "advice",
+    "o": "toggle",
+    "r": "read",
+    "l": "log",
+    "log": "log",
+    "q": "quit",
+    "quit": "quit",
+    "exit": "quit",
+}
+KEYS = {"knock": "k", "draw": "d", "take": "t", "decline": "x"}
+
+
+class TerminalPlayer:
+    """A person playing at the terminal."""
+
+    def __init__(
+        self,
+        name: str,
+        console: Console,
+        narrator: Narrator,
+        *,
+        advisor: Advisor | None = None,
+        read: LineReader = prompt_line,
+        advice: str = "always",
+        on_mode: Callable[[str], None] | None = None,
+    ) -> None:
+        self.name = name
+        self.console = console
+        self.narrator = narrator
+        self.advisor = advisor
+        self.read = read
+        #: ``always`` (advice on every turn), ``ask`` (on ``a``) or ``never``.
+        self.advice = "never" if advisor is None else advice
+        self.on_mode = on_mode
+
+    def __repr__(self) -> str:
+        return f"TerminalPlayer({self.name!r})"
+
+    # -- the turn ---------------------------------------------------------------------------------
+
+    def play(self, turn: Turn) -> None:
+        if turn.pending is not None:  # a resumed game left after a draw or take
+            self.console.print(self.narrator.turn_panel(turn))
+            self._put_down(turn)
+            return
+        if turn.blind:
+            if self._call_blind(turn):
+                return
+            if turn.round_over:  # somebody was dealt 31
+                return
+        self.console.print(self.narrator.turn_panel(turn))
+        self.show_advice(turn)
+        while True:
+            legal = turn.legal()
+            text = self._ask(start_prompt(turn, legal, self.advice))
+            word = WORDS.get(text.lower())
+            if not text and self.advisor is not None:
+                accepted = keys.accept(self, turn)
+                if accepted is None:
+                    continue
+                word = accepted
+            if word == "help":
+                self.console.print(self._help(turn, putting_down=False))
+                continue
+            if word in keys.KEYS:
+                keys.handle(self, word, turn)
+                continue
+            if word is None:
+                self.say(start_mistake(text, legal))
+                continue
+            if Action(word) not in legal:
+                self.say(self.why_not(word, turn))
+                continue
+            try:
+                if word == "knock":
+                    turn.knock()
+                    return
+                if word == "decline":
+                    turn.decline()
+                    return
+                if word == "draw":
+                    turn.draw()
+                else:
+                    turn.take()
+            except SaveError:  # the game could not be saved: that ends it
+                raise
+            except ThirtyOneError as err:  # the core refused: say why and ask again
+                self.say(str(err))
+                continue
+            self._put_down(turn)
+            return
+
+    def _put_down(self, turn: Turn) -> None:
+        pending = turn.pending
+        assert pending is not None, "a draw or take leaves a card pending"
+        new, source = pending
+        cards = [*turn.hand, new]
+        self.console.print(display.put_down_choices(turn.hand, new, source, turn.game.rules))
+        self.show_advice(turn)
+        while True:
+            text = self._ask(put_down_prompt(self.advice))
+            word = WORDS.get(text.lower())
+            if not text and self.advisor is not None:
+                accepted = keys.accept(self, turn)
+                if accepted is None:
+                    continue
+                text = accepted
+            elif word in keys.KEYS:
+                keys.handle(self, str(word), turn)
+                continue
+            choice = choose_card(text, cards, new, source)
+            if choice == "help":
+                self.console.print(self._help(turn, putting_down=True))
+                continue
+            if choice.startswith("!"):
+                self.say(choice[1:])
+                continue
+            if Action("put", choice) not in turn.legal():
+                self.say(f"{choice} may not be put down now.")
+                continue
+            hide = turn.may_hide(choice) and self._hide_31(turn)
+            try:
+                turn.put_down(choice, hide=hide)
+            except SaveError:
+                raise
+            except ThirtyOneError as err:
+                self.say(str(err))
+                continue
+            return
+
+    def _hide_31(self, turn: Turn) -> bool:
+        """Ask whether to show the 31 this put-down leaves, or keep it hidden."""
+        everybody = display.loses(turn.game.rules, 1, article=True)
+        self.console.print(
+            Text(
+                f"That leaves you 31! Show it and the round ends: everybody else {everybody}. "
+                "Or keep it hidden: the round goes on and it counts 30 at the showdown "
+                "(and you pay if somebody else shows 31).",
+                style="bold green",
+            )
+        )
+        while True:
+            text = self._ask("Show it (s or Enter) or hide it (h)?").lower()
+            if text in ("s", "show", ""):
+                return False
+            if text in ("h", "hide"):
+                return True
+            self.say("Type s to show your 31 or h to keep it hidden.")
+
+    def _call_blind(self, turn: Turn) -> bool:
+        """At a blind table, before looking: call the blind showdown (True) or look."""
+        self.console.print(
+            Panel(
+                Text(
+                    "You play first, and nobody has looked at their cards yet. You may call a "
+                    "blind showdown now: everybody shows the hand they were dealt, the lowest "
+                    f"{display.loses(turn.game.rules, 1, article=True)}, and "
+                    f"{turn.game.rules.unit(2)} if it is you. Or look at your cards and play on "
+                    "(no knock on this first turn, then)."
+                ),
+                title=f"Round {turn.game.round_number} · before you look",
+                title_align="left",
+                border_style="cyan",
+                expand=False,
+            )
+        )
+        while True:
+            text = self._ask("Call the blind showdown (b) or look at your cards (Enter)?").lower()
+            if text in ("b", "blind"):
+                turn.call_blind()
+                return True
+            if text in ("", "l", "look"):
+                turn.look()
+                return False
+            if WORDS.get(text) == "help":
+                self.console.print(
+                    Text("  b          call the blind showdown\n  Enter      look at your cards")
+                )
+                continue
+            self.say("Type b to call the blind showdown, or press Enter to look at your cards.")
+
+    # -- explanations -----------------------------------------------------------------------------
+
+    def why_not(self, action: str, turn: Turn) -> str:
+        """One line: why ``action`` is not allowed now (the core's reason), and what is."""
+        options = _options(turn.legal(), turn.top)
+        knocker = self.narrator.knocker
+        if action == "knock" and knocker is not None:
+            who = self.narrator.names[knocker]
+            return f"{who} has already knocked: this is your final turn, {options}."
+        why = turn.why_not(Action(action)) or "not allowed now"
+        return f"{why[:1].upper()}{why[1:]}; {options}."
+
+    # -- helpers ----------------------------------------------------------------------------------
+
+    def _ask(self, prompt: str) -> str:
+        text = self.read(prompt)
+        if text is None:
+            self.console.print()
+            raise QuitGame
+        text = text.strip()
+        if WORDS.get(text.lower()) == "quit":
+            raise QuitGame
+        return text
+
+    def say(self, message: str) -> None:
+        self.console.print(Text(message, style=display.WARN_STYLE), soft_wrap=True)
+
+    def _help(self, turn: Turn, *, putting_down: bool) -> RenderableType:
+        rules = turn.game.rules
+        return display.help_text(
+            turn.legal(),
+            putting_down=putting_down,
+            rules=rules,
+            advice_keys=self.advisor is not None,
+        )
+
+    def show_advice(self, turn: Turn, *, asked: bool = False) -> None:
+        if self.advisor is None or (self.advice != "always" and not asked):
+            return
+        try:
+            advice = self.advisor(turn)
+        except Exception as err:  # advice is optional: a failing advisor must not end the game
+            self.say(f"(no advice this time: {err})")
+            return
+        shown = display.render_advice(advice)
+        if shown is not None:
+            self.console.print(shown)
+
+
+class AdvisedPlayer:
+    """A seat the table's rule plays (``--autoplay``) that shows the advisor's answer first."""
+
+    def __init__(
+        self,
+        name: str,
+        console: Console,
+        advisor: Advisor,
+        knock_at: float = TABLE_KNOCK_AT,
+    ) -> None:
+        self.name = name
+        self.console = console
+        self.advisor = advisor
+        self.rule = ComputerPlayer(name, knock_at)
+
+    def __repr__(self) -> str:
+        return f"AdvisedPlayer({self.name!r})"
+
+    def play(self, turn: Turn) -> None:
+        if turn.blind:  # the table's rule never calls the blind showdown: look first
+            turn.look()
+            if turn.round_over:
+                return
+        shown = display.render_advice(self.advisor(turn))
+        if shown is not None:
+            self.console.print(shown)
+        self.rule.play(turn)
+
+
+def _options(legal: Sequence[Action], top: str) -> str:
+    """``draw (d) or take 7H (t)`` from the legal start actions."""
+    names = {
+        "knock": "knock (k)",
+        "draw": "draw (d)",
+        "take": f"take {top} (t)",
+        "decline": "decline (x)",
+    }
+    kinds = {a.kind for a in legal}
+    parts = [names[a] for a in ("draw", "take", "knock", "decline") if a in kinds]
+    if not parts:
+        return "nothing to choose"
+    if len(parts) == 1:
+        return parts[0]
+    return ", ".join(parts[:-1]) + " or " + parts[-1]
+
+
+def put_down_prompt(mode: str = "never") -> str:
+    """``Put down which card? (1-4 or a card like 7H, Enter: the Oracle's best, ? help, q
+    quit)``."""
+    oracle = {"always": ", Enter: Oracle's best", "ask": ", a advice"}.get(mode, "")
+    return f"Put down which card? (1-4 or its name{oracle}, ? help, q quit)"
+
+
+def start_prompt(turn: Turn, legal: Sequence[Action], mode: str = "never") -> str:
+    """``Your move (d draw, t take 7H, k knock, ? help, q quit)``; with the Oracle, ``Enter``
+    plays its best move (``a`` shows the advice when it is asked for)."""
+    labels = {
+        "draw": "d draw",
+        "take": f"t take {turn.top}",
+        "knock": "k knock",
+        "decline": "x decline",
+    }
+    kinds = {a.kind for a in legal}
+    parts = [labels[a] for a in ("draw", "take", "knock", "decline") if a in kinds]
+    oracle = {"always": ["Enter: Oracle's best"], "ask": ["a advice"]}.get(mode, [])
+    return "Your move (" + ", ".join([*parts, *oracle, "? help", "q quit"]) + ")"
+
+
+def start_mistake(text: str, legal: Sequence[Action]) -> str:
+    """One line for an input that is not a choice at the start of a turn."""
+    kinds = {a.kind for a in legal}
+    keys = ", ".join(KEYS[a] for a in ("draw", "take", "knock", "decline") if a in kinds)
+    if not text:
+        return f"Type a choice: {keys} (? for help, q to quit)."
+    if _is_position(text) or _is_card(text):
+        return f"First draw or take a card ({keys}); then choose the card to put down."
+    return f"{quoted(text)} is not a choice: type {keys} (? for help, q to quit)."
+
+
+def choose_card(text: str, cards: Sequence[str], new: str, source: str) -> str:
+    """The card meant by ``text`` among ``cards`` (the hand, then the new card), ``"help"``,
+    or ``"!"`` followed by a one-line explanation."""
+    hand_list = " ".join(cards)
+    if not text:
+        return f"!Choose the card to put down: 1-4 or its name ({hand_list})."
+    word = WORDS.get(text.lower())
+    if word == "help":
+        return "help"
+    if word is not None:
+        how = "drew" if source == "stock" else "took"
+        return f"!You {how} {new} already: now put a card down (1-4 or its name: {hand_list})."
+    if _is_position(text):
+        n = int(text)
+        if not 1 <= n <= len(cards):
+            shown = n if len(text) <= QUOTE_CHARS else quoted(text)
+            return f"!There is no card {shown}: choose 1 to {len(cards)}."
+        card = cards[n - 1]
+    else:
+        try:
+            card = parse_card(text)
+        except CardError:
+            return (
+                f"!{quoted(text)} is not a card or a position: choose 1-4 or a card like "
+                f"{cards[0]}."
+            )
+        if card not in cards:
+            return f"!{card} is not in your hand: choose one of {hand_list}."
+    if card == new and source == "pile":
+        return f"!You took {card} from the pile: it may not go straight back. Choose another."
+    return card
+
+
+def _is_position(text: str) -> bool:
+    """Whether ``text`` is a number in ASCII digits (``²`` and ``٣`` are digits to Python)."""
+    return text.isascii() and text.isdigit()
+
+
+def _is_card(text: str) -> bool:
+    try:
+        parse_card(text)
+    except CardError:
+        return False
+    return True

@@ -1,0 +1,129 @@
+"""What ``thirtyone play`` does with the save file before the first turn.
+
+- A path that holds anything but a thirtyone save (a folder, a text file, another program's
+  JSON) is refused; nothing is written there.
+- The folder is checked: a save must be writable there before the game starts
+  (:func:`thirtyone.saves.prepare_folder`, which also removes a crash's leftover temporary files).
+- Starting a new game where an unfinished one is saved asks, at a terminal, whether to resume
+  it, start a new one and keep the old save as a numbered backup beside it, or cancel. Without
+  a terminal the old save is kept as a backup and the message says where. A finished game is
+  simply replaced.
+"""
+
+from __future__ import annotations
+
+import shlex
+from pathlib import Path
+
+from rich.console import Console
+from rich.text import Text
+
+from thirtyone.game.loop import Game
+from thirtyone.store import saves
+from thirtyone.terminal.display import WARN_STYLE
+from thirtyone.terminal.player import LineReader
+from thirtyone.terminal.prompt import prompt_line
+
+
+class Cancelled(Exception):
+    """The person chose not to start a new game over their unfinished one."""
+
+
+def resume_command(path: Path, given: bool) -> str:
+    """The command that continues the game saved at ``path`` (``given``: the path was chosen
+    with ``--save-file``, so the command must name it)."""
+    if not given:
+        return "thirtyone play --resume"
+    return f"thirtyone play --resume --save-file {shlex.quote(str(path))}"
+
+
+def before_resume(path: Path, *, check_folder: bool = True) -> saves.SavedGame:
+    """The game to resume at ``path``, once its folder is known to be writable (``check_folder``).
+    Raises :class:`~thirtyone.saves.SaveError` saying what is wrong."""
+    saved = saves.read(path)
+    if saved.over:
+        raise saves.SaveError(
+            f"the saved game at {saves.short(path)} is over; start a new one with thirtyone play"
+        )
+    if check_folder:
+        saves.prepare_folder(path)
+    return saved
+
+
+def before_new_game(
+    path: Path,
+    console: Console,
+    *,
+    interactive: bool,
+    given: bool,
+    read: LineReader = prompt_line,
+) -> saves.SavedGame | None:
+    """Make ``path`` ready for a new game. Returns the saved game to resume instead when the
+    person chose to (None: start the new game). Raises :class:`Cancelled`, or
+    :class:`~thirtyone.saves.SaveError` saying what is wrong (nothing written)."""
+    try:
+        found = saves.look(path)
+    except saves.NotASave as err:
+        raise saves.SaveError(
+            f"{err}; it was left as it is: move it away or choose another --save-file"
+        ) from None
+    saves.prepare_folder(path)
+    if found.state in ("missing", "finished"):
+        return None
+    game, why = None, found.why
+    if found.saved is not None:
+        try:
+            game = saves.replayed(found.saved, saves.short(path))
+        except saves.SaveError as err:
+            why = str(err)
+    if interactive and _ask(path, game, why, console, read) == "resume":
+        return found.saved
+    kept = saves.backup(path)
+    if game is None:
+        console.print(Text(f"{_sentence(why)} It was kept as {kept}."), soft_wrap=True)
+        return None
+    console.print(
+        Text(f"Your unfinished game was kept as {kept}. To play it later:", style="bold"),
+        Text(f"  {resume_command(kept, True)}"),
+        sep="\n",
+        soft_wrap=True,
+    )
+    return None
+
+
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:] + "."
+
+
+def standing(game: Game) -> str:
+    """``round 3 · You 2 lives, Alice 3 lives, Ben 1 life`` for a game under way."""
+    lives = ", ".join(f"{game.names[s]} {game.standing(s)}" for s in game.active)
+    return f"round {game.round_number} · {lives}"
+
+
+def _ask(path: Path, game: Game | None, why: str, console: Console, read: LineReader) -> str:
+    """``resume``, ``new`` or raises :class:`Cancelled`."""
+    backup = saves.next_backup(path).name
+    if game is not None:
+        head = f"You have an unfinished game saved at {path}:\n{standing(game)}."
+        choices = "  r  resume it\n"
+        keys, explain = "r, n or c", "Type r to resume it, n for a new game, or c to cancel."
+    else:
+        head = _sentence(why)
+        choices = ""
+        keys, explain = "n or c", "Type n for a new game, or c to cancel."
+    choices += f"  n  start a new game, and keep this one as {backup}\n  c  cancel: change nothing"
+    console.print(Text(head, style="bold"), soft_wrap=True)
+    console.print(Text(choices))
+    while True:
+        text = read(f"Your choice ({keys})")
+        if text is None:  # end of input or Ctrl-C
+            raise Cancelled
+        answer = text.strip().lower()
+        if answer in ("r", "resume") and game is not None:
+            return "resume"
+        if answer in ("n", "new"):
+            return "new"
+        if answer in ("c", "cancel", "q", "quit"):
+            raise Cancelled
+        console.print(Text(explain, style=WARN_STYLE))

@@ -1,0 +1,150 @@
+"""The package's house: no module imports one that imports it back (lazy and type-only imports
+included), each room imports only the rooms above it (docs/architecture.md), a folder holds at
+most a dozen modules, and the library face (``import thirtyone``) loads no terminal, command
+line or database module."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+import thirtyone
+
+PACKAGE = Path(thirtyone.__file__).parent
+#: The rooms, each allowed to import only those before it (and the top-level modules).
+ROOMS = ["game", "oracle", "store", "terminal", "study", "cli"]
+TOP = {"errors", "names", "paths", "schemas", "statistics", "_core"}
+
+
+def modules() -> dict[str, Path]:
+    found = {}
+    for path in PACKAGE.rglob("*.py"):
+        parts = path.relative_to(PACKAGE).with_suffix("").parts
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        found[".".join(("thirtyone", *parts))] = path
+    return found
+
+
+def imports(found: dict[str, Path]) -> dict[str, set[str]]:
+    """Every module each one imports from the package, wherever the import stands."""
+    graph: dict[str, set[str]] = defaultdict(set)
+    for name, path in found.items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                if node.level or not node.module.startswith("thirtyone"):
+                    continue
+                for alias in node.names:
+                    sub = f"{node.module}.{alias.name}"
+                    graph[name].add(sub if sub in found or alias.name == "_core" else node.module)
+            elif isinstance(node, ast.Import):
+                graph[name].update(a.name for a in node.names if a.name.startswith("thirtyone"))
+    # Importing a submodule runs its packages' __init__ first.
+    for name, targets in graph.items():
+        for target in list(targets):
+            parts = target.split(".")
+            for i in range(2, len(parts)):
+                parent = ".".join(parts[:i])
+                if parent in found and not name.startswith(parent + ".") and parent != name:
+                    targets.add(parent)
+    return graph
+
+
+def cycles(graph: dict[str, set[str]], nodes: set[str]) -> list[list[str]]:
+    """The import circles: strongly connected groups of more than one module."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in graph[v] & nodes:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                group.append(w)
+                if w == v:
+                    break
+            if len(group) > 1:
+                found.append(sorted(group))
+
+    for v in sorted(nodes):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def room(module: str) -> str | None:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 2 or (len(parts) == 2 and parts[1] in ROOMS) else None
+
+
+def test_no_module_imports_one_that_imports_it_back() -> None:
+    found = modules()
+    assert cycles(imports(found), set(found)) == []
+
+
+def test_the_cycle_finder_finds_a_circle() -> None:
+    graph: dict[str, set[str]] = defaultdict(set, {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}})
+    assert cycles(graph, {"a", "b", "c", "d"}) == [["a", "b", "c"]]
+
+
+def test_each_room_imports_only_the_rooms_above_it() -> None:
+    found = modules()
+    wrong = []
+    for name, targets in imports(found).items():
+        mine = room(name)
+        for target in targets:
+            theirs = room(target)
+            if theirs is None or mine is None or theirs == mine:
+                continue
+            if ROOMS.index(theirs) > ROOMS.index(mine):
+                wrong.append(f"{name} imports {target}")
+    # The top-level modules import no room (``python -m thirtyone`` is the command itself).
+    top_modules = {n for n in found if room(n) is None} - {"thirtyone", "thirtyone.__main__"}
+    for name in top_modules:
+        wrong += [f"{name} imports {t}" for t in imports(found)[name] if room(t) is not None]
+    assert wrong == []
+
+
+def test_every_module_is_in_a_room_or_one_of_the_few_at_the_top() -> None:
+    found = modules()
+    top = {n.split(".")[1] for n in found if n.count(".") == 1 and room(n) is None}
+    assert top <= TOP | {"__main__"}
+    assert {room(n) for n in found} - {None} == set(ROOMS)
+    per_folder: dict[str, int] = defaultdict(int)
+    for path in found.values():
+        if path.name != "__init__.py":
+            per_folder[str(path.parent)] += 1
+    assert max(per_folder.values()) <= 12, dict(per_folder)
+
+
+def test_the_library_face_loads_no_terminal_command_line_or_database() -> None:
+    code = (
+        "import sys, thirtyone\n"
+        "s = thirtyone.Session(thirtyone.Rules.standard(), seed=1)\n"
+        "s.advance()\n"
+        "thirtyone.advise(s, deals=50, playouts=100, seed=1)\n"
+        "print(' '.join(sorted(sys.modules)))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    loaded = out.stdout.split()
+    assert "thirtyone.game.session" in loaded and "thirtyone.oracle.query" in loaded
+    heavy = [m for m in loaded if m.split(".")[0] in ("rich", "click", "sqlite3", "_sqlite3")]
+    assert heavy == []
+    rooms = {room(m) for m in loaded if m.startswith("thirtyone.")}
+    assert rooms <= {None, "game", "oracle"}
