@@ -8,7 +8,7 @@ import pytest
 from rich.console import Console
 from thirtyone import Rules, advise
 from thirtyone._core import Action
-from thirtyone.oracle.answer import Advice, OptionAdvice, Sweep
+from thirtyone.oracle.answer import Advice, Kind, OptionAdvice, Sweep
 from thirtyone.oracle.words import glossary, rank_hopeless, reason
 from thirtyone.terminal.advice_view import advice_panel_body
 from thirtyone.terminal.display import help_text, rules_in_short
@@ -48,10 +48,17 @@ def test_a_31_making_put_down_says_show_it_not_a_knock_plan(preset: str) -> None
     assert "then knock" not in shown and "never knock" not in shown.split("put down KS")[0]
 
 
+def _named(name: str) -> dict[str, object]:
+    """An option named as the JSON names it (``discard:QS``: a put-down of the QS)."""
+    kind, _, card = name.partition(":")
+    return {"kind": Kind(kind), "discard": card or None}
+
+
 def _opt(
     name: str, p: float, lost: float, keeps: float | None = None, **kw: object
 ) -> OptionAdvice:
-    return OptionAdvice(name, p, 0.01, lost, keeps=keeps, **kw)  # type: ignore[arg-type]
+    given = {**_named(name), **kw}  # (a take names its put-down itself)
+    return OptionAdvice(p_safe=p, margin=0.01, lives_lost=lost, keeps=keeps, **given)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("unit", ["lives", "letters"])
@@ -93,7 +100,15 @@ def test_a_lives_trade_off_is_said_only_beyond_its_margin() -> None:
 
 def _swept(name: str, p: float, knock_at: float | None) -> OptionAdvice:
     sweep = Sweep(np.array([20.0, 25.0, np.nan]), np.array([p, p, p]), np.array([0.3, 0.3, 0.3]))
-    return OptionAdvice(name, p, 0.01, 0.3, swept=True, knock_at=knock_at, sweep=sweep)
+    return OptionAdvice(
+        p_safe=p,
+        margin=0.01,
+        lives_lost=0.3,
+        swept=True,
+        knock_at=knock_at,
+        sweep=sweep,
+        **_named(name),  # type: ignore[arg-type]
+    )
 
 
 def test_never_knock_reads_as_playing_for_31() -> None:

@@ -45,7 +45,7 @@ def problems(report: cal.Report) -> list[str]:
                 f"{kind}: {row.count} decisions, predicted p_safe {row.predicted:.3f}, "
                 f"realized {row.realized:.3f} (z = {row.z:+.1f})"
             )
-        ds = [d for d in decisions if kind == "all" or reports.option_kind(d.option) == kind]
+        ds = [d for d in decisions if kind == "all" or d.kind == kind]
         lost = [float(d.lost or 0) for d in ds]
         mean = sum(lost) / len(lost)
         sd = math.sqrt(sum((x - mean) ** 2 for x in lost) / (len(lost) - 1))
@@ -77,7 +77,7 @@ def test_honest_run_is_calibrated(honest: cal.Report) -> None:
         assert 0 <= d.rank <= d.rank_n == SMALL.rank_deals
         assert d.rank_less <= d.rank <= d.rank_less + d.rank_equal
         assert d.warnings == 0
-    kinds = {reports.option_kind(d.option) for d in honest.decisions}
+    kinds = {d.kind for d in honest.decisions}
     assert {"knock", "draw", "take", "discard"} <= kinds
     assert any(d.after_knock for d in honest.decisions)
     assert problems(honest) == []
@@ -163,7 +163,9 @@ def test_rank_check_catches_a_wrong_posterior() -> None:
     rng = random.Random(2)
     good = []
     for _ in range(1000):
-        d = cal.Decision(0, 0, 2, 0, 0, False, False, "draw", None, 0.5, 0.1, 0.5, 1, 1, False, 0)
+        d = cal.Decision(
+            0, 0, 2, 0, 0, False, False, "draw", "draw", None, 0.5, 0.1, 0.5, 1, 1, False, 0
+        )
         d.rank_n = 100
         d.rank_u = rng.random()
         good.append(d)
@@ -197,7 +199,9 @@ def test_a_few_decisions_are_plotted(tmp_path: Path) -> None:
     for i, p in enumerate(
         [0.95, 0.97, 0.99, 0.98, 0.96, 0.93, 0.91, 0.97, 0.92, 0.94] + [0.05] * 7
     ):
-        d = cal.Decision(0, 0, 2, 0, i, False, False, "draw", None, p, 0.1, 0.5, 1, 1, False, 0)
+        d = cal.Decision(
+            0, 0, 2, 0, i, False, False, "draw", "draw", None, p, 0.1, 0.5, 1, 1, False, 0
+        )
         d.safe, d.lost = p > 0.5, 0 if p > 0.5 else 1
         decisions.append(d)
     path = tmp_path / "reliability.png"

@@ -202,7 +202,7 @@ def test_a_knock_at_the_first_chance_is_explained_by_the_hand_kept_not_by_any_ha
     ben = Read(2, "Ben", np.array([8.0, 10.0, 14.0, 16.0, 20.0]), ())
     found = [alice, ben]
     first_chance = {"swept": True, "knock_at": 2.0}
-    put_down = OptionAdvice("discard", 0.8, 0.01, 0.2, card="3C", keeps=17, **first_chance)
+    put_down = OptionAdvice("discard", 0.8, 0.01, 0.2, discard="3C", keeps=17, **first_chance)
     line = why_line(Advice([put_down], [], "", 100, 100), found)
     consistent = "of the deals consistent with Alice's play."
     assert line == f"Why: Alice holds more than your 17 in 60.0% {consistent}"

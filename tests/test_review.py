@@ -283,7 +283,7 @@ def test_takes_knocks_and_put_downs_map_to_the_oracles_options(tmp_path: Path) -
         elif kind == "take":
             expected.append(("take", card, put, None))
         else:
-            expected += [("draw", None, None, None), (f"discard:{put}", None, None, card)]
+            expected += [("draw", None, None, None), (f"discard:{put}", None, put, card)]
     got = [(d["choice"], d["took"], d["put_down"], d["drew"]) for d in out["decisions"]]
     assert got == expected
     assert {"take", "knock", "draw"} <= {d["choice"] for d in out["decisions"]}

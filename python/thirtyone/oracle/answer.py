@@ -6,10 +6,24 @@ later knock scores), and the whole answer (:class:`Advice`), with the JSON of ``
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+
+
+class Kind(StrEnum):
+    """What an option does. The value is the option's name in the JSON, where a put-down is
+    written with its card (``discard:XX``, :attr:`OptionAdvice.option`)."""
+
+    KNOCK = "knock"
+    DRAW = "draw"
+    TAKE = "take"
+    #: After a draw or take: put a card down (the card is :attr:`OptionAdvice.discard`).
+    PUT_DOWN = "discard"
+    #: The stock is empty: leave the top discard, which ends the round.
+    DECLINE = "decline"
 
 
 @dataclass(frozen=True)
@@ -23,15 +37,17 @@ class Sweep:
 
 @dataclass(frozen=True)
 class OptionAdvice:
-    """One option's figures: ``option`` is ``knock``, ``draw``, ``take``, ``decline`` or
-    ``discard:XX``."""
+    """One option's figures. ``kind`` says what it does (:class:`Kind`; a name such as
+    ``"draw"`` is taken too); ``card`` is the card a take takes, ``discard`` the card a take or
+    a put-down puts down."""
 
-    option: str
+    kind: Kind
     p_safe: float
     margin: float
     lives_lost: float
-    #: For a take: the card taken and the best card to put down.
+    #: For a take: the card taken.
     card: str | None = None
+    #: For a take: the best card to put down; for a put-down: the card.
     discard: str | None = None
     #: Whether the option was swept over knock scores (then ``knock_at`` is meaningful).
     swept: bool = False
@@ -47,9 +63,20 @@ class OptionAdvice:
     p_win: float | None = None
     p_win_margin: float | None = None
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "kind", Kind(self.kind))
+
+    @property
+    def option(self) -> str:
+        """The option's name in the JSON: ``knock``, ``draw``, ``take``, ``decline`` or
+        ``discard:XX``."""
+        if self.kind is Kind.PUT_DOWN:
+            return f"discard:{self.discard}"
+        return self.kind.value
+
     def to_dict(self, points: bool = False) -> dict[str, Any]:
         d: dict[str, Any] = {"option": self.option}
-        if self.option == "take":
+        if self.kind is Kind.TAKE:
             d["card"] = self.card
             d["discard"] = self.discard
         d["p_safe"] = round(self.p_safe, 4)
@@ -65,15 +92,15 @@ class OptionAdvice:
 
     def describe(self) -> str:
         """The option in words."""
-        if self.option == "knock":
-            return "knock"
-        if self.option == "draw":
+        if self.kind is Kind.DRAW:
             return "draw from the stock"
-        if self.option == "take":
+        if self.kind is Kind.TAKE:
             return f"take the {self.card} and put down the {self.discard}"
-        if self.option == "decline":
+        if self.kind is Kind.DECLINE:
             return "leave the discard (ending the round)"
-        return f"put down the {self.option.split(':', 1)[1]}"
+        if self.kind is Kind.PUT_DOWN:
+            return f"put down the {self.discard}"
+        return "knock"
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from thirtyone import _core
 from thirtyone.errors import ThirtyOneError
-from thirtyone.oracle.answer import Advice, OptionAdvice
+from thirtyone.oracle.answer import Advice, Kind, OptionAdvice
 from thirtyone.oracle.query import advise
 from thirtyone.oracle.reads import position_seed
 
@@ -42,25 +42,24 @@ EXPERT_MAX_TIME = 1.0
 def play_option(turn: Turn, best: OptionAdvice) -> None:
     """Play the advised option ``best`` through ``turn``: knock; draw, then put down by the
     table's rule; take, then put down the advised card; decline; or, after a draw or take,
-    ``discard:XX``. A 31 is always shown."""
-    option = best.option
-    if option == "knock":
+    put down the advised card. A 31 is always shown."""
+    kind = best.kind
+    if kind is Kind.KNOCK:
         turn.knock()
-    elif option == "draw":
+    elif kind is Kind.DRAW:
         hand_before = turn.hand
         new = turn.draw()
         rules = turn.game.rules.round_rules()
         turn.put_down(_core.choose_put_down(hand_before, new, False, rules))
-    elif option == "take":
+    elif kind is Kind.TAKE:
         turn.take()
         assert best.discard is not None
         turn.put_down(best.discard)
-    elif option.startswith("discard:"):
-        turn.put_down(option.split(":", 1)[1])
-    elif option == "decline":
+    elif kind is Kind.PUT_DOWN:
+        assert best.discard is not None
+        turn.put_down(best.discard)
+    else:
         turn.decline()
-    else:  # pragma: no cover - the Oracle names no other option
-        raise ValueError(f"unknown option {option!r}")
 
 
 class OraclePlayer:

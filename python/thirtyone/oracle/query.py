@@ -19,7 +19,7 @@ from thirtyone import _core
 from thirtyone.errors import ThirtyOneError
 from thirtyone.game.session import Session
 from thirtyone.oracle import words
-from thirtyone.oracle.answer import Advice, OptionAdvice, Sweep
+from thirtyone.oracle.answer import Advice, Kind, OptionAdvice, Sweep
 from thirtyone.oracle.state import StateLike, parse
 from thirtyone.paths import data_dir
 
@@ -29,19 +29,18 @@ ROUND_RESULTS = Path(__file__).parent.parent / "data" / "round-results"
 
 
 def _option(raw: Mapping[str, Any]) -> OptionAdvice:
-    kind = raw["kind"]
-    name = f"discard:{raw['card']}" if kind == "discard" else kind
+    kind = Kind(raw["kind"])
     sweep = None
     if "sweep_knock_at" in raw:
         sweep = Sweep(raw["sweep_knock_at"], raw["sweep_p_safe"], raw["sweep_lives_lost"])
     return OptionAdvice(
-        option=name,
+        kind=kind,
         p_safe=float(raw["p_safe"]),
         margin=float(raw["margin"]),
         lives_lost=float(raw["lives_lost"]),
         lives_lost_margin=float(raw["lives_lost_margin"]),
-        card=raw["card"] if kind == "take" else None,
-        discard=raw["discard"],
+        card=raw["card"] if kind is Kind.TAKE else None,
+        discard=raw["card"] if kind is Kind.PUT_DOWN else raw["discard"],
         swept=bool(raw["swept"]),
         knock_at=raw["knock_at"],
         sweep=sweep,
@@ -169,12 +168,12 @@ def _kept(
         return option
     hand, new = held
     table = dict(rules)
-    if option.option == "knock":
+    if option.kind is Kind.KNOCK:
         return replace(option, keeps=_core.score(hand, table))
-    if option.option.startswith("discard:") and new is not None:
-        card = option.option.split(":", 1)[1]
+    if option.kind is Kind.PUT_DOWN and new is not None:
+        card = option.discard
         return replace(option, keeps=_core.score([c for c in [*hand, new] if c != card], table))
-    if option.option == "take" and option.card is not None:
+    if option.kind is Kind.TAKE and option.card is not None:
         cards = [*hand, option.card]
 
         def keeps(discard: str | None) -> float:

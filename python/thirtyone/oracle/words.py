@@ -16,6 +16,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
+from thirtyone.oracle.answer import Kind
+
 if TYPE_CHECKING:
     from thirtyone.oracle.answer import OptionAdvice
 
@@ -41,7 +43,7 @@ def score_text(score: float) -> str:
 
 def makes_31(option: OptionAdvice) -> bool:
     """Whether the option is a put-down that leaves 31 (or more: three aces)."""
-    return option.option.startswith("discard:") and option.keeps is not None and option.keeps >= 31
+    return option.kind is Kind.PUT_DOWN and option.keeps is not None and option.keeps >= 31
 
 
 def later_plan(option: OptionAdvice) -> str:

@@ -184,6 +184,7 @@ class _Table:
             pending=pending,
             after_knock=round_.knocker is not None,
             option=best.option,
+            kind=best.kind.value,
             knock_at=best.knock_at,
             p_safe=best.p_safe,
             margin=best.margin,

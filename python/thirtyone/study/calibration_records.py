@@ -81,7 +81,9 @@ class Decision:
     pending: bool
     #: Whether somebody had knocked before the query.
     after_knock: bool
+    #: The option taken, as the JSON names it (``discard:XX``), and what it does.
     option: str
+    kind: str
     knock_at: float | None
     p_safe: float
     margin: float

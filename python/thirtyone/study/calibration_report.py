@@ -105,10 +105,6 @@ class Calibration:
     by_option: dict[str, Bin]
 
 
-def option_kind(option: str) -> str:
-    return "discard" if option.startswith("discard:") else option
-
-
 def calibration(decisions: Sequence[Decision], bins: int = 10) -> Calibration:
     rows = reliability(decisions, bins)
     stat = 0.0
@@ -126,7 +122,7 @@ def calibration(decisions: Sequence[Decision], bins: int = 10) -> Calibration:
             df += 1
     kinds: dict[str, list[Decision]] = {}
     for d in decisions:
-        kinds.setdefault(option_kind(d.option), []).append(d)
+        kinds.setdefault(d.kind, []).append(d)
     return Calibration(
         decisions=len(decisions),
         bins=rows,

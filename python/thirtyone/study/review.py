@@ -107,8 +107,8 @@ class _Noting(Turn):
         if pending is not None and pending[1] == "stock":
             noted = self._note(PUT_DOWN, "", drew=pending[0], hid=hide)
         super().put_down(card, hide=hide)
-        if noted is not None:
-            noted.choice = f"discard:{self.top}"  # (the card put down, in the core's spelling)
+        if noted is not None:  # (the card put down, in the core's spelling)
+            noted.choice, noted.put_down = f"discard:{self.top}", self.top
         elif self._taken is not None:
             self._taken.put_down = self.top
             self._taken.hid = hide

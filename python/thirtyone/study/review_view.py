@@ -8,7 +8,7 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from thirtyone.oracle.answer import OptionAdvice
+from thirtyone.oracle.answer import Kind, OptionAdvice
 from thirtyone.study.review import PUT_DOWN, Decision, Review, Reviewed, p_win
 from thirtyone.terminal.advice_view import BEST_MARK, TIED_MARK, option_label
 from thirtyone.terminal.display import ordinal
@@ -21,10 +21,10 @@ def _r4(x: float | None) -> float | None:
 def choice_label(d: Decision) -> str:
     """The choice in a few words: ``knock``, ``draw``, ``put down 9C``, ``take QC, put down
     4H``."""
+    if d.step == PUT_DOWN:
+        return f"put down {d.put_down}" + (" (31 hidden)" if d.hid else "")
     if d.choice == "take":
         return f"take {d.took}, put down {d.put_down or '?'}"
-    if d.choice.startswith("discard:"):
-        return f"put down {d.choice.split(':', 1)[1]}" + (" (31 hidden)" if d.hid else "")
     return d.choice
 
 
@@ -47,7 +47,7 @@ def option_dict(o: OptionAdvice | None) -> dict[str, Any] | None:
     if o is None:
         return None
     d: dict[str, Any] = {"option": o.option}
-    if o.option == "take":
+    if o.kind is Kind.TAKE:
         d["card"], d["discard"] = o.card, o.discard
     d["p_safe"] = _r4(o.p_safe)
     d["margin"] = _r4(o.margin)

@@ -13,6 +13,8 @@ from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
+from thirtyone.oracle.answer import Kind
+
 if TYPE_CHECKING:
     from thirtyone.oracle.answer import Advice, OptionAdvice, Sweep
 
@@ -55,10 +57,10 @@ def points(margin: float) -> str:
 
 def option_label(option: OptionAdvice) -> str:
     """An option in a few words: ``knock``, ``draw``, ``take QC, put down 4H``, ``put down 9C``."""
-    if option.option == "take":
+    if option.kind is Kind.TAKE:
         return f"take {option.card}, put down {option.discard}"
-    if option.option.startswith("discard:"):
-        return f"put down {option.option.split(':', 1)[1]}"
+    if option.kind is Kind.PUT_DOWN:
+        return f"put down {option.discard}"
     return option.option
 
 

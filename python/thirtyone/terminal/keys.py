@@ -14,6 +14,7 @@ from rich.panel import Panel
 from rich.text import Text
 
 from thirtyone.game.turn import Turn
+from thirtyone.oracle.answer import Kind
 from thirtyone.terminal import display
 from thirtyone.terminal.advisor import OracleAdvisor
 from thirtyone.terminal.narrator import Narrator
@@ -98,11 +99,11 @@ def accept(player: Seat, turn: Turn) -> str | None:
         player.console.print(found)
         return None
     best = found[0].best
-    if best.option.startswith("discard:"):
-        move, answer = best.describe(), best.option.split(":", 1)[1]
+    if best.kind is Kind.PUT_DOWN:
+        move, answer = best.describe(), str(best.discard)
     else:
         move, answer = best.describe(), best.option
-        if best.option == "take":
+        if best.kind is Kind.TAKE:
             move = f"take the {best.card}"
     text = player.read(f"Play the Oracle's best: {move}? (Enter or y: yes, n: no)")
     if text is None:
