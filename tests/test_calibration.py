@@ -20,8 +20,9 @@ from thirtyone import calibration as cal
 from thirtyone import calibration_report as reports
 from thirtyone import stats
 
+#: No time limit: every answer is the whole of its work, on every machine, however busy.
 SMALL = cal.Settings(
-    decisions=800, seed=7, deals=200, playouts=500, seats=(2, 3, 4), rank_deals=100
+    decisions=800, seed=7, deals=200, playouts=500, seats=(2, 3, 4), rank_deals=100, max_time=None
 )
 Z_MAX = 4.0
 P_MIN = 0.001
@@ -93,7 +94,9 @@ def test_a_planted_knock_bias_is_caught() -> None:
 
 
 def test_the_run_is_reproducible_and_follows_the_advice() -> None:
-    settings = cal.Settings(decisions=40, seed=3, deals=100, playouts=200, seats=(3,))
+    settings = cal.Settings(
+        decisions=40, seed=3, deals=100, playouts=200, seats=(3,), max_time=None
+    )
     asked: list[tuple[int, str]] = []
 
     def recording(state, *, deals, playouts, seed, threads, max_time):  # type: ignore[no-untyped-def]
