@@ -9,6 +9,12 @@ from __future__ import annotations
 import os
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+# No test may depend on how fast the machine is: Hypothesis's deadline for an example and its
+# health check "data generation is too slow" both do, so neither applies to any test.
+settings.register_profile("thirtyone", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("thirtyone")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -511,7 +511,7 @@ def test_console_script_in_a_pseudo_terminal() -> None:
         ["play", "--seed", "5", "--oracle-playouts", "2000", "--oracle-deals", "500"],
         env=env,
         encoding="utf-8",
-        timeout=30,
+        timeout=120,  # a hang guard: the Oracle's advice comes within its 5 s limit
         dimensions=(50, 120),
     )
     try:

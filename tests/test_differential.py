@@ -37,13 +37,12 @@ import json
 import math
 import os
 import random
-import signal
 import time
 from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
-from typing import Any, TypeVar
+from typing import Any
 
 import pytest
 import thirtyone
@@ -59,7 +58,7 @@ except ModuleNotFoundError:  # tests/ made a package
     from tests import reference as ref  # type: ignore[no-redef]
 
 from reference.playout import play_out
-from reference.sampler import sample_deals_from
+from reference.sampler import Attempts, OutOfAttempts, sample_deals_from
 
 BIG = os.environ.get("THIRTYONE_DIFFERENTIAL", "") == "big"
 
@@ -84,13 +83,22 @@ class Size:
     rust: int  # Rust deals = playouts
     posterior: int  # Rust deals sampled for the posterior comparison
     other_thresholds: int  # sweep thresholds compared besides the Rust option's own
-    budget: float  # seconds of reference deal sampling allowed per position
+    budget: int  # the reference's proposal attempts for a position's deals (its work)
 
 
-# The reference's rejection sampler costs ~1 ms per deal with 2 seats but ~100 ms or more with
-# 8 or 9 (its distinctness check redraws every opponent), so costly positions get fewer deals.
-CI = Size(ref=150, min_ref=40, rust=2000, posterior=2000, other_thresholds=1, budget=3.0)
-LARGE = Size(ref=300, min_ref=60, rust=4000, posterior=4000, other_thresholds=2, budget=12.0)
+# The reference's rejection sampler takes tens of proposal attempts per deal in some positions
+# but thousands in others, most with 8 or 9 seats (its distinctness check redraws every
+# opponent), so costly positions get fewer deals. Its cost is counted in attempts, not seconds,
+# so that the positions chosen and their deals are the same on every machine, however busy.
+# It ran about 60,000 attempts per CPU second when this was written: the CI budget is about 3 s
+# of sampling per position, the large one 12 s.
+CI = Size(ref=150, min_ref=40, rust=2000, posterior=2000, other_thresholds=1, budget=180_000)
+LARGE = Size(ref=300, min_ref=60, rust=4000, posterior=4000, other_thresholds=2, budget=720_000)
+#: Deals sampled to estimate a position's attempts per deal.
+PROBE = 6
+#: A position's deals may take this many times its budget (the probe's estimate is rough)
+#: before the position is skipped.
+OVERRUN = 4
 
 
 # -- positions from real games ----------------------------------------------------------------
@@ -186,43 +194,16 @@ def round_positions(seats: int, preset: str, seed: int) -> list[tuple[str, dict[
     return out
 
 
-class _Slow(Exception):
-    pass
-
-
-T = TypeVar("T")
-
-
-def time_limited(seconds: float, fn: Callable[[], T]) -> T:
-    """fn() or _Slow after ``seconds`` (the reference is pure Python: SIGALRM interrupts it)."""
-
-    def alarm(signum: int, frame: Any) -> None:
-        raise _Slow
-
-    old = signal.signal(signal.SIGALRM, alarm)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        return fn()
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
-
-
 def affordable(ref_state: dict[str, Any], size: Size) -> int:
     """How many deals (at most ``size.ref``) the reference can sample for this position within
-    the budget, estimated from a few deals (0: fewer than ``size.min_ref``)."""
+    its budget of attempts, estimated from a few deals (0: fewer than ``size.min_ref``)."""
     pos = ref.parse_state(ref_state)
-    probe = 6
-    start = time.perf_counter()
+    work = Attempts(limit=size.budget * PROBE // size.min_ref)
     try:
-        time_limited(
-            size.budget * probe / size.min_ref,
-            lambda: sample_deals_from(pos, probe, random.Random("probe")),
-        )
-    except (_Slow, ref.NoConsistentDeal):
+        sample_deals_from(pos, PROBE, random.Random("probe"), work=work)
+    except ref.NoConsistentDeal:  # OutOfAttempts included: too costly
         return 0
-    per_deal = (time.perf_counter() - start) / probe
-    n = min(size.ref, int(size.budget / per_deal))
+    n = min(size.ref, size.budget * PROBE // work.spent)
     return n if n >= size.min_ref else 0
 
 
@@ -302,7 +283,8 @@ class CaseResult:
     comparisons: list[Comparison] = field(default_factory=list)
     posterior: list[PosteriorTest] = field(default_factory=list)
     skipped: str | None = None
-    seconds: float = 0.0
+    ref_attempts: int = 0  # the reference's proposal attempts for the deals
+    seconds: float = 0.0  # reported by the big run, never asserted
 
 
 def reference_figures(
@@ -333,14 +315,13 @@ def compare(case: Case, size: Size, threads: int | None = None) -> CaseResult:
         return result
     n_rust = min(advice.deals, size.rust)
     pos = ref.parse_state(case.ref_state)
+    work = Attempts(limit=OVERRUN * size.budget)
     try:
-        deals = time_limited(
-            4 * size.budget + 5,
-            lambda: sample_deals_from(pos, case.ref_deals, random.Random(f"deals:{seed}")),
-        )
-    except _Slow:
-        result.skipped = "the reference's deals took too long"
+        deals = sample_deals_from(pos, case.ref_deals, random.Random(f"deals:{seed}"), work=work)
+    except OutOfAttempts:
+        result.skipped = f"the reference's deals took more than {work.limit} attempts"
         return result
+    result.ref_attempts = work.spent
     pick = random.Random(f"thresholds:{seed}")
     for o in advice.options:
         if o.option == "decline":  # the reference does not evaluate declining (README)
@@ -480,6 +461,28 @@ def test_the_true_hands_hold_the_known_cards(ci_results: list[CaseResult]) -> No
             assert set(pos.known_held[seat]) <= set(r.case.hands[seat])
 
 
+def test_the_positions_do_not_depend_on_the_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Which positions are used, and how many reference deals each gets, follows from the seeds
+    and the reference's attempts alone: with every clock running a thousand times faster (a
+    machine a thousand times slower, or a busy one) the same position is picked."""
+    quick = pick_case(2, "standard", "late", 0, CI)
+    assert quick is not None
+    for name in ("perf_counter", "monotonic", "time", "process_time"):
+        real = getattr(time, name)
+        start = real()
+        monkeypatch.setattr(
+            time, name, lambda real=real, start=start: start + 1000 * (real() - start)
+        )
+    slow = pick_case(2, "standard", "late", 0, CI)
+    assert slow is not None
+    assert (slow.name, slow.seed, slow.ref_deals, slow.state) == (
+        quick.name,
+        quick.seed,
+        quick.ref_deals,
+        quick.state,
+    )
+
+
 # -- the big run ------------------------------------------------------------------------------
 
 
@@ -549,6 +552,7 @@ def summarize(results: list[CaseResult]) -> dict[str, Any]:
         "posterior_p_below_0.001": sum(p < 0.001 for p in pvals),
         "posterior_min_p": min(pvals) if pvals else None,
         "posterior_pvalues_ks_uniform_p": ks_uniform(pvals)[1] if pvals else None,
+        "reference_attempts": sum(r.ref_attempts for r in results),
         "seconds": sum(r.seconds for r in results),
     }
 

@@ -120,7 +120,7 @@ def test_two_seats_one_life_each_is_the_opponent_alone_losing_plus_a_share_of_th
     wash, dealt again by the same dealer, worth the game's value now. So p_win is p_safe plus
     the washes' share times that value, which lies between 0 and 1 - p_safe."""
     state = dict(KNOCK_OR_DRAW, lives=[1, 1])
-    advice = thirtyone.advise(state, deals=1_000, playouts=4_000, seed=3)
+    advice = thirtyone.advise(state, deals=1_000, playouts=4_000, seed=3, max_time=None)
     again = _core.game_value("standard", [1, 1], 1, 1)  # seat 1 dealt (seat 0 played first)
     assert 0.3 < again < 0.7
     for o in advice.options:
@@ -133,7 +133,7 @@ def test_an_opponent_on_the_last_life_makes_the_safe_round_a_won_game() -> None:
     """You hold 3 lives, the other 1: every round you come through safe puts them out, so
     p_win is at least p_safe (on the same playouts); a knock caught costs 2 lives, which the
     game counts, so here the game prefers to draw while the round prefers the knock."""
-    advice = thirtyone.advise(KNOCK_OR_DRAW, deals=2_000, playouts=10_000, seed=1)
+    advice = thirtyone.advise(KNOCK_OR_DRAW, deals=2_000, playouts=10_000, seed=1, max_time=None)
     for o in advice.options:
         assert o.p_win is not None and o.p_win >= o.p_safe - 1e-12
     assert advice.best_game is not None
@@ -150,7 +150,7 @@ def test_an_opponent_on_the_last_life_makes_the_safe_round_a_won_game() -> None:
 
 def test_ranked_placing_reports_points() -> None:
     state = dict(KNOCK_OR_DRAW, rules={"preset": "standard", "placing": "ranked"})
-    advice = thirtyone.advise(state, deals=500, playouts=2_000, seed=1)
+    advice = thirtyone.advise(state, deals=500, playouts=2_000, seed=1, max_time=None)
     assert advice.points
     d = advice.to_dict()
     for o in d["options"]:
@@ -160,7 +160,7 @@ def test_ranked_placing_reports_points() -> None:
 
 def test_without_lives_no_game_fields() -> None:
     state = {k: v for k, v in KNOCK_OR_DRAW.items() if k != "lives"}
-    advice = thirtyone.advise(state, deals=500, playouts=2_000, seed=1)
+    advice = thirtyone.advise(state, deals=500, playouts=2_000, seed=1, max_time=None)
     assert advice.best_game is None
     assert all(o.p_win is None for o in advice.options)
     assert "best_game" not in advice.to_dict()

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -20,6 +21,20 @@ from thirtyone.oracle.state import parse
 ENV = {"COLUMNS": "100", "NO_COLOR": "1"}
 FAST = ["--oracle-playouts", "1000", "--oracle-deals", "200"]
 SEED = 5  # you move first in round 1
+
+
+@pytest.fixture(autouse=True)
+def _advice_without_a_time_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The table's advice without its 5 s limit: every answer is the whole of its work, so two
+    games show the same panels on every machine, however busy."""
+    import thirtyone.oracle
+
+    real = thirtyone.oracle.advise
+
+    def whole(*args: Any, **kwargs: Any) -> Advice:
+        return real(*args, **{**kwargs, "max_time": None})
+
+    monkeypatch.setattr(thirtyone.oracle, "advise", whole)
 
 
 def run(args: list[str], input: str | None = None, data: Path | None = None) -> Result:

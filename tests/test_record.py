@@ -412,8 +412,11 @@ WRITER = textwrap.dedent(
     """
     import sys, time
     from pathlib import Path
+    from thirtyone.store import record
     from thirtyone.store.record import Decision, GameRecord, add
     from thirtyone.game.rules import Rules
+
+    record.BUSY_TIMEOUT = 120.0  # a hang guard: the wait for the lock is what is tested
 
     where, label, wait_for = Path(sys.argv[1]), sys.argv[2], sys.argv[4]
     decisions = int(sys.argv[3])

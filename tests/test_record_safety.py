@@ -506,6 +506,7 @@ AT_ONCE = textwrap.dedent(
 
     seed, mine, theirs = sys.argv[1], Path(sys.argv[2]), Path(sys.argv[3])
     real, waited = record._connect, [False]
+    record.BUSY_TIMEOUT = 120.0  # a hang guard: the wait for the other's write is what is tested
 
     def at_statement(sql):
         if sql.startswith("BEGIN") and not waited[0]:  # both at their first write, then go

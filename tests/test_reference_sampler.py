@@ -19,7 +19,13 @@ except ModuleNotFoundError:  # tests/ made a package
 
 from reference.cards import DECK
 from reference.rules import best_putdown, score
-from reference.sampler import combine, replay_is_consistent, sample_deals_from
+from reference.sampler import (
+    Attempts,
+    OutOfAttempts,
+    combine,
+    replay_is_consistent,
+    sample_deals_from,
+)
 from reference.state import parse_state
 from reference_helpers import STANDARD, STATE_ONE_DRAW, random_states, rule
 
@@ -100,6 +106,34 @@ def test_sampled_deals_respect_every_known_card():
                 everything.append(pos.pending[1])
             assert sorted(everything) == sorted(DECK)
             assert len(deal.rest) == pos.stock_count
+
+
+def test_an_attempt_budget_counts_every_proposal_and_changes_no_deal(monkeypatch):
+    """With an :class:`Attempts` budget the sampler draws the very deals it draws without one,
+    counts every proposal it made (every opponent, every redraw after an overlap, every deal),
+    and stops with :class:`OutOfAttempts` (a ``NoConsistentDeal``) where the budget ends."""
+    s = next(s for s, _ in random_states(40, min_turns_max=12) if s["seats"] >= 4)
+    pos = parse_state(s)
+    plain = sample_deals_from(pos, 8, random.Random(4))
+    proposals = [0]
+    real = ref.sampler.propose_history
+
+    def counted(*args):
+        proposals[0] += 1
+        return real(*args)
+
+    monkeypatch.setattr(ref.sampler, "propose_history", counted)
+    work = Attempts(limit=10**9)
+    assert sample_deals_from(pos, 8, random.Random(4), work=work) == plain
+    assert work.spent == proposals[0] >= 8 * len(pos.opponents)
+    exact = Attempts(limit=work.spent)
+    assert sample_deals_from(pos, 8, random.Random(4), work=exact) == plain
+    assert exact.spent == work.spent
+    short = Attempts(limit=work.spent - 1)
+    with pytest.raises(OutOfAttempts, match=f"more than {work.spent - 1} attempts"):
+        sample_deals_from(pos, 8, random.Random(4), work=short)
+    assert short.spent == short.limit
+    assert issubclass(OutOfAttempts, ref.NoConsistentDeal)
 
 
 def test_a_knocker_is_sampled_with_27_or_more():

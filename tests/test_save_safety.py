@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import platform
 import re
 import signal
 import subprocess
@@ -60,10 +61,38 @@ def spawn(args: str, data: Path) -> pexpect.spawn:
         f"{sys.executable} -m thirtyone play --no-oracle {args}",
         env=env,
         encoding="utf-8",
-        timeout=30,
+        timeout=120,  # a hang guard: every step is quick
         dimensions=(50, 120),
         preexec_fn=_default_sigint,
     )
+
+
+#: The number of the read system call, by machine (what /proc/PID/syscall shows first).
+READ_SYSCALL = {"x86_64": 0, "aarch64": 63, "riscv64": 63, "i686": 3, "armv7l": 3}
+
+
+def wait_until_reading(pid: int) -> None:
+    """Until the process ``pid`` is blocked reading its standard input. A SIGINT that lands
+    after a prompt's last Python step but before its read begins is not acted on until the
+    read returns (CPython looks for signals when a read is interrupted, not before it starts):
+    a window of microseconds that a person cannot hit but a test that presses at once on a busy
+    machine could. Linux shows the system call a process is blocked in; elsewhere, half a
+    second is allowed instead."""
+    number = READ_SYSCALL.get(platform.machine())
+    where = Path(f"/proc/{pid}/syscall")
+    deadline = time.monotonic() + 120  # a hang guard, not a measure of speed
+    while time.monotonic() < deadline:
+        try:
+            fields = where.read_text().split()
+        except OSError:
+            fields = []
+        if number is None or not fields:  # not Linux, or not readable
+            time.sleep(0.5)
+            return
+        if fields[:2] == [str(number), "0x0"]:  # read(0, ...)
+            return
+        time.sleep(0.005)
+    raise AssertionError(f"the game never blocked reading its input: {where.read_text()}")
 
 
 def unfinished_save(path: Path, seed: int = 3) -> bytes:
@@ -295,10 +324,7 @@ def _draw_then(how: str, path: Path, data: Path) -> str:
     if how == "q":
         child.sendline("q")
     elif how == "ctrl-c":
-        # Let the prompt reach its read first: CPython's input() misses a SIGINT that lands
-        # between the prompt's text and the read (it stays pending until a key comes), which a
-        # person cannot hit but a test that presses at once could.
-        time.sleep(0.5)
+        wait_until_reading(child.pid)
         child.sendintr()
     elif how == "ctrl-d":
         child.sendeof()

@@ -55,6 +55,20 @@ class NoConsistentDeal(RuntimeError):
     """No consistent deal was found within the attempt budget."""
 
 
+class OutOfAttempts(NoConsistentDeal):
+    """An :class:`Attempts` limit was reached before every deal asked for was drawn."""
+
+
+@dataclass
+class Attempts:
+    """The proposal attempts spent over several draws -- every opponent, every redraw after an
+    overlap, every deal -- and the most that may be spent: the sampler's work, counted the same
+    way on every machine."""
+
+    limit: int
+    spent: int = 0
+
+
 @dataclass(frozen=True)
 class OpponentHistory:
     seat: int
@@ -183,12 +197,29 @@ def combine(samplers: dict[int, Sampler], rng: random.Random, max_rounds: int) -
     raise NoConsistentDeal(f"no combination of distinct hidden cards in {max_rounds} tries")
 
 
-def sample_deal(pos: Position, rng: random.Random, max_attempts: int = 200_000) -> Deal:
-    """One consistent deal, uniformly over the consistent joint deals."""
+def sample_deal(
+    pos: Position, rng: random.Random, max_attempts: int = 200_000, work: Attempts | None = None
+) -> Deal:
+    """One consistent deal, uniformly over the consistent joint deals; the attempts it takes
+    are added to ``work``, and :class:`OutOfAttempts` is raised once they would exceed its
+    limit (the random draws up to then are those made without ``work``)."""
 
     def sampler_for(seat: int) -> Sampler:
         def draw(r: random.Random) -> tuple[OpponentHistory, tuple[str, ...]]:
-            history, _ = sample_opponent(pos, seat, r, max_attempts)
+            if work is None:
+                history, _ = sample_opponent(pos, seat, r, max_attempts)
+                return history, history.hidden
+            cap = min(max_attempts, work.limit - work.spent)
+            if cap <= 0:
+                raise OutOfAttempts(f"more than {work.limit} attempts")
+            try:
+                history, took = sample_opponent(pos, seat, r, cap)
+            except NoConsistentDeal:
+                work.spent += cap
+                if cap < max_attempts:
+                    raise OutOfAttempts(f"more than {work.limit} attempts") from None
+                raise
+            work.spent += took
             return history, history.hidden
 
         return draw
@@ -206,9 +237,13 @@ def sample_deal(pos: Position, rng: random.Random, max_attempts: int = 200_000) 
 
 
 def sample_deals_from(
-    pos: Position, n: int, rng: random.Random, max_attempts: int = 200_000
+    pos: Position,
+    n: int,
+    rng: random.Random,
+    max_attempts: int = 200_000,
+    work: Attempts | None = None,
 ) -> list[Deal]:
-    return [sample_deal(pos, rng, max_attempts) for _ in range(n)]
+    return [sample_deal(pos, rng, max_attempts, work) for _ in range(n)]
 
 
 def sample_deals(state: dict, n: int, seed: int = 0, max_attempts: int = 200_000) -> list[Deal]:
