@@ -11,6 +11,10 @@
 //! by the shares those restrictions kept (`montecarlo::sequential`, `docs/sampling.md`). The
 //! opponents with the fewest hands are drawn first: they are the most constrained, and drawn
 //! late they would most often find their hands taken.
+//!
+//! An opponent whose play no deal explains (alone, or together with the plays of the opponents
+//! before them in the round: `joint`, in the order of play) is dealt without the consistency
+//! test, after the others, from the unseen cards they left (`montecarlo::explain`).
 
 use montecarlo::{Factored, Rng};
 
