@@ -37,13 +37,12 @@ import json
 import math
 import os
 import random
-import signal
 import time
 from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
-from typing import Any, TypeVar
+from typing import Any
 
 import pytest
 import thirtyone
@@ -59,7 +58,7 @@ except ModuleNotFoundError:  # tests/ made a package
     from tests import reference as ref  # type: ignore[no-redef]
 
 from reference.playout import play_out
-from reference.sampler import sample_deals_from
+from reference.sampler import Budget, OverBudget, sample_deals_from
 
 BIG = os.environ.get("THIRTYONE_DIFFERENTIAL", "") == "big"
 
@@ -84,13 +83,16 @@ class Size:
     rust: int  # Rust deals = playouts
     posterior: int  # Rust deals sampled for the posterior comparison
     other_thresholds: int  # sweep thresholds compared besides the Rust option's own
-    budget: float  # seconds of reference deal sampling allowed per position
+    budget: int  # reference proposals allowed per position (counted, not timed)
 
 
-# The reference's rejection sampler costs ~1 ms per deal with 2 seats but ~100 ms or more with
-# 8 or 9 (its distinctness check redraws every opponent), so costly positions get fewer deals.
-CI = Size(ref=150, min_ref=40, rust=2000, posterior=2000, other_thresholds=1, budget=3.0)
-LARGE = Size(ref=300, min_ref=60, rust=4000, posterior=4000, other_thresholds=2, budget=12.0)
+# The reference's rejection sampler takes ~30 proposals per deal with few seats but thousands
+# with 8 or 9 (its distinctness check redraws every opponent), so costly positions get fewer
+# deals. Its work is counted, not timed, so the positions chosen do not depend on the machine.
+# (Some 20,000 proposals a second in pure Python: a few seconds for most positions, at most
+# half a minute for a 9-seat one.)
+CI = Size(ref=150, min_ref=40, rust=2000, posterior=2000, other_thresholds=1, budget=500_000)
+LARGE = Size(ref=300, min_ref=60, rust=4000, posterior=4000, other_thresholds=2, budget=2_000_000)
 
 
 # -- positions from real games ----------------------------------------------------------------
@@ -186,42 +188,17 @@ def round_positions(seats: int, preset: str, seed: int) -> list[tuple[str, dict[
     return out
 
 
-class _Slow(Exception):
-    pass
-
-
-T = TypeVar("T")
-
-
-def time_limited(seconds: float, fn: Callable[[], T]) -> T:
-    """fn() or _Slow after ``seconds`` (the reference is pure Python: SIGALRM interrupts it)."""
-
-    def alarm(signum: int, frame: Any) -> None:
-        raise _Slow
-
-    old = signal.signal(signal.SIGALRM, alarm)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        return fn()
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
-
-
 def affordable(ref_state: dict[str, Any], size: Size) -> int:
     """How many deals (at most ``size.ref``) the reference can sample for this position within
-    the budget, estimated from a few deals (0: fewer than ``size.min_ref``)."""
+    its budget of proposals, estimated from a few deals (0: fewer than ``size.min_ref``)."""
     pos = ref.parse_state(ref_state)
     probe = 6
-    start = time.perf_counter()
+    budget = Budget(size.budget * probe // size.min_ref)
     try:
-        time_limited(
-            size.budget * probe / size.min_ref,
-            lambda: sample_deals_from(pos, probe, random.Random("probe")),
-        )
-    except (_Slow, ref.NoConsistentDeal):
+        sample_deals_from(pos, probe, random.Random("probe"), budget=budget)
+    except (OverBudget, ref.NoConsistentDeal):
         return 0
-    per_deal = (time.perf_counter() - start) / probe
+    per_deal = budget.made / probe
     n = min(size.ref, int(size.budget / per_deal))
     return n if n >= size.min_ref else 0
 
@@ -334,12 +311,12 @@ def compare(case: Case, size: Size, threads: int | None = None) -> CaseResult:
     n_rust = min(advice.deals, size.rust)
     pos = ref.parse_state(case.ref_state)
     try:
-        deals = time_limited(
-            4 * size.budget + 5,
-            lambda: sample_deals_from(pos, case.ref_deals, random.Random(f"deals:{seed}")),
+        budget = Budget(4 * size.budget)
+        deals = sample_deals_from(
+            pos, case.ref_deals, random.Random(f"deals:{seed}"), budget=budget
         )
-    except _Slow:
-        result.skipped = "the reference's deals took too long"
+    except OverBudget:
+        result.skipped = "the reference's deals took too many proposals"
         return result
     pick = random.Random(f"thresholds:{seed}")
     for o in advice.options:

@@ -55,6 +55,23 @@ class NoConsistentDeal(RuntimeError):
     """No consistent deal was found within the attempt budget."""
 
 
+class OverBudget(RuntimeError):
+    """The proposals allowed (a :class:`Budget`) were all made."""
+
+
+@dataclass
+class Budget:
+    """Proposals allowed to a sampling, and those made: its work, counted (not timed)."""
+
+    allowed: int
+    made: int = 0
+
+    def spend(self) -> None:
+        self.made += 1
+        if self.made > self.allowed:
+            raise OverBudget(f"over {self.allowed} proposals")
+
+
 @dataclass(frozen=True)
 class OpponentHistory:
     seat: int
@@ -150,11 +167,14 @@ def replay_is_consistent(pos: Position, history: OpponentHistory) -> bool:
 
 
 def sample_opponent(
-    pos: Position, seat: int, rng: random.Random, max_attempts: int
+    pos: Position, seat: int, rng: random.Random, max_attempts: int, budget: Budget | None = None
 ) -> tuple[OpponentHistory, int]:
-    """One consistent history of one opponent, uniformly; also the attempts it took."""
+    """One consistent history of one opponent, uniformly; also the attempts it took (each
+    spent from ``budget``, if given)."""
     h = pos.hidden_count(seat)
     for attempt in range(1, max_attempts + 1):
+        if budget is not None:
+            budget.spend()
         hidden = tuple(rng.sample(pos.unseen, h))
         history = propose_history(pos, seat, hidden, rng)
         if history is not None and replay_is_consistent(pos, history):
@@ -183,12 +203,15 @@ def combine(samplers: dict[int, Sampler], rng: random.Random, max_rounds: int) -
     raise NoConsistentDeal(f"no combination of distinct hidden cards in {max_rounds} tries")
 
 
-def sample_deal(pos: Position, rng: random.Random, max_attempts: int = 200_000) -> Deal:
-    """One consistent deal, uniformly over the consistent joint deals."""
+def sample_deal(
+    pos: Position, rng: random.Random, max_attempts: int = 200_000, budget: Budget | None = None
+) -> Deal:
+    """One consistent deal, uniformly over the consistent joint deals (its proposals spent from
+    ``budget``, if given)."""
 
     def sampler_for(seat: int) -> Sampler:
         def draw(r: random.Random) -> tuple[OpponentHistory, tuple[str, ...]]:
-            history, _ = sample_opponent(pos, seat, r, max_attempts)
+            history, _ = sample_opponent(pos, seat, r, max_attempts, budget)
             return history, history.hidden
 
         return draw
@@ -206,9 +229,13 @@ def sample_deal(pos: Position, rng: random.Random, max_attempts: int = 200_000) 
 
 
 def sample_deals_from(
-    pos: Position, n: int, rng: random.Random, max_attempts: int = 200_000
+    pos: Position,
+    n: int,
+    rng: random.Random,
+    max_attempts: int = 200_000,
+    budget: Budget | None = None,
 ) -> list[Deal]:
-    return [sample_deal(pos, rng, max_attempts) for _ in range(n)]
+    return [sample_deal(pos, rng, max_attempts, budget) for _ in range(n)]
 
 
 def sample_deals(state: dict, n: int, seed: int = 0, max_attempts: int = 200_000) -> list[Deal]:
