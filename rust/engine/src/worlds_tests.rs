@@ -120,6 +120,57 @@ fn the_time_limit_holds_while_parts_are_combined() {
     assert!(combined <= 10_000 + 2 * CLOCK_EVERY, "{combined}");
 }
 
+/// Parts never compatible, whose combinations set `cancel` (Ctrl-C) after `after` of them.
+struct Interrupted {
+    combined: AtomicU64,
+    after: u64,
+    cancel: std::sync::Arc<std::sync::atomic::AtomicBool>,
+}
+impl Factored for Interrupted {
+    type Part = u32;
+    type World = ();
+    fn parts(&self) -> usize {
+        3
+    }
+    fn sample_part(&self, _: usize, rng: &mut Rng) -> Option<u32> {
+        Some(rng.below(6))
+    }
+    fn fallback_part(&self, _: usize, _: &[u32], rng: &mut Rng) -> u32 {
+        rng.below(6)
+    }
+    fn combine(&self, _: &[u32]) -> Option<()> {
+        if self.combined.fetch_add(1, Ordering::Relaxed) + 1 >= self.after {
+            self.cancel.store(true, Ordering::Relaxed);
+        }
+        None
+    }
+    fn explainable(&self, _: usize) -> Option<bool> {
+        Some(true)
+    }
+}
+
+#[test]
+fn cancellation_stops_the_least_work() {
+    // The least work goes on past the time limit, but not past Ctrl-C: within one look at the
+    // flag of each world in progress, and no other try is begun.
+    let game = Interrupted {
+        combined: AtomicU64::new(0),
+        after: 10_000,
+        cancel: std::sync::Arc::default(),
+    };
+    let r = Runner::new(Some(2), Some(Instant::now()), game.cancel.clone());
+    let s = CollectSettings {
+        target: 1_000,
+        minimum: 100,
+        ..CollectSettings::default()
+    };
+    let c = collect(&game, &s, &r);
+    assert_eq!(c.stopped, Some(Stop::Cancelled));
+    assert!(c.worlds.is_empty() && c.fallback_parts.is_empty());
+    let combined = game.combined.load(Ordering::Relaxed);
+    assert!(combined <= 10_000 + 2 * CLOCK_EVERY, "{combined}");
+}
+
 #[test]
 fn the_minimum_is_collected_whatever_the_time() {
     let past = Instant::now();

@@ -185,3 +185,25 @@ fn same_seed_same_answer_whatever_the_threads() {
         advise(&example(), None, &s2).unwrap()
     );
 }
+
+#[test]
+fn ctrl_c_stops_the_least_work_too() {
+    // Cancelled before the start, with no time left: the least work, which no time limit cuts,
+    // stops all the same (counting, deals and playouts), and there is no answer.
+    let settings = Settings {
+        seed: 3,
+        threads: Some(2),
+        max_time: Some(std::time::Duration::from_nanos(1)),
+        cancel: std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true)),
+        ..Settings::default()
+    };
+    assert!(matches!(
+        advise(&example(), None, &settings),
+        Err(Error::Cancelled)
+    ));
+    let state = crate::input::from_json(ISSUE_31.as_bytes(), &Default::default()).unwrap();
+    assert!(matches!(
+        advise(&state.round, None, &settings),
+        Err(Error::Cancelled)
+    ));
+}
