@@ -237,3 +237,25 @@ def ref_losses(
             for i in lowest:
                 lost[i] = mine if i == knocker else theirs
     return lost
+
+
+# -- the bounds of the Oracle's work (README "Errors") -------------------------------------------
+
+#: The least work of an answer: 100 deals and 1,000 playouts per option (or as many as asked).
+MIN_DEALS, MIN_PLAYOUTS = 100, 1_000
+#: The attempts of the consistent deals: each opponent not counted exactly is probed at most
+#: 200,000 times; each try of the least work (one, and one more for each opponent dealt without
+#: the test because it found no deal) is a pilot of at most 512 attempts and at most 1,000,000;
+#: and at most 10,000 attempts a deal asked.
+PROBE_ATTEMPTS, PILOT_ATTEMPTS, LEAST_ATTEMPTS, ATTEMPTS_PER_DEAL = 200_000, 512, 1_000_000, 10_000
+
+
+def least_attempts(opponents: int) -> int:
+    """The most attempts of the least work (all a collection does when the time is up)."""
+    return opponents * PROBE_ATTEMPTS + (opponents + 1) * (PILOT_ATTEMPTS + LEAST_ATTEMPTS)
+
+
+def most_attempts(deals: int, opponents: int) -> int:
+    """The most attempts of the consistent deals of an answer asked for ``deals`` deals (without
+    a target margin)."""
+    return least_attempts(opponents) + ATTEMPTS_PER_DEAL * deals

@@ -2,11 +2,14 @@
 
 Written from the README's "Errors" section (the bounds of every setting, the SettingsError they
 raise, one line and exit 2 on the command line) and its account of ``max_time`` (the answer comes
-within it, plus half a second at most for the least work an answer rests on: 100 deals and 1,000
-playouts per option, or as many as asked if fewer). Every JSON the product writes is strict JSON:
-no NaN, no Infinity.
+within it, but for the least work an answer rests on: 100 deals and 1,000 playouts per option, or
+as many as asked if fewer, bounded in work, not time). Every JSON the product writes is strict
+JSON: no NaN, no Infinity.
 
-Time checks use generous bounds (max_time + 1.5 s): they catch minutes, not milliseconds.
+Nothing here is timed: the work is counted (the core reports the attempts of an answer's
+consistent deals, and every answer its deals and playouts), so no test depends on the machine's
+speed. A time limit that is up before the work begins shows what the limit cuts: everything but
+the least work.
 """
 
 from __future__ import annotations
@@ -16,7 +19,6 @@ import math
 import os
 import subprocess
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -24,6 +26,7 @@ from typing import Any
 import pytest
 import thirtyone
 from click.testing import CliRunner
+from helpers import MIN_DEALS, MIN_PLAYOUTS, least_attempts, most_attempts
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from positions import positions
@@ -48,14 +51,9 @@ WHOLE = {
 }
 MAX_TIME = 3_600
 TARGET_MARGIN = (0.001, 0.5)
-#: The least work an answer rests on, and how far past max_time it may go.
-MIN_DEALS, MIN_PLAYOUTS, GRACE = 100, 1_000, 0.5
-#: The generous allowance of every time check.
-SLACK = 1.5
-
 #: Late 9-seat positions where consistent deals are rare (collected at a few dozen a second).
 RARE = [(1, 19), (1, 25), (3, 23), (12, 29)]
-#: One where none turned up in a second: an answer, or the error naming the time limit.
+#: One where the old half second of grace found none.
 RAREST = (1, 28)
 
 
@@ -161,8 +159,6 @@ def test_any_value_of_a_setting_gives_an_answer_or_a_settings_error(name: str, v
 def _ask(name: str, value: Any) -> None:
     kwargs = dict(CHEAP, **{name: value})
     accepted = within_bounds(name, value)
-    limit = value if name == "max_time" and accepted else CHEAP["max_time"]
-    start = time.monotonic()
     try:
         advice = thirtyone.advise(EXAMPLE, **kwargs)
     except SettingsError as err:
@@ -172,7 +168,6 @@ def _ask(name: str, value: Any) -> None:
     else:
         assert accepted, f"{name}={value!r} accepted"
         check_answer(advice, kwargs["playouts"])
-    assert time.monotonic() - start < min(limit, 60) + SLACK
 
 
 def test_sample_deals_bounds_its_count_seed_and_threads() -> None:
@@ -195,55 +190,76 @@ def test_sample_deals_bounds_its_count_seed_and_threads() -> None:
 
 
 @pytest.mark.parametrize(("seed", "turn"), RARE)
-def test_a_late_nine_seat_position_answers_within_the_time_limit(seed: int, turn: int) -> None:
+def test_a_late_nine_seat_position_says_what_the_time_limit_cut(seed: int, turn: int) -> None:
     # Consistent deals are rare here (opponents' hands collide in most combinations), so the
-    # full 10,000 deals and 50,000 playouts may not fit in 0.1 s: the limit holds whatever the
-    # threads (more threads than cores share them), and whatever it cut short is said.
+    # full 10,000 deals and 50,000 playouts may not fit in 0.1 s, whatever the threads (more
+    # threads than cores share them): whatever it cut short is said.
     state = state_at(seed, 9, turn)
     for threads in (None, 8):
-        start = time.monotonic()
         advice = thirtyone.advise(state, seed=1, max_time=0.1, threads=threads)
-        assert time.monotonic() - start < 0.1 + SLACK
         check_answer(advice, 50_000)
         cut = advice.deals < 10_000 or advice.playouts < 50_000
         said = any("time limit" in w or "rare" in w for w in advice.warnings)
         assert said == cut, (advice.deals, advice.playouts, advice.warnings)
 
 
-def test_where_no_deal_turns_up_in_time_the_error_names_the_time_limit() -> None:
+def answer_opponents(state: dict[str, Any]) -> int:
+    return len(_core.check_state(parse(state)))
+
+
+def _time_up_positions() -> list[tuple[str, dict[str, Any]]]:
+    out = [("example", EXAMPLE)]
+    out += [(f"9 seats, game {seed} turn {turn}", state_at(seed, 9, turn)) for seed, turn in RARE]
+    out.append(("the rarest", state_at(RAREST[0], 9, RAREST[1])))
+    for seats in range(2, 10):
+        ps = positions(3, seats)
+        out += [(f"{seats} seats, turn {p.turn}", p.state) for p in (ps[len(ps) // 2], ps[-1])]
+    return out
+
+
+@pytest.mark.parametrize(("name", "state"), _time_up_positions())
+def test_when_the_time_is_up_at_the_start_only_the_least_work_is_done(
+    name: str, state: dict[str, Any]
+) -> None:
+    # The time limit holds in every phase: with none left, the counting, the deals and the
+    # playouts do the least work and nothing more, whatever the machine's speed (no lives: the
+    # game-level table is another matter).
+    round_only = {k: v for k, v in state.items() if k != "lives"}
+    answer = _core.advise(parse(round_only), seed=1, max_time=1e-9, threads=8)
+    opponents = answer_opponents(round_only)
+    assert 1 <= answer["deals"] < 10_000, name
+    assert answer["attempts"] <= least_attempts(opponents), (name, answer["attempts"])
+    for o in answer["options"]:
+        # The least work's playouts, in whole chunks of them: nothing more was begun.
+        assert MIN_PLAYOUTS <= o["playouts"] < 2 * MIN_PLAYOUTS, (name, o)
+    assert any("time limit" in w for w in answer["warnings"]), name
+
+
+def test_the_rarest_position_answers_under_a_time_limit() -> None:
+    # Where the old half second of grace found no consistent deal on a busy machine: the least
+    # work is bounded in attempts, not time, so there is an answer on any machine.
     state = state_at(RAREST[0], 9, RAREST[1])
-    start = time.monotonic()
-    try:
-        advice = thirtyone.advise(state, seed=1, max_time=0.1, threads=8)
-    except SettingsError as err:
-        assert "time limit" in str(err) and "max_time 0.1 s" in str(err)
-    else:
-        check_answer(advice, 50_000)
-    assert time.monotonic() - start < 0.1 + SLACK
+    advice = thirtyone.advise(state, seed=1, max_time=0.1, threads=8)
+    check_answer(advice, 50_000)
+    answer = _core.advise(parse(state), seed=1, max_time=None, deals=10_000, playouts=100)
+    assert answer["deals"] == 10_000
+    assert answer["attempts"] <= most_attempts(10_000, 8), answer["attempts"]
 
 
-def test_every_table_size_answers_within_the_time_limit() -> None:
+def test_every_table_size_answers_under_a_time_limit() -> None:
     for seats in range(2, 10):
         ps = positions(3, seats)
         for p in (ps[len(ps) // 2], ps[-1]):
-            start = time.monotonic()
-            try:
-                advice = thirtyone.advise(p.state, seed=2, max_time=0.2, threads=8)
-            except SettingsError as err:
-                assert "time limit" in str(err)
-            else:
-                check_answer(advice, 50_000)
-            assert time.monotonic() - start < 0.2 + SLACK, (seats, p.turn)
+            check_answer(thirtyone.advise(p.state, seed=2, max_time=0.2, threads=8), 50_000)
 
 
 # -- no answer from nothing ------------------------------------------------------------------------
 
 
 def test_a_time_limit_too_short_to_play_still_answers_from_the_minimum() -> None:
-    start = time.monotonic()
     advice = thirtyone.advise(EXAMPLE, seed=4, max_time=1e-9)
-    assert time.monotonic() - start < GRACE + SLACK
-    assert advice.deals >= MIN_DEALS and advice.playouts >= MIN_PLAYOUTS
+    # The least work exactly: the time was up before any more was begun.
+    assert advice.deals == MIN_DEALS and MIN_PLAYOUTS <= advice.playouts < 2 * MIN_PLAYOUTS
     check_answer(advice, 50_000)
     # Real figures: the example's options are not all 0% safe.
     assert advice.best.p_safe > 0.3, advice.to_dict()
@@ -348,9 +364,8 @@ def test_calibrate_options_past_their_bounds_exit_2_with_one_line(
 
 
 def test_calibrate_seats_are_checked_before_they_are_counted(tmp_path: Path) -> None:
-    start = time.monotonic()
+    # (Counted first, a billion seat counts would never end: the process has a hang guard.)
     result = _run(["calibrate", "--seats", "2-1000000000", "--out", str(tmp_path)], tmp_path)
-    assert time.monotonic() - start < 30
     assert result.returncode == 2 and "seats must be 2 to 9" in result.stderr
     assert "Traceback" not in result.stderr
 

@@ -27,14 +27,14 @@ SEED = 5  # you move first in round 1
 def _advice_without_a_time_limit(monkeypatch: pytest.MonkeyPatch) -> None:
     """The table's advice without its 5 s limit: every answer is the whole of its work, so two
     games show the same panels on every machine, however busy."""
-    import thirtyone.oracle
+    import thirtyone.oracle.query
 
-    real = thirtyone.oracle.advise
+    real = thirtyone.oracle.query.advise
 
     def whole(*args: Any, **kwargs: Any) -> Advice:
         return real(*args, **{**kwargs, "max_time": None})
 
-    monkeypatch.setattr(thirtyone.oracle, "advise", whole)
+    monkeypatch.setattr(thirtyone.oracle.query, "advise", whole)
 
 
 def run(args: list[str], input: str | None = None, data: Path | None = None) -> Result:

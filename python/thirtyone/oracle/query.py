@@ -69,14 +69,14 @@ def advise(
     seed); ``max_time``: seconds allowed for the whole answer (None: no limit) — when it runs
     out, the best estimate reached is returned, with the margin its numbers give and a warning
     (the least work an answer needs, 100 deals and 1,000 playouts per option, is done even past
-    it, the deals for at most half a second more); ``target_margin``: keep adding deals (and
-    playouts) until every option's margin is at most this. Settings out of their bounds (see
-    the README's "Errors") raise :class:`~thirtyone.errors.SettingsError`; ``names``: the names
-    of the round's seats, for the reason's words (from a :class:`Game`: its players). When the
-    state carries ``lives``, every option also has ``p_win`` and the answer ``best_game``;
-    ``objective="game"`` then keeps, for each swept option, the later knock score with the
-    highest ``p_win`` (rather than the highest ``p_safe``), and the option's figures are those
-    of that score. Bad states raise
+    it: it is bounded in work, not time, see the README's "Errors"); ``target_margin``: keep
+    adding deals (and playouts) until every option's margin is at most this. Settings out of
+    their bounds (see the README's "Errors") raise :class:`~thirtyone.errors.SettingsError`;
+    ``names``: the names of the round's seats, for the reason's words (from a game: its
+    players). When the state carries ``lives``, every option also has ``p_win`` and the answer
+    ``best_game``; ``objective="game"`` then keeps, for each swept option, the later knock
+    score with the highest ``p_win`` (rather than the highest ``p_safe``), and the option's
+    figures are those of that score. Bad states raise
     :class:`~thirtyone.errors.StateError` (or another
     :class:`~thirtyone.errors.ThirtyOneError`) naming the problem.
     """

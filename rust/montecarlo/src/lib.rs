@@ -12,6 +12,7 @@
 //! and the statistics ([`stats`]).
 
 pub mod evaluate;
+pub mod explain;
 pub mod outcomes;
 pub mod rng;
 pub mod runner;
@@ -20,6 +21,7 @@ pub mod stats;
 pub mod worlds;
 
 pub use evaluate::{evaluate, ChoiceResult, EvalSettings, Evaluation, Simulator};
+pub use explain::Unexplained;
 pub use outcomes::{Outcome, Outcomes};
 pub use rng::Rng;
 pub use runner::{Runner, Stop};

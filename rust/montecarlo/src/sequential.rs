@@ -28,11 +28,10 @@
 //! number of threads.
 
 use std::sync::atomic::Ordering;
-use std::time::Instant;
 
 use crate::rng::Rng;
-use crate::runner::{Runner, Stop};
-use crate::worlds::{CollectSettings, Collected, Each, Factored};
+use crate::runner::Stop;
+use crate::worlds::{in_index_order, tested_first, Collected, Each, Factored};
 
 const PURPOSE_PILOT: u64 = 0x5049_4c4f; // "PILO"
 const PURPOSE_PROPOSAL: u64 = 0x5052_4f50; // "PROP"
@@ -40,8 +39,10 @@ const PURPOSE_RESAMPLE: u64 = 0x5245_5341; // "RESA"
 
 /// Attempts a world by rejection may take on average before worlds are weighted instead.
 pub const WEIGHTED_AFTER: usize = 16;
-/// Compatible combinations after which the pilot has seen enough.
+/// Compatible combinations after which the pilot has seen enough ...
 const PILOT_FOUND: usize = 32;
+/// ... and the most attempts it makes.
+pub const PILOT_ATTEMPTS: usize = PILOT_FOUND * WEIGHTED_AFTER;
 /// Attempts per chunk of the pilot.
 const PILOT_CHUNK: usize = 256;
 /// Worlds returned per world asked for, and the most returned (beyond, two per world asked).
@@ -54,31 +55,25 @@ const MAX_KEPT: usize = 1 << 21;
 const MAX_PER_SLOT: usize = 32;
 
 /// Whether compatible combinations are rare: more than [`WEIGHTED_AFTER`] attempts per world by
-/// rejection, in a pilot of at most `PILOT_FOUND * WEIGHTED_AFTER` attempts.
-pub(crate) fn rare<F: Factored>(
-    game: &F,
-    settings: &CollectSettings,
-    runner: &Runner,
-    deadline: Option<Instant>,
-    attempts: &mut u64,
-) -> Result<bool, Stop> {
-    let most = PILOT_FOUND * WEIGHTED_AFTER;
+/// rejection, in a pilot of at most [`PILOT_ATTEMPTS`] attempts (bounded in work: it
+/// stops only when cancelled).
+pub(crate) fn rare<F: Factored>(each: &Each<'_, F>, attempts: &mut u64) -> Result<bool, Stop> {
+    let most = PILOT_ATTEMPTS;
     let (mut done, mut found) = (0usize, 0usize);
     while done < most && found < PILOT_FOUND {
         let n = PILOT_CHUNK.min(most - done);
         let mut cut = false;
-        runner.each_chunk(
+        each.runner.each_chunk(
             n,
             PILOT_CHUNK / 4,
-            |_| deadline,
+            |_| None,
             |range| {
+                let (mut drawn, mut parts) = (Vec::new(), Vec::new());
                 range
                     .filter(|&a| {
-                        let mut rng = Rng::stream(settings.seed, PURPOSE_PILOT, (done + a) as u64);
-                        let parts: Option<Vec<F::Part>> = (0..game.parts())
-                            .map(|i| game.sample_part(i, &mut rng))
-                            .collect();
-                        parts.is_some_and(|p| game.combine(&p).is_some())
+                        let seed = each.settings.seed;
+                        let mut rng = Rng::stream(seed, PURPOSE_PILOT, (done + a) as u64);
+                        each.once(&mut rng, &mut drawn, &mut parts)
                     })
                     .count()
             },
@@ -88,7 +83,7 @@ pub(crate) fn rare<F: Factored>(
             },
         );
         if cut {
-            return Err(runner.stop_by(deadline).unwrap_or(Stop::Time));
+            return Err(Stop::Cancelled);
         }
         *attempts += n as u64;
         done += n;
@@ -107,11 +102,13 @@ fn wanted(target: usize, slots: usize) -> f64 {
     n * k / (k - n)
 }
 
-/// One proposal: the parts drawn in the game's sequence, each given those before it (`drawn`
-/// and `parts` are room to work in). Its world and weight, or None when a part had nothing
-/// compatible left (weight 0).
+/// One proposal: the parts drawn in `sequence`, each tested part given those before it, the parts
+/// dealt by the fallback (last in `sequence`) given all before them (`drawn` and `parts` are
+/// room to work in). Its world and weight, or None when a part had nothing compatible left
+/// (weight 0).
 fn propose<F: Factored>(
     game: &F,
+    fallback: &[bool],
     sequence: &[usize],
     rng: &mut Rng,
     drawn: &mut Vec<F::Part>,
@@ -120,16 +117,17 @@ fn propose<F: Factored>(
     drawn.clear();
     let mut weight = 1.0;
     for &i in sequence {
+        if fallback[i] {
+            let part = game.fallback_part(i, drawn, rng);
+            drawn.push(part);
+            continue;
+        }
         let (part, share) = game.sample_after(i, drawn, rng)?;
         weight *= share;
         drawn.push(part);
     }
     // Back in the parts' own order.
-    parts.clear();
-    parts.extend_from_slice(drawn);
-    for (&i, p) in sequence.iter().zip(drawn.iter()) {
-        parts[i] = p.clone();
-    }
+    in_index_order(sequence, drawn, parts);
     // Each part was compatible with those before it: the game combines them.
     Some((game.combine(parts)?, weight))
 }
@@ -143,11 +141,12 @@ pub fn proposals<F: Factored>(
     n: usize,
 ) -> Vec<Option<(F::World, f64)>> {
     let sequence = game.sequence();
+    let fallback = vec![false; game.parts()];
     let (mut drawn, mut parts) = (Vec::new(), Vec::new());
     (first..first + n as u64)
         .map(|k| {
             let mut rng = Rng::stream(seed, PURPOSE_PROPOSAL, k);
-            propose(game, &sequence, &mut rng, &mut drawn, &mut parts)
+            propose(game, &fallback, &sequence, &mut rng, &mut drawn, &mut parts)
         })
         .collect()
 }
@@ -173,11 +172,7 @@ impl<W> Kept<W> {
 }
 
 /// Collect [`slots`] worlds resampled from weighted proposals (see the module's text).
-pub(crate) fn collect_weighted<F, D>(each: &Each<'_, F, D>, out: &mut Collected<F::World>)
-where
-    F: Factored,
-    D: Fn() -> Option<Instant> + Sync,
-{
+pub(crate) fn collect_weighted<F: Factored>(each: &Each<'_, F>, out: &mut Collected<F::World>) {
     let slots = slots(each.settings.target);
     let kept = propose_until(each, wanted(each.settings.target, slots), out);
     out.ess = Some(kept.ess());
@@ -191,20 +186,23 @@ where
     rng.shuffle(&mut out.worlds);
 }
 
-/// Proposals until their effective sample size reaches `wanted`, the time is up or the most
-/// allowed are kept.
-fn propose_until<F, D>(
-    each: &Each<'_, F, D>,
+/// Proposals until their effective sample size reaches `wanted`, the time is up, the most allowed
+/// are kept or the most allowed are made ([`crate::worlds::CollectSettings::max_attempts_per_world`] per world
+/// asked). The least work ([`crate::worlds::CollectSettings::minimum`] kept, at most
+/// [`crate::worlds::CollectSettings::minimum_attempts`] proposals) is done whatever the time; if it keeps none,
+/// the proposals stop there.
+fn propose_until<F: Factored>(
+    each: &Each<'_, F>,
     wanted: f64,
     out: &mut Collected<F::World>,
-) -> Kept<F::World>
-where
-    F: Factored,
-    D: Fn() -> Option<Instant> + Sync,
-{
-    let sequence = each.game.sequence();
-    let seed = each.settings.seed;
+) -> Kept<F::World> {
+    let s = each.settings;
+    let sequence = tested_first(each.fallback, each.game.sequence().into_iter());
     let most = MAX_KEPT.min(MAX_PER_SLOT * wanted.ceil() as usize);
+    let most_made = usize::try_from(s.max_attempts_per_world.saturating_mul(s.target as u64))
+        .unwrap_or(usize::MAX)
+        .max(1);
+    let least = usize::try_from(s.minimum_attempts).unwrap_or(usize::MAX);
     let mut kept = Kept {
         worlds: Vec::new(),
         weights: Vec::new(),
@@ -213,27 +211,41 @@ where
         sum_sq: 0.0,
     };
     let mut next = wanted.ceil() as usize;
-    while out.stopped.is_none() && kept.worlds.len() < most {
+    while out.stopped.is_none() && kept.worlds.len() < most && kept.made < most_made {
+        if s.minimum > 0 && kept.worlds.is_empty() {
+            // Nothing kept yet: the least work's proposals are all there is to it.
+            if kept.made >= least {
+                break;
+            }
+            next = next.min(least - kept.made);
+        }
+        next = next.min(most_made - kept.made);
         let first = kept.made;
         each.runner.each_chunk(
             next,
             CHUNK,
-            |_| (each.deadline)(),
+            // (A chunk of the least work is begun only while it fits in its proposals.)
+            |start| each.deadline((first + start + CHUNK) as u64),
             |range| {
                 let mut got = Vec::new();
                 let (mut drawn, mut parts) = (Vec::new(), Vec::new());
+                let made = range.len();
                 for k in range {
-                    let mut rng = Rng::stream(seed, PURPOSE_PROPOSAL, (first + k) as u64);
-                    if let Some(p) = propose(each.game, &sequence, &mut rng, &mut drawn, &mut parts)
+                    let mut rng = Rng::stream(s.seed, PURPOSE_PROPOSAL, (first + k) as u64);
+                    let fallback = each.fallback;
+                    let game = each.game;
+                    if let Some(p) =
+                        propose(game, fallback, &sequence, &mut rng, &mut drawn, &mut parts)
                     {
                         each.found.fetch_add(1, Ordering::Relaxed);
                         got.push(p);
                     }
                 }
-                got
+                (got, made)
             },
             |r| match r {
-                Some(got) => {
+                Some((got, made)) => {
+                    out.attempts += made as u64;
                     for (w, weight) in got {
                         kept.worlds.push(w);
                         kept.weights.push(weight);
@@ -249,7 +261,6 @@ where
             },
         );
         kept.made += next;
-        out.attempts += next as u64;
         let ess = kept.ess();
         if ess >= wanted {
             break;

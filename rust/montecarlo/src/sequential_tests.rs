@@ -1,7 +1,8 @@
 //! Importance-weighted worlds against the exact distribution of a toy game.
 
 use super::*;
-use crate::worlds::{collect, Weighted};
+use crate::runner::Runner;
+use crate::worlds::{collect, CollectSettings, Weighted};
 use std::collections::HashMap;
 
 /// `n` parts, each a value in `0..n` with weights (0: inconsistent); compatible when all differ:
@@ -72,7 +73,7 @@ impl Factored for Perm {
         let v = rng.below(5);
         (rng.below(3) < self.weights[i][v as usize]).then_some(v)
     }
-    fn fallback_part(&self, _: usize, rng: &mut Rng) -> u32 {
+    fn fallback_part(&self, _: usize, _: &[u32], rng: &mut Rng) -> u32 {
         rng.below(5)
     }
     fn combine(&self, p: &[u32]) -> Option<Vec<u32>> {
@@ -242,7 +243,7 @@ impl Factored for Spread {
     fn sample_part(&self, _: usize, rng: &mut Rng) -> Option<u32> {
         Some(rng.below(100))
     }
-    fn fallback_part(&self, _: usize, rng: &mut Rng) -> u32 {
+    fn fallback_part(&self, _: usize, _: &[u32], rng: &mut Rng) -> u32 {
         rng.below(100)
     }
     fn combine(&self, p: &[u32]) -> Option<(u32, u32)> {
@@ -287,6 +288,7 @@ fn the_effective_number_counts_the_weights_and_the_resampling() {
     let c = Collected {
         worlds: vec![0u8; 2_000],
         fallback_parts: Vec::new(),
+        fallback_why: Vec::new(),
         attempts: 0,
         given_up: 0,
         stopped: None,

@@ -13,12 +13,20 @@
 //! weights instead, and resampled ([`crate::sequential`]): the estimates then rest on an
 //! effective number of worlds ([`Collected::effective`]).
 //!
-//! A part that no attempt explains (a history the model cannot produce) is dealt by the game's
-//! fallback, without the test, and reported.
+//! A part that cannot be explained (a history the model cannot produce, alone or together with
+//! the other parts) is dealt by the game's fallback, without the test, after the others, and
+//! reported ([`crate::explain`]).
+//!
+//! Every step is bounded in work: the probes and the pilot by their attempts, each world by
+//! [`CollectSettings::max_attempts_per_world`], the weighted proposals by as many per world asked.
+//! The least work, until [`CollectSettings::minimum`] worlds are found, is bounded by
+//! [`CollectSettings::minimum_attempts`] and goes on whatever the time limit (only cancellation
+//! stops it); everything after it stops at the runner's time limit.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
+use crate::explain::{self, Unexplained};
 use crate::rng::Rng;
 use crate::runner::{Runner, Stop};
 use crate::sequential;
@@ -32,8 +40,10 @@ pub trait Factored: Sync {
     fn parts(&self) -> usize;
     /// One attempt at part `i`: a sample from its prior, kept only if consistent.
     fn sample_part(&self, i: usize, rng: &mut Rng) -> Option<Self::Part>;
-    /// Part `i` dealt without the consistency test (used when no attempt explains it).
-    fn fallback_part(&self, i: usize, rng: &mut Rng) -> Self::Part;
+    /// Part `i` dealt without the consistency test (used when it cannot be explained), given the
+    /// parts dealt before it (`others`: every tested part, then the other fallback parts in index
+    /// order). It should use nothing they use, so that the world combines.
+    fn fallback_part(&self, i: usize, others: &[Self::Part], rng: &mut Rng) -> Self::Part;
     /// The world made of these parts, or None when they are incompatible.
     fn combine(&self, parts: &[Self::Part]) -> Option<Self::World>;
 
@@ -41,6 +51,20 @@ pub trait Factored: Sync {
     /// (None: find out by probing).
     fn explainable(&self, _i: usize) -> Option<bool> {
         None
+    }
+
+    /// Whether consistent samples of the parts `which` combine into a world at all, when the game
+    /// can tell with a bounded amount of work (None: it cannot tell; the default).
+    fn combinable(&self, _which: &[usize]) -> Option<bool> {
+        None
+    }
+
+    /// The order in which the parts are tested together ([`Factored::combinable`]): a part whose
+    /// consistent samples combine with none of those of the parts kept before it is dealt by the
+    /// fallback, and where worlds are too rare to find at all, the last part tested is the first
+    /// so dealt (default: index order).
+    fn explain_order(&self) -> Vec<usize> {
+        (0..self.parts()).collect()
     }
 
     /// Whether parts can be drawn one after another, each given the parts drawn before it
@@ -88,14 +112,16 @@ pub struct CollectSettings {
     pub seed: u64,
     /// Attempts spent on each part before it is declared unexplainable.
     pub probe_attempts: u64,
-    /// Attempts (over all parts and combinations) one world may take before it is given up.
+    /// Attempts (over all parts and combinations) one world may take before it is given up; the
+    /// weighted proposals are at most as many per world asked.
     pub max_attempts_per_world: u64,
-    /// Until `minimum` worlds are found, the collection (and the probes it needs) stops at
-    /// `minimum_deadline` instead of the runner's time limit: the least work an answer rests on,
-    /// allowed to run on past that limit (None: no limit; cancellation stops it all the same).
-    /// It is meant to be at or after the runner's own time limit.
+    /// The least work: until `minimum` worlds are found, the collection goes on past the runner's
+    /// time limit (cancellation stops it all the same), for at most `minimum_attempts` attempts
+    /// (worlds by rejection are begun only while their most attempts fit in what is left). If
+    /// that finds no world at all, the collection gives up, and the last part tested (in
+    /// [`Factored::explain_order`]) is dealt by the fallback for another try.
     pub minimum: usize,
-    pub minimum_deadline: Option<Instant>,
+    pub minimum_attempts: u64,
     /// When worlds are importance-weighted and resampled instead of drawn by rejection.
     pub weighted: Weighted,
 }
@@ -106,9 +132,9 @@ impl Default for CollectSettings {
             target: 10_000,
             seed: 0,
             probe_attempts: 200_000,
-            max_attempts_per_world: 1_000_000,
+            max_attempts_per_world: 10_000,
             minimum: 0,
-            minimum_deadline: None,
+            minimum_attempts: 1_000_000,
             weighted: Weighted::WhenRare,
         }
     }
@@ -118,9 +144,11 @@ impl Default for CollectSettings {
 #[derive(Debug)]
 pub struct Collected<W> {
     pub worlds: Vec<W>,
-    /// Parts dealt by the fallback because no attempt was consistent.
+    /// Parts dealt by the fallback, in index order ...
     pub fallback_parts: Vec<usize>,
-    /// Attempts made in all (parts and combinations).
+    /// ... and why each was.
+    pub fallback_why: Vec<Unexplained>,
+    /// Attempts made in all (probes, the pilot, parts, combinations and weighted proposals).
     pub attempts: u64,
     /// Worlds given up after `max_attempts_per_world`.
     pub given_up: usize,
@@ -151,7 +179,21 @@ impl<W> Collected<W> {
     }
 }
 
-const PURPOSE_PROBE: u64 = 0x5052_4f42; // "PROB"
+impl<W> Collected<W> {
+    /// Nothing collected: the attempts made and why it stopped.
+    fn stopped_early(attempts: u64, stopped: Option<Stop>) -> Collected<W> {
+        Collected {
+            worlds: Vec::new(),
+            fallback_parts: Vec::new(),
+            fallback_why: Vec::new(),
+            attempts,
+            given_up: 0,
+            stopped,
+            ess: None,
+        }
+    }
+}
+
 const PURPOSE_WORLD: u64 = 0x574f_524c; // "WORL"
 
 /// Collect up to `settings.target` consistent worlds. World `k` comes from its own random stream,
@@ -160,61 +202,67 @@ const PURPOSE_WORLD: u64 = 0x574f_524c; // "WORL"
 /// When consistent combinations are rare and the game can draw a part given the others
 /// ([`Factored::sample_after`]), worlds are importance-weighted and resampled instead
 /// ([`crate::sequential`]): more worlds, whose effective number is about `target`.
+///
+/// Parts that cannot be explained are dealt by the game's fallback ([`crate::explain`]): those
+/// that no attempt explains alone, those that combine with none of the parts before them, and,
+/// where the least work finds no world at all, the last part tested, one at a time, until
+/// worlds are found (or every part is so dealt).
 pub fn collect<F: Factored>(
     game: &F,
     settings: &CollectSettings,
     runner: &Runner,
 ) -> Collected<F::World> {
-    // The time limit of the next world: the minimum's until that many are found.
-    let found = AtomicUsize::new(0);
-    let world_deadline = || {
-        if found.load(Ordering::Relaxed) < settings.minimum {
-            settings.minimum_deadline
-        } else {
-            runner.deadline()
-        }
-    };
     let mut attempts = 0u64;
-    let early = |attempts, stopped| Collected {
-        worlds: Vec::new(),
-        fallback_parts: Vec::new(),
-        attempts,
-        given_up: 0,
-        stopped,
-        ess: None,
+    let mut why = match explain::alone(game, settings, runner, &mut attempts) {
+        Ok(why) => why,
+        Err(stop) => return Collected::stopped_early(attempts, Some(stop)),
     };
-    let fallback = match probe(game, settings, runner, world_deadline(), &mut attempts) {
-        Ok(f) => f,
-        Err(stop) => return early(attempts, Some(stop)),
-    };
-    let able = game.sequential() && game.parts() >= 2 && !fallback.iter().any(|&f| f);
+    explain::together(game, &mut why);
+    loop {
+        let mut out = gather(game, settings, runner, &why, attempts);
+        if out.worlds.is_empty() && out.stopped.is_none() && settings.minimum > 0 {
+            if let Some(i) = explain::last_tested(game, &why) {
+                why[i] = Some(Unexplained::Rare);
+                attempts = out.attempts;
+                continue;
+            }
+        }
+        for (i, w) in why.iter().enumerate() {
+            if let Some(w) = *w {
+                out.fallback_parts.push(i);
+                out.fallback_why.push(w);
+            }
+        }
+        return out;
+    }
+}
+
+/// The worlds, with the parts of `why` dealt by the fallback, `attempts` made before.
+fn gather<F: Factored>(
+    game: &F,
+    settings: &CollectSettings,
+    runner: &Runner,
+    why: &[Option<Unexplained>],
+    attempts: u64,
+) -> Collected<F::World> {
+    let fallback: Vec<bool> = why.iter().map(Option::is_some).collect();
+    let mut out = Collected::stopped_early(attempts, None);
+    let each = Each::new(game, &fallback, settings, runner);
+    let tested = fallback.iter().filter(|&&f| !f).count();
+    let able = game.sequential() && tested >= 2;
     let weighted = match settings.weighted {
         _ if !able => false,
         Weighted::Never => false,
         Weighted::Always => true,
-        Weighted::WhenRare => {
-            match sequential::rare(game, settings, runner, world_deadline(), &mut attempts) {
-                Ok(rare) => rare,
-                Err(stop) => return early(attempts, Some(stop)),
+        Weighted::WhenRare => match sequential::rare(&each, &mut out.attempts) {
+            Ok(rare) => rare,
+            Err(stop) => {
+                out.stopped = Some(stop);
+                return out;
             }
-        }
+        },
     };
-    let mut out = Collected {
-        worlds: Vec::with_capacity(settings.target.min(CAPACITY_AHEAD)),
-        fallback_parts: (0..fallback.len()).filter(|&i| fallback[i]).collect(),
-        attempts,
-        given_up: 0,
-        stopped: None,
-        ess: None,
-    };
-    let each = Each {
-        game,
-        fallback: &fallback,
-        settings,
-        runner,
-        found: &found,
-        deadline: &world_deadline,
-    };
+    out.worlds.reserve(settings.target.min(CAPACITY_AHEAD));
     if weighted {
         sequential::collect_weighted(&each, &mut out);
     } else {
@@ -227,104 +275,155 @@ pub fn collect<F: Factored>(
 pub(crate) type Found<F> = (Vec<<F as Factored>::Part>, <F as Factored>::World);
 
 /// What the collection of every world shares.
-pub(crate) struct Each<'a, F, D> {
+pub(crate) struct Each<'a, F> {
     pub game: &'a F,
     pub fallback: &'a [bool],
+    /// The parts in the order they are dealt: the tested ones, then those dealt by the fallback
+    /// (given the others); whether that is the parts' own order.
+    order: Vec<usize>,
+    in_order: bool,
     pub settings: &'a CollectSettings,
     pub runner: &'a Runner,
-    /// Worlds found so far (for the minimum's deadline).
-    pub found: &'a AtomicUsize,
-    pub deadline: &'a D,
+    /// Worlds found so far (for the least work).
+    pub found: AtomicUsize,
 }
 
-impl<F: Factored, D: Fn() -> Option<Instant> + Sync> Each<'_, F, D> {
-    /// One world's parts from `rng`, with this collection's limits.
-    pub fn one(&self, rng: &mut Rng) -> (Result<Option<Found<F>>, Stop>, u64) {
+impl<'a, F: Factored> Each<'a, F> {
+    fn new(
+        game: &'a F,
+        fallback: &'a [bool],
+        settings: &'a CollectSettings,
+        runner: &'a Runner,
+    ) -> Self {
+        let order = tested_first(fallback, 0..fallback.len());
+        let in_order = order.iter().enumerate().all(|(k, &i)| k == i);
+        Each {
+            game,
+            fallback,
+            order,
+            in_order,
+            settings,
+            runner,
+            found: AtomicUsize::new(0),
+        }
+    }
+
+    /// The time limit of work that brings the attempts of the worlds to `spent`: none while it is
+    /// the least work (the minimum not found, and `spent` within its attempts), else the runner's.
+    pub fn deadline(&self, spent: u64) -> Option<Instant> {
+        let s = self.settings;
+        if self.found.load(Ordering::Relaxed) < s.minimum && spent <= s.minimum_attempts {
+            None
+        } else {
+            self.runner.deadline()
+        }
+    }
+
+    /// One world's parts from `rng`, given up after its attempts or at `deadline`.
+    pub fn one(
+        &self,
+        rng: &mut Rng,
+        deadline: Option<Instant>,
+    ) -> (Result<Option<Found<F>>, Stop>, u64) {
         let limit = Limit {
             max_attempts: self.settings.max_attempts_per_world,
-            deadline: (self.deadline)(),
+            deadline,
         };
-        one_world(self.game, self.fallback, limit, rng, self.runner)
+        one_world(self, limit, rng)
     }
-}
 
-/// The parts that no attempt explains (dealt by the fallback), found by probing each part.
-fn probe<F: Factored>(
-    game: &F,
-    settings: &CollectSettings,
-    runner: &Runner,
-    deadline: Option<Instant>,
-    attempts: &mut u64,
-) -> Result<Vec<bool>, Stop> {
-    let probe_chunk = 4096usize;
-    let mut fallback = vec![false; game.parts()];
-    for (i, fb) in fallback.iter_mut().enumerate() {
-        if let Some(known) = game.explainable(i) {
-            *fb = !known;
-            continue;
-        }
-        let probes = settings.probe_attempts as usize;
-        let mut found = false;
-        // Grow the probe geometrically so that an easy part costs little.
-        let mut done = 0usize;
-        let mut size = probe_chunk.min(probes.max(1));
-        while done < probes && !found {
-            let n = size.min(probes - done);
-            let (mut cut, mut any) = (false, false);
-            runner.each_chunk(
-                n,
-                probe_chunk / 4,
-                |_| deadline,
-                |range| {
-                    range.into_iter().any(|a| {
-                        let mut rng = Rng::stream(
-                            settings.seed,
-                            PURPOSE_PROBE ^ ((i as u64) << 40),
-                            (done + a) as u64,
-                        );
-                        game.sample_part(i, &mut rng).is_some()
-                    })
-                },
-                |r| match r {
-                    Some(x) => any |= x,
-                    None => cut = true,
-                },
-            );
-            if cut {
-                return Err(runner.stop_by(deadline).unwrap_or(Stop::Time));
+    /// One attempt at every part (one sample of each tested part, the others dealt by the
+    /// fallback) and their combination (`drawn` and `parts`: room to work in).
+    pub fn once(&self, rng: &mut Rng, drawn: &mut Vec<F::Part>, parts: &mut Vec<F::Part>) -> bool {
+        drawn.clear();
+        for &i in &self.order {
+            if self.fallback[i] {
+                let p = self.game.fallback_part(i, drawn, rng);
+                drawn.push(p);
+            } else if let Some(p) = self.game.sample_part(i, rng) {
+                drawn.push(p);
+            } else {
+                return false;
             }
-            found = any;
-            *attempts += n as u64;
-            done += n;
-            size *= 4;
         }
-        *fb = !found;
+        self.combine(drawn, parts).is_some()
     }
-    Ok(fallback)
+
+    /// The world of the parts dealt in this collection's order.
+    fn combine(&self, drawn: &[F::Part], parts: &mut Vec<F::Part>) -> Option<F::World> {
+        if self.in_order {
+            return self.game.combine(drawn);
+        }
+        in_index_order(&self.order, drawn, parts);
+        self.game.combine(parts)
+    }
 }
 
-/// Every world independent: world k from stream k.
-fn independent<F: Factored, D: Fn() -> Option<Instant> + Sync>(
-    each: &Each<'_, F, D>,
+/// The parts of `sequence` that are tested, then those dealt by the fallback (in index order).
+pub(crate) fn tested_first(fallback: &[bool], sequence: impl Iterator<Item = usize>) -> Vec<usize> {
+    let mut order: Vec<usize> = sequence.filter(|&i| !fallback[i]).collect();
+    order.extend((0..fallback.len()).filter(|&i| fallback[i]));
+    order
+}
+
+/// The parts dealt in `order` (`drawn`) put back in their own order, into `parts`.
+pub(crate) fn in_index_order<P: Clone>(order: &[usize], drawn: &[P], parts: &mut Vec<P>) {
+    parts.clear();
+    parts.extend_from_slice(drawn);
+    for (&i, p) in order.iter().zip(drawn) {
+        parts[i] = p.clone();
+    }
+}
+
+/// Every world independent: world k from stream k. First the least work, whatever the time: the
+/// worlds still missing from the minimum, in rounds, each begun only while the most attempts of
+/// its worlds fit in what is left of the least work's. Nothing found then: given up (the caller
+/// deals a part by the fallback). Then the rest within the runner's time limit.
+fn independent<F: Factored>(each: &Each<'_, F>, out: &mut Collected<F::World>) {
+    let s = each.settings;
+    let cap = s.max_attempts_per_world.max(1);
+    let (mut next, start) = (0usize, out.attempts);
+    while next < s.target && out.worlds.len() < s.minimum {
+        let left = s.minimum_attempts.saturating_sub(out.attempts - start);
+        let n = (s.minimum - out.worlds.len())
+            .min(s.target - next)
+            .min(usize::try_from(left / cap).unwrap_or(usize::MAX));
+        if n == 0 {
+            break;
+        }
+        worlds(each, next..next + n, None, out);
+        next += n;
+        if out.stopped.is_some() {
+            return;
+        }
+    }
+    if s.minimum > 0 && out.worlds.is_empty() {
+        return;
+    }
+    worlds(each, next..s.target, each.runner.deadline(), out);
+}
+
+/// Worlds `range` (world k from stream k), not begun after `deadline`.
+fn worlds<F: Factored>(
+    each: &Each<'_, F>,
+    range: std::ops::Range<usize>,
+    deadline: Option<Instant>,
     out: &mut Collected<F::World>,
 ) {
-    let seed = each.settings.seed;
+    let (seed, first) = (each.settings.seed, range.start);
     each.runner.each_chunk(
-        each.settings.target,
+        range.len(),
         WORLD_CHUNK,
-        |_| (each.deadline)(),
-        |range| {
-            let mut worlds = Vec::with_capacity(range.len());
+        |_| deadline,
+        |chunk| {
+            let mut worlds = Vec::with_capacity(chunk.len());
             let (mut tried, mut given_up, mut stopped) = (0u64, 0usize, None);
-            for k in range {
-                let mut rng = Rng::stream(seed, PURPOSE_WORLD, k as u64);
-                let (parts, a) = each.one(&mut rng);
+            for k in chunk {
+                let mut rng = Rng::stream(seed, PURPOSE_WORLD, (first + k) as u64);
+                let (parts, a) = each.one(&mut rng, deadline);
                 tried += a;
                 match parts {
-                    Ok(Some((_, w))) => {
-                        each.found.fetch_add(1, Ordering::Relaxed);
-                        worlds.push(w);
-                    }
+                    Ok(Some((_, w))) => worlds.push(w),
                     Ok(None) => given_up += 1,
                     Err(stop) => {
                         stopped = Some(stop);
@@ -373,16 +472,16 @@ struct Limit {
 /// Attempts between two looks at the clock.
 const CLOCK_EVERY: u64 = 4096;
 
-/// One world: every part by rejection (or fallback), then the combination; an incompatible
-/// combination starts the whole world again. Returns the world and its parts (None if
-/// given up after its attempts; the reason if the run stopped meanwhile) and the attempts made.
+/// One world: every tested part by rejection, the others by the fallback after them, then the
+/// combination; an incompatible combination starts the whole world again. Returns the world and
+/// its parts (None if given up after its attempts; the reason if the run stopped meanwhile) and
+/// the attempts made.
 fn one_world<F: Factored>(
-    game: &F,
-    fallback: &[bool],
+    each: &Each<'_, F>,
     limit: Limit,
     rng: &mut Rng,
-    runner: &Runner,
 ) -> (Result<Option<Found<F>>, Stop>, u64) {
+    let (game, runner) = (each.game, each.runner);
     let mut attempts = 0u64;
     let mut clock = CLOCK_EVERY;
     // Whether to give up after another attempt: too many attempts, or the run stopped.
@@ -395,18 +494,20 @@ fn one_world<F: Factored>(
         }
         (attempts >= limit.max_attempts).then_some(Ok(None))
     };
-    let mut parts: Vec<F::Part> = Vec::with_capacity(fallback.len());
+    let n = each.fallback.len();
+    let (mut drawn, mut parts) = (Vec::with_capacity(n), Vec::with_capacity(n));
     loop {
-        parts.clear();
-        for (i, &fb) in fallback.iter().enumerate() {
-            if fb {
-                parts.push(game.fallback_part(i, rng));
+        drawn.clear();
+        for &i in &each.order {
+            if each.fallback[i] {
+                let p = game.fallback_part(i, &drawn, rng);
+                drawn.push(p);
                 continue;
             }
             loop {
                 attempts += 1;
                 if let Some(p) = game.sample_part(i, rng) {
-                    parts.push(p);
+                    drawn.push(p);
                     break;
                 }
                 if let Some(end) = over(attempts) {
@@ -415,7 +516,10 @@ fn one_world<F: Factored>(
             }
         }
         attempts += 1;
-        if let Some(w) = game.combine(&parts) {
+        if let Some(w) = each.combine(&drawn, &mut parts) {
+            if each.in_order {
+                return (Ok(Some((drawn, w))), attempts);
+            }
             return (Ok(Some((parts, w))), attempts);
         }
         if let Some(end) = over(attempts) {
@@ -425,156 +529,5 @@ fn one_world<F: Factored>(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Two parts, each a number 0..6 ("dice"); part 0 is consistent when even, part 1 when it is
-    /// at least 3; compatible when different. The consistent worlds are the pairs (a, b) with a
-    /// in {0, 2, 4}, b in {3, 4, 5}, a != b: 8 pairs, each to come up 1/8 of the time.
-    struct Dice;
-    impl Factored for Dice {
-        type Part = u32;
-        type World = (u32, u32);
-        fn parts(&self) -> usize {
-            2
-        }
-        fn sample_part(&self, i: usize, rng: &mut Rng) -> Option<u32> {
-            let x = rng.below(6);
-            let ok = if i == 0 { x % 2 == 0 } else { x >= 3 };
-            ok.then_some(x)
-        }
-        fn fallback_part(&self, _: usize, rng: &mut Rng) -> u32 {
-            rng.below(6)
-        }
-        fn combine(&self, p: &[u32]) -> Option<(u32, u32)> {
-            (p[0] != p[1]).then_some((p[0], p[1]))
-        }
-    }
-
-    #[test]
-    fn every_consistent_world_equally_likely() {
-        let r = Runner::simple(Some(2));
-        let s = CollectSettings {
-            target: 40_000,
-            seed: 11,
-            ..CollectSettings::default()
-        };
-        let c = collect(&Dice, &s, &r);
-        assert_eq!(c.worlds.len(), 40_000);
-        assert!(c.fallback_parts.is_empty());
-        let mut counts = std::collections::HashMap::new();
-        for w in &c.worlds {
-            assert!(w.0 % 2 == 0 && w.1 >= 3 && w.0 != w.1);
-            *counts.entry(*w).or_insert(0u32) += 1;
-        }
-        assert_eq!(counts.len(), 8);
-        let e = 40_000.0 / 8.0;
-        let chi: f64 = counts.values().map(|&c| (c as f64 - e).powi(2) / e).sum();
-        // 7 degrees of freedom: 24.3 is the 0.999 quantile.
-        assert!(chi < 24.3, "chi-square {chi}");
-    }
-
-    #[test]
-    fn same_seed_same_worlds_whatever_the_threads() {
-        let s = CollectSettings {
-            target: 500,
-            seed: 5,
-            ..CollectSettings::default()
-        };
-        let a = collect(&Dice, &s, &Runner::simple(Some(1))).worlds;
-        let b = collect(&Dice, &s, &Runner::simple(Some(2))).worlds;
-        assert_eq!(a, b);
-    }
-
-    /// Parts that are always consistent and never compatible: every world is given up.
-    struct Clash;
-    impl Factored for Clash {
-        type Part = u32;
-        type World = ();
-        fn parts(&self) -> usize {
-            3
-        }
-        fn sample_part(&self, _: usize, rng: &mut Rng) -> Option<u32> {
-            Some(rng.below(6))
-        }
-        fn fallback_part(&self, _: usize, rng: &mut Rng) -> u32 {
-            rng.below(6)
-        }
-        fn combine(&self, _: &[u32]) -> Option<()> {
-            None
-        }
-        fn explainable(&self, _: usize) -> Option<bool> {
-            Some(true)
-        }
-    }
-
-    #[test]
-    fn the_time_limit_holds_while_parts_are_combined() {
-        let deadline = Instant::now() + std::time::Duration::from_millis(50);
-        let r = Runner::new(Some(2), Some(deadline), std::sync::Arc::default());
-        let s = CollectSettings {
-            target: 1_000,
-            max_attempts_per_world: u64::MAX,
-            ..CollectSettings::default()
-        };
-        let c = collect(&Clash, &s, &r);
-        // Without a look at the clock while combining, one world alone would never end.
-        assert!(Instant::now() < deadline + std::time::Duration::from_secs(1));
-        assert_eq!(c.stopped, Some(Stop::Time));
-        assert!(c.worlds.is_empty());
-    }
-
-    #[test]
-    fn the_minimum_runs_on_to_its_own_deadline() {
-        let past = Instant::now();
-        let r = Runner::new(Some(2), Some(past), std::sync::Arc::default());
-        let s = CollectSettings {
-            target: 10_000,
-            seed: 3,
-            minimum: 100,
-            minimum_deadline: None,
-            ..CollectSettings::default()
-        };
-        let c = collect(&Dice, &s, &r);
-        // The runner's time was up before the start: only the minimum was collected.
-        assert!(
-            (100..10_000).contains(&c.worlds.len()),
-            "{}",
-            c.worlds.len()
-        );
-        assert_eq!(c.stopped, Some(Stop::Time));
-        let none = collect(&Dice, &CollectSettings { minimum: 0, ..s }, &r);
-        assert!(none.worlds.is_empty());
-    }
-
-    struct Impossible;
-    impl Factored for Impossible {
-        type Part = u32;
-        type World = u32;
-        fn parts(&self) -> usize {
-            1
-        }
-        fn sample_part(&self, _: usize, _: &mut Rng) -> Option<u32> {
-            None
-        }
-        fn fallback_part(&self, _: usize, rng: &mut Rng) -> u32 {
-            rng.below(6)
-        }
-        fn combine(&self, p: &[u32]) -> Option<u32> {
-            Some(p[0])
-        }
-    }
-
-    #[test]
-    fn an_unexplainable_part_is_dealt_by_the_fallback() {
-        let s = CollectSettings {
-            target: 100,
-            seed: 1,
-            probe_attempts: 10_000,
-            ..CollectSettings::default()
-        };
-        let c = collect(&Impossible, &s, &Runner::simple(Some(2)));
-        assert_eq!(c.fallback_parts, vec![0]);
-        assert_eq!(c.worlds.len(), 100);
-    }
-}
+#[path = "worlds_tests.rs"]
+mod tests;

@@ -202,7 +202,8 @@ fn one_deal(
         parts.clear();
         for i in 0..inf.parts() {
             if inf.explainable(i) == Some(false) {
-                parts.push(inf.fallback_part(i, rng));
+                let p = inf.fallback_part(i, parts, rng);
+                parts.push(p);
                 continue;
             }
             loop {

@@ -11,11 +11,16 @@
 //! by the shares those restrictions kept (`montecarlo::sequential`, `docs/sampling.md`). The
 //! opponents with the fewest hands are drawn first: they are the most constrained, and drawn
 //! late they would most often find their hands taken.
+//!
+//! An opponent whose play no deal explains (alone, or together with the plays of the opponents
+//! before them in the round: `joint`, in the order of play) is dealt without the consistency
+//! test, after the others, from the unseen cards they left (`montecarlo::explain`).
 
 use montecarlo::{Factored, Rng};
 
 use crate::cards::{Card, CardSet};
 use crate::inference::{Deal, Inference, OppDeal, Posterior};
+use crate::joint::fit;
 use crate::round::MAX_SEATS;
 
 impl Factored for Inference<'_> {
@@ -44,8 +49,36 @@ impl Factored for Inference<'_> {
         }
     }
 
-    fn fallback_part(&self, i: usize, rng: &mut Rng) -> OppDeal {
-        self.untested(&self.view.opponents[i], rng)
+    /// The opponent dealt without the consistency test, from the unseen cards the hands dealt
+    /// before do not use.
+    fn fallback_part(&self, i: usize, others: &[OppDeal], rng: &mut Rng) -> OppDeal {
+        let taken = others
+            .iter()
+            .fold(CardSet::EMPTY, |u, p| u.union(p.unseen_used));
+        self.untested(&self.view.opponents[i], taken, rng)
+    }
+
+    /// Exact for counted opponents, within a bounded search (`joint`).
+    fn combinable(&self, which: &[usize]) -> Option<bool> {
+        let mut lists = Vec::with_capacity(which.len());
+        for &i in which {
+            match &self.posteriors[i] {
+                Posterior::Counted { hands, .. } => {
+                    lists.push(hands.iter().map(|h| h.1.bits()).collect());
+                }
+                Posterior::Rejection => return None,
+            }
+        }
+        fit(lists)
+    }
+
+    /// The opponents in the order they play from the round's first player: where their plays do
+    /// not fit together, the later player's is the one no deal explains.
+    fn explain_order(&self) -> Vec<usize> {
+        let t = &self.view.table;
+        let mut order: Vec<usize> = (0..self.view.opponents.len()).collect();
+        order.sort_by_key(|&i| (self.view.opponents[i].seat + t.seats - t.first) % t.seats);
+        order
     }
 
     fn combine(&self, parts: &[OppDeal]) -> Option<Deal> {

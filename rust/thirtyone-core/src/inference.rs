@@ -17,7 +17,7 @@
 //! the engine (their hidden cards must differ): see `deals`.
 
 use std::collections::HashMap;
-use std::time::Instant;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use montecarlo::Rng;
 use rayon::prelude::*;
@@ -55,10 +55,11 @@ pub(crate) enum Posterior {
     Rejection,
 }
 
-/// Steps one opponent's count may take before rejection sampling takes over.
-const COUNT_BUDGET: u64 = 4_000_000;
-/// Steps of a count between two looks at the clock.
-const CLOCK_EVERY: u64 = 4_096;
+/// Steps one opponent's count may take before rejection sampling takes over (bounded in work,
+/// not time: a count is part of the least work of an answer).
+pub const COUNT_BUDGET: u64 = 4_000_000;
+/// Steps of a count between two looks at the cancellation flag.
+const LOOK_EVERY: u64 = 4_096;
 
 /// Samples consistent deals for one view.
 pub struct Inference<'a> {
@@ -71,18 +72,18 @@ pub struct Inference<'a> {
 
 impl<'a> Inference<'a> {
     pub fn new(view: &'a View) -> Self {
-        Inference::within(view, None)
+        Inference::cancellable(view, &AtomicBool::new(false))
     }
 
-    /// The same, the counting stopped at `deadline`: an opponent whose count is not done by
-    /// then is sampled by rejection instead.
-    pub fn within(view: &'a View, deadline: Option<Instant>) -> Self {
+    /// The same, the counting stopped when `cancel` is set (an opponent whose count is not done
+    /// by then is left to rejection: the caller is to see the flag and stop).
+    pub fn cancellable(view: &'a View, cancel: &AtomicBool) -> Self {
         let unseen: Vec<Card> = view.unseen.iter().collect();
         // Opponents are counted in parallel (in the caller's rayon pool).
         let posteriors: Vec<Posterior> = view
             .opponents
             .par_iter()
-            .map(|o| Counter::count(view, o, &unseen, deadline))
+            .map(|o| Counter::count(view, o, &unseen, cancel))
             .collect();
         let places = Places::new(&unseen);
         let conditionals = view
@@ -137,14 +138,20 @@ impl<'a> Inference<'a> {
             .collect()
     }
 
-    /// `k` distinct unseen cards chosen uniformly.
-    fn unseen_cards(&self, k: usize, rng: &mut Rng, out: &mut [Card; 3]) -> CardSet {
+    /// `k` distinct unseen cards chosen uniformly, none of `taken` (which must leave `k`).
+    fn unseen_cards(
+        &self,
+        k: usize,
+        taken: CardSet,
+        rng: &mut Rng,
+        out: &mut [Card; 3],
+    ) -> CardSet {
         let mut used = CardSet::EMPTY;
         let n = self.unseen.len() as u32;
         let mut got = 0;
         while got < k {
             let c = self.unseen[rng.below(n) as usize];
-            if !used.contains(c) {
+            if !used.contains(c) && !taken.contains(c) {
                 used.insert(c);
                 out[got] = c;
                 got += 1;
@@ -182,7 +189,7 @@ impl<'a> Inference<'a> {
         }
         let mut fresh = [Card::from_index(0); 3];
         let k = slots_len - o.hidden_discards.len();
-        let used = self.unseen_cards(k, rng, &mut fresh);
+        let used = self.unseen_cards(k, CardSet::EMPTY, rng, &mut fresh);
         let mut j = 0;
         for (s, slot) in slots.iter_mut().enumerate().take(slots_len) {
             if filled & (1 << s) == 0 {
@@ -197,8 +204,9 @@ impl<'a> Inference<'a> {
         })
     }
 
-    /// Opponent `o` dealt without the test: the cards they took and still hold, and unseen cards.
-    pub(crate) fn untested(&self, o: &Opponent, rng: &mut Rng) -> OppDeal {
+    /// Opponent `o` dealt without the test: the cards they took and still hold, and unseen cards
+    /// that none of the hands dealt before (`taken`) uses.
+    pub(crate) fn untested(&self, o: &Opponent, taken: CardSet, rng: &mut Rng) -> OppDeal {
         if let Some(h) = o.shown_hand {
             return OppDeal {
                 hand: h,
@@ -208,7 +216,7 @@ impl<'a> Inference<'a> {
         let mut hand = [Card::from_index(0); 3];
         let held: Vec<Card> = o.known_held.iter().collect();
         let mut fresh = [Card::from_index(0); 3];
-        let used = self.unseen_cards(3 - held.len(), rng, &mut fresh);
+        let used = self.unseen_cards(3 - held.len(), taken, rng, &mut fresh);
         for (i, slot) in hand.iter_mut().enumerate() {
             *slot = if i < held.len() {
                 held[i]
@@ -283,7 +291,7 @@ struct Counter<'a> {
     /// Hidden cards still to enter their hand (dealt or drawn) in a branch.
     counts: HashMap<u64, ([Card; 3], u64)>,
     steps: u64,
-    deadline: Option<Instant>,
+    cancel: &'a AtomicBool,
 }
 
 #[derive(Clone, Copy)]
@@ -301,7 +309,7 @@ impl<'a> Counter<'a> {
         view: &'a View,
         o: &'a Opponent,
         unseen: &'a [Card],
-        deadline: Option<Instant>,
+        cancel: &'a AtomicBool,
     ) -> Posterior {
         if let Some(h) = o.shown_hand {
             return Posterior::Counted {
@@ -318,7 +326,7 @@ impl<'a> Counter<'a> {
             unseen,
             counts: HashMap::new(),
             steps: 0,
-            deadline,
+            cancel,
         };
         if !c.deal() {
             return Posterior::Rejection;
@@ -357,7 +365,7 @@ impl<'a> Counter<'a> {
     }
 
     /// Every dealt hand: some of the cards they put down later, and fresh unseen cards.
-    /// Returns false when the count went over its budget or its time.
+    /// Returns false when the count went over its budget or was cancelled.
     fn deal(&mut self) -> bool {
         let later: Vec<Card> = self.o.hidden_discards.iter().map(|&(c, _)| c).collect();
         let all_later: CardSet = later.iter().copied().collect();
@@ -403,13 +411,13 @@ impl<'a> Counter<'a> {
         true
     }
 
-    /// Replay turn `t` and everything after it. Returns false over budget or time.
+    /// Replay turn `t` and everything after it. Returns false over budget or when cancelled.
     fn turn(&mut self, t: usize, b: Branch) -> bool {
         self.steps += 1;
         if self.steps > COUNT_BUDGET {
             return false;
         }
-        if self.steps % CLOCK_EVERY == 0 && self.deadline.is_some_and(|d| Instant::now() >= d) {
+        if self.steps % LOOK_EVERY == 0 && self.cancel.load(Ordering::Relaxed) {
             return false;
         }
         let Some(turn) = self.o.turns.get(t) else {

@@ -31,7 +31,7 @@ fn an_unplayed_opponent_is_listed_as_the_walk_counts_it() {
             unseen: &unseen,
             counts: HashMap::new(),
             steps: 0,
-            deadline: None,
+            cancel: &AtomicBool::new(false),
         };
         assert!(c.deal());
         let mut walked: Vec<(u64, [Card; 3], u64)> =
@@ -50,16 +50,16 @@ fn an_unplayed_opponent_is_listed_as_the_walk_counts_it() {
 }
 
 #[test]
-fn counting_stops_at_its_deadline() {
+fn counting_stops_when_cancelled_and_not_at_any_time() {
     let input = (1..50)
         .find_map(|seed| position(seed, 4, 6))
         .expect("a round lasts six turns");
     let view = View::from_input(&input).unwrap();
-    let counted = Inference::within(&view, None).counts();
+    let counted = Inference::new(&view).counts();
     assert!(counted.iter().all(Option::is_some));
-    // Time already up: an opponent whose count takes more than a few thousand steps (the
-    // first look at the clock) is left to rejection; a quicker count is finished.
-    let cut = Inference::within(&view, Some(std::time::Instant::now())).counts();
+    // Cancelled before the start: an opponent whose count takes more than a few thousand steps
+    // (the first look at the flag) is left to rejection; a quicker count is finished.
+    let cut = Inference::cancellable(&view, &AtomicBool::new(true)).counts();
     assert!(cut.iter().any(Option::is_none), "{cut:?}");
     for (c, full) in cut.iter().zip(&counted) {
         assert!(c.is_none() || c == full);

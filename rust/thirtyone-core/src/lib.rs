@@ -19,6 +19,7 @@ pub mod game_value;
 pub mod games;
 pub mod inference;
 pub mod input;
+mod joint;
 pub mod oracle;
 pub mod playout;
 pub mod public;

@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use montecarlo::{
     collect, evaluate, margin, stats, CollectSettings, Collected, EvalSettings, Evaluation, Runner,
-    Stop, Tally,
+    Stop, Tally, Unexplained,
 };
 
 use crate::cards::Card;
@@ -17,7 +17,9 @@ use crate::inference::{Deal, Inference};
 use crate::playout::{Choice, Playouts};
 use crate::scoring::Score;
 pub use crate::settings::Settings;
-use crate::settings::{GRACE, MAX_DEALS, MIN_DEALS, MIN_PLAYOUTS};
+use crate::settings::{
+    ATTEMPTS_PER_DEAL, LEAST_ATTEMPTS, MAX_DEALS, MIN_DEALS, MIN_PLAYOUTS, PROBE_ATTEMPTS,
+};
 use crate::view::{StateInput, View};
 
 /// An option as reported.
@@ -82,6 +84,10 @@ pub struct Advice {
     pub deals: usize,
     pub deals_asked: usize,
     pub playouts: usize,
+    /// The attempts the consistent deals took (opponents' hands and combinations tried, weighted
+    /// proposals, probes and pilots), over every collection of the answer: its work, bounded by
+    /// [`most_attempts`].
+    pub attempts: u64,
     pub warnings: Vec<String>,
     /// Each opponent's seat with the score of their hand in every deal the figures were played
     /// over, in the deals' order: the read of that opponent that the answer rests on.
@@ -153,11 +159,12 @@ fn choices(view: &View) -> Vec<Choice> {
 
 /// Evaluate every option of the player whose view `input` is.
 ///
-/// With `max_time`, the whole answer comes within it: consistent deals are collected for at
-/// most 40% of the time, and the playouts, played for every option side by side, stop when the
-/// time is up (the best estimate reached, with the margin its numbers give). The least work an
-/// answer rests on ([`MIN_DEALS`] deals and [`MIN_PLAYOUTS`] playouts per option, or fewer if
-/// fewer are asked) is done even when the time is up, the deals for at most [`GRACE`] more.
+/// With `max_time`, the whole answer comes within it, but for the least work an answer rests on:
+/// consistent deals are collected for at most 40% of the time, and the playouts, played for every
+/// option side by side, stop when the time is up (the best estimate reached, with the margin its
+/// numbers give). The least work ([`MIN_DEALS`] deals and [`MIN_PLAYOUTS`] playouts per option,
+/// or fewer if fewer are asked) is done even when the time is up, bounded in work, not time
+/// ([`LEAST_ATTEMPTS`]; only cancellation stops it).
 /// With `target_margin`, deals (and playouts) are added until every option's margin is within
 /// it.
 ///
@@ -182,16 +189,17 @@ pub fn advise(input: &StateInput, game: Option<&GameInput>, settings: &Settings)
         None => (None, Vec::new()),
     };
     let deadline = settings.max_time.and_then(|d| start.checked_add(d));
-    let grace = deadline.and_then(|d| d.checked_add(GRACE));
-    let inference = runner.install(|| Inference::within(&view, grace));
+    // Each opponent's hands counted: part of the least work (bounded in steps, not time).
+    let inference = runner.install(|| Inference::cancellable(&view, &settings.cancel));
     let choices = choices(&view);
     let sim = Playouts::new(&view, knock_thresholds(&view)).with_game(table.clone());
-    let (mut target, mut playouts) = (settings.deals, settings.playouts);
+    let (mut target, mut playouts, mut attempts) = (settings.deals, settings.playouts, 0);
     loop {
         // Consistent deals, for at most 40% of the time left.
         let now = Instant::now();
         runner.set_deadline(deadline.map(|d| now + d.saturating_duration_since(now).mul_f64(0.4)));
-        let collected = collect_deals(&inference, target, settings, grace, &runner)?;
+        let collected = collect_deals(&inference, target, settings.seed, &runner)?;
+        attempts += collected.attempts;
         let deals: &[Deal] = &collected.worlds;
         // Playouts: the sweep until 65% of the time left, the confirmation until the end.
         let now = Instant::now();
@@ -252,6 +260,7 @@ pub fn advise(input: &StateInput, game: Option<&GameInput>, settings: &Settings)
             playouts
         };
         let mut advice = rank(options, &eval, deals_used, playouts, target, warnings);
+        advice.attempts = attempts;
         advice.opponent_scores = opponent_scores(&view, deals);
         advice.points = table.as_ref().is_some_and(|t| t.points());
         return Ok(advice);
@@ -356,36 +365,50 @@ fn unavailable(why: Unavailable) -> Result<String> {
     }
 }
 
-/// Up to `target` consistent deals; until [`MIN_DEALS`] are found the collection may run on to
-/// `grace`. None at all is an error: a time limit too short, or a history nothing explains.
+/// How the Oracle collects `target` consistent deals (and `thirtyone._core.sample_deals` its
+/// `n`): the least work and its bounds.
+pub fn deal_settings(target: usize, seed: u64) -> CollectSettings {
+    CollectSettings {
+        target,
+        seed,
+        probe_attempts: PROBE_ATTEMPTS,
+        max_attempts_per_world: ATTEMPTS_PER_DEAL,
+        minimum: MIN_DEALS.min(target),
+        minimum_attempts: LEAST_ATTEMPTS,
+        ..CollectSettings::default()
+    }
+}
+
+/// The most attempts a collection of `target` deals makes, for `opponents` opponents: the probes
+/// of every opponent, a pilot and the least work for every try (one, and one more per opponent
+/// dealt without the test because the least work found nothing), and [`ATTEMPTS_PER_DEAL`] per
+/// deal asked. An answer's [`Advice::attempts`] is at most the sum of this over its collections
+/// (one, but for a target margin).
+pub fn most_attempts(target: usize, opponents: usize) -> u64 {
+    let tries = opponents as u64 + 1;
+    let pilot = montecarlo::sequential::PILOT_ATTEMPTS as u64;
+    opponents as u64 * PROBE_ATTEMPTS
+        + tries * (pilot + LEAST_ATTEMPTS)
+        + ATTEMPTS_PER_DEAL * target as u64
+}
+
+/// Up to `target` consistent deals; the least work (until [`MIN_DEALS`] are found) goes on past
+/// the time limit, bounded by its attempts. None at all is an error (cancelled, or a history
+/// nothing explains even with every opponent dealt without the test).
 fn collect_deals(
     inference: &Inference<'_>,
     target: usize,
-    settings: &Settings,
-    grace: Option<Instant>,
+    seed: u64,
     runner: &Runner,
 ) -> Result<Collected<Deal>> {
-    let collected = collect(
-        inference,
-        &CollectSettings {
-            target,
-            seed: settings.seed,
-            minimum: MIN_DEALS.min(target),
-            minimum_deadline: grace,
-            ..CollectSettings::default()
-        },
-        runner,
-    );
+    if runner.stop_by(None) == Some(Stop::Cancelled) {
+        return Err(Error::Cancelled); // (the counting may have been cut short)
+    }
+    let collected = collect(inference, &deal_settings(target, seed), runner);
     match collected.stopped {
         Some(Stop::Cancelled) => Err(Error::Cancelled),
         _ if !collected.worlds.is_empty() => Ok(collected),
-        Some(Stop::Time) => Err(Error::BadSetting(format!(
-            "no consistent deal was found within the time limit (max_time {} s, and {} s more \
-             for the least work an answer needs)",
-            settings.max_time.map_or(0.0, |d| d.as_secs_f64()),
-            GRACE.as_secs_f64()
-        ))),
-        None => Err(Error::BadState("no consistent deal was found".into())),
+        _ => Err(Error::BadState("no consistent deal was found".into())),
     }
 }
 
@@ -425,10 +448,24 @@ fn warnings(
     settings: &Settings,
 ) -> Vec<String> {
     let mut warnings = Vec::new();
-    for &i in &collected.fallback_parts {
+    for (&i, why) in collected.fallback_parts.iter().zip(&collected.fallback_why) {
+        let seat = view.opponents[i].seat;
+        let what = match why {
+            Unexplained::Alone => {
+                format!("no deal explains seat {seat}'s play by the table's rule")
+            }
+            Unexplained::Together => format!(
+                "no deal explains seat {seat}'s play by the table's rule together with the plays \
+                 of the opponents before them"
+            ),
+            Unexplained::Rare => format!(
+                "no deal that explains seat {seat}'s play by the table's rule together with the \
+                 other opponents' plays was found in {} attempts",
+                thousands(LEAST_ATTEMPTS as usize)
+            ),
+        };
         warnings.push(format!(
-            "no deal explains seat {}'s play by the table's rule, so that opponent was dealt without the consistency test",
-            view.opponents[i].seat
+            "{what}, so that opponent was dealt without the consistency test"
         ));
     }
     if collected.stopped == Some(Stop::Time) {
@@ -493,6 +530,7 @@ fn rank(
         deals,
         deals_asked,
         playouts,
+        attempts: 0,
         warnings,
         opponent_scores: Vec::new(),
         best_game,

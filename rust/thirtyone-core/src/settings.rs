@@ -33,14 +33,27 @@ pub const MAX_TIME: f64 = 3_600.0;
 pub const MIN_TARGET_MARGIN: f64 = 0.001;
 pub const MAX_TARGET_MARGIN: f64 = 0.5;
 
-/// The least work an answer rests on, done even when the time limit leaves none: this many
-/// consistent deals (or as many as asked, if fewer) ...
+/// The least work an answer rests on, done even when the time limit leaves none, and bounded in
+/// work, not time, so that it is the same on a slow or busy machine: this many consistent deals
+/// (or as many as asked, if fewer) ...
 pub const MIN_DEALS: usize = 100;
-/// ... and this many playouts per option (or as many as asked, if fewer) ...
+/// ... and this many playouts per option (or as many as asked, if fewer). The deals take at most
+/// [`LEAST_ATTEMPTS`] attempts (with the work every collection of deals begins with: counting
+/// each opponent's hands, at most `inference::COUNT_BUDGET` steps each, testing the counted
+/// hands together, at most `joint::JOINT_BUDGET` steps, [`PROBE_ATTEMPTS`] for each opponent not
+/// counted, and a pilot of 512 attempts).
 pub const MIN_PLAYOUTS: usize = 1_000;
-/// ... for at most this long past the time limit. The playouts are cheap (a few milliseconds);
-/// the deals are what may need it, where consistent deals are rare.
-pub const GRACE: Duration = Duration::from_millis(500);
+/// The attempts (an opponent's hand tried, a combination of hands tried, or a weighted proposal)
+/// the least work's deals may take. Should they find no deal at all, the opponent who played last
+/// among those tested is dealt without the consistency test, and the least work is tried again
+/// (at most once per opponent).
+pub const LEAST_ATTEMPTS: u64 = 1_000_000;
+/// The attempts one consistent deal may take before it is given up (and the weighted proposals
+/// per deal asked): the deals of an answer take at most this many per deal asked.
+pub const ATTEMPTS_PER_DEAL: u64 = 10_000;
+/// The attempts at an opponent who is not counted exactly before their play is taken as one no
+/// deal explains.
+pub const PROBE_ATTEMPTS: u64 = 200_000;
 
 /// How hard the Oracle works.
 #[derive(Clone, Debug)]

@@ -65,7 +65,8 @@ fn points(s: Option<Score>) -> Option<f64> {
 }
 
 /// Evaluate every option of the state's player. `state` is a checked `State`. Returns a dict:
-/// options (best first), tied, deals, deals_asked, playouts, warnings.
+/// options (best first), tied, deals, deals_asked, playouts, attempts (the work of the
+/// consistent deals, for checks), warnings.
 ///
 /// The settings are checked by the core against their bounds (SettingsError).
 #[pyfunction]
@@ -148,6 +149,7 @@ pub fn advise<'py>(
     out.set_item("deals", advice.deals)?;
     out.set_item("deals_asked", advice.deals_asked)?;
     out.set_item("playouts", advice.playouts)?;
+    out.set_item("attempts", advice.attempts)?;
     out.set_item("warnings", advice.warnings.clone())?;
     out.set_item("best_game", advice.best_game)?;
     out.set_item("points", advice.points)?;
@@ -190,17 +192,11 @@ pub fn sample_deals<'py>(
     let c2 = cancel.clone();
     let (view, collected) = run_detached(py, &cancel, move || {
         let view = View::from_input(&input)?;
-        let runner = montecarlo::Runner::new(threads, None, c2);
-        let inference = runner.install(|| Inference::new(&view));
-        let mut collected = montecarlo::collect(
-            &inference,
-            &montecarlo::CollectSettings {
-                target: n,
-                seed,
-                ..montecarlo::CollectSettings::default()
-            },
-            &runner,
-        );
+        let runner = montecarlo::Runner::new(threads, None, c2.clone());
+        let inference = runner.install(|| Inference::cancellable(&view, &c2));
+        // The Oracle's own collection, with its bounds of work.
+        let mut collected =
+            montecarlo::collect(&inference, &oracle::deal_settings(n, seed), &runner);
         // Rare deals come importance-weighted and resampled, more of them in a random order:
         // the first `n` are as good a sample as any.
         collected.worlds.truncate(n);
