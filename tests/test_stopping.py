@@ -275,3 +275,27 @@ def test_the_pool_keeps_the_order_and_raises_a_workers_error() -> None:
             for x in pool.map([4, 9, -1, 16]):
                 got.append(x)
     assert got == [2.0, 3.0]
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc (Linux)")
+def test_a_worker_ignores_ctrl_c_from_its_first_instruction() -> None:
+    """A Ctrl-C at a terminal reaches every process of the group, workers still importing
+    included (seconds on a busy machine): they must be deaf to it before any of their code runs.
+    The spawn resets the signal mask, so it is the ignored disposition that they start with."""
+    import multiprocessing
+
+    spawn = multiprocessing.get_context("spawn")
+    handler = signal.getsignal(signal.SIGINT)
+    with workers._sigint_ignored_by_children():
+        child = spawn.Process(target=time.sleep, args=(30,), daemon=True)
+        child.start()
+    try:
+        status = Path(f"/proc/{child.pid}/status").read_text()
+        ignored = int(
+            next(ln for ln in status.splitlines() if ln.startswith("SigIgn:")).split()[1], 16
+        )
+        assert ignored & (1 << (signal.SIGINT - 1)), status
+    finally:
+        child.kill()
+        child.join()
+    assert signal.getsignal(signal.SIGINT) is handler  # (this process keeps its own)

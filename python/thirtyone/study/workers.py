@@ -6,9 +6,9 @@ every command must stop when asked, leaving no process behind:
 - :func:`stopping` turns Ctrl-C (SIGINT), SIGTERM and SIGHUP into :class:`Stopped` in the main
   thread, also from within a long call of the Rust core (it checks for signals every 50 ms); a
   signal ignored when the command began (``nohup``, a background job) stays ignored;
-- :class:`Pool` spawns the workers deaf to SIGINT (blocked from their first instruction, then
-  ignored: a Ctrl-C at a terminal reaches the whole process group, and the parent alone decides
-  what it means), hands them the work a chunk at a time,
+- :class:`Pool` spawns the workers deaf to SIGINT (ignored from their first instruction: a
+  Ctrl-C at a terminal reaches the whole process group, and the parent alone decides what it
+  means), hands them the work a chunk at a time,
   takes the results in order, and on leaving, for whatever reason, terminates the workers and
   waits for them. A worker also ends by itself when its parent is gone (a thread watches
   ``os.getppid()``, for a parent killed with SIGKILL) and when the pipe to it is closed;
@@ -120,19 +120,24 @@ def held() -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def _sigint_blocked() -> Iterator[None]:
-    """Within: SIGINT is blocked in this thread, so the processes started here begin with it
-    blocked (a blocked signal stays blocked through exec) until they ignore it (:func:`_serve`):
-    a Ctrl-C while a worker starts cannot interrupt it. This process does not lose it: it is
-    taken by another thread of the process, or after."""
+def _sigint_ignored_by_children() -> Iterator[None]:
+    """Within: the processes started here begin with SIGINT ignored, from their first
+    instruction: a Ctrl-C while a worker is still starting (importing, which takes seconds on a
+    busy machine) cannot interrupt it. An ignored signal stays ignored through exec, and the
+    interpreter then leaves it so (the spawn resets the signal mask, so blocking alone would not
+    do). This process does not lose one meanwhile: it is blocked here, so it waits, pending,
+    until the handler is back."""
     mask = getattr(signal, "pthread_sigmask", None)
-    if mask is None:  # (Windows: each worker ignores it as it starts)
+    main = threading.current_thread() is threading.main_thread()
+    if mask is None or not main:  # (Windows, or not the main thread: each worker ignores it)
         yield
         return
     before = mask(signal.SIG_BLOCK, {signal.SIGINT})
+    handler = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         yield
     finally:
+        signal.signal(signal.SIGINT, handler)
         mask(signal.SIG_SETMASK, before)
 
 
@@ -145,9 +150,7 @@ def _watch(parent: int) -> None:
 
 def _serve(conn: Connection, fn: Callable[[Any], Any], parent: int) -> None:
     """A worker: ``fn`` of each item of the chunks received, until the pipe is closed."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if hasattr(signal, "pthread_sigmask"):  # (blocked since it began: now ignored instead)
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # (already so where it began ignored)
     threading.Thread(target=_watch, args=(parent,), daemon=True).start()
     while True:
         try:
@@ -204,7 +207,7 @@ class Pool(Generic[T, R]):
     def _start(self) -> None:
         # Spawned, not forked: a fork of a process whose core already runs threads may deadlock.
         spawn = multiprocessing.get_context("spawn")
-        with held(), _sigint_blocked():
+        with held(), _sigint_ignored_by_children():
             for _ in range(self.jobs):
                 mine, theirs = spawn.Pipe()
                 process = spawn.Process(
