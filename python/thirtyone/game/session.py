@@ -16,6 +16,7 @@ Listeners (a save, the record, a narrator) see every :class:`Event` as it happen
 
 from __future__ import annotations
 
+import contextlib
 import random
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -381,8 +382,15 @@ class Session:
 
     # -- the steps' parts ------------------------------------------------------------------------
 
-    def _telling(self) -> _Telling:
-        return _Telling(self)
+    @contextlib.contextmanager
+    def _telling(self) -> Iterator[list[Event]]:
+        """Within: the events emitted are also collected in the list given (one step's)."""
+        told: list[Event] = []
+        self._told = told
+        try:
+            yield told
+        finally:
+            self._told = None
 
     def _tell_turn(self, round_: _core.Round, seat: int) -> None:
         """Tell the whole turn just played, as the core recorded it."""
@@ -461,22 +469,3 @@ class Session:
             if points is not None:
                 result["points"] = points
             self._emit("game_over", **result)
-
-
-class _Telling:
-    """Collects the events of one step (nested steps collect into the outer one's list too)."""
-
-    def __init__(self, session: Session) -> None:
-        self.session = session
-        self.told: list[Event] = []
-        self.outer: list[Event] | None = None
-
-    def __enter__(self) -> list[Event]:
-        self.outer = self.session._told
-        self.session._told = self.told
-        return self.told
-
-    def __exit__(self, *exc: object) -> None:
-        self.session._told = self.outer
-        if self.outer is not None:
-            self.outer.extend(self.told)
