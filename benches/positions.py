@@ -35,7 +35,7 @@ from typing import Any
 
 import thirtyone
 from thirtyone._core import Action
-from thirtyone.game.loop import Event, Game
+from thirtyone.game.session import Event, Game
 
 #: Seeds tried per table size before giving up (the scan is deterministic).
 MAX_SEEDS = 2_000

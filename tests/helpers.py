@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from thirtyone import Action, SeatView
+
 RANKS = "A23456789TJQK"
 SUITS = "CDHS"
 PACK = [r + s for s in SUITS for r in RANKS]
@@ -79,36 +81,43 @@ def game_deck(
 class FirstKnocks:
     """Knocks if it plays the round's very first turn; otherwise draws from the stock and puts
     the drawn card straight back, which keeps the dealt hand. With every seat played by this,
-    a round is a showdown of the dealt hands, the first player knocking."""
+    a round is a showdown of the dealt hands, the first player knocking. (A policy: it looks at
+    a blind table.)"""
 
     def __init__(self, name: str = "p") -> None:
         self.name = name
 
-    def play(self, turn: Any) -> None:
-        if turn.turns_played == 0:
-            turn.knock()
-        else:
-            turn.put_down(turn.draw())
+    def decide(self, view: SeatView) -> Action:
+        if view.phase == "blind":
+            return Action("look")
+        if view.drawn is not None:
+            return Action("put", view.drawn[0])
+        return Action("knock") if view.turns_played == 0 else Action("draw")
 
 
 class Script:
-    """Plays the turns it is given, in order: ``"knock"``, ``"decline"``,
-    ``("draw", card)``, ``("draw", None)`` (put the drawn card back) or ``("take", card)``."""
+    """Plays the turns it is given, in order, one a turn: ``"knock"``, ``"decline"``,
+    ``"blind"`` (call the blind showdown), ``"look"`` (then the next step in the same turn
+    unless the round ended), ``("draw", card)`` / ``("take", card)`` (``None``: put the drawn
+    card back) and ``("draw", card, "hide")`` to keep the 31 that leaves hidden."""
 
     def __init__(self, name: str, turns: Sequence[Any]) -> None:
         self.name = name
         self.turns = list(turns)
+        self._then: tuple[Any, ...] | None = None
 
-    def play(self, turn: Any) -> None:
+    def decide(self, view: SeatView) -> Action:
+        if view.drawn is not None:
+            assert self._then is not None, "a put-down follows a draw or take of the script"
+            card, *flags = self._then
+            self._then = None
+            card = view.drawn[0] if card is None else card
+            return Action("hide" if "hide" in flags else "put", card)
         step = self.turns.pop(0)
-        if step == "knock":
-            turn.knock()
-        elif step == "decline":
-            turn.decline()
-        else:
-            how, card = step
-            new = turn.draw() if how == "draw" else turn.take()
-            turn.put_down(new if card is None else card)
+        if isinstance(step, str):
+            return Action(step)
+        how, *self._then = step
+        return Action(how)
 
 
 # -- references of the rules ---------------------------------------------------------------------

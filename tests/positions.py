@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import thirtyone
-from thirtyone.game.loop import Event
+from thirtyone.game.session import Event
 
 
 @dataclass

@@ -111,7 +111,7 @@ def test_the_run_is_reproducible_and_follows_the_advice() -> None:
     decisions = table.play_game()
     assert decisions and len(asked) == len(decisions)
     # Each round's whole turns, as the game told them (round seats by the round's seat order).
-    seats = {log.number: log.seats for log in table.game.logs}
+    seats = {e.round: e.data["seats"] for e in table.game.events if e.kind == "deal"}
     turns: dict[int, list[dict[str, object]]] = {}
     for e in table.game.events:
         if e.kind == "turn":

@@ -20,9 +20,10 @@ import click
 import pytest
 from click.testing import CliRunner, Result
 from rich.console import Console
-from thirtyone import PACK, ComputerPlayer, Event, Game, Player, Rules, Turn
+from thirtyone import PACK, Action, Event, Game, Policy, Rules, SeatView, Session, TablePolicy
 from thirtyone.cli.app import main
 from thirtyone.terminal.narrator import Narrator
+from thirtyone.terminal.play_session import drive
 from thirtyone.terminal.player import Advisor, LineReader, QuitGame, TerminalPlayer
 
 ENV = {"COLUMNS": "100", "NO_COLOR": "1"}
@@ -64,7 +65,7 @@ def test_autoplay_plays_a_whole_game_to_a_placing(seed: int) -> None:
         assert placing[int(place) - 1] == name
 
     # The same game through the API (every seat the table's rule) has the same result.
-    game = Game(Rules.standard(), [ComputerPlayer(n) for n in NAMES], seed=seed)
+    game = Game(Rules.standard(), [TablePolicy() for _ in NAMES], seed=seed)
     winner = game.play()
     assert NAMES[winner] == placing[0]
     assert [NAMES[s] for s in game.placing()] == placing
@@ -185,40 +186,35 @@ class _Stop(Exception):
 class _Probe:
     """Records what seat 0 sees at its first turn, then stops the game."""
 
-    name = "You"
-
     def __init__(self) -> None:
         self.hand: list[str] = []
         self.top = ""
 
-    def play(self, turn: Turn) -> None:
-        self.hand, self.top = turn.hand, turn.top
+    def decide(self, view: SeatView) -> Action:
+        self.hand, self.top = list(view.hand), view.top
         raise _Stop
 
 
 class _Replica:
-    """Plays exactly what the scripted input below makes the person play."""
-
-    name = "You"
+    """Plays exactly what the scripted input below makes the person play: take the upcard and
+    put down the first card held, then draw and put the drawn card back, or decline once the
+    stock is empty."""
 
     def __init__(self) -> None:
         self.turns = 0
 
-    def play(self, turn: Turn) -> None:
+    def decide(self, view: SeatView) -> Action:
+        if view.drawn is not None:
+            return Action("put", view.hand[0] if view.drawn[1] == "pile" else view.drawn[0])
         self.turns += 1
         if self.turns == 1:
-            turn.take()
-            turn.put_down(turn.hand[0])
-        elif "draw" in [str(a) for a in turn.legal()]:
-            new = turn.draw()
-            turn.put_down(new)
-        else:
-            turn.decline()
+            return Action("take")
+        return Action("draw") if view.allows(Action("draw")) else Action("decline")
 
 
 def _first_view(seed: int) -> _Probe:
     probe = _Probe()
-    players = [probe, *(ComputerPlayer(n) for n in NAMES[1:])]
+    players = [probe, *(TablePolicy() for _ in NAMES[1:])]
     with pytest.raises(_Stop):
         Game(Rules.standard(), players, seed=seed).play()
     return probe
@@ -280,7 +276,7 @@ def test_scripted_interactive_game_with_bad_input() -> None:
 
     # The game ran to its end: same result as the same play through the API.
     replica = _Replica()
-    game = Game(Rules.standard(), [replica, *(ComputerPlayer(n) for n in NAMES[1:])], seed=SEED)
+    game = Game(Rules.standard(), [replica, *(TablePolicy() for _ in NAMES[1:])], seed=SEED)
     winner = game.play()
     assert winner_of(out) == NAMES[winner]
     assert placing_of(out) == [NAMES[s] for s in game.placing()]
@@ -310,8 +306,8 @@ def test_quit_and_end_of_input_leave_cleanly(script: str) -> None:
 
 
 def _two_seat_game(
-    opponent: Player, reader: LineReader, deck: list[str], advisor: Advisor | None = None
-) -> tuple[Game, io.StringIO]:
+    opponent: Policy, reader: LineReader, deck: list[str], advisor: Advisor | None = None
+) -> tuple[Session, TerminalPlayer, io.StringIO]:
     """A 2-seat game where the person (seat 0) moves first, on ``deck``, then random packs."""
     out = io.StringIO()
     console = Console(file=out, width=100, color_system=None)
@@ -320,12 +316,12 @@ def _two_seat_game(
     me = TerminalPlayer("You", console, narrator, read=reader, advisor=advisor)
     rules = Rules.standard().replace(seats=2)
     for seed in range(100):
-        game = Game(rules, [me, opponent], seed=seed, names=names, decks=[deck])
+        game = Session(rules, [None, opponent], seed=seed, names=names, decks=[deck])
         if game.dealer == 1:  # play starts on the dealer's left: seat 0
             break
     game.add_listener(narrator)
     narrator.game = game
-    return game, out
+    return game, me, out
 
 
 def _stack(me: list[str], other: list[str], upcard: str, stock: list[str]) -> list[str]:
@@ -342,9 +338,9 @@ def _script(lines: list[str]) -> Iterator[str]:
 def test_knock_and_retake_refused_on_the_final_turn() -> None:
     deck = _stack(["2C", "3D", "4H"], ["KS", "QS", "8S"], "5C", ["6D", "7C"])
     lines = _script(["d", "4", "k", "t", "d", "1"])
-    game, out = _two_seat_game(ComputerPlayer("Alice"), lambda prompt: next(lines, None), deck)
+    game, me, out = _two_seat_game(TablePolicy(), lambda prompt: next(lines, None), deck)
     with pytest.raises(QuitGame):
-        game.play()
+        drive(game, me)
     text = out.getvalue()
     # You drew 6D and put it down; Alice (28) knocked; your final turn.
     assert "You drew 6D, put down 6D." in text
@@ -361,23 +357,8 @@ def test_knock_and_retake_refused_on_the_final_turn() -> None:
     assert game.lives == [2, 3]
 
 
-class _DrawAndDiscard:
+class _DrawAndDiscard(_Replica):
     """An opponent that takes the upcard once, then always draws and puts the new card down."""
-
-    name = "Alice"
-
-    def __init__(self) -> None:
-        self.turns = 0
-
-    def play(self, turn: Turn) -> None:
-        self.turns += 1
-        if self.turns == 1:
-            turn.take()
-            turn.put_down(turn.hand[0])
-        elif "draw" in [str(a) for a in turn.legal()]:
-            turn.put_down(turn.draw())
-        else:
-            turn.decline()
 
 
 def test_empty_stock_offers_take_or_decline() -> None:
@@ -399,9 +380,9 @@ def test_empty_stock_offers_take_or_decline() -> None:
             return answer
         return "d"
 
-    game, out = _two_seat_game(_DrawAndDiscard(), reader, deck)
+    game, me, out = _two_seat_game(_DrawAndDiscard(), reader, deck)
     with pytest.raises(QuitGame):
-        game.play()
+        drive(game, me)
     text = out.getvalue()
     empty = [p for p in said if "x decline" in p]
     assert empty[0] == "Your move (t take " + empty[0][len("Your move (t take ") :]
@@ -420,16 +401,14 @@ def test_advisor_is_asked_before_the_choice_and_before_the_put_down() -> None:
     deck = _stack(["2C", "3D", "4H"], ["9S", "8H", "6C"], "5D", ["TD", "JD"])
     asked: list[tuple[list[str], tuple[str, str] | None]] = []
 
-    def advisor(turn: Turn) -> str:
-        asked.append((turn.hand, turn.pending))
+    def advisor(view: SeatView) -> str:
+        asked.append((list(view.hand), view.drawn))
         return f"advice #{len(asked)}"
 
     lines = _script(["d", "2"])
-    game, out = _two_seat_game(
-        ComputerPlayer("Alice"), lambda prompt: next(lines, None), deck, advisor
-    )
+    game, me, out = _two_seat_game(TablePolicy(), lambda prompt: next(lines, None), deck, advisor)
     with pytest.raises(QuitGame):
-        game.play()
+        drive(game, me)
     assert asked[0] == (["2C", "3D", "4H"], None)
     assert asked[1] == (["2C", "3D", "4H"], ("TD", "stock"))
     text = out.getvalue()
@@ -439,15 +418,15 @@ def test_advisor_is_asked_before_the_choice_and_before_the_put_down() -> None:
 
 
 def test_a_failing_advisor_does_not_end_the_game() -> None:
-    def advisor(turn: Turn) -> object:
+    def advisor(view: SeatView) -> object:
         raise RuntimeError("oracle offline")
 
     lines = _script(["q"])
-    game, out = _two_seat_game(
-        ComputerPlayer("Alice"), lambda prompt: next(lines, None), list(PACK), advisor
+    game, me, out = _two_seat_game(
+        TablePolicy(), lambda prompt: next(lines, None), list(PACK), advisor
     )
     with pytest.raises(QuitGame):
-        game.play()
+        drive(game, me)
     assert "(no advice this time: oracle offline)" in out.getvalue()
 
 

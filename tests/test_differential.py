@@ -47,8 +47,8 @@ from typing import Any
 import pytest
 import thirtyone
 from thirtyone import _core
-from thirtyone.game.players import TABLE_KNOCK_AT
 from thirtyone.game.rules import Rules
+from thirtyone.game.seats import TABLE_KNOCK_AT
 from thirtyone.oracle.state import parse
 from thirtyone.statistics import chi2_two_sample, ks_uniform
 
@@ -129,32 +129,17 @@ def reference_state(state: dict[str, Any]) -> dict[str, Any] | None:
     return out
 
 
-class _Recorder:
+class _Recorder(thirtyone.TablePolicy):
     """A seat that plays the table's rule step by step and records every position it sees: the
     start of each turn and, after a draw or a take, the pending put-down."""
 
-    def __init__(self, name: str, sink: Callable[[Any, bool], None]) -> None:
-        self.name = name
+    def __init__(self, sink: Callable[[bool], None]) -> None:
+        super().__init__(TABLE_KNOCK_AT)
         self.sink = sink
 
-    def play(self, turn: Any) -> None:
-        r = turn.game.round
-        assert r is not None
-        rules = turn.game.rules.round_rules()
-        self.sink(turn, False)
-        top = r.top if r.may_take() else None
-        start = _core.choose_start(
-            turn.hand, top, r.may_knock(), r.stock_len == 0, TABLE_KNOCK_AT, rules
-        )
-        if start == "knock":
-            turn.knock()
-        elif start == "decline":
-            turn.decline()
-        else:
-            hand = turn.hand
-            new = turn.draw() if start == "draw" else turn.take()
-            self.sink(turn, True)
-            turn.put_down(_core.choose_put_down(hand, new, start == "take", rules))
+    def decide(self, view: thirtyone.SeatView) -> thirtyone.Action:
+        self.sink(view.drawn is not None)
+        return super().decide(view)
 
 
 def round_positions(seats: int, preset: str, seed: int) -> list[tuple[str, dict[str, Any], dict]]:
@@ -162,8 +147,8 @@ def round_positions(seats: int, preset: str, seed: int) -> list[tuple[str, dict[
     rules = Rules.from_spec({"preset": "standard", **PRESETS[preset], "seats": seats})
     found: list[tuple[int, bool, dict[str, Any], dict[int, list[str]], bool]] = []
 
-    def sink(turn: Any, pending: bool) -> None:
-        r = turn.game.round
+    def sink(pending: bool) -> None:
+        r = game.round
         assert r is not None
         found.append(
             (
@@ -175,7 +160,7 @@ def round_positions(seats: int, preset: str, seed: int) -> list[tuple[str, dict[
             )
         )
 
-    game = thirtyone.Game(rules, [_Recorder(f"P{i}", sink) for i in range(seats)], seed=seed)
+    game = thirtyone.Game(rules, [_Recorder(sink) for _ in range(seats)], seed=seed)
     game.play_round()
     length = max((t for t, *_ in found), default=0) + 1
     out = []

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from helpers import FirstKnocks, Script, game_deck
-from thirtyone import ComputerPlayer, Event, Game, IllegalMoveError, Rules
+from thirtyone import Event, Game, IllegalMoveError, Rules, TablePolicy
 
 H24 = ["AH", "9H", "4H"]
 H17 = ["KS", "7S", "AC"]
@@ -118,7 +118,7 @@ def test_seed_003_worked_hand_in_a_game() -> None:
 def test_a_computer_player_knocks_on_a_dealt_27() -> None:
     # Seat 1 plays first (dealer 0) holding AH KH 6H = 27: it knocks at once.
     deck = game_deck({0: H10, 1: ["AH", "KH", "6H"]}, dealer=0, n_seats=2, upcard="2D")
-    game = make_game(2, 0, [deck], [ComputerPlayer("a"), ComputerPlayer("b")])
+    game = make_game(2, 0, [deck], [TablePolicy(), TablePolicy()])
     game.play_round()
     turns = events(game, "turn")
     assert turns[0] == {"seat": 1, "action": "knock"}

@@ -22,11 +22,9 @@ import thirtyone
 from helpers import most_attempts
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
-from thirtyone import _core
+from thirtyone import Action, SeatView, TablePolicy, _core
 from thirtyone.game import Event, Game
-from thirtyone.game.players import ComputerPlayer
 from thirtyone.game.rules import Rules
-from thirtyone.game.turn import Turn
 from thirtyone.oracle.state import parse
 
 #: A hang guard only: the bound this file checks is the work (``helpers.most_attempts``).
@@ -63,20 +61,13 @@ def hang_guard(seconds: float = HANG_GUARD) -> Iterator[None]:
 class Stray:
     """A seat that plays random legal moves (knocking rarely, so that rounds last)."""
 
-    def __init__(self, name: str, rng: random.Random) -> None:
-        self.name = name
+    def __init__(self, rng: random.Random) -> None:
         self.rng = rng
 
-    def play(self, turn: Turn) -> None:
-        while not turn.done:
-            legal = turn.legal()
-            calm = [a for a in legal if a.kind != "knock"]
-            action = self.rng.choice(legal if not calm or self.rng.random() < 0.05 else calm)
-            if action.kind == "put":
-                assert action.card is not None
-                turn.put_down(action.card)
-            else:
-                getattr(turn, action.kind)()
+    def decide(self, view: SeatView) -> Action:
+        legal = list(view.pending.legal)
+        calm = [a for a in legal if a.kind != "knock"]
+        return self.rng.choice(legal if not calm or self.rng.random() < 0.05 else calm)
 
 
 def positions(seed: int, seats: int, strays: set[int]) -> list[tuple[dict[str, Any], set[int]]]:
@@ -84,10 +75,7 @@ def positions(seed: int, seats: int, strays: set[int]) -> list[tuple[dict[str, A
     game seats ``strays`` play random legal moves and the others the table's rule (without the
     lives: the round is what is asked about), each with the round seats of the strays."""
     rng = random.Random(seed)
-    players = [
-        Stray(f"Stray {i}", rng) if i in strays else ComputerPlayer(f"Computer {i}")
-        for i in range(seats)
-    ]
+    players = [Stray(rng) if i in strays else TablePolicy() for i in range(seats)]
     game = Game(Rules(seats=seats), players, seed=seed)
     out: list[tuple[dict[str, Any], set[int]]] = []
 
@@ -96,7 +84,7 @@ def positions(seed: int, seats: int, strays: set[int]) -> list[tuple[dict[str, A
         if r is not None and not r.is_over and event.kind in ("turn", "deal"):
             state = game.view()
             state.pop("lives", None)
-            order = game.logs[-1].seats  # the game seat of each round seat
+            order = game.seats  # the game seat of each round seat
             out.append((state, {i for i, g in enumerate(order) if g in strays}))
 
     game.add_listener(record)

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from thirtyone import ComputerPlayer, OraclePlayer, Turn
+from thirtyone import Action, OraclePlayer, SeatView, TablePolicy
 from thirtyone.cli.app import main
+from thirtyone.oracle.player import opponent
 from thirtyone.store import saves
-from thirtyone.terminal.play_session import opponent
 
 ENV = {"COLUMNS": "100", "NO_COLOR": "1"}
 
@@ -27,15 +27,15 @@ def run(args: list[str], text: str, path: Path) -> str:
 
 @pytest.fixture
 def expert_turns(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The names of the expert players as they play their turns."""
+    """The names of the seats the expert players play, as they decide."""
     seen: list[str] = []
-    real = OraclePlayer.play
+    real = OraclePlayer.decide
 
-    def play(self: OraclePlayer, turn: Turn) -> None:
-        seen.append(self.name)
-        real(self, turn)
+    def decide(self: OraclePlayer, view: SeatView) -> Action:
+        seen.append(view.names[view.pending.round_seat])
+        return real(self, view)
 
-    monkeypatch.setattr(OraclePlayer, "play", play)
+    monkeypatch.setattr(OraclePlayer, "decide", decide)
     return seen
 
 
@@ -87,9 +87,11 @@ def test_old_saves_load_with_table_opponents(tmp_path: Path) -> None:
 
 
 def test_mixed_alternates() -> None:
-    kinds = [type(opponent("mixed", s, f"p{s}", 7)) for s in range(1, 6)]
-    assert kinds == [OraclePlayer, ComputerPlayer, OraclePlayer, ComputerPlayer, OraclePlayer]
-    assert isinstance(opponent("table", 1, "a", 7), ComputerPlayer)
-    a, b = opponent("expert", 1, "a", 7), opponent("expert", 2, "b", 7)
+    kinds = [type(opponent("mixed", s, 7)) for s in range(1, 6)]
+    assert kinds == [OraclePlayer, TablePolicy, OraclePlayer, TablePolicy, OraclePlayer]
+    assert isinstance(opponent("table", 1, 7), TablePolicy)
+    a, b = opponent("expert", 1, 7), opponent("expert", 2, 7)
     assert isinstance(a, OraclePlayer) and isinstance(b, OraclePlayer)
-    assert a.seed != b.seed and a.seed == opponent("expert", 1, "a", 7).seed
+    assert a.seed != b.seed and a.seed == opponent("expert", 1, 7).seed
+    with pytest.raises(ValueError, match="opponents must be one of table, expert, mixed"):
+        opponent("wizards", 1, 7)

@@ -4,8 +4,8 @@ first turn of a round and the simulated policy for the rest of it."""
 from __future__ import annotations
 
 import pytest
-from thirtyone import ComputerPlayer, Game, OraclePlayer, Rules, Turn, _core, advise
-from thirtyone.game.loop import Event
+from thirtyone import Action, Game, OraclePlayer, Rules, SeatView, TablePolicy, advise
+from thirtyone.game.session import Event
 
 TINY = {"deals": 50, "playouts": 200, "threads": 1, "max_time": None}
 
@@ -27,7 +27,7 @@ def tiny(name: str, seed: int = 1) -> OraclePlayer:
 def test_plays_legal_whole_games(spec: dict[str, object]) -> None:
     rules = Rules.from_spec({**spec, "seats": 3})
     oracle = tiny("Oracle")
-    game = Game(rules, [oracle, ComputerPlayer("A"), tiny("B", 2)], seed=11)
+    game = Game(rules, [oracle, TablePolicy(), tiny("B", 2)], seed=11)
     winner = game.play()
     assert game.over and winner in (0, 1, 2)
     assert sorted(game.places.values()) == [1, 2, 3]
@@ -35,25 +35,22 @@ def test_plays_legal_whole_games(spec: dict[str, object]) -> None:
 
 
 class FirstTurnCheck:
-    """Wraps an OraclePlayer: at its first turn, asks the Oracle independently (same seed) and
-    records the best option, then lets the player play and records what it did."""
+    """Wraps an OraclePlayer: at its first decision, asks the Oracle independently (same seed)
+    and records the best option; then records every action the player chose that turn."""
 
     def __init__(self, player: OraclePlayer) -> None:
         self.player = player
-        self.name = player.name
         self.expected: list[tuple[str, str | None]] = []
-        self.played: list[_core.PlayedTurn] = []
+        self.played: list[Action] = []
 
-    def play(self, turn: Turn) -> None:
-        first = not self.expected
-        if first:
-            best = advise(turn.game, seed=self.player.query_seed(turn), **TINY).best  # type: ignore[arg-type]
+    def decide(self, view: SeatView) -> Action:
+        if not self.expected:
+            best = advise(view.state(), seed=self.player.query_seed(view), **TINY).best  # type: ignore[arg-type]
             self.expected.append((best.option, best.discard))
-        self.player.play(turn)
-        if first:
-            round_ = turn.game.round
-            assert round_ is not None
-            self.played.append(round_.turns[-1])
+        action = self.player.decide(view)
+        if len(self.played) < 2 and (not self.played or self.played[0].kind in ("draw", "take")):
+            self.played.append(action)
+        return action
 
 
 def test_first_decision_is_the_advised_best() -> None:
@@ -61,17 +58,16 @@ def test_first_decision_is_the_advised_best() -> None:
         check = FirstTurnCheck(tiny("O", seed))
         game = Game(
             Rules.standard().replace(seats=3),
-            [ComputerPlayer("A"), check, ComputerPlayer("B")],
+            [TablePolicy(), check, TablePolicy()],
             seed=seed,
         )
         game.play_round()
         if not check.expected:
             continue  # the round ended before its turn
-        (option, discard), rec = check.expected[0], check.played[0]
-        if option == "take":
-            assert rec.action == "take" and rec.discard == discard
-        else:
-            assert rec.action == option
+        (option, discard), played = check.expected[0], check.played
+        assert played[0].kind == option
+        if option == "take":  # then the advised put-down
+            assert played[1] == Action("put", discard)
 
 
 def test_asks_at_every_one_of_its_turns() -> None:
@@ -80,9 +76,9 @@ def test_asks_at_every_one_of_its_turns() -> None:
     asked: list[int] = []
     real = oracle.query_seed
 
-    def counting(turn: Turn) -> int:
-        asked.append(turn.game.round_number)
-        return real(turn)
+    def counting(view: SeatView) -> int:
+        asked.append(view.round_number)
+        return real(view)
 
     oracle.query_seed = counting  # type: ignore[method-assign]
     rounds: list[int] = []
@@ -91,7 +87,7 @@ def test_asks_at_every_one_of_its_turns() -> None:
         if event.kind == "turn" and event.data["seat"] == 0:
             rounds.append(event.round)
 
-    game = Game(Rules.standard().replace(seats=2), [oracle, ComputerPlayer("A")], seed=4)
+    game = Game(Rules.standard().replace(seats=2), [oracle, TablePolicy()], seed=4)
     game.add_listener(seen)
     game.play()
     assert sorted(asked) == sorted(rounds)  # one question for each turn it played
@@ -101,7 +97,7 @@ def test_same_seed_same_game() -> None:
     def final(seed: int) -> list[tuple[str, str | None]]:
         game = Game(
             Rules.standard(),
-            [tiny("O", seed), *(ComputerPlayer(f"c{i}") for i in range(3))],
+            [tiny("O", seed), *(TablePolicy() for i in range(3))],
             seed=9,
         )
         game.play()

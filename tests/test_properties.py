@@ -18,7 +18,7 @@ from typing import Any
 from helpers import ref_losses, ref_put_down, ref_start, rule_scorer
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from thirtyone import ComputerPlayer, Event, Game, Rules
+from thirtyone import Action, Event, Game, Rules, SeatView, TablePolicy
 
 EXAMPLES = int(os.environ.get("THIRTYONE_PROPERTY_EXAMPLES", "200"))
 
@@ -86,7 +86,7 @@ class Table:
         """Called by the checking player before it plays: what the rule says it will do."""
         assert self.end is None, "a turn after the round ended"
         me = self.to_move
-        assert turn.round_seat == me and turn.seat == self.order[me]
+        assert turn.pending.round_seat == me and turn.seat == self.order[me]
         hand = self.hands[me]
         top, _ = self.pile[-1]
         # Nobody takes back a card they put down themselves this round.
@@ -193,6 +193,8 @@ class Table:
         d = e.data
         if e.kind == "deal":
             self.deal(d)
+        elif e.kind == "mid_turn":  # a step of the turn under way (told whole by its turn event)
+            assert d["seat"] == self.order[self.to_move] and d["step"] in ("look", "draw", "take")
         elif e.kind == "turn":
             self.turn(d)
         elif e.kind in ("round_end", "wash"):
@@ -208,16 +210,18 @@ class Table:
             raise AssertionError(f"unknown event {e.kind}")
 
 
-class CheckingPlayer(ComputerPlayer):
-    """The table's computer player, telling the model beforehand what the rule says."""
+class CheckingPlayer(TablePolicy):
+    """The table's policy, deciding step by step, telling the model beforehand what the rule
+    says at the start of each turn."""
 
-    def __init__(self, name: str, table: list[Table]) -> None:
-        super().__init__(name)
+    def __init__(self, table: list[Table]) -> None:
+        super().__init__()
         self.table = table
 
-    def play(self, turn: Any) -> None:
-        self.table[0].expect_turn(turn)
-        super().play(turn)
+    def decide(self, view: SeatView) -> Action:
+        if view.phase == "start":
+            self.table[0].expect_turn(view)
+        return super().decide(view)
 
 
 def play_checked_game(seed: int, rules: Rules) -> tuple[Game, Table]:
@@ -234,7 +238,7 @@ def play_checked_game(seed: int, rules: Rules) -> tuple[Game, Table]:
             yield deck
 
     holder: list[Table] = []
-    players = [CheckingPlayer(f"c{i}", holder) for i in range(rules.seats)]
+    players = [CheckingPlayer(holder) for _ in range(rules.seats)]
     game = Game(rules, players, seed=seed, decks=packs())
     table = Table(game, rules, decks)
     holder.append(table)

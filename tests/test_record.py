@@ -23,10 +23,9 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
-from thirtyone import Game, Rules
+from thirtyone import Action, Game, Rules, SeatView, TablePolicy
 from thirtyone import statistics as stats
 from thirtyone.cli.app import main
-from thirtyone.game.players import ComputerPlayer
 from thirtyone.store.keeper import Keeper, game_record, judged, preset_name
 from thirtyone.store.record import SCHEMA_VERSION, Decision, GameRecord, RecordError, add, games
 
@@ -127,27 +126,28 @@ class Scripted:
     advisor speaks at (``start``, ``put``), with a made-up advice naming what is best."""
 
     def __init__(self, keeper: Keeper, tell: tuple[str, ...]) -> None:
-        self.name, self.keeper, self.tell = "You", keeper, tell
+        self.keeper, self.tell = keeper, tell
 
-    def play(self, turn: Any) -> None:
-        if "start" in self.tell:
-            start: Any = Adv([Opt("knock", 0.9), Opt("draw", 0.5)])
-            self.keeper.on_advice(turn, start)
-        if turn.blind:
-            turn.look()
-        turn.draw()
-        card = turn.hand[0]
+    def decide(self, view: SeatView) -> Action:
+        if view.phase == "blind":
+            return Action("look")
+        if view.drawn is None:
+            if "start" in self.tell:
+                start: Any = Adv([Opt("knock", 0.9), Opt("draw", 0.5)])
+                self.keeper.on_advice(view, start)
+            return Action("draw")
+        card = view.hand[0]
         if "put" in self.tell:
-            other = turn.pending[0]
+            other = view.drawn[0]
             put: Any = Adv([Opt(f"discard:{other}", 0.8), Opt(f"discard:{card}", 0.6)])
-            self.keeper.on_advice(turn, put)
-        turn.put_down(card)
+            self.keeper.on_advice(view, put)
+        return Action("put", card)
 
 
 @pytest.mark.parametrize("tell", [("start", "put"), ("start",), ("put",), ()])
 def test_each_decision_takes_the_advice_given_for_it(tell: tuple[str, ...]) -> None:
     keeper = Keeper(0)
-    players: list[Any] = [Scripted(keeper, tell), ComputerPlayer("A"), ComputerPlayer("B")]
+    players: list[Any] = [Scripted(keeper, tell), TablePolicy(), TablePolicy()]
     game = Game(Rules.standard().replace(seats=3), players, seed=4)
     game.add_listener(keeper)
     game.play()

@@ -14,12 +14,10 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
-from thirtyone import Game
+from thirtyone import Action, Game, SeatView, TablePolicy
 from thirtyone.cli.app import main
 from thirtyone.errors import StateError
-from thirtyone.game.players import ComputerPlayer
 from thirtyone.game.rules import Rules
-from thirtyone.game.turn import Turn
 from thirtyone.oracle import query as oracle
 from thirtyone.oracle.answer import Advice
 from thirtyone.store import saves
@@ -239,37 +237,38 @@ class Mixed:
     """Turn by turn: take and put down the first card held; draw and put down the drawn card;
     knock when it may (else draw and put the first card down). Notes what it played."""
 
-    def __init__(self, name: str) -> None:
-        self.name = name
+    def __init__(self) -> None:
         self.n = 0
         self.played: list[tuple[str, str | None, str | None]] = []
+        self._kind = ""
+        self._first = ""
 
-    def play(self, turn: Turn) -> None:
-        legal = {a.kind for a in turn.legal()}
+    def decide(self, view: SeatView) -> Action:
+        if view.drawn is not None:  # the put-down of the turn started below
+            new = view.drawn[0]
+            if view.drawn[1] == "pile":
+                self.played.append(("take", new, self._first))
+                return Action("put", self._first)
+            put = new if self._kind == "draw" else self._first
+            self.played.append(("draw", new, put))
+            return Action("put", put)
+        legal = {a.kind for a in view.pending.legal}
         kind = ("take", "draw", "knock")[self.n % 3]
         self.n += 1
+        self._kind, self._first = kind, view.hand[0]
         if kind == "knock" and "knock" in legal:
-            turn.knock()
             self.played.append(("knock", None, None))
-            return
+            return Action("knock")
         if kind == "take" and "take" in legal:
-            top, first = turn.top, turn.hand[0]
-            turn.take()
-            turn.put_down(first)
-            self.played.append(("take", top, first))
-            return
-        first = turn.hand[0]
-        new = turn.draw()
-        put = new if kind == "draw" else first
-        turn.put_down(put)
-        self.played.append(("draw", new, put))
+            return Action("take")
+        return Action("draw")
 
 
 def test_takes_knocks_and_put_downs_map_to_the_oracles_options(tmp_path: Path) -> None:
-    seat = Mixed("You")
+    seat = Mixed()
     names = ["You", "Alice", "Ben"]
     rules = Rules.from_spec({"preset": "standard", "seats": 3, "lives": 2})
-    game = Game(rules, [seat, ComputerPlayer("Alice"), ComputerPlayer("Ben")], seed=21)
+    game = Game(rules, [seat, TablePolicy(), TablePolicy()], seed=21, names=names)
     game.play()
     journal = [saves.entry(a) for a in game.journal]
     saved = saves.SavedGame(rules, 21, names, journal=journal, over=True)

@@ -26,9 +26,9 @@ import pexpect
 import pytest
 from click.testing import CliRunner, Result
 from thirtyone.cli.app import main
-from thirtyone.game.loop import Game, Turn
-from thirtyone.game.players import ComputerPlayer
 from thirtyone.game.rules import Rules
+from thirtyone.game.seats import TABLE_KNOCK_AT
+from thirtyone.game.session import Session
 from thirtyone.store import saves
 
 # Real processes in pseudo-terminals, killed with SIGKILL, and file modes.
@@ -104,29 +104,18 @@ def unfinished_save(path: Path, seed: int = 3) -> bytes:
     return path.read_bytes()
 
 
-class _Counting:
-    """Seat 0 played by the table's rule, noting the journal's length at each of its turns."""
-
-    def __init__(self) -> None:
-        self.name = "You"
-        self.starts: list[int] = []
-        self.rule = ComputerPlayer("You")
-
-    def play(self, turn: Turn) -> None:
-        self.starts.append(len(turn.game.journal))
-        self.rule.play(turn)
-
-
 def long_save(path: Path, at_least: int = 1000) -> saves.SavedGame:
     """A save of a six-seat game of nine lives, cut where it is your turn after more than
     ``at_least`` actions (the table's rule played every seat, as ``--autoplay`` would)."""
     rules = Rules.from_spec({"preset": "standard", "seats": 6, "lives": 9})
     for seed in range(1, 200):
-        you = _Counting()
-        game = Game(rules, [you, *(ComputerPlayer(n) for n in NAMES[1:])], seed=seed)
-        game.play()
-        if you.starts[-1] > at_least:
-            journal = [saves.entry(a) for a in game.journal[: you.starts[-1]]]
+        game, starts = Session(rules, seed=seed), []  # your turns start at these actions
+        for seat in game.to_move():
+            if seat == 0:
+                starts.append(len(game.journal))
+            game.play_rule_turn(TABLE_KNOCK_AT)
+        if starts[-1] > at_least:
+            journal = [saves.entry(a) for a in game.journal[: starts[-1]]]
             saved = saves.SavedGame(rules, seed, list(NAMES), journal=journal)
             saves.write(saved, path)
             return saved

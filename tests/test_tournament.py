@@ -10,7 +10,7 @@ import sys
 
 import pytest
 from click.testing import CliRunner
-from thirtyone import ComputerPlayer, OraclePlayer
+from thirtyone import OraclePlayer, TablePolicy
 from thirtyone import statistics as stats
 from thirtyone.cli.app import main
 from thirtyone.study import tournament
@@ -33,10 +33,10 @@ def test_seats_rotate_over_the_games() -> None:
     for g in range(3):
         seen: list[object] = []
         for i in range(3):
-            seen.append(settings.player(i, g, f"p{i}"))
+            seen.append(settings.player(i, g))
         assert isinstance(seen[0], OraclePlayer)
-        assert isinstance(seen[1], ComputerPlayer) and seen[1].knock_at == 20
-        assert isinstance(seen[2], ComputerPlayer) and seen[2].knock_at == 27
+        assert isinstance(seen[1], TablePolicy) and seen[1].knock_at == 20
+        assert isinstance(seen[2], TablePolicy) and seen[2].knock_at == 27
 
 
 def test_the_rotation_is_played(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -44,7 +44,9 @@ def test_the_rotation_is_played(monkeypatch: pytest.MonkeyPatch) -> None:
     real = tournament.Game
 
     def spy(rules: object, players: list[object], **kw: object) -> object:
-        seats.append([p.name for p in players])  # type: ignore[attr-defined]
+        seats.append(list(kw["names"]))  # type: ignore[call-overload]
+        knocks = [getattr(p, "knock_at", None) for p in players]
+        assert knocks == [{"table:20": 20, "table": 27, "table:25": 25}[n[:-3]] for n in seats[-1]]
         return real(rules, players, **kw)  # type: ignore[arg-type]
 
     monkeypatch.setattr(tournament, "Game", spy)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 from helpers import game_deck
-from thirtyone import ComputerPlayer, Game, IllegalMoveError, Rules
+from thirtyone import Game, IllegalMoveError, Rules, TablePolicy
 from variant_helpers import H10, H17, H22, H24, H31, Steps, events, make_game
 
 # -- hiding a 31 ----------------------------------------------------------------------------------
@@ -78,9 +78,7 @@ def test_hiding_needs_the_option_and_computer_players_always_show() -> None:
     with pytest.raises(IllegalMoveError, match="hid"):
         game.play_round()
     # At a table that allows it, the table's rule still shows the 31.
-    game = make_game(
-        Rules(seats=2, may_hide_31=True), 1, [deck], [ComputerPlayer("a"), ComputerPlayer("b")]
-    )
+    game = make_game(Rules(seats=2, may_hide_31=True), 1, [deck], [TablePolicy(), TablePolicy()])
     game.play_round()
     (end,) = events(game, "round_end")
     assert (end["end"], end["by"]) == ("thirty_one", 0)

@@ -11,7 +11,7 @@ import random
 
 import pytest
 from helpers import game_deck
-from thirtyone import ComputerPlayer, Game, IllegalMoveError, Rules, _core
+from thirtyone import Game, IllegalMoveError, Rules, TablePolicy, _core
 from variant_helpers import H10, H10B, H17, H22, H24, PRESETS, Steps, events, make_game
 
 # -- seed 001 and Cadillac in the game ------------------------------------------------------------
@@ -71,14 +71,14 @@ def test_knock_limits_bind_the_computer_players() -> None:
     deck = game_deck({0: trips, 1: H10}, dealer=1, n_seats=2, upcard="2S")
     for one_suit, knocks in ((False, True), (True, False)):
         rules = Rules(seats=2, three_of_a_kind="30", knock_needs_one_suit=one_suit)
-        game = make_game(rules, 1, [deck], [ComputerPlayer("a"), ComputerPlayer("b")])
+        game = make_game(rules, 1, [deck], [TablePolicy(), TablePolicy()])
         game.play_round()
         assert (events(game, "turn")[0]["action"] == "knock") == knocks
     # 27 is the computer players' knock score; a minimum of 29 stops it.
     deck = game_deck({0: ["AH", "KH", "6H"], 1: H10}, dealer=1, n_seats=2, upcard="2S")
     for minimum, knocks in ((0, True), (29, False)):
         rules = Rules(seats=2, min_knock=minimum)
-        game = make_game(rules, 1, [deck], [ComputerPlayer("a"), ComputerPlayer("b")])
+        game = make_game(rules, 1, [deck], [TablePolicy(), TablePolicy()])
         game.play_round()
         assert (events(game, "turn")[0]["action"] == "knock") == knocks
 

@@ -10,7 +10,7 @@ import re
 
 import pytest
 from helpers import game_deck
-from thirtyone import Event, Game, Rules, Turn
+from thirtyone import Action, Event, Game, Rules, SeatView
 from variant_helpers import H10, H10B, H17, H22, H24, Steps, events, make_game, run
 
 # -- the county -----------------------------------------------------------------------------------
@@ -64,7 +64,7 @@ def test_county_wash_when_the_round_would_leave_nobody_in() -> None:
     hands = {0: H10, 1: H10B}
     deck = game_deck(hands, dealer=1, n_seats=2, upcard="8D")
     decliner = _Decliner()
-    game.players = [decliner, decliner]
+    game.policies = [decliner, decliner]
     game._decks = iter([deck, game_deck({0: H24, 1: H17}, dealer=1, n_seats=2, upcard="8D")])
     game.play_round()
     kinds = [e.kind for e in game.events if e.kind != "turn"]
@@ -79,13 +79,10 @@ class _Decliner:
     """Draws the whole stock away by putting each card back, then declines: a stock-out round
     of the dealt hands."""
 
-    name = "d"
-
-    def play(self, turn: Turn) -> None:
-        if "decline" in [str(a) for a in turn.legal()]:
-            turn.decline()
-        else:
-            turn.put_down(turn.draw())
+    def decide(self, view: SeatView) -> Action:
+        if view.drawn is not None:
+            return Action("put", view.drawn[0])
+        return Action("decline") if view.allows(Action("decline")) else Action("draw")
 
 
 # -- Gin lives ------------------------------------------------------------------------------------

@@ -16,31 +16,32 @@ from typing import Any
 import pytest
 import thirtyone
 from helpers import PACK, game_deck, ref_put_down, ref_score, ref_start
-from thirtyone import ComputerPlayer, Game, Rules, Turn
+from thirtyone import Action, Game, Rules, SeatView, TablePolicy
 from thirtyone.oracle.query import advise
 from variant_helpers import EXAMPLE_FILE, H10B, H24, PRESETS, Steps, make_game
 
 # -- the Oracle -----------------------------------------------------------------------------------
 
 
-class _OracleProbe(ComputerPlayer):
+class _OracleProbe(TablePolicy):
     """The table's rule, asking the Oracle once a round is a few turns old."""
 
-    def __init__(self, name: str) -> None:
-        super().__init__(name)
+    def __init__(self) -> None:
+        super().__init__()
         self.advice: list[thirtyone.Advice] = []
 
-    def play(self, turn: Turn) -> None:
-        if len(self.advice) < 2 and turn.turns_played >= 3:
-            self.advice.append(advise(turn.game, deals=200, playouts=300, seed=1, max_time=None))
-        super().play(turn)
+    def decide(self, view: SeatView) -> Action:
+        if len(self.advice) < 2 and view.turns_played >= 3 and view.phase == "start":
+            found = advise(view.state(), deals=200, playouts=300, seed=1, max_time=None)
+            self.advice.append(found)
+        return super().decide(view)
 
 
 @pytest.mark.parametrize("preset", PRESETS)
 def test_the_oracle_answers_for_every_preset(preset: str) -> None:
-    probe = _OracleProbe("me")
+    probe = _OracleProbe()
     rules = Rules.preset(preset).replace(seats=3)
-    game = Game(rules, [probe, ComputerPlayer("b"), ComputerPlayer("c")], seed=11)
+    game = Game(rules, [probe, TablePolicy(), TablePolicy()], seed=11)
     while len(probe.advice) < 2 and not game.over:
         game.play_round()
     assert probe.advice
@@ -124,12 +125,12 @@ def test_oracle_takes_your_hidden_31_and_a_31_shown_after_a_knock() -> None:
     seen: list[dict[str, Any]] = []
 
     class Probe:
-        name = "c"
-
-        def play(self, turn: Turn) -> None:
-            seen.append(turn.game.view())
-            advise(turn.game, deals=100, playouts=200, seed=1, max_time=None)
-            turn.put_down(turn.draw())
+        def decide(self, view: SeatView) -> Action:
+            if view.drawn is not None:
+                return Action("put", view.drawn[0])
+            seen.append(view.state())
+            advise(view.state(), deals=100, playouts=200, seed=1, max_time=None)
+            return Action("draw")
 
     game = make_game(
         rules, 2, [deck], [Steps("a", ["knock"]), Steps("b", [("draw", "2D")]), Probe()]

@@ -16,12 +16,24 @@ from typing import Any
 import pytest
 from helpers import build_deck
 from rich.console import Console
-from thirtyone import Game, Rules
+from thirtyone import Action, Game, Rules, SeatView
 from thirtyone.terminal.narrator import Narrator
 from thirtyone.terminal.player import QuitGame, TerminalPlayer
 from variant_helpers import EXAMPLE_FILE, H10, H24, PRESETS, Steps, make_game, run
 
 # -- the terminal player --------------------------------------------------------------------------
+
+
+class _AtTheTerminal:
+    """Seat 0's decisions asked of the person at the terminal (for a game of policies)."""
+
+    def __init__(self, me: TerminalPlayer) -> None:
+        self.me = me
+        self.game: Game | None = None
+
+    def decide(self, view: SeatView) -> Action:
+        assert self.game is not None
+        return self.me.choose(self.game)
 
 
 def _person_game(
@@ -31,8 +43,11 @@ def _person_game(
     console = Console(file=out, width=100, color_system=None)
     names = ["You", "Alice"]
     narrator = Narrator(console, names, me=0)
-    me = TerminalPlayer("You", console, narrator, read=lambda prompt: next(answers, None))
+    me = _AtTheTerminal(
+        TerminalPlayer("You", console, narrator, read=lambda prompt: next(answers, None))
+    )
     game = make_game(rules.replace(seats=2), 1, [deck], [me, opponent])
+    me.game = game
     game.names = names
     game.add_listener(narrator)
     narrator.game = game

@@ -1,4 +1,4 @@
-"""Shared by the test_variants_* files: hands of known scores, the presets, players that play
+"""Shared by the test_variants_* files: hands of known scores, the presets, seats that play
 given steps, a game with a fixed first dealer and stacked decks, and the CLI runner."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from click.testing import CliRunner, Result
-from helpers import FirstKnocks
-from thirtyone import Game, Rules, Turn
+from helpers import FirstKnocks, Script
+from thirtyone import Game, Rules
 from thirtyone.cli.app import main
 
 H24 = ["AH", "9H", "4H"]
@@ -32,31 +32,8 @@ ENV = {"COLUMNS": "100", "NO_COLOR": "1"}
 EXAMPLE_FILE = Path(__file__).parent / "data" / "example_state.json"
 
 
-class Steps:
-    """Plays the steps it is given, one turn each: ``"knock"``, ``"blind"`` (call the blind
-    showdown), ``"look"`` (then the next step in the same turn unless the round ended),
-    ``("draw", card)`` / ``("take", card)`` (``None``: put the drawn card back), and
-    ``("draw", card, "hide")`` to keep the 31 that leaves hidden."""
-
-    def __init__(self, name: str, steps: Sequence[Any]) -> None:
-        self.name = name
-        self.steps = list(steps)
-
-    def play(self, turn: Turn) -> None:
-        step = self.steps.pop(0)
-        if step == "look":
-            turn.look()
-            if turn.round_over:
-                return
-            step = self.steps.pop(0)
-        if step == "blind":
-            turn.call_blind()
-        elif step == "knock":
-            turn.knock()
-        else:
-            how, card, *flags = step
-            new = turn.draw() if how == "draw" else turn.take()
-            turn.put_down(new if card is None else card, hide="hide" in flags)
+#: Plays the steps it is given (see :class:`helpers.Script`).
+Steps = Script
 
 
 def make_game(

@@ -4,7 +4,7 @@ Scripting in short::
 
     import thirtyone
     game = thirtyone.Game(thirtyone.Rules.preset("standard"), seed=7)
-    winner = game.play()              # every seat played by the table's rule
+    winner = game.play()              # every seat played by the table's rule (TablePolicy)
     for event in game.events: ...
 
     # Or push the decisions yourself: seat 0 is yours, the others play by the table's rule.
@@ -19,6 +19,7 @@ Scripting in short::
 from importlib.metadata import PackageNotFoundError
 from importlib.metadata import version as _version
 
+from thirtyone._core import Action
 from thirtyone.errors import (
     CardError,
     IllegalMoveError,
@@ -29,11 +30,9 @@ from thirtyone.errors import (
     ThirtyOneError,
 )
 from thirtyone.game.cards import PACK, card_value, hand_score, parse_card, parse_cards
-from thirtyone.game.loop import Event, Game, RoundLog
-from thirtyone.game.players import TABLE_KNOCK_AT, ComputerPlayer, Player
 from thirtyone.game.rules import Rules
-from thirtyone.game.session import Pending, Policy, SeatView, Session, TablePolicy
-from thirtyone.game.turn import Turn
+from thirtyone.game.seats import TABLE_KNOCK_AT, Pending, Policy, SeatView, TablePolicy
+from thirtyone.game.session import Event, Game, Session
 from thirtyone.oracle.answer import Advice, OptionAdvice, Sweep
 from thirtyone.oracle.player import OraclePlayer
 from thirtyone.oracle.query import advise
@@ -47,18 +46,16 @@ except PackageNotFoundError:  # pragma: no cover - a source tree that was never 
 __all__ = [
     "PACK",
     "TABLE_KNOCK_AT",
+    "Action",
     "Advice",
     "CardError",
-    "ComputerPlayer",
     "Event",
     "Game",
     "IllegalMoveError",
     "OptionAdvice",
     "OraclePlayer",
     "Pending",
-    "Player",
     "Policy",
-    "RoundLog",
     "RuleError",
     "Rules",
     "SaveError",
@@ -69,7 +66,6 @@ __all__ = [
     "Sweep",
     "TablePolicy",
     "ThirtyOneError",
-    "Turn",
     "__version__",
     "advise",
     "card_value",

@@ -20,13 +20,16 @@ import contextlib
 import random
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 from thirtyone import _core
 from thirtyone._core import Action
 from thirtyone.errors import IllegalMoveError, RuleError, StateError
 from thirtyone.game.cards import parse_cards, shuffled_pack
 from thirtyone.game.rules import Rules
+from thirtyone.game.seats import Pending, Policy, SeatView, TablePolicy
+
+__all__ = ["Event", "Game", "Pending", "Policy", "SeatView", "Session", "TablePolicy"]
 
 
 @dataclass(frozen=True)
@@ -59,85 +62,6 @@ class Event:
     kind: str
     round: int
     data: dict[str, Any] = field(default_factory=dict)
-
-
-@dataclass
-class RoundLog:
-    """Who played a round, and where it started. Its turns are in the round's own record (the
-    core's :attr:`thirtyone._core.Round.turns`)."""
-
-    number: int
-    dealer: int
-    seats: list[int]  # game seats in turn order (round seat i is seats[i])
-    first: int  # round seat that plays first
-    upcard: str
-
-
-@dataclass(frozen=True)
-class Pending:
-    """A decision the game waits for: game seat ``seat`` (``round_seat`` in the round's order)
-    is to move, in ``phase`` ``"blind"`` (call the blind showdown or look), ``"start"`` (knock,
-    draw, take, or decline) or ``"put_down"`` (after a draw or take), and may take any action of
-    ``legal``."""
-
-    seat: int
-    round_seat: int
-    phase: str
-    legal: tuple[Action, ...]
-
-
-@dataclass(frozen=True)
-class SeatView:
-    """What the seat to move sees when it decides: its hand and score, the top discard, the card
-    it holds pending (after a draw or take: the card and ``"stock"`` or ``"pile"``), the stock's
-    size, and the decision with its legal actions. :meth:`Session.view` gives the whole round as
-    the seat saw it (the Oracle's input)."""
-
-    pending: Pending
-    hand: tuple[str, ...]
-    score: float
-    top: str
-    drawn: tuple[str, str] | None
-    stock_len: int
-    may_knock: bool
-    rules: Rules
-
-
-class Policy(Protocol):
-    """A computer seat: chooses each action from what the seat sees."""
-
-    def decide(self, view: SeatView) -> Action:
-        """The action to take now (one of ``view.pending.legal``)."""
-
-
-class TablePolicy:
-    """The table's decision rule (``rules.md``), knocking at ``knock_at`` or more (None: never).
-    It looks at its cards at a blind table and shows every 31."""
-
-    def __init__(self, knock_at: float | None = _core.TABLE_KNOCK_AT) -> None:
-        self.knock_at = knock_at
-
-    def decide(self, view: SeatView) -> Action:
-        phase, rules = view.pending.phase, view.rules.round_rules()
-        if phase == "blind":
-            return Action("look")
-        if view.drawn is not None:
-            new, source = view.drawn
-            card = _core.choose_put_down(list(view.hand), new, source == "pile", rules)
-            return Action("put", card)
-        may_take = Action("take") in view.pending.legal
-        start = _core.choose_start(
-            list(view.hand),
-            view.top if may_take else None,
-            view.may_knock and self.knock_at is not None,
-            view.stock_len == 0,
-            self.knock_at if self.knock_at is not None else 31.0,
-            rules,
-        )
-        return Action(start)
-
-    def __repr__(self) -> str:
-        return f"TablePolicy(knock_at={self.knock_at})"
 
 
 class Session:
@@ -176,7 +100,10 @@ class Session:
         #: Every action applied to a round, in order (``["draw"]``, ``["put", "AH"]``, …): with
         #: the seed, enough to replay the game exactly (see :mod:`thirtyone.saves`).
         self.journal: list[Action] = []
-        self.logs: list[RoundLog] = []
+        #: The game seats dealt in the current (or last) round, in turn order (round seat i is
+        #: ``seats[i]``), and the rounds dealt so far (washes included).
+        self.seats: list[int] = []
+        self.rounds_dealt = 0
         self.places: dict[int, int] = {}
         self.winner: int | None = None
         self._round: _core.Round | None = None
@@ -204,6 +131,11 @@ class Session:
         return None if self._round is None else self._round.copy()
 
     @property
+    def turns_played(self) -> int:
+        """Turns played so far in the current (or last) round (0 before the first deal)."""
+        return 0 if self._round is None else self._round.turns_played
+
+    @property
     def pending(self) -> Pending | None:
         """The decision the game waits for; None before a round is dealt, between rounds (see
         :meth:`deal`) and once the game is over."""
@@ -212,7 +144,7 @@ class Session:
             return None
         r = round_.to_move
         phase = round_.phase
-        return Pending(self.logs[-1].seats[r], r, phase, tuple(round_.legal_actions()))
+        return Pending(self.seats[r], r, phase, tuple(round_.legal_actions()))
 
     def seat_view(self) -> SeatView:
         """What the seat to move sees (raises :class:`IllegalMoveError` with no decision)."""
@@ -220,6 +152,7 @@ class Session:
         if pending is None or self._round is None:
             raise IllegalMoveError("no decision is pending")
         round_, r = self._round, pending.round_seat
+        seats = self.seats
         return SeatView(
             pending,
             tuple(round_.hand(r)),
@@ -229,7 +162,21 @@ class Session:
             round_.stock_len,
             round_.may_knock(),
             self.rules,
+            pile=tuple(round_.pile()),
+            knocker=round_.knocker,
+            names=tuple(self.names[s] for s in seats),
+            rounds_dealt=self.rounds_dealt,
+            round_number=self.round_number,
+            turns_played=round_.turns_played,
+            _state=lambda: self.view(pending.seat),
         )
+
+    def why_not(self, action: Action) -> str | None:
+        """Why the seat to move may not take ``action`` now, in the rules' words (None: it
+        may)."""
+        if self._round is None or self._round.is_over:
+            return "no round is under way" if not self.over else "the game is over"
+        return self._round.why_not(action)
 
     def on_county(self, seat: int) -> bool:
         """Whether ``seat`` has lost their last life and plays on on the county."""
@@ -256,9 +203,9 @@ class Session:
         Oracle's input format (``oracle.md``): ``thirtyone.advise(session.view())``. Seats are
         renumbered to the players still in the game, in turn order."""
         round_ = self._round
-        if round_ is None or not self.logs:
+        if round_ is None:
             raise StateError("no round has been dealt yet")
-        seats = self.logs[-1].seats
+        seats = self.seats
         if seat is None:
             seat = seats[round_.to_move]
         if seat not in seats:
@@ -296,11 +243,34 @@ class Session:
             if self._round is None or self._round.is_over:
                 told += self.deal()
                 continue
-            policy = self.policies[self.logs[-1].seats[self._round.to_move]]
-            if policy is None:
+            played = self._play_policy()
+            if played is None:
                 break
-            told += self.apply(policy.decide(self.seat_view()))
+            told += played
         return told
+
+    def _play_policy(self) -> list[Event] | None:
+        """Play one decision of the seat to move by its policy (a table policy's whole turn in
+        one step) and return its events; None when the seat has no policy."""
+        round_ = self._round
+        assert round_ is not None
+        policy = self.policies[self.seats[round_.to_move]]
+        if policy is None:
+            return None
+        if type(policy) is TablePolicy and round_.phase != "put_down":
+            return self.play_rule_turn(policy.knock_at)  # the same turn, in one step
+        return self.apply(policy.decide(self.seat_view()))
+
+    def to_move(self) -> Iterator[int]:
+        """For a driver that plays every seat itself: deals each round as it comes and yields the
+        game seat to move, until the game is over. The driver plays (:meth:`apply`,
+        :meth:`play_rule_turn`) before asking for the next."""
+        while not self.over:
+            pending = self.pending
+            if pending is None:
+                self.deal()
+            else:
+                yield pending.seat
 
     def deal(self) -> list[Event]:
         """Deal the next round (again after a wash). Returns its events."""
@@ -313,7 +283,7 @@ class Session:
             seats = self.rules.turn_order(self.lives, self.dealer)
             deck = self._next_deck()
             round_ = self._round = _core.Round(self.rules.round_rules(), len(seats), 0, deck)
-            self.logs.append(RoundLog(self.round_number, self.dealer, seats, 0, round_.top))
+            self.seats, self.rounds_dealt = seats, self.rounds_dealt + 1
             self._emit("deal", dealer=self.dealer, first=seats[0], upcard=round_.top, seats=seats)
             if round_.is_over:  # a dealt 31
                 self._settle(round_)
@@ -325,7 +295,7 @@ class Session:
         round_ = self._round
         if round_ is None or round_.is_over:
             raise IllegalMoveError("no round is under way" if not self.over else "the game is over")
-        seat = self.logs[-1].seats[round_.to_move]
+        seat = self.seats[round_.to_move]
         with self._telling() as told:
             round_.apply(action)
             if action.kind in ("put", "hide"):
@@ -341,20 +311,30 @@ class Session:
                 self._settle(round_)
         return told
 
-    def replay(self, journal: Iterable[Action]) -> None:
+    def replay(
+        self,
+        journal: Iterable[Action],
+        before: Callable[[Session, Action], None] | None = None,
+    ) -> None:
         """Apply a journal's actions in order (:attr:`journal` of a game with the same rules and
         seed: a saved game), dealing each round as it comes and playing no policy: the game is
         then exactly where that one was, in the middle of a turn if the journal ends there. An
-        action that cannot be played raises :class:`IllegalMoveError` naming it by number."""
-        for number, action in enumerate(journal, 1):
+        action that cannot be played raises :class:`IllegalMoveError` naming it by number.
+        ``before(session, action)``, when given, is called before each action is applied (the
+        seat to move and what it sees are then the decision's: a review notes it there)."""
+        actions = list(journal)
+        for number, action in enumerate(actions, 1):
+            where = f"action {number} of {len(actions)} ({action.kind} {action.card or ''}".strip()
             if self.over:
-                raise IllegalMoveError(f"action {number} ({action}): the game is over")
+                raise IllegalMoveError(f"{where}): the game is over")
             if self._round is None or self._round.is_over:
                 self.deal()
+            if before is not None:
+                before(self, action)
             try:
                 self.apply(action)
             except IllegalMoveError as e:
-                raise IllegalMoveError(f"action {number} ({action}): {e}") from None
+                raise IllegalMoveError(f"{where}): {e}") from None
 
     def play_rule_turn(self, knock_at: float | None) -> list[Event]:
         """Play the whole turn of the seat to move by the table's decision rule in one step of
@@ -367,7 +347,7 @@ class Session:
             told += self.apply(Action("look"))
             if round_.is_over:
                 return told
-        seat = self.logs[-1].seats[round_.to_move]
+        seat = self.seats[round_.to_move]
         with self._telling() as step:
             played = round_.play_rule_turn(knock_at)
             if played is not None:
@@ -416,8 +396,7 @@ class Session:
     def _settle(self, round_: _core.Round) -> None:
         """Apply the round's losses: a wash (dealt again), or lives, the county, places, the
         game's end, and the deal passing left."""
-        log = self.logs[-1]
-        seats = log.seats
+        seats = self.seats
         losses = round_.losses()
         scores = [round_.counted_score(i) for i in range(len(seats))]
         hidden = [seats[i] for i in range(len(seats)) if round_.hid_31(i)]
@@ -434,7 +413,11 @@ class Session:
             data["hidden_31"] = hidden
         rules = self.rules
         wash, after, out = _core.settle(
-            [self.lives[s] for s in seats], losses, scores, log.first, rules.county
+            [self.lives[s] for s in seats],
+            losses,
+            scores,
+            0,
+            rules.county,  # (0 played first)
         )
         self.washed = wash
         if wash:
@@ -469,3 +452,42 @@ class Session:
             if points is not None:
                 result["points"] = points
             self._emit("game_over", **result)
+
+
+class Game(Session):
+    """A session every seat of which is a computer (default: the table's rule at every seat),
+    played to its end by :meth:`play`: ``thirtyone.Game(rules, seed=7).play()``."""
+
+    def __init__(
+        self,
+        rules: Rules | None = None,
+        policies: Sequence[Policy] | None = None,
+        *,
+        seed: int | None = None,
+        names: Sequence[str] | None = None,
+        on_event: Callable[[Event], None] | None = None,
+        decks: Iterable[Sequence[str]] | None = None,
+    ) -> None:
+        rules = rules or Rules.standard()
+        if policies is None:
+            policies = [TablePolicy()] * rules.seats
+        super().__init__(rules, policies, seed=seed, names=names, on_event=on_event, decks=decks)
+
+    def play(self) -> int:
+        """Play rounds until one player is left; returns the winner's seat."""
+        while not self.over:
+            self.play_round()
+        assert self.winner is not None
+        return self.winner
+
+    def play_round(self) -> None:
+        """Deal and play one round (dealt again after a wash), then settle lives and places."""
+        if self.over:
+            raise IllegalMoveError("the game is over")
+        while True:
+            self.deal()
+            while self.pending is not None:
+                if self._play_policy() is None:
+                    raise IllegalMoveError("a seat without a policy must decide: push it")
+            if not self.washed:
+                break

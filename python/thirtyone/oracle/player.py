@@ -1,34 +1,35 @@
-"""The Oracle at the table: a computer player that plays the Oracle's best option.
+"""The Oracle at the table: a computer seat (a :class:`~thirtyone.game.Policy`) that plays the
+Oracle's best option, and the opponents of ``thirtyone play`` (:func:`opponent`).
 
-On each of its turns, :class:`OraclePlayer` asks :func:`thirtyone.advise` about its position and
-plays the best option. (Asking once a round and then following the policy the Oracle simulated —
-the table's rule knocking at the advised ``knock_at``, as the calibration's asking seat does —
-is the play the first figures describe, but it is much weaker: 22.0% of 200 games (95% CI
-16.8 to 28.2) against three table players, where asking at every turn won 35.0% (28.7 to 41.8).)
+On each of its decisions, :class:`OraclePlayer` asks :func:`thirtyone.advise` about the round as
+its seat sees it (:meth:`~thirtyone.game.SeatView.state`) and plays the best option. (Asking once a
+round and then following the policy the Oracle simulated — the table's rule knocking at the
+advised ``knock_at``, as the calibration's asking seat does — is the play the first figures
+describe, but it is much weaker: 22.0% of 200 games (95% CI 16.8 to 28.2) against three table
+players, where asking at every turn won 35.0% (28.7 to 41.8).)
 
 Its ``objective`` is ``"round"`` (play ``best``: the highest chance of losing no life this round)
 or ``"game"`` (play ``best_game``: the highest chance of winning the game, from every seat's
 lives, with each option's later knock score chosen for the game too; see the Oracle's
-game-level figures). When the game-level figures are not available (too
-many lives to compute), the game objective plays ``best``.
+game-level figures). When the game-level figures are not available (too many lives to compute),
+the game objective plays ``best``.
 
-:func:`play_option` carries out one advised option through a :class:`~thirtyone.turn.Turn`; the
-calibration (:mod:`thirtyone.calibration`) uses it for its asking seat.
+:func:`play_option` carries out one advised option in a :class:`~thirtyone.game.Session` (the
+calibration's asking seat uses it).
 """
 
 from __future__ import annotations
 
+import hashlib
 import secrets
-from typing import TYPE_CHECKING
 
-from thirtyone import _core
+from thirtyone._core import Action
 from thirtyone.errors import ThirtyOneError
+from thirtyone.game.seats import TABLE_KNOCK_AT, Policy, SeatView, TablePolicy
+from thirtyone.game.session import Session
 from thirtyone.oracle.answer import Advice, Kind, OptionAdvice
 from thirtyone.oracle.query import advise
 from thirtyone.oracle.reads import position_seed
-
-if TYPE_CHECKING:
-    from thirtyone.game.turn import Turn
 
 #: What an Oracle player plays for.
 OBJECTIVES = ("round", "game")
@@ -37,33 +38,63 @@ OBJECTIVES = ("round", "game")
 EXPERT_DEALS = 300
 EXPERT_PLAYOUTS = 1_000
 EXPERT_MAX_TIME = 1.0
+#: Who the computer players of ``thirtyone play`` are: the table's rule, the Oracle at a small
+#: budget, or the two alternating (see :func:`opponent`).
+OPPONENTS = ("table", "expert", "mixed")
 
 
-def play_option(turn: Turn, best: OptionAdvice) -> None:
-    """Play the advised option ``best`` through ``turn``: knock; draw, then put down by the
-    table's rule; take, then put down the advised card; decline; or, after a draw or take,
-    put down the advised card. A 31 is always shown."""
+def play_option(session: Session, best: OptionAdvice) -> None:
+    """Play the advised option ``best`` for the seat to move in ``session``: knock; draw, then put
+    down by the table's rule; take, then put down the advised card; decline; or, after a draw
+    or take, put down the advised card. A 31 is always shown."""
     kind = best.kind
-    if kind is Kind.KNOCK:
-        turn.knock()
-    elif kind is Kind.DRAW:
-        hand_before = turn.hand
-        new = turn.draw()
-        rules = turn.game.rules.round_rules()
-        turn.put_down(_core.choose_put_down(hand_before, new, False, rules))
+    if kind is Kind.DRAW:
+        session.apply(Action("draw"))
+        session.apply(_rule_put_down(session.seat_view()))
     elif kind is Kind.TAKE:
-        turn.take()
         assert best.discard is not None
-        turn.put_down(best.discard)
-    elif kind is Kind.PUT_DOWN:
-        assert best.discard is not None
-        turn.put_down(best.discard)
+        session.apply(Action("take"))
+        session.apply(Action("put", best.discard))
     else:
-        turn.decline()
+        session.apply(_first_action(best))
+
+
+def _first_action(best: OptionAdvice) -> Action:
+    """The first action of the advised option (after a take, the put-down follows)."""
+    if best.kind is Kind.PUT_DOWN:
+        assert best.discard is not None
+        return Action("put", best.discard)
+    return Action(
+        {Kind.KNOCK: "knock", Kind.DRAW: "draw", Kind.TAKE: "take"}.get(best.kind, "decline")
+    )
+
+
+def _rule_put_down(view: SeatView) -> Action:
+    """The table's rule's put-down for the card pending in ``view``."""
+    return TablePolicy().decide(view)
+
+
+def seat_seed(seed: int, seat: int) -> int:
+    """A 62-bit seed from the game's seed and a seat (stable across runs)."""
+    digest = hashlib.blake2b(repr(("expert", seed, seat)).encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big") >> 2
+
+
+def opponent(kind: str, seat: int, seed: int) -> Policy:
+    """The computer player at ``seat`` (one of :data:`OPPONENTS`): the table's rule (``table``),
+    the Oracle at a small budget (``expert``), or, for ``mixed``, an expert at the odd seats and
+    the table's rule at the even ones. An expert's seed is derived from the game's ``seed`` and
+    its seat."""
+    if kind not in OPPONENTS:
+        raise ValueError(f"opponents must be one of {', '.join(OPPONENTS)}, not {kind!r:.40}")
+    if kind == "expert" or (kind == "mixed" and seat % 2 == 1):
+        return OraclePlayer.expert(seed=seat_seed(seed, seat))
+    return TablePolicy()
 
 
 class OraclePlayer:
-    """A computer player that plays by the Oracle (see the module's docstring).
+    """A computer seat that plays by the Oracle (see the module's docstring): a
+    :class:`~thirtyone.game.Policy`.
 
     ``deals``, ``playouts``, ``threads`` and ``max_time`` go to :func:`thirtyone.advise` (the
     core checks their bounds on the first query). ``seed``: each query's seed is derived from it
@@ -99,9 +130,12 @@ class OraclePlayer:
         #: The chance of winning the game (``p_win``) of each option it played, when the
         #: answer had one: forecasts to check against how its games end.
         self.forecasts: list[float] = []
+        #: The second step of the option chosen at the start of a turn (the turn, and the card
+        #: to put down; None: the table's rule puts down).
+        self._then: tuple[tuple[int, int, int], str | None] | None = None
 
     @classmethod
-    def expert(cls, name: str, seed: int | None = None) -> OraclePlayer:
+    def expert(cls, name: str = "Expert", seed: int | None = None) -> OraclePlayer:
         """The expert opponent of ``thirtyone play``: the Oracle at a small budget."""
         return cls(
             name,
@@ -111,37 +145,49 @@ class OraclePlayer:
             max_time=EXPERT_MAX_TIME,
         )
 
-    def query_seed(self, turn: Turn) -> int:
-        """The seed of the query at ``turn``'s position."""
-        return position_seed(self.seed, turn, "oracle-player")
+    def query_seed(self, view: SeatView) -> int:
+        """The seed of the query at ``view``'s position."""
+        return position_seed(self.seed, view, "oracle-player")
 
-    def play(self, turn: Turn) -> None:
-        game = turn.game
-        if turn.blind:  # the Oracle never calls the blind showdown: look
-            turn.look()
-            if turn.round_over:
-                return
+    def decide(self, view: SeatView) -> Action:
+        phase = view.pending.phase
+        if phase == "blind":  # the Oracle never calls the blind showdown: look
+            return Action("look")
+        then, self._then = self._then, None
+        if phase == "put_down" and then is not None and then[0] == self._where(view):
+            # The second step of the option chosen at the start of this turn.
+            return _rule_put_down(view) if then[1] is None else Action("put", then[1])
         try:
             advice = advise(
-                game,
+                view.state(),
                 deals=self.deals,
                 playouts=self.playouts,
-                seed=self.query_seed(turn),
+                seed=self.query_seed(view),
                 threads=self.threads,
                 max_time=self.max_time,
                 objective=self.objective,
+                names=list(view.names),
             )
         except ThirtyOneError:
             self.fallbacks += 1
-            turn.play_by_rule(_core.TABLE_KNOCK_AT)
-            return
+            if phase == "start":
+                self._then = (self._where(view), None)  # the whole turn by the rule
+            return TablePolicy(TABLE_KNOCK_AT).decide(view)
         self.advice = advice
         choice = advice.best
         if self.objective == "game" and advice.best_game is not None:
             choice = advice.best_game
         if choice.p_win is not None and not advice.points:
             self.forecasts.append(choice.p_win)
-        play_option(turn, choice)
+        if choice.kind is Kind.DRAW:
+            self._then = (self._where(view), None)  # then the table's rule puts down
+        elif choice.kind is Kind.TAKE:
+            self._then = (self._where(view), choice.discard)
+        return _first_action(choice)
+
+    @staticmethod
+    def _where(view: SeatView) -> tuple[int, int, int]:
+        return view.seat, view.rounds_dealt, view.turns_played
 
     def __repr__(self) -> str:
         return (

@@ -81,8 +81,8 @@ def advise(
     :class:`~thirtyone.errors.ThirtyOneError`) naming the problem.
     """
     if isinstance(state, Session):
-        if names is None and state.logs:
-            names = [state.names[s] for s in state.logs[-1].seats]
+        if names is None and state.seats:
+            names = [state.names[s] for s in state.seats]
         state = state.view()
     if seed is None:
         seed = secrets.randbits(63)

@@ -9,25 +9,23 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
+from thirtyone.game.seats import SeatView
 from thirtyone.oracle.answer import Advice
 from thirtyone.oracle.words import pct, score_text
-
-if TYPE_CHECKING:
-    from thirtyone.game.turn import Turn
 
 #: The read's "high hand": this score or more.
 HIGH = 27.0
 
 
-def position_seed(seed: int, turn: Turn, purpose: str = "advice") -> int:
-    """A seed from the game's ``seed`` and the position of ``turn`` (63 bits)."""
-    game = turn.game
-    key = (seed, purpose, len(game.logs), game.round_number, turn.turns_played, turn.pending)
+def position_seed(seed: int, view: SeatView, purpose: str = "advice") -> int:
+    """A seed from the game's ``seed`` and the position ``view`` shows (63 bits): the rounds
+    dealt, the round, the turns played in it and the card pending."""
+    key = (seed, purpose, view.rounds_dealt, view.round_number, view.turns_played, view.drawn)
     digest = hashlib.blake2b(repr(key).encode(), digest_size=8).digest()
     return int.from_bytes(digest, "big") >> 1
 

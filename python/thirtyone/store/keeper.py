@@ -19,12 +19,12 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from thirtyone.game.loop import Event, Game
 from thirtyone.game.rules import Rules
+from thirtyone.game.seats import SeatView
+from thirtyone.game.session import Event, Session
 from thirtyone.store.record import Decision, GameRecord
 
 if TYPE_CHECKING:
-    from thirtyone.game.turn import Turn
     from thirtyone.oracle.answer import Advice, OptionAdvice
 
 _FIELDS = ("round", "played", "best", "cost_p_safe", "best_game", "cost_p_win")
@@ -100,10 +100,11 @@ class Keeper:
         self._advice: tuple[str, Advice] | None = None  # the phase and the advice there
         self._started = False  # the turn's start was told by a mid_turn event
 
-    def on_advice(self, turn: Turn, advice: Advice) -> None:
-        """The advisor has given ``advice`` at ``turn`` (at its start, or at its put-down)."""
-        if turn.seat == self.you:
-            self._advice = ("put" if turn.pending is not None else "start", advice)
+    def on_advice(self, view: SeatView, advice: Advice) -> None:
+        """The advisor has given ``advice`` at ``view``'s decision (a turn's start, or its
+        put-down)."""
+        if view.seat == self.you:
+            self._advice = ("put" if view.drawn is not None else "start", advice)
 
     def caught_up(self) -> None:
         """The saved journal has been replayed: restored entries past it are dropped."""
@@ -157,7 +158,7 @@ def preset_name(rules: Rules) -> str:
 
 
 def game_record(
-    game: Game,
+    game: Session,
     decisions: Sequence[Decision],
     *,
     you: int = 0,

@@ -34,11 +34,11 @@ from typing import Any
 from thirtyone._core import Action
 from thirtyone.errors import SaveError as SaveError  # (saves.SaveError, as before)
 from thirtyone.errors import ThirtyOneError
-from thirtyone.game.loop import Game
-from thirtyone.game.players import ComputerPlayer, Player
 from thirtyone.game.rules import Rules
-from thirtyone.game.turn import Turn
+from thirtyone.game.seats import Policy
+from thirtyone.game.session import Session
 from thirtyone.names import neutralise
+from thirtyone.oracle.player import OPPONENTS as OPPONENTS  # (saves.OPPONENTS, as before)
 from thirtyone.paths import data_dir as data_dir  # (saves.data_dir, as before)
 from thirtyone.paths import problem
 from thirtyone.paths import short as short  # (saves.short, as before)
@@ -48,9 +48,6 @@ FORMAT = "thirtyone-save"
 VERSION = 1
 #: When the Oracle's advice is shown (``thirtyone play --advice``).
 ADVICE_MODES = ("always", "ask", "never")
-#: Who the computer players are (``thirtyone play --opponents``): the table's rule, the Oracle at
-#: a small budget, or the two alternating.
-OPPONENTS = ("table", "expert", "mixed")
 #: No save comes near this size; a larger file is not read (it is not a save).
 MAX_BYTES = 16 * 1024 * 1024
 #: Temporary files are named ``.saved-game-*.tmp``; one older than this is a crash's leftover.
@@ -335,7 +332,7 @@ class Saver:
     good save stays).
     """
 
-    def __init__(self, saved: SavedGame, game: Game, path: Path, *, armed: bool = True) -> None:
+    def __init__(self, saved: SavedGame, game: Session, path: Path, *, armed: bool = True) -> None:
         self.saved, self.game, self.path = saved, game, path
         self.armed = armed
 
@@ -382,140 +379,50 @@ def entry(action: Action) -> list[str]:
     return [action.kind] if action.card is None else [action.kind, action.card]
 
 
-class Script:
-    """The journal being replayed, shared by every seat's :class:`Replayer`.
-
-    ``on_caught_up`` is called once, when the journal is spent (:meth:`catch_up`); until then
-    ``caught_up`` is False.
-    """
-
-    def __init__(
-        self, journal: Sequence[list[str]], where: str, on_caught_up: Callable[[], None]
-    ) -> None:
-        self.actions = [list(a) for a in journal]
-        self.where = where
-        self.on_caught_up = on_caught_up
-        self.done = 0
-        self.caught_up = False
-
-    def __bool__(self) -> bool:
-        return self.done < len(self.actions)
-
-    def next(self) -> list[str]:
-        if not self:
-            raise SaveError("the journal stops in the middle of a turn")
-        self.done += 1
-        return self.actions[self.done - 1]
-
-    def catch_up(self) -> None:
-        if not self.caught_up:
-            self.caught_up = True
-            self.on_caught_up()
-
-    def finish(self) -> None:
-        """After the game has ended: the whole journal must have been used."""
-        if self:
-            self.done += 1
-            raise self.error("the journal goes on after the game's end")
-        self.catch_up()
-
-    def error(self, why: object) -> SaveError:
-        """A replay failure, naming the action that failed."""
-        at = self.actions[self.done - 1] if self.done else []
-        return SaveError(
-            f"the saved game at {self.where} cannot be replayed: action {self.done} of "
-            f"{len(self.actions)} ({' '.join(at)[:40]}): {why}"
-        )
+def actions(saved: SavedGame, where: str) -> list[Action]:
+    """The saved journal's actions (raises :class:`SaveError` naming an entry that is not
+    one)."""
+    found = []
+    for number, entry in enumerate(saved.journal, 1):
+        try:
+            found.append(Action(*entry))
+        except ThirtyOneError as e:
+            raise SaveError(
+                f"the saved game at {where} cannot be replayed: action {number} of "
+                f"{len(saved.journal)} ({' '.join(entry)[:40]}): {e}"
+            ) from None
+    return found
 
 
-class Replayer:
-    """Wraps a seat's player: plays the journal's actions first, then hands over.
-
-    Every seat is wrapped with the same :class:`Script`, so the game is rebuilt action by action.
-    A journal that ends after a look, a draw or a take hands the player a turn already under way
-    (``turn.pending`` set after a draw or take): they go on from there and cannot draw again.
-    """
-
-    def __init__(self, player: Player, script: Script) -> None:
-        self.player = player
-        self.name = player.name
-        self.script = script
-
-    def play(self, turn: Turn) -> None:
-        if self.script:
-            try:
-                self._replay(turn)
-            except ThirtyOneError as e:
-                raise self.script.error(e) from None
-            if turn.done:
-                return  # the whole turn was replayed
-        self.script.catch_up()
-        self.player.play(turn)
-
-    def _replay(self, turn: Turn) -> None:
-        script = self.script
-        action = script.next()
-        if action[0] == "look":
-            turn.look()
-            if turn.round_over or not script:
-                return
-            action = script.next()
-        kind = action[0]
-        if kind == "blind":
-            turn.call_blind()
-        elif kind == "knock":
-            turn.knock()
-        elif kind == "decline":
-            turn.decline()
-        elif kind in ("draw", "take"):
-            turn.draw() if kind == "draw" else turn.take()
-            if not script:
-                return  # the turn was left at the put-down
-            put = script.next()
-            if put[0] not in ("put", "hide") or len(put) != 2:
-                raise SaveError(f"a {kind} must be followed by a put-down")
-            turn.put_down(put[1], hide=put[0] == "hide")
-        else:
-            raise SaveError(f"unknown action {action[0][:20]!r}")
-
-
-def resumable(
-    players: Sequence[Player],
-    journal: Sequence[list[str]],
-    on_caught_up: Callable[[], None],
+def replay(
+    session: Session,
+    saved: SavedGame,
     where: str = "the saved game",
-) -> tuple[list[Player], Script]:
-    """The players wrapped to replay ``journal`` first, and the shared :class:`Script`."""
-    script = Script(journal, where, on_caught_up)
-    return [Replayer(p, script) for p in players], script
-
-
-class _Stop(Exception):
-    pass
+    before: Callable[[Session, Action], None] | None = None,
+) -> None:
+    """Replay the saved journal into ``session`` (a new session of the save's rules, seed and
+    names: see :func:`replayed`), which then stands exactly where the save was, in the middle of
+    a turn too. ``before`` is called before each action (see :meth:`Session.replay`). Nothing
+    plays on: ``advance()`` does that. Raises :class:`SaveError` when the journal cannot be
+    replayed."""
+    try:
+        session.replay(actions(saved, where), before)
+    except SaveError as e:
+        raise SaveError(f"{e}; it was left as it is") from None
+    except ThirtyOneError as e:
+        raise SaveError(
+            f"the saved game at {where} cannot be replayed: {e}; it was left as it is"
+        ) from None
 
 
 def replayed(
-    saved: SavedGame, where: str, watch: Callable[[int, Player], Player] | None = None
-) -> Game:
-    """The saved game rebuilt by replaying its journal, stopped where the journal ends (nobody
-    plays on). ``watch(seat, player)`` may wrap each seat's replaying player (to see its turns).
-    Raises :class:`SaveError` when the journal cannot be replayed."""
-
-    def stop() -> None:
-        raise _Stop
-
-    computers = [ComputerPlayer(n) for n in saved.names]
-    players, script = resumable(computers, saved.journal, stop, where)
-    if watch is not None:
-        players = [watch(seat, p) for seat, p in enumerate(players)]
-    game = Game(saved.rules, players, seed=saved.seed, names=saved.names)
-    try:
-        game.play()
-        script.finish()
-    except _Stop:
-        pass
-    except SaveError:
-        raise
-    except ThirtyOneError as e:
-        raise script.error(e) from None
-    return game
+    saved: SavedGame,
+    where: str = "the saved game",
+    policies: Sequence[Policy | None] | None = None,
+    before: Callable[[Session, Action], None] | None = None,
+) -> Session:
+    """A session of the saved game (its rules, seed and names; ``policies`` for the computer
+    seats, None: every seat pushed) with its journal replayed (see :func:`replay`)."""
+    session = Session(saved.rules, policies, seed=saved.seed, names=saved.names)
+    replay(session, saved, where, before)
+    return session

@@ -30,10 +30,10 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from thirtyone import _core, paths
+from thirtyone._core import Action
 from thirtyone.errors import ThirtyOneError
-from thirtyone.game.loop import Event, Game
-from thirtyone.game.players import TABLE_KNOCK_AT
-from thirtyone.game.turn import Turn
+from thirtyone.game.seats import TABLE_KNOCK_AT
+from thirtyone.game.session import Event, Session
 from thirtyone.oracle.answer import Advice
 from thirtyone.oracle.player import play_option
 from thirtyone.oracle.query import advise as oracle_advise
@@ -97,17 +97,6 @@ def _seed(*parts: object) -> int:
     return random.Random(":".join(str(p) for p in parts)).getrandbits(63)
 
 
-class _Seat:
-    """A seat of the calibration table: the controller decides how it plays."""
-
-    def __init__(self, name: str, table: _Table) -> None:
-        self.name = name
-        self.table = table
-
-    def play(self, turn: Turn) -> None:
-        self.table.play(turn)
-
-
 class _Table:
     """Plays one game: the table's rule everywhere, one Oracle decision per round."""
 
@@ -118,8 +107,7 @@ class _Table:
         self.rng = random.Random(f"calibrate:{settings.seed}:{game_index}")
         rules = settings.table(game_index)
         self.rules = rules
-        seats = [_Seat(f"Seat {i}", self) for i in range(rules.seats)]
-        self.game = Game(rules, seats, seed=_seed("game", settings.seed, game_index))
+        self.game = Session(rules, seed=_seed("game", settings.seed, game_index))
         self.game.add_listener(self._event)
         self.decisions: list[Decision] = []
         self._ask_turn = -1
@@ -128,7 +116,9 @@ class _Table:
         self._open: list[tuple[Decision, int]] = []  # decisions of this round, game seat
 
     def play_game(self) -> list[Decision]:
-        self.game.play()
+        game = self.game
+        for seat in game.to_move():
+            self.play(seat)
         return self.decisions
 
     def _event(self, event: Event) -> None:
@@ -147,24 +137,26 @@ class _Table:
                 self.decisions.append(decision)
             self._open = []
 
-    def play(self, turn: Turn) -> None:
-        if turn.seat in self._policy:
-            turn.play_by_rule(self._policy[turn.seat])
+    def play(self, seat: int) -> None:
+        """Play the turn of game seat ``seat``, to move."""
+        if seat in self._policy:
+            self.game.play_rule_turn(self._policy[seat])
             return
-        if not self._asked and turn.turns_played == self._ask_turn:
+        if not self._asked and self.game.turns_played == self._ask_turn:
             self._asked = True
-            self._decide(turn)
+            self._decide(seat)
             return
-        turn.play_by_rule(TABLE_KNOCK_AT)
+        self.game.play_rule_turn(TABLE_KNOCK_AT)
 
-    def _decide(self, turn: Turn) -> None:
+    def _decide(self, seat: int) -> None:
         s = self.settings
         # The harness knows every hand (to check the inference against the truth).
         round_ = self.game.round
         assert round_ is not None
         pending = round_.stock_len > 0 and self.rng.random() < s.pending_share
+        me = round_.to_move
         if pending:
-            turn.draw()
+            self.game.apply(Action("draw"))
         state = self.game.view()
         advice = self.advisor(
             state,
@@ -179,7 +171,7 @@ class _Table:
             game=self.index,
             round=self.game.round_number,
             seats=round_.seats,
-            me=turn.round_seat,
+            me=me,
             turn=round_.turns_played,
             pending=pending,
             after_knock=round_.knocker is not None,
@@ -195,9 +187,9 @@ class _Table:
             warnings=len(advice.warnings),
         )
         self._rank_check(decision, state, round_)
-        self._open.append((decision, turn.seat))
-        self._policy[turn.seat] = best.knock_at  # None: never
-        play_option(turn, best)
+        self._open.append((decision, seat))
+        self._policy[seat] = best.knock_at  # None: never
+        play_option(self.game, best)
 
     def _rank_check(self, decision: Decision, state: dict[str, Any], round_: _core.Round) -> None:
         s = self.settings

@@ -19,10 +19,9 @@ import itertools
 import random
 from dataclasses import dataclass
 
-from thirtyone.game.loop import Event, Game
-from thirtyone.game.players import TABLE_KNOCK_AT
 from thirtyone.game.rules import Rules
-from thirtyone.game.turn import Turn
+from thirtyone.game.seats import TABLE_KNOCK_AT
+from thirtyone.game.session import Event, Session
 from thirtyone.oracle.player import play_option
 from thirtyone.oracle.query import advise
 from thirtyone.statistics import wilson
@@ -66,8 +65,7 @@ class _Table:
         self.ask_round = self.rng.randint(1, LAST_ASK_ROUND)
         self.ask_turn = self.rng.randrange(4 * settings.seats)
         rules = Rules.from_spec({"preset": settings.preset, "seats": settings.seats})
-        seats = [_Seat(self) for _ in range(settings.seats)]
-        self.game = Game(rules, seats, seed=self.rng.getrandbits(63))
+        self.game = Session(rules, seed=self.rng.getrandbits(63))
         self.game.add_listener(self._event)
         self.policy: dict[int, float | None] = {}  # game seat -> knock_at, this round only
         self.asked: tuple[int, int, tuple[int, ...], str, float, float] | None = None
@@ -76,19 +74,19 @@ class _Table:
         if event.kind in ("round_end", "wash"):
             self.policy = {}
 
-    def play(self, turn: Turn) -> None:
-        if turn.seat in self.policy:
-            turn.play_by_rule(self.policy[turn.seat])
+    def play(self, seat: int) -> None:
+        """Play the turn of game seat ``seat``, to move."""
+        game = self.game
+        if seat in self.policy:
+            game.play_rule_turn(self.policy[seat])
             return
-        round_ = self.game.round
         ask = (
             self.asked is None
-            and self.game.round_number == self.ask_round
-            and round_ is not None
-            and round_.turns_played == self.ask_turn
+            and game.round_number == self.ask_round
+            and game.turns_played == self.ask_turn
         )
         if not ask:
-            turn.play_by_rule(TABLE_KNOCK_AT)
+            game.play_rule_turn(TABLE_KNOCK_AT)
             return
         view = self.game.view()
         s = self.settings
@@ -98,29 +96,23 @@ class _Table:
         )  # fmt: skip
         best = advice.best
         if best.p_win is None:  # the game's figures were not computed: no forecast
-            turn.play_by_rule(TABLE_KNOCK_AT)
+            game.play_rule_turn(TABLE_KNOCK_AT)
             return
         lives = tuple(view["lives"])
         margin = best.p_win_margin or 0.0
-        self.asked = (turn.seat, self.game.round_number, lives, best.option, best.p_win, margin)
-        self.policy[turn.seat] = best.knock_at
-        play_option(turn, best)
+        self.asked = (seat, game.round_number, lives, best.option, best.p_win, margin)
+        self.policy[seat] = best.knock_at
+        play_option(game, best)
 
     def play_game(self) -> Forecast | None:
-        winner = self.game.play()
+        game = self.game
+        for seat in game.to_move():
+            self.play(seat)
+        winner = game.winner
         if self.asked is None:
             return None
         seat, round_number, lives, option, p_win, margin = self.asked
         return Forecast(self.index, round_number, lives, option, p_win, margin, winner == seat)
-
-
-class _Seat:
-    def __init__(self, table: _Table) -> None:
-        self.name = "Seat"
-        self.table = table
-
-    def play(self, turn: Turn) -> None:
-        self.table.play(turn)
 
 
 def play_game(index: int, settings: Settings) -> Forecast | None:

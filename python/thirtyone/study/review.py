@@ -1,13 +1,13 @@
 """Game review: a saved game replayed, and each decision of one seat set against the Oracle.
 
-:func:`decisions` replays a save's journal quietly (:func:`thirtyone.saves.replayed`) and notes,
-for every decision of the seat, the round as that seat saw it at that moment
-(:meth:`thirtyone.Game.view`: its own cards and what the table saw, nothing else) and the choice
-made. A decision is a turn's start (``knock``, ``draw``, ``take`` or ``decline``) and, after a
-draw from the stock, the put-down (``discard:XX``). A take is one decision: the Oracle's ``take``
-carries its best put-down, and a take followed by another put-down is reviewed as the take, at
-its figures, saying which card went down. The blind showdown, called before anybody looks, is
-not reviewed (the Oracle does not answer it).
+:func:`decisions` replays a save's journal quietly (:func:`thirtyone.store.saves.replayed`) and
+notes, before each action of the seat, the round as that seat saw it at that moment
+(:meth:`thirtyone.Session.view`: its own cards and what the table saw, nothing else) and the
+choice made. A decision is a turn's start (``knock``, ``draw``, ``take`` or ``decline``) and, after
+a draw from the stock, the put-down (``discard:XX``). A take is one decision: the Oracle's ``take``
+carries its best put-down, and a take followed by another put-down is reviewed as the take, at its
+figures, saying which card went down. The blind showdown, called before anybody looks, is not
+reviewed (the Oracle does not answer it).
 
 :func:`review` asks :func:`thirtyone.advise` about each of them, with a seed derived from the
 review's seed and the position and no time limit, so the same seed gives the same review, and
@@ -23,10 +23,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from thirtyone import _core
+from thirtyone._core import Action
 from thirtyone.errors import ThirtyOneError
-from thirtyone.game.loop import Game
-from thirtyone.game.players import Player
-from thirtyone.game.turn import Turn
+from thirtyone.game.seats import SeatView
+from thirtyone.game.session import Session
 from thirtyone.oracle.answer import Advice, OptionAdvice
 from thirtyone.oracle.query import advise
 from thirtyone.store import saves
@@ -62,68 +62,48 @@ class Decision:
     hid: bool = False
 
 
-class _Noting(Turn):
-    """The turn of the reviewed seat: notes each decision, as the seat sees the round, before
-    playing it."""
+class _Notes:
+    """Notes each decision of game seat ``seat`` before it is replayed (a
+    :meth:`Session.replay` hook)."""
 
-    def __init__(self, turn: Turn, noted: list[Decision]) -> None:
-        super().__init__(turn.game, turn._round, turn._log)
-        self.noted = noted
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+        self.noted: list[Decision] = []
         self._taken: Decision | None = None
 
-    def _note(self, step: str, choice: str, **extra: Any) -> Decision:
+    def __call__(self, session: Session, action: Action) -> None:
+        pending = session.pending
+        if pending is None or pending.seat != self.seat or action.kind in ("look", "blind"):
+            return
+        view = session.seat_view()
+        hid = action.kind == "hide"
+        if action.kind not in ("put", "hide"):
+            taken = self._note(session, view, START, action.kind)
+            if action.kind == "take":
+                taken.took = view.top
+            self._taken = taken if action.kind == "take" else None
+        elif view.drawn is not None and view.drawn[1] == "stock":
+            card = action.card
+            self._note(session, view, PUT_DOWN, f"discard:{card}", drew=view.drawn[0], hid=hid)
+            self.noted[-1].put_down = card
+        elif self._taken is not None:
+            self._taken.put_down, self._taken.hid = action.card, hid
+
+    def _note(
+        self, session: Session, view: SeatView, step: str, choice: str, **extra: Any
+    ) -> Decision:
         decision = Decision(
-            round=self.game.round_number,
-            turn=self.turns_played + 1,
+            round=view.round_number,
+            turn=view.turns_played + 1,
             step=step,
-            hand=self.hand,
-            top=self.top,
+            hand=list(view.hand),
+            top=view.top,
             choice=choice,
-            state=self.game.view(self.seat),
+            state=session.view(self.seat),
             **extra,
         )
         self.noted.append(decision)
         return decision
-
-    def knock(self) -> None:
-        self._note(START, "knock")
-        super().knock()
-
-    def decline(self) -> None:
-        self._note(START, "decline")
-        super().decline()
-
-    def draw(self) -> str:
-        self._note(START, "draw")
-        return super().draw()
-
-    def take(self) -> str:
-        self._taken = self._note(START, "take", took=self.top)
-        return super().take()
-
-    def put_down(self, card: str, *, hide: bool = False) -> None:
-        pending = self.pending
-        noted = None
-        if pending is not None and pending[1] == "stock":
-            noted = self._note(PUT_DOWN, "", drew=pending[0], hid=hide)
-        super().put_down(card, hide=hide)
-        if noted is not None:  # (the card put down, in the core's spelling)
-            noted.choice, noted.put_down = f"discard:{self.top}", self.top
-        elif self._taken is not None:
-            self._taken.put_down = self.top
-            self._taken.hid = hide
-
-
-class _Watch:
-    """Wraps the reviewed seat's replaying player so that its turns are noted."""
-
-    def __init__(self, player: Player, noted: list[Decision]) -> None:
-        self.player = player
-        self.name = player.name
-        self.noted = noted
-
-    def play(self, turn: Turn) -> None:
-        self.player.play(_Noting(turn, self.noted))
 
 
 @dataclass(frozen=True)
@@ -132,7 +112,7 @@ class Replay:
     the decisions of ``seat``."""
 
     saved: saves.SavedGame
-    game: Game
+    game: Session
     seat: int
     decisions: list[Decision]
 
@@ -141,13 +121,9 @@ def decisions(saved: saves.SavedGame, where: str, seat: int | None = None) -> Re
     """Replay ``saved`` and note every decision of ``seat`` (default: the person's seat).
     Raises :class:`~thirtyone.saves.SaveError` when the journal cannot be replayed."""
     seat = saved.you if seat is None else seat
-    noted: list[Decision] = []
-
-    def watch(s: int, player: Player) -> Player:
-        return _Watch(player, noted) if s == seat else player
-
-    game = saves.replayed(saved, where, watch)
-    return Replay(saved, game, seat, noted)
+    notes = _Notes(seat)
+    game = saves.replayed(saved, where, before=notes)
+    return Replay(saved, game, seat, notes.noted)
 
 
 # -- the Oracle's view of each decision -----------------------------------------------------------

@@ -30,9 +30,9 @@ from typing import Any
 
 from thirtyone import _core
 from thirtyone.errors import RuleError, SettingsError
-from thirtyone.game.loop import Event, Game
-from thirtyone.game.players import TABLE_KNOCK_AT, ComputerPlayer, Player
 from thirtyone.game.rules import Rules
+from thirtyone.game.seats import TABLE_KNOCK_AT, Policy, TablePolicy
+from thirtyone.game.session import Event, Game
 from thirtyone.oracle.player import EXPERT_DEALS, EXPERT_PLAYOUTS, OraclePlayer
 from thirtyone.study import workers
 from thirtyone.study.workers import Stopped
@@ -123,17 +123,17 @@ class Settings:
             raise RuleError(f"unknown preset {self.preset[:40]!r}")
         return Rules.from_spec({"preset": self.preset, "seats": len(self.players)})
 
-    def player(self, index: int, game: int, name: str) -> Player:
+    def player(self, index: int, game: int) -> Policy:
         """The ``index``-th player of the list, for game ``game``."""
         kind, knock_at = parse_kind(self.players[index])
         if kind == "table":
-            return ComputerPlayer(name, knock_at)
+            return TablePolicy(knock_at)
         deals, playouts = (
             (EXPERT_DEALS, EXPERT_PLAYOUTS) if kind == "expert" else (self.deals, self.playouts)
         )
         seed = _seed("tournament-player", self.seed, game, index)
         return OraclePlayer(
-            name,
+            self.players[index],
             deals=deals,
             playouts=playouts,
             seed=seed,
@@ -191,12 +191,15 @@ def seat_of(index: int, game: int, seats: int) -> int:
 def play_game(game: int, settings: Settings) -> list[Result]:
     """Play game ``game`` of the tournament; the results in the order of ``settings.players``."""
     n = len(settings.players)
-    by_seat: list[Player] = [ComputerPlayer("")] * n
+    by_seat: list[Policy] = [TablePolicy()] * n
+    names = [""] * n
     for i in range(n):
         seat = seat_of(i, game, n)
-        by_seat[seat] = settings.player(i, game, f"{settings.players[i]} #{i + 1}")
+        by_seat[seat] = settings.player(i, game)
+        names[seat] = f"{settings.players[i]} #{i + 1}"
     count = _Count(n)
-    played = Game(settings.rules(), by_seat, seed=_seed("tournament", settings.seed, game))
+    seed = _seed("tournament", settings.seed, game)
+    played = Game(settings.rules(), by_seat, seed=seed, names=names)
     played.add_listener(count)
     played.play()
     results = []

@@ -10,24 +10,21 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from rich.console import Console, RenderableType
 from rich.text import Text
 
 from thirtyone import _core
 from thirtyone.errors import ThirtyOneError
+from thirtyone.game.seats import SeatView
 from thirtyone.oracle import query
 from thirtyone.oracle.answer import Advice
 from thirtyone.oracle.reads import Read, position_seed, reads, why_line
 from thirtyone.terminal import advice_view
 
-if TYPE_CHECKING:
-    from thirtyone.game.turn import Turn
-
 
 class OracleAdvisor:
-    """The Oracle as an advisor: the advice for the player to move in the turn's game (with the
+    """The Oracle as an advisor: the advice for the seat to move (with the
     pending draw after a draw or take), computed under a spinner.
 
     ``seed``: the game's seed, from which each query's seed is derived with the position (None:
@@ -54,31 +51,32 @@ class OracleAdvisor:
         self._cache: dict[int, tuple[Advice, str | None]] = {}
         #: Told each advice given, with its turn (the record of games keeps it with the
         #: decision that follows: see :mod:`thirtyone.record_keeper`).
-        self.on_advice: Callable[[Turn, Advice], None] | None = None
+        self.on_advice: Callable[[SeatView, Advice], None] | None = None
 
-    def advice(self, turn: Turn) -> tuple[Advice, str | None] | Text:
+    def advice(self, view: SeatView) -> tuple[Advice, str | None] | Text:
         """The advice at this position and the line that says why (computed once per
         position), or a note saying why there is none."""
-        found = self._advice(turn)
+        found = self._advice(view)
         if self.on_advice is not None and not isinstance(found, Text):
-            self.on_advice(turn, found[0])
+            self.on_advice(view, found[0])
         return found
 
-    def _advice(self, turn: Turn) -> tuple[Advice, str | None] | Text:
-        key = position_seed(self.seed, turn)
+    def _advice(self, view: SeatView) -> tuple[Advice, str | None] | Text:
+        key = position_seed(self.seed, view)
         if key in self._cache:
             return self._cache[key]
         try:
             with self.console.status("The Oracle is thinking…", spinner="dots"):
                 found = query.advise(
-                    turn.game,
+                    view.state(),
                     deals=self.deals,
                     playouts=self.playouts,
                     seed=key,
                     threads=self.threads,
                     max_time=self.max_time,
+                    names=list(view.names),
                 )
-                why = self._why(found, turn)
+                why = self._why(found, view)
         except ThirtyOneError as err:
             reason = " ".join(str(err).split())
             return Text(f"The Oracle has no advice here: {reason}", style="dim")
@@ -89,26 +87,24 @@ class OracleAdvisor:
         self._cache = {key: (found, why)}
         return found, why
 
-    def _why(self, found: Advice, turn: Turn) -> str | None:
+    def _why(self, found: Advice, view: SeatView) -> str | None:
         """The line that says why, from the deals the advice rests on."""
-        return why_line(found, self._reads(found, turn))
+        return why_line(found, self._reads(found, view))
 
-    def _reads(self, found: Advice, turn: Turn) -> list[Read]:
-        game = turn.game
-        names = [game.names[s] for s in game.logs[-1].seats]
-        return reads(game.view(), names, found)
+    def _reads(self, found: Advice, view: SeatView) -> list[Read]:
+        return reads(view.state(), list(view.names), found)
 
-    def reads(self, turn: Turn) -> list[Read]:
+    def reads(self, view: SeatView) -> list[Read]:
         """Each opponent's read at this position: their scores in the deals the Oracle's
         answer here rests on (the answer is computed if it has not been). Raises
         :class:`~thirtyone.errors.ThirtyOneError` when there is no answer."""
-        found = self.advice(turn)
+        found = self.advice(view)
         if isinstance(found, Text):
             raise ThirtyOneError(found.plain)
-        return self._reads(found[0], turn)
+        return self._reads(found[0], view)
 
-    def __call__(self, turn: Turn) -> RenderableType:
-        found = self.advice(turn)
+    def __call__(self, view: SeatView) -> RenderableType:
+        found = self.advice(view)
         if isinstance(found, Text):
             return found
         advice, why = found

@@ -23,7 +23,7 @@ from thirtyone.game.cards import hand_score
 from thirtyone.game.rules import Rules
 
 if TYPE_CHECKING:
-    from thirtyone.game.loop import Event
+    from thirtyone.game.session import Event
 
 YOU_STYLE = "bold cyan"
 WARN_STYLE = "bold yellow"

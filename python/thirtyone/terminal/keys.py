@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.panel import Panel
 from rich.text import Text
 
-from thirtyone.game.turn import Turn
+from thirtyone.game.seats import SeatView
 from thirtyone.oracle.answer import Kind
 from thirtyone.terminal import display
 from thirtyone.terminal.advisor import OracleAdvisor
@@ -26,7 +26,7 @@ class Seat(Protocol):
 
     console: Console
     narrator: Narrator
-    advisor: Callable[[Turn], object] | None
+    advisor: Callable[[SeatView], object] | None
     #: ``always`` (advice on every turn), ``ask`` (on ``a``) or ``never``.
     advice: str
     on_mode: Callable[[str], None] | None
@@ -35,44 +35,44 @@ class Seat(Protocol):
 
     def say(self, message: str) -> None: ...
 
-    def show_advice(self, turn: Turn, *, asked: bool = False) -> None: ...
+    def show_advice(self, view: SeatView, *, asked: bool = False) -> None: ...
 
 
 KEYS = ("advice", "toggle", "read", "log")
 OFF = "The Oracle is off in this game (thirtyone play --advice never)."
 
 
-def handle(player: Seat, word: str, turn: Turn) -> None:
+def handle(player: Seat, word: str, view: SeatView) -> None:
     """Do what the key ``word`` asks."""
     if word == "log":
-        player.console.print(player.narrator.round_log(turn))
+        player.console.print(player.narrator.round_log(view))
         return
     if player.advisor is None:
         player.say(OFF)
         return
     if word == "advice":
-        player.show_advice(turn, asked=True)
+        player.show_advice(view, asked=True)
     elif word == "toggle":
         player.advice = "ask" if player.advice == "always" else "always"
         if player.on_mode is not None:
             player.on_mode(player.advice)
         if player.advice == "always":
             player.console.print(Text("Advice on every turn (o: only when asked).", style="dim"))
-            player.show_advice(turn)
+            player.show_advice(view)
         else:
             player.console.print(Text("Advice only when asked: a (o: on every turn).", style="dim"))
     elif word == "read":
-        _show_reads(player, turn)
+        _show_reads(player, view)
 
 
-def _show_reads(player: Seat, turn: Turn) -> None:
+def _show_reads(player: Seat, view: SeatView) -> None:
     advisor = player.advisor
     if not isinstance(advisor, OracleAdvisor):
         player.say("No read of the opponents here.")
         return
     try:
         with player.console.status("The Oracle is reading the table…", spinner="dots"):
-            found = advisor.reads(turn)
+            found = advisor.reads(view)
     except KeyboardInterrupt:
         player.say("Interrupted: no read this time (r asks again).")
         return
@@ -86,7 +86,7 @@ def _show_reads(player: Seat, turn: Turn) -> None:
     )
 
 
-def accept(player: Seat, turn: Turn) -> str | None:
+def accept(player: Seat, view: SeatView) -> str | None:
     """Enter at the prompt: the Oracle's best move (``draw``, ``knock``... at the start of the
     turn, the card to put down after a draw or take) once the person confirms it; None when
     there is none or they decline (the question is asked again)."""
@@ -94,7 +94,7 @@ def accept(player: Seat, turn: Turn) -> str | None:
     if not isinstance(advisor, OracleAdvisor):
         player.say("Type a choice (? for help).")
         return None
-    found = advisor.advice(turn)
+    found = advisor.advice(view)
     if isinstance(found, Text):
         player.console.print(found)
         return None

@@ -24,8 +24,8 @@ from rich.text import Text
 from thirtyone.game.rules import Rules
 
 if TYPE_CHECKING:
-    from thirtyone.game.loop import Event, Game
-    from thirtyone.game.turn import Turn
+    from thirtyone.game.seats import SeatView
+    from thirtyone.game.session import Event, Session
 
 from thirtyone.terminal.display import (
     BAD_STYLE,
@@ -58,7 +58,7 @@ class Narrator:
         me: int | None = 0,
         *,
         compact: bool = False,
-        game: Game | None = None,
+        game: Session | None = None,
         pause: Callable[[], None] | None = None,
         delay: float = 0.0,
     ) -> None:
@@ -202,10 +202,11 @@ class Narrator:
 
     # -- the person's turn
 
-    def turn_panel(self, turn: Turn) -> RenderableType:
+    def turn_panel(self, view: SeatView) -> RenderableType:
         """The table as the person sees it at the start of their turn (forgets the recent moves)."""
-        game = turn.game
-        me = turn.seat
+        game = self.game
+        assert game is not None, "the narrator tells a game"
+        me = view.seat
         rows = Table(box=box.SIMPLE_HEAD, padding=(0, 1), pad_edge=False, show_edge=False)
         rows.add_column("Player")
         rows.add_column("Letters" if game.rules.gin else "Lives", justify="right")
@@ -231,8 +232,8 @@ class Narrator:
             warn = name_text(self.names, self.knocker, me)
             warn.append(" has knocked: this is your final turn.", style=WARN_STYLE)
             parts.append(warn)
-        table_line = Text("Top of the pile: ").append_text(card_text(turn.top))
-        stock = turn.stock_len
+        table_line = Text("Top of the pile: ").append_text(card_text(view.top))
+        stock = view.stock_len
         table_line.append("   Stock: ")
         if stock:
             table_line.append(f"{stock} card" + ("" if stock == 1 else "s"))
@@ -240,8 +241,8 @@ class Narrator:
             table_line.append("empty", style=WARN_STYLE)
             table_line.append(" (nobody may knock: take the top card or decline)")
         parts.append(table_line)
-        hand = Text("Your hand: ", style="bold").append_text(cards_text(turn.hand))
-        hand.append(f"   score {fmt_score(turn.score)}", style="bold")
+        hand = Text("Your hand: ", style="bold").append_text(cards_text(list(view.hand)))
+        hand.append(f"   score {fmt_score(view.score)}", style="bold")
         if game.rules.gin:
             hand.append(f"   · your letters: {game.rules.letters(game.lives[me])}")
         elif game.rules.life_names:
@@ -259,11 +260,11 @@ class Narrator:
             Group(*parts), title=title, title_align="left", border_style="cyan", expand=False
         )
 
-    def round_log(self, turn: Turn) -> RenderableType:
+    def round_log(self, view: SeatView) -> RenderableType:
         """The round so far, every turn in order, and the discard pile, bottom to top."""
         lines = [self.head.copy()]
         lines += [Text("  ").append_text(t) for t in self.story] or [Text("  (no turn yet)")]
-        cards = turn.pile()
+        cards = list(view.pile)
         pile = Text("Discard pile, bottom to top: ")
         pile.append_text(cards_text(cards) if cards else Text("(empty)", style="dim"))
         lines.append(pile)

@@ -1,9 +1,13 @@
 """One run of ``thirtyone play``: the seats, the replay of a saved game, saving as the game goes,
 and leaving it (``q``, Ctrl-C, Ctrl-D).
 
-A resumed game is rebuilt by replaying its journal quietly, and nothing is written until the
-replay is done (:class:`~thirtyone.saves.Saver` starts disarmed); a journal that cannot be
-replayed raises :class:`~thirtyone.saves.SaveError` naming the action that failed. A new game is
+The terminal drives the game's :class:`~thirtyone.game.Session`: it pushes each of your
+decisions (asked by :class:`~thirtyone.terminal.player.TerminalPlayer`) and the session plays
+the computer seats' policies in between; the narrator, the saver and the keeper of your
+decisions listen to its events. A resumed game is rebuilt by replaying its journal quietly
+(:func:`thirtyone.store.saves.replayed`), and nothing is written until the replay is done; a
+journal that cannot be replayed raises :class:`~thirtyone.saves.SaveError` naming the action
+that failed. A new game is
 saved once before its first turn, so a folder where nothing can be written is found then. A
 game played to its end goes into the record of games (:mod:`thirtyone.record`), with your
 decisions and the Oracle's advice kept as it went (:class:`~thirtyone.record_keeper.Keeper`).
@@ -11,7 +15,6 @@ decisions and the Oracle's advice kept as it went (:class:`~thirtyone.record_kee
 
 from __future__ import annotations
 
-import hashlib
 import io
 from collections.abc import Callable
 from pathlib import Path
@@ -21,18 +24,18 @@ from rich.console import Console, RenderableType
 from rich.rule import Rule
 from rich.text import Text
 
-from thirtyone.errors import ThirtyOneError
-from thirtyone.game.loop import Game
-from thirtyone.game.players import ComputerPlayer, Player
+from thirtyone.errors import IllegalMoveError
 from thirtyone.game.rules import Rules
-from thirtyone.oracle.player import OraclePlayer
+from thirtyone.game.seats import Policy, TablePolicy
+from thirtyone.game.session import Session
+from thirtyone.oracle.player import opponent
 from thirtyone.store import saves
 from thirtyone.store import summary as record_summary
 from thirtyone.store.keeper import Keeper, game_record, restored
 from thirtyone.terminal.advisor import OracleAdvisor
 from thirtyone.terminal.display import WARN_STYLE
 from thirtyone.terminal.narrator import Narrator
-from thirtyone.terminal.player import AdvisedPlayer, TerminalPlayer
+from thirtyone.terminal.player import AdvisedPolicy, TerminalPlayer
 from thirtyone.terminal.prompt import QuitGame, prompt_line
 from thirtyone.terminal.save_start import resume_command
 
@@ -56,32 +59,14 @@ class Table(NamedTuple):
     opponents: str = "table"
 
 
-def opponent(kind: str, seat: int, name: str, seed: int) -> Player:
-    """The computer player at ``seat``: the table's rule (``table``), the Oracle at a small
-    budget (``expert``), or, for ``mixed``, an expert at the odd seats and the table's rule at
-    the even ones. An expert's seed is derived from the game's ``seed`` and its seat."""
-    if kind == "expert" or (kind == "mixed" and seat % 2 == 1):
-        return OraclePlayer.expert(name, seed=seat_seed(seed, seat))
-    return ComputerPlayer(name)
-
-
-def seat_seed(seed: int, seat: int) -> int:
-    """A 62-bit seed from the game's seed and a seat (stable across runs)."""
-    digest = hashlib.blake2b(repr(("expert", seed, seat)).encode(), digest_size=8).digest()
-    return int.from_bytes(digest, "big") >> 2
-
-
-def _your_seat(
-    table: Table, narrator: Narrator, on_mode: Callable[[str], None] | None = None
-) -> Player:
-    name, console = table.names[0], table.console
+def _your_seat(table: Table) -> Policy | None:
+    """Your seat's policy: None (you decide) unless the table's rule plays it (``--autoplay``),
+    showing the advice when there is an advisor."""
     if not table.autoplay:
-        return TerminalPlayer(
-            name, console, narrator, advisor=table.advisor, advice=table.advice, on_mode=on_mode
-        )
+        return None
     if table.advisor is not None:
-        return AdvisedPlayer(name, console, table.advisor)
-    return ComputerPlayer(name)
+        return AdvisedPolicy(table.console, table.advisor)
+    return TablePolicy()
 
 
 def play_game(
@@ -96,8 +81,6 @@ def play_game(
     when the game cannot be saved or the saved game cannot be replayed."""
     console, names = table.console, table.names
     narrator = Narrator(console, names, me=0, compact=table.autoplay, delay=table.delay)
-    pause = _pause(console) if table.pause else None
-    script: saves.Script | None = None
     saver: saves.Saver | None = None
 
     def on_mode(mode: str) -> None:
@@ -108,32 +91,19 @@ def play_game(
     keeper = Keeper(0, restored(saved.decisions) if saved is not None else [])
     if table.advisor is not None:
         table.advisor.on_advice = keeper.on_advice
-    computers = [opponent(table.opponents, s, n, table.seed) for s, n in enumerate(names) if s]
-    players = [_your_seat(table, narrator, on_mode), *computers]
+    policies = [_your_seat(table)]
+    policies += [opponent(table.opponents, s, table.seed) for s in range(1, len(names))]
+    game = Session(table.rules, policies, seed=table.seed, names=names, on_event=narrator)
+    game.add_listener(keeper)  # (before the saver: a save holds the decisions up to it)
+    narrator.game = game
     if saved is not None:
         # Replay the journal quietly and write nothing until it is spent; then say where the
         # game stands (the round's head, as it was) and play on.
         narrator.console = Console(file=io.StringIO())
-
-        def caught_up() -> None:
-            keeper.caught_up()
-            narrator.console, narrator.pause = console, pause
-            if saver is not None:
-                saver.arm()
-                console.print(saved_where, soft_wrap=True)
-            console.print(resumed_text(game))
-            live = game.round is not None and not game.round.is_over
-            if live and not game.over and not narrator.watching:
-                console.print()
-                console.print(Rule(narrator.head, align="left"))
-
-        where = saves.short(save[0]) if save else "the saved game"
-        players, script = saves.resumable(players, saved.journal, caught_up, where)
-    else:
-        narrator.pause = pause
-    game = Game(table.rules, players, seed=table.seed, names=names, on_event=narrator)
-    narrator.game = game
-    game.add_listener(keeper)  # (before the saver: a save holds the decisions up to it)
+        saves.replay(game, saved, saves.short(save[0]) if save else "the saved game")
+        keeper.caught_up()
+        narrator.console = console
+    narrator.pause = _pause(console) if table.pause else None
     if intro is not None:
         console.print(intro)
     if save is not None:
@@ -145,19 +115,35 @@ def play_game(
         fresh = saves.SavedGame(
             table.rules, table.seed, names, advice=table.advice, opponents=table.opponents
         )
-        saver = saves.Saver(saved or fresh, game, save[0], armed=saved is None)
+        saver = saves.Saver(saved or fresh, game, save[0])
         saver.saved.decisions = keeper.kept
         game.add_listener(saver)
-        if saved is None:  # a new game is saved before its first turn; a resume, once replayed
-            saver.save()
-            console.print(saved_where, soft_wrap=True)
-    finished = _run(game, saver, script, save, console)
+        if saved is None:  # a new game is saved before its first turn (a folder that cannot
+            saver.save()  # be written is found then); a resumed one at its next event
+        console.print(saved_where, soft_wrap=True)
+    if saved is not None:
+        _say_resumed(game, narrator, console)
+    person = None
+    if not table.autoplay:
+        person = TerminalPlayer(
+            names[0], console, narrator, advisor=table.advisor, advice=table.advice, on_mode=on_mode
+        )
+    finished = _run(game, person, saver, save, console)
     if finished and game.over:
         _record(table, game, keeper)
     return finished
 
 
-def _record(table: Table, game: Game, keeper: Keeper) -> None:
+def _say_resumed(game: Session, narrator: Narrator, console: Console) -> None:
+    """Where a resumed game stands, and the round's head when a round is under way."""
+    console.print(resumed_text(game))
+    live = game.round is not None and not game.round.is_over
+    if live and not game.over and not narrator.watching:
+        console.print()
+        console.print(Rule(narrator.head, align="left"))
+
+
+def _record(table: Table, game: Session, keeper: Keeper) -> None:
     """Add the finished game to the record of games and show the record (or why not)."""
     entry = game_record(
         game,
@@ -171,32 +157,41 @@ def _record(table: Table, game: Game, keeper: Keeper) -> None:
 
 
 def _run(
-    game: Game,
+    game: Session,
+    person: TerminalPlayer | None,
     saver: saves.Saver | None,
-    script: saves.Script | None,
     save: tuple[Path, bool] | None,
     console: Console,
 ) -> bool:
+    """Drive the session to the game's end: the computer seats' turns, then each of your
+    decisions pushed in. Returns False when you leave it (it is saved)."""
     try:
-        game.play()
-        if script is not None:
-            script.finish()  # (a journal that ended the game is saved as over now)
-            if saver is not None:
-                saver.save()
+        drive(game, person)
+        if saver is not None:
+            saver.save()  # (a replayed journal that ended the game is saved as over now)
         _keep(saver, console)
         return True
     except (QuitGame, KeyboardInterrupt):
-        if saver is not None and saver.armed and save is not None and not game.over:
+        if saver is not None and save is not None and not game.over:
             saver.save()
             console.print(Text(f"Saved. Continue with: {resume_command(*save)}"), soft_wrap=True)
         console.print("Goodbye!")
         return False
-    except ThirtyOneError as err:
-        if script is None or script.caught_up:
-            raise
-        if not isinstance(err, saves.SaveError):
-            err = script.error(err)
-        raise saves.SaveError(f"{err}; it was left as it is") from None
+
+
+def drive(game: Session, person: TerminalPlayer | None) -> None:
+    """Play ``game`` to its end: the computer seats by their policies, and each decision of the
+    seat without one asked of ``person`` and pushed into the session. Raises
+    :class:`~thirtyone.terminal.prompt.QuitGame` when the person leaves."""
+    game.advance()
+    while not game.over:
+        if person is None:
+            raise IllegalMoveError("a seat without a policy must decide, and nobody is asked")
+        action = person.choose(game)
+        try:
+            game.act(action)
+        except IllegalMoveError as err:  # the core refused: say why and ask again
+            person.say(str(err))
 
 
 def _keep(saver: saves.Saver | None, console: Console) -> None:
@@ -220,7 +215,7 @@ def _pause(console: Console) -> Callable[[], None]:
     return wait
 
 
-def resumed_text(game: Game) -> Text:
+def resumed_text(game: Session) -> Text:
     """Where a resumed game stands."""
     lives = " · ".join(f"{game.names[s]} {game.lives[s]}" for s in game.active)
     mid = game.round is not None and not game.round.is_over and game.round.pending is not None

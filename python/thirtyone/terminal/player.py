@@ -1,20 +1,22 @@
-"""The person's seat: a :class:`~thirtyone.players.Player` that asks at the terminal.
+"""The person's seat at the terminal: asks for each decision the session waits for.
 
-On each turn it shows the table (rendered by :mod:`thirtyone.display`), asks for a choice with
-short inputs (``k`` knock, ``d`` draw, ``t`` take, ``x`` decline when the stock is empty, then the
-card to put down by position 1-4 or by name), and plays it. Where the table allows it, a put-down
-that leaves 31 is followed by the question whether to show it (``s``) or keep it hidden (``h``:
-it counts 30), and at a blind table the first player of a round is asked, before seeing their
-cards, whether to call the blind showdown (``b``) or look (Enter). Only what
-:meth:`Turn.legal` allows is played; anything else gets a one-line explanation and the question
-again. ``q``, end of input (Ctrl-D) or Ctrl-C raise :class:`QuitGame`. A turn handed over already
-under way (a resumed game saved after a draw or take) starts at the put-down.
+:meth:`TerminalPlayer.choose` shows the table (rendered by :mod:`thirtyone.terminal.display`),
+asks for a choice with short inputs (``k`` knock, ``d`` draw, ``t`` take, ``x`` decline when the
+stock is empty, then the card to put down by position 1-4 or by name), and returns it as an
+:class:`~thirtyone._core.Action` for the front-end to push into the session. Where the table
+allows it, a put-down that leaves 31 is followed by the question whether to show it (``s``) or
+keep it hidden (``h``: it counts 30), and at a blind table the first player of a round is asked,
+before seeing their cards, whether to call the blind showdown (``b``) or look (Enter). Only what
+the decision's legal actions allow is returned; anything else gets a one-line explanation and
+the question again. ``q``, end of input (Ctrl-D) or Ctrl-C raise :class:`QuitGame`. A decision
+that is a put-down at the start of a turn (a resumed game saved after a draw or take) shows the
+table first.
 
-``advisor`` is the hook for the Oracle: a callable given the :class:`~thirtyone.game.Turn`, called
-before the first question of a turn and again after a draw or take (``turn.pending`` is then
-set), whose answer is printed (a string, a ``rich`` renderable, or anything with ``str``).
+``advisor`` is the hook for the Oracle: a callable given the :class:`~thirtyone.game.SeatView`,
+called before the first question of a turn and again after a draw or take (``view.drawn`` is
+then set), whose answer is printed (a string, a ``rich`` renderable, or anything with ``str``).
 :class:`OracleAdvisor` is the advisor ``thirtyone play`` uses: the Oracle's advice, computed
-under a spinner and shown, never applied. :class:`AdvisedPlayer` shows it for a seat the table's
+under a spinner and shown, never applied. :class:`AdvisedPolicy` shows it for a seat the table's
 rule plays (``--autoplay --oracle``).
 """
 
@@ -28,20 +30,19 @@ from rich.panel import Panel
 from rich.text import Text
 
 from thirtyone._core import Action
-from thirtyone.errors import CardError, ThirtyOneError
+from thirtyone.errors import CardError
 from thirtyone.game.cards import parse_card
-from thirtyone.game.players import TABLE_KNOCK_AT, ComputerPlayer
+from thirtyone.game.seats import TABLE_KNOCK_AT, SeatView, TablePolicy
+from thirtyone.game.session import Session
 from thirtyone.names import QUOTE_CHARS, quoted
-from thirtyone.store.saves import SaveError
 from thirtyone.terminal import display, keys
 from thirtyone.terminal.prompt import QuitGame, prompt_line
 
 if TYPE_CHECKING:
-    from thirtyone.game.turn import Turn
     from thirtyone.terminal.narrator import Narrator
 
-#: An advisor: given the turn, returns advice to print (None: nothing to say).
-Advisor = Callable[["Turn"], object]
+#: An advisor: given what the seat sees, returns advice to print (None: nothing to say).
+Advisor = Callable[[SeatView], object]
 #: Reads one line after showing a prompt; None at the end of input.
 LineReader = Callable[[str], str | None]
 
@@ -92,105 +93,89 @@ class TerminalPlayer:
         #: ``always`` (advice on every turn), ``ask`` (on ``a``) or ``never``.
         self.advice = "never" if advisor is None else advice
         self.on_mode = on_mode
+        self.session: Session | None = None
+        #: The turn whose table was shown last (rounds dealt, turns played).
+        self._shown: tuple[int, int] | None = None
 
     def __repr__(self) -> str:
         return f"TerminalPlayer({self.name!r})"
 
-    # -- the turn ---------------------------------------------------------------------------------
+    # -- the decision -----------------------------------------------------------------------------
 
-    def play(self, turn: Turn) -> None:
-        if turn.pending is not None:  # a resumed game left after a draw or take
-            self.console.print(self.narrator.turn_panel(turn))
-            self._put_down(turn)
-            return
-        if turn.blind:
-            if self._call_blind(turn):
-                return
-            if turn.round_over:  # somebody was dealt 31
-                return
-        self.console.print(self.narrator.turn_panel(turn))
-        self.show_advice(turn)
+    def choose(self, session: Session) -> Action:
+        """The person's decision for the seat to move in ``session`` (a legal action)."""
+        self.session = session
+        view = session.seat_view()
+        where = (view.rounds_dealt, view.turns_played)
+        if view.phase == "blind":
+            return self._call_blind(view)
+        fresh = where != self._shown
+        self._shown = where
+        if view.phase == "put_down":
+            if fresh:  # a resumed game left after a draw or take
+                self.console.print(self.narrator.turn_panel(view))
+            return self._put_down(view)
+        self.console.print(self.narrator.turn_panel(view))
+        self.show_advice(view)
+        return self._start(view)
+
+    def _start(self, view: SeatView) -> Action:
+        legal = view.pending.legal
         while True:
-            legal = turn.legal()
-            text = self._ask(start_prompt(turn, legal, self.advice))
+            text = self._ask(start_prompt(view, legal, self.advice))
             word = WORDS.get(text.lower())
             if not text and self.advisor is not None:
-                accepted = keys.accept(self, turn)
+                accepted = keys.accept(self, view)
                 if accepted is None:
                     continue
                 word = accepted
             if word == "help":
-                self.console.print(self._help(turn, putting_down=False))
+                self.console.print(self._help(view, putting_down=False))
                 continue
             if word in keys.KEYS:
-                keys.handle(self, word, turn)
+                keys.handle(self, word, view)
                 continue
             if word is None:
                 self.say(start_mistake(text, legal))
                 continue
             if Action(word) not in legal:
-                self.say(self.why_not(word, turn))
+                self.say(self.why_not(word, view))
                 continue
-            try:
-                if word == "knock":
-                    turn.knock()
-                    return
-                if word == "decline":
-                    turn.decline()
-                    return
-                if word == "draw":
-                    turn.draw()
-                else:
-                    turn.take()
-            except SaveError:  # the game could not be saved: that ends it
-                raise
-            except ThirtyOneError as err:  # the core refused: say why and ask again
-                self.say(str(err))
-                continue
-            self._put_down(turn)
-            return
+            return Action(word)
 
-    def _put_down(self, turn: Turn) -> None:
-        pending = turn.pending
-        assert pending is not None, "a draw or take leaves a card pending"
-        new, source = pending
-        cards = [*turn.hand, new]
-        self.console.print(display.put_down_choices(turn.hand, new, source, turn.game.rules))
-        self.show_advice(turn)
+    def _put_down(self, view: SeatView) -> Action:
+        assert view.drawn is not None, "a draw or take leaves a card pending"
+        new, source = view.drawn
+        cards = [*view.hand, new]
+        self.console.print(display.put_down_choices(list(view.hand), new, source, view.rules))
+        self.show_advice(view)
         while True:
             text = self._ask(put_down_prompt(self.advice))
             word = WORDS.get(text.lower())
             if not text and self.advisor is not None:
-                accepted = keys.accept(self, turn)
+                accepted = keys.accept(self, view)
                 if accepted is None:
                     continue
                 text = accepted
             elif word in keys.KEYS:
-                keys.handle(self, str(word), turn)
+                keys.handle(self, str(word), view)
                 continue
             choice = choose_card(text, cards, new, source)
             if choice == "help":
-                self.console.print(self._help(turn, putting_down=True))
+                self.console.print(self._help(view, putting_down=True))
                 continue
             if choice.startswith("!"):
                 self.say(choice[1:])
                 continue
-            if Action("put", choice) not in turn.legal():
+            if Action("put", choice) not in view.pending.legal:
                 self.say(f"{choice} may not be put down now.")
                 continue
-            hide = turn.may_hide(choice) and self._hide_31(turn)
-            try:
-                turn.put_down(choice, hide=hide)
-            except SaveError:
-                raise
-            except ThirtyOneError as err:
-                self.say(str(err))
-                continue
-            return
+            hide = Action("hide", choice) in view.pending.legal and self._hide_31(view)
+            return Action("hide" if hide else "put", choice)
 
-    def _hide_31(self, turn: Turn) -> bool:
+    def _hide_31(self, view: SeatView) -> bool:
         """Ask whether to show the 31 this put-down leaves, or keep it hidden."""
-        everybody = display.loses(turn.game.rules, 1, article=True)
+        everybody = display.loses(view.rules, 1, article=True)
         self.console.print(
             Text(
                 f"That leaves you 31! Show it and the round ends: everybody else {everybody}. "
@@ -207,18 +192,18 @@ class TerminalPlayer:
                 return True
             self.say("Type s to show your 31 or h to keep it hidden.")
 
-    def _call_blind(self, turn: Turn) -> bool:
-        """At a blind table, before looking: call the blind showdown (True) or look."""
+    def _call_blind(self, view: SeatView) -> Action:
+        """At a blind table, before looking: call the blind showdown or look."""
         self.console.print(
             Panel(
                 Text(
                     "You play first, and nobody has looked at their cards yet. You may call a "
                     "blind showdown now: everybody shows the hand they were dealt, the lowest "
-                    f"{display.loses(turn.game.rules, 1, article=True)}, and "
-                    f"{turn.game.rules.unit(2)} if it is you. Or look at your cards and play on "
+                    f"{display.loses(view.rules, 1, article=True)}, and "
+                    f"{view.rules.unit(2)} if it is you. Or look at your cards and play on "
                     "(no knock on this first turn, then)."
                 ),
-                title=f"Round {turn.game.round_number} · before you look",
+                title=f"Round {view.round_number} · before you look",
                 title_align="left",
                 border_style="cyan",
                 expand=False,
@@ -227,11 +212,9 @@ class TerminalPlayer:
         while True:
             text = self._ask("Call the blind showdown (b) or look at your cards (Enter)?").lower()
             if text in ("b", "blind"):
-                turn.call_blind()
-                return True
+                return Action("blind")
             if text in ("", "l", "look"):
-                turn.look()
-                return False
+                return Action("look")
             if WORDS.get(text) == "help":
                 self.console.print(
                     Text("  b          call the blind showdown\n  Enter      look at your cards")
@@ -241,14 +224,15 @@ class TerminalPlayer:
 
     # -- explanations -----------------------------------------------------------------------------
 
-    def why_not(self, action: str, turn: Turn) -> str:
+    def why_not(self, action: str, view: SeatView) -> str:
         """One line: why ``action`` is not allowed now (the core's reason), and what is."""
-        options = _options(turn.legal(), turn.top)
+        options = _options(view.pending.legal, view.top)
         knocker = self.narrator.knocker
         if action == "knock" and knocker is not None:
             who = self.narrator.names[knocker]
             return f"{who} has already knocked: this is your final turn, {options}."
-        why = turn.why_not(Action(action)) or "not allowed now"
+        why = self.session.why_not(Action(action)) if self.session else None
+        why = why or "not allowed now"
         return f"{why[:1].upper()}{why[1:]}; {options}."
 
     # -- helpers ----------------------------------------------------------------------------------
@@ -266,20 +250,19 @@ class TerminalPlayer:
     def say(self, message: str) -> None:
         self.console.print(Text(message, style=display.WARN_STYLE), soft_wrap=True)
 
-    def _help(self, turn: Turn, *, putting_down: bool) -> RenderableType:
-        rules = turn.game.rules
+    def _help(self, view: SeatView, *, putting_down: bool) -> RenderableType:
         return display.help_text(
-            turn.legal(),
+            list(view.pending.legal),
             putting_down=putting_down,
-            rules=rules,
+            rules=view.rules,
             advice_keys=self.advisor is not None,
         )
 
-    def show_advice(self, turn: Turn, *, asked: bool = False) -> None:
+    def show_advice(self, view: SeatView, *, asked: bool = False) -> None:
         if self.advisor is None or (self.advice != "always" and not asked):
             return
         try:
-            advice = self.advisor(turn)
+            advice = self.advisor(view)
         except Exception as err:  # advice is optional: a failing advisor must not end the game
             self.say(f"(no advice this time: {err})")
             return
@@ -288,33 +271,26 @@ class TerminalPlayer:
             self.console.print(shown)
 
 
-class AdvisedPlayer:
-    """A seat the table's rule plays (``--autoplay``) that shows the advisor's answer first."""
+class AdvisedPolicy:
+    """A seat the table's rule plays (``--autoplay``) that shows the advisor's answer at the start
+    of each of its turns."""
 
     def __init__(
-        self,
-        name: str,
-        console: Console,
-        advisor: Advisor,
-        knock_at: float = TABLE_KNOCK_AT,
+        self, console: Console, advisor: Advisor, knock_at: float = TABLE_KNOCK_AT
     ) -> None:
-        self.name = name
         self.console = console
         self.advisor = advisor
-        self.rule = ComputerPlayer(name, knock_at)
+        self.rule = TablePolicy(knock_at)
 
     def __repr__(self) -> str:
-        return f"AdvisedPlayer({self.name!r})"
+        return f"AdvisedPolicy({self.rule!r})"
 
-    def play(self, turn: Turn) -> None:
-        if turn.blind:  # the table's rule never calls the blind showdown: look first
-            turn.look()
-            if turn.round_over:
-                return
-        shown = display.render_advice(self.advisor(turn))
-        if shown is not None:
-            self.console.print(shown)
-        self.rule.play(turn)
+    def decide(self, view: SeatView) -> Action:
+        if view.phase == "start":
+            shown = display.render_advice(self.advisor(view))
+            if shown is not None:
+                self.console.print(shown)
+        return self.rule.decide(view)
 
 
 def _options(legal: Sequence[Action], top: str) -> str:
@@ -341,12 +317,12 @@ def put_down_prompt(mode: str = "never") -> str:
     return f"Put down which card? (1-4 or its name{oracle}, ? help, q quit)"
 
 
-def start_prompt(turn: Turn, legal: Sequence[Action], mode: str = "never") -> str:
+def start_prompt(view: SeatView, legal: Sequence[Action], mode: str = "never") -> str:
     """``Your move (d draw, t take 7H, k knock, ? help, q quit)``; with the Oracle, ``Enter``
     plays its best move (``a`` shows the advice when it is asked for)."""
     labels = {
         "draw": "d draw",
-        "take": f"t take {turn.top}",
+        "take": f"t take {view.top}",
         "knock": "k knock",
         "decline": "x decline",
     }

@@ -18,7 +18,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.text import Text
 
-from thirtyone.game.loop import Game
+from thirtyone.game.session import Session
 from thirtyone.store import saves
 from thirtyone.terminal.display import WARN_STYLE
 from thirtyone.terminal.player import LineReader
@@ -95,13 +95,13 @@ def _sentence(text: str) -> str:
     return text[:1].upper() + text[1:] + "."
 
 
-def standing(game: Game) -> str:
+def standing(game: Session) -> str:
     """``round 3 · You 2 lives, Alice 3 lives, Ben 1 life`` for a game under way."""
     lives = ", ".join(f"{game.names[s]} {game.standing(s)}" for s in game.active)
     return f"round {game.round_number} · {lives}"
 
 
-def _ask(path: Path, game: Game | None, why: str, console: Console, read: LineReader) -> str:
+def _ask(path: Path, game: Session | None, why: str, console: Console, read: LineReader) -> str:
     """``resume``, ``new`` or raises :class:`Cancelled`."""
     backup = saves.next_backup(path).name
     if game is not None:

@@ -1,0 +1,118 @@
+"""The seats' side of a session: the decision a game waits for (:class:`Pending`), what the seat
+to move sees (:class:`SeatView`), and the computer seats (:class:`Policy`: ``decide(view) ->
+Action``, owning no loop), the table's rule among them (:class:`TablePolicy`).
+
+A policy sees only its own seat's information: its hand, the table's public cards and the round
+as that seat saw it (:meth:`SeatView.state`, the Oracle's input); never another seat's cards.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from thirtyone import _core
+from thirtyone._core import Action
+from thirtyone.game.rules import Rules
+
+#: The computer players' knock threshold (``rules.md``), the core's.
+TABLE_KNOCK_AT: float = _core.TABLE_KNOCK_AT
+
+
+@dataclass(frozen=True)
+class Pending:
+    """A decision the game waits for: game seat ``seat`` (``round_seat`` in the round's order)
+    is to move, in ``phase`` ``"blind"`` (call the blind showdown or look), ``"start"`` (knock,
+    draw, take, or decline) or ``"put_down"`` (after a draw or take), and may take any action of
+    ``legal``."""
+
+    seat: int
+    round_seat: int
+    phase: str
+    legal: tuple[Action, ...]
+
+
+@dataclass(frozen=True)
+class SeatView:
+    """What the seat to move sees when it decides: the decision and its legal actions, its hand
+    and score, the top discard, the card it holds pending (after a draw or take: the card and
+    ``"stock"`` or ``"pile"``), the stock's size, whether it may knock, the discard pile (bottom
+    to top), the round seat that knocked (None: nobody yet), the names of the round's seats (in
+    the round's order), and where the game is: the rounds dealt so far (washes included), the
+    round's number and the turns played in it. :meth:`state` gives the whole round as the seat
+    saw it, in the Oracle's input format (``oracle.md``)."""
+
+    pending: Pending
+    hand: tuple[str, ...]
+    score: float
+    top: str
+    drawn: tuple[str, str] | None
+    stock_len: int
+    may_knock: bool
+    rules: Rules
+    pile: tuple[str, ...] = ()
+    knocker: int | None = None
+    names: tuple[str, ...] = ()
+    rounds_dealt: int = 0
+    round_number: int = 0
+    turns_played: int = 0
+    _state: Callable[[], dict[str, Any]] | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def seat(self) -> int:
+        """The game seat to move."""
+        return self.pending.seat
+
+    @property
+    def phase(self) -> str:
+        return self.pending.phase
+
+    def allows(self, action: Action) -> bool:
+        return action in self.pending.legal
+
+    def state(self) -> dict[str, Any]:
+        """The round as this seat saw it, in the Oracle's input format: ``advise(view.state())``.
+        Seats are renumbered to the round's (the players still in the game, in turn order)."""
+        if self._state is None:
+            raise ValueError("this view was made without the round's record")
+        return self._state()
+
+
+class Policy(Protocol):
+    """A computer seat: chooses each action from what the seat sees."""
+
+    def decide(self, view: SeatView) -> Action:
+        """The action to take now (one of ``view.pending.legal``)."""
+
+
+class TablePolicy:
+    """The table's decision rule (``rules.md``), knocking at ``knock_at`` or more (None: never).
+    It looks at its cards at a blind table and shows every 31. A session plays a whole turn of
+    this policy in one step of the core (:meth:`~thirtyone.game.Session.play_rule_turn`): the
+    same actions as deciding step by step, faster."""
+
+    def __init__(self, knock_at: float | None = TABLE_KNOCK_AT) -> None:
+        self.knock_at = knock_at
+
+    def decide(self, view: SeatView) -> Action:
+        phase, rules = view.pending.phase, view.rules.round_rules()
+        if phase == "blind":
+            return Action("look")
+        if view.drawn is not None:
+            new, source = view.drawn
+            card = _core.choose_put_down(list(view.hand), new, source == "pile", rules)
+            return Action("put", card)
+        may_take = Action("take") in view.pending.legal
+        start = _core.choose_start(
+            list(view.hand),
+            view.top if may_take else None,
+            view.may_knock and self.knock_at is not None,
+            view.stock_len == 0,
+            self.knock_at if self.knock_at is not None else 31.0,
+            rules,
+        )
+        return Action(start)
+
+    def __repr__(self) -> str:
+        return f"TablePolicy(knock_at={self.knock_at})"
