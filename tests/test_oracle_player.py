@@ -70,27 +70,59 @@ def test_first_decision_is_the_advised_best() -> None:
             assert played[1] == Action("put", discard)
 
 
-def test_asks_at_every_one_of_its_turns() -> None:
-    """One query per turn it plays (none for a turn the round's end cut short)."""
+def test_asks_at_every_one_of_its_turns_and_again_after_a_draw() -> None:
+    """One query at the start of each turn it plays, and one more for the put-down after each
+    draw from the stock (none for a turn the round's end cut short)."""
     oracle = tiny("O", 5)
-    asked: list[int] = []
+    asked: list[tuple[int, bool]] = []
     real = oracle.query_seed
 
     def counting(view: SeatView) -> int:
-        asked.append(view.round_number)
+        asked.append((view.round_number, view.drawn is not None))
         return real(view)
 
     oracle.query_seed = counting  # type: ignore[method-assign]
-    rounds: list[int] = []
+    turns: list[tuple[int, bool]] = []
 
     def seen(event: Event) -> None:
         if event.kind == "turn" and event.data["seat"] == 0:
-            rounds.append(event.round)
+            turns.append((event.round, False))
+            if event.data["action"] == "draw":
+                turns.append((event.round, True))
 
     game = Game(Rules.standard().replace(seats=2), [oracle, TablePolicy()], seed=4)
     game.add_listener(seen)
     game.play()
-    assert sorted(asked) == sorted(rounds)  # one question for each turn it played
+    assert any(drew for _, drew in turns)
+    assert sorted(asked) == sorted(turns)
+
+
+class PutDownCheck:
+    """Wraps an OraclePlayer: at each put-down after a draw from the stock, asks the Oracle
+    independently (same seed, same objective) and checks that the player puts down the card of
+    its best option."""
+
+    def __init__(self, player: OraclePlayer) -> None:
+        self.player = player
+        self.checked = 0
+
+    def decide(self, view: SeatView) -> Action:
+        action = self.player.decide(view)
+        if view.drawn is not None and view.drawn[1] == "stock":
+            found = advise(
+                view.state(), seed=self.player.query_seed(view), objective="game", **TINY
+            )  # type: ignore[arg-type]
+            best = found.best_game or found.best
+            assert action == Action("put", best.discard)
+            self.checked += 1
+        return action
+
+
+def test_after_a_draw_it_puts_down_the_oracles_best_card() -> None:
+    check = PutDownCheck(OraclePlayer("O", seed=2, objective="game", **TINY))  # type: ignore[arg-type]
+    game = Game(Rules.standard().replace(seats=3), [check, TablePolicy(), TablePolicy()], seed=8)
+    game.play()
+    assert check.checked >= 3
 
 
 def test_same_seed_same_game() -> None:
