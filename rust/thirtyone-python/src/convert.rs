@@ -3,9 +3,8 @@
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use pythonize::Depythonizer;
-use thirtyone_core::input::rule_value;
-use thirtyone_core::rules::score_from_points;
-use thirtyone_core::table::TableRules;
+use thirtyone_core::oracle::input::rule_value;
+use thirtyone_core::rules::{score_from_points, TableRules};
 use thirtyone_core::{Card, Error, RoundRules, Score};
 
 use crate::errors::{to_py, IntoPy};

@@ -4,8 +4,8 @@
 
 use pyo3::prelude::*;
 use thirtyone_core::game::{next_dealer, turn_order, GameRules};
-use thirtyone_core::input::Overrides;
-use thirtyone_core::table::{Placing, TableRules, GIN_LETTERS};
+use thirtyone_core::oracle::input::Overrides;
+use thirtyone_core::rules::{Placing, TableRules, GIN_LETTERS};
 use thirtyone_core::{Error, MAX_SEATS};
 
 use crate::errors::IntoPy;

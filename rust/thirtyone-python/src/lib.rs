@@ -38,7 +38,7 @@ mod _core {
         m.add("DEFAULT_PLAYOUTS", defaults.playouts)?;
         m.add(
             "TABLE_KNOCK_AT",
-            thirtyone_core::decision::TABLE_KNOCK_AT.points(),
+            thirtyone_core::hand::decision::TABLE_KNOCK_AT.points(),
         )?;
         Ok(())
     }

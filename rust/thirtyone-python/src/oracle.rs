@@ -12,8 +12,8 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use thirtyone_core::game::GameRules;
 use thirtyone_core::inference::Inference;
+use thirtyone_core::oracle::settings::{DEFAULT_DEALS, DEFAULT_PLAYOUTS};
 use thirtyone_core::oracle::{self, OptionKind};
-use thirtyone_core::settings::{DEFAULT_DEALS, DEFAULT_PLAYOUTS};
 use thirtyone_core::view::View;
 use thirtyone_core::Score;
 

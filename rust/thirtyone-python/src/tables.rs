@@ -5,9 +5,11 @@
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyString};
 use pythonize::Depythonizer;
-use thirtyone_core::input::{self, Overrides, State};
-use thirtyone_core::rules::{FirstTurnKnock, KnockerTie, LivesMode, ThirtyOneAfterKnock};
-use thirtyone_core::table::{self, Placing, RuleValue, TableRules};
+use thirtyone_core::oracle::input::{self, Overrides, State};
+use thirtyone_core::rules::{
+    self, FirstTurnKnock, KnockerTie, LivesMode, Placing, RuleValue, TableRules,
+    ThirtyOneAfterKnock,
+};
 use thirtyone_core::{Error, ThreeOfAKind};
 
 use crate::errors::{to_py, IntoPy};
@@ -102,7 +104,7 @@ pub fn parse_rules<'py>(
 /// A table's rules from a preset name or a mapping (None: standard), with `o` applied.
 pub fn table_rules(spec: Option<&Bound<'_, PyAny>>, o: &Overrides) -> PyResult<TableRules> {
     match spec {
-        None => table::build(None, &o.changes).py_err(),
+        None => rules::build(None, &o.changes).py_err(),
         Some(s) => input::rules_from_deserializer(&mut Depythonizer::from_object(s), o).py_err(),
     }
 }
@@ -110,7 +112,7 @@ pub fn table_rules(spec: Option<&Bound<'_, PyAny>>, o: &Overrides) -> PyResult<T
 /// `KEY=VALUE` (as given to `--rule`): the option's name and its value, typed.
 #[pyfunction]
 pub fn rule_assignment<'py>(py: Python<'py>, text: &str) -> PyResult<(String, Bound<'py, PyAny>)> {
-    let (key, value) = table::assignment(text).py_err()?;
+    let (key, value) = rules::assignment(text).py_err()?;
     let mut t = TableRules::default();
     t.apply(&key, &value).py_err()?;
     let d = table_dict(py, &t)?;
@@ -123,7 +125,7 @@ pub fn rule_assignment<'py>(py: Python<'py>, text: &str) -> PyResult<(String, Bo
 /// The preset names.
 #[pyfunction]
 pub fn presets() -> Vec<&'static str> {
-    table::PRESETS.to_vec()
+    rules::PRESETS.to_vec()
 }
 
 /// The Oracle's input, read and checked once (`oracle.md`): the table's rules, the round as the

@@ -7,11 +7,10 @@ use montecarlo::Rng;
 #[cfg(feature = "count-turns")]
 use super::turn_count;
 use super::{Action, Round, Source, TurnRecord};
-use crate::cards::Card;
-use crate::decision::{self, Start};
-use crate::public::{Move, Stage};
-use crate::put_downs::{HandKey, Keyed, PutDowns};
-use crate::scoring::{Score, ScoreTable};
+use crate::hand::decision::{self, Start};
+use crate::hand::put_downs::{HandKey, Keyed, PutDowns};
+use crate::hand::{Card, Score, ScoreTable};
+use crate::round::{Move, Stage};
 
 impl Round {
     /// Play the whole turn of the player to move by the table's decision rule, knocking at
