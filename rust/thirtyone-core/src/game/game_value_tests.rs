@@ -1,3 +1,4 @@
+use super::solver::Solver;
 use super::*;
 use crate::game::play_games;
 use crate::game::round_outcomes::distribution;

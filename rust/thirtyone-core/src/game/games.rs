@@ -4,7 +4,7 @@
 
 use montecarlo::{Rng, Runner};
 
-use crate::game::{next_dealer, settle, turn_order, GameRules};
+use super::{next_dealer, settle, turn_order, GameRules};
 use crate::hand::decision::TABLE_KNOCK_AT;
 use crate::hand::Card;
 use crate::round::Round;

@@ -1,7 +1,7 @@
 //! The table's decision rule (`rules.md`): every computer player, and the Oracle's model of every
 //! player. It exists once, here.
 
-use crate::hand::{Card, Score, ScoreTable, Scoring};
+use super::{Card, Score, ScoreTable, Scoring};
 
 /// The computer players' knock threshold.
 pub const TABLE_KNOCK_AT: Score = Score::from_points(27);

@@ -2,16 +2,16 @@
 //! every three-card hand and every fourth card, so that a playout's turn reads it instead of
 //! scoring four candidates.
 //!
-//! The rule itself stays in [`crate::hand::decision`]: this table is built by calling it, and the tests
-//! compare the two for every hand, in every order of its cards, and every fourth card. One entry
-//! serves a stock draw and a take alike: when the drawn card would be the one put down, the hand
-//! keeps its score, and a take is made only when the put-down beats the score it has (rule 2);
+//! The rule itself stays in [`crate::hand::decision`]: this table is built by calling it, and the
+//! tests compare the two for every hand, in every order of its cards, and every fourth card. One
+//! entry serves a stock draw and a take alike: when the drawn card would be the one put down, the
+//! hand keeps its score, and a take is made only when the put-down beats the score it has (rule 2);
 //! when it would not, the card put down is the same whichever way the fourth card came.
 
 use std::sync::OnceLock;
 
-use crate::hand::decision::{put_down_with, PutDown, Take};
-use crate::hand::{Card, Score, ScoreTable};
+use super::decision::{put_down_with, PutDown, Take};
+use super::{Card, Score, ScoreTable};
 
 /// Three-card hands: 52 choose 3.
 const HANDS: usize = 22_100;

@@ -3,7 +3,7 @@
 use std::fmt;
 use std::sync::OnceLock;
 
-use crate::hand::Card;
+use super::Card;
 
 /// A hand score in half points (so that 30½ is exact). `Score::from_points(31)` is 31.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Default)]

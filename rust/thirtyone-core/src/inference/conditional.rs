@@ -27,8 +27,8 @@ use std::sync::Arc;
 
 use montecarlo::Rng;
 
+use super::OppDeal;
 use crate::hand::{Card, CardSet, Scoring};
-use crate::inference::OppDeal;
 use crate::view::Opponent;
 
 use alias::Alias;

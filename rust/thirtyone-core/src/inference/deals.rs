@@ -18,9 +18,9 @@
 
 use montecarlo::{Factored, Rng};
 
+use super::joint::fit;
+use super::{Deal, Inference, OppDeal, Posterior};
 use crate::hand::{Card, CardSet};
-use crate::inference::joint::fit;
-use crate::inference::{Deal, Inference, OppDeal, Posterior};
 use crate::rules::MAX_SEATS;
 
 impl Factored for Inference<'_> {

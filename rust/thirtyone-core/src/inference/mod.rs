@@ -7,6 +7,7 @@
 //! [`crate::round`], [`crate::hand`] and the `montecarlo` engine.
 
 mod conditional;
+mod count;
 mod deals;
 mod joint;
 mod posterior;

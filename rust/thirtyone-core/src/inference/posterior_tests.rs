@@ -17,38 +17,6 @@ fn score_histogram(deals: &[Deal], seat: u8, view: &View) -> [f64; 64] {
     h
 }
 
-/// An opponent who has not played is listed directly: the same hands, counts and order as
-/// the walk over their (empty) history gives.
-#[test]
-fn an_unplayed_opponent_is_listed_as_the_walk_counts_it() {
-    let view = View::from_input(&position(3, 5, 0).unwrap()).unwrap();
-    let unseen: Vec<Card> = view.unseen.iter().collect();
-    let mut checked = 0;
-    for o in view.opponents.iter().filter(|o| o.turns.is_empty()) {
-        let mut c = Counter {
-            view: &view,
-            o,
-            unseen: &unseen,
-            counts: HashMap::new(),
-            steps: 0,
-            cancel: &AtomicBool::new(false),
-        };
-        assert!(c.deal());
-        let mut walked: Vec<(u64, [Card; 3], u64)> =
-            c.counts.into_iter().map(|(k, (h, n))| (k, h, n)).collect();
-        walked.sort_unstable_by_key(|e| e.0);
-        let Posterior::Counted { hands, cumulative } = Counter::unplayed(&view, &unseen) else {
-            panic!("counted");
-        };
-        assert_eq!(hands.len(), walked.len());
-        for (k, (w, h)) in walked.iter().zip(&hands).enumerate() {
-            assert_eq!((w.1, w.2, cumulative[k]), (h.0, 1, k as u64 + 1));
-        }
-        checked += 1;
-    }
-    assert!(checked >= 2);
-}
-
 #[test]
 fn counting_stops_when_cancelled_and_not_at_any_time() {
     let input = (1..50)

@@ -5,6 +5,7 @@
 //! (`advise`). This room may use every other room and the `montecarlo` engine.
 
 mod advise;
+mod answer;
 pub mod input;
 mod playout;
 pub mod settings;

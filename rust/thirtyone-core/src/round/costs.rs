@@ -1,7 +1,7 @@
 //! What a round costs each seat when it is over: lives, or the letters of Gin lives.
 
+use super::{End, Round, Stage};
 use crate::hand::Score;
-use crate::round::{End, Round, Stage};
 use crate::rules::{KnockerTie, LivesMode, MAX_SEATS};
 
 impl Round {

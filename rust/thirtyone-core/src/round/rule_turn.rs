@@ -6,11 +6,24 @@ use montecarlo::Rng;
 
 #[cfg(feature = "count-turns")]
 use super::turn_count;
-use super::{Action, Round, Source, TurnRecord};
+use super::{Action, Round, Source};
+use super::{Move, Stage};
 use crate::hand::decision::{self, Start};
 use crate::hand::put_downs::{HandKey, Keyed, PutDowns};
 use crate::hand::{Card, Score, ScoreTable};
-use crate::round::{Move, Stage};
+
+/// A whole turn as it was played, for the game's record.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct TurnRecord {
+    pub seat: u8,
+    /// None for a knock or a decline.
+    pub draw: Option<(Source, Card)>,
+    pub put_down: Option<Card>,
+    pub knock: bool,
+    pub declined: bool,
+    /// The player showed 31 after the put-down.
+    pub showed_31: bool,
+}
 
 impl Round {
     /// Play the whole turn of the player to move by the table's decision rule, knocking at

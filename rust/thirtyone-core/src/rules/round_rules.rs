@@ -75,7 +75,8 @@ pub struct RoundRules {
     pub two_player_mercy: bool,
     pub lives_mode: LivesMode,
     /// Seed 003: a player may keep a 31 reached in play hidden (it then counts as 30 at the
-    /// showdown). Only through [`crate::round::Action::PutDownHidden`]: the decision rule always shows.
+    /// showdown). Only through [`crate::round::Action::PutDownHidden`]: the decision rule always
+    /// shows.
     pub may_hide_31: bool,
 }
 

@@ -5,11 +5,11 @@
 //! The playouts use the bare [`Round`]: a record grows with every turn, which a playout does not
 //! need.
 
+use super::{PendingInput, StateInput, TurnInput};
 use crate::error::Result;
 use crate::hand::{Card, Score};
 use crate::round::{Action, Phase, Round, Source};
 use crate::rules::RoundRules;
-use crate::view::{PendingInput, StateInput, TurnInput};
 
 /// What a whole turn did.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

@@ -2,11 +2,11 @@
 //! every turn in order, every card where it can be, your hand matching your own turns, what each
 //! opponent visibly did recorded for inference. Every refusal names its problem.
 
+use super::{OppAct, OppTurn, Opponent, PendingInput, StateInput, TurnInput, View};
 use crate::error::{Error, Result};
 use crate::hand::{same_cards, Card, CardSet};
 use crate::round::{knock_limits, End, Move, Source, Stage, Table};
 use crate::rules::{ThirtyOneAfterKnock, MAX_SEATS};
-use crate::view::{OppAct, OppTurn, Opponent, PendingInput, StateInput, TurnInput, View};
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Place {
