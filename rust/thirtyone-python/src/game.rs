@@ -13,8 +13,8 @@ use thirtyone_core::oracle::input::Overrides;
 use thirtyone_core::{Error, MAX_SEATS};
 
 use crate::errors::IntoPy;
+use crate::rules::rule_set;
 use crate::settings::{self, Given};
-use crate::tables::table_rules;
 
 fn lives_of(lives: &[i64], what: &str) -> PyResult<Vec<i16>> {
     lives
@@ -71,8 +71,8 @@ fn game_setup(
     rules: Option<&Bound<'_, PyAny>>,
     lives: &[i64],
     dealer: usize,
-) -> PyResult<(thirtyone_core::rules::TableRules, Vec<u8>)> {
-    let t = table_rules(rules, &Overrides::default())?;
+) -> PyResult<(thirtyone_core::rules::RuleSet, Vec<u8>)> {
+    let t = rule_set(rules, &Overrides::default())?;
     let n = u8::try_from(lives.len()).unwrap_or(u8::MAX);
     if !(2..=MAX_SEATS as u8).contains(&n) {
         return Err(Error::BadState(format!(

@@ -3,7 +3,7 @@
 //! ([`crate::game::game_value`]) both settle a round here.
 
 use crate::error::{Error, Result};
-use crate::rules::{LivesMode, Placing, TableRules};
+use crate::rules::{LivesMode, Placing, RuleSet};
 
 /// The game-level rules a round's result is settled by.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -15,10 +15,10 @@ pub struct GameRules {
 }
 
 impl GameRules {
-    pub fn of(table: &TableRules) -> GameRules {
+    pub fn of(rules: &RuleSet) -> GameRules {
         GameRules {
-            county: table.county,
-            placing: table.placing,
+            county: rules.county,
+            placing: rules.placing,
         }
     }
 
@@ -57,7 +57,7 @@ impl GameRules {
 
 /// Check the lives of the `seats` players still in: each from the fewest a player still in
 /// may hold to the table's lives.
-pub fn check_lives(rules: &TableRules, lives: &[i128], seats: u8) -> Result<Vec<u8>> {
+pub fn check_lives(rules: &RuleSet, lives: &[i128], seats: u8) -> Result<Vec<u8>> {
     if lives.len() != usize::from(seats) {
         return Err(Error::BadState(format!(
             "lives must give one number per seat ({seats}), not {}",

@@ -80,7 +80,7 @@ impl<'a> Counter<'a> {
     /// An opponent who has not played: every three unseen cards but a dealt 31, once each, in
     /// the order of the counted posteriors (by the unseen cards' bits: `c`, then `b`, then `a`).
     fn unplayed(view: &View, unseen: &[Card]) -> Posterior {
-        let scoring = &view.table.rules.scoring;
+        let scoring = &view.public.rules.scoring;
         let mut hands = Vec::new();
         for c in 0..unseen.len() {
             for b in 0..c {
@@ -125,7 +125,7 @@ impl<'a> Counter<'a> {
                         fresh.insert(self.unseen[i]);
                         k += 1;
                     }
-                    if self.view.table.rules.scoring.score(hand).is_blitz() {
+                    if self.view.public.rules.scoring.score(hand).is_blitz() {
                         continue;
                     }
                     let b = Branch {
@@ -159,7 +159,7 @@ impl<'a> Counter<'a> {
             }
             return true;
         };
-        let rules = &self.view.table.rules;
+        let rules = &self.view.public.rules;
         let scoring = &rules.scoring;
         let may_knock = turn.knock_open && knock_limits_allow(rules, b.hand);
         let top = turn.may_take.then_some(turn.top);

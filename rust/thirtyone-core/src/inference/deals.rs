@@ -75,7 +75,7 @@ impl Factored for Inference<'_> {
     /// The opponents in the order they play from the round's first player: where their plays do
     /// not fit together, the later player's is the one no deal explains.
     fn explain_order(&self) -> Vec<usize> {
-        let t = &self.view.table;
+        let t = &self.view.public;
         let mut order: Vec<usize> = (0..self.view.opponents.len()).collect();
         order.sort_by_key(|&i| (self.view.opponents[i].seat + t.seats - t.first) % t.seats);
         order

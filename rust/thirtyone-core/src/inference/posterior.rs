@@ -92,7 +92,7 @@ impl<'a> Inference<'a> {
                 Posterior::Counted { hands, cumulative } => Some(Conditional::new(
                     o,
                     &unseen,
-                    &view.table.rules.scoring,
+                    &view.public.rules.scoring,
                     hands,
                     cumulative,
                     places.as_ref(),
@@ -232,13 +232,13 @@ impl<'a> Inference<'a> {
 /// Replay the table's rule for one opponent over their slots (3 dealt, then their stock draws in
 /// order). Returns their hand now if the rule does exactly what they visibly did.
 fn replay(view: &View, o: &Opponent, slots: &[Card]) -> Option<[Card; 3]> {
-    let scoring = &view.table.rules.scoring;
+    let scoring = &view.public.rules.scoring;
     let mut hand = [slots[0], slots[1], slots[2]];
     if scoring.score(hand).is_blitz() {
         return None; // a dealt 31 would have ended the round before play
     }
     for t in &o.turns {
-        let may_knock = t.knock_open && knock_limits_allow(&view.table.rules, hand);
+        let may_knock = t.knock_open && knock_limits_allow(&view.public.rules, hand);
         let top = t.may_take.then_some(t.top);
         let start = choose_start(scoring, hand, top, may_knock, t.stock_empty, TABLE_KNOCK_AT);
         let (new, from_pile, discard, shows) = match t.act {

@@ -8,7 +8,7 @@ fn score_histogram(deals: &[Deal], seat: u8, view: &View) -> [f64; 64] {
     let mut h = [0f64; 64];
     for d in deals {
         h[view
-            .table
+            .public
             .rules
             .scoring
             .score(d.hands[seat as usize])

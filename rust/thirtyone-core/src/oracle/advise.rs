@@ -97,7 +97,7 @@ pub struct Advice {
 
 /// The score of each opponent's hand in each deal.
 fn opponent_scores(view: &View, deals: &[Deal]) -> Vec<(u8, Vec<Score>)> {
-    let scoring = view.table.rules.scoring;
+    let scoring = view.public.rules.scoring;
     view.opponents
         .iter()
         .map(|o| {
@@ -112,7 +112,7 @@ fn opponent_scores(view: &View, deals: &[Deal]) -> Vec<(u8, Vec<Score>)> {
 
 /// Every score a hand can have under these rules that the table lets a player knock with.
 pub fn knock_thresholds(view: &View) -> Vec<Score> {
-    let scoring = view.table.rules.scoring;
+    let scoring = view.public.rules.scoring;
     let mut seen = [false; 256];
     let cards: Vec<Card> = Card::all().collect();
     for i in 0..52 {
@@ -124,7 +124,7 @@ pub fn knock_thresholds(view: &View) -> Vec<Score> {
     }
     (0..=254u8)
         .map(Score)
-        .filter(|s| seen[s.halves() as usize] && *s >= view.table.rules.min_knock)
+        .filter(|s| seen[s.halves() as usize] && *s >= view.public.rules.min_knock)
         .collect()
 }
 
@@ -140,13 +140,13 @@ fn choices(view: &View) -> Vec<Choice> {
         if view.may_knock() {
             choices.push(Choice::Knock);
         }
-        if view.table.stock_len > 0 {
+        if view.public.stock_len > 0 {
             choices.push(Choice::Draw);
         }
         if view.may_take() {
             choices.push(Choice::Take);
         }
-        if view.table.stock_len == 0 {
+        if view.public.stock_len == 0 {
             choices.push(Choice::Decline);
         }
     }
@@ -275,10 +275,10 @@ fn prepare_game(
     runner: &Runner,
 ) -> Result<std::result::Result<Prepared, String>> {
     match GameValue::prepare(
-        &view.table.rules,
+        &view.public.rules,
         game.rules,
         &game.lives,
-        (usize::from(view.me), usize::from(view.table.first)),
+        (usize::from(view.me), usize::from(view.public.first)),
         runner,
     ) {
         Ok(p) => Ok(Ok(p)),

@@ -178,7 +178,7 @@ pub(super) fn report(
         Choice::Knock => OptionKind::Knock,
         Choice::Draw => OptionKind::Draw,
         Choice::Take => OptionKind::Take {
-            card: view.table.top,
+            card: view.public.top,
             discard: sim.take_put_down(variant),
         },
         Choice::Discard(card) => OptionKind::Discard { card },

@@ -12,7 +12,7 @@ use serde::Deserialize;
 use crate::error::{quote, shorten_quotes, Error, Result};
 use crate::hand::Card;
 use crate::round::Source;
-use crate::rules::{self, RuleValue, TableRules, MAX_SEATS};
+use crate::rules::{self, RuleSet, RuleValue, MAX_SEATS};
 use crate::view::{PendingInput, StateInput, TurnInput};
 
 /// The most turns a round can have had (every card of the pack through the pile, and more for
@@ -22,7 +22,7 @@ pub const MAX_TURNS: usize = 1_000;
 /// A checked state: the table's rules, the round as the player saw it, and the lives if given.
 #[derive(Clone, Debug)]
 pub struct State {
-    pub rules: TableRules,
+    pub rules: RuleSet,
     pub round: StateInput,
     /// The lives each seat holds now (letters left under Gin lives), when given.
     pub lives: Option<Vec<u8>>,
@@ -60,7 +60,7 @@ where
 pub fn rules_from_deserializer<'de, D: Deserializer<'de>>(
     de: D,
     overrides: &Overrides,
-) -> Result<TableRules>
+) -> Result<RuleSet>
 where
     D::Error: std::fmt::Display,
 {
@@ -70,7 +70,7 @@ where
     })?;
     Ok(doc
         .unwrap_or(RulesDoc::Preset("standard".into()))
-        .table(overrides)?
+        .rule_set(overrides)?
         .0)
 }
 
@@ -388,7 +388,7 @@ fn source(text: &Option<Text>, what: &str) -> Result<Source> {
 }
 
 impl RulesDoc {
-    fn table(self, overrides: &Overrides) -> Result<(TableRules, bool)> {
+    fn rule_set(self, overrides: &Overrides) -> Result<(RuleSet, bool)> {
         let (preset, mut changes) = match self {
             RulesDoc::Preset(p) => (Some(p), Vec::new()),
             RulesDoc::Object { preset, changes } => (preset, changes),
@@ -409,7 +409,7 @@ impl RulesDoc {
 impl StateDoc {
     fn check(self, overrides: &Overrides) -> Result<State> {
         let rules_doc = self.rules.unwrap_or(RulesDoc::Preset("standard".into()));
-        let (mut rules, seats_given) = rules_doc.table(overrides).map_err(|e| match e {
+        let (mut rules, seats_given) = rules_doc.rule_set(overrides).map_err(|e| match e {
             Error::BadRule(f, m) if f == "rules" || f == "preset" => Error::BadRule("rules", m),
             e => e,
         })?;
@@ -460,7 +460,7 @@ impl StateDoc {
     }
 }
 
-fn check_lives(lives: &[Whole], seats: u8, rules: &TableRules) -> Result<Vec<u8>> {
+fn check_lives(lives: &[Whole], seats: u8, rules: &RuleSet) -> Result<Vec<u8>> {
     let given: Vec<i128> = lives.iter().map(|w| w.0).collect();
     crate::game::check_lives(rules, &given, seats)
 }

@@ -79,7 +79,7 @@ impl<'a> Playouts<'a> {
     /// Whether a choice is swept over knock thresholds: while nobody has knocked, every option
     /// but the knock leaves you later turns where you might knock.
     pub fn sweeps(&self, choice: &Choice) -> bool {
-        self.view.table.knocker.is_none() && !matches!(choice, Choice::Knock | Choice::Decline)
+        self.view.public.knocker.is_none() && !matches!(choice, Choice::Knock | Choice::Decline)
     }
 
     /// The knock thresholds of a sweep, `None` standing for never.
@@ -254,7 +254,7 @@ impl Simulator for Playouts<'_> {
         let mut hands = deal.hands;
         hands[v.me as usize] = v.hand;
         Round::continued(
-            &v.table,
+            &v.public,
             hands,
             deal.stock,
             v.pending.map(|(new, _)| new),

@@ -33,9 +33,9 @@ pub enum Action {
 impl Round {
     /// The hand of the player to move and the fourth card, while they put one down.
     fn four(&self) -> Option<([Card; 3], Card, bool)> {
-        match self.table.stage {
+        match self.public.stage {
             Stage::PutDown { from_pile } => {
-                Some((self.hand(self.table.to_move), self.drawn, from_pile))
+                Some((self.hand(self.public.to_move), self.drawn, from_pile))
             }
             _ => None,
         }
@@ -44,7 +44,7 @@ impl Round {
     /// The actions the player to move may take now.
     pub fn legal_actions(&self) -> Vec<Action> {
         let mut out = Vec::new();
-        match self.table.stage {
+        match self.public.stage {
             Stage::Over(_) => {}
             Stage::Blind => {
                 out.push(Action::CallBlind);
@@ -54,13 +54,13 @@ impl Round {
                 if self.may_knock() {
                     out.push(Action::Knock);
                 }
-                if self.table.stock_len > 0 {
+                if self.public.stock_len > 0 {
                     out.push(Action::Draw(Source::Stock));
                 }
                 if self.may_take() {
                     out.push(Action::Draw(Source::Pile));
                 }
-                if self.table.stock_len == 0 {
+                if self.public.stock_len == 0 {
                     out.push(Action::Decline);
                 }
             }
@@ -73,7 +73,7 @@ impl Round {
                 for &c in &cards {
                     out.push(Action::PutDown(c));
                 }
-                if self.table.rules.may_hide_31 {
+                if self.public.rules.may_hide_31 {
                     for &c in &cards {
                         if self.leaves_31(hand, new, c) {
                             out.push(Action::PutDownHidden(c));
@@ -86,7 +86,7 @@ impl Round {
     }
 
     fn leaves_31(&self, hand: [Card; 3], new: Card, card: Card) -> bool {
-        self.table
+        self.public
             .rules
             .scoring
             .score(kept_after(hand, new, card))
@@ -107,7 +107,7 @@ impl Round {
                 shows_31: false,
             },
         };
-        if let Some(why) = self.table.refuse(m) {
+        if let Some(why) = self.public.refuse(m) {
             return Some(why);
         }
         let (Action::PutDown(card) | Action::PutDownHidden(card)) = action else {
@@ -118,7 +118,7 @@ impl Round {
             return Some(format!("{card} is not in your hand"));
         }
         if action == Action::PutDownHidden(card) {
-            if !self.table.rules.may_hide_31 {
+            if !self.public.rules.may_hide_31 {
                 return Some("this table does not allow hiding a 31".into());
             }
             if !self.leaves_31(hand, new, card) {
@@ -133,7 +133,7 @@ impl Round {
         if let Some(why) = self.refuse(action) {
             return Err(Error::IllegalAction(format!(
                 "seat {}: {why}",
-                self.table.to_move
+                self.public.to_move
             )));
         }
         self.apply_legal(action);
@@ -148,17 +148,17 @@ impl Round {
     pub(crate) fn apply_legal(&mut self, action: Action) {
         debug_assert_eq!(self.refuse(action), None);
         match action {
-            Action::CallBlind => self.table.apply(Move::CallBlind),
+            Action::CallBlind => self.public.apply(Move::CallBlind),
             Action::Look => self.look(),
-            Action::Knock => self.table.apply(Move::Knock),
-            Action::Decline => self.table.apply(Move::Decline),
+            Action::Knock => self.public.apply(Move::Knock),
+            Action::Decline => self.public.apply(Move::Decline),
             Action::Draw(Source::Stock) => {
                 self.drawn = self.pop_stock(None);
-                self.table.apply(Move::Draw(Source::Stock));
+                self.public.apply(Move::Draw(Source::Stock));
             }
             Action::Draw(Source::Pile) => {
-                self.drawn = self.table.top;
-                self.table.apply(Move::Draw(Source::Pile));
+                self.drawn = self.public.top;
+                self.public.apply(Move::Draw(Source::Pile));
             }
             Action::PutDown(card) | Action::PutDownHidden(card) => {
                 let hide = matches!(action, Action::PutDownHidden(_));
@@ -173,9 +173,9 @@ impl Round {
     #[inline]
     pub(crate) fn take_putting_down(&mut self, card: Card) {
         debug_assert_eq!(self.refuse(Action::Draw(Source::Pile)), None);
-        let top = self.table.top;
+        let top = self.public.top;
         self.drawn = top;
-        self.table.draw(Source::Pile);
+        self.public.draw(Source::Pile);
         debug_assert_eq!(self.refuse(Action::PutDown(card)), None);
         self.put_down_with_new(card, top, false);
     }
@@ -183,7 +183,7 @@ impl Round {
     /// The put-down of `card` by the player to move, who holds `new` as their fourth card.
     #[inline(always)]
     fn put_down_with_new(&mut self, card: Card, new: Card, hide: bool) {
-        let kept = kept_after(self.hand(self.table.to_move), new, card);
+        let kept = kept_after(self.hand(self.public.to_move), new, card);
         let score = self.score_table.score(kept);
         self.finish_put_down(card, kept, score, HandKey::of(kept), hide);
     }
@@ -193,7 +193,7 @@ impl Round {
     /// time. (The stream is the caller's local, so that its state can stay in registers.)
     #[inline(always)]
     pub(super) fn pop_stock(&mut self, shuffle: Option<&mut Rng>) -> Card {
-        let len = self.table.stock_len;
+        let len = self.public.stock_len;
         let last = (len as usize - 1).min(STOCK_SLOTS - 1);
         match shuffle {
             Some(rng) => {
@@ -218,13 +218,13 @@ impl Round {
         key: HandKey,
         hide: bool,
     ) {
-        let seat = self.table.to_move as usize;
+        let seat = self.public.to_move as usize;
         debug_assert_eq!(key, HandKey::of(kept));
         self.keys[seat] = key;
         self.hands[seat] = word(kept);
         self.scores[seat] = score;
         self.hid_31[seat] = hide;
-        self.table.put_down(card, score.is_blitz() && !hide);
+        self.public.put_down(card, score.is_blitz() && !hide);
     }
 }
 

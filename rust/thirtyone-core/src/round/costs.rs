@@ -10,23 +10,23 @@ impl Round {
     #[inline]
     pub fn loss_of(&self, seat: u8) -> u8 {
         let s = seat as usize;
-        match self.table.stage {
+        match self.public.stage {
             Stage::Over(End::ThirtyOne { seat: shower }) if shower != seat => {
-                1 + self.table.shown_losses[s]
+                1 + self.public.shown_losses[s]
             }
             Stage::Over(End::Showdown | End::StockOut { .. })
-                if self.table.rules.lives_mode == LivesMode::Lives
+                if self.public.rules.lives_mode == LivesMode::Lives
                     && !self.hid_31.contains(&true) =>
             {
-                let scores = &self.scores[..usize::from(self.table.seats)];
+                let scores = &self.scores[..usize::from(self.public.seats)];
                 // Most often somebody is lower, and the seat pays nothing at the showdown.
                 let low = scores[s];
                 let pays = if scores.iter().any(|&x| x < low) {
                     0
                 } else {
-                    self.lowest_pays(&Showdown { scores, low }, self.table.knocker, s)
+                    self.lowest_pays(&Showdown { scores, low }, self.public.knocker, s)
                 };
-                pays + self.table.shown_losses[s]
+                pays + self.public.shown_losses[s]
             }
             _ => self.losses()[s],
         }
@@ -36,8 +36,8 @@ impl Round {
     /// is on).
     pub fn losses(&self) -> [u8; MAX_SEATS] {
         let mut lost = [0u8; MAX_SEATS];
-        let n = self.table.seats as usize;
-        let Stage::Over(end) = self.table.stage else {
+        let n = self.public.seats as usize;
+        let Stage::Over(end) = self.public.stage else {
             return lost;
         };
         match end {
@@ -83,7 +83,7 @@ impl Round {
                 } else {
                     &self.scores[..n]
                 };
-                match (self.table.knocker, self.table.rules.lives_mode) {
+                match (self.public.knocker, self.public.rules.lives_mode) {
                     (Some(k), LivesMode::Gin) => {
                         // The knock claims the highest hand: only strictly higher than every
                         // other hand makes it so.
@@ -93,7 +93,7 @@ impl Round {
                             if claim && s != k {
                                 *l = 1;
                             } else if !claim && s == k {
-                                *l = self.table.rules.knock_penalty;
+                                *l = self.public.rules.knock_penalty;
                             }
                         }
                     }
@@ -101,7 +101,7 @@ impl Round {
                 }
             }
         }
-        for (l, extra) in lost.iter_mut().zip(self.table.shown_losses).take(n) {
+        for (l, extra) in lost.iter_mut().zip(self.public.shown_losses).take(n) {
             *l += extra;
         }
         lost
@@ -137,12 +137,12 @@ impl Round {
     fn lowest_rates(&self, showdown: &Showdown, knocker: Option<u8>) -> (u8, u8) {
         match knocker {
             Some(k) if showdown.scores[k as usize] == showdown.low => {
-                let penalty = self.table.rules.knock_penalty;
+                let penalty = self.public.rules.knock_penalty;
                 if showdown.tied() == 1 {
                     // The knocker alone is lowest (nobody else pays).
                     return (penalty, 0);
                 }
-                match self.table.rules.knocker_tie {
+                match self.public.rules.knocker_tie {
                     KnockerTie::KnockerPays => (penalty, 1),
                     KnockerTie::OthersPay => (0, 1),
                     KnockerTie::OnlyKnocker => (penalty, 0),

@@ -4,7 +4,7 @@
 //! rule is `rule_turn`, what it costs is `costs`: the game loop and the Oracle's playouts all
 //! drive this one round.
 
-use super::public::{knock_limits, knock_limits_allow_with, End, Move, Stage, Table};
+use super::public::{knock_limits, knock_limits_allow_with, End, Move, PublicRound, Stage};
 use crate::error::{Error, Result};
 use crate::hand::put_downs::HandKey;
 use crate::hand::{Card, CardSet, Score, ScoreTable};
@@ -28,15 +28,15 @@ pub enum Phase {
     Over(End),
 }
 
-/// A dealt round: the public [`Table`] plus what the table does not see — every hand, the
+/// A dealt round: the [`PublicRound`] plus what the table does not see — every hand, the
 /// stock's order, the card just drawn and the 31s kept hidden.
 #[derive(Debug)]
 pub struct Round {
-    pub(crate) table: Table,
+    pub(crate) public: PublicRound,
     /// Each seat's hand as one word, its three cards' bytes and a zero (`word`): one load and one
     /// store in a playout's turn.
     pub(super) hands: [u32; MAX_SEATS],
-    /// The stock, its top card last (the first `table.stock_len` slots are in play; a draw's
+    /// The stock, its top card last (the first `public.stock_len` slots are in play; a draw's
     /// index is capped at the last slot, so that it needs no bounds check).
     pub(crate) stock: [Card; STOCK_SLOTS],
     /// The fourth card of the player to move while they put one down.
@@ -58,7 +58,7 @@ impl Clone for Round {
     #[inline(always)]
     fn clone(&self) -> Round {
         Round {
-            table: self.table.clone(),
+            public: self.public.clone(),
             hands: self.hands,
             stock: self.stock,
             drawn: self.drawn,
@@ -103,7 +103,7 @@ impl Round {
             stock[i] = c;
         }
         let mut round = Round {
-            table: Table::dealt(rules, seats, first, deck[3 * n]),
+            public: PublicRound::dealt(rules, seats, first, deck[3 * n]),
             hands: padded(&hands),
             stock,
             drawn: deck[0],
@@ -121,7 +121,7 @@ impl Round {
     /// A round that continues from a player's view of the table, with every hand and the stock
     /// supplied (in no order: a playout draws from it with a random number stream).
     pub(crate) fn continued(
-        table: &Table,
+        public: &PublicRound,
         hands: [[Card; 3]; MAX_SEATS],
         stock: CardSet,
         drawn: Option<Card>,
@@ -137,38 +137,38 @@ impl Round {
             *slot = Card::from_index(bits.trailing_zeros() as u8);
             bits &= bits - 1;
         }
-        debug_assert_eq!(stock.len(), table.stock_len as usize);
-        let score_table = table.rules.scoring.table();
+        debug_assert_eq!(stock.len(), public.stock_len as usize);
+        let score_table = public.rules.scoring.table();
         Round {
-            table: table.clone(),
-            scores: scores_with(score_table, table.seats, &hands),
+            public: public.clone(),
+            scores: scores_with(score_table, public.seats, &hands),
             score_table,
-            keys: keys_of(table.seats, &hands),
+            keys: keys_of(public.seats, &hands),
             hands: padded(&hands),
             stock: cards,
-            drawn: drawn.unwrap_or(table.top),
+            drawn: drawn.unwrap_or(public.top),
             hid_31,
         }
     }
 
     /// Everybody looks at their cards: a dealt 31 ends the round before play.
     pub(super) fn look(&mut self) {
-        let dealt_31 = (0..self.table.seats).any(|s| self.score(s).is_blitz());
-        self.table.apply(Move::Look { dealt_31 });
+        let dealt_31 = (0..self.public.seats).any(|s| self.score(s).is_blitz());
+        self.public.apply(Move::Look { dealt_31 });
     }
 
     /// The public state of the round.
-    pub fn table(&self) -> &Table {
-        &self.table
+    pub fn public(&self) -> &PublicRound {
+        &self.public
     }
     pub fn rules(&self) -> &RoundRules {
-        &self.table.rules
+        &self.public.rules
     }
     pub fn seats(&self) -> u8 {
-        self.table.seats
+        self.public.seats
     }
     pub fn first(&self) -> u8 {
-        self.table.first
+        self.public.first
     }
     pub fn hand(&self, seat: u8) -> [Card; 3] {
         let [a, b, c, _] = self.hands[seat as usize]
@@ -179,26 +179,26 @@ impl Round {
     #[inline(always)]
     pub fn score(&self, seat: u8) -> Score {
         let s = self.scores[seat as usize];
-        debug_assert_eq!(s, self.table.rules.scoring.score(self.hand(seat)));
+        debug_assert_eq!(s, self.public.rules.scoring.score(self.hand(seat)));
         s
     }
     pub fn top(&self) -> Card {
-        self.table.top
+        self.public.top
     }
     pub fn top_by(&self) -> Option<u8> {
-        self.table.top_by
+        self.public.top_by
     }
     pub fn stock_len(&self) -> u8 {
-        self.table.stock_len
+        self.public.stock_len
     }
     pub fn to_move(&self) -> u8 {
-        self.table.to_move
+        self.public.to_move
     }
     pub fn knocker(&self) -> Option<u8> {
-        self.table.knocker
+        self.public.knocker
     }
     pub fn phase(&self) -> Phase {
-        match self.table.stage {
+        match self.public.stage {
             Stage::Blind => Phase::Blind,
             Stage::Start => Phase::Start,
             Stage::PutDown { from_pile } => Phase::PutDown {
@@ -209,20 +209,20 @@ impl Round {
         }
     }
     pub fn turns_played(&self) -> u16 {
-        self.table.turns_played
+        self.public.turns_played
     }
     pub fn is_over(&self) -> bool {
-        self.table.is_over()
+        self.public.is_over()
     }
     pub fn end(&self) -> Option<End> {
-        match self.table.stage {
+        match self.public.stage {
             Stage::Over(e) => Some(e),
             _ => None,
         }
     }
     /// Whether `seat` showed 31 this round.
     pub fn showed_31(&self, seat: u8) -> bool {
-        self.table.showed_31[seat as usize]
+        self.public.showed_31[seat as usize]
     }
     /// Whether `seat` holds a 31 it kept hidden (`may_hide_31`).
     pub fn hid_31(&self, seat: u8) -> bool {
@@ -239,27 +239,27 @@ impl Round {
 
     /// May the player to move take the top discard now?
     pub fn may_take(&self) -> bool {
-        self.table.may_take()
+        self.public.may_take()
     }
 
     /// May the player to move knock now?
     pub fn may_knock(&self) -> bool {
-        self.may_knock_with(self.score(self.table.to_move))
+        self.may_knock_with(self.score(self.public.to_move))
     }
 
     /// Why the player to move may not knock now (None: they may).
     pub fn why_no_knock(&self) -> Option<String> {
-        if let Some(why) = self.table.knock_closed() {
+        if let Some(why) = self.public.knock_closed() {
             return Some(why.to_string());
         }
-        knock_limits(&self.table.rules, self.hand(self.table.to_move))
+        knock_limits(&self.public.rules, self.hand(self.public.to_move))
     }
 
     /// [`Round::may_knock`], given the score of the hand of the player to move.
     #[inline]
     pub(super) fn may_knock_with(&self, now: Score) -> bool {
-        self.table.knock_closed().is_none()
-            && knock_limits_allow_with(&self.table.rules, self.hand(self.table.to_move), now)
+        self.public.knock_closed().is_none()
+            && knock_limits_allow_with(&self.public.rules, self.hand(self.public.to_move), now)
     }
 }
 

@@ -15,7 +15,8 @@ mod rule_turn;
 pub use actions::Action;
 pub use dealt::{Phase, Round};
 pub use public::{
-    knock_limits, knock_limits_allow, knock_limits_allow_with, End, Move, Source, Stage, Table,
+    knock_limits, knock_limits_allow, knock_limits_allow_with, End, Move, PublicRound, Source,
+    Stage,
 };
 pub use rule_turn::TurnRecord;
 pub(crate) use rule_turn::TurnRule;

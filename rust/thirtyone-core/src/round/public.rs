@@ -63,7 +63,7 @@ pub enum Move {
 
 /// The public state of a round. Seats are numbered 0..seats in turn order.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Table {
+pub struct PublicRound {
     pub rules: RoundRules,
     pub seats: u8,
     pub first: u8,
@@ -85,10 +85,10 @@ pub struct Table {
     pub put_downs: [CardSet; MAX_SEATS],
 }
 
-impl Table {
+impl PublicRound {
     /// The table right after the deal (`upcard` turned up), before anybody looks.
-    pub fn dealt(rules: RoundRules, seats: u8, first: u8, upcard: Card) -> Table {
-        Table {
+    pub fn dealt(rules: RoundRules, seats: u8, first: u8, upcard: Card) -> PublicRound {
+        PublicRound {
             rules,
             seats,
             first,
@@ -195,7 +195,7 @@ impl Table {
         Some(why.to_string())
     }
 
-    /// Apply a move of the player to move (legal: see [`Table::refuse`]).
+    /// Apply a move of the player to move (legal: see [`PublicRound::refuse`]).
     #[inline]
     pub fn apply(&mut self, m: Move) {
         let seat = self.to_move;

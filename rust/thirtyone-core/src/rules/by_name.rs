@@ -5,7 +5,7 @@
 use super::round_rules::{
     score_from_points, FirstTurnKnock, KnockerTie, LivesMode, ThirtyOneAfterKnock,
 };
-use super::rule_set::{Placing, TableRules, MAX_LIVES, MAX_NAME_CHARS, MAX_SEATS};
+use super::rule_set::{Placing, RuleSet, MAX_LIVES, MAX_NAME_CHARS, MAX_SEATS};
 use crate::error::{quote, Error, Result};
 use crate::hand::ThreeOfAKind;
 
@@ -44,9 +44,9 @@ fn quote_number(text: &str) -> String {
     }
 }
 
-impl TableRules {
+impl RuleSet {
     /// Set one option by name. The value is checked for its type and range here; combinations
-    /// are checked by [`TableRules::validate`].
+    /// are checked by [`RuleSet::validate`].
     pub fn apply(&mut self, key: &str, value: &RuleValue) -> Result<()> {
         let r = &mut self.round;
         match key {
@@ -101,8 +101,8 @@ impl TableRules {
 }
 
 /// Build a table from a preset and changes in order (`preset` None: standard), checked whole.
-pub fn build(preset: Option<&str>, changes: &[(String, RuleValue)]) -> Result<TableRules> {
-    let mut t = TableRules::preset(preset.unwrap_or("standard"))?;
+pub fn build(preset: Option<&str>, changes: &[(String, RuleValue)]) -> Result<RuleSet> {
+    let mut t = RuleSet::preset(preset.unwrap_or("standard"))?;
     for (key, value) in changes {
         t.apply(key, value)?;
     }
@@ -124,7 +124,7 @@ pub fn assignment(text: &str) -> Result<(String, RuleValue)> {
     let key = key.trim().replace('-', "_");
     let value = RuleValue::Assigned(value.trim().to_string());
     // Check the name and the value's type now, on a scratch table.
-    TableRules::default().apply(&key, &value)?;
+    RuleSet::default().apply(&key, &value)?;
     Ok((key, value))
 }
 

@@ -13,5 +13,5 @@ pub use round_rules::{
     score_from_points, FirstTurnKnock, KnockerTie, LivesMode, RoundRules, ThirtyOneAfterKnock,
 };
 pub use rule_set::{
-    sorted_presets, Placing, TableRules, GIN_LETTERS, MAX_LIVES, MAX_NAME_CHARS, MAX_SEATS, PRESETS,
+    sorted_presets, Placing, RuleSet, GIN_LETTERS, MAX_LIVES, MAX_NAME_CHARS, MAX_SEATS, PRESETS,
 };

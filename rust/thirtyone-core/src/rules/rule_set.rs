@@ -34,7 +34,7 @@ impl Placing {
 
 /// Every rule of a table.
 #[derive(Clone, PartialEq, Eq, Debug)]
-pub struct TableRules {
+pub struct RuleSet {
     /// Players at the table when the game starts (2 to 9).
     pub seats: u8,
     /// Lives each player starts with (letters under Gin lives).
@@ -47,10 +47,10 @@ pub struct TableRules {
     pub round: RoundRules,
 }
 
-impl Default for TableRules {
+impl Default for RuleSet {
     /// The standard table (seed 000).
     fn default() -> Self {
-        TableRules {
+        RuleSet {
             seats: 4,
             lives: 3,
             county: false,
@@ -77,11 +77,11 @@ fn names(list: &[&str]) -> Vec<String> {
     list.iter().map(|s| s.to_string()).collect()
 }
 
-impl TableRules {
+impl RuleSet {
     /// The rules of a named preset.
-    pub fn preset(name: &str) -> Result<TableRules> {
-        let mut t = TableRules::default();
-        let scat = |t: &mut TableRules| {
+    pub fn preset(name: &str) -> Result<RuleSet> {
+        let mut t = RuleSet::default();
+        let scat = |t: &mut RuleSet| {
             t.county = true;
             t.round.knocker_tie = KnockerTie::OthersPay;
             t.round.two_player_mercy = true;
@@ -215,12 +215,9 @@ mod tests {
     #[test]
     fn every_preset_is_valid_and_standard_is_the_default() {
         for p in PRESETS {
-            TableRules::preset(p).unwrap().validate().unwrap();
+            RuleSet::preset(p).unwrap().validate().unwrap();
         }
-        assert_eq!(
-            TableRules::preset("standard").unwrap(),
-            TableRules::default()
-        );
-        assert!(TableRules::preset("poker").is_err());
+        assert_eq!(RuleSet::preset("standard").unwrap(), RuleSet::default());
+        assert!(RuleSet::preset("poker").is_err());
     }
 }

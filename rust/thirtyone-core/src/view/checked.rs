@@ -1,12 +1,12 @@
 //! A round as one player sees it, once checked by replaying the Oracle's input ([`StateInput`],
 //! `state`) through the round's transitions (`replay`): the [`View`] that inference and playouts
-//! start from, the public [`Table`] and what the player knows, with what each opponent visibly
+//! start from, the [`PublicRound`] and what the player knows, with what each opponent visibly
 //! did.
 
 use super::StateInput;
 use crate::error::Result;
 use crate::hand::{Card, CardSet};
-use crate::round::{knock_limits_allow, Table};
+use crate::round::{knock_limits_allow, PublicRound};
 use crate::rules::MAX_SEATS;
 
 /// What an opponent visibly did on one turn, with what the table looked like then.
@@ -65,11 +65,11 @@ impl Opponent {
     }
 }
 
-/// A checked view of the round, at the advised player's turn: the public [`Table`] (with a
+/// A checked view of the round, at the advised player's turn: the [`PublicRound`] (with a
 /// pending draw already applied) and what the player knows.
 #[derive(Clone, Debug)]
 pub struct View {
-    pub table: Table,
+    pub public: PublicRound,
     pub me: u8,
     pub hand: [Card; 3],
     /// A pending draw: the new card and whether it came from the pile.
@@ -90,11 +90,11 @@ impl View {
 
     /// Whether you may knock now (before a pending draw only).
     pub fn may_knock(&self) -> bool {
-        self.table.knock_closed().is_none() && knock_limits_allow(&self.table.rules, self.hand)
+        self.public.knock_closed().is_none() && knock_limits_allow(&self.public.rules, self.hand)
     }
 
     /// Whether you may take the top discard now.
     pub fn may_take(&self) -> bool {
-        self.table.may_take()
+        self.public.may_take()
     }
 }

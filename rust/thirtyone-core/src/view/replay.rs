@@ -1,11 +1,11 @@
-//! Checking a state: its turns replayed through the table's transitions ([`Table::apply`]),
+//! Checking a state: its turns replayed through the table's transitions ([`PublicRound::apply`]),
 //! every turn in order, every card where it can be, your hand matching your own turns, what each
 //! opponent visibly did recorded for inference. Every refusal names its problem.
 
 use super::{OppAct, OppTurn, Opponent, PendingInput, StateInput, TurnInput, View};
 use crate::error::{Error, Result};
 use crate::hand::{same_cards, Card, CardSet};
-use crate::round::{knock_limits, End, Move, Source, Stage, Table};
+use crate::round::{knock_limits, End, Move, PublicRound, Source, Stage};
 use crate::rules::{ThirtyOneAfterKnock, MAX_SEATS};
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -23,7 +23,7 @@ fn bad<T>(msg: String) -> Result<T> {
 /// The replay of a state's turns through the table's transitions, keeping track of where each
 /// card is and what each opponent visibly did.
 struct Replay {
-    table: Table,
+    public: PublicRound,
     me: u8,
     my_hand: [Card; 3],
     place: [Place; 52],
@@ -126,12 +126,12 @@ fn dealt_hand(input: &StateInput) -> Result<[Card; 3]> {
 
 impl Replay {
     fn dealt(input: &StateInput, dealt: [Card; 3]) -> Result<Replay> {
-        let mut table = Table::dealt(input.rules, input.seats, input.first, input.upcard);
+        let mut public = PublicRound::dealt(input.rules, input.seats, input.first, input.upcard);
         // A state is a round in play: nobody was dealt 31 (checked for you below; for the
         // others, a dealt 31 would have ended the round before any turn).
-        table.apply(Move::Look { dealt_31: false });
+        public.apply(Move::Look { dealt_31: false });
         let mut r = Replay {
-            table,
+            public,
             me: input.me,
             my_hand: dealt,
             place: [Place::Unknown; 52],
@@ -176,11 +176,11 @@ impl Replay {
             TurnInput::Knock { seat } | TurnInput::Play { seat, .. } => seat,
             TurnInput::PlayHiding31 { .. } => unreachable!("turned into a play"),
         };
-        let to_move = self.table.to_move;
-        if seat >= self.table.seats {
+        let to_move = self.public.to_move;
+        if seat >= self.public.seats {
             return bad(format!(
                 "turn {num}: seat {seat} is not one of the {} seats",
-                self.table.seats
+                self.public.seats
             ));
         }
         if seat != to_move {
@@ -189,10 +189,10 @@ impl Replay {
             ));
         }
         let seen = OppTurn {
-            top: self.table.top,
-            may_take: self.table.may_take(),
-            knock_open: self.table.knock_closed().is_none(),
-            stock_empty: self.table.stock_len == 0,
+            top: self.public.top,
+            may_take: self.public.may_take(),
+            knock_open: self.public.knock_closed().is_none(),
+            stock_empty: self.public.stock_len == 0,
             act: OppAct::Knock,
         };
         match t {
@@ -207,7 +207,7 @@ impl Replay {
                 let new = self.draw(num, seat, from, drew)?;
                 let after = self.put_down(num, seat, seen, (from, new, discard), shows)?;
                 let shows_31 = self.check_31(num, seat, hides, shows, after)?;
-                self.table.apply(Move::PutDown {
+                self.public.apply(Move::PutDown {
                     card: discard,
                     shows_31,
                 });
@@ -219,16 +219,16 @@ impl Replay {
     }
 
     fn knock(&mut self, num: usize, seat: u8, seen: OppTurn) -> Result<()> {
-        if let Some(k) = self.table.knocker {
+        if let Some(k) = self.public.knocker {
             return bad(format!(
                 "turn {num}: a second knock (seat {k} already knocked)"
             ));
         }
-        if let Some(why) = self.table.knock_closed() {
+        if let Some(why) = self.public.knock_closed() {
             return bad(format!("turn {num}: {why}"));
         }
         if seat == self.me {
-            if let Some(why) = knock_limits(&self.table.rules, self.my_hand) {
+            if let Some(why) = knock_limits(&self.public.rules, self.my_hand) {
                 return bad(format!(
                     "turn {num}: your knock breaks the table's knock limits: {why}"
                 ));
@@ -236,14 +236,14 @@ impl Replay {
         } else {
             self.opponent(seat).turns.push(seen);
         }
-        self.table.apply(Move::Knock);
+        self.public.apply(Move::Knock);
         Ok(())
     }
 
     /// The draw of a play: the card drawn (a placeholder for an opponent's hidden stock draw).
     fn draw(&mut self, num: usize, seat: u8, from: Source, drew: Option<Card>) -> Result<Card> {
-        let top = self.table.top;
-        if let Some(why) = self.table.refuse(Move::Draw(from)) {
+        let top = self.public.top;
+        if let Some(why) = self.public.refuse(Move::Draw(from)) {
             return bad(match from {
                 Source::Pile => format!(
                     "turn {num}: seat {seat} took {top}, a card they had put down themselves this round"
@@ -251,7 +251,7 @@ impl Replay {
                 Source::Stock => format!("turn {num}: seat {seat} drew from an empty stock ({why})"),
             });
         }
-        self.table.apply(Move::Draw(from));
+        self.public.apply(Move::Draw(from));
         match (from, drew) {
             (Source::Pile, _) => Ok(top),
             (Source::Stock, Some(c)) if seat == self.me => {
@@ -279,7 +279,7 @@ impl Replay {
         shows: Option<[Card; 3]>,
     ) -> Result<Option<[Card; 3]>> {
         let (from, new, discard) = how;
-        if let Some(why) = self.table.refuse(Move::PutDown {
+        if let Some(why) = self.public.refuse(Move::PutDown {
             card: discard,
             shows_31: false,
         }) {
@@ -358,9 +358,9 @@ impl Replay {
         shows: Option<[Card; 3]>,
         after: Option<[Card; 3]>,
     ) -> Result<bool> {
-        let rules = self.table.rules;
+        let rules = self.public.rules;
         let blitz_now = after.is_some_and(|h| rules.scoring.score(h).is_blitz());
-        let continues = self.table.knocker.is_some()
+        let continues = self.public.knocker.is_some()
             && rules.thirty_one_after_knock == ThirtyOneAfterKnock::Continues;
         if seat == self.me {
             self.hid_31[seat as usize] = hides;
@@ -438,7 +438,7 @@ impl Replay {
 
     /// Remember why the round ended, if this turn ended it.
     fn note_end(&mut self, num: usize, seat: u8) {
-        self.over = match self.table.stage {
+        self.over = match self.public.stage {
             Stage::Over(End::ThirtyOne { .. }) => {
                 Some(format!("seat {seat} showed 31 on turn {num}"))
             }
@@ -451,7 +451,7 @@ impl Replay {
         if let Some(why) = self.over {
             return bad(format!("the round is already over ({why})"));
         }
-        let to_move = self.table.to_move;
+        let to_move = self.public.to_move;
         if to_move != self.me {
             return bad(format!(
                 "it is not your turn: seat {to_move} is to play, and you are seat {}",
@@ -473,11 +473,11 @@ impl Replay {
             .filter(|c| self.place[c.index() as usize] == Place::Unknown)
             .collect();
         let hidden: usize = self.opponents.iter().map(Opponent::hidden_now).sum();
-        if unseen.len() != self.table.stock_len as usize + hidden {
+        if unseen.len() != self.public.stock_len as usize + hidden {
             return bad("the cards do not add up to one pack".into());
         }
         Ok(View {
-            table: self.table,
+            public: self.public,
             me: self.me,
             hand: input.hand,
             pending,
@@ -489,10 +489,10 @@ impl Replay {
 
     /// Your pending draw, applied to the table.
     fn pending(&mut self, p: PendingInput) -> Result<(Card, bool)> {
-        let top = self.table.top;
+        let top = self.public.top;
         let out = match p.from {
             Source::Stock => {
-                if self.table.stock_len == 0 {
+                if self.public.stock_len == 0 {
                     return bad("pending: the stock is empty".into());
                 }
                 let Some(c) = p.drew else {
@@ -508,7 +508,7 @@ impl Replay {
                         p.drew.unwrap_or(top)
                     ));
                 }
-                if !self.table.may_take() {
+                if !self.public.may_take() {
                     return bad(format!(
                         "pending: you may not take {top}: you put it down yourself this round"
                     ));
@@ -516,7 +516,7 @@ impl Replay {
                 (top, true)
             }
         };
-        self.table.apply(Move::Draw(p.from));
+        self.public.apply(Move::Draw(p.from));
         Ok(out)
     }
 }

@@ -19,7 +19,7 @@ fn the_flat_form_is_the_listed_form() {
         panic!("counted");
     };
     let unseen: Vec<Card> = view.unseen.iter().collect();
-    let scoring = &view.table.rules.scoring;
+    let scoring = &view.public.rules.scoring;
     let o = &view.opponents[i];
     let flat = Conditional::new(o, &unseen, scoring, hands, cumulative, None);
     assert!(matches!(flat, Conditional::Flat(_)));

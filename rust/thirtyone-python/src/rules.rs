@@ -1,14 +1,13 @@
-//! A table's rules and the Oracle's input state, read and checked once by the core
-//! (`thirtyone_core::table`, `thirtyone_core::input`); here only the conversion to and from
-//! Python objects.
+//! A table's rules, read and checked once by the core (`thirtyone_core::rules`, and
+//! `thirtyone_core::oracle::input` for a mapping); here only the conversion to and from Python
+//! objects.
 
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyString};
+use pyo3::types::PyDict;
 use pythonize::Depythonizer;
-use thirtyone_core::oracle::input::{self, Overrides, State};
+use thirtyone_core::oracle::input::{self, Overrides};
 use thirtyone_core::rules::{
-    self, FirstTurnKnock, KnockerTie, LivesMode, Placing, RuleValue, TableRules,
-    ThirtyOneAfterKnock,
+    self, FirstTurnKnock, KnockerTie, LivesMode, Placing, RuleSet, RuleValue, ThirtyOneAfterKnock,
 };
 use thirtyone_core::{Error, ThreeOfAKind};
 
@@ -22,7 +21,7 @@ fn name_of<T: PartialEq + Copy>(value: T, names: &[(&'static str, T)]) -> &'stat
 }
 
 /// Every option of a table by name, as `thirtyone.Rules` holds them.
-pub fn table_dict<'py>(py: Python<'py>, t: &TableRules) -> PyResult<Bound<'py, PyDict>> {
+pub fn rules_dict<'py>(py: Python<'py>, t: &RuleSet) -> PyResult<Bound<'py, PyDict>> {
     let r = &t.round;
     let d = PyDict::new(py);
     d.set_item("seats", t.seats)?;
@@ -78,7 +77,7 @@ fn changes(pairs: Option<Vec<(String, Bound<'_, PyAny>)>>) -> PyResult<Vec<(Stri
         .collect()
 }
 
-fn overrides(
+pub fn overrides(
     preset: Option<String>,
     pairs: Option<Vec<(String, Bound<'_, PyAny>)>>,
 ) -> PyResult<Overrides> {
@@ -98,11 +97,11 @@ pub fn parse_rules<'py>(
     changes: Option<Vec<(String, Bound<'py, PyAny>)>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let o = overrides(None, changes)?;
-    table_dict(py, &table_rules(spec, &o)?)
+    rules_dict(py, &rule_set(spec, &o)?)
 }
 
 /// A table's rules from a preset name or a mapping (None: standard), with `o` applied.
-pub fn table_rules(spec: Option<&Bound<'_, PyAny>>, o: &Overrides) -> PyResult<TableRules> {
+pub fn rule_set(spec: Option<&Bound<'_, PyAny>>, o: &Overrides) -> PyResult<RuleSet> {
     match spec {
         None => rules::build(None, &o.changes).py_err(),
         Some(s) => input::rules_from_deserializer(&mut Depythonizer::from_object(s), o).py_err(),
@@ -113,9 +112,9 @@ pub fn table_rules(spec: Option<&Bound<'_, PyAny>>, o: &Overrides) -> PyResult<T
 #[pyfunction]
 pub fn rule_assignment<'py>(py: Python<'py>, text: &str) -> PyResult<(String, Bound<'py, PyAny>)> {
     let (key, value) = rules::assignment(text).py_err()?;
-    let mut t = TableRules::default();
+    let mut t = RuleSet::default();
     t.apply(&key, &value).py_err()?;
-    let d = table_dict(py, &t)?;
+    let d = rules_dict(py, &t)?;
     let typed = d
         .get_item(&key)?
         .ok_or_else(|| to_py(Error::BadRule("rules", format!("no option {key}"))))?;
@@ -126,66 +125,4 @@ pub fn rule_assignment<'py>(py: Python<'py>, text: &str) -> PyResult<(String, Bo
 #[pyfunction]
 pub fn presets() -> Vec<&'static str> {
     rules::PRESETS.to_vec()
-}
-
-/// The Oracle's input, read and checked once (`oracle.md`): the table's rules, the round as the
-/// player saw it, the lives if given.
-#[pyclass(frozen, module = "thirtyone._core", name = "State")]
-pub struct PyState {
-    pub inner: State,
-}
-
-#[pymethods]
-impl PyState {
-    /// Read a state from JSON text (str or bytes) or a mapping. `preset` replaces the state's
-    /// rules; `changes` (name, value) apply on top.
-    #[staticmethod]
-    #[pyo3(signature = (data, preset=None, changes=None))]
-    fn parse(
-        data: &Bound<'_, PyAny>,
-        preset: Option<String>,
-        changes: Option<Vec<(String, Bound<'_, PyAny>)>>,
-    ) -> PyResult<PyState> {
-        let o = overrides(preset, changes)?;
-        let inner = if let Ok(b) = data.cast::<PyBytes>() {
-            input::from_json(b.as_bytes(), &o)
-        } else if let Ok(s) = data.cast::<PyString>() {
-            let text = s.to_str().map_err(|_| {
-                to_py(Error::BadState(
-                    "the state is not valid text (a lone surrogate?)".into(),
-                ))
-            })?;
-            input::from_json(text.as_bytes(), &o)
-        } else {
-            input::from_deserializer(&mut Depythonizer::from_object(data), &o)
-        };
-        Ok(PyState {
-            inner: inner.py_err()?,
-        })
-    }
-
-    /// Every rule of the table, by name (as `thirtyone.Rules` holds them).
-    #[getter]
-    fn rules<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        table_dict(py, &self.inner.rules)
-    }
-
-    #[getter]
-    fn seats(&self) -> u8 {
-        self.inner.round.seats
-    }
-
-    #[getter]
-    fn me(&self) -> u8 {
-        self.inner.round.me
-    }
-
-    /// The lives of every seat, when the state gave them.
-    #[getter]
-    fn lives(&self) -> Option<Vec<u32>> {
-        self.inner
-            .lives
-            .as_ref()
-            .map(|l| l.iter().map(|&x| u32::from(x)).collect())
-    }
 }
