@@ -4,8 +4,8 @@
 //! rule, simulated and kept in memory and on disk (`round_outcomes`); the game-value table built
 //! on it, every player's chance of winning (or points) by dynamic programming over rounds
 //! (`game_value`); and whole games played out round by round, the table's independent check
-//! (`games`). This room may use [`crate::round`], [`crate::rules`], [`crate::hand`] and
-//! [`crate::error`]; it knows no view and no Oracle.
+//! (`games`). This room may use [`crate::round`], [`crate::rules`], [`crate::hand`],
+//! [`crate::error`] and the `montecarlo` engine; it knows no view and no Oracle.
 
 mod game_rules;
 pub mod game_value;

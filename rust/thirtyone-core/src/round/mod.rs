@@ -3,8 +3,8 @@
 //! stock and the hidden 31s (`dealt`); the actions of the player to move, with every private check
 //! (`actions`); a whole turn by the table's decision rule, the playouts' hot path (`rule_turn`);
 //! and what an ended round costs each seat (`costs`). The game, the views, the inference and the
-//! playouts all go through it. This room may use [`crate::rules`], [`crate::hand`] and
-//! [`crate::error`].
+//! playouts all go through it. This room may use [`crate::rules`], [`crate::hand`],
+//! [`crate::error`] and the engine's random streams.
 
 mod actions;
 mod costs;
