@@ -119,7 +119,7 @@ def test_the_sdist_carries_licence_docs_and_tests(tmp_path: Path) -> None:
         "tests/test_schemas.py",
         "python/thirtyone/schemas/state.json",
         "python/thirtyone/schemas/advice.json",
-        "rust/thirtyone-core/src/input.rs",
+        "rust/thirtyone-core/src/oracle/input.rs",
     ):
         assert needed in names, needed
     assert not any("__pycache__" in n or n.startswith(("target/", ".venv/")) for n in names)

@@ -18,7 +18,7 @@ use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use montecarlo::{Factored, Rng};
-use thirtyone_core::decision::{choose_put_down, choose_start, TABLE_KNOCK_AT};
+use thirtyone_core::hand::decision::{choose_put_down, choose_start, TABLE_KNOCK_AT};
 use thirtyone_core::inference::{Deal, Inference};
 use thirtyone_core::view::{StateInput, TurnInput, View};
 use thirtyone_core::{Card, Round, RoundRules, Scoring, Source, ThreeOfAKind};
@@ -87,7 +87,7 @@ fn decision(c: &mut Criterion) {
             for (i, (h, new)) in hs.iter().enumerate() {
                 let top = (i % 3 != 0).then_some(*new);
                 let start = choose_start(&s, black_box(*h), top, true, false, TABLE_KNOCK_AT);
-                let from_pile = matches!(start, thirtyone_core::decision::Start::Take);
+                let from_pile = matches!(start, thirtyone_core::hand::decision::Start::Take);
                 let p = choose_put_down(&s, *h, black_box(*new), from_pile);
                 acc += u32::from(p.card.index()) + u32::from(p.score.halves());
             }

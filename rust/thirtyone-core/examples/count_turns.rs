@@ -17,7 +17,7 @@ use std::io::Read;
 use montecarlo::Runner;
 use serde_json::{json, Value};
 use thirtyone_core::game::GameRules;
-use thirtyone_core::input::{from_json, Overrides};
+use thirtyone_core::oracle::input::{from_json, Overrides};
 use thirtyone_core::oracle::{advise, GameInput, Settings};
 use thirtyone_core::round::turn_count;
 

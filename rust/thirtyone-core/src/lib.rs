@@ -1,43 +1,29 @@
 //! Thirty-One for the Monte Carlo engine: the game supplies only its own rules.
 //!
-//! - [`cards`]: the pack, card text, card sets;
-//! - [`scoring`]: hand scores and the scoring options;
-//! - [`rules`]: the round-level rules of a table; [`table`]: a table's whole rule set and presets;
-//! - [`input`]: the Oracle's input read from JSON or any serde source, checked once;
-//! - [`decision`]: the table's decision rule (the one implementation), precomputed for standard
-//!   scoring in `put_downs`;
-//! - [`round`]: one round as a state machine and what it costs each seat.
+//! The crate is built in rooms, each a folder whose `mod.rs` says what it holds and what it may
+//! use; a room uses only the rooms above it in this list (and [`error`], which every room uses):
+//!
+//! - [`hand`]: the pack, card sets, hand scores, and the table's decision rule over a hand;
+//! - [`rules`]: a table's rules as data: the round's rules, the whole rule set and its presets;
+//! - [`round`]: one round as a state machine: its public state and one transition function, a
+//!   dealt round, a turn by the table's rule, what an ended round costs;
+//! - [`game`]: the game around the rounds: settling a round, the turn order, the game-value
+//!   table and whole games played out (it knows no view);
+//! - [`view`]: a round as one player sees it: checked by replay, and a dealt round's record;
+//! - [`inference`]: each opponent's consistent hidden hands, combined into deals for the engine;
+//! - [`oracle`]: the Oracle's input, settings, playouts and answer.
 
-pub mod cards;
-mod conditional;
-pub mod costs;
-pub mod deals;
-pub mod decision;
 pub mod error;
 pub mod game;
-pub mod game_value;
-pub mod games;
+pub mod hand;
 pub mod inference;
-pub mod input;
-mod joint;
 pub mod oracle;
-pub mod playout;
-pub mod public;
-mod put_downs;
-pub mod replay;
 pub mod round;
-pub mod round_outcomes;
 pub mod rules;
-pub mod scoring;
-pub mod settings;
-pub mod table;
-#[cfg(test)]
-mod test_positions;
 pub mod view;
 
-pub use cards::{Card, CardSet};
 pub use error::{Error, Result};
-pub use round::record::{Played, PlayedTurn, RoundRecord};
-pub use round::{Action, End, Phase, Round, Source, TurnRecord, MAX_SEATS};
-pub use rules::RoundRules;
-pub use scoring::{Score, Scoring, ThreeOfAKind};
+pub use hand::{Card, CardSet, Score, Scoring, ThreeOfAKind};
+pub use round::{Action, End, Phase, Round, Source, TurnRecord};
+pub use rules::{RoundRules, MAX_SEATS};
+pub use view::{Played, PlayedTurn, RoundRecord};

@@ -3,7 +3,7 @@
 mod common;
 
 use common::{c, hand};
-use thirtyone_core::decision::{choose_put_down, choose_start, Start, TABLE_KNOCK_AT};
+use thirtyone_core::hand::decision::{choose_put_down, choose_start, Start, TABLE_KNOCK_AT};
 use thirtyone_core::{Card, Score, Scoring};
 
 const S: Scoring = Scoring {

@@ -235,8 +235,8 @@ fn every_seats_view_at_every_step_is_a_round_that_could_have_happened() {
                 let view = View::from_input(&input).unwrap_or_else(|e| {
                     panic!("table {t}, seed {seed}, seat {seat}: {e}; {input:?}")
                 });
-                assert_eq!(view.table.top, r.round().top());
-                assert_eq!(view.table.stock_len, r.round().stock_len());
+                assert_eq!(view.public.top, r.round().top());
+                assert_eq!(view.public.stock_len, r.round().stock_len());
                 views += 1;
                 // The others' views differ from it only in what each holds and drew.
                 for other in (0..seats).filter(|&s| s != seat) {

@@ -274,11 +274,11 @@ fn stock_out_during_the_final_turns_is_settled_as_the_knock() {
 fn rule_turns_play_the_table_rule() {
     // seat 0: 2C 3D 9H, upcard 8H: take, put down 2C
     let mut r = deal(std(), &["2C 3D 9H", "AS 5D 7C"], "8H", "KD");
-    let rec = r.play_rule_turn(thirtyone_core::decision::TABLE_KNOCK_AT);
+    let rec = r.play_rule_turn(thirtyone_core::hand::decision::TABLE_KNOCK_AT);
     assert_eq!(rec.draw, Some((Source::Pile, c("8H"))));
     assert_eq!(rec.put_down, Some(c("2C")));
     // seat 1: draw KD, put down 7C (ties with AS at 15, lower value)
-    let rec = r.play_rule_turn(thirtyone_core::decision::TABLE_KNOCK_AT);
+    let rec = r.play_rule_turn(thirtyone_core::hand::decision::TABLE_KNOCK_AT);
     assert_eq!(rec.draw, Some((Source::Stock, c("KD"))));
     assert_eq!(rec.put_down, Some(c("7C")));
 }

@@ -3,9 +3,8 @@
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use pythonize::Depythonizer;
-use thirtyone_core::input::rule_value;
-use thirtyone_core::rules::score_from_points;
-use thirtyone_core::table::TableRules;
+use thirtyone_core::oracle::input::rule_value;
+use thirtyone_core::rules::{score_from_points, RuleSet};
 use thirtyone_core::{Card, Error, RoundRules, Score};
 
 use crate::errors::{to_py, IntoPy};
@@ -39,7 +38,7 @@ pub fn threshold(field: &'static str, points: f64) -> PyResult<Score> {
 /// The round-level rules from the dict `Rules.round_rules()` gives (absent keys: standard),
 /// read by the core's one reader of rule options.
 pub fn round_rules(d: Option<&Bound<'_, PyDict>>) -> PyResult<RoundRules> {
-    let mut t = TableRules::default();
+    let mut t = RuleSet::default();
     if let Some(d) = d {
         for (k, v) in d.iter() {
             let key: String = k

@@ -2,7 +2,7 @@
 
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use thirtyone_core::decision::{self, Start};
+use thirtyone_core::hand::decision::{self, Start};
 
 use crate::convert::{card, cards, points, round_rules, threshold};
 

@@ -7,15 +7,14 @@ use std::sync::Arc;
 
 use pyo3::exceptions::PyRuntimeWarning;
 use pyo3::prelude::*;
-use thirtyone_core::game::{check_lives, settle as settle_round, GameRules};
-use thirtyone_core::game_value::{GameValue, Unavailable};
-use thirtyone_core::games::play_games as play;
-use thirtyone_core::input::Overrides;
+use thirtyone_core::game::game_value::{GameValue, Unavailable};
+use thirtyone_core::game::{check_lives, play_games as play, settle as settle_round, GameRules};
+use thirtyone_core::oracle::input::Overrides;
 use thirtyone_core::{Error, MAX_SEATS};
 
 use crate::errors::IntoPy;
+use crate::rules::rule_set;
 use crate::settings::{self, Given};
-use crate::tables::table_rules;
 
 fn lives_of(lives: &[i64], what: &str) -> PyResult<Vec<i16>> {
     lives
@@ -72,8 +71,8 @@ fn game_setup(
     rules: Option<&Bound<'_, PyAny>>,
     lives: &[i64],
     dealer: usize,
-) -> PyResult<(thirtyone_core::table::TableRules, Vec<u8>)> {
-    let t = table_rules(rules, &Overrides::default())?;
+) -> PyResult<(thirtyone_core::rules::RuleSet, Vec<u8>)> {
+    let t = rule_set(rules, &Overrides::default())?;
     let n = u8::try_from(lives.len()).unwrap_or(u8::MAX);
     if !(2..=MAX_SEATS as u8).contains(&n) {
         return Err(Error::BadState(format!(
@@ -173,5 +172,5 @@ pub fn play_games(
 /// ignored, reported (the answer's warnings) and made again over it in the first folder.
 #[pyfunction]
 pub fn set_cache_folders(folders: Vec<std::path::PathBuf>) {
-    thirtyone_core::round_outcomes::set_folders(folders);
+    thirtyone_core::game::round_outcomes::set_folders(folders);
 }

@@ -4,17 +4,17 @@
 
 use pyo3::prelude::*;
 use thirtyone_core::game::{next_dealer, turn_order, GameRules};
-use thirtyone_core::input::Overrides;
-use thirtyone_core::table::{Placing, TableRules, GIN_LETTERS};
+use thirtyone_core::oracle::input::Overrides;
+use thirtyone_core::rules::{Placing, RuleSet, GIN_LETTERS};
 use thirtyone_core::{Error, MAX_SEATS};
 
 use crate::errors::IntoPy;
-use crate::tables::table_rules;
+use crate::rules::rule_set;
 
 /// A table's game-level rules, read once from its rules (a preset name or a dict of options).
 #[pyclass(frozen, module = "thirtyone._core", name = "GameRules")]
 pub struct PyGameRules {
-    table: TableRules,
+    rules: RuleSet,
     game: GameRules,
 }
 
@@ -40,10 +40,10 @@ impl PyGameRules {
     #[new]
     #[pyo3(signature = (rules=None))]
     fn new(rules: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
-        let table = table_rules(rules, &Overrides::default())?;
+        let rules = rule_set(rules, &Overrides::default())?;
         Ok(PyGameRules {
-            game: GameRules::of(&table),
-            table,
+            game: GameRules::of(&rules),
+            rules,
         })
     }
 
@@ -69,7 +69,7 @@ impl PyGameRules {
 
     /// Gin lives: the letters taken by a player with `lives` left (`G I`), `-` for none.
     fn letters(&self, lives: i64) -> String {
-        let lost = (i64::from(self.table.lives) - lives).clamp(0, GIN_LETTERS.len() as i64);
+        let lost = (i64::from(self.rules.lives) - lives).clamp(0, GIN_LETTERS.len() as i64);
         let taken: Vec<String> = GIN_LETTERS
             .chars()
             .take(lost as usize)
@@ -84,7 +84,7 @@ impl PyGameRules {
 
     /// How many `life_names` a table with these lives needs.
     fn names_needed(&self) -> usize {
-        self.table.names_needed()
+        self.rules.names_needed()
     }
 
     /// The seats dealt in when `dealer` deals (`lives`: every seat's): those still in, in turn

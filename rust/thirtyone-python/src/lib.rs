@@ -8,8 +8,9 @@ mod game;
 mod game_rules;
 mod oracle;
 mod round;
+mod rules;
 mod settings;
-mod tables;
+mod state;
 
 use pyo3::prelude::*;
 
@@ -38,7 +39,7 @@ mod _core {
         m.add("DEFAULT_PLAYOUTS", defaults.playouts)?;
         m.add(
             "TABLE_KNOCK_AT",
-            thirtyone_core::decision::TABLE_KNOCK_AT.points(),
+            thirtyone_core::hand::decision::TABLE_KNOCK_AT.points(),
         )?;
         Ok(())
     }
@@ -56,7 +57,10 @@ mod _core {
     use crate::game_rules::PyGameRules;
 
     #[pymodule_export]
-    use crate::tables::{parse_rules, presets, rule_assignment, PyState};
+    use crate::rules::{parse_rules, presets, rule_assignment};
+
+    #[pymodule_export]
+    use crate::state::PyOracleState;
 
     #[pymodule_export]
     use crate::settings::check_settings;

@@ -12,14 +12,14 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use thirtyone_core::game::GameRules;
 use thirtyone_core::inference::Inference;
+use thirtyone_core::oracle::settings::{DEFAULT_DEALS, DEFAULT_PLAYOUTS};
 use thirtyone_core::oracle::{self, OptionKind};
-use thirtyone_core::settings::{DEFAULT_DEALS, DEFAULT_PLAYOUTS};
 use thirtyone_core::view::View;
 use thirtyone_core::Score;
 
 use crate::errors::IntoPy;
 use crate::settings::{self, Given};
-use crate::tables::PyState;
+use crate::state::PyOracleState;
 
 /// Run `work` on its own thread with the interpreter released, checking for Ctrl-C meanwhile.
 /// A panic inside becomes a RuntimeError; Ctrl-C sets `cancel` and re-raises KeyboardInterrupt.
@@ -77,7 +77,7 @@ fn points(s: Option<Score>) -> Option<f64> {
 #[allow(clippy::too_many_arguments)]
 pub fn advise<'py>(
     py: Python<'py>,
-    state: &Bound<'py, PyState>,
+    state: &Bound<'py, PyOracleState>,
     deals: Given,
     playouts: Given,
     seed: Given,
@@ -165,7 +165,7 @@ pub fn advise<'py>(
 /// Check a state by replaying its round, without evaluating it; raises StateError naming the
 /// problem. Returns the seats whose hidden cards are inferred.
 #[pyfunction]
-pub fn check_state(state: &Bound<'_, PyState>) -> PyResult<Vec<u32>> {
+pub fn check_state(state: &Bound<'_, PyOracleState>) -> PyResult<Vec<u32>> {
     let view = View::from_input(&state.get().inner.round).py_err()?;
     Ok(view.opponents.iter().map(|o| u32::from(o.seat)).collect())
 }
@@ -180,7 +180,7 @@ pub fn check_state(state: &Bound<'_, PyState>) -> PyResult<Vec<u32>> {
 )]
 pub fn sample_deals<'py>(
     py: Python<'py>,
-    state: &Bound<'py, PyState>,
+    state: &Bound<'py, PyOracleState>,
     n: Given,
     seed: Given,
     threads: Option<Given>,

@@ -5,8 +5,9 @@
 use pyo3::exceptions::PyOverflowError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyFloat};
-use thirtyone_core::settings::{not_number, not_whole, Asked, Settings};
-use thirtyone_core::settings::{DEFAULT_DEALS, DEFAULT_PLAYOUTS};
+use thirtyone_core::oracle::settings::{
+    not_number, not_whole, Asked, Settings, DEFAULT_DEALS, DEFAULT_PLAYOUTS,
+};
 use thirtyone_core::Result;
 
 use crate::errors::IntoPy;
@@ -116,7 +117,7 @@ pub fn game_objective(objective: &str) -> Result<bool> {
 
 /// A count of deals (a function's `n`), checked by the core.
 pub fn count(name: &str, n: &Given) -> Result<usize> {
-    thirtyone_core::settings::count(name, n.whole(name)?)
+    thirtyone_core::oracle::settings::count(name, n.whole(name)?)
 }
 
 /// A seed and a number of threads, checked by the core.

@@ -6,12 +6,24 @@ use montecarlo::Rng;
 
 #[cfg(feature = "count-turns")]
 use super::turn_count;
-use super::{Action, Round, Source, TurnRecord};
-use crate::cards::Card;
-use crate::decision::{self, Start};
-use crate::public::{Move, Stage};
-use crate::put_downs::{HandKey, Keyed, PutDowns};
-use crate::scoring::{Score, ScoreTable};
+use super::{Action, Round, Source};
+use super::{Move, Stage};
+use crate::hand::decision::{self, Start};
+use crate::hand::put_downs::{HandKey, Keyed, PutDowns};
+use crate::hand::{Card, Score, ScoreTable};
+
+/// A whole turn as it was played, for the game's record.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct TurnRecord {
+    pub seat: u8,
+    /// None for a knock or a decline.
+    pub draw: Option<(Source, Card)>,
+    pub put_down: Option<Card>,
+    pub knock: bool,
+    pub declined: bool,
+    /// The player showed 31 after the put-down.
+    pub showed_31: bool,
+}
 
 impl Round {
     /// Play the whole turn of the player to move by the table's decision rule, knocking at
@@ -47,7 +59,7 @@ impl Round {
             matches!(rule, TurnRule::Table(_)),
             self.score_table.is_standard()
         );
-        let seat = self.table.to_move;
+        let seat = self.public.to_move;
         let mut rec = TurnRecord {
             seat,
             draw: None,
@@ -56,13 +68,13 @@ impl Round {
             declined: false,
             showed_31: false,
         };
-        if !matches!(self.table.stage, Stage::Start) {
-            if !matches!(self.table.stage, Stage::Blind) {
+        if !matches!(self.public.stage, Stage::Start) {
+            if !matches!(self.public.stage, Stage::Blind) {
                 return rec;
             }
             // The table's rule never calls a blind showdown: it looks, and plays on.
             self.look();
-            if !matches!(self.table.stage, Stage::Start) {
+            if !matches!(self.public.stage, Stage::Start) {
                 return rec;
             }
         }
@@ -71,11 +83,11 @@ impl Round {
         let hand = self.hand(seat);
         let now = self.score(seat);
         let key = self.keys[seat as usize];
-        let top = self.table.top;
-        let may_take = self.table.may_take().then_some(top);
+        let top = self.public.top;
+        let may_take = self.public.may_take().then_some(top);
         // Only asked when the score would knock.
         let may_knock = now >= knock_at && self.may_knock_with(now);
-        let stock_empty = self.table.stock_len == 0;
+        let stock_empty = self.public.stock_len == 0;
         let (start, take) = match rule {
             TurnRule::Table(puts) => {
                 let take = Keyed { puts, key, hand };
@@ -87,17 +99,17 @@ impl Round {
         };
         let (source, new, choice) = match (start, take) {
             (Start::Knock, _) => {
-                self.table.knock();
+                self.public.knock();
                 rec.knock = true;
                 return rec;
             }
             (Start::Decline, _) => {
-                self.table.apply(Move::Decline);
+                self.public.apply(Move::Decline);
                 rec.declined = true;
                 return rec;
             }
             (Start::Take, Some(p)) => {
-                self.table.draw(Source::Pile);
+                self.public.draw(Source::Pile);
                 let next = match rule {
                     TurnRule::Table(puts) => puts.next_asked(key, top),
                     TurnRule::Scored(_) => HandKey::of(p.kept),
@@ -112,7 +124,7 @@ impl Round {
         };
         rec.draw = Some((source, new));
         rec.put_down = Some(choice.card);
-        rec.showed_31 = self.table.showed_31[seat as usize];
+        rec.showed_31 = self.public.showed_31[seat as usize];
         rec
     }
 
@@ -128,7 +140,7 @@ impl Round {
     #[inline(always)]
     fn draw_by(&mut self, shuffle: Option<&mut Rng>, rule: TurnRule) -> (Card, decision::PutDown) {
         debug_assert_eq!(self.refuse(Action::Draw(Source::Stock)), None);
-        let seat = self.table.to_move;
+        let seat = self.public.to_move;
         let new = self.pop_stock(shuffle);
         let (hand, key) = (self.hand(seat), self.keys[seat as usize]);
         let (p, next) = match rule {
@@ -138,7 +150,7 @@ impl Round {
                 (p, HandKey::of(p.kept))
             }
         };
-        self.table.draw(Source::Stock);
+        self.public.draw(Source::Stock);
         self.finish_put_down(p.card, p.kept, p.score, next, false);
         (new, p)
     }

@@ -1,0 +1,256 @@
+//! The game-value table: every player's chance of winning the game (under ranked placing, the
+//! points they can expect) from the lives of the players still in, by dynamic programming over
+//! rounds.
+//!
+//! The later rounds are assumed to be played by everybody (you included) by the table's rule,
+//! knocking at 27: a round then does the same thing to the positions around the table whoever sits
+//! there and whatever their lives, so one simulated distribution of a round's results per seat
+//! count ([`crate::game::round_outcomes`]) drives the whole table, and a state is only the lives of
+//! the players still in, in turn order from the next round's first player (the dealer last). A wash
+//! (a round that would leave nobody) is dealt again by the same dealer, so its share is taken out;
+//! a round that costs nobody anything (two players dealt 31 at two seats) passes the deal on with
+//! the lives unchanged: the states that pass the deal round to one another are solved together.
+
+mod solver;
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use montecarlo::{Runner, Stop};
+
+use super::round_outcomes::{distribution_noting, Distribution, RoundResult};
+use super::GameRules;
+use crate::rules::{Placing, RoundRules, MAX_SEATS};
+use solver::{pack, solved, step, work, Memo, Step, TableKey};
+
+/// The most work (states × results × seats) a table may take; a game with more lives left than
+/// this allows gets no game-level figures.
+pub const MAX_WORK: u64 = 400_000_000;
+
+/// Why there is no table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unavailable {
+    /// It would take this much work, more than [`MAX_WORK`].
+    TooLarge(u64),
+    /// The work was stopped (cancelled).
+    Stopped,
+    /// The time allowed ran out before the table was done (what was solved is kept, and the
+    /// next question goes on from there).
+    Time,
+}
+
+/// One player's value at a table, now and after the round being played.
+pub struct GameValue {
+    rules: GameRules,
+    memo: Arc<Memo>,
+    /// The lives now, in turn order from this round's first player.
+    seq: Vec<u8>,
+    /// My position in `seq`.
+    me: usize,
+    /// [`GameValue::after_round`] by the losses alone, for every result where each position
+    /// lost at most 2 (index: the losses as a base-3 number, position 0 lowest); empty under
+    /// ranked placing, where the order of the hands counts too. A playout values its round
+    /// here: the lookup replaces the step and the search of the state.
+    by_losses: Vec<f64>,
+}
+
+/// The losses per position that [`GameValue::by_losses`] lists, at most.
+const BY_LOSSES_UP_TO: u32 = 2;
+
+/// The index of a round's losses, by position from its first player, in
+/// [`GameValue::by_losses`] (None: a position lost more).
+#[inline]
+fn losses_index(losses: impl DoubleEndedIterator<Item = u8>) -> Option<usize> {
+    let mut index = 0usize;
+    for l in losses.rev() {
+        if u32::from(l) > BY_LOSSES_UP_TO {
+            return None;
+        }
+        index = index * (BY_LOSSES_UP_TO as usize + 1) + usize::from(l);
+    }
+    Some(index)
+}
+
+/// The result listed at `index` of [`GameValue::by_losses`] for `m` positions (the positions
+/// in order: the order counts only under ranked placing).
+fn losses_result(mut index: u32, m: usize) -> RoundResult {
+    let mut result = RoundResult {
+        losses: [0; MAX_SEATS],
+        order: [0; MAX_SEATS],
+    };
+    for p in 0..m {
+        result.losses[p] = (index % (BY_LOSSES_UP_TO + 1)) as u8;
+        result.order[p] = p as u8;
+        index /= BY_LOSSES_UP_TO + 1;
+    }
+    result
+}
+
+/// A table ready to be solved: its round results are at hand.
+pub struct Prepared {
+    rules: GameRules,
+    key: TableKey,
+    dists: Vec<Option<Arc<Distribution>>>,
+    seq: Vec<u8>,
+    me: usize,
+    /// A line for each file of round results that could not be used (and was made again).
+    notes: Vec<String>,
+}
+
+impl Prepared {
+    /// The lines saying which files of round results could not be used (each was ignored and
+    /// made again): for the answer's warnings. Taken once.
+    pub fn take_notes(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.notes)
+    }
+
+    /// Solve the table, until `deadline` at the latest (what is solved is kept either way).
+    pub fn solve(
+        self,
+        runner: &Runner,
+        deadline: Option<Instant>,
+    ) -> std::result::Result<GameValue, Unavailable> {
+        let memo = solved(&self, runner, deadline).map_err(|stop| match stop {
+            Stop::Cancelled => Unavailable::Stopped,
+            Stop::Time => Unavailable::Time,
+        })?;
+        let mut g = GameValue {
+            rules: self.rules,
+            memo,
+            seq: self.seq,
+            me: self.me,
+            by_losses: Vec::new(),
+        };
+        if !g.points() {
+            let m = g.seq.len() as u32;
+            g.by_losses = (0..(BY_LOSSES_UP_TO + 1).pow(m))
+                .map(|index| g.stepped(&losses_result(index, g.seq.len())))
+                .collect();
+        }
+        Ok(g)
+    }
+}
+
+impl GameValue {
+    /// What the table for `me` at `lives` (one per seat of the round, every seat in), the
+    /// round played first by `first`, needs: its round results, from memory, disk or
+    /// simulation (no time limit but cancellation); or why there is none.
+    pub fn prepare(
+        round_rules: &RoundRules,
+        rules: GameRules,
+        lives: &[u8],
+        (me, first): (usize, usize),
+        runner: &Runner,
+    ) -> std::result::Result<Prepared, Unavailable> {
+        let w = work(&rules, lives);
+        if w > MAX_WORK {
+            return Err(Unavailable::TooLarge(w));
+        }
+        let n = lives.len();
+        let low = rules.lowest_in();
+        let seq: Vec<u8> = (0..n)
+            .map(|p| (i16::from(lives[(first + p) % n]) - low + 1) as u8)
+            .collect();
+        let keep_order = rules.placing == Placing::Ranked;
+        let mut dists = vec![None; n + 1];
+        let mut notes = Vec::new();
+        for (m, d) in dists.iter_mut().enumerate().skip(2) {
+            *d = Some(
+                distribution_noting(round_rules, m as u8, keep_order, runner, &mut notes)
+                    .ok_or(Unavailable::Stopped)?,
+            );
+        }
+        Ok(Prepared {
+            rules,
+            key: (format!("{round_rules:?}"), rules),
+            dists,
+            seq,
+            me: (me + n - first % n) % n,
+            notes,
+        })
+    }
+
+    /// [`GameValue::prepare`], then [`Prepared::solve`] until `deadline`.
+    pub fn new(
+        round_rules: &RoundRules,
+        rules: GameRules,
+        lives: &[u8],
+        me_first: (usize, usize),
+        runner: &Runner,
+        deadline: Option<Instant>,
+    ) -> std::result::Result<GameValue, Unavailable> {
+        Self::prepare(round_rules, rules, lives, me_first, runner)?.solve(runner, deadline)
+    }
+
+    fn value(&self, seq: &[u8], pos: usize) -> f64 {
+        self.memo.0.get(&pack(seq)).map_or(0.0, |v| v[pos])
+    }
+
+    /// My value now, before the round is dealt.
+    pub fn now(&self) -> f64 {
+        self.value(&self.seq, self.me)
+    }
+
+    /// My value once the present round has ended with `result` (by position from its first
+    /// player).
+    #[inline]
+    pub fn after_round(&self, result: &RoundResult) -> f64 {
+        if !self.by_losses.is_empty() {
+            if let Some(index) = losses_index(result.losses[..self.seq.len()].iter().copied()) {
+                return self.by_losses[index];
+            }
+        }
+        self.stepped(result)
+    }
+
+    /// [`GameValue::after_round`] read from each seat's losses (`lost`, by seat; `first` the
+    /// round's first player of its `seats`) where the losses alone decide it and the table
+    /// lists them: a playout's end valued without laying its result out by position. None:
+    /// ask [`GameValue::after_round`].
+    #[inline]
+    pub fn after_losses(&self, lost: &[u8; MAX_SEATS], first: usize, seats: usize) -> Option<f64> {
+        let n = self.seq.len();
+        if self.by_losses.is_empty() || seats != n || first >= n {
+            return None;
+        }
+        let by_position = lost[first..n].iter().chain(&lost[..first]).copied();
+        losses_index(by_position).map(|index| self.by_losses[index])
+    }
+
+    /// [`GameValue::after_round`] worked out: the step to the next state and its value.
+    fn stepped(&self, result: &RoundResult) -> f64 {
+        match step(&self.rules, &self.seq, result) {
+            Step::Wash => self.now(),
+            Step::Turn => {
+                let turned: Vec<u8> = self.seq[1..]
+                    .iter()
+                    .chain(&self.seq[..1])
+                    .copied()
+                    .collect();
+                self.value(&turned, (self.me + self.seq.len() - 1) % self.seq.len())
+            }
+            Step::Next { state, to, scored } => {
+                let later = match (state, to[self.me]) {
+                    (Some(s), Some(q)) => self.memo.0.get(&s).map_or(0.0, |v| v[usize::from(q)]),
+                    _ => 0.0,
+                };
+                scored[self.me] + later
+            }
+        }
+    }
+
+    /// Whether values are points (ranked placing) rather than chances; then a round's result
+    /// must keep the order of the hands.
+    pub fn points(&self) -> bool {
+        self.rules.placing == Placing::Ranked
+    }
+
+    /// The largest value there is: 1 (a chance), or the winner's points.
+    pub fn most(&self) -> f64 {
+        f64::from(self.rules.points(1))
+    }
+}
+
+#[cfg(test)]
+#[path = "game_value_tests.rs"]
+mod tests;

@@ -1,0 +1,55 @@
+//! Positions of rounds played by the table's rule, for tests.
+
+use montecarlo::Rng;
+
+use crate::hand::decision::TABLE_KNOCK_AT;
+use crate::hand::Card;
+use crate::round::{Round, Source};
+use crate::rules::RoundRules;
+use crate::view::{StateInput, TurnInput};
+
+/// Play a round by the rule from a shuffled pack and return the view of the player to move
+/// after `turns` turns (None if the round ended first).
+pub fn position(seed: u64, seats: u8, turns: usize) -> Option<StateInput> {
+    let mut deck: Vec<Card> = Card::all().collect();
+    Rng::stream(seed, 0, 0).shuffle(&mut deck);
+    let rules = RoundRules::default();
+    let mut r = Round::deal(rules, seats, 0, &deck).ok()?;
+    let upcard = r.top();
+    let mut log = Vec::new();
+    for _ in 0..turns {
+        if r.is_over() {
+            return None;
+        }
+        let rec = r.play_rule_turn(TABLE_KNOCK_AT);
+        log.push(rec);
+    }
+    if r.is_over() {
+        return None;
+    }
+    let me = r.to_move();
+    let turns = log
+        .iter()
+        .map(|t| match (t.knock, t.draw) {
+            (true, _) => TurnInput::Knock { seat: t.seat },
+            (_, Some((from, card))) => TurnInput::Play {
+                seat: t.seat,
+                from,
+                drew: (from == Source::Stock && t.seat == me).then_some(card),
+                discard: t.put_down.expect("a put-down"),
+                shows: None,
+            },
+            _ => unreachable!("no decline before the stock runs out"),
+        })
+        .collect();
+    Some(StateInput {
+        rules,
+        seats,
+        me,
+        first: 0,
+        upcard,
+        hand: r.hand(me),
+        turns,
+        pending: None,
+    })
+}

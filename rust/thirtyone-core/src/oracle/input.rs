@@ -1,0 +1,556 @@
+//! The Oracle's input (a round as one player sees it, with the table's rules) read from JSON text
+//! or any serde source, checked once: shape first (unknown keys by name, types, sizes bounded),
+//! then meaning (cards, rules, lives, the rules agreeing with the state). What comes out is a
+//! [`State`]; [`crate::view::View::from_input`] then replays the round.
+//!
+//! Every message names the place of the problem (`turns[3].discard`) and quotes at most a short
+//! prefix of the offending value.
+
+use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde::Deserialize;
+
+use crate::error::{quote, shorten_quotes, Error, Result};
+use crate::hand::Card;
+use crate::round::Source;
+use crate::rules::{self, RuleSet, RuleValue, MAX_SEATS};
+use crate::view::{PendingInput, StateInput, TurnInput};
+
+/// The most turns a round can have had (every card of the pack through the pile, and more for
+/// knocks and declines): a longer list cannot be a round.
+pub const MAX_TURNS: usize = 1_000;
+
+/// A checked state: the table's rules, the round as the player saw it, and the lives if given.
+#[derive(Clone, Debug)]
+pub struct State {
+    pub rules: RuleSet,
+    pub round: StateInput,
+    /// The lives each seat holds now (letters left under Gin lives), when given.
+    pub lives: Option<Vec<u8>>,
+}
+
+/// Rule changes given beside the state (`thirtyone oracle --rules PRESET --rule KEY=VALUE`): the
+/// preset replaces the state's rules, the changes apply on top of either.
+#[derive(Clone, Debug, Default)]
+pub struct Overrides {
+    pub preset: Option<String>,
+    pub changes: Vec<(String, RuleValue)>,
+}
+
+/// Read a state from JSON text.
+pub fn from_json(text: &[u8], overrides: &Overrides) -> Result<State> {
+    let mut de = serde_json::Deserializer::from_slice(text);
+    let doc = read(&mut de, |e: &serde_json::Error| {
+        e.is_syntax() || e.is_eof() || e.is_io()
+    })?;
+    de.end()
+        .map_err(|e| Error::BadState(format!("the state is not valid JSON: {e}")))?;
+    doc.check(overrides)
+}
+
+/// Read a state from any serde source (a Python object through pythonize, say).
+pub fn from_deserializer<'de, D: Deserializer<'de>>(de: D, overrides: &Overrides) -> Result<State>
+where
+    D::Error: std::fmt::Display,
+{
+    read(de, |_| false)?.check(overrides)
+}
+
+/// A table's rules from any serde source: a preset name, or an object `{"preset": …, option:
+/// value, …}` (None, or JSON null: standard).
+pub fn rules_from_deserializer<'de, D: Deserializer<'de>>(
+    de: D,
+    overrides: &Overrides,
+) -> Result<RuleSet>
+where
+    D::Error: std::fmt::Display,
+{
+    let doc: Option<RulesDoc> = serde_path_to_error::deserialize(de).map_err(|e| {
+        let msg = shorten_quotes(&e.inner().to_string());
+        Error::BadRule("rules", format!("rules: {msg}"))
+    })?;
+    Ok(doc
+        .unwrap_or(RulesDoc::Preset("standard".into()))
+        .rule_set(overrides)?
+        .0)
+}
+
+/// One rule option's value from any serde source (a scalar or a list of names).
+pub fn rule_value<'de, D: Deserializer<'de>>(field: &str, de: D) -> Result<RuleValue>
+where
+    D::Error: std::fmt::Display,
+{
+    Value::deserialize(de).map(|v| v.0).map_err(|e| {
+        Error::BadRule(
+            "rules",
+            format!("rule {}: {}", quote(field), shorten_quotes(&e.to_string())),
+        )
+    })
+}
+
+fn read<'de, D: Deserializer<'de>>(de: D, is_syntax: impl Fn(&D::Error) -> bool) -> Result<StateDoc>
+where
+    D::Error: std::fmt::Display,
+{
+    serde_path_to_error::deserialize(de)
+        .map(|Object(doc)| doc)
+        .map_err(|e| {
+            let path = e.path().to_string();
+            let inner = e.into_inner();
+            let msg = shorten_quotes(&inner.to_string());
+            if path.starts_with("rules") && !is_syntax(&inner) {
+                return Error::BadRule("rules", format!("{path}: {msg}"));
+            }
+            Error::BadState(if is_syntax(&inner) && path == "." {
+                format!("the state is not valid JSON: {msg}")
+            } else if is_syntax(&inner) {
+                format!("the state is not valid JSON at {path}: {msg}")
+            } else if path == "." {
+                format!("the state must be a JSON object with the keys of a round: {msg}")
+            } else {
+                format!("{path}: {msg}")
+            })
+        })
+}
+
+// -- shape ----------------------------------------------------------------------------------------
+
+/// An object (JSON object, Python mapping) and nothing else: serde's derived structs would also
+/// take a list of their fields in order.
+struct Object<T>(T);
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Object<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        struct V<T>(std::marker::PhantomData<T>);
+        impl<'de, T: Deserialize<'de>> Visitor<'de> for V<T> {
+            type Value = Object<T>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object")
+            }
+            fn visit_map<A: MapAccess<'de>>(
+                self,
+                map: A,
+            ) -> std::result::Result<Object<T>, A::Error> {
+                T::deserialize(de::value::MapAccessDeserializer::new(map)).map(Object)
+            }
+        }
+        d.deserialize_any(V(std::marker::PhantomData))
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StateDoc {
+    rules: Option<RulesDoc>,
+    seats: Option<Whole>,
+    me: Option<Whole>,
+    first: Option<Whole>,
+    upcard: Option<Text>,
+    hand: Option<Vec<Text>>,
+    turns: Option<Turns>,
+    pending: Option<Object<PendingDoc>>,
+    lives: Option<Vec<Whole>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TurnDoc {
+    seat: Option<Whole>,
+    knock: Option<Flag>,
+    draw: Option<Text>,
+    drew: Option<Text>,
+    discard: Option<Text>,
+    shows: Option<Vec<Text>>,
+    hides: Option<Flag>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PendingDoc {
+    draw: Option<Text>,
+    drew: Option<Text>,
+}
+
+/// A whole number as given (checked for range where it is used).
+#[derive(Clone, Copy)]
+struct Whole(i128);
+
+/// true or false (not 1, not "yes").
+#[derive(Clone, Copy)]
+struct Flag(bool);
+
+/// Text.
+struct Text(String);
+
+/// The turns, at most [`MAX_TURNS`].
+struct Turns(Vec<TurnDoc>);
+
+/// `"rules"`: a preset name, or an object `{"preset": …, option: value, …}`.
+enum RulesDoc {
+    Preset(String),
+    Object {
+        preset: Option<String>,
+        changes: Vec<(String, RuleValue)>,
+    },
+}
+
+macro_rules! any_visitor {
+    ($name:ident, $out:ty, $expecting:literal, { $($body:tt)* }) => {
+        impl<'de> Deserialize<'de> for $name {
+            fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+                struct V;
+                impl<'de> Visitor<'de> for V {
+                    type Value = $out;
+                    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                        f.write_str($expecting)
+                    }
+                    $($body)*
+                }
+                // `deserialize_any`: the value's own type decides (a Python bool is not taken
+                // for a number, nor a number for a bool).
+                d.deserialize_any(V)
+            }
+        }
+    };
+}
+
+any_visitor!(Whole, Whole, "a whole number", {
+    fn visit_i64<E: de::Error>(self, v: i64) -> std::result::Result<Whole, E> {
+        Ok(Whole(i128::from(v)))
+    }
+    fn visit_u64<E: de::Error>(self, v: u64) -> std::result::Result<Whole, E> {
+        Ok(Whole(i128::from(v)))
+    }
+    fn visit_i128<E: de::Error>(self, v: i128) -> std::result::Result<Whole, E> {
+        Ok(Whole(v))
+    }
+    fn visit_u128<E: de::Error>(self, v: u128) -> std::result::Result<Whole, E> {
+        Ok(Whole(i128::try_from(v).unwrap_or(i128::MAX)))
+    }
+});
+
+any_visitor!(Flag, Flag, "true or false", {
+    fn visit_bool<E: de::Error>(self, v: bool) -> std::result::Result<Flag, E> {
+        Ok(Flag(v))
+    }
+});
+
+any_visitor!(Text, Text, "text", {
+    fn visit_str<E: de::Error>(self, v: &str) -> std::result::Result<Text, E> {
+        Ok(Text(v.to_string()))
+    }
+});
+
+any_visitor!(Turns, Turns, "a list of turns", {
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> std::result::Result<Turns, A::Error> {
+        let mut turns = Vec::new();
+        while let Some(Object(t)) = seq.next_element::<Object<TurnDoc>>()? {
+            if turns.len() == MAX_TURNS {
+                return Err(de::Error::custom(format!(
+                    "more than {MAX_TURNS} turns: no round is that long"
+                )));
+            }
+            turns.push(t);
+        }
+        Ok(Turns(turns))
+    }
+});
+
+/// A rule option's value: a scalar, or a list of names (never deeper).
+struct Value(RuleValue);
+
+any_visitor!(
+    Value,
+    Value,
+    "a rule value (text, a number, true/false or a list of names)",
+    {
+        fn visit_unit<E: de::Error>(self) -> std::result::Result<Value, E> {
+            Ok(Value(RuleValue::Null))
+        }
+        fn visit_none<E: de::Error>(self) -> std::result::Result<Value, E> {
+            Ok(Value(RuleValue::Null))
+        }
+        fn visit_bool<E: de::Error>(self, v: bool) -> std::result::Result<Value, E> {
+            Ok(Value(RuleValue::Bool(v)))
+        }
+        fn visit_i64<E: de::Error>(self, v: i64) -> std::result::Result<Value, E> {
+            Ok(Value(RuleValue::Int(i128::from(v))))
+        }
+        fn visit_u64<E: de::Error>(self, v: u64) -> std::result::Result<Value, E> {
+            Ok(Value(RuleValue::Int(i128::from(v))))
+        }
+        fn visit_i128<E: de::Error>(self, v: i128) -> std::result::Result<Value, E> {
+            Ok(Value(RuleValue::Int(v)))
+        }
+        fn visit_u128<E: de::Error>(self, v: u128) -> std::result::Result<Value, E> {
+            Ok(Value(RuleValue::Int(
+                i128::try_from(v).unwrap_or(i128::MAX),
+            )))
+        }
+        fn visit_f64<E: de::Error>(self, v: f64) -> std::result::Result<Value, E> {
+            Ok(Value(RuleValue::Float(v)))
+        }
+        fn visit_str<E: de::Error>(self, v: &str) -> std::result::Result<Value, E> {
+            Ok(Value(RuleValue::Text(v.to_string())))
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> std::result::Result<Value, A::Error> {
+            let mut names = Vec::new();
+            while let Some(Text(t)) = seq.next_element::<Text>()? {
+                if names.len() == 2 * usize::from(rules::MAX_LIVES) {
+                    return Err(de::Error::custom("too many names"));
+                }
+                names.push(t);
+            }
+            Ok(Value(RuleValue::List(names)))
+        }
+    }
+);
+
+any_visitor!(
+    RulesDoc,
+    RulesDoc,
+    "a preset name or an object of rule options",
+    {
+        fn visit_str<E: de::Error>(self, v: &str) -> std::result::Result<RulesDoc, E> {
+            Ok(RulesDoc::Preset(v.to_string()))
+        }
+        fn visit_map<A: MapAccess<'de>>(
+            self,
+            mut map: A,
+        ) -> std::result::Result<RulesDoc, A::Error> {
+            let (mut preset, mut changes) = (None, Vec::new());
+            while let Some(Text(key)) = map.next_key::<Text>()? {
+                if key == "preset" {
+                    preset = Some(map.next_value::<Text>()?.0);
+                } else if changes.len() == 64 {
+                    return Err(de::Error::custom("too many rule options"));
+                } else {
+                    changes.push((key, map.next_value::<Value>()?.0));
+                }
+            }
+            Ok(RulesDoc::Object { preset, changes })
+        }
+    }
+);
+
+// -- meaning --------------------------------------------------------------------------------------
+
+fn need<T>(value: Option<T>, key: &str) -> Result<T> {
+    value.ok_or_else(|| Error::BadState(format!("the state has no {key:?}")))
+}
+
+fn seat(value: Whole, what: &str, seats: u8) -> Result<u8> {
+    u8::try_from(value.0)
+        .ok()
+        .filter(|&s| s < seats)
+        .ok_or_else(|| {
+            Error::BadState(format!(
+                "{what} must be a seat from 0 to {}, not {}",
+                seats - 1,
+                value.0
+            ))
+        })
+}
+
+fn card(text: &Text, what: &str) -> Result<Card> {
+    Card::parse(&text.0).map_err(|e| Error::CardAt(format!("{what}: {e}")))
+}
+
+fn cards<const N: usize>(texts: &[Text], what: &str) -> Result<[Card; N]> {
+    if texts.len() != N {
+        return Err(Error::BadState(format!(
+            "{what} must be a list of {N} cards, not {}",
+            texts.len()
+        )));
+    }
+    let mut out = [Card::from_index(0); N];
+    for (i, t) in texts.iter().enumerate() {
+        let c = card(t, &format!("{what}[{i}]"))?;
+        if out[..i].contains(&c) {
+            return Err(Error::CardAt(format!("{what}: {c} appears twice")));
+        }
+        out[i] = c;
+    }
+    Ok(out)
+}
+
+fn source(text: &Option<Text>, what: &str) -> Result<Source> {
+    match text.as_ref().map(|t| t.0.as_str()) {
+        Some("stock") => Ok(Source::Stock),
+        Some("pile") => Ok(Source::Pile),
+        Some(other) => Err(Error::BadState(format!(
+            "{what} must be \"stock\" or \"pile\", not {}",
+            quote(other)
+        ))),
+        None => Err(Error::BadState(format!(
+            "{what} is missing (\"stock\" or \"pile\")"
+        ))),
+    }
+}
+
+impl RulesDoc {
+    fn rule_set(self, overrides: &Overrides) -> Result<(RuleSet, bool)> {
+        let (preset, mut changes) = match self {
+            RulesDoc::Preset(p) => (Some(p), Vec::new()),
+            RulesDoc::Object { preset, changes } => (preset, changes),
+        };
+        let preset = match &overrides.preset {
+            Some(p) => {
+                changes.clear();
+                Some(p.clone())
+            }
+            None => preset,
+        };
+        changes.extend(overrides.changes.iter().cloned());
+        let seats_given = changes.iter().any(|(k, _)| k == "seats");
+        Ok((rules::build(preset.as_deref(), &changes)?, seats_given))
+    }
+}
+
+impl StateDoc {
+    fn check(self, overrides: &Overrides) -> Result<State> {
+        let rules_doc = self.rules.unwrap_or(RulesDoc::Preset("standard".into()));
+        let (mut rules, seats_given) = rules_doc.rule_set(overrides).map_err(|e| match e {
+            Error::BadRule(f, m) if f == "rules" || f == "preset" => Error::BadRule("rules", m),
+            e => e,
+        })?;
+        let seats = need(self.seats, "seats")?.0;
+        let seats = u8::try_from(seats)
+            .ok()
+            .filter(|&s| (2..=MAX_SEATS).contains(&usize::from(s)))
+            .ok_or_else(|| {
+                Error::BadState(format!("seats must be 2 to {MAX_SEATS}, not {seats}"))
+            })?;
+        if seats_given && rules.seats < seats {
+            return Err(Error::BadState(format!(
+                "the rules say the table has {} seats, but the state has {seats} players still in",
+                rules.seats
+            )));
+        }
+        if !seats_given {
+            rules.seats = seats;
+        }
+        let lives = match self.lives {
+            Some(l) => Some(check_lives(&l, seats, &rules)?),
+            None => None,
+        };
+        let me = seat(need(self.me, "me")?, "me", seats)?;
+        let first = seat(need(self.first, "first")?, "first", seats)?;
+        let upcard = card(&need(self.upcard, "upcard")?, "upcard")?;
+        let hand = cards::<3>(&need(self.hand, "hand")?, "hand")?;
+        let turns = need(self.turns, "turns")?.0;
+        let round = StateInput {
+            rules: rules.round,
+            seats,
+            me,
+            first,
+            upcard,
+            hand,
+            turns: turns
+                .iter()
+                .enumerate()
+                .map(|(i, t)| t.check(i, seats))
+                .collect::<Result<_>>()?,
+            pending: self.pending.map(|p| p.0.check()).transpose()?,
+        };
+        Ok(State {
+            rules,
+            round,
+            lives,
+        })
+    }
+}
+
+fn check_lives(lives: &[Whole], seats: u8, rules: &RuleSet) -> Result<Vec<u8>> {
+    let given: Vec<i128> = lives.iter().map(|w| w.0).collect();
+    crate::game::check_lives(rules, &given, seats)
+}
+
+impl TurnDoc {
+    fn check(&self, i: usize, seats: u8) -> Result<TurnInput> {
+        let what = format!("turns[{i}]");
+        let seat = seat(
+            self.seat
+                .ok_or_else(|| Error::BadState(format!("{what} has no seat")))?,
+            &format!("{what}.seat"),
+            seats,
+        )?;
+        if matches!(self.knock, Some(Flag(true))) {
+            let extra = [
+                ("draw", self.draw.is_some()),
+                ("drew", self.drew.is_some()),
+                ("discard", self.discard.is_some()),
+                ("shows", self.shows.is_some()),
+                ("hides", self.hides.is_some()),
+            ];
+            if let Some((key, _)) = extra.iter().find(|(_, given)| *given) {
+                return Err(Error::BadState(format!("{what}: a knock has no {key}")));
+            }
+            return Ok(TurnInput::Knock { seat });
+        }
+        let from = source(&self.draw, &format!("{what}.draw"))?;
+        let drew = match &self.drew {
+            Some(_) if from == Source::Pile => {
+                return Err(Error::BadState(format!(
+                    "{what}: a pile draw takes the top discard and has no \"drew\""
+                )))
+            }
+            Some(t) => Some(card(t, &format!("{what}.drew"))?),
+            None => None,
+        };
+        let discard = card(
+            self.discard
+                .as_ref()
+                .ok_or_else(|| Error::BadState(format!("{what} has no discard")))?,
+            &format!("{what}.discard"),
+        )?;
+        let shows = match &self.shows {
+            Some(s) => Some(cards::<3>(s, &format!("{what}.shows"))?),
+            None => None,
+        };
+        if matches!(self.hides, Some(Flag(true))) {
+            if shows.is_some() {
+                return Err(Error::BadState(format!(
+                    "{what}: a 31 is either shown or hidden, not both"
+                )));
+            }
+            return Ok(TurnInput::PlayHiding31 {
+                seat,
+                from,
+                drew,
+                discard,
+            });
+        }
+        Ok(TurnInput::Play {
+            seat,
+            from,
+            drew,
+            discard,
+            shows,
+        })
+    }
+}
+
+impl PendingDoc {
+    fn check(self) -> Result<PendingInput> {
+        let from = source(&self.draw, "pending.draw")?;
+        let drew = match (&self.drew, from) {
+            (Some(_), Source::Pile) => {
+                return Err(Error::BadState(
+                    "pending: a pile draw takes the top discard and has no \"drew\"".into(),
+                ))
+            }
+            (Some(t), _) => Some(card(t, "pending.drew")?),
+            (None, Source::Stock) => {
+                return Err(Error::BadState(
+                    "pending: a stock draw must give the card drawn (\"drew\")".into(),
+                ))
+            }
+            (None, _) => None,
+        };
+        Ok(PendingInput { from, drew })
+    }
+}
+
+#[cfg(test)]
+#[path = "input_tests.rs"]
+mod tests;

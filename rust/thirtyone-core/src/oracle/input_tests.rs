@@ -1,0 +1,132 @@
+//! Tests of reading and checking the Oracle's input.
+
+use super::*;
+
+const EXAMPLE: &str = r#"{
+  "rules": "standard", "seats": 4, "me": 3, "first": 0, "upcard": "JH",
+  "hand": ["5H", "AH", "9H"],
+  "turns": [
+    {"seat": 0, "draw": "stock", "discard": "5C"},
+    {"seat": 1, "draw": "pile", "discard": "4H"},
+    {"seat": 2, "draw": "stock", "discard": "2S"},
+    {"seat": 3, "draw": "stock", "drew": "5H", "discard": "9D"},
+    {"seat": 0, "draw": "pile", "discard": "3D"},
+    {"seat": 1, "draw": "pile", "discard": "5C"},
+    {"seat": 2, "draw": "pile", "discard": "4C"}
+  ],
+  "lives": [3, 3, 2, 1]
+}"#;
+
+fn parse(text: &str) -> Result<State> {
+    from_json(text.as_bytes(), &Overrides::default())
+}
+
+fn with(key: &str, value: &str) -> String {
+    let mut v: serde_json::Value = serde_json::from_str(EXAMPLE).unwrap();
+    v[key] = serde_json::from_str(value).unwrap();
+    v.to_string()
+}
+
+#[test]
+fn the_example_reads_whole() {
+    let s = parse(EXAMPLE).unwrap();
+    assert_eq!((s.round.seats, s.round.me, s.round.turns.len()), (4, 3, 7));
+    assert_eq!(s.lives, Some(vec![3, 3, 2, 1]));
+    assert_eq!(s.rules.seats, 4);
+}
+
+#[test]
+fn refusals_name_the_place() {
+    let cases = [
+        (with("colour", "1"), "colour"),
+        (with("seats", "12"), "seats"),
+        (with("seats", "true"), "seats"),
+        (with("me", "4"), "me"),
+        (with("hand", r#"["AH", "9H", "ZZ"]"#), "hand[2]"),
+        (with("hand", r#"["AH", "9H", "9H"]"#), "appears twice"),
+        (with("lives", "[-5, 3, 3, 3]"), "lives"),
+        (with("lives", "[4, 3, 3, 3]"), "lives[0]"),
+        (with("lives", "[0, 3, 3, 3]"), "lives[0]"),
+        (with("lives", "[1e100, 3, 3, 3]"), "lives[0]"),
+        (with("rules", r#"{"seats": 2}"#), "seats"),
+        (with("rules", r#"{"bogus": 1}"#), "bogus"),
+        (with("rules", r#""nonsense""#), "nonsense"),
+        (
+            with("turns", r#"[{"seat": 0, "knock": true, "discard": "5C"}]"#),
+            "turns[0]",
+        ),
+        (
+            with("turns", r#"[{"seat": 0, "draw": "sky", "discard": "5C"}]"#),
+            "turns[0].draw",
+        ),
+        ("[1, 2]".into(), "JSON object"),
+        ("{not json".into(), "not valid JSON"),
+        (format!("{EXAMPLE} trailing"), "not valid JSON"),
+    ];
+    for (text, want) in cases {
+        let err = parse(&text).unwrap_err().to_string();
+        assert!(err.contains(want), "{want}: {err}");
+    }
+}
+
+#[test]
+fn the_county_allows_zero_lives_and_rule_numbers_read_as_text() {
+    let mut v: serde_json::Value = serde_json::from_str(EXAMPLE).unwrap();
+    v["rules"] = "scat".into();
+    v["lives"] = serde_json::json!([3, 0, 2, 1]);
+    assert_eq!(parse(&v.to_string()).unwrap().lives.unwrap()[1], 0);
+    for v in ["30.5", "\"30.5\""] {
+        let s = parse(&with("rules", &format!(r#"{{"three_of_a_kind": {v}}}"#))).unwrap();
+        assert_eq!(
+            s.rules.round.scoring.three_of_a_kind,
+            crate::hand::ThreeOfAKind::ThirtyHalf
+        );
+    }
+}
+
+#[test]
+fn hostile_input_is_refused_briefly() {
+    let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+    assert!(parse(&deep)
+        .unwrap_err()
+        .to_string()
+        .contains("JSON object"));
+    let deep_hand = EXAMPLE.replace(r#"["5H", "AH", "9H"]"#, &deep);
+    assert!(parse(&deep_hand).unwrap_err().to_string().contains("hand"));
+    let digits = EXAMPLE.replace(
+        r#""seats": 4"#,
+        &format!(r#""seats": {}"#, "9".repeat(5_000)),
+    );
+    assert!(parse(&digits).unwrap_err().to_string().contains("seats"));
+    let surrogate = EXAMPLE.replace(r#""JH""#, r#""\ud800""#);
+    assert!(parse(&surrogate)
+        .unwrap_err()
+        .to_string()
+        .contains("upcard"));
+    let huge = with("upcard", &format!("\"{}\"", "Q".repeat(50_000_000)));
+    let err = parse(&huge).unwrap_err().to_string();
+    assert!(err.contains("upcard") && err.len() < 300, "{}", err.len());
+    let deep_rules = EXAMPLE.replace(r#""standard""#, &format!("{{\"runs\": {deep}}}"));
+    assert!(parse(&deep_rules)
+        .unwrap_err()
+        .to_string()
+        .contains("rules.runs"));
+}
+
+#[test]
+fn overrides_replace_or_change_the_states_rules() {
+    let o = Overrides {
+        preset: Some("scat".into()),
+        changes: vec![("knock_penalty".into(), RuleValue::Int(1))],
+    };
+    let s = from_json(EXAMPLE.as_bytes(), &o).unwrap();
+    assert!(s.rules.county && s.rules.round.knock_penalty == 1);
+    let o = Overrides {
+        preset: None,
+        changes: vec![("seats".into(), RuleValue::Int(3))],
+    };
+    assert!(from_json(EXAMPLE.as_bytes(), &o)
+        .unwrap_err()
+        .to_string()
+        .contains("seats"));
+}

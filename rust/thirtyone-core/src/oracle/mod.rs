@@ -1,0 +1,19 @@
+//! The Oracle, the top of the crate: its input read once from JSON or any serde source and checked
+//! (`input`); the bounds of every setting (`settings`); a view continued as a dealt round and
+//! played to the end for each option, with the knock sweep on one trajectory (`playout`); the
+//! Oracle itself: options, deals, playouts, the time limit (`advise`); and its answer put together:
+//! reports, ranking, ties, warnings, the game-level figures checked (`answer`). This room may use
+//! every other room and the `montecarlo` engine.
+
+mod advise;
+mod answer;
+pub mod input;
+mod playout;
+pub mod settings;
+
+pub use advise::{
+    advise, deal_settings, knock_thresholds, most_attempts, Advice, GameInput, OptionKind,
+    OptionReport, Sweep,
+};
+pub use playout::{Choice, Playouts};
+pub use settings::Settings;

@@ -1,0 +1,301 @@
+//! A dealt round: the public round plus what the table does not see (every hand, the stock's
+//! order, the card just drawn, the hidden 31s); the deal, a round continued from a player's view
+//! for a playout, and what may be read of it. Its actions are `actions`, a turn by the table's
+//! rule is `rule_turn`, what it costs is `costs`: the game loop and the Oracle's playouts all
+//! drive this one round.
+
+use super::public::{knock_limits, knock_limits_allow_with, End, Move, PublicRound, Stage};
+use crate::error::{Error, Result};
+use crate::hand::put_downs::HandKey;
+use crate::hand::{Card, CardSet, Score, ScoreTable};
+use crate::rules::{FirstTurnKnock, RoundRules, MAX_SEATS};
+
+/// Slots for the stock (it holds at most 45 cards; 48 keep a round at 256 bytes, a size that a
+/// playout copies cheaply).
+pub(super) const STOCK_SLOTS: usize = 48;
+
+/// Where the current turn stands, with the card drawn.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Phase {
+    /// `first_turn_knock = blind`: dealt, nobody has looked; the first player calls the blind
+    /// showdown or looks.
+    Blind,
+    /// The player to move knocks, draws, takes, or (stock empty) declines.
+    Start,
+    /// The player to move holds a fourth card and must put one down.
+    PutDown { new: Card, from_pile: bool },
+    /// The round is over.
+    Over(End),
+}
+
+/// A dealt round: the [`PublicRound`] plus what the table does not see — every hand, the
+/// stock's order, the card just drawn and the 31s kept hidden.
+#[derive(Debug)]
+pub struct Round {
+    pub(crate) public: PublicRound,
+    /// Each seat's hand as one word, its three cards' bytes and a zero (`word`): one load and one
+    /// store in a playout's turn.
+    pub(super) hands: [u32; MAX_SEATS],
+    /// The stock, its top card last (the first `public.stock_len` slots are in play; a draw's
+    /// index is capped at the last slot, so that it needs no bounds check).
+    pub(crate) stock: [Card; STOCK_SLOTS],
+    /// The fourth card of the player to move while they put one down.
+    pub(crate) drawn: Card,
+    /// The seat holds a 31 it kept hidden at its last put-down (counts as 30 at the showdown).
+    pub(crate) hid_31: [bool; MAX_SEATS],
+    /// Each hand's score, kept with the hands (a playout asks for them every turn).
+    pub(crate) scores: [Score; MAX_SEATS],
+    /// How this table scores a hand (looked up once, not every turn).
+    pub(super) score_table: ScoreTable,
+    /// Each hand's key in the put-down table (`put_downs`), kept with the hands.
+    pub(super) keys: [HandKey; MAX_SEATS],
+}
+
+/// Field by field: with a derived clone the sweep's copy of a round (at each of its branches)
+/// is one call to the C library's `memcpy`; written out, the compiler copies it inline, and the
+/// 14 benchmark positions took 0.963 of the time (two threads, best of 11; `docs/evidence.md`).
+impl Clone for Round {
+    #[inline(always)]
+    fn clone(&self) -> Round {
+        Round {
+            public: self.public.clone(),
+            hands: self.hands,
+            stock: self.stock,
+            drawn: self.drawn,
+            hid_31: self.hid_31,
+            scores: self.scores,
+            score_table: self.score_table,
+            keys: self.keys,
+        }
+    }
+}
+
+impl Round {
+    /// Deal a round from a shuffled pack: three cards each, one at a time, starting with `first`
+    /// (the dealer's left); the next card is the upcard; the rest is the stock, `deck[3n+1]` on top.
+    pub fn deal(rules: RoundRules, seats: u8, first: u8, deck: &[Card]) -> Result<Round> {
+        rules.validate()?;
+        if !(2..=MAX_SEATS as u8).contains(&seats) {
+            return Err(Error::BadState(format!(
+                "a round needs 2 to 9 seats, not {seats}"
+            )));
+        }
+        if first >= seats {
+            return Err(Error::BadState(format!(
+                "first seat {first} is not one of the {seats} seats"
+            )));
+        }
+        if deck.len() != 52 || deck.iter().copied().collect::<CardSet>() != CardSet::FULL {
+            return Err(Error::BadState(
+                "the deck must hold each of the 52 cards once".into(),
+            ));
+        }
+        let n = seats as usize;
+        let mut hands = [[deck[0]; 3]; MAX_SEATS];
+        for k in 0..3 {
+            for i in 0..n {
+                hands[(first as usize + i) % n][k] = deck[k * n + i];
+            }
+        }
+        let mut stock = [deck[0]; STOCK_SLOTS];
+        let rest = &deck[3 * n + 1..];
+        for (i, &c) in rest.iter().rev().enumerate() {
+            stock[i] = c;
+        }
+        let mut round = Round {
+            public: PublicRound::dealt(rules, seats, first, deck[3 * n]),
+            hands: padded(&hands),
+            stock,
+            drawn: deck[0],
+            hid_31: [false; MAX_SEATS],
+            scores: scores_of(&rules, seats, &hands),
+            score_table: rules.scoring.table(),
+            keys: keys_of(seats, &hands),
+        };
+        if rules.first_turn_knock != FirstTurnKnock::Blind {
+            round.look();
+        }
+        Ok(round)
+    }
+
+    /// A round that continues from a player's view of the table, with every hand and the stock
+    /// supplied (in no order: a playout draws from it with a random number stream).
+    pub(crate) fn continued(
+        public: &PublicRound,
+        hands: [[Card; 3]; MAX_SEATS],
+        stock: CardSet,
+        drawn: Option<Card>,
+        hid_31: [bool; MAX_SEATS],
+    ) -> Round {
+        // (A playout starts here: the loops are written for speed.)
+        let mut cards = [Card::from_index(0); STOCK_SLOTS];
+        let mut bits = stock.bits();
+        for slot in cards.iter_mut() {
+            if bits == 0 {
+                break;
+            }
+            *slot = Card::from_index(bits.trailing_zeros() as u8);
+            bits &= bits - 1;
+        }
+        debug_assert_eq!(stock.len(), public.stock_len as usize);
+        let score_table = public.rules.scoring.table();
+        Round {
+            public: public.clone(),
+            scores: scores_with(score_table, public.seats, &hands),
+            score_table,
+            keys: keys_of(public.seats, &hands),
+            hands: padded(&hands),
+            stock: cards,
+            drawn: drawn.unwrap_or(public.top),
+            hid_31,
+        }
+    }
+
+    /// Everybody looks at their cards: a dealt 31 ends the round before play.
+    pub(super) fn look(&mut self) {
+        let dealt_31 = (0..self.public.seats).any(|s| self.score(s).is_blitz());
+        self.public.apply(Move::Look { dealt_31 });
+    }
+
+    /// The public state of the round.
+    pub fn public(&self) -> &PublicRound {
+        &self.public
+    }
+    pub fn rules(&self) -> &RoundRules {
+        &self.public.rules
+    }
+    pub fn seats(&self) -> u8 {
+        self.public.seats
+    }
+    pub fn first(&self) -> u8 {
+        self.public.first
+    }
+    pub fn hand(&self, seat: u8) -> [Card; 3] {
+        let [a, b, c, _] = self.hands[seat as usize]
+            .to_le_bytes()
+            .map(Card::from_index);
+        [a, b, c]
+    }
+    #[inline(always)]
+    pub fn score(&self, seat: u8) -> Score {
+        let s = self.scores[seat as usize];
+        debug_assert_eq!(s, self.public.rules.scoring.score(self.hand(seat)));
+        s
+    }
+    pub fn top(&self) -> Card {
+        self.public.top
+    }
+    pub fn top_by(&self) -> Option<u8> {
+        self.public.top_by
+    }
+    pub fn stock_len(&self) -> u8 {
+        self.public.stock_len
+    }
+    pub fn to_move(&self) -> u8 {
+        self.public.to_move
+    }
+    pub fn knocker(&self) -> Option<u8> {
+        self.public.knocker
+    }
+    pub fn phase(&self) -> Phase {
+        match self.public.stage {
+            Stage::Blind => Phase::Blind,
+            Stage::Start => Phase::Start,
+            Stage::PutDown { from_pile } => Phase::PutDown {
+                new: self.drawn,
+                from_pile,
+            },
+            Stage::Over(end) => Phase::Over(end),
+        }
+    }
+    pub fn turns_played(&self) -> u16 {
+        self.public.turns_played
+    }
+    pub fn is_over(&self) -> bool {
+        self.public.is_over()
+    }
+    pub fn end(&self) -> Option<End> {
+        match self.public.stage {
+            Stage::Over(e) => Some(e),
+            _ => None,
+        }
+    }
+    /// Whether `seat` showed 31 this round.
+    pub fn showed_31(&self, seat: u8) -> bool {
+        self.public.showed_31[seat as usize]
+    }
+    /// Whether `seat` holds a 31 it kept hidden (`may_hide_31`).
+    pub fn hid_31(&self, seat: u8) -> bool {
+        self.hid_31[seat as usize]
+    }
+    /// What `seat`'s hand counts at a showdown: its score, or 30 for a hidden 31.
+    pub fn counted_score(&self, seat: u8) -> Score {
+        if self.hid_31[seat as usize] {
+            Score::from_points(30)
+        } else {
+            self.score(seat)
+        }
+    }
+
+    /// May the player to move take the top discard now?
+    pub fn may_take(&self) -> bool {
+        self.public.may_take()
+    }
+
+    /// May the player to move knock now?
+    pub fn may_knock(&self) -> bool {
+        self.may_knock_with(self.score(self.public.to_move))
+    }
+
+    /// Why the player to move may not knock now (None: they may).
+    pub fn why_no_knock(&self) -> Option<String> {
+        if let Some(why) = self.public.knock_closed() {
+            return Some(why.to_string());
+        }
+        knock_limits(&self.public.rules, self.hand(self.public.to_move))
+    }
+
+    /// [`Round::may_knock`], given the score of the hand of the player to move.
+    #[inline]
+    pub(super) fn may_knock_with(&self, now: Score) -> bool {
+        self.public.knock_closed().is_none()
+            && knock_limits_allow_with(&self.public.rules, self.hand(self.public.to_move), now)
+    }
+}
+
+/// The keys of the first `seats` hands (see `put_downs`).
+#[inline(always)]
+fn keys_of(seats: u8, hands: &[[Card; 3]; MAX_SEATS]) -> [HandKey; MAX_SEATS] {
+    let mut keys = [HandKey::default(); MAX_SEATS];
+    for (key, hand) in keys.iter_mut().zip(hands).take(usize::from(seats)) {
+        *key = HandKey::of(*hand);
+    }
+    keys
+}
+
+/// A hand as one word: its cards' bytes, the fourth zero (so that a put-down stores it at once).
+#[inline(always)]
+pub(super) fn word([a, b, c]: [Card; 3]) -> u32 {
+    u32::from_le_bytes([a.index(), b.index(), c.index(), 0])
+}
+
+/// Hands as words.
+#[inline(always)]
+fn padded(hands: &[[Card; 3]; MAX_SEATS]) -> [u32; MAX_SEATS] {
+    hands.map(word)
+}
+
+/// The scores of the first `seats` hands.
+fn scores_of(rules: &RoundRules, seats: u8, hands: &[[Card; 3]; MAX_SEATS]) -> [Score; MAX_SEATS] {
+    scores_with(rules.scoring.table(), seats, hands)
+}
+
+/// [`scores_of`] with the score table at hand.
+#[inline(always)]
+fn scores_with(table: ScoreTable, seats: u8, hands: &[[Card; 3]; MAX_SEATS]) -> [Score; MAX_SEATS] {
+    let mut scores = [Score(0); MAX_SEATS];
+    for (score, hand) in scores.iter_mut().zip(hands).take(usize::from(seats)) {
+        *score = table.score(*hand);
+    }
+    scores
+}

@@ -1,0 +1,26 @@
+//! One round of Thirty-One as a state machine, the only one: its public state and the one
+//! transition function every player sees (`public`); a dealt round, that state plus the hands, the
+//! stock and the hidden 31s (`dealt`); the actions of the player to move, with every private check
+//! (`actions`); a whole turn by the table's decision rule, the playouts' hot path (`rule_turn`);
+//! and what an ended round costs each seat (`costs`). The game, the views, the inference and the
+//! playouts all go through it. This room may use [`crate::rules`], [`crate::hand`],
+//! [`crate::error`] and the engine's random streams.
+
+mod actions;
+mod costs;
+mod dealt;
+mod public;
+mod rule_turn;
+
+pub use actions::Action;
+pub use dealt::{Phase, Round};
+pub use public::{
+    knock_limits, knock_limits_allow, knock_limits_allow_with, End, Move, PublicRound, Source,
+    Stage,
+};
+pub use rule_turn::TurnRecord;
+pub(crate) use rule_turn::TurnRule;
+
+/// Table-rule turns played, counted per thread (the `count-turns` feature only).
+#[cfg(feature = "count-turns")]
+pub mod turn_count;
