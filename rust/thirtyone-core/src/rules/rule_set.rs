@@ -190,15 +190,6 @@ impl RuleSet {
         }
         Ok(())
     }
-
-    /// Whether a player with `lives_left` is still in the game (with the county, 0 is on it).
-    pub fn is_in(&self, lives_left: i64) -> bool {
-        if self.county {
-            lives_left >= 0
-        } else {
-            lives_left > 0
-        }
-    }
 }
 
 /// The preset names, sorted (for messages).
