@@ -41,8 +41,8 @@ def consistent_deals(
             "state": p.state,
             "times_s": times[p.name],
             "median_s": t,
-            "deals": raw["deals"],
-            "warnings": raw["warnings"],
-            "deals_per_100ms": raw["deals"] * 0.1 / t,
+            "deals": raw.deals,
+            "warnings": raw.warnings,
+            "deals_per_100ms": raw.deals * 0.1 / t,
         }
     return out

@@ -76,17 +76,17 @@ def query(p: BenchPosition, prec: Precision, seed: int, threads: int, game: bool
     )
 
 
-def deals_only(p: BenchPosition, deals: int, seed: int, threads: int) -> dict[str, Any]:
+def deals_only(p: BenchPosition, deals: int, seed: int, threads: int) -> _core.Answer:
     """The query with one playout per option: what it costs is the consistent deals (plus the
     state's check, the setup and a handful of playouts)."""
     return _core.advise(parse(p.round_state), deals=deals, playouts=1, seed=seed, threads=threads)
 
 
-def playouts_per_query(raw: dict[str, Any]) -> int:
+def playouts_per_query(raw: _core.Answer) -> int:
     """Playouts the engine ran: each option's run, and as many again to confirm a sweep."""
-    return sum(int(o["playouts"]) * (2 if o["swept"] else 1) for o in raw["options"])
+    return sum(o.playouts * (2 if o.swept else 1) for o in raw.options)
 
 
-def option_name(o: dict[str, Any]) -> str:
+def option_name(o: _core.OptionRecord) -> str:
     """An option's name in the figures: its kind, and the card for a discard."""
-    return o["kind"] if o["kind"] != "discard" else f"discard:{o['card']}"
+    return o.kind if o.kind != "discard" else f"discard:{o.discard}"

@@ -143,7 +143,7 @@ class LatencyTimes:
     game_times: dict[str, list[float]] = field(default_factory=dict)
     cpu: dict[str, list[float]] = field(default_factory=dict)
     deal_times: dict[str, list[float]] = field(default_factory=dict)
-    raws: dict[str, dict[str, Any]] = field(default_factory=dict)
+    raws: dict[str, _core.Answer] = field(default_factory=dict)
 
 
 def time_latency(positions: list[BenchPosition], prec: Precision, log: Log) -> LatencyTimes:
@@ -195,18 +195,18 @@ def latency_entry(
         "game_times_s": lt.game_times[p.name],
         "game_median_s": median(lt.game_times[p.name]),
         "cpu_s": lt.cpu[p.name],
-        "deals": raw["deals"],
-        "warnings": raw["warnings"],
+        "deals": raw.deals,
+        "warnings": raw.warnings,
         "deals_in_query_s": lt.deal_times[p.name],
         "deals_in_query_median_s": t_deals,
         "options": [
             {
                 "option": option_name(o),
-                "swept": o["swept"],
-                "playouts": o["playouts"],
-                "knock_at": o["knock_at"],
+                "swept": o.swept,
+                "playouts": o.playouts,
+                "knock_at": o.knock_at,
             }
-            for o in raw["options"]
+            for o in raw.options
         ],
         "playouts_per_query": n_play,
         "playout_time_s": t_play,

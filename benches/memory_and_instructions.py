@@ -131,7 +131,7 @@ def instructions(
     ir_small = _callgrind_ir(p.round_state, prec.deals, small)
     ir_large = _callgrind_ir(p.round_state, prec.deals, large)
     raw = _core.advise(parse(p.round_state), deals=prec.deals, playouts=small, seed=1, threads=1)
-    runs = sum(2 if o["swept"] else 1 for o in raw["options"])
+    runs = sum(2 if o.swept else 1 for o in raw.options)
     per_playout = (ir_large - ir_small) / ((large - small) * runs)
     out: dict[str, Any] = {
         "position": p.name,

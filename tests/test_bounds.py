@@ -227,12 +227,12 @@ def test_when_the_time_is_up_at_the_start_only_the_least_work_is_done(
     round_only = {k: v for k, v in state.items() if k != "lives"}
     answer = _core.advise(parse(round_only), seed=1, max_time=1e-9, threads=8)
     opponents = answer_opponents(round_only)
-    assert 1 <= answer["deals"] < 10_000, name
-    assert answer["attempts"] <= least_attempts(opponents), (name, answer["attempts"])
-    for o in answer["options"]:
+    assert 1 <= answer.deals < 10_000, name
+    assert answer.attempts <= least_attempts(opponents), (name, answer.attempts)
+    for o in answer.options:
         # The least work's playouts, in whole chunks of them: nothing more was begun.
-        assert MIN_PLAYOUTS <= o["playouts"] < 2 * MIN_PLAYOUTS, (name, o)
-    assert any("time limit" in w for w in answer["warnings"]), name
+        assert MIN_PLAYOUTS <= o.playouts < 2 * MIN_PLAYOUTS, (name, o)
+    assert any("time limit" in w for w in answer.warnings), name
 
 
 def test_the_rarest_position_answers_under_a_time_limit() -> None:
@@ -242,8 +242,8 @@ def test_the_rarest_position_answers_under_a_time_limit() -> None:
     advice = thirtyone.advise(state, seed=1, max_time=0.1, threads=8)
     check_answer(advice, 50_000)
     answer = _core.advise(parse(state), seed=1, max_time=None, deals=10_000, playouts=100)
-    assert answer["deals"] == 10_000
-    assert answer["attempts"] <= most_attempts(10_000, 8), answer["attempts"]
+    assert answer.deals == 10_000
+    assert answer.attempts <= most_attempts(10_000, 8), answer.attempts
 
 
 def test_every_table_size_answers_under_a_time_limit() -> None:

@@ -161,8 +161,8 @@ def test_states_where_consistent_deals_are_rare_return_within_their_work() -> No
         a = thirtyone.advise(pos.state, deals=10_000, playouts=500, seed=2, max_time=0.5)
         assert a.options
         answer = _core.advise(parse(pos.state), deals=10_000, playouts=500, seed=2)
-        assert answer["deals"] == 10_000
-        assert answer["attempts"] <= most_attempts(10_000, 8), answer["attempts"]
+        assert answer.deals == 10_000
+        assert answer.attempts <= most_attempts(10_000, 8), answer.attempts
 
 
 @pytest.mark.parametrize("state", BASES[:3])

@@ -92,16 +92,16 @@ def positions(seed: int, seats: int, strays: set[int]) -> list[tuple[dict[str, A
     return out
 
 
-def advise_counted(state: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+def advise_counted(state: dict[str, Any], **kwargs: Any) -> _core.Answer:
     """The core's answer, with its count of attempts."""
     with hang_guard():
         return _core.advise(parse(state), **kwargs)
 
 
-def unexplained_alone(answer: dict[str, Any]) -> set[int]:
+def unexplained_alone(answer: _core.Answer) -> set[int]:
     """Seats named by the warning of a play no deal explains alone."""
     out = set()
-    for w in answer["warnings"]:
+    for w in answer.warnings:
         if w.startswith("no deal explains seat ") and "'s play by the table's rule, so" in w:
             out.add(int(w.removeprefix("no deal explains seat ").split("'")[0]))
     return out
@@ -133,13 +133,13 @@ def test_every_answer_comes_within_its_bound_of_work(
     opponents = seats - 1
     # A legal round: an answer, never a refusal.
     answer = advise_counted(state, deals=50, playouts=100, seed=1, threads=2, max_time=max_time)
-    assert answer["options"] and answer["deals"] >= 1
-    assert answer["attempts"] <= most_attempts(50, opponents), answer["attempts"]
+    assert answer.options and answer.deals >= 1
+    assert answer.attempts <= most_attempts(50, opponents), answer.attempts
     # A seat that played the table's rule is explained by its true hand: never named alone.
     named = unexplained_alone(answer)
     assert named <= stray, (named, stray, state)
     if not stray - {state["me"]}:
-        assert not any("no deal" in w for w in answer["warnings"]), answer["warnings"]
+        assert not any("no deal" in w for w in answer.warnings), answer.warnings
 
 
 def test_issue_31_answers_at_once_naming_the_seat_whose_play_no_deal_explains() -> None:
@@ -153,4 +153,4 @@ def test_issue_31_answers_at_once_naming_the_seat_whose_play_no_deal_explains() 
     assert advice.deals == 10_000 and advice.playouts == 50_000
     # Proved, not searched for: two attempts a deal (seat 2's hand and the combination).
     answer = advise_counted(ISSUE_31, seed=1, max_time=None)
-    assert answer["attempts"] == 2 * 10_000
+    assert answer.attempts == 2 * 10_000

@@ -4,15 +4,20 @@ from collections.abc import Mapping
 from os import PathLike
 from typing import Any, final
 
+import numpy as np
+import numpy.typing as npt
+
 # Keep in sync with the module: stubtest compares the two.
 __all__ = [
     "DEFAULT_DEALS",
     "DEFAULT_PLAYOUTS",
     "TABLE_KNOCK_AT",
     "Action",
+    "Answer",
     "CardError",
     "GameRules",
     "IllegalMoveError",
+    "OptionRecord",
     "PlayedTurn",
     "Round",
     "RuleError",
@@ -38,6 +43,8 @@ __all__ = [
     "set_cache_folders",
     "settle",
 ]
+
+_Floats = npt.NDArray[np.float64]
 
 DEFAULT_DEALS: int
 DEFAULT_PLAYOUTS: int
@@ -84,6 +91,60 @@ class PlayedTurn:
     def showed_31(self) -> bool: ...
     @property
     def hid_31(self) -> bool: ...
+
+@final
+class OptionRecord:
+    @property
+    def kind(self) -> str: ...
+    @property
+    def card(self) -> str | None: ...
+    @property
+    def discard(self) -> str | None: ...
+    @property
+    def p_safe(self) -> float: ...
+    @property
+    def margin(self) -> float: ...
+    @property
+    def lives_lost(self) -> float: ...
+    @property
+    def lives_lost_margin(self) -> float: ...
+    @property
+    def swept(self) -> bool: ...
+    @property
+    def knock_at(self) -> float | None: ...
+    @property
+    def playouts(self) -> int: ...
+    @property
+    def p_win(self) -> float | None: ...
+    @property
+    def p_win_margin(self) -> float | None: ...
+    @property
+    def keeps(self) -> float | None: ...
+    @property
+    def sweep(self) -> tuple[_Floats, _Floats, _Floats] | None: ...
+
+@final
+class Answer:
+    @property
+    def options(self) -> list[OptionRecord]: ...
+    @property
+    def tied(self) -> list[int]: ...
+    @property
+    def deals(self) -> int: ...
+    @property
+    def deals_asked(self) -> int: ...
+    @property
+    def playouts(self) -> int: ...
+    @property
+    def attempts(self) -> int: ...
+    @property
+    def warnings(self) -> list[str]: ...
+    @property
+    def best_game(self) -> int | None: ...
+    @property
+    def points(self) -> bool: ...
+    @property
+    def opponent_scores(self) -> dict[int, _Floats]: ...
 
 class ThirtyOneError(ValueError): ...
 class CardError(ThirtyOneError): ...
@@ -137,7 +198,7 @@ def advise(
     max_time: float | None = None,
     target_margin: float | None = None,
     objective: str = "round",
-) -> dict[str, Any]: ...
+) -> Answer: ...
 def check_settings(
     deals: int = 10000,
     playouts: int = 50000,

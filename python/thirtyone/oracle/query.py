@@ -8,15 +8,11 @@ parallel, with the interpreter released.
 
 from __future__ import annotations
 
-import json
 import secrets
-from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from thirtyone import _core
-from thirtyone.errors import ThirtyOneError
 from thirtyone.game.session import Session
 from thirtyone.oracle import words
 from thirtyone.oracle.answer import Advice, Kind, OptionAdvice, Sweep
@@ -28,24 +24,24 @@ from thirtyone.paths import data_dir
 ROUND_RESULTS = Path(__file__).parent.parent / "data" / "round-results"
 
 
-def _option(raw: Mapping[str, Any]) -> OptionAdvice:
-    kind = Kind(raw["kind"])
-    sweep = None
-    if "sweep_knock_at" in raw:
-        sweep = Sweep(raw["sweep_knock_at"], raw["sweep_p_safe"], raw["sweep_lives_lost"])
+def _option(raw: _core.OptionRecord) -> OptionAdvice:
+    """An option of the core's typed answer as the package's frozen record."""
+    kind = Kind(raw.kind)
+    sweep = None if raw.sweep is None else Sweep(*raw.sweep)
     return OptionAdvice(
         kind=kind,
-        p_safe=float(raw["p_safe"]),
-        margin=float(raw["margin"]),
-        lives_lost=float(raw["lives_lost"]),
-        lives_lost_margin=float(raw["lives_lost_margin"]),
-        card=raw["card"] if kind is Kind.TAKE else None,
-        discard=raw["card"] if kind is Kind.PUT_DOWN else raw["discard"],
-        swept=bool(raw["swept"]),
-        knock_at=raw["knock_at"],
+        p_safe=raw.p_safe,
+        margin=raw.margin,
+        lives_lost=raw.lives_lost,
+        lives_lost_margin=raw.lives_lost_margin,
+        card=raw.card,
+        discard=raw.discard,
+        swept=raw.swept,
+        knock_at=raw.knock_at,
         sweep=sweep,
-        p_win=raw["p_win"],
-        p_win_margin=raw["p_win_margin"],
+        keeps=raw.keeps,
+        p_win=raw.p_win,
+        p_win_margin=raw.p_win_margin,
     )
 
 
@@ -101,10 +97,9 @@ def advise(
         objective=objective,
     )
     rules = checked.rules
-    held = _held(state)
-    options = [_kept(_option(o), held, rules) for o in raw["options"]]
-    tied = [options[i] for i in raw["tied"]]
-    best_game = None if raw["best_game"] is None else options[raw["best_game"]]
+    options = [_option(o) for o in raw.options]
+    tied = [options[i] for i in raw.tied]
+    best_game = None if raw.best_game is None else options[raw.best_game]
     if words.hopeless(options):
         options, tied = words.rank_hopeless(options), []
     unit = "letters" if rules["lives_mode"] == "gin" else "lives"
@@ -114,73 +109,18 @@ def advise(
             options[0],
             best_game,
             words.Lives(checked.lives, checked.me, names, bool(rules["county"])),
-            points=bool(raw["points"]),
+            points=raw.points,
             unit=unit,
         )
     return Advice(
         options=options,
         tied=tied,
         reason=reason,
-        deals=int(raw["deals"]),
-        playouts=int(raw["playouts"]),
-        warnings=list(raw["warnings"]),
+        deals=raw.deals,
+        playouts=raw.playouts,
+        warnings=raw.warnings,
         unit=unit,
-        opponent_scores={int(k): v for k, v in raw["opponent_scores"].items()},
+        opponent_scores=raw.opponent_scores,
         best_game=best_game,
-        points=bool(raw["points"]),
+        points=raw.points,
     )
-
-
-def _held(state: StateLike) -> tuple[list[str], str | None] | None:
-    """From a state given as JSON or a mapping: your hand, the card pending after a draw or
-    take (None before it). None for a parsed state."""
-    if isinstance(state, str | bytes):
-        try:
-            state = json.loads(state)
-        except ValueError:
-            return None
-    if not isinstance(state, Mapping):
-        return None
-    try:
-        hand = [_core.parse_card(str(c)) for c in state.get("hand", [])]
-    except ThirtyOneError:
-        return None
-    pending = state.get("pending")
-    if not isinstance(pending, Mapping):
-        return hand, None
-    if pending.get("draw") == "stock":
-        return hand, _core.parse_card(str(pending.get("drew")))
-    top = state.get("upcard")
-    for turn in state.get("turns", []):
-        if isinstance(turn, Mapping) and turn.get("discard"):
-            top = turn["discard"]
-    return hand, _core.parse_card(str(top))
-
-
-def _kept(
-    option: OptionAdvice,
-    held: tuple[list[str], str | None] | None,
-    rules: Mapping[str, Any],
-) -> OptionAdvice:
-    """The option with the score of the hand it keeps (when that is known); for a hopeless take,
-    the put-down that keeps the best hand (the figures cannot choose one)."""
-    if held is None:
-        return option
-    hand, new = held
-    table = dict(rules)
-    if option.kind is Kind.KNOCK:
-        return replace(option, keeps=_core.score(hand, table))
-    if option.kind is Kind.PUT_DOWN and new is not None:
-        card = option.discard
-        return replace(option, keeps=_core.score([c for c in [*hand, new] if c != card], table))
-    if option.kind is Kind.TAKE and option.card is not None:
-        cards = [*hand, option.card]
-
-        def keeps(discard: str | None) -> float:
-            return _core.score([c for c in cards if c != discard], table)
-
-        discard = option.discard
-        if option.p_safe <= 0.0:
-            discard = max(hand, key=keeps)
-        return replace(option, discard=discard, keeps=keeps(discard))
-    return option

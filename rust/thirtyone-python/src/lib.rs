@@ -1,6 +1,7 @@
 //! The PyO3 binding of `thirtyone-core`: conversion and error mapping only. No game logic here.
 
 mod actions;
+mod answer;
 mod convert;
 mod errors;
 mod functions;
@@ -49,6 +50,9 @@ mod _core {
 
     #[pymodule_export]
     use crate::oracle::{advise, check_state, sample_deals};
+
+    #[pymodule_export]
+    use crate::answer::{PyAnswer, PyOptionRecord};
 
     #[pymodule_export]
     use crate::game::{game_value, play_games, set_cache_folders, settle};

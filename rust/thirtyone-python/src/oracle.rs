@@ -6,17 +6,16 @@ use std::sync::mpsc;
 use std::sync::Arc;
 use std::time::Duration;
 
-use numpy::IntoPyArray;
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use thirtyone_core::game::GameRules;
 use thirtyone_core::inference::Inference;
+use thirtyone_core::oracle;
 use thirtyone_core::oracle::settings::{DEFAULT_DEALS, DEFAULT_PLAYOUTS};
-use thirtyone_core::oracle::{self, OptionKind};
 use thirtyone_core::view::View;
-use thirtyone_core::Score;
 
+use crate::answer::PyAnswer;
 use crate::errors::IntoPy;
 use crate::settings::{self, Given};
 use crate::state::PyOracleState;
@@ -60,13 +59,9 @@ fn run_detached<T: Send>(
     })
 }
 
-fn points(s: Option<Score>) -> Option<f64> {
-    s.map(|s| s.points())
-}
-
-/// Evaluate every option of the state's player. `state` is a checked `State`. Returns a dict:
-/// options (best first), tied, deals, deals_asked, playouts, attempts (the work of the
-/// consistent deals, for checks), warnings.
+/// Evaluate every option of the state's player. `state` is a checked `State`. Returns the
+/// typed `Answer`: options (best first), tied, deals, deals_asked, playouts, attempts (the work
+/// of the consistent deals, for checks), warnings, best_game, points, opponent_scores.
 ///
 /// The settings are checked by the core against their bounds (SettingsError).
 #[pyfunction]
@@ -85,7 +80,7 @@ pub fn advise<'py>(
     max_time: Option<Given>,
     target_margin: Option<Given>,
     objective: &str,
-) -> PyResult<Bound<'py, PyDict>> {
+) -> PyResult<PyAnswer> {
     let mut settings = settings::settings(
         &deals,
         &playouts,
@@ -107,59 +102,7 @@ pub fn advise<'py>(
         oracle::advise(&input, game.as_ref(), &settings)
     })?;
 
-    let out = PyDict::new(py);
-    let options = PyList::empty(py);
-    for o in &advice.options {
-        let d = PyDict::new(py);
-        let (kind, card, discard) = match o.kind {
-            OptionKind::Knock => ("knock", None, None),
-            OptionKind::Draw => ("draw", None, None),
-            OptionKind::Take { card, discard } => {
-                ("take", Some(card.to_string()), Some(discard.to_string()))
-            }
-            OptionKind::Discard { card } => ("discard", Some(card.to_string()), None),
-            OptionKind::Decline => ("decline", None, None),
-        };
-        d.set_item("kind", kind)?;
-        d.set_item("card", card)?;
-        d.set_item("discard", discard)?;
-        d.set_item("p_safe", o.p_safe)?;
-        d.set_item("margin", o.margin)?;
-        d.set_item("lives_lost", o.lives_lost)?;
-        d.set_item("lives_lost_margin", o.lives_lost_margin)?;
-        d.set_item("swept", o.knock_at.is_some())?;
-        d.set_item("knock_at", o.knock_at.and_then(points))?;
-        d.set_item("playouts", o.playouts)?;
-        d.set_item("p_win", o.p_win)?;
-        d.set_item("p_win_margin", o.p_win_margin)?;
-        if let Some(s) = &o.sweep {
-            let ks: Vec<f64> = s
-                .knock_at
-                .iter()
-                .map(|k| points(*k).unwrap_or(f64::NAN))
-                .collect();
-            d.set_item("sweep_knock_at", ks.into_pyarray(py))?;
-            d.set_item("sweep_p_safe", s.p_safe.clone().into_pyarray(py))?;
-            d.set_item("sweep_lives_lost", s.lives_lost.clone().into_pyarray(py))?;
-        }
-        options.append(d)?;
-    }
-    out.set_item("options", options)?;
-    out.set_item("tied", advice.tied.clone())?;
-    out.set_item("deals", advice.deals)?;
-    out.set_item("deals_asked", advice.deals_asked)?;
-    out.set_item("playouts", advice.playouts)?;
-    out.set_item("attempts", advice.attempts)?;
-    out.set_item("warnings", advice.warnings.clone())?;
-    out.set_item("best_game", advice.best_game)?;
-    out.set_item("points", advice.points)?;
-    let reads = PyDict::new(py);
-    for (seat, scores) in &advice.opponent_scores {
-        let points: Vec<f64> = scores.iter().map(|s| s.points()).collect();
-        reads.set_item(seat, points.into_pyarray(py))?;
-    }
-    out.set_item("opponent_scores", reads)?;
-    Ok(out)
+    Ok(PyAnswer::new(advice))
 }
 
 /// Check a state by replaying its round, without evaluating it; raises StateError naming the

@@ -61,6 +61,8 @@ pub struct OptionReport {
     /// points to expect) after this option, and its 95% margin.
     pub p_win: Option<f64>,
     pub p_win_margin: Option<f64>,
+    /// The score of the hand the option keeps (None when it is not known: a draw, a decline).
+    pub keeps: Option<Score>,
 }
 
 /// The game around the round: its rules and every seat's lives now.

@@ -198,6 +198,7 @@ fn valued(p_win: f64, margin: f64) -> OptionReport {
         playouts: 1_000,
         p_win: Some(p_win),
         p_win_margin: Some(margin),
+        keeps: None,
     }
 }
 

@@ -7,6 +7,7 @@ use montecarlo::{margin, stats, Collected, Evaluation, Stop, Tally, Unexplained}
 use super::advise::{Advice, OptionKind, OptionReport, Sweep};
 use super::settings::{Settings, LEAST_ATTEMPTS};
 use super::{Choice, Playouts};
+use crate::hand::{Card, Score};
 use crate::inference::Deal;
 use crate::view::View;
 
@@ -174,17 +175,24 @@ pub(super) fn report(
     let n = deals;
     let per = sim.per_variant(choice);
     let variant = r.policy / per;
+    let p = r.result.p();
     let kind = match *choice {
         Choice::Knock => OptionKind::Knock,
         Choice::Draw => OptionKind::Draw,
-        Choice::Take => OptionKind::Take {
-            card: view.public.top,
-            discard: sim.take_put_down(variant),
-        },
+        Choice::Take => {
+            let card = view.public.top;
+            // When no put-down is ever safe the figures cannot choose one: name the one that
+            // keeps the best hand (the first of them in hand order).
+            let discard = if p > 0.0 {
+                sim.take_put_down(variant)
+            } else {
+                best_keeping(view, card)
+            };
+            OptionKind::Take { card, discard }
+        }
         Choice::Discard(card) => OptionKind::Discard { card },
         Choice::Decline => OptionKind::Decline,
     };
-    let p = r.result.p();
     let (knock_at, sweep) = if sim.sweeps(choice) {
         let row = &r.sweep[variant * per..(variant + 1) * per];
         (
@@ -209,5 +217,45 @@ pub(super) fn report(
         playouts: r.result.n,
         p_win: sim.valued().then(|| r.result.mean_value()),
         p_win_margin: sim.valued().then(|| r.result.value_margin(n)),
+        keeps: keeps(view, &kind),
     }
+}
+
+/// The score of the hand an option keeps: the hand held for a knock; after a draw or take,
+/// the four cards but the one put down. None for a draw (the card is not known yet) and a
+/// decline.
+pub(super) fn keeps(view: &View, kind: &OptionKind) -> Option<Score> {
+    let scoring = view.public.rules.scoring;
+    match *kind {
+        OptionKind::Knock => Some(scoring.score(view.hand)),
+        OptionKind::Take { card, discard } => Some(scoring.score(kept(view.hand, card, discard))),
+        OptionKind::Discard { card } => view
+            .pending
+            .map(|(new, _)| scoring.score(kept(view.hand, new, card))),
+        OptionKind::Draw | OptionKind::Decline => None,
+    }
+}
+
+/// The three cards left of `hand` and `new` once `out` is put down.
+fn kept(hand: [Card; 3], new: Card, out: Card) -> [Card; 3] {
+    let mut four = [hand[0], hand[1], hand[2], new];
+    if let Some(i) = four.iter().position(|&c| c == out) {
+        four.swap(i, 3);
+    }
+    [four[0], four[1], four[2]]
+}
+
+/// The card of `hand` whose put-down, after taking `taken`, keeps the best hand (the first such
+/// card in hand order).
+fn best_keeping(view: &View, taken: Card) -> Card {
+    let scoring = view.public.rules.scoring;
+    let mut best = view.hand[0];
+    let mut top = scoring.score(kept(view.hand, taken, best));
+    for &card in &view.hand[1..] {
+        let score = scoring.score(kept(view.hand, taken, card));
+        if score > top {
+            (best, top) = (card, score);
+        }
+    }
+    best
 }
