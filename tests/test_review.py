@@ -31,8 +31,8 @@ TABLE = ["--seats", "2", "--lives", "1", "--seed", "5"]
 #: The keys of a decision in the JSON.
 DECISION_KEYS = {
     "index", "round", "turn", "step", "hand", "top", "drew", "choice", "took", "put_down",
-    "best", "best_game", "agreed", "cost_p_safe", "cost_p_win", "chosen", "note", "advice",
-    "state",
+    "best", "best_game", "agreed", "cost_p_safe", "cost_p_win", "label", "label_by",
+    "option_labels", "chosen", "note", "advice", "state", "players",
 }  # fmt: skip
 
 
@@ -147,7 +147,7 @@ def test_the_summary_adds_up(tmp_path: Path) -> None:
     play(tmp_path, TABLE)
     out = review_json(tmp_path)
     decisions, summary = out["decisions"], out["summary"]
-    assert set(out) == {"game", "settings", "decisions", "summary"}
+    assert set(out) == {"game", "settings", "labels", "decisions", "summary"}
     assert out["settings"] == {"deals": 200, "playouts": 500, "seed": 5}  # the game's seed
     assert out["game"]["player"] == "You" and out["game"]["over"] is True
     assert out["game"]["winner"] in ("You", "Alice") and out["game"]["place"] in (1, 2)
