@@ -112,7 +112,8 @@ def parameters(request: Request, allowed: tuple[str, ...]) -> dict[str, str]:
     for key, value in request.query_params.multi_items():
         if key not in allowed:
             raise Refused(
-                400, f"unknown query parameter {quoted(key)}: the known ones are {', '.join(allowed)}"
+                400,
+                f"unknown query parameter {quoted(key)}: the known ones are {', '.join(allowed)}",
             )
         if key in found:
             raise Refused(400, f"{key} is given twice")
@@ -283,11 +284,11 @@ def _listed(game: str, path: Path) -> dict[str, Any] | None:
     """A save as ``GET /api/saves`` lists it (None when there is nothing at ``path``)."""
     try:
         found = saves.look(path)
+        if found.state == "missing":
+            return None
         modified = dt.datetime.fromtimestamp(path.stat().st_mtime, dt.UTC)
     except (saves.SaveError, OSError) as err:
         return {"game": game, "file": path.name, "state": "not a save", "why": str(err)}
-    if found.state == "missing":
-        return None
     entry: dict[str, Any] = {
         "game": game,
         "file": path.name,
