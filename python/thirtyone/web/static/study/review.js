@@ -116,7 +116,7 @@ function position(d, { when = true } = {}) {
       lives ? [el("dt", {}, "Lives"), el("dd", {}, lives)] : null,
       el("dt", {}, "Top of the pile"), el("dd", {}, card(d.top)),
       el("dt", {}, "Your hand"), el("dd", {}, hand)),
-    el("details", { open: true },
+    el("details", { open: state.turns.length <= 10 },
       el("summary", {}, state.turns.length === 1 ? "The round so far: 1 turn" : `The round so far: ${state.turns.length} turns`),
       roundSoFar(d)),
   ];
@@ -395,7 +395,7 @@ async function listSaves(wanted) {
         : s.game === "current" ? `The game saved now (${state})` : `${s.file} (${state})`;
       return el("option", { value: s.game, disabled: !s.names }, `${what}${who}`);
     });
-    if (options.length) select.replaceChildren(...options);
+    select.replaceChildren(...(options.length ? options : [el("option", { value: "", disabled: true }, "No saved game yet")]));
   } catch (err) {
     problem(`The saves could not be listed: ${err.message}`);
   }
@@ -410,7 +410,14 @@ async function load(game, decision) {
   problem("");
   $("status").textContent = "The Oracle is reviewing the game… (a few seconds: each decision is asked about)";
   try {
-    const review = await getJSON(`/api/review?game=${encodeURIComponent(game)}`);
+    const query = new URLSearchParams({ game });
+    // The review's budget and seed, when the page's address gives them (as thirtyone review's
+    // --deals, --playouts and --seed).
+    const own = new URLSearchParams(window.location.search);
+    for (const key of ["deals", "playouts", "seed"]) {
+      if (own.get(key)) query.set(key, own.get(key));
+    }
+    const review = await getJSON(`/api/review?${query}`);
     page.review = review;
     page.decisions = review.decisions;
     const counted = review.decisions.filter((d) => d.chosen);

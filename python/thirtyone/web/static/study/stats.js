@@ -34,7 +34,7 @@ function groupTable(rows, key, title) {
     el("th", { scope: "row" }, row[key]),
     el("td", { class: "num" }, whole(row.games)),
     el("td", { class: "num" }, whole(row.wins)),
-    el("td", {}, el("strong", {}, pct(row.win_rate)), " ",
+    el("td", {}, el("strong", {}, pct(row.win_rate)), el("br"),
       el("span", { class: "muted" }, interval(row.ci)), intervalBar(row.win_rate, row.ci)),
     el("td", { class: "num" }, row.mean_place === null ? "—" : row.mean_place.toFixed(2))));
   return el("table", {}, el("thead", {}, head), el("tbody", {}, body));
