@@ -205,7 +205,7 @@ def labels_line(review: Review) -> str:
     """``Labels: 12 best, 3 good, 1 inaccuracy, 0 mistakes, 1 blunder (by the cost in p_win:
     good under 2 points, inaccuracy from 2, mistake from 5, blunder from 10).``"""
     counts = review.labels()
-    plural = {"best": "best", "inaccuracy": "inaccuracies"}
+    plural = {"best": "best", "good": "good", "inaccuracy": "inaccuracies"}
     said = [f"{n} {name if n == 1 else plural.get(name, name + 's')}" for name, n in counts.items()]
     bounds = [f"{name} from {100 * least:g}" for name, least in LABELS[2:] if least is not None]
     by = {r.label_by for r in review.counted if r.label_by is not None}
