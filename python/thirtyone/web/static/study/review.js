@@ -30,9 +30,11 @@ function optionWords(option) {
   return name;
 }
 
+/** The later knock plan of a swept option (`knock_at`: a score, or null for never). */
 function laterKnock(option) {
-  return option.knock_at === undefined || option.knock_at === null
-    ? ""
+  if (option.knock_at === undefined) return "";
+  return option.knock_at === null
+    ? " (then never knock: play for 31)"
     : ` (then knock at ${option.knock_at} or more)`;
 }
 
@@ -116,9 +118,11 @@ function position(d, { when = true } = {}) {
       lives ? [el("dt", {}, "Lives"), el("dd", {}, lives)] : null,
       el("dt", {}, "Top of the pile"), el("dd", {}, card(d.top)),
       el("dt", {}, "Your hand"), el("dd", {}, hand)),
-    el("details", { open: state.turns.length <= 10 },
-      el("summary", {}, state.turns.length === 1 ? "The round so far: 1 turn" : `The round so far: ${state.turns.length} turns`),
-      roundSoFar(d)),
+    state.turns.length
+      ? el("details", { open: state.turns.length <= 10 },
+        el("summary", {}, state.turns.length === 1 ? "The round so far: 1 turn" : `The round so far: ${state.turns.length} turns`),
+        roundSoFar(d))
+      : roundSoFar(d),
   ];
 }
 
