@@ -239,7 +239,8 @@ class Reviews:
             if key in self._done:
                 self._done.move_to_end(key)
                 return self._done[key]
-            text = _review_text(path, deals, playouts, seed)
+            with _running:  # (a review waiting for the one being made holds no turn)
+                text = _review_text(path, deals, playouts, seed)
             self._done[key] = text
             while len(self._done) > self.kept:
                 self._done.popitem(last=False)
@@ -274,7 +275,7 @@ async def review_game(request: Request) -> Response:
         deals, playouts = _counts(given, review.DEALS, review.PLAYOUTS)
         seed = _whole(given, "seed", None)
         path = save_path(given.get("game"))
-        text = await _in_turn(lambda: _reviews.text(path, deals, playouts, seed))
+        text = await run_in_threadpool(_reviews.text, path, deals, playouts, seed)
     except Refused as refused:
         return refused.response()
     return _json(text)
