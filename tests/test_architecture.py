@@ -15,7 +15,7 @@ import thirtyone
 
 PACKAGE = Path(thirtyone.__file__).parent
 #: The rooms, each allowed to import only those before it (and the top-level modules).
-ROOMS = ["game", "oracle", "store", "terminal", "study", "cli"]
+ROOMS = ["game", "oracle", "store", "terminal", "study", "web", "cli"]
 TOP = {"errors", "names", "paths", "schemas", "statistics", "_core"}
 
 

@@ -303,6 +303,13 @@ def test_stats_counts_wins_places_and_decisions() -> None:
     assert yours["mean_cost_p_safe"] == pytest.approx(0.06)  # (0 + 0.12) / 2 costs known
     assert (yours["with_p_win"], yours["mean_cost_p_win"]) == (1, pytest.approx(0.05))
     assert data["decisions"]["autoplay"]["mean_cost_p_safe"] == pytest.approx(0.3)
+    history = [(g["place"], g["won"], g["preset"], g["played_by"]) for g in data["history"]]
+    assert history == [
+        (1, True, "standard", "you"),
+        (2, False, "scat", "you"),
+        (4, False, "standard", "you"),
+        (1, True, "standard", "autoplay"),
+    ]
     text = run(["stats"]).output
     assert "preset scat" in text and "opponents expert" in text and "played by autoplay" in text
     assert "its best played in 1 (33.3%), mean cost 0.0600 in p_safe" in text

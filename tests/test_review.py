@@ -31,8 +31,8 @@ TABLE = ["--seats", "2", "--lives", "1", "--seed", "5"]
 #: The keys of a decision in the JSON.
 DECISION_KEYS = {
     "index", "round", "turn", "step", "hand", "top", "drew", "choice", "took", "put_down",
-    "best", "best_game", "agreed", "cost_p_safe", "cost_p_win", "chosen", "note", "advice",
-    "state",
+    "best", "best_game", "agreed", "cost_p_safe", "cost_p_win", "label", "label_by",
+    "option_labels", "chosen", "note", "advice", "state", "players",
 }  # fmt: skip
 
 
@@ -147,7 +147,7 @@ def test_the_summary_adds_up(tmp_path: Path) -> None:
     play(tmp_path, TABLE)
     out = review_json(tmp_path)
     decisions, summary = out["decisions"], out["summary"]
-    assert set(out) == {"game", "settings", "decisions", "summary"}
+    assert set(out) == {"game", "settings", "labels", "decisions", "summary"}
     assert out["settings"] == {"deals": 200, "playouts": 500, "seed": 5}  # the game's seed
     assert out["game"]["player"] == "You" and out["game"]["over"] is True
     assert out["game"]["winner"] in ("You", "Alice") and out["game"]["place"] in (1, 2)
@@ -370,3 +370,85 @@ def test_a_position_the_oracle_refuses_is_said_and_not_counted(
     calls.clear()
     text = review(tmp_path, *TINY).output
     assert "made-up refusal" in text and "Traceback" not in text
+
+
+# -- the labels (docs/review.md) ------------------------------------------------------------------
+
+#: The labels by the cost in points of p_win, as docs/review.md gives them.
+LABELS = [("good", 0.0), ("inaccuracy", 0.02), ("mistake", 0.05), ("blunder", 0.10)]
+
+
+def expected_label(cost: float, within: bool) -> str:
+    if within:
+        return "best"
+    return [name for name, least in LABELS if cost >= least][-1]
+
+
+def near_an_edge(cost: float, margins: float) -> bool:
+    """Figures are rounded to 4 decimals in JSON: a cost this close to a threshold or to the
+    margins could fall either side of it."""
+    return any(abs(cost - edge) < 3e-4 for edge in (margins, 0.02, 0.05, 0.10))
+
+
+def test_each_decision_is_labelled_by_its_cost_in_p_win(tmp_path: Path) -> None:
+    play(tmp_path, TABLE)
+    out = review_json(tmp_path)
+    assert out["labels"] == [
+        {"label": "best", "from": None},
+        *({"label": name, "from": least} for name, least in LABELS),
+    ]
+    checked = 0
+    for d in out["decisions"]:
+        options = {o["option"]: o for o in d["advice"]["options"]}
+        top = options[d["best_game"]]
+        assert set(d["option_labels"]) == set(options) and d["label_by"] == "p_win"
+        for name, o in options.items():
+            cost = top["p_win"] - o["p_win"]
+            margins = top["p_win_margin"] + o["p_win_margin"]
+            if near_an_edge(cost, margins):
+                continue
+            within = name == d["best_game"] or cost <= margins
+            assert d["option_labels"][name] == expected_label(cost, within), (d["index"], name)
+            checked += 1
+        assert d["label"] == d["option_labels"][d["choice"]]
+    assert checked >= len(out["decisions"])
+    labels = [d["label"] for d in out["decisions"]]
+    assert out["summary"]["labels"] == {
+        name: labels.count(name) for name in ("best", "good", "inaccuracy", "mistake", "blunder")
+    }
+    text = review(tmp_path, *TINY).output
+    assert "label" in text.splitlines()[0]
+    said = ", ".join(
+        f"{labels.count(n)} {n if labels.count(n) == 1 else plural}"
+        for n, plural in (
+            ("best", "best"),
+            ("good", "good"),
+            ("inaccuracy", "inaccuracies"),
+            ("mistake", "mistakes"),
+            ("blunder", "blunders"),
+        )
+    )
+    assert f"Labels: {said} (by the cost in p_win" in " ".join(text.split())
+
+
+def test_without_the_chance_of_winning_a_label_measures_p_safe() -> None:
+    """A state without lives has no game-level figures: the best and the options tied with it
+    are ``best``, the others are labelled by the cost in p_safe."""
+    state = json.loads((Path(__file__).parent / "data" / "example_state.json").read_text())
+    del state["lives"]
+    advice = oracle.advise(state, deals=300, playouts=1000, seed=2, max_time=None)
+    assert review_module.measure(advice) == "p_safe"
+    tied = {o.option for o in advice.tied} | {advice.best.option}
+    for o in advice.options:
+        cost = advice.best.p_safe - o.p_safe
+        assert review_module.label_of(advice, o) == expected_label(cost, o.option in tied)
+
+
+@pytest.mark.parametrize(
+    ("cost", "label"),
+    [(0.0, "good"), (0.0199, "good"), (0.02, "inaccuracy"), (0.0499, "inaccuracy"),
+     (0.05, "mistake"), (0.0999, "mistake"), (0.10, "blunder"), (0.8, "blunder")],
+)  # fmt: skip
+def test_the_thresholds(cost: float, label: str) -> None:
+    assert review_module.label(cost, tied=False) == label
+    assert review_module.label(cost, tied=True) == "best"

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import json
 import random
 import sys
 from collections.abc import Callable
@@ -473,26 +472,26 @@ def oracle(
 ) -> None:
     """Ask the Oracle how safe each option is in the round of STATE.json (- reads standard
     input; the format is oracle.md's)."""
-    from thirtyone.oracle.query import advise
-    from thirtyone.oracle.state import parse
+    from thirtyone.oracle.query import answer_text, ask
 
     raw = _read_state(state_file)
     err_console = Console(stderr=True, highlight=False)
     try:
-        state = parse(raw, preset=preset, changes=changes)
         spinner = (
             err_console.status("The Oracle is thinking…")
             if err_console.is_terminal
             else contextlib.nullcontext()
         )
         with spinner:
-            advice = advise(
-                state,
+            advice = ask(
+                raw,
+                preset=preset,
+                changes=changes,
                 deals=deals,
                 playouts=playouts,
                 seed=seed,
                 threads=threads,
-                max_time=None if max_time == 0 else max_time,
+                max_time=max_time,
                 target_margin=target_margin,
                 objective=objective,
             )
@@ -502,7 +501,7 @@ def oracle(
         click.echo("Interrupted: no advice.", err=True)
         sys.exit(130)
     if as_json:
-        click.echo(json.dumps(advice.to_dict(), indent=2, allow_nan=False))
+        click.echo(answer_text(advice))
         return
     console = Console(highlight=False)
     console.print(advice_report(advice, sweeps=sweeps, width=console.width))

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import json
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -12,7 +11,7 @@ from typing import NoReturn
 import click
 from rich.console import Console
 
-from thirtyone import _core, names
+from thirtyone import _core
 from thirtyone.errors import ThirtyOneError
 from thirtyone.store import saves
 from thirtyone.study import review
@@ -30,24 +29,6 @@ def _check(ctx: click.Context, param: click.Parameter, value: int) -> int:
     except ThirtyOneError as err:
         _fail(str(err))
     return value
-
-
-def load(path: Path | None) -> tuple[saves.SavedGame, str]:
-    """The save to review (default: the last game played to its end) and its name for
-    messages, its names cropped for showing (:func:`thirtyone.names.crop`: a save may hold a
-    name of millions of characters). Raises :class:`~thirtyone.saves.SaveError` saying what is
-    wrong."""
-    given = path is not None
-    path = path or saves.last_game_path()
-    where = saves.short(path)
-    if not given and saves.look(path).state == "missing":
-        raise saves.SaveError(
-            f"there is no finished game to review at {where}: thirtyone play keeps the last "
-            "game played to its end there; or name a save: thirtyone review SAVE"
-        )
-    saved = saves.read(path)
-    saved.names = [names.crop(n) for n in saved.names]
-    return saved, where
 
 
 @contextlib.contextmanager
@@ -93,7 +74,7 @@ def review_command(
     your choice and what it cost in p_safe (and p_win when given); then the agreement, the total
     cost and the three costliest decisions. The same seed gives the same review."""
     try:
-        saved, where = load(save)
+        saved, where = review.load(save)
         replay = review.decisions(saved, where)
     except saves.SaveError as err:
         _fail(str(err))
@@ -113,6 +94,6 @@ def review_command(
     from thirtyone.study import review_view
 
     if as_json:
-        click.echo(json.dumps(review_view.to_json(done), indent=1, allow_nan=False))
+        click.echo(review_view.to_text(done))
         return
     Console(highlight=False).print(review_view.report(done))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 
 import click
@@ -30,7 +29,7 @@ def stats_command(as_json: bool) -> None:
         click.echo(f"Note: {note}.", err=True)
     if as_json:
         summary = record_summary.summary(games, path, skipped=len(contents.skipped))
-        click.echo(json.dumps(summary, indent=2, allow_nan=False, ensure_ascii=False))
+        click.echo(record_summary.to_text(summary))
     elif not games:
         click.echo(f"No games recorded yet: each game of thirtyone play finished goes to {path}.")
     else:

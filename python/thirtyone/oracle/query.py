@@ -8,9 +8,11 @@ parallel, with the interpreter released.
 
 from __future__ import annotations
 
+import json
 import secrets
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from thirtyone import _core
 from thirtyone.game.session import Session
@@ -124,3 +126,39 @@ def advise(
         best_game=best_game,
         points=raw.points,
     )
+
+
+def ask(
+    raw: str | bytes,
+    *,
+    preset: str | None = None,
+    changes: Mapping[str, Any] | None = None,
+    deals: int = _core.DEFAULT_DEALS,
+    playouts: int = _core.DEFAULT_PLAYOUTS,
+    seed: int | None = None,
+    threads: int | None = None,
+    max_time: float = 5.0,
+    target_margin: float | None = None,
+    objective: str = "round",
+) -> Advice:
+    """The question of ``thirtyone oracle`` and of ``POST /api/oracle``: the state's text
+    read and checked (``preset`` and ``changes`` as in :func:`parse`), then :func:`advise`
+    with these settings (``max_time`` 0: no limit, as on the command line). Raises a
+    :class:`~thirtyone.errors.ThirtyOneError` naming the problem."""
+    state = parse(raw, preset=preset, changes=changes)
+    return advise(
+        state,
+        deals=deals,
+        playouts=playouts,
+        seed=seed,
+        threads=threads,
+        max_time=None if max_time == 0 else max_time,
+        target_margin=target_margin,
+        objective=objective,
+    )
+
+
+def answer_text(advice: Advice) -> str:
+    """The answer's JSON text as ``thirtyone oracle --json`` prints it (without the final
+    newline) and ``POST /api/oracle`` sends it (with it)."""
+    return json.dumps(advice.to_dict(), indent=2, allow_nan=False)

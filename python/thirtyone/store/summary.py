@@ -6,6 +6,7 @@ lines shown at the end of a game.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -143,6 +144,26 @@ def summary(games: Sequence[GameRecord], path: Path, skipped: int = 0) -> dict[s
         },
         "first": games[0].finished if games else None,
         "last": games[-1].finished if games else None,
+        "history": [_history_entry(g) for g in games],
+    }
+
+
+def to_text(summary: dict[str, Any]) -> str:
+    """The JSON text of ``thirtyone stats --json`` (without the final newline), which the
+    stats page's ``GET /api/stats`` sends too."""
+    return json.dumps(summary, indent=2, allow_nan=False, ensure_ascii=False)
+
+
+def _history_entry(game: GameRecord) -> dict[str, Any]:
+    """One game of the record in the order played, for a chart of results over time."""
+    return {
+        "finished": game.finished,
+        "preset": game.preset,
+        "opponents": game.opponents,
+        "played_by": _played_by(game),
+        "seats": game.seats,
+        "place": game.place,
+        "won": game.place == 1,
     }
 
 

@@ -12,7 +12,9 @@ reviewed (the Oracle does not answer it).
 :func:`review` asks :func:`thirtyone.advise` about each of them, with a seed derived from the
 review's seed and the position and no time limit, so the same seed gives the same review, and
 says what the choice cost: the best option's ``p_safe`` minus the chosen one's, and the same in
-``p_win`` (against ``best_game``) when the Oracle gives the game-level figures.
+``p_win`` (against ``best_game``) when the Oracle gives the game-level figures. Each decision is
+then labelled by its cost (:func:`label`: best, good, inaccuracy, mistake, blunder; the one
+place of the labels' thresholds, which ``thirtyone review`` and the review page both show).
 """
 
 from __future__ import annotations
@@ -20,9 +22,10 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
-from thirtyone import _core
+from thirtyone import _core, names
 from thirtyone._core import Action
 from thirtyone.errors import ThirtyOneError
 from thirtyone.game.seats import SeatView
@@ -38,6 +41,16 @@ DEALS = 2_000
 PLAYOUTS = 5_000
 #: The steps of a turn that are decisions.
 START, PUT_DOWN = "start", "put-down"
+#: A decision's labels by what it cost (docs/review.md), with the least cost of each in points
+#: of ``p_win`` (of ``p_safe`` where the Oracle gives no chance of winning the game) as a
+#: fraction: ``best`` is the best option or one within the margins of it, whatever the cost.
+LABELS: tuple[tuple[str, float | None], ...] = (
+    ("best", None),
+    ("good", 0.0),
+    ("inaccuracy", 0.02),
+    ("mistake", 0.05),
+    ("blunder", 0.10),
+)
 
 
 @dataclass
@@ -60,6 +73,8 @@ class Decision:
     took: str | None = None
     put_down: str | None = None
     hid: bool = False
+    #: The names of the round's seats in the state's numbering (round seat i is ``players[i]``).
+    players: list[str] = field(default_factory=list)
 
 
 class _Notes:
@@ -100,6 +115,7 @@ class _Notes:
             top=view.top,
             choice=choice,
             state=session.view(self.seat),
+            players=list(view.names),
             **extra,
         )
         self.noted.append(decision)
@@ -115,6 +131,24 @@ class Replay:
     game: Session
     seat: int
     decisions: list[Decision]
+
+
+def load(path: Path | None) -> tuple[saves.SavedGame, str]:
+    """The save to review (default: the last game played to its end) and its name for
+    messages, its names cropped for showing (:func:`thirtyone.names.crop`: a save may hold a
+    name of millions of characters). Raises :class:`~thirtyone.saves.SaveError` saying what is
+    wrong."""
+    given = path is not None
+    path = path or saves.last_game_path()
+    where = saves.short(path)
+    if not given and saves.look(path).state == "missing":
+        raise saves.SaveError(
+            f"there is no finished game to review at {where}: thirtyone play keeps the last "
+            "game played to its end there; or name a save: thirtyone review SAVE"
+        )
+    saved = saves.read(path)
+    saved.names = [names.crop(n) for n in saved.names]
+    return saved, where
 
 
 def decisions(saved: saves.SavedGame, where: str, seat: int | None = None) -> Replay:
@@ -162,6 +196,66 @@ class Reviewed:
     def counted(self) -> bool:
         """Whether the decision has its figures (and counts in the summary)."""
         return self.chosen is not None
+
+    @property
+    def label_by(self) -> str | None:
+        """What the label measures (see :func:`measure`); None without figures."""
+        return None if self.chosen is None or self.advice is None else measure(self.advice)
+
+    @property
+    def label(self) -> str | None:
+        """The decision's label by its cost (see :func:`label_of`); None without figures."""
+        if self.chosen is None or self.advice is None:
+            return None
+        return label_of(self.advice, self.chosen)
+
+    def option_labels(self) -> dict[str, str]:
+        """The label each of the Oracle's options would have had (empty without advice)."""
+        if self.advice is None:
+            return {}
+        return {o.option: label_of(self.advice, o) for o in self.advice.options}
+
+
+def measure(advice: Advice) -> str:
+    """What a decision's label measures at ``advice``: ``p_win`` when the Oracle gives the
+    chance of winning the game for every option, else ``p_safe`` (no game-level figures, or
+    expected ranked points rather than a chance)."""
+    chances = not advice.points and getattr(advice, "best_game", None) is not None
+    if chances and all(p_win(o) is not None for o in advice.options):
+        return "p_win"
+    return "p_safe"
+
+
+def _p_win_margin(option: OptionAdvice | None) -> float:
+    value = getattr(option, "p_win_margin", None)
+    return 0.0 if value is None else float(value)
+
+
+def label_of(advice: Advice, option: OptionAdvice) -> str:
+    """The label of choosing ``option`` at ``advice``, by its cost in :func:`measure`: against
+    ``best_game``'s ``p_win`` (tied when the difference is within the sum of the two margins),
+    or the best's ``p_safe`` (tied as the Oracle's ``tied`` says)."""
+    if measure(advice) == "p_win":
+        top = getattr(advice, "best_game", None)
+        cost = (p_win(top) or 0.0) - (p_win(option) or 0.0)
+        within = cost <= _p_win_margin(top) + _p_win_margin(option)
+        return label(cost, option.option == getattr(top, "option", None) or within)
+    tied = {o.option for o in advice.tied}
+    cost = advice.best.p_safe - option.p_safe
+    return label(cost, option.option == advice.best.option or option.option in tied)
+
+
+def label(cost: float, tied: bool) -> str:
+    """The label of a decision that cost ``cost`` (a fraction, of ``p_win`` or ``p_safe``):
+    ``best`` when the option chosen is the best or within the margins of it (``tied``), else
+    the last of :data:`LABELS` whose least cost it reaches."""
+    if tied:
+        return LABELS[0][0]
+    found = LABELS[1][0]
+    for name, least in LABELS[1:]:
+        if least is not None and cost >= least - 1e-12:
+            found = name
+    return found
 
 
 def judge(decision: Decision, advice: Advice) -> Reviewed:
@@ -251,6 +345,14 @@ class Review:
         if not costs or any(c is None for c in costs):
             return None
         return sum(c or 0.0 for c in costs)
+
+    def labels(self) -> dict[str, int]:
+        """How many decisions have each label (every label, in :data:`LABELS`' order)."""
+        counts = {name: 0 for name, _ in LABELS}
+        for r in self.counted:
+            if (found := r.label) is not None:
+                counts[found] += 1
+        return counts
 
     def costliest(self, most: int = 3) -> list[Reviewed]:
         """The decisions that cost most in ``p_safe`` (only those that cost something), the

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from rich.console import Group
@@ -9,7 +10,7 @@ from rich.table import Table
 from rich.text import Text
 
 from thirtyone.oracle.answer import Kind, OptionAdvice
-from thirtyone.study.review import PUT_DOWN, Decision, Review, Reviewed, p_win
+from thirtyone.study.review import LABELS, PUT_DOWN, Decision, Review, Reviewed, p_win
 from thirtyone.terminal.advice_view import BEST_MARK, TIED_MARK, option_label
 from thirtyone.terminal.display import ordinal
 
@@ -75,10 +76,14 @@ def decision_dict(index: int, r: Reviewed) -> dict[str, Any]:
         "agreed": r.agreed,
         "cost_p_safe": _r4(r.cost_safe),
         "cost_p_win": _r4(r.cost_win),
+        "label": r.label,
+        "label_by": r.label_by,
+        "option_labels": r.option_labels(),
         "chosen": option_dict(r.chosen),
         "note": r.note,
         "advice": None if r.advice is None else r.advice.to_dict(),
         "state": d.state,
+        "players": list(d.players),
     }
 
 
@@ -109,6 +114,7 @@ def to_json(review: Review) -> dict[str, Any]:
             "playouts": review.settings.playouts,
             "seed": review.settings.seed,
         },
+        "labels": [{"label": name, "from": least} for name, least in LABELS],
         "decisions": [decision_dict(i, r) for i, r in enumerate(review.reviewed, start=1)],
         "summary": {
             "decisions": len(review.reviewed),
@@ -118,8 +124,15 @@ def to_json(review: Review) -> dict[str, Any]:
             "cost_p_safe": _r4(review.cost_safe),
             "cost_p_win": _r4(review.cost_win),
             "costliest": [index[id(r)] for r in review.costliest()],
+            "labels": review.labels(),
         },
     }
+
+
+def to_text(review: Review) -> str:
+    """The JSON text of ``thirtyone review --json`` (without the final newline), which the
+    review page's ``GET /api/review`` sends too."""
+    return json.dumps(to_json(review), indent=1, allow_nan=False)
 
 
 # -- the terminal ---------------------------------------------------------------------------------
@@ -144,6 +157,7 @@ def decisions_table(review: Review) -> Table:
     table.add_column("cost", justify="right")
     if with_win:
         table.add_column("win cost", justify="right")
+    table.add_column("label")
     for i, r in enumerate(review.reviewed, start=1):
         d = r.decision
         best = "no advice" if r.best is None else option_label(r.best)
@@ -153,6 +167,7 @@ def decisions_table(review: Review) -> Table:
         row += [f"{choice_label(d)} {_mark(r)}".rstrip(), best, cost]
         if with_win:
             row.append(points(r.cost_win))
+        row.append(r.label or "")
         table.add_row(*row, style=style)
     return table
 
@@ -186,6 +201,21 @@ def _costly_line(n: int, r: Reviewed) -> str:
     return line
 
 
+def labels_line(review: Review) -> str:
+    """``Labels: 12 best, 3 good, 1 inaccuracy, 0 mistakes, 1 blunder (by the cost in p_win:
+    good under 2 points, inaccuracy from 2, mistake from 5, blunder from 10).``"""
+    counts = review.labels()
+    plural = {"best": "best", "good": "good", "inaccuracy": "inaccuracies"}
+    said = [f"{n} {name if n == 1 else plural.get(name, name + 's')}" for name, n in counts.items()]
+    bounds = [f"{name} from {100 * least:g}" for name, least in LABELS[2:] if least is not None]
+    by = {r.label_by for r in review.counted if r.label_by is not None}
+    measure = " or ".join(sorted(by, reverse=True)) or "p_win"
+    return (
+        f"Labels: {', '.join(said)} (by the cost in {measure}: best or within the margins, "
+        f"good under {100 * (LABELS[2][1] or 0):g} points, {', '.join(bounds)})."
+    )
+
+
 def summary(review: Review) -> Text:
     """Agreement, total cost and the three costliest decisions."""
     counted = review.counted
@@ -202,6 +232,7 @@ def summary(review: Review) -> Text:
         f"Total cost: {points(review.cost_safe)} points of p_safe (the chance of losing no "
         f"life in the round); of p_win: {win_text}."
     )
+    lines.append(labels_line(review))
     costly = review.costliest()
     if costly:
         lines.append("Costliest decisions:")

@@ -1,0 +1,376 @@
+"""The study side of the local web server: the Oracle over HTTP, the review of a saved game and
+the record of games, as JSON and as two pages.
+
+- ``POST /api/oracle``: the body is a state (``oracle.md``); the query parameters ``deals``,
+  ``playouts``, ``seed``, ``max_time`` and ``objective`` are ``thirtyone oracle``'s, with its
+  defaults and bounds. The answer is the text of ``thirtyone oracle --json`` for the same
+  settings (one function, :func:`thirtyone.oracle.query.ask`, answers both); a bad state or
+  setting gets 400 and ``{"error": MESSAGE}``, the command's message; a body over
+  :data:`MAX_STATE_BYTES` gets 413, unread.
+- ``GET /api/review?game=…&deals=…&playouts=…&seed=…``: the text of ``thirtyone review --json``
+  for the game ``last`` (the default: the last game played to its end), ``current`` (the save
+  of the game under way) or a save of the data folder named by its file name
+  (``saved-game.2.json``, :data:`SAVE_NAME`): never a path, so no page can have another file
+  read. A review is made once for a file as it is and its settings, and kept.
+- ``GET /api/saves``: the saves a review may be asked of, with their players and state.
+- ``GET /api/stats``: the text of ``thirtyone stats --json``.
+- ``GET /review``, ``GET /stats`` and ``/study/…``: the two pages (plain HTML, CSS and
+  JavaScript shipped in the package: no build step, nothing from the internet).
+
+The Oracle and the reviews run in worker threads (never on the event loop), at most
+:data:`AT_ONCE` at a time; a question waiting for its turn holds no core.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import re
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any, TypeVar
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.routing import BaseRoute, Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from thirtyone import _core
+from thirtyone.errors import ThirtyOneError
+from thirtyone.names import crop, quoted
+from thirtyone.oracle.query import answer_text, ask
+from thirtyone.store import record, saves
+from thirtyone.store import summary as record_summary
+from thirtyone.study import review, review_view
+
+#: No state comes near this size (a round has at most 1,000 turns); a larger body is refused.
+MAX_STATE_BYTES = 1 << 20
+#: The query parameters of ``POST /api/oracle`` and of ``GET /api/review``.
+ORACLE_PARAMETERS = ("deals", "playouts", "seed", "max_time", "objective")
+REVIEW_PARAMETERS = ("game", "deals", "playouts", "seed")
+OBJECTIVES = ("round", "game")
+#: The save files a review may be asked of: the last game, the save and its numbered backups.
+SAVE_NAME = re.compile(r"(?:last-game|saved-game(?:\.[1-9][0-9]{0,3})?)\.json")
+#: The backups listed by ``GET /api/saves`` (the most recent first).
+LISTED_BACKUPS = 50
+#: Questions to the Oracle (and reviews) running at once; each uses every core.
+AT_ONCE = 2
+#: Reviews kept, the most recently asked.
+KEPT_REVIEWS = 8
+
+STATIC = Path(__file__).parent / "static" / "study"
+#: The pages load only their own files, and no other site may frame them.
+PAGE_HEADERS = {
+    "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; base-uri 'none'; "
+    "form-action 'self'; frame-ancestors 'none'",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "Cache-Control": "no-store",
+}
+API_HEADERS = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff"}
+
+T = TypeVar("T")
+_running = threading.BoundedSemaphore(AT_ONCE)
+
+
+class Refused(Exception):
+    """A request refused: its HTTP status and the message, one line as the command says it."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = " ".join(message.split())
+
+    def response(self) -> JSONResponse:
+        return JSONResponse({"error": self.message}, self.status, headers=API_HEADERS)
+
+
+def _json(text: str) -> Response:
+    """A JSON text as the command prints it (with its final newline)."""
+    return Response(text + "\n", media_type="application/json", headers=API_HEADERS)
+
+
+async def _in_turn(work: Callable[[], T]) -> T:
+    """``work()`` in a worker thread, once fewer than :data:`AT_ONCE` are running."""
+
+    def run() -> T:
+        with _running:
+            return work()
+
+    return await run_in_threadpool(run)
+
+
+# -- the query parameters -------------------------------------------------------------------------
+
+
+def parameters(request: Request, allowed: tuple[str, ...]) -> dict[str, str]:
+    """The query parameters, each given once and each one of ``allowed``."""
+    found: dict[str, str] = {}
+    for key, value in request.query_params.multi_items():
+        if key not in allowed:
+            raise Refused(
+                400,
+                f"unknown query parameter {quoted(key)}: the known ones are {', '.join(allowed)}",
+            )
+        if key in found:
+            raise Refused(400, f"{key} is given twice")
+        found[key] = value
+    return found
+
+
+def _whole(given: Mapping[str, str], name: str, default: int | None) -> int | None:
+    text = given.get(name)
+    if text is None:
+        return default
+    if not re.fullmatch(r"\s*[+-]?[0-9]{1,40}\s*", text):
+        raise Refused(400, f"{name} must be a whole number, not {quoted(text)}")
+    return int(text)
+
+
+def _seconds(given: Mapping[str, str], name: str, default: float) -> float:
+    text = given.get(name)
+    if text is None:
+        return default
+    if not re.fullmatch(r"\s*[+-]?(?:[0-9]{1,20}(?:\.[0-9]{0,20})?|\.[0-9]{1,20})\s*", text):
+        raise Refused(400, f"{name} must be a number of seconds, not {quoted(text)}")
+    return float(text)
+
+
+def _counts(given: Mapping[str, str], deals: int, playouts: int) -> tuple[int, int]:
+    """``deals`` and ``playouts`` (with these defaults), checked against the core's bounds as
+    the command checks its options."""
+    chosen = (_whole(given, "deals", deals), _whole(given, "playouts", playouts))
+    assert chosen[0] is not None and chosen[1] is not None
+    try:
+        _core.check_settings(deals=chosen[0], playouts=chosen[1])
+    except ThirtyOneError as err:
+        raise Refused(400, str(err)) from None
+    return chosen[0], chosen[1]
+
+
+# -- POST /api/oracle -----------------------------------------------------------------------------
+
+
+def oracle_settings(given: Mapping[str, str]) -> dict[str, Any]:
+    """The settings of ``thirtyone oracle`` from the query parameters, with its defaults."""
+    deals, playouts = _counts(given, _core.DEFAULT_DEALS, _core.DEFAULT_PLAYOUTS)
+    objective = given.get("objective", "round")
+    if objective not in OBJECTIVES:
+        raise Refused(400, f"objective must be round or game, not {quoted(objective)}")
+    return {
+        "deals": deals,
+        "playouts": playouts,
+        "seed": _whole(given, "seed", None),
+        "max_time": _seconds(given, "max_time", 5.0),
+        "objective": objective,
+    }
+
+
+async def read_body(request: Request, most: int = MAX_STATE_BYTES) -> bytes:
+    """The request's body, refused (413) past ``most`` bytes without reading the rest."""
+    length = request.headers.get("content-length", "")
+    if length.isdigit() and len(length) < 20 and int(length) > most:
+        raise Refused(413, f"the state is {int(length):,} bytes; at most {most:,} are read")
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > most:
+            raise Refused(413, f"the state is over {most:,} bytes; at most {most:,} are read")
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+async def oracle(request: Request) -> Response:
+    """``POST /api/oracle``: the Oracle's answer to the state in the body."""
+    try:
+        settings = oracle_settings(parameters(request, ORACLE_PARAMETERS))
+        raw = await read_body(request)
+    except Refused as refused:
+        return refused.response()
+    try:
+        advice = await _in_turn(lambda: ask(raw, **settings))
+    except ThirtyOneError as err:
+        return Refused(400, str(err)).response()
+    return _json(answer_text(advice))
+
+
+# -- GET /api/review, GET /api/saves --------------------------------------------------------------
+
+
+def save_path(game: str | None) -> Path | None:
+    """The save called ``game``: None for the last game (``last``, the default), the current
+    save (``current``), or a save file of the data folder by name; anything else is refused."""
+    if game in (None, "", "last"):
+        return None
+    if game == "current":
+        return saves.default_path()
+    if game is not None and SAVE_NAME.fullmatch(game):
+        return saves.data_dir() / game
+    raise Refused(
+        400,
+        f"game must be last, current or the file name of a save in the data folder "
+        f"(saved-game.1.json), not {quoted(game or '')}",
+    )
+
+
+class Reviews:
+    """The reviews made, by the file as it was (its identity, size and time) and the settings;
+    one review is made at a time."""
+
+    def __init__(self, kept: int = KEPT_REVIEWS) -> None:
+        self.kept = kept
+        self._done: OrderedDict[tuple[Any, ...], str] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def text(self, path: Path | None, deals: int, playouts: int, seed: int | None) -> str:
+        """The JSON text of the review (raises :class:`Refused` as the command would fail)."""
+        where = path or saves.last_game_path()
+        try:
+            info = where.stat()
+            key: tuple[Any, ...] = (str(where), info.st_ino, info.st_size, info.st_mtime_ns)
+        except OSError:
+            key = (str(where), None)
+        key += (deals, playouts, seed)
+        with self._lock:
+            if key in self._done:
+                self._done.move_to_end(key)
+                return self._done[key]
+            with _running:  # (a review waiting for the one being made holds no turn)
+                text = _review_text(path, deals, playouts, seed)
+            self._done[key] = text
+            while len(self._done) > self.kept:
+                self._done.popitem(last=False)
+            return text
+
+
+def _review_text(path: Path | None, deals: int, playouts: int, seed: int | None) -> str:
+    """``thirtyone review [PATH] --json``'s text, or :class:`Refused` with its message."""
+    try:
+        saved, where = review.load(path)
+        replay = review.decisions(saved, where)
+    except saves.SaveError as err:
+        missing = not os.path.lexists(path or saves.last_game_path())
+        raise Refused(404 if missing else 422, str(err)) from None
+    if not replay.decisions:
+        name = saved.names[replay.seat]
+        raise Refused(422, f"the game at {where} has no decisions of {name} to review")
+    settings = review.Settings(deals, playouts, saved.seed if seed is None else seed)
+    try:
+        return review_view.to_text(review.review(replay, settings))
+    except ThirtyOneError as err:
+        raise Refused(400, str(err)) from None
+
+
+_reviews = Reviews()
+
+
+async def review_game(request: Request) -> Response:
+    """``GET /api/review``: a saved game reviewed, as ``thirtyone review --json``."""
+    try:
+        given = parameters(request, REVIEW_PARAMETERS)
+        deals, playouts = _counts(given, review.DEALS, review.PLAYOUTS)
+        seed = _whole(given, "seed", None)
+        path = save_path(given.get("game"))
+        text = await run_in_threadpool(_reviews.text, path, deals, playouts, seed)
+    except Refused as refused:
+        return refused.response()
+    return _json(text)
+
+
+def _listed(game: str, path: Path) -> dict[str, Any] | None:
+    """A save as ``GET /api/saves`` lists it (None when there is nothing at ``path``)."""
+    try:
+        found = saves.look(path)
+        if found.state == "missing":
+            return None
+        modified = dt.datetime.fromtimestamp(path.stat().st_mtime, dt.UTC)
+    except (saves.SaveError, OSError) as err:
+        return {"game": game, "file": path.name, "state": "not a save", "why": str(err)}
+    entry: dict[str, Any] = {
+        "game": game,
+        "file": path.name,
+        "state": found.state,
+        "modified": modified.isoformat(timespec="seconds"),
+    }
+    if found.saved is not None:
+        entry["names"] = [crop(n) for n in found.saved.names]
+        entry["you"] = found.saved.you
+        entry["seed"] = found.saved.seed
+    else:
+        entry["why"] = found.why
+    return entry
+
+
+def saves_list() -> list[dict[str, Any]]:
+    """The last game, the save and the most recent backups of the data folder."""
+    folder = saves.data_dir()
+    chosen = [("last", saves.last_game_path()), ("current", saves.default_path())]
+    try:
+        backups = [p for p in folder.glob("saved-game.*.json") if SAVE_NAME.fullmatch(p.name)]
+        backups.sort(key=lambda p: p.stat().st_mtime, reverse=True)
+    except OSError:
+        backups = []
+    chosen += [(p.name, p) for p in backups[:LISTED_BACKUPS]]
+    return [e for game, path in chosen if (e := _listed(game, path)) is not None]
+
+
+async def saves_listed(request: Request) -> Response:
+    """``GET /api/saves``."""
+    try:
+        parameters(request, ())
+    except Refused as refused:
+        return refused.response()
+    listed = await run_in_threadpool(saves_list)
+    return JSONResponse({"folder": str(saves.data_dir()), "saves": listed}, headers=API_HEADERS)
+
+
+# -- GET /api/stats -------------------------------------------------------------------------------
+
+
+def stats_text() -> str:
+    """``thirtyone stats --json``'s text, or :class:`Refused` with its message."""
+    path = record.default_path()
+    try:
+        contents = record.read(path)
+    except record.RecordError as err:
+        raise Refused(422, str(err)) from None
+    summary = record_summary.summary(contents.games, path, skipped=len(contents.skipped))
+    return record_summary.to_text(summary)
+
+
+async def stats(request: Request) -> Response:
+    """``GET /api/stats``: the record of games, as ``thirtyone stats --json``."""
+    try:
+        parameters(request, ())
+        text = await run_in_threadpool(stats_text)
+    except Refused as refused:
+        return refused.response()
+    return _json(text)
+
+
+# -- the pages ------------------------------------------------------------------------------------
+
+
+def page(name: str) -> Callable[[Request], Any]:
+    """The route of a page: its HTML file, with headers that keep it to its own files."""
+
+    async def show(request: Request) -> Response:
+        text = (STATIC / name).read_text(encoding="utf-8")
+        return HTMLResponse(text, headers=PAGE_HEADERS)
+
+    return show
+
+
+routes: list[BaseRoute] = [
+    Route("/api/oracle", oracle, methods=["POST"]),
+    Route("/api/review", review_game, methods=["GET"]),
+    Route("/api/saves", saves_listed, methods=["GET"]),
+    Route("/api/stats", stats, methods=["GET"]),
+    Route("/review", page("review.html"), methods=["GET"]),
+    Route("/stats", page("stats.html"), methods=["GET"]),
+    Mount("/study", app=StaticFiles(directory=STATIC), name="study"),
+]

@@ -1,0 +1,349 @@
+"""The study side of the web server without a browser (Starlette's test client): the Oracle over
+HTTP answers exactly what ``thirtyone oracle --json`` prints for the same settings and refuses
+what the command refuses with its message; the review and the record are the JSON of
+``thirtyone review --json`` and ``thirtyone stats --json``; a review reads only the saves of the
+data folder, chosen by name; the Oracle runs off the event loop."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette", reason="the web extra is not installed: pip install '.[web]'")
+pytest.importorskip("httpx", reason="Starlette's test client needs httpx")
+
+import httpx
+from click.testing import CliRunner, Result
+from starlette.applications import Starlette
+from starlette.testclient import TestClient
+from thirtyone.cli.app import main
+from thirtyone.errors import StateError
+from thirtyone.game.rules import Rules
+from thirtyone.store import record
+from thirtyone.store.record import GameRecord
+from thirtyone.web import api
+
+EXAMPLE = (Path(__file__).parent / "data" / "example_state.json").read_bytes()
+ENV = {"COLUMNS": "100", "NO_COLOR": "1"}
+#: A small budget with no time limit: the answer is the whole of its work on any machine.
+SMALL = {"deals": "300", "playouts": "1000", "seed": "3", "max_time": "0"}
+REVIEW = {"deals": "200", "playouts": "500"}
+# Draw from the stock and put the drawn card down (the 4th card), every turn.
+ALWAYS_DRAWS = "d\n4\n" * 400
+TABLE = ["--seats", "2", "--lives", "1", "--seed", "5"]
+
+
+@pytest.fixture
+def client() -> TestClient:
+    return TestClient(Starlette(routes=api.routes))
+
+
+def cli(*args: str, input: bytes | str | None = None) -> Result:
+    data = os.environ["THIRTYONE_DATA_DIR"]
+    r = CliRunner().invoke(main, list(args), input=input, env={**ENV, "THIRTYONE_DATA_DIR": data})
+    assert "Traceback" not in r.output
+    return r
+
+
+def options(settings: dict[str, str]) -> list[str]:
+    """The command's options for the API's query parameters."""
+    return [x for k, v in settings.items() for x in (f"--{k.replace('_', '-')}", v)]
+
+
+def refused_as_the_command(response: httpx.Response, result: Result, status: int = 400) -> None:
+    """The API refuses with the command's one line, and the command exits with status 2."""
+    assert result.exit_code == 2, result.output
+    assert response.status_code == status, response.text
+    assert result.stderr == f"Error: {response.json()['error']}\n"
+
+
+def play(*args: str, moves: str = ALWAYS_DRAWS) -> None:
+    r = cli("play", "--no-oracle", "--fast", *args, input=moves)
+    assert r.exit_code == 0, r.output
+
+
+# -- POST /api/oracle -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("objective", ["round", "game"])
+def test_the_oracle_answers_what_the_command_prints(client: TestClient, objective: str) -> None:
+    state = json.loads(EXAMPLE)
+    state["lives"] = [3, 3, 2, 1]
+    body = json.dumps(state).encode()
+    settings = {**SMALL, "objective": objective}
+    response = client.post("/api/oracle", params=settings, content=body)
+    assert response.status_code == 200, response.text
+    assert response.headers["content-type"] == "application/json"
+    printed = cli("oracle", "-", "--json", *options(settings), input=body)
+    assert printed.exit_code == 0, printed.output
+    assert response.text == printed.stdout
+    # Holding AH 9H 4H with the QC on top (oracle.md's example): knock, draw, or take the QC.
+    answer = response.json()
+    assert {o["option"] for o in answer["options"]} == {"knock", "draw", "take"}
+    assert next(o for o in answer["options"] if o["option"] == "take")["card"] == "QC"
+    assert answer["deals"] <= 300 and "best_game" in answer
+
+
+def test_the_defaults_are_the_commands(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without parameters the Oracle is asked with the command's defaults."""
+    asked: list[dict[str, Any]] = []
+
+    def noted(raw: bytes, **settings: Any) -> Any:
+        asked.append(settings)
+        raise StateError("noted")
+
+    monkeypatch.setattr(api, "ask", noted)
+    assert client.post("/api/oracle", content=EXAMPLE).json() == {"error": "noted"}
+    defaults = main.commands["oracle"].make_context("oracle", ["-"]).params
+    wanted = ("deals", "playouts", "seed", "max_time", "objective")
+    assert asked == [{name: defaults[name] for name in wanted}]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        b"",
+        b"{not json",
+        b'{"seats": 4}',
+        json.dumps({**json.loads(EXAMPLE), "colour": "red"}).encode(),
+        json.dumps({**json.loads(EXAMPLE), "hand": ["AH", "AH", "4H"]}).encode(),
+        json.dumps({**json.loads(EXAMPLE), "me": 7}).encode(),
+        b"\xff\xfe not text",
+    ],
+)
+def test_a_bad_state_gets_the_commands_message(client: TestClient, body: bytes) -> None:
+    response = client.post("/api/oracle", params=SMALL, content=body)
+    refused_as_the_command(response, cli("oracle", "-", "--json", *options(SMALL), input=body))
+
+
+@pytest.mark.parametrize(
+    "changed",
+    [{"deals": "0"}, {"playouts": "20000000"}, {"seed": "-1"}, {"max_time": "4000"}],
+)
+def test_a_setting_out_of_bounds_gets_the_commands_message(
+    client: TestClient, changed: dict[str, str]
+) -> None:
+    settings = {**SMALL, **changed}
+    response = client.post("/api/oracle", params=settings, content=EXAMPLE)
+    printed = cli("oracle", "-", "--json", *options(settings), input=EXAMPLE)
+    refused_as_the_command(response, printed)
+
+
+@pytest.mark.parametrize(
+    ("query", "said"),
+    [
+        ("deals=many", "deals must be a whole number, not 'many'"),
+        ("max_time=soon", "max_time must be a number of seconds, not 'soon'"),
+        ("objective=fun", "objective must be round or game, not 'fun'"),
+        ("dealz=3", "unknown query parameter 'dealz'"),
+        ("seed=1&seed=2", "seed is given twice"),
+        ("deals=" + "9" * 5000, "deals must be a whole number"),
+    ],
+)
+def test_parameters_that_are_not_settings_are_refused(
+    client: TestClient, query: str, said: str
+) -> None:
+    response = client.post(f"/api/oracle?{query}", content=EXAMPLE)
+    assert response.status_code == 400 and said in response.json()["error"]
+
+
+def test_an_oversize_body_is_refused_unread(client: TestClient) -> None:
+    big = b" " * (api.MAX_STATE_BYTES + 1)
+    response = client.post("/api/oracle", params=SMALL, content=big)
+    assert response.status_code == 413
+    assert f"at most {api.MAX_STATE_BYTES:,} are read" in response.json()["error"]
+
+    def chunks() -> Any:  # no Content-Length: counted as it comes
+        for _ in range(api.MAX_STATE_BYTES // 4096 + 2):
+            yield b" " * 4096
+
+    response = client.post("/api/oracle", params=SMALL, content=chunks())
+    assert response.status_code == 413
+    # A state with whitespace up to the limit is read whole.
+    padded = EXAMPLE + b" " * (api.MAX_STATE_BYTES - len(EXAMPLE))
+    assert client.post("/api/oracle", params=SMALL, content=padded).status_code == 200
+
+
+def test_only_post_asks_the_oracle(client: TestClient) -> None:
+    assert client.get("/api/oracle").status_code == 405
+
+
+def test_the_oracle_runs_off_the_event_loop(monkeypatch: pytest.MonkeyPatch) -> None:
+    """While the Oracle works on one request, another is answered: the first is held until the
+    second has its answer, which could never come if the Oracle held the event loop."""
+    released = threading.Event()
+    real = api.ask
+
+    def held(raw: bytes, **settings: Any) -> Any:
+        if not released.wait(60):
+            raise AssertionError("no other request was answered while the Oracle ran")
+        return real(raw, **settings)
+
+    monkeypatch.setattr(api, "ask", held)
+
+    async def both() -> tuple[httpx.Response, httpx.Response]:
+        transport = httpx.ASGITransport(app=Starlette(routes=api.routes))
+        async with httpx.AsyncClient(transport=transport, base_url="http://local") as http:
+            asked = asyncio.create_task(http.post("/api/oracle", params=SMALL, content=EXAMPLE))
+            await asyncio.sleep(0)
+            stats = await http.get("/api/stats")
+            released.set()
+            return await asked, stats
+
+    answer, stats = asyncio.run(both())
+    assert stats.status_code == 200 and answer.status_code == 200
+    assert answer.json()["deals"] <= 300
+
+
+# -- GET /api/review ------------------------------------------------------------------------------
+
+
+def test_the_review_is_the_commands(client: TestClient) -> None:
+    play(*TABLE)
+    response = client.get("/api/review", params=REVIEW)
+    assert response.status_code == 200, response.text
+    printed = cli("review", "--json", *options(REVIEW))
+    assert printed.exit_code == 0 and response.text == printed.stdout
+    review = response.json()
+    assert review["game"]["seed"] == 5 and review["decisions"]
+    # The current save (the same finished game) and the save by its file name: the same review.
+    assert client.get("/api/review", params={**REVIEW, "game": "current"}).text == response.text
+    named = client.get("/api/review", params={**REVIEW, "game": "saved-game.json"})
+    assert named.text == response.text
+    seeded = client.get("/api/review", params={**REVIEW, "seed": "9"})
+    assert seeded.text == cli("review", "--json", *options(REVIEW), "--seed", "9").stdout
+
+
+def test_a_review_reads_only_the_saves_of_the_data_folder(client: TestClient) -> None:
+    play(*TABLE)
+    data = Path(os.environ["THIRTYONE_DATA_DIR"])
+    (data / "notes.json").write_text('{"format": "thirtyone-save"}')
+    for game in (
+        "../saved-game.json",
+        "/etc/passwd",
+        str(data / "saved-game.json"),
+        "saved-game.json/../last-game.json",
+        "notes.json",
+        "record.sqlite3",
+        "saved-game.0.json",
+        "saved-game.1.json.bak",
+        "%2e%2e/saved-game.json",
+    ):
+        response = client.get("/api/review", params={**REVIEW, "game": game})
+        assert response.status_code == 400, game
+        assert response.json()["error"].startswith("game must be last, current or the file name")
+
+
+def test_a_missing_or_foreign_save_gets_the_commands_message(client: TestClient) -> None:
+    response = client.get("/api/review", params=REVIEW)  # no game played yet
+    refused_as_the_command(response, cli("review", "--json", *options(REVIEW)), 404)
+    data = Path(os.environ["THIRTYONE_DATA_DIR"])
+    response = client.get("/api/review", params={**REVIEW, "game": "saved-game.3.json"})
+    printed = cli("review", str(data / "saved-game.3.json"), "--json", *options(REVIEW))
+    refused_as_the_command(response, printed, 404)
+    (data / "saved-game.2.json").write_text("my shopping list")
+    response = client.get("/api/review", params={**REVIEW, "game": "saved-game.2.json"})
+    printed = cli("review", str(data / "saved-game.2.json"), "--json", *options(REVIEW))
+    refused_as_the_command(response, printed, 422)
+    assert "not a thirtyone save" in response.json()["error"]
+
+
+def test_review_settings_out_of_bounds_are_the_commands(client: TestClient) -> None:
+    play(*TABLE)
+    response = client.get("/api/review", params={"deals": "0"})
+    refused_as_the_command(response, cli("review", "--json", "--deals", "0"))
+
+
+def test_a_review_is_made_once_for_a_file_as_it_is(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    play(*TABLE)
+    made: list[int] = []
+    real = api.review.review
+
+    def counted(*args: Any, **kw: Any) -> Any:
+        made.append(1)
+        return real(*args, **kw)
+
+    monkeypatch.setattr(api.review, "review", counted)
+    first = client.get("/api/review", params=REVIEW).text
+    assert client.get("/api/review", params=REVIEW).text == first and len(made) == 1
+    play("--seats", "2", "--lives", "1", "--seed", "6")  # a new last game
+    assert client.get("/api/review", params=REVIEW).text != first and len(made) == 2
+
+
+def test_the_saves_listed(client: TestClient) -> None:
+    assert client.get("/api/saves").json()["saves"] == []
+    play(*TABLE)
+    data = Path(os.environ["THIRTYONE_DATA_DIR"])
+    (data / "saved-game.1.json").write_bytes((data / "saved-game.json").read_bytes())
+    (data / "saved-game.2.json").write_text("not a save")
+    listed = {s["game"]: s for s in client.get("/api/saves").json()["saves"]}
+    assert set(listed) == {"last", "current", "saved-game.1.json", "saved-game.2.json"}
+    assert listed["last"]["state"] == "finished" and listed["last"]["names"] == ["You", "Alice"]
+    assert listed["saved-game.1.json"]["seed"] == 5
+    assert listed["saved-game.2.json"]["state"] == "not a save"
+
+
+# -- GET /api/stats -------------------------------------------------------------------------------
+
+
+def test_the_record_is_the_commands(client: TestClient) -> None:
+    empty = client.get("/api/stats")
+    assert empty.status_code == 200 and empty.json()["games"] == 0
+    assert empty.text == cli("stats", "--json").stdout
+    path = record.default_path()
+    for place, preset in ((1, "standard"), (2, "scat"), (1, "standard")):
+        others = [1, 2, 3]
+        placing = [*others[: place - 1], 0, *others[place - 1 :]]
+        record.add(
+            path,
+            GameRecord(
+                finished=f"2025-02-0{place}T10:00:00+00:00",
+                preset=preset,
+                rules=Rules.preset(preset).to_dict(),
+                names=["You", "Alice", "Ben", "Cara"],
+                you=0,
+                placing=placing,
+                points=None,
+                rounds=5,
+                opponents="table",
+                autoplay=False,
+            ),
+        )
+    response = client.get("/api/stats")
+    assert response.status_code == 200 and response.text == cli("stats", "--json").stdout
+    stats = response.json()
+    assert (stats["games"], stats["wins"]) == (3, 2)
+    assert [g["won"] for g in stats["history"]] == [True, False, True]
+    assert [g["place"] for g in stats["history"]] == [1, 2, 1]
+
+
+def test_a_record_that_cannot_be_read_is_said(client: TestClient) -> None:
+    record.default_path().parent.mkdir(parents=True, exist_ok=True)
+    record.default_path().write_text("not a database")
+    response = client.get("/api/stats")
+    refused_as_the_command(response, cli("stats", "--json"), 422)
+
+
+# -- the pages ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("page", ["/review", "/stats"])
+def test_the_pages_load_only_their_own_files(client: TestClient, page: str) -> None:
+    response = client.get(page)
+    assert response.status_code == 200 and response.headers["content-type"].startswith("text/html")
+    policy = response.headers["content-security-policy"]
+    assert "default-src 'self'" in policy and "frame-ancestors 'none'" in policy
+    assert "http" not in response.text.replace('href="/', "")  # nothing from another site
+    script = page.strip("/") + ".js"
+    assert f'src="/study/{script}"' in response.text
+    assert client.get(f"/study/{script}").status_code == 200
+    assert client.get("/study/study.css").status_code == 200
+    assert client.get("/study/../api.py").status_code == 404

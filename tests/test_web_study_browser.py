@@ -1,0 +1,290 @@
+"""The review and stats pages in a real browser: Playwright driving Chromium against the study
+routes served by uvicorn on a free port. The review's replay stepped with the keyboard alone,
+a decision retried with the Oracle hidden until the choice, the stats page's figures, and both
+pages at 390x844 (no sideways scrolling, tap targets of at least 44 px). Screenshots are kept
+in ``test-results/web-study/`` (or ``$THIRTYONE_TEST_ARTEFACTS/web-study/``)."""
+
+from __future__ import annotations
+
+import os
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette", reason="the web extra is not installed: pip install '.[web]'")
+pytest.importorskip("uvicorn", reason="the web extra is not installed: pip install '.[web]'")
+pytest.importorskip("playwright", reason="Playwright is not installed: pip install '.[test]'")
+
+import httpx
+import uvicorn
+from click.testing import CliRunner
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+from starlette.applications import Starlette
+from thirtyone.cli.app import main
+from thirtyone.game.rules import Rules
+from thirtyone.store import record
+from thirtyone.store.record import GameRecord
+from thirtyone.web import api
+
+CHROMIUM = Path(os.environ.get("THIRTYONE_CHROMIUM", "/usr/bin/chromium"))
+ARTEFACTS = Path(
+    os.environ.get("THIRTYONE_TEST_ARTEFACTS", Path(__file__).parent.parent / "test-results")
+)
+SHOTS = ARTEFACTS / "web-study"
+PHONE = {"width": 390, "height": 844}
+REVIEW = {"deals": "200", "playouts": "500"}
+ALWAYS_DRAWS = "d\n4\n" * 400
+SUITS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
+
+
+def card(text: str) -> str:
+    """A card as the page writes it: ``10♥`` for ``TH``."""
+    rank = text[:-1]
+    return f"{'10' if rank == 'T' else rank}{SUITS[text[-1]]}"
+
+
+def words(option: dict[str, Any]) -> str:
+    """The name of the button that plays an option of the Oracle's answer."""
+    name = option["option"]
+    if name.startswith("discard:"):
+        return f"Put down {card(name.split(':')[1])}"
+    if name == "take":
+        return f"Take {card(option['card'])}, put down {card(option['discard'])}"
+    return {"knock": "Knock", "draw": "Draw from the stock", "decline": "Decline the discard"}[name]
+
+
+# -- the server and the browser -------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    """The study routes served by uvicorn in a thread, on a free port of 127.0.0.1."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    app = Starlette(routes=api.routes)
+    served = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
+    thread = threading.Thread(target=served.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    for _ in range(3000):  # (a bound, not a measure: it starts in milliseconds)
+        if served.started or not thread.is_alive():
+            break
+        time.sleep(0.01)
+    assert served.started, "uvicorn did not start"
+    yield f"http://127.0.0.1:{port}"
+    served.should_exit = True
+    thread.join(30)
+    sock.close()
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Browser]:
+    if not CHROMIUM.exists():
+        pytest.skip(
+            f"no Chromium at {CHROMIUM}: apt-get install chromium, or set THIRTYONE_CHROMIUM "
+            "to a Chromium executable"
+        )
+    with sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"])
+        yield launched
+        launched.close()
+
+
+def open_tab(browser: Browser, viewport: dict[str, int]) -> tuple[Page, list[str]]:
+    context = browser.new_context(viewport=viewport)  # type: ignore[arg-type]
+    tab = context.new_page()
+    tab.set_default_timeout(60_000)
+    errors: list[str] = []
+    tab.on("pageerror", lambda err: errors.append(str(err)))
+    tab.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    return tab, errors
+
+
+@pytest.fixture
+def tab(chromium: Browser) -> Iterator[Page]:
+    page, errors = open_tab(chromium, {"width": 1280, "height": 900})
+    yield page
+    page.context.close()
+    assert errors == []
+
+
+@pytest.fixture
+def phone(chromium: Browser) -> Iterator[Page]:
+    page, errors = open_tab(chromium, PHONE)
+    yield page
+    page.context.close()
+    assert errors == []
+
+
+def shot(page: Page, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / name), full_page=True)
+
+
+def play(*args: str) -> None:
+    """A game of ``thirtyone play`` in the test's data folder: you draw and put the card drawn
+    down every turn."""
+    env = {
+        "COLUMNS": "100",
+        "NO_COLOR": "1",
+        "THIRTYONE_DATA_DIR": os.environ["THIRTYONE_DATA_DIR"],
+    }
+    r = CliRunner().invoke(
+        main, ["play", "--no-oracle", "--fast", *args], input=ALWAYS_DRAWS, env=env
+    )
+    assert r.exit_code == 0, r.output
+
+
+def the_review(server: str) -> dict[str, Any]:
+    """The review the page shows (also made ready for it: a review is made once)."""
+    answer = httpx.get(f"{server}/api/review", params=REVIEW, timeout=300)
+    assert answer.status_code == 200, answer.text
+    review: dict[str, Any] = answer.json()
+    return review
+
+
+def some_games() -> None:
+    """Three games in the record: won and lost at the standard table, lost at a Scat table."""
+    for day, place, preset in ((1, 1, "standard"), (2, 3, "standard"), (3, 2, "scat")):
+        others = [1, 2, 3]
+        record.add(
+            record.default_path(),
+            GameRecord(
+                finished=f"2025-03-0{day}T20:00:00+00:00",
+                preset=preset,
+                rules=Rules.preset(preset).to_dict(),
+                names=["You", "Alice", "Ben", "Cara"],
+                you=0,
+                placing=[*others[: place - 1], 0, *others[place - 1 :]],
+                points=None,
+                rounds=6,
+                opponents="table",
+                autoplay=False,
+            ),
+        )
+
+
+def fits_a_phone(page: Page) -> None:
+    """No sideways scrolling, and every control shown at least 44 px each way."""
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    small = page.evaluate(
+        """() => [...document.querySelectorAll('button, a, select, summary')]
+            .filter((e) => e.offsetParent !== null && !e.classList.contains('skip'))
+            .map((e) => [e.textContent.trim().slice(0, 30), e.getBoundingClientRect()])
+            .filter(([, r]) => r.width < 44 || r.height < 44)
+            .map(([t, r]) => `${t}: ${Math.round(r.width)}x${Math.round(r.height)}`)"""
+    )
+    assert small == []
+
+
+# -- the review -----------------------------------------------------------------------------------
+
+
+def test_the_replay_stepped_by_keyboard_and_a_decision_retried(server: str, tab: Page) -> None:
+    play("--seats", "2", "--lives", "1", "--seed", "5")
+    review = the_review(server)
+    decisions = review["decisions"]
+    n = len(decisions)
+    assert n >= 4
+    tab.goto(f"{server}/review?deals=200&playouts=500")
+    expect(tab.get_by_role("navigation", name="Pages")).to_be_visible()
+    title = tab.locator("#decision-title")
+    expect(title).to_have_text(f"Decision 1 of {n}")
+    expect(tab.locator("#chart circle")).to_have_count(
+        sum(d["chosen"] is not None for d in decisions)
+    )
+    for key, at in (
+        ("ArrowRight", 2),
+        ("ArrowRight", 3),
+        ("ArrowLeft", 2),
+        ("End", n),
+        ("Home", 1),
+    ):
+        tab.keyboard.press(key)
+        expect(title).to_have_text(f"Decision {at} of {n}")
+        shown = decisions[at - 1]
+        expect(tab.locator("#decision-body .label").first).to_contain_text(shown["label"])
+        expect(tab.locator("#where")).to_have_text(f"Round {shown['round']}, turn {shown['turn']}")
+    # The costliest decision, reached by keys alone, then retried.
+    at = max(range(n), key=lambda i: (decisions[i]["cost_p_win"] or 0, -i))
+    for _ in range(at):
+        tab.keyboard.press("ArrowRight")
+    expect(title).to_have_text(f"Decision {at + 1} of {n}")
+    shot(tab, "review-desktop.png")
+    tab.get_by_role("button", name="Retry this decision").click()
+    panel = tab.locator("#retry-panel")
+    expect(panel).to_be_visible()
+    expect(tab.locator("#decision")).to_be_hidden()
+    d = decisions[at]
+    buttons = panel.get_by_role("group", name="Your options").get_by_role("button")
+    expect(buttons).to_have_count(len(d["advice"]["options"]))
+    assert sorted(buttons.all_inner_texts()) == sorted(words(o) for o in d["advice"]["options"])
+    assert "%" not in panel.inner_text()  # the Oracle's figures hidden until you choose
+    shot(tab, "review-retry.png")
+    played = next(o for o in d["advice"]["options"] if o["option"] == d["choice"])
+    panel.get_by_role("button", name=words(played), exact=True).click()
+    outcome = tab.locator("#outcome-title")
+    expect(outcome).to_contain_text(f"You chose: {words(played)}")
+    expect(outcome).to_contain_text(d["option_labels"][d["choice"]])
+    expect(panel).to_contain_text(f"safe in {100 * played['p_safe']:.1f}% of the rounds")
+    shot(tab, "review-retried.png")
+    tab.keyboard.press("Escape")
+    expect(panel).to_be_hidden()
+    expect(tab.locator("#decision")).to_be_visible()
+    expect(title).to_have_text(f"Decision {at + 1} of {n}")
+
+
+def test_the_review_says_when_there_is_no_game(server: str, tab: Page) -> None:
+    tab.goto(f"{server}/review")
+    expect(tab.locator("#status")).to_contain_text("No saved game yet")
+    expect(tab.get_by_role("button", name="Review this game")).to_be_disabled()
+
+
+def test_the_review_on_a_phone(server: str, phone: Page) -> None:
+    play("--seats", "2", "--lives", "1", "--seed", "5")
+    n = len(the_review(server)["decisions"])
+    phone.goto(f"{server}/review?deals=200&playouts=500")
+    expect(phone.locator("#decision-title")).to_have_text(f"Decision 1 of {n}")
+    phone.get_by_role("button", name="Next →").click()
+    expect(phone.locator("#decision-title")).to_have_text(f"Decision 2 of {n}")
+    fits_a_phone(phone)
+    shot(phone, "review-phone.png")
+    phone.get_by_role("button", name="Retry this decision").click()
+    expect(phone.locator("#retry-panel")).to_be_visible()
+    fits_a_phone(phone)
+
+
+# -- the stats ------------------------------------------------------------------------------------
+
+
+def test_the_stats_page(server: str, tab: Page) -> None:
+    some_games()
+    tab.goto(f"{server}/stats")
+    expect(tab.locator("#status")).to_have_text("3 games in the record.")
+    figures = tab.locator("#all .value")
+    expect(figures).to_have_text(["3", "1", "33.3%", "2.00"])  # 1 won of 3; places 1, 3, 2
+    presets = tab.locator("#by-preset tbody tr")
+    expect(presets).to_have_count(2)
+    expect(presets.nth(0)).to_contain_text("standard")
+    expect(presets.nth(0).locator("td").nth(0)).to_have_text("2")  # games
+    expect(presets.nth(0).locator("td").nth(1)).to_have_text("1")  # won
+    expect(presets.nth(1)).to_contain_text("scat")
+    expect(tab.locator("#by-opponents tbody tr")).to_have_count(1)
+    expect(tab.locator("#time rect.won")).to_have_count(1)
+    expect(tab.locator("#time rect.lost")).to_have_count(2)
+    shot(tab, "stats-desktop.png")
+
+
+def test_the_stats_page_before_any_game_and_on_a_phone(server: str, phone: Page) -> None:
+    phone.goto(f"{server}/stats")
+    expect(phone.locator("#status")).to_contain_text("No games recorded yet")
+    some_games()
+    phone.reload()
+    expect(phone.locator("#status")).to_have_text("3 games in the record.")
+    fits_a_phone(phone)
+    shot(phone, "stats-phone.png")
