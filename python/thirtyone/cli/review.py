@@ -91,9 +91,9 @@ def review_command(
     except KeyboardInterrupt:
         click.echo("Interrupted: no review.", err=True)
         sys.exit(130)
-    from thirtyone.study import review_view
+    from thirtyone.study import review_json, review_view
 
     if as_json:
-        click.echo(review_view.to_text(done))
+        click.echo(review_json.to_text(done))
         return
     Console(highlight=False).print(review_view.report(done))

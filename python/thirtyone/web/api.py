@@ -44,7 +44,7 @@ from thirtyone.names import crop, quoted
 from thirtyone.oracle.query import answer_text, ask
 from thirtyone.store import record, saves
 from thirtyone.store import summary as record_summary
-from thirtyone.study import review, review_view
+from thirtyone.study import review, review_json
 
 #: No state comes near this size (a round has at most 1,000 turns); a larger body is refused.
 MAX_STATE_BYTES = 1 << 20
@@ -260,7 +260,7 @@ def _review_text(path: Path | None, deals: int, playouts: int, seed: int | None)
         raise Refused(422, f"the game at {where} has no decisions of {name} to review")
     settings = review.Settings(deals, playouts, saved.seed if seed is None else seed)
     try:
-        return review_view.to_text(review.review(replay, settings))
+        return review_json.to_text(review.review(replay, settings))
     except ThirtyOneError as err:
         raise Refused(400, str(err)) from None
 

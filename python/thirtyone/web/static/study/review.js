@@ -30,12 +30,10 @@ function optionWords(option) {
   return name;
 }
 
-/** The later knock plan of a swept option (`knock_at`: a score, or null for never). */
+/** What follows an option, in the advice's words (`plan`: "knock at 25 or more", ...). */
 function laterKnock(option) {
-  if (option.knock_at === undefined) return "";
-  return option.knock_at === null
-    ? " (then never knock: play for 31)"
-    : ` (then knock at ${option.knock_at} or more)`;
+  // The words of the advice (the same as the terminal's), sent with each option.
+  return option.plan ? ` (then ${option.plan})` : "";
 }
 
 /** What was played in the game: `knock`, `put down 9C`, `take QC, put down 4H`. */
