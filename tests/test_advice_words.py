@@ -114,7 +114,7 @@ def _swept(name: str, p: float, knock_at: float | None) -> OptionAdvice:
 def test_never_knock_reads_as_playing_for_31() -> None:
     best, other = _swept("draw", 0.7, None), _swept("discard:2C", 0.5, 25.0)
     text = reason([best, other], [])
-    assert "never knocking later: play for 31" in text
+    assert "Draw from the stock, then never knocking (playing for 31): safe in 70.0%" in text
     advice = Advice([best, other], [], text, 100, 1000)
     shown = text_of(advice_panel_body(advice))
     assert "Best: draw (then never knock: play for 31)" in shown

@@ -18,7 +18,7 @@ from typing import Any
 from thirtyone import _core
 from thirtyone.errors import ThirtyOneError
 from thirtyone.game.session import Session
-from thirtyone.oracle import words
+from thirtyone.oracle import rank, words
 from thirtyone.oracle.answer import Advice, Kind, OptionAdvice, Sweep
 from thirtyone.oracle.state import StateLike, parse
 from thirtyone.paths import data_dir
@@ -42,7 +42,7 @@ def _option(raw: Mapping[str, Any]) -> OptionAdvice:
         card=raw["card"] if kind is Kind.TAKE else None,
         discard=raw["card"] if kind is Kind.PUT_DOWN else raw["discard"],
         swept=bool(raw["swept"]),
-        knock_at=raw["knock_at"],
+        knock_at=rank.knock_score(raw["knock_at"]),
         sweep=sweep,
         p_win=raw["p_win"],
         p_win_margin=raw["p_win_margin"],
@@ -104,17 +104,21 @@ def advise(
     held = _held(state)
     options = [_kept(_option(o), held, rules) for o in raw["options"]]
     tied = [options[i] for i in raw["tied"]]
-    best_game = None if raw["best_game"] is None else options[raw["best_game"]]
+    points = bool(raw["points"])
+    highest = None if raw["best_game"] is None else options[raw["best_game"]]
     if words.hopeless(options):
         options, tied = words.rank_hopeless(options), []
+    else:
+        options, tied = rank.best_first(options, tied, points)
+    best_game = rank.best_for_game(options[0], highest, points)
     unit = "letters" if rules["lives_mode"] == "gin" else "lives"
-    reason = words.reason(options, tied, unit=unit)
+    reason = words.reason(options, tied, unit=unit, points=points)
     if best_game is not None and checked.lives is not None:
         reason += words.game_reason(
             options[0],
             best_game,
             words.Lives(checked.lives, checked.me, names, bool(rules["county"])),
-            points=bool(raw["points"]),
+            points=points,
             unit=unit,
         )
     return Advice(
@@ -127,7 +131,7 @@ def advise(
         unit=unit,
         opponent_scores={int(k): v for k, v in raw["opponent_scores"].items()},
         best_game=best_game,
-        points=bool(raw["points"]),
+        points=points,
     )
 
 

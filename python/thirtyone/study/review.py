@@ -3,16 +3,19 @@
 :func:`decisions` replays a save's journal quietly (:func:`thirtyone.saves.replayed`) and notes,
 for every decision of the seat, the round as that seat saw it at that moment
 (:meth:`thirtyone.Game.view`: its own cards and what the table saw, nothing else) and the choice
-made. A decision is a turn's start (``knock``, ``draw``, ``take`` or ``decline``) and, after a
-draw from the stock, the put-down (``discard:XX``). A take is one decision: the Oracle's ``take``
-carries its best put-down, and a take followed by another put-down is reviewed as the take, at
-its figures, saying which card went down. The blind showdown, called before anybody looks, is
-not reviewed (the Oracle does not answer it).
+made. A decision is a turn's start (``knock``, ``draw``, ``take``, ``decline``, or the blind
+showdown called before anybody looks) and, after a draw or a take, the put-down
+(``discard:XX``): the same decisions as the record of games counts (:mod:`thirtyone.store.keeper`),
+so a game has as many decisions in ``thirtyone review`` as in ``thirtyone stats``. The take is
+judged at the Oracle's ``take`` (which carries its best put-down), the put-down after it at the
+Oracle's put-downs with the card taken in hand. The blind showdown is kept with a note: the
+Oracle does not answer it.
 
 :func:`review` asks :func:`thirtyone.advise` about each of them, with a seed derived from the
 review's seed and the position and no time limit, so the same seed gives the same review, and
 says what the choice cost: the best option's ``p_safe`` minus the chosen one's, and the same in
-``p_win`` (against ``best_game``) when the Oracle gives the game-level figures.
+``p_win`` (against ``best_game``) when the Oracle gives the game-level figures; never below 0
+(an option tied with the best may be a little safer: it costs nothing).
 """
 
 from __future__ import annotations
@@ -45,9 +48,9 @@ class Decision:
     """One decision of the reviewed seat: the round and the turn of the round (1 for the
     round's first turn), the step (:data:`START` or :data:`PUT_DOWN`), the hand held and the top
     of the discard pile then, the choice as the Oracle names its options, and the round as the
-    seat saw it (the Oracle's input). ``drew``: at a put-down, the card drawn from the stock;
-    ``took`` and ``put_down``: for a take, the card taken and the card put down after it;
-    ``hid``: the put-down kept a 31 hidden."""
+    seat saw it (the Oracle's input). ``drew``: at a put-down after a draw, the card drawn from
+    the stock; ``took``: at a take and at the put-down after it, the card taken; ``put_down``:
+    the card put down after a take or a draw; ``hid``: the put-down kept a 31 hidden."""
 
     round: int
     turn: int
@@ -101,15 +104,21 @@ class _Noting(Turn):
         self._taken = self._note(START, "take", took=self.top)
         return super().take()
 
+    def call_blind(self) -> None:
+        self._note(START, "blind")
+        super().call_blind()
+
     def put_down(self, card: str, *, hide: bool = False) -> None:
         pending = self.pending
         noted = None
-        if pending is not None and pending[1] == "stock":
-            noted = self._note(PUT_DOWN, "", drew=pending[0], hid=hide)
+        if pending is not None:
+            new, source = pending
+            drawn = {"drew": new} if source == "stock" else {"took": new}
+            noted = self._note(PUT_DOWN, "", hid=hide, **drawn)
         super().put_down(card, hide=hide)
         if noted is not None:  # (the card put down, in the core's spelling)
             noted.choice, noted.put_down = f"discard:{self.top}", self.top
-        elif self._taken is not None:
+        if self._taken is not None:
             self._taken.put_down = self.top
             self._taken.hid = hide
 
@@ -202,8 +211,8 @@ def judge(decision: Decision, advice: Advice) -> Reviewed:
         advice,
         chosen,
         agreed=chosen.option == advice.best.option or chosen.option in tied,
-        cost_safe=advice.best.p_safe - chosen.p_safe,
-        cost_win=None if top is None or mine is None else top - mine,
+        cost_safe=max(0.0, advice.best.p_safe - chosen.p_safe),
+        cost_win=None if top is None or mine is None else max(0.0, top - mine),
     )
 
 
@@ -230,6 +239,8 @@ def decision_seed(seed: int, decision: Decision) -> int:
 
 def ask(decision: Decision, settings: Settings) -> Reviewed:
     """The Oracle's answer at the decision, and the decision judged by it."""
+    if decision.choice == "blind":
+        return Reviewed(decision, note="the Oracle does not answer the blind showdown")
     try:
         advice = advise(
             decision.state,
