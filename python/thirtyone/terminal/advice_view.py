@@ -258,14 +258,16 @@ def advice_compact(advice: Advice, *, gist_line: bool = True) -> RenderableType:
 
 
 def advice_layouts(advice: Advice, why: RenderableType | None = None) -> Layouts:
-    """The advice in its three layouts, the fullest first: in full, compact, and the best line
-    with the options' table alone."""
+    """The advice in its three layouts, the fullest first: in full (its prose, the reason and
+    ``why``, counted), compact, and the best line with the options' table alone."""
+    prose = Group(Text(advice.reason), *([why] if why is not None else []))
     return Layouts(
         (
             advice_panel_body(advice, why),
             advice_compact(advice),
             advice_compact(advice, gist_line=False),
-        )
+        ),
+        (prose, None, None),
     )
 
 

@@ -279,11 +279,17 @@ def rules_in_short(rules: Rules) -> str:
     return text
 
 
+#: The most rows of prose (the reason, the "Why" line) a turn shows unasked.
+PROSE_ROWS = 3
+
+
 class Layouts(NamedTuple):
     """The same advice in several layouts, the fullest first: the screen shows the fullest that
-    fits the rows left (:func:`render_advice`)."""
+    fits the rows left and whose prose (``proses``, one per layout, None: none to count) takes
+    at most :data:`PROSE_ROWS` rows (:func:`render_advice`)."""
 
     bodies: tuple[RenderableType, ...]
+    proses: tuple[RenderableType | None, ...] = ()
 
 
 def rows_of(console: Console, renderable: RenderableType) -> int:
@@ -303,7 +309,16 @@ def render_advice(
         panels = [_advice_panel(body) for body in advice.bodies]
         if console is None or room is None:
             return panels[0]
-        return next((p for p in panels if rows_of(console, p) <= room), panels[-1])
+        inner = console.options.update_width(max(1, console.width - 4))  # (the panel's edges)
+
+        def short(prose: RenderableType | None) -> bool:
+            return prose is None or len(console.render_lines(prose, inner, pad=False)) <= (
+                PROSE_ROWS
+            )
+
+        proses = [*advice.proses, *[None] * len(panels)]
+        fitting = (p for p, t in zip(panels, proses, strict=False) if short(t))
+        return next((p for p in fitting if rows_of(console, p) <= room), panels[-1])
     if isinstance(advice, str | Text) or hasattr(advice, "__rich_console__"):
         body: Any = advice
     elif hasattr(advice, "__rich__"):
