@@ -258,9 +258,11 @@ def advice_compact(advice: Advice, *, gist_line: bool = True) -> RenderableType:
 
 
 def advice_layouts(advice: Advice, why: RenderableType | None = None) -> Layouts:
-    """The advice in its three layouts, the fullest first: in full (its prose, the reason and
-    ``why``, counted), compact, and the best line with the options' table alone."""
-    prose = Group(Text(advice.reason), *([why] if why is not None else []))
+    """The advice in its three layouts, the fullest first: in full (its prose counted: the
+    game's line, the reason and ``why``), compact, and the best line with the options' table
+    alone."""
+    game = _game_line(advice)
+    prose = Group(*([game] if game else []), Text(advice.reason), *([why] if why else []))
     return Layouts(
         (
             advice_panel_body(advice, why),
@@ -393,9 +395,10 @@ def advice_report(advice: Advice, *, sweeps: str = "best", width: int = 80) -> G
     parts.append(advice_table(advice, bar_width=bar_width))
     if advice.tied:
         names = ", ".join(option_label(o) for o in advice.tied)
+        margin = safest(advice.best, advice.tied).margin
         line = Text(f"{TIED_MARK} Statistically tied with the best: ", style=WARN_STYLE)
         line.append(names, style="bold")
-        line.append(f" (within the margin of {points(advice.best.margin)} percentage points).")
+        line.append(f" (within the margin of {points(margin)} percentage points).")
         parts.append(line)
     else:
         parts.append(Text("No other option is within the margin of the best.", style="dim"))
