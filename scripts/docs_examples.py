@@ -172,15 +172,33 @@ def claims() -> list[tuple[str, str]]:
     ]
     with _whole_answers():
         scat = thirtyone.advise(_doc_state("A second example"), seed=1, max_time=None)
-        two = thirtyone.advise(_two_seats(), deals=2_000, playouts=10_000, seed=1, max_time=None)
+        two = thirtyone.advise(_two_seats(), seed=1, max_time=None)
+        tied = thirtyone.advise(_two_seats(), deals=2_000, playouts=10_000, seed=1, max_time=None)
     out.append((docs, f"safe in {_pct(scat.option('draw').p_safe)} of the rounds if you draw"))
     knock, drawing = two.option("knock"), two.option("draw")
-    out.append((docs, f"{_pct(knock.p_safe)} safe against {_pct(drawing.p_safe)} for drawing"))
+    assert two.best is knock and two.best_game is drawing and not two.tied
+    out.append(
+        (
+            docs,
+            f"{_pct(knock.p_safe)} safe against {_pct(drawing.p_safe)} for drawing, beyond the "
+            f"margin of ±{100 * knock.margin:.1f}",
+        )
+    )
     out.append(
         (
             docs,
             f"{_pct(drawing.p_win)} (±{100 * (drawing.p_win_margin or 0):.1f}) against "
             f"{_pct(knock.p_win)} (±{100 * (knock.p_win_margin or 0):.1f})",
+        )
+    )
+    knock, drawing = tied.option("knock"), tied.option("draw")
+    assert tied.best is drawing and tied.tied == [knock]
+    out.append(
+        (
+            docs,
+            f"({_pct(knock.p_safe)} and {_pct(drawing.p_safe)}, within ±{100 * knock.margin:.1f} "
+            f"points), and drawing, which loses fewer lives ({drawing.lives_lost:.2f} against "
+            f"{knock.lives_lost:.2f}), is the best",
         )
     )
     return out
