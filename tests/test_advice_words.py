@@ -114,7 +114,7 @@ def _swept(name: str, p: float, knock_at: float | None) -> OptionAdvice:
 def test_never_knock_reads_as_playing_for_31() -> None:
     best, other = _swept("draw", 0.7, None), _swept("discard:2C", 0.5, 25.0)
     text = reason([best, other], [])
-    assert "never knocking later: play for 31" in text
+    assert "Draw from the stock, then never knocking (playing for 31): safe in 70.0%" in text
     advice = Advice([best, other], [], text, 100, 1000)
     shown = text_of(advice_panel_body(advice))
     assert "Best: draw (then never knock: play for 31)" in shown
@@ -150,8 +150,17 @@ def test_help_speaks_of_the_table(preset: str, present: list[str], absent: list[
 
 
 def test_glossary_names_every_word_the_advice_uses() -> None:
-    words = [w for w, _ in glossary("letters")]
-    assert words == ["safe", "±", "≈ tied", "knock at", "letters lost"]
+    words = [w for w, _ in glossary("letters") if w]  # (an empty word goes on with a meaning)
+    assert words == [
+        "safe",
+        "±",
+        "★ best",
+        "≈ tied",
+        "knock at",
+        "letters lost",
+        "win game",
+        "for the game",
+    ]
 
 
 def _game_opt(name: str, p_safe: float, lost: float, p_win: float) -> OptionAdvice:

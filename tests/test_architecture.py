@@ -153,12 +153,13 @@ def test_the_library_face_loads_no_terminal_command_line_or_database() -> None:
 def test_the_web_room_loads_no_terminal() -> None:
     """The browser front-end's server imports no terminal module and none of rich's rendering
     (it renders its own pages; rich's table of character widths is all the names need)."""
+    web = sorted(m for m in modules() if m.startswith("thirtyone.web"))
     code = (
         "import sys, importlib\n"
-        "for name in [m for m in %r if m.startswith('thirtyone.web')]:\n"
+        f"for name in {web!r}:\n"
         "    importlib.import_module(name)\n"
         "print(' '.join(sorted(sys.modules)))\n"
-    ) % sorted(modules())
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     loaded = out.stdout.split()
     assert any(m.startswith("thirtyone.web") for m in loaded)

@@ -563,10 +563,11 @@ def test_sweep_rows_group_equal_neighbours_and_keep_never_apart() -> None:
         lives_lost=np.array([0.5, 0.5, 0.4, 0.4, 0.3, 0.3]),
     )
     rows = [(label, p, scores) for label, p, _, scores in _sweep_rows(sweep)]
+    # A knock at 31 is never made (a 31 is shown at once): it is the never row, not one of its
+    # own.
     assert rows == [
         ("2\u20133", 0.5, [2.0, 3.0]),
         ("4\u201330.5", 0.6, [4.0, 30.5]),
-        ("31", 0.7, [31.0]),
         ("never", 0.7, [None]),
     ]
     option = OptionAdvice("draw", 0.7, 0.01, 0.3, swept=True, knock_at=2.0, sweep=sweep)
@@ -576,6 +577,9 @@ def test_sweep_rows_group_equal_neighbours_and_keep_never_apart() -> None:
     )
     assert (
         later_plan(OptionAdvice("draw", 0.7, 0.01, 0.3, swept=True)) == "never knock: play for 31"
+    )
+    assert later_plan(OptionAdvice("draw", 0.7, 0.01, 0.3, swept=True, knock_at=31.0)) == (
+        "never knock: play for 31"
     )
 
 

@@ -132,12 +132,13 @@ def test_two_seats_one_life_each_is_the_opponent_alone_losing_plus_a_share_of_th
 def test_an_opponent_on_the_last_life_makes_the_safe_round_a_won_game() -> None:
     """You hold 3 lives, the other 1: every round you come through safe puts them out, so
     p_win is at least p_safe (on the same playouts); a knock caught costs 2 lives, which the
-    game counts, so here the game prefers to draw while the round prefers the knock."""
-    advice = thirtyone.advise(KNOCK_OR_DRAW, deals=2_000, playouts=10_000, seed=1, max_time=None)
+    game counts, so here the game prefers to draw while the round prefers the knock (at the
+    default precision, where the knock is safer beyond the margin)."""
+    advice = thirtyone.advise(KNOCK_OR_DRAW, seed=1, max_time=None)
     for o in advice.options:
         assert o.p_win is not None and o.p_win >= o.p_safe - 1e-12
     assert advice.best_game is not None
-    assert advice.best.option == "knock"
+    assert advice.best.option == "knock" and advice.tied == []
     assert advice.best_game.option == "draw"
     knock, draw = advice.option("knock"), advice.option("draw")
     assert draw.p_win is not None and knock.p_win is not None
@@ -146,6 +147,21 @@ def test_an_opponent_on_the_last_life_makes_the_safe_round_a_won_game() -> None:
     assert "(lives: you 3, seat 0 1)" in advice.reason
     d = advice.to_dict()
     assert d["best"] == "knock" and d["best_game"] == "draw"
+
+
+def test_with_the_knock_tied_on_safety_the_draw_that_loses_fewer_lives_is_the_best() -> None:
+    """The same position at 2,000 deals: the knock is still the safer by the figures, but
+    within the margin; the draw loses fewer lives (the knock caught pays 2), so it is the best,
+    for the round and for the game, and the reason says why."""
+    advice = thirtyone.advise(KNOCK_OR_DRAW, deals=2_000, playouts=10_000, seed=1, max_time=None)
+    knock, draw = advice.option("knock"), advice.option("draw")
+    assert knock.p_safe > draw.p_safe and knock.p_safe - draw.p_safe <= knock.margin
+    assert draw.lives_lost + draw.lives_lost_margin < knock.lives_lost - knock.lives_lost_margin
+    assert advice.best is draw and advice.tied == [knock]
+    assert advice.best_game is draw
+    assert "are tied on safety" in advice.reason
+    assert "The first loses fewer lives on average" in advice.reason
+    assert "For the game too" in advice.reason
 
 
 def test_ranked_placing_reports_points() -> None:

@@ -312,7 +312,10 @@ def test_stats_counts_wins_places_and_decisions() -> None:
     ]
     text = run(["stats"]).output
     assert "preset scat" in text and "opponents expert" in text and "played by autoplay" in text
-    assert "its best played in 1 (33.3%), mean cost 0.0600 in p_safe" in text
+    # Costs in percentage points, as review gives them; what a decision is, said.
+    assert "its best played in 1 (33.3%), mean cost 6.0 points of p_safe" in text
+    assert "5.0 points of p_win (over 1)" in text
+    assert "Your decisions (a turn's start and, after a draw or take, the put-down): 4;" in text
 
 
 def test_the_interval_is_wilsons_and_needs_no_scipy(monkeypatch: pytest.MonkeyPatch) -> None:

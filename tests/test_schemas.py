@@ -174,9 +174,11 @@ def test_the_docs_input_example_is_the_example_file_and_its_answer_matches_it() 
     assert blocks[0] == EXAMPLE
     answer = next(b for b in blocks if "options" in b)
     real = advise(EXAMPLE, **FAST).to_dict()
-    # The same options, in the same shape (the figures are a run's, at full precision).
-    assert [(o["option"], o.get("card")) for o in answer["options"]] == [
+    # The same options, in the same shape (the figures are a run's, at full precision, and
+    # tests/test_docs_examples.py checks them exactly; at this budget's wider margins the
+    # knock and the draw tie, and the best among tied options may be the other).
+    assert sorted((o["option"], o.get("card")) for o in answer["options"]) == sorted(
         (o["option"], o.get("card")) for o in real["options"]
-    ]
-    assert answer["best"] == real["best"]
+    )
+    assert answer["best"] in {real["best"], *real["tied"]}
     assert answer["warnings"] == real["warnings"] == []

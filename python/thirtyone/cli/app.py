@@ -215,7 +215,11 @@ def play(
             rules, names, game_seed = new
         mode = advice or (saved.advice if saved else "never" if autoplay else "always")
         against = saved.opponents if saved else opponents or "table"
-        intro_text = intro(rules, names, 0, game_seed, preset) if saved is None else None
+        intro_text = (
+            intro(rules, names, 0, game_seed, preset, width=console.width)
+            if saved is None
+            else None
+        )
         advisor = (
             OracleAdvisor(console, deals=oracle_deals, playouts=oracle_playouts, seed=game_seed)
             if mode != "never"

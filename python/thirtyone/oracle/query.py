@@ -16,7 +16,7 @@ from typing import Any
 
 from thirtyone import _core
 from thirtyone.game.session import Session
-from thirtyone.oracle import words
+from thirtyone.oracle import rank, words
 from thirtyone.oracle.answer import Advice, Kind, OptionAdvice, Sweep
 from thirtyone.oracle.state import StateLike, parse
 from thirtyone.paths import data_dir
@@ -39,7 +39,7 @@ def _option(raw: _core.OptionRecord) -> OptionAdvice:
         card=raw.card,
         discard=raw.discard,
         swept=raw.swept,
-        knock_at=raw.knock_at,
+        knock_at=rank.knock_score(raw.knock_at),
         sweep=sweep,
         keeps=raw.keeps,
         p_win=raw.p_win,
@@ -101,11 +101,15 @@ def advise(
     rules = checked.rules
     options = [_option(o) for o in raw.options]
     tied = [options[i] for i in raw.tied]
-    best_game = None if raw.best_game is None else options[raw.best_game]
+    points = raw.points
+    highest = None if raw.best_game is None else options[raw.best_game]
     if words.hopeless(options):
         options, tied = words.rank_hopeless(options), []
+    else:
+        options, tied = rank.best_first(options, tied, points)
+    best_game = rank.best_for_game(options[0], highest, points)
     unit = "letters" if rules["lives_mode"] == "gin" else "lives"
-    reason = words.reason(options, tied, unit=unit)
+    reason = words.reason(options, tied, unit=unit, points=points)
     if best_game is not None and checked.lives is not None:
         reason += words.game_reason(
             options[0],

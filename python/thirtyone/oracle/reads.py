@@ -63,15 +63,25 @@ class Read:
         )
 
 
-def reads(state: dict[str, Any], names: Sequence[str], advice: Advice) -> list[Read]:
-    """Each opponent's read: their scores in the consistent deals ``advice`` was played over
-    (``state`` is the Oracle's input it answered, in round seats; ``names`` by round seat)."""
+def held_from_pile(state: dict[str, Any]) -> dict[int, list[str]]:
+    """Each seat's cards taken from the pile this round and still held (not put down since),
+    in the order taken."""
     took: dict[int, list[str]] = {}
     top = state["upcard"]
     for t in state["turns"]:
+        seat = t["seat"]
         if t.get("draw") == "pile":
-            took.setdefault(t["seat"], []).append(top)
+            took.setdefault(seat, []).append(top)
+        if t.get("discard") in took.get(seat, ()):
+            took[seat].remove(t["discard"])
         top = t.get("discard", top)
+    return {seat: cards for seat, cards in took.items() if cards}
+
+
+def reads(state: dict[str, Any], names: Sequence[str], advice: Advice) -> list[Read]:
+    """Each opponent's read: their scores in the consistent deals ``advice`` was played over
+    (``state`` is the Oracle's input it answered, in round seats; ``names`` by round seat)."""
+    took = held_from_pile(state)
     me, n_seats = state["me"], state["seats"]
     seats = sorted(advice.opponent_scores, key=lambda s: (s - me) % n_seats)
     return [
@@ -83,15 +93,25 @@ def reads(state: dict[str, Any], names: Sequence[str], advice: Advice) -> list[R
 def why_line(advice: Advice, table_reads: Sequence[Read]) -> str | None:
     """One line: the opponent who most often beats the hand the best option keeps, and the read
     of them; when the option plans a later knock, or keeps a hand not yet known (a draw), the
-    opponent most often at the score the plan knocks at (27 when it never knocks)."""
+    opponent most often at the score the plan knocks at (27 when it never knocks).
+
+    Said only when it explains the option's risk: when that opponent's share is at least half
+    the share of rounds the option is not safe in (None otherwise, and for a safe option). The
+    cards named are those the opponent took from the pile and still holds."""
     if not table_reads:
         return None
     best = advice.best
-    plan = best.knock_at if best.swept and best.knock_at is not None else None
-    if plan is not None and all(r.share_at_least(plan) >= 1 for r in table_reads):
-        # Knocking at the first chance: every opponent holds that much in every deal, which
-        # says nothing. The threat is then a hand above the one kept, or at the table's score.
-        plan = None if best.keeps is not None else HIGH
+    risk = 1.0 - best.p_safe
+    if risk <= 0.0:
+        return None
+    plan: float | None = None
+    if best.swept:  # the round goes on: the threat is a hand at the score the plan knocks at
+        plan = best.knock_at if best.knock_at is not None else HIGH  # (27: never knocking)
+        if all(r.share_at_least(plan) >= 1 for r in table_reads):
+            # Knocking at the first chance: every opponent holds that much in every deal,
+            # which says nothing. The threat is then a hand above the one kept, or at the
+            # table's score.
+            plan = None if best.keeps is not None else HIGH
     if best.keeps is not None and plan is None:
         if best.keeps >= 31:
             return None
@@ -103,6 +123,8 @@ def why_line(advice: Advice, table_reads: Sequence[Read]) -> str | None:
         what = f"{score_text(target)} or more"
         threat = max(table_reads, key=lambda r: r.share_at_least(target))
         share = threat.share_at_least(target)
+    if share < risk / 2:
+        return None  # the line would explain little of the risk: the table says enough
     head = f"{threat.name} took the {' and the '.join(threat.took)}: " if threat.took else ""
     return (
         f"Why: {head}{threat.name} holds {what} in {pct(share)} of the deals consistent with "

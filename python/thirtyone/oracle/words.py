@@ -1,14 +1,21 @@
-"""The Oracle's answer in plain words: what each option does later, the reason for the best, and
-the glossary of the figures. Every sentence is built from the figures and the table's words
-(``unit``: ``lives`` or ``letters``), so that it is right at every table.
+"""The Oracle's answer in plain words: what each option does later, the reason for the best, the
+one-line gist of it for a small screen, and the glossary of the figures. Every sentence is built
+from the figures and the table's words (``unit``: ``lives`` or ``letters``), so that it is right
+at every table.
 
 - A margin is in percentage points, and says so.
-- The never threshold reads "never knock: play for 31"; a put-down that makes 31 reads "makes
-  31 — show it", not as a plan for later.
+- The never threshold reads "never knock: play for 31" (a later knock score of 31 or more is
+  never: such a hand is shown at once); a put-down or a take that makes 31 reads "makes 31 —
+  show it", not as a plan for later.
 - When every option is hopeless (0% safe), the options are ranked by what they cost and then by
   the hand they keep, and the reason says so.
-- Two figures are compared only when they differ as shown (one decimal); the "costs more when it
-  fails" caveat appears only when the difference in the unit lost exceeds its margin.
+- Two figures are compared only when they differ as shown (one decimal of a percentage, two
+  decimals of lives); a difference of lives lost only when it also exceeds the sum of the two
+  margins (:func:`~thirtyone.oracle.rank.fewer_lost`).
+- When the best is not the safest of the options tied on safety, the reason says what made it
+  the best (fewer lives lost, or the game: :mod:`thirtyone.oracle.rank`).
+- Options are listed once each ("to put down the QC, the QD and the TC"); lives in seat order,
+  from the seat after yours.
 """
 
 from __future__ import annotations
@@ -17,9 +24,10 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 from thirtyone.oracle.answer import Kind
+from thirtyone.oracle.rank import fewer_lost, game_shown, higher_game, lost_shown
 
 if TYPE_CHECKING:
-    from thirtyone.oracle.answer import OptionAdvice
+    from thirtyone.oracle.answer import Advice, OptionAdvice
 
 NEVER_PLAN = "never knock: play for 31"
 FIRST_PLAN = "knock at the first chance"
@@ -41,16 +49,28 @@ def score_text(score: float) -> str:
     return str(int(score)) if float(score).is_integer() else str(score)
 
 
+def label(option: OptionAdvice) -> str:
+    """An option in a few words: ``knock``, ``draw``, ``take QC, put down 4H``, ``put down
+    9C``."""
+    if option.kind is Kind.TAKE:
+        return f"take {option.card}, put down {option.discard}"
+    if option.kind is Kind.PUT_DOWN:
+        return f"put down {option.discard}"
+    return option.option
+
+
 def makes_31(option: OptionAdvice) -> bool:
-    """Whether the option is a put-down that leaves 31 (or more: three aces)."""
-    return option.kind is Kind.PUT_DOWN and option.keeps is not None and option.keeps >= 31
+    """Whether the option is a put-down or a take that leaves 31 (or more: three aces), which is
+    shown at once."""
+    kinds = (Kind.PUT_DOWN, Kind.TAKE)
+    return option.kind in kinds and option.keeps is not None and option.keeps >= 31
 
 
 def later_plan(option: OptionAdvice) -> str:
     """When a swept option knocks later: ``knock at 25 or more``, ``never knock: play for 31``,
     or ``knock at the first chance`` when it is the lowest score swept (one every hand
     reaches)."""
-    if option.knock_at is None:
+    if option.knock_at is None or option.knock_at >= 31:
         return NEVER_PLAN
     lowest = option.sweep.knock_at[0] if option.sweep is not None else None
     if lowest is not None and option.knock_at <= lowest:
@@ -59,25 +79,25 @@ def later_plan(option: OptionAdvice) -> str:
 
 
 def plan(option: OptionAdvice) -> str:
-    """What follows the option, in a few words: ``makes 31 — show it`` for a 31-making
-    put-down, the later knock plan of a swept option, else nothing."""
+    """What follows the option, in a few words: ``makes 31 — show it`` for a put-down or a take
+    that makes 31, the later knock plan of a swept option, else nothing."""
     if makes_31(option):
         return MAKES_31
     return later_plan(option) if option.swept else ""
 
 
 def _later_clause(option: OptionAdvice) -> str:
-    """The plan as a clause of the reason: ``, never knocking: play for 31``."""
+    """The plan as a clause of the reason: ``, then never knocking: play for 31``."""
     if makes_31(option):
         return " (it makes 31 — show it)"
     if not option.swept:
         return ""
     shown = later_plan(option)
     if shown == NEVER_PLAN:
-        return ", never knocking later: play for 31"
+        return ", then never knocking (playing for 31)"
     if shown == FIRST_PLAN:
-        return ", knocking at your next turn whatever you hold"
-    return f", knocking on a later turn once you hold {score_text(option.knock_at or 0)} or more"
+        return ", then knocking at your next turn whatever you hold"
+    return f", then knocking at {score_text(option.knock_at or 0)} or more"
 
 
 def hopeless(options: Sequence[OptionAdvice]) -> bool:
@@ -95,7 +115,7 @@ def rank_hopeless(options: Sequence[OptionAdvice]) -> list[OptionAdvice]:
 
 
 def _and(parts: Sequence[str]) -> str:
-    """``a``, ``a or b`` → ``a and b``, ``a, b and c``."""
+    """``a``, ``a and b``, ``a, b and c``."""
     if len(parts) <= 1:
         return "".join(parts)
     return ", ".join(parts[:-1]) + " and " + parts[-1]
@@ -110,14 +130,45 @@ def _equal_shown(a: OptionAdvice, b: OptionAdvice) -> bool:
     return pct(a.p_safe) == pct(b.p_safe)
 
 
+def listed(options: Sequence[OptionAdvice]) -> str:
+    """The options as one list, each once: ``to put down the QC, the QD and the TC``, ``to draw
+    from the stock and to knock``."""
+    if len(options) > 1 and all(o.kind is Kind.PUT_DOWN for o in options):
+        return "to put down " + _and([f"the {o.discard}" for o in options])
+    return _and([f"to {o.describe()}" for o in options])
+
+
+def safest(best: OptionAdvice, tied: Sequence[OptionAdvice]) -> OptionAdvice:
+    """The safest of the best and the options tied with it (the best on equal figures)."""
+    return max([best, *tied], key=lambda o: o.p_safe)
+
+
+def star_why(
+    best: OptionAdvice, other: OptionAdvice, unit: str = "lives", points: bool = False
+) -> str:
+    """Why the best goes before ``other``, an option as safe or safer: ``loses fewer lives on
+    average (0.38 against 0.67)``, or ``wins the game more often (…)``; empty when neither."""
+    if fewer_lost(best, other):
+        return (
+            f"loses fewer {unit} on average ({lost_shown(best.lives_lost)} against "
+            f"{lost_shown(other.lives_lost)})"
+        )
+    if higher_game(best, other, points):
+        more = "expects more points" if points else "wins the game more often"
+        return f"{more} ({game_shown(best, points)} against {game_shown(other, points)})"
+    return ""
+
+
 def reason(
     options: Sequence[OptionAdvice],
     tied: Sequence[OptionAdvice],
     *,
     unit: str = "lives",
+    points: bool = False,
 ) -> str:
     """The reason for the best option (``options[0]``), in words. ``unit``: what the lost
-    figure counts (``lives``, ``letters``)."""
+    figure counts (``lives``, ``letters``); ``points``: the game-level figure is ranked
+    points."""
     best = options[0]
     later = _later_clause(best)
     if hopeless(options):
@@ -134,19 +185,8 @@ def reason(
             f"Your only option is to {best.describe()}{later}: you come through safe in "
             f"{pct(best.p_safe)} of the simulated rounds."
         )
-    names = _and([f"to {o.describe()}" for o in tied])
-    if tied and all(_equal_shown(o, best) for o in tied):
-        return (
-            f"To {best.describe()}{later} and {names} are equally safe: "
-            f"{pct(best.p_safe)} of the simulated rounds each."
-        )
     if tied:
-        runner = max(tied, key=lambda o: o.p_safe)
-        return (
-            f"To {best.describe()}{later} and {names} are statistically tied: they differ "
-            f"by less than the margin of ±{pp(best.margin)}. The first is marginally ahead at "
-            f"{pct(best.p_safe)} safe against {pct(runner.p_safe)}."
-        )
+        return _tied_reason(best, tied, unit, points)
     second = options[1]  # the options come best first, then by p_safe
     if _equal_shown(best, second):
         text = (
@@ -162,13 +202,46 @@ def reason(
     return text + _cost_caveat(best, second, unit)
 
 
+def _tied_reason(best: OptionAdvice, tied: Sequence[OptionAdvice], unit: str, points: bool) -> str:
+    """The reason when options are tied with the best: which are, by how much, what made the
+    best the best when it is not the safest, and what it does later."""
+    names = _upper_first(listed([best, *tied]))
+    top = safest(best, tied)
+    if all(_equal_shown(o, best) for o in tied):
+        text = f"{names} are equally safe: {pct(best.p_safe)} of the simulated rounds each."
+    elif top is best:
+        runner = max(tied, key=lambda o: o.p_safe)
+        text = (
+            f"{names} are statistically tied: they differ by less than the margin of "
+            f"±{pp(best.margin)}. The first is marginally ahead at {pct(best.p_safe)} safe "
+            f"against {pct(runner.p_safe)}."
+        )
+    else:
+        text = (
+            f"{names} are tied on safety: they differ by less than the margin of "
+            f"±{pp(top.margin)} ({pct(best.p_safe)} for the first, {pct(top.p_safe)} for "
+            f"{'the safest' if len(tied) > 1 else 'the other'})."
+        )
+    why = star_why(best, top, unit, points) if top is not best else ""
+    if why:
+        text += f" The first {why}."
+    if makes_31(best):
+        text += " The first makes 31: show it."
+    elif best.swept:
+        shown = later_plan(best)
+        if shown == NEVER_PLAN:
+            text += " With the first, you then never knock: play for 31."
+        elif shown == FIRST_PLAN:
+            text += " With the first, you knock at your next turn whatever you hold."
+        else:
+            text += f" With the first, you then {shown}."
+    return text
+
+
 def _cost_caveat(best: OptionAdvice, second: OptionAdvice, unit: str) -> str:
     """``It costs more when it fails, though: ...`` when the best loses more on average than
     the next, by more than the margin of that difference (shown figures differing)."""
-    diff = best.lives_lost - second.lives_lost
-    # The difference of two figures has at most the sum of their margins.
-    margin = best.lives_lost_margin + second.lives_lost_margin
-    if diff <= margin or f"{best.lives_lost:.2f}" == f"{second.lives_lost:.2f}":
+    if not fewer_lost(second, best):
         return ""
     return (
         f" It costs more when it fails, though: {best.lives_lost:.2f} {unit} lost on average "
@@ -176,17 +249,61 @@ def _cost_caveat(best: OptionAdvice, second: OptionAdvice, unit: str) -> str:
     )
 
 
+def _points(x: float) -> str:
+    """A difference or margin in percentage points, short: ``7.8 points``."""
+    return f"{100 * x:.1f} points"
+
+
+def gist(advice: Advice) -> str:
+    """The reason in one short line, for a small screen: how the best compares with the next
+    option, or why it is the best of those tied with it."""
+    options, tied, unit = advice.options, advice.tied, advice.unit
+    best = options[0]
+    if hopeless(options):
+        return f"Nothing is safe: ranked by the {unit} lost, then by the hand kept."
+    if len(options) == 1:
+        return f"Your only option: safe in {pct(best.p_safe)}."
+    lead = "It makes 31: show it. " if makes_31(best) else ""
+    if tied:
+        top = safest(best, tied)
+        if top is not best:
+            why = star_why(best, top, unit, advice.points)
+            return f"{lead}Tied on safety with {label(top)}; it {why}."
+        others = label(tied[0]) if len(tied) == 1 else f"{len(tied)} other options"
+        if all(_equal_shown(o, best) for o in tied):
+            return f"{lead}As safe as {others}: {pct(best.p_safe)} each."
+        runner = max(tied, key=lambda o: o.p_safe)
+        return (
+            f"{lead}Tied with {others}: {pct(best.p_safe)} against {pct(runner.p_safe)}, "
+            f"within ±{_points(best.margin)}."
+        )
+    second = options[1]
+    if _equal_shown(best, second):
+        return f"{lead}As safe as {label(second)}: {pct(best.p_safe)} each."
+    return (
+        f"{lead}{_points(best.p_safe - second.p_safe)} safer than {label(second)} "
+        f"({pct(best.p_safe)} against {pct(second.p_safe)})."
+    )
+
+
 GLOSSARY = (
     ("safe", "the share of simulated rounds in which you lose nothing"),
     ("±", "the margin, in percentage points (95 in 100 within it)"),
-    ("≈ tied", "within the margin of the best (★): no real difference"),
-    ("knock at", "the score from which you knock on a later turn"),
+    ("★ best", "the safest option; among options tied on safety, the one that loses fewest"),
+    ("", "{unit}, then the one likeliest to win the game. Enter plays it"),
+    ("≈ tied", "within the margin of the safest: no real difference in safety"),
+    ("knock at", "the score from which you knock on a later turn (first: whatever you hold)"),
     ("{unit} lost", "what the option costs on average"),
+    ("win game", "your chance of winning the game after the option, the later rounds played"),
+    ("", "by the table's rule (points: the ranked points to expect)"),
+    ("for the game", "Best for the game: the option likeliest to win the game, when it is"),
+    ("", "not the ★ and wins more often as shown"),
 )
 
 
 def glossary(unit: str = "lives") -> list[tuple[str, str]]:
-    """The advice's words and what each means, in the table's unit."""
+    """The advice's words and what each means, in the table's unit (a word left empty goes on
+    with the meaning above it)."""
     return [(word.format(unit=unit), meaning.format(unit=unit)) for word, meaning in GLOSSARY]
 
 
@@ -211,15 +328,22 @@ class Lives(NamedTuple):
         """Whether the next loss puts ``seat`` out (a knock caught may cost more)."""
         return self.lives[seat] == (0 if self.county else 1)
 
+    def others(self) -> list[int]:
+        """The other seats in turn order from the seat after yours (the same order every
+        turn, whoever deals)."""
+        n = len(self.lives)
+        return [(self.me + step) % n for step in range(1, n)]
+
     def summary(self, unit: str = "lives") -> str:
-        """``lives: you 3, Ben 1, Cy on the county`` (``letters left: …`` under Gin lives)."""
+        """``lives: you 3, Ben 1, Cy on the county`` (``letters left: …`` under Gin lives), the
+        others in turn order from the seat after yours."""
         head = "letters left" if unit == "letters" else unit
 
         def one(seat: int) -> str:
             n = self.lives[seat]
             return "on the county" if self.county and n == 0 else str(n)
 
-        others = [f"{self.name(s)} {one(s)}" for s in range(len(self.lives)) if s != self.me]
+        others = [f"{self.name(s)} {one(s)}" for s in self.others()]
         return f"{head}: you {one(self.me)}, " + ", ".join(others)
 
 
@@ -238,8 +362,9 @@ def game_reason(
     unit: str = "lives",
 ) -> str:
     """The game's word after the round's reason: the same option, or which is better for the
-    game and why (the lives every seat holds decide it)."""
-    if best_game.option == best.option:
+    game and why (the lives every seat holds decide it). Another option is named only when its
+    figure is higher as shown."""
+    if best_game.option == best.option or not higher_game(best_game, best, points):
         return f" For the game too: it {game_figure(best, points)}."
     g, b = best_game.p_win or 0.0, best.p_win or 0.0
     margin = best_game.p_win_margin or 0.0
@@ -257,13 +382,15 @@ def game_reason(
 
 
 def _game_why(best: OptionAdvice, best_game: OptionAdvice, lives: Lives, unit: str) -> str:
-    if best_game.lives_lost + best_game.lives_lost_margin < best.lives_lost:
-        return (
-            f"it loses fewer {unit} on average ({best_game.lives_lost:.2f} against "
-            f"{best.lives_lost:.2f}), and with {lives.held(lives.lives[lives.me], unit)} left "
-            "each one lost weighs more than the round's safety shows"
+    if fewer_lost(best_game, best):
+        text = (
+            f"it loses fewer {unit} on average ({lost_shown(best_game.lives_lost)} against "
+            f"{lost_shown(best.lives_lost)})"
         )
-    last = [lives.name(s) for s in range(len(lives.lives)) if s != lives.me and lives.last(s)]
+        if lives.last(lives.me):
+            text += ", and you are one loss from going out"
+        return text
+    last = [lives.name(s) for s in lives.others() if lives.last(s)]
     if last:
         who = _and(last)
         return (

@@ -32,12 +32,15 @@ _FIELDS = ("round", "played", "best", "cost_p_safe", "best_game", "cost_p_win")
 
 def judged(advice: Advice, played: str) -> dict[str, Any]:
     """The Oracle's best option and what playing ``played`` cost: the best's ``p_safe`` minus
-    the option's (0 when it is the best; None when the Oracle did not weigh it), and the same
-    in ``p_win`` against ``best_game`` (the option with the highest ``p_win``) when the advice
-    carries ``p_win``."""
+    the option's (0 when it is the best, or safer: an option tied with the best may be; None
+    when the Oracle did not weigh it), and the same in ``p_win`` against ``best_game`` (the
+    option named for the game) when the advice carries ``p_win``. ``thirtyone review`` counts
+    a cost the same way."""
     best = advice.best
     chosen = next((o for o in advice.options if o.option == played), None)
-    cost = None if chosen is None else 0.0 if chosen is best else best.p_safe - chosen.p_safe
+    cost = None
+    if chosen is not None:
+        cost = 0.0 if chosen is best else max(0.0, best.p_safe - chosen.p_safe)
     out: dict[str, Any] = {"best": best.option, "cost_p_safe": _tidy(cost)}
     game_best = _best_game(advice)
     out["best_game"] = None if game_best is None else game_best.option
@@ -45,7 +48,8 @@ def judged(advice: Advice, played: str) -> dict[str, Any]:
     win = None if chosen is None else getattr(chosen, "p_win", None)
     if game_best is not None and chosen is not None and win is not None:
         top = float(getattr(game_best, "p_win", 0.0))
-        out["cost_p_win"] = _tidy(0.0 if chosen.option == game_best.option else top - float(win))
+        cost_win = 0.0 if chosen.option == game_best.option else max(0.0, top - float(win))
+        out["cost_p_win"] = _tidy(cost_win)
     return out
 
 

@@ -209,9 +209,20 @@ def report(games: Sequence[GameRecord], path: Path) -> str:
     return "\n".join(lines)
 
 
+#: What a decision is, said wherever decisions are counted (``thirtyone review`` counts the same).
+DECISION = "a turn's start and, after a draw or take, the put-down"
+
+
+def _points(cost: float) -> str:
+    """A cost in percentage points: ``2.9 points``."""
+    return f"{100 * cost:.1f} points"
+
+
 def decisions_line(head: str, a: Agreement) -> str:
-    """``Your decisions: 240; the Oracle's advice was computed for 200: its best played in 160
-    (80.0%), mean cost 0.021 in p_safe, 0.013 in p_win (over 120).``"""
+    """``Your decisions (a turn's start and, after a draw or take, the put-down): 240; the
+    Oracle's advice was computed for 200: its best played in 160 (80.0%), mean cost 2.1 points
+    of p_safe, 1.3 points of p_win (over 120).``"""
+    head = f"{head} ({DECISION})"
     if not a.advised:
         return f"{head}: {a.decisions:,}; the Oracle's advice was computed for none of them."
     text = (
@@ -219,15 +230,16 @@ def decisions_line(head: str, a: Agreement) -> str:
         f"played in {a.agreed:,} ({_pct(a.agreement)})"
     )
     if a.mean_cost_p_safe is not None:
-        text += f", mean cost {a.mean_cost_p_safe:.4f} in p_safe"
+        text += f", mean cost {_points(a.mean_cost_p_safe)} of p_safe"
     if a.mean_cost_p_win is not None:
-        text += f", {a.mean_cost_p_win:.4f} in p_win (over {a.costs_p_win:,})"
+        text += f", {_points(a.mean_cost_p_win)} of p_win (over {a.costs_p_win:,})"
     return text + "."
 
 
 def record_lines(games: Sequence[GameRecord]) -> list[str]:
     """One or two lines for the end of a game: your record over the games you played yourself
-    (not autoplayed), and your agreement with the Oracle when it advised you."""
+    (not autoplayed), and your agreement with the Oracle when it advised you (costs in
+    percentage points, as ``thirtyone review`` and ``thirtyone stats`` give them)."""
     mine = [g for g in games if not g.autoplay]
     if not mine:
         return []
@@ -242,10 +254,10 @@ def record_lines(games: Sequence[GameRecord]) -> list[str]:
     ]
     a = _agreement(mine)
     if a.advised:
-        cost = "" if a.mean_cost_p_safe is None else f", mean cost {a.mean_cost_p_safe:.4f}"
+        cost = "" if a.mean_cost_p_safe is None else f", mean cost {_points(a.mean_cost_p_safe)}"
         lines.append(
             f"You played the Oracle's best in {a.agreed:,} of {a.advised:,} advised decisions "
-            f"({_pct(a.agreement)}){cost} in p_safe."
+            f"({_pct(a.agreement)}){cost} of p_safe."
         )
     return lines
 

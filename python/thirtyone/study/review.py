@@ -3,16 +3,19 @@
 :func:`decisions` replays a save's journal quietly (:func:`thirtyone.store.saves.replayed`) and
 notes, before each action of the seat, the round as that seat saw it at that moment
 (:meth:`thirtyone.Session.view`: its own cards and what the table saw, nothing else) and the
-choice made. A decision is a turn's start (``knock``, ``draw``, ``take`` or ``decline``) and, after
-a draw from the stock, the put-down (``discard:XX``). A take is one decision: the Oracle's ``take``
-carries its best put-down, and a take followed by another put-down is reviewed as the take, at its
-figures, saying which card went down. The blind showdown, called before anybody looks, is not
-reviewed (the Oracle does not answer it).
+choice made. A decision is a turn's start (``knock``, ``draw``, ``take``, ``decline``, or the
+blind showdown called before anybody looks) and, after a draw or a take, the put-down
+(``discard:XX``): the same decisions as the record of games counts (:mod:`thirtyone.store.keeper`),
+so a game has as many decisions in ``thirtyone review`` as in ``thirtyone stats``. The take is
+judged at the Oracle's ``take`` (which carries its best put-down), the put-down after it at the
+Oracle's put-downs with the card taken in hand. The blind showdown is kept with a note: the
+Oracle does not answer it.
 
 :func:`review` asks :func:`thirtyone.advise` about each of them, with a seed derived from the
 review's seed and the position and no time limit, so the same seed gives the same review, and
 says what the choice cost: the best option's ``p_safe`` minus the chosen one's, and the same in
-``p_win`` (against ``best_game``) when the Oracle gives the game-level figures. Each decision is
+``p_win`` (against ``best_game``) when the Oracle gives the game-level figures, never below 0 (an
+option tied with the best may be a little safer: it costs nothing). Each decision is
 then labelled by its cost (:func:`label`: best, good, inaccuracy, mistake, blunder; the one
 place of the labels' thresholds, which ``thirtyone review`` and the review page both show).
 """
@@ -58,9 +61,9 @@ class Decision:
     """One decision of the reviewed seat: the round and the turn of the round (1 for the
     round's first turn), the step (:data:`START` or :data:`PUT_DOWN`), the hand held and the top
     of the discard pile then, the choice as the Oracle names its options, and the round as the
-    seat saw it (the Oracle's input). ``drew``: at a put-down, the card drawn from the stock;
-    ``took`` and ``put_down``: for a take, the card taken and the card put down after it;
-    ``hid``: the put-down kept a 31 hidden."""
+    seat saw it (the Oracle's input). ``drew``: at a put-down after a draw, the card drawn from
+    the stock; ``took``: at a take and at the put-down after it, the card taken; ``put_down``:
+    the card put down after a take or a draw; ``hid``: the put-down kept a 31 hidden."""
 
     round: int
     turn: int
@@ -88,21 +91,24 @@ class _Notes:
 
     def __call__(self, session: Session, action: Action) -> None:
         pending = session.pending
-        if pending is None or pending.seat != self.seat or action.kind in ("look", "blind"):
+        if pending is None or pending.seat != self.seat or action.kind == "look":
             return
         view = session.seat_view()
-        hid = action.kind == "hide"
         if action.kind not in ("put", "hide"):
             taken = self._note(session, view, START, action.kind)
             if action.kind == "take":
                 taken.took = view.top
             self._taken = taken if action.kind == "take" else None
-        elif view.drawn is not None and view.drawn[1] == "stock":
-            card = action.card
-            self._note(session, view, PUT_DOWN, f"discard:{card}", drew=view.drawn[0], hid=hid)
+            return
+        hid, card = action.kind == "hide", action.card
+        if view.drawn is not None:  # the put-down after a draw or a take: a decision too
+            new, source = view.drawn
+            drawn = {"drew": new} if source == "stock" else {"took": new}
+            self._note(session, view, PUT_DOWN, f"discard:{card}", hid=hid, **drawn)
             self.noted[-1].put_down = card
-        elif self._taken is not None:
-            self._taken.put_down, self._taken.hid = action.card, hid
+        if self._taken is not None:
+            self._taken.put_down, self._taken.hid = card, hid
+            self._taken = None
 
     def _note(
         self, session: Session, view: SeatView, step: str, choice: str, **extra: Any
@@ -272,8 +278,8 @@ def judge(decision: Decision, advice: Advice) -> Reviewed:
         advice,
         chosen,
         agreed=chosen.option == advice.best.option or chosen.option in tied,
-        cost_safe=advice.best.p_safe - chosen.p_safe,
-        cost_win=None if top is None or mine is None else top - mine,
+        cost_safe=max(0.0, advice.best.p_safe - chosen.p_safe),
+        cost_win=None if top is None or mine is None else max(0.0, top - mine),
     )
 
 
@@ -300,6 +306,8 @@ def decision_seed(seed: int, decision: Decision) -> int:
 
 def ask(decision: Decision, settings: Settings) -> Reviewed:
     """The Oracle's answer at the decision, and the decision judged by it."""
+    if decision.choice == "blind":
+        return Reviewed(decision, note="the Oracle does not answer the blind showdown")
     try:
         advice = advise(
             decision.state,

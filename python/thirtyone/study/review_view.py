@@ -17,19 +17,22 @@ def _r4(x: float | None) -> float | None:
 
 
 def choice_label(d: Decision) -> str:
-    """The choice in a few words: ``knock``, ``draw``, ``put down 9C``, ``take QC, put down
-    4H``."""
+    """The choice in a few words: ``knock``, ``draw``, ``take QC``, ``put down 9C``, ``blind
+    showdown`` (the put-down after a take is a decision of its own)."""
     if d.step == PUT_DOWN:
         return f"put down {d.put_down}" + (" (31 hidden)" if d.hid else "")
     if d.choice == "take":
-        return f"take {d.took}, put down {d.put_down or '?'}"
+        return f"take {d.took}"
+    if d.choice == "blind":
+        return "blind showdown"
     return d.choice
 
 
 def hand_label(d: Decision) -> str:
-    """The hand held: ``7H 8H 4C``, and at a put-down the card drawn: ``7H 8H 4C +3D``."""
+    """The hand held: ``7H 8H 4C``, and at a put-down the card drawn or taken: ``7H 8H 4C
+    +3D``."""
     hand = " ".join(d.hand)
-    return f"{hand} +{d.drew}" if d.step == PUT_DOWN else hand
+    return f"{hand} +{d.drew or d.took}" if d.step == PUT_DOWN else hand
 
 
 def points(cost: float | None) -> str:
@@ -85,8 +88,9 @@ def _head(review: Review) -> str:
         end = f"unfinished, reviewed up to round {game.round_number}"
     return (
         f"{names[replay.seat]}: {len(review.reviewed)} decisions in {turns} turns "
-        f"({end}). The Oracle at {s.deals:,} deals / {s.playouts:,} playouts per decision, "
-        f"seed {s.seed}."
+        f"({end}; a decision is a turn's start and, after a draw or take, the put-down, as "
+        f"thirtyone stats counts them). The Oracle at {s.deals:,} deals / {s.playouts:,} "
+        f"playouts per decision, seed {s.seed}."
     )
 
 
@@ -123,10 +127,11 @@ def summary(review: Review) -> Text:
     counted = review.counted
     lines = [_head(review)]
     if review.agreement is not None:
+        best = sum(1 for r in counted if _mark(r) == BEST_MARK)
         lines.append(
             f"Agreement: {review.agreed} of {len(counted)} ({100 * review.agreement:.1f}%) "
-            f"were the Oracle's best or statistically tied with it ({BEST_MARK} best, "
-            f"{TIED_MARK} tied)."
+            f"were the Oracle's best ({BEST_MARK}: {best}) or statistically tied with it "
+            f"({TIED_MARK}: {review.agreed - best})."
         )
     win = review.cost_win
     win_text = "not given by this Oracle" if win is None else f"{points(win)} points"

@@ -1,34 +1,53 @@
-"""The Oracle's advice in the terminal: the in-game panel, the table of options with their
-margins, the knock-score sweep chart and the report of ``thirtyone oracle``.
+"""The Oracle's advice in the terminal: the in-game panel (in three layouts, the fullest that
+fits the rows left on the screen), the table of options with their margins, the knock-score sweep
+chart and the report of ``thirtyone oracle``.
+
+Every cell of the options' tables is short and never wraps: the units are in the headers
+(``safe``, ``±`` in percentage points, the unit lost, ``win game``, ``knock at``), and the plan
+is a score, ``first``, ``never`` or ``31: show``.
 """
 
 from __future__ import annotations
 
+import io
 import math
 from typing import TYPE_CHECKING
 
 from rich import box
-from rich.console import Group, RenderableType
+from rich.console import Console, Group, RenderableType
+from rich.measure import Measurement
 from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
-from thirtyone.oracle.answer import Kind
+from thirtyone.oracle.rank import fewer_lost, higher_game
 
 if TYPE_CHECKING:
     from thirtyone.oracle.answer import Advice, OptionAdvice, Sweep
 
-from thirtyone.oracle.words import FIRST_PLAN, later_plan, plan
+from thirtyone.oracle.words import FIRST_PLAN, gist, later_plan, makes_31, plan, safest
+from thirtyone.oracle.words import label as option_label
 from thirtyone.terminal.display import (
     WARN_STYLE,
+    Layouts,
     fmt_score,
 )
 
-__all__ = ["advice_panel_body", "advice_report", "advice_table", "later_plan", "sweep_chart"]
+__all__ = [
+    "advice_layouts",
+    "advice_panel_body",
+    "advice_report",
+    "advice_table",
+    "later_plan",
+    "option_label",
+    "sweep_chart",
+]
 
 BEST_MARK = "★"
 TIED_MARK = "≈"
 _EIGHTHS = " ▏▎▍▌▋▊▉"
+#: The label of a put-down or take that makes 31, in the knock-at column.
+SHOW_31 = "31: show"
 
 
 def bar(fraction: float, width: int) -> str:
@@ -55,25 +74,24 @@ def points(margin: float) -> str:
     return f"±{100 * margin:.1f}"
 
 
-def option_label(option: OptionAdvice) -> str:
-    """An option in a few words: ``knock``, ``draw``, ``take QC, put down 4H``, ``put down 9C``."""
-    if option.kind is Kind.TAKE:
-        return f"take {option.card}, put down {option.discard}"
-    if option.kind is Kind.PUT_DOWN:
-        return f"put down {option.discard}"
-    return option.option
-
-
 def knock_at_text(option: OptionAdvice) -> str:
     """The later knock score of a swept option (``27``, ``never``, or ``first`` for the lowest
     score swept: knock at the first chance, whatever the hand); ``—`` when not swept."""
     if not option.swept:
         return "—"
-    if option.knock_at is None:
-        return "never"
     if later_plan(option) == FIRST_PLAN:
         return "first"
+    if option.knock_at is None or option.knock_at >= 31:
+        return "never"
     return fmt_score(option.knock_at)
+
+
+def plan_cell(option: OptionAdvice, none: str = "") -> str:
+    """The knock-at cell: ``31: show`` for an option that makes 31, the later knock score of a
+    swept option, else ``none``."""
+    if makes_31(option):
+        return SHOW_31
+    return knock_at_text(option) if option.swept else none
 
 
 def ranked(advice: Advice) -> list[OptionAdvice]:
@@ -90,6 +108,7 @@ def _tied_names(advice: Advice) -> set[str]:
 
 
 def _best_line(advice: Advice) -> Text:
+    """``Best: draw (then knock at 22 or more) — tied with knock``."""
     best = advice.best
     line = Text("Best: ", style="bold")
     line.append(option_label(best), style="bold green")
@@ -99,8 +118,12 @@ def _best_line(advice: Advice) -> Text:
     elif then:
         line.append(f": {then}", style="bold green")
     if advice.tied:
-        line.append(" — statistically tied with ", style=WARN_STYLE)
-        line.append(", ".join(option_label(o) for o in advice.tied), style=WARN_STYLE)
+        names = (
+            option_label(advice.tied[0])
+            if len(advice.tied) == 1
+            else f"{len(advice.tied)} others ({TIED_MARK})"
+        )
+        line.append(f" — tied with {names}", style=WARN_STYLE)
     return line
 
 
@@ -115,16 +138,29 @@ def game_header(advice: Advice) -> str:
     return "points" if advice.points else "win game"
 
 
-def _game_line(advice: Advice) -> Text | None:
-    """``Best for the game: draw (wins the game 41.2% of the time)`` when it is not the round's
-    best."""
+def game_named(advice: Advice) -> OptionAdvice | None:
+    """The option named best for the game: only when it is not the best and its figure is
+    higher than the best's as shown."""
     g = advice.best_game
     if g is None or g.option == advice.best.option:
         return None
+    return g if higher_game(g, advice.best, advice.points) else None
+
+
+def _game_line(advice: Advice) -> Text | None:
+    """``Best for the game: draw (27.5% against 27.4%, within ±0.5)`` when it is not the
+    round's best."""
+    g = game_named(advice)
+    if g is None:
+        return None
     line = Text("Best for the game: ", style="bold")
     line.append(option_label(g), style="bold cyan")
-    figure = f"{g.p_win:.2f} points" if advice.points else f"wins the game {pct(g.p_win or 0)}"
-    line.append(f" ({figure}, against {game_cell(advice, advice.best)} for the round's best)")
+    unit = " points" if advice.points else ""
+    figures = f"{game_cell(advice, g)} against {game_cell(advice, advice.best)}{unit}"
+    margin = g.p_win_margin or 0.0
+    if (g.p_win or 0.0) - (advice.best.p_win or 0.0) <= margin:
+        figures += f", within ±{margin:.2f}" if advice.points else f", within {points(margin)}"
+    line.append(f" ({figures})")
     return line
 
 
@@ -139,27 +175,30 @@ def lost_matters(advice: Advice) -> bool:
         and a.lives_lost - b.lives_lost > a.lives_lost_margin + b.lives_lost_margin
         for a in shown
         for b in shown
-    )
+    ) or fewer_lost(advice.best, safest(advice.best, advice.tied))
 
 
-def advice_panel_body(advice: Advice, why: RenderableType | None = None) -> RenderableType:
-    """The advice in the game's Advice panel: the best option and the reason (and ``why``, the
-    line drawn from the consistent deals), then one line per option (best first) with its
-    percentage safe, margin, the unit lost when it changes the picture, and what follows."""
+def options_rows(advice: Advice) -> Table:
+    """One line per option (best first): its mark, a short label, percentage safe, margin, the
+    unit lost when it changes the picture, the game-level figure, and the later knock score.
+    No cell wraps."""
     tied = _tied_names(advice)
     show_lost = lost_matters(advice)
     rows = Table(box=None, show_header=True, padding=(0, 1), pad_edge=False)
-    rows.add_column("", width=1)
-    rows.add_column("", header_style="dim")
-    rows.add_column("safe", justify="right", header_style="dim")
-    rows.add_column("±", justify="right", header_style="dim")
+    rows.add_column("", width=1, no_wrap=True)
+    rows.add_column("", header_style="dim", no_wrap=True, overflow="ellipsis")
+    rows.add_column("safe", justify="right", header_style="dim", no_wrap=True)
+    rows.add_column("±", justify="right", header_style="dim", no_wrap=True)
     if show_lost:
-        rows.add_column(f"{advice.unit} lost", justify="right", header_style="dim")
+        rows.add_column(f"{advice.unit} lost", justify="right", header_style="dim", no_wrap=True)
     game = advice.best_game is not None
     if game:
-        rows.add_column(game_header(advice), justify="right", header_style="dim")
-    rows.add_column("", style="dim")
-    for i, o in enumerate(ranked(advice)):
+        rows.add_column(game_header(advice), justify="right", header_style="dim", no_wrap=True)
+    shown = ranked(advice)
+    plans = any(plan_cell(o) for o in shown)
+    if plans:
+        rows.add_column("knock at", justify="right", header_style="dim", no_wrap=True)
+    for i, o in enumerate(shown):
         mark = BEST_MARK if i == 0 else TIED_MARK if o.option in tied else ""
         cells: list[RenderableType] = [
             mark,
@@ -171,33 +210,80 @@ def advice_panel_body(advice: Advice, why: RenderableType | None = None) -> Rend
             cells.append(lost(o.lives_lost))
         if game:
             cells.append(game_cell(advice, o))
-        cells.append(plan(o))
+        if plans:
+            cells.append(plan_cell(o))
         rows.add_row(*cells)
+    return rows
+
+
+def _notes(advice: Advice, one_line: bool) -> list[RenderableType]:
+    """The warnings, each on one line when ``one_line`` (cut with …)."""
+    return [
+        Text(
+            f"Note: {warning}",
+            style="dim yellow",
+            no_wrap=one_line,
+            overflow="ellipsis" if one_line else "fold",
+        )
+        for warning in advice.warnings
+    ]
+
+
+def advice_panel_body(advice: Advice, why: RenderableType | None = None) -> RenderableType:
+    """The advice in full, for the game's Advice panel: the best option, the best for the game
+    when it differs, the reason (and ``why``, the line drawn from the consistent deals), then
+    the options' table and the warnings."""
     parts: list[RenderableType] = [_best_line(advice)]
     if (line := _game_line(advice)) is not None:
         parts.append(line)
     parts.append(Text(advice.reason))
     if why is not None:
         parts.append(why)
-    parts.append(rows)
-    for warning in advice.warnings:
-        parts.append(Text(f"Note: {warning}", style="dim yellow"))
-    return Group(*parts)
+    parts.append(options_rows(advice))
+    return Group(*parts, *_notes(advice, one_line=False))
+
+
+def advice_compact(advice: Advice, *, gist_line: bool = True) -> RenderableType:
+    """The advice on a small screen: the best option, the best for the game when it differs,
+    the reason in one line (:func:`~thirtyone.oracle.words.gist`; left out with
+    ``gist_line=False``), the options' table and the warnings, one line each. The full reason
+    is on ``a``, the read of the opponents on ``r``."""
+    parts: list[RenderableType] = [_best_line(advice)]
+    if (line := _game_line(advice)) is not None:
+        parts.append(line)
+    if gist_line:
+        parts.append(Text(gist(advice)))
+    parts.append(options_rows(advice))
+    return Group(*parts, *_notes(advice, one_line=True))
+
+
+def advice_layouts(advice: Advice, why: RenderableType | None = None) -> Layouts:
+    """The advice in its three layouts, the fullest first: in full (its prose counted: the
+    game's line, the reason and ``why``), compact, and the best line with the options' table
+    alone."""
+    game = _game_line(advice)
+    prose = Group(*([game] if game else []), Text(advice.reason), *([why] if why else []))
+    return Layouts(
+        (
+            advice_panel_body(advice, why),
+            advice_compact(advice),
+            advice_compact(advice, gist_line=False),
+        ),
+        (prose, None, None),
+    )
 
 
 def advice_table(advice: Advice, *, bar_width: int = 20) -> Table:
     """Every option, best first: percentage safe, margin, lives lost, later knock score, a bar."""
     tied = _tied_names(advice)
     table = Table(box=box.SIMPLE_HEAD, padding=(0, 0, 0, 1), pad_edge=False, show_edge=False)
-    table.add_column("", width=1)
+    table.add_column("", width=1, no_wrap=True)
     table.add_column("Option", no_wrap=True)
-    table.add_column("Safe", justify="right")
-    table.add_column("Margin", justify="right")
-    table.add_column(f"{advice.unit.capitalize()} lost", justify="right")
-    table.add_column("Knock at", justify="right")
+    for head in ("Safe", "Margin", f"{advice.unit.capitalize()} lost", "Knock at"):
+        table.add_column(head, justify="right", no_wrap=True)
     game = advice.best_game is not None
     if game:
-        table.add_column(game_header(advice).capitalize(), justify="right")
+        table.add_column(game_header(advice).capitalize(), justify="right", no_wrap=True)
     table.add_column("", no_wrap=True)
     for i, o in enumerate(ranked(advice)):
         best = i == 0
@@ -209,7 +295,7 @@ def advice_table(advice: Advice, *, bar_width: int = 20) -> Table:
             pct(o.p_safe),
             points(o.margin),
             lost(o.lives_lost),
-            "31 — show" if plan(o).startswith("makes 31") else knock_at_text(o),
+            plan_cell(o, none="—"),
         ]
         if game:
             cells.append(game_cell(advice, o))
@@ -220,7 +306,8 @@ def advice_table(advice: Advice, *, bar_width: int = 20) -> Table:
 
 def _sweep_rows(sweep: Sweep) -> list[tuple[str, float, float, list[float | None]]]:
     """The sweep's knock scores grouped where the figures are equal: (label, p_safe, lives lost,
-    the scores in the group; None = never)."""
+    the scores in the group; None = never). A score of 31 or more is left out: no knock is
+    made with it (such a hand is shown at once), so it is never."""
     rows: list[tuple[str, float, float, list[float | None]]] = []
     run: list[float] = []
     figures: tuple[float, float] | None = None
@@ -234,6 +321,8 @@ def _sweep_rows(sweep: Sweep) -> list[tuple[str, float, float, list[float | None
 
     for k, p, lost in zip(sweep.knock_at, sweep.p_safe, sweep.lives_lost, strict=True):
         k, p, lost = float(k), float(p), float(lost)
+        if k >= 31:
+            continue
         if math.isnan(k):
             close()
             run, figures = [], None
@@ -289,10 +378,10 @@ def advice_report(advice: Advice, *, sweeps: str = "best", width: int = 80) -> G
     """``thirtyone oracle``'s report: the best option and the reason, the table of options, the
     ties, the warnings, and the sweep chart (``sweeps``: ``best`` = the best swept option,
     ``all``, or ``none``), fitted to ``width`` columns."""
-    labels = max(len(option_label(o)) for o in advice.options)
-    # The columns beside the label and the bar take 42, and the game's column 9 more.
-    fixed = 42 + (9 if advice.best_game is not None else 0)
-    bar_width = max(6, min(24, width - fixed - labels))
+    # The bar takes what the other columns leave (it is measured with a bar of one).
+    probe = Console(width=1000, file=io.StringIO())
+    fixed = Measurement.get(probe, probe.options, advice_table(advice, bar_width=1)).maximum - 1
+    bar_width = max(6, min(24, width - fixed))
     parts: list[RenderableType] = []
     head = Text("The Oracle", style="bold magenta")
     head.append(
@@ -306,9 +395,10 @@ def advice_report(advice: Advice, *, sweeps: str = "best", width: int = 80) -> G
     parts.append(advice_table(advice, bar_width=bar_width))
     if advice.tied:
         names = ", ".join(option_label(o) for o in advice.tied)
+        margin = safest(advice.best, advice.tied).margin
         line = Text(f"{TIED_MARK} Statistically tied with the best: ", style=WARN_STYLE)
         line.append(names, style="bold")
-        line.append(f" (within the margin of {points(advice.best.margin)} percentage points).")
+        line.append(f" (within the margin of {points(margin)} percentage points).")
         parts.append(line)
     else:
         parts.append(Text("No other option is within the margin of the best.", style="dim"))

@@ -21,6 +21,7 @@ from thirtyone.oracle import query
 from thirtyone.oracle.answer import Advice
 from thirtyone.oracle.reads import Read, position_seed, reads, why_line
 from thirtyone.terminal import advice_view
+from thirtyone.terminal.display import Layouts
 
 
 class OracleAdvisor:
@@ -103,9 +104,9 @@ class OracleAdvisor:
             raise ThirtyOneError(found.plain)
         return self._reads(found[0], view)
 
-    def __call__(self, view: SeatView) -> RenderableType:
+    def __call__(self, view: SeatView) -> RenderableType | Layouts:
         found = self.advice(view)
         if isinstance(found, Text):
             return found
         advice, why = found
-        return advice_view.advice_panel_body(advice, Text(why, style="italic") if why else None)
+        return advice_view.advice_layouts(advice, Text(why, style="italic") if why else None)

@@ -9,10 +9,10 @@ Cards are printed in the two-character ASCII form (``AH``, ``TD``), as the rules
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from rich import box
-from rich.console import Group, RenderableType
+from rich.console import Console, Group, RenderableType
 from rich.padding import Padding
 from rich.panel import Panel
 from rich.table import Table
@@ -127,9 +127,11 @@ def intro(
     me: int | None,
     seed: int | None,
     preset: str | None = None,
+    width: int = 80,
 ) -> Text:
-    """The line that opens a game: who plays, the table (its preset, lives and the options that
-    differ from the preset), the seed."""
+    """The lines that open a game: who plays, then the table (its preset, lives and the options
+    that differ from the preset) and the seed, its parts separated by `` · `` and a line broken
+    only between parts, fitted to ``width`` columns."""
     others = [n for s, n in enumerate(names) if s != me]
     out = Text("Thirty-One: ", style="bold")
     if me is not None:
@@ -139,11 +141,11 @@ def intro(
     if preset is None:
         preset = preset_of(rules) or "standard"
     out.append("\n")
+    pieces: list[Text] = []
     if preset != "standard":
         info = Rules.PRESET_INFO[preset]
-        out.append(f"{preset} table", style="bold")
-        out.append(f", {info.document} · ")
-    out.append(f"{rules.lives_summary()} · knock penalty {rules.knock_penalty}")
+        pieces.append(Text(f"{preset} table", style="bold").append(f", {info.document}"))
+    pieces += [Text(rules.lives_summary()), Text(f"knock penalty {rules.knock_penalty}")]
     base = Rules.preset(preset)
     shown = ("seats", "lives", "knock_penalty", "county", "lives_mode", "life_names")
     changed = [
@@ -152,9 +154,26 @@ def intro(
         if key not in shown and getattr(base, key) != getattr(rules, key)
     ]
     if changed:
-        out.append(" · " + ", ".join(changed))
+        pieces.append(Text(", ".join(changed)))
     if seed is not None:
-        out.append(f" · seed {seed}", style="dim")
+        pieces.append(Text(f"seed {seed}", style="dim"))
+    return out.append_text(packed(pieces, width))
+
+
+def packed(pieces: Sequence[Text], width: int, sep: str = " · ") -> Text:
+    """``pieces`` joined by ``sep``, with a line break in place of a separator where the next
+    piece would pass ``width`` columns (a piece wider than a line wraps by itself)."""
+    out, used = Text(), 0
+    for i, piece in enumerate(pieces):
+        n = piece.cell_len
+        if i and used + len(sep) + n > width:
+            out.append("\n")
+            used = 0
+        elif i:
+            out.append(sep)
+            used += len(sep)
+        out.append_text(piece)
+        used = width if used + n > width else used + n
     return out
 
 
@@ -207,8 +226,8 @@ def help_text(
             if action in kinds:
                 lines.append(Text(meaning))
     if advice_keys:
-        lines.append(Text("  Enter      play the Oracle's best move (you confirm first)"))
-        lines.append(Text("  a / o      show the advice now / advice on every turn or only on a"))
+        lines.append(Text("  Enter      play the Oracle's best move, the ★ (you confirm first)"))
+        lines.append(Text("  a / o      the advice in full / advice on every turn or only on a"))
         lines.append(Text("  r / l      what the opponents probably hold / the round and the pile"))
     else:
         lines.append(Text("  l          the round so far and the discard pile"))
@@ -260,16 +279,56 @@ def rules_in_short(rules: Rules) -> str:
     return text
 
 
-def render_advice(advice: object) -> RenderableType | None:
-    """The advisor's answer (the Oracle's, later) as something to print; None prints nothing."""
+#: The most rows of prose (the reason, the "Why" line) a turn shows unasked.
+PROSE_ROWS = 3
+
+
+class Layouts(NamedTuple):
+    """The same advice in several layouts, the fullest first: the screen shows the fullest that
+    fits the rows left and whose prose (``proses``, one per layout, None: none to count) takes
+    at most :data:`PROSE_ROWS` rows (:func:`render_advice`)."""
+
+    bodies: tuple[RenderableType, ...]
+    proses: tuple[RenderableType | None, ...] = ()
+
+
+def rows_of(console: Console, renderable: RenderableType) -> int:
+    """How many rows ``renderable`` takes on ``console``."""
+    return len(console.render_lines(renderable, console.options, pad=False))
+
+
+def render_advice(
+    advice: object, *, console: Console | None = None, room: int | None = None
+) -> RenderableType | None:
+    """The advisor's answer (the Oracle's, later) as something to print; None prints nothing.
+    Of :class:`Layouts`, the fullest whose panel takes at most ``room`` rows of ``console``
+    (the last when none does; the first without a ``room``)."""
     if advice is None:
         return None
+    if isinstance(advice, Layouts):
+        panels = [_advice_panel(body) for body in advice.bodies]
+        if console is None or room is None:
+            return panels[0]
+        inner = console.options.update_width(max(1, console.width - 4))  # (the panel's edges)
+
+        def short(prose: RenderableType | None) -> bool:
+            return prose is None or len(console.render_lines(prose, inner, pad=False)) <= (
+                PROSE_ROWS
+            )
+
+        proses = [*advice.proses, *[None] * len(panels)]
+        fitting = (p for p, t in zip(panels, proses, strict=False) if short(t))
+        return next((p for p in fitting if rows_of(console, p) <= room), panels[-1])
     if isinstance(advice, str | Text) or hasattr(advice, "__rich_console__"):
         body: Any = advice
     elif hasattr(advice, "__rich__"):
         body = advice
     else:
         body = Text(str(advice))
+    return _advice_panel(body)
+
+
+def _advice_panel(body: RenderableType) -> Panel:
     return Panel(body, title="Advice", title_align="left", border_style="magenta", expand=False)
 
 

@@ -30,6 +30,8 @@ class Seat(Protocol):
     #: ``always`` (advice on every turn), ``ask`` (on ``a``) or ``never``.
     advice: str
     on_mode: Callable[[str], None] | None
+    #: Whether the advice was shown at this position.
+    advice_shown: bool
 
     def read(self, prompt: str) -> str | None: ...
 
@@ -89,7 +91,8 @@ def _show_reads(player: Seat, view: SeatView) -> None:
 def accept(player: Seat, view: SeatView) -> str | None:
     """Enter at the prompt: the Oracle's best move (``draw``, ``knock``... at the start of the
     turn, the card to put down after a draw or take) once the person confirms it; None when
-    there is none or they decline (the question is asked again)."""
+    there is none or they decline (the question is asked again). Advice not shown yet at this
+    position (``--advice ask``) is shown first, so that what is offered has been seen."""
     advisor = player.advisor
     if not isinstance(advisor, OracleAdvisor):
         player.say("Type a choice (? for help).")
@@ -98,6 +101,8 @@ def accept(player: Seat, view: SeatView) -> str | None:
     if isinstance(found, Text):
         player.console.print(found)
         return None
+    if not player.advice_shown:
+        player.show_advice(view, asked=True)
     best = found[0].best
     if best.kind is Kind.PUT_DOWN:
         move, answer = best.describe(), str(best.discard)
@@ -105,11 +110,20 @@ def accept(player: Seat, view: SeatView) -> str | None:
         move, answer = best.describe(), best.option
         if best.kind is Kind.TAKE:
             move = f"take the {best.card}"
-    text = player.read(f"Play the Oracle's best: {move}? (Enter or y: yes, n: no)")
-    if text is None:
-        player.console.print()
-        raise QuitGame
-    if text.strip().lower() in ("", "y", "yes"):
-        return answer
-    player.console.print(Text("Not played: your choice.", style=display.WARN_STYLE))
-    return None
+    while True:
+        text = player.read(f"Play the Oracle's best: {move}? (Enter or y: yes, n: no)")
+        if text is None:
+            player.console.print()
+            raise QuitGame
+        said = text.strip().lower()
+        if said in ("", "y", "yes"):
+            return answer
+        if said in ("n", "no"):
+            player.console.print(Text("Not played: your choice.", style=display.WARN_STYLE))
+            return None
+        if said in ("q", "quit", "exit"):
+            raise QuitGame
+        if said in ("a", "advice"):
+            player.show_advice(view, asked=True)
+            continue
+        player.say("Enter or y plays it, n does not (then type your own choice).")

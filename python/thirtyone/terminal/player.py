@@ -96,6 +96,9 @@ class TerminalPlayer:
         self.session: Session | None = None
         #: The turn whose table was shown last (rounds dealt, turns played).
         self._shown: tuple[int, int] | None = None
+        #: Whether the advice was shown at this position (Enter then plays its best at once).
+        self.advice_shown = False
+        self._table_rows = 0
 
     def __repr__(self) -> str:
         return f"TerminalPlayer({self.name!r})"
@@ -115,7 +118,7 @@ class TerminalPlayer:
             if fresh:  # a resumed game left after a draw or take
                 self.console.print(self.narrator.turn_panel(view))
             return self._put_down(view)
-        self.console.print(self.narrator.turn_panel(view))
+        self._show_table(self.narrator.turn_panel(view))
         self.show_advice(view)
         return self._start(view)
 
@@ -147,7 +150,7 @@ class TerminalPlayer:
         assert view.drawn is not None, "a draw or take leaves a card pending"
         new, source = view.drawn
         cards = [*view.hand, new]
-        self.console.print(display.put_down_choices(list(view.hand), new, source, view.rules))
+        self._show_table(display.put_down_choices(list(view.hand), new, source, view.rules))
         self.show_advice(view)
         while True:
             text = self._ask(put_down_prompt(self.advice))
@@ -258,7 +261,29 @@ class TerminalPlayer:
             advice_keys=self.advisor is not None,
         )
 
+    def _show_table(self, table: RenderableType) -> None:
+        """Print what the advice follows (the turn's box, the put-down's choices) and keep how
+        many rows it took; the advice has not been shown at this position yet."""
+        self.console.print(table)
+        self._table_rows = display.rows_of(self.console, table)
+        self.advice_shown = False
+
+    def _room(self, view: SeatView) -> int | None:
+        """The rows the advice may take on a terminal screen without pushing the table off it:
+        the screen's less the table's and the prompt's (None: not a terminal, no limit)."""
+        if not self.console.is_terminal:
+            return None
+        if view.drawn is None:
+            prompt = start_prompt(view, view.pending.legal, self.advice)
+        else:
+            prompt = put_down_prompt(self.advice)
+        width = max(1, self.console.width)
+        prompt_rows = -(-(len(prompt) + 3) // width)  # the prompt, ": " and a key typed
+        return self.console.height - self._table_rows - prompt_rows
+
     def show_advice(self, view: SeatView, *, asked: bool = False) -> None:
+        """Show the advice (on every turn, or when ``asked``): asked, in full; else the fullest
+        layout that fits the screen below the table."""
         if self.advisor is None or (self.advice != "always" and not asked):
             return
         try:
@@ -266,9 +291,11 @@ class TerminalPlayer:
         except Exception as err:  # advice is optional: a failing advisor must not end the game
             self.say(f"(no advice this time: {err})")
             return
-        shown = display.render_advice(advice)
+        room = None if asked else self._room(view)
+        shown = display.render_advice(advice, console=self.console, room=room)
         if shown is not None:
             self.console.print(shown)
+            self.advice_shown = True
 
 
 class AdvisedPolicy:
@@ -346,15 +373,20 @@ def start_mistake(text: str, legal: Sequence[Action]) -> str:
 def choose_card(text: str, cards: Sequence[str], new: str, source: str) -> str:
     """The card meant by ``text`` among ``cards`` (the hand, then the new card), ``"help"``,
     or ``"!"`` followed by a one-line explanation."""
-    hand_list = " ".join(cards)
+    # The card taken from the pile may not go back: it is not offered (it is the last).
+    allowed = [c for c in cards if not (c == new and source == "pile")]
+    hand_list = " ".join(allowed)
+    positions = f"1-{len(allowed)}"
     if not text:
-        return f"!Choose the card to put down: 1-4 or its name ({hand_list})."
+        return f"!Choose the card to put down: {positions} or its name ({hand_list})."
     word = WORDS.get(text.lower())
     if word == "help":
         return "help"
     if word is not None:
         how = "drew" if source == "stock" else "took"
-        return f"!You {how} {new} already: now put a card down (1-4 or its name: {hand_list})."
+        return (
+            f"!You {how} {new} already: now put a card down ({positions} or its name: {hand_list})."
+        )
     if _is_position(text):
         n = int(text)
         if not 1 <= n <= len(cards):

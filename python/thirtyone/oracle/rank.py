@@ -1,0 +1,103 @@
+"""The order of the Oracle's options: which one is the best (the ★ of the terminal, the option
+Enter plays, ``best`` in the JSON) and which one is named for the game.
+
+The core ranks the options by ``p_safe`` and says which are statistically tied with the safest
+(within its margin). Among those tied options:
+
+1. the ones that lose the fewest lives on average stay in: an option is out when it loses more
+   than the one that loses fewest by more than the sum of their margins (a difference within
+   the margins is no difference, as everywhere in the words);
+2. of those, the one with the highest ``p_win`` as shown (one decimal of a percentage; two
+   decimals of points under ranked placing) is the best;
+3. and between equal figures, the safest (the core's order).
+
+``best_game`` is the option with the highest ``p_win``, unless the best shows the same figure:
+then it is the best, so that the game is never said to prefer another option for a difference
+nobody can see.
+
+A later knock score of 31 or more reads as never: a hand of 31 (or three aces' 33) is shown at
+once after the put-down, so no knock is ever made with it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from thirtyone.oracle.answer import OptionAdvice
+
+#: A knock score at or above this is never knocked at: such a hand is shown at once.
+SHOWN_AT_ONCE = 31.0
+
+
+def knock_score(knock_at: float | None) -> float | None:
+    """The later knock score as it is played: None (never) for a score a hand is shown at."""
+    if knock_at is None or knock_at >= SHOWN_AT_ONCE:
+        return None
+    return float(knock_at)
+
+
+def lost_shown(x: float) -> str:
+    """The unit lost as shown: ``0.38``."""
+    return f"{x:.2f}"
+
+
+def game_shown(option: OptionAdvice, points: bool = False) -> str:
+    """The game-level figure as shown: ``41.2%``, or ``1.62`` points (empty without one)."""
+    if option.p_win is None:
+        return ""
+    return f"{option.p_win:.2f}" if points else f"{100 * option.p_win:.1f}%"
+
+
+def _game_key(option: OptionAdvice, points: bool) -> float:
+    """The game-level figure rounded as shown (-1 without one), for comparisons."""
+    if option.p_win is None:
+        return -1.0
+    return round(option.p_win, 2) if points else round(1000 * option.p_win) / 1000
+
+
+def fewer_lost(a: OptionAdvice, b: OptionAdvice) -> bool:
+    """Whether ``a`` loses fewer lives on average than ``b``: by more than the sum of their
+    margins, and as shown."""
+    margin = a.lives_lost_margin + b.lives_lost_margin
+    return b.lives_lost - a.lives_lost > margin and lost_shown(a.lives_lost) != lost_shown(
+        b.lives_lost
+    )
+
+
+def higher_game(a: OptionAdvice, b: OptionAdvice, points: bool = False) -> bool:
+    """Whether ``a``'s game-level figure is higher than ``b``'s as shown."""
+    return a.p_win is not None and _game_key(a, points) > _game_key(b, points)
+
+
+def pick(group: Sequence[OptionAdvice], points: bool = False) -> OptionAdvice:
+    """The best of a group of options tied on safety (safest first): the fewest lives lost,
+    then the highest ``p_win`` as shown, then the safest."""
+    fewest = min(group, key=lambda o: o.lives_lost)
+    kept = [o for o in group if not fewer_lost(fewest, o)]
+    top = max(_game_key(o, points) for o in kept)
+    return next(o for o in kept if _game_key(o, points) == top)
+
+
+def best_first(
+    options: Sequence[OptionAdvice], tied: Sequence[OptionAdvice], points: bool = False
+) -> tuple[list[OptionAdvice], list[OptionAdvice]]:
+    """The options with the best first (then the others in their order) and the options tied
+    with it: the group of the safest and those tied with it, less the best."""
+    if not options:
+        return [], []
+    group = [options[0], *tied]
+    best = pick(group, points)
+    rest = [o for o in options if o is not best]
+    return [best, *rest], [o for o in group if o is not best]
+
+
+def best_for_game(
+    best: OptionAdvice, highest: OptionAdvice | None, points: bool = False
+) -> OptionAdvice | None:
+    """The option named for the game: ``highest`` (the highest ``p_win``), or the best when it
+    shows the same figure."""
+    if highest is None or not higher_game(highest, best, points):
+        return None if highest is None else best
+    return highest

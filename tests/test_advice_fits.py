@@ -1,0 +1,206 @@
+"""A turn fits the screen (issue 27, item 7): at 80 columns and 24 rows, and at 100 x 40, the
+turn's box keeps its title and every opponent's row on the screen when the prompt asks, the
+options' table has no wrapped cell, and the advice holds at most a couple of lines of prose; on
+the longest real turns (9 seats, Gin lives, with lives). Played through the real command, in
+process (the terminal's size from ``COLUMNS``/``LINES``) and in a pseudo-terminal (pexpect)."""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from rich.console import Console
+from thirtyone.cli.app import main
+from thirtyone.oracle.answer import Advice
+
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+FAST = ["--oracle-deals", "200", "--oracle-playouts", "1000", "--fast"]
+
+
+@pytest.fixture(autouse=True)
+def _whole_answers(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Answers without the time limit: the same screens on every machine."""
+    import thirtyone.oracle.query
+
+    real = thirtyone.oracle.query.advise
+
+    def whole(*args: Any, **kwargs: Any) -> Advice:
+        return real(*args, **{**kwargs, "max_time": None})
+
+    monkeypatch.setattr(thirtyone.oracle.query, "advise", whole)
+
+
+def screens(output: str, columns: int) -> list[list[str]]:
+    """Each turn as the screen shows it when the prompt asks: the lines from the turn's box to
+    the prompt, as a terminal of ``columns`` lays them out (a longer line takes more rows)."""
+    lines: list[str] = []
+    for raw in ANSI.sub("", output).replace("\r\n", "\n").split("\n"):
+        line = raw.split("\r")[-1]
+        if "is thinking…" in line or "is reading the table…" in line:
+            continue
+        while len(line) > columns:
+            lines.append(line[:columns])
+            line = line[columns:]
+        lines.append(line)
+    found = []
+    for i, line in enumerate(lines):
+        if line.startswith("Your move ("):
+            top = max(j for j in range(i) if "your turn" in lines[j] and lines[j].startswith("╭"))
+            found.append(lines[top : i + 1])
+    return found
+
+
+def check_screen(screen: list[str], rows: int, columns: int, opponents: int) -> None:
+    """The box's title and every opponent's row fit above the prompt; no cell of the options'
+    table wraps; at most a couple of lines of prose besides the best option's line."""
+    assert len(screen) <= rows, "\n".join(screen)
+    assert all(len(line) <= columns for line in screen)
+    box_end = next(i for i, line in enumerate(screen) if line.startswith("╰"))
+    assert box_end - 4 >= opponents  # the header, its rule, then a row per opponent
+    advice = screen[box_end + 1 :]
+    if not advice or not advice[0].startswith("╭─ Advice"):
+        return  # the Oracle had no advice here
+    inside = [line.strip("│ ").rstrip() for line in advice[1:] if line.startswith("│")]
+    head = next(i for i, line in enumerate(inside) if line.split()[:2] == ["safe", "±"])
+    assert inside[0].startswith("Best: ")
+    prose = inside[1:head]
+    assert len(prose) <= 3, inside  # (the game's line, the reason: each a line here)
+    rows_ = inside[head + 1 :]
+    notes = next((i for i, row in enumerate(rows_) if row.startswith("Note:")), len(rows_))
+    for row in rows_[:notes]:  # (the notes, a time limit reached, come last)
+        assert row.startswith(("★", "≈")) or "%" in row, f"a wrapped cell: {inside}"
+
+
+def play(args: list[str], keys: str, columns: int, rows: int, tmp_path: Path) -> str:
+    env = {
+        "COLUMNS": str(columns),
+        "LINES": str(rows),
+        "NO_COLOR": "1",
+        "TTY_COMPATIBLE": "1",  # a terminal: the screen's rows count
+        "TTY_INTERACTIVE": "0",
+        "THIRTYONE_DATA_DIR": str(tmp_path),
+    }
+    result = CliRunner(env=env).invoke(main, ["play", *args, *FAST], input=keys)
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+@pytest.mark.parametrize(("columns", "rows"), [(80, 24), (100, 40)])
+@pytest.mark.parametrize(
+    ("table", "seats"),
+    [
+        (["--seats", "9", "--rules", "gin-lives"], 9),
+        (["--seats", "9"], 9),
+        (["--seats", "4", "--lives", "2"], 4),
+    ],
+)
+def test_every_turn_fits_the_screen(
+    table: list[str], seats: int, columns: int, rows: int, tmp_path: Path
+) -> None:
+    # Enter and Enter again: the Oracle's best every time, for a whole game.
+    out = play([*table, "--seed", "3"], "\n" * 600, columns, rows, tmp_path)
+    found = screens(out, columns)
+    assert len(found) >= 3
+    for screen in found:
+        alive = sum(1 for line in screen[3:] if re.match(r"│ \S", line)) - 2  # (rows, hand, top)
+        check_screen(screen, rows, columns, min(seats - 1, max(alive, 0)))
+
+
+def test_a_terminal_shows_the_advice_compact_only_when_it_must(tmp_path: Path) -> None:
+    """At 100 x 40 a four-seat turn has room for the advice in full; at 80 x 24 a nine-seat turn
+    has not, and shows the reason in one line."""
+    big = play(["--seed", "5"], "q\n", 100, 40, tmp_path)
+    assert "Draw from the stock, then knocking at" in big  # the reason in full
+    small = play(["--seats", "9", "--seed", "3"], "q\n", 80, 24, tmp_path / "s")
+    [screen] = screens(small, 80)
+    check_screen(screen, 24, 80, 8)
+    assert not any("percentage points" in line for line in screen)  # the gist, not the reason
+
+
+def test_without_a_terminal_the_advice_is_in_full(tmp_path: Path) -> None:
+    env = {"COLUMNS": "80", "LINES": "24", "NO_COLOR": "1", "THIRTYONE_DATA_DIR": str(tmp_path)}
+    out = CliRunner(env=env).invoke(main, ["play", "--seats", "9", "--seed", "3", *FAST], "q\n")
+    assert "percentage points" in out.output
+
+
+def test_a_rendered_turn_keeps_its_title_at_80_by_24() -> None:
+    """The box and the advice as the player lays them out on a console of 80 x 24."""
+    from thirtyone import Action, Game, Rules, SeatView, TablePolicy
+    from thirtyone.terminal.advisor import OracleAdvisor
+    from thirtyone.terminal.display import render_advice, rows_of
+    from thirtyone.terminal.narrator import Narrator
+
+    console = Console(width=80, height=24, force_terminal=True, record=True, color_system=None)
+    names = ["You", *"ABCDEFGH"]
+    shown: list[str] = []
+
+    class You(TablePolicy):
+        def decide(self, view: SeatView) -> Action:
+            if len(shown) < 3 and view.phase == "start":
+                box = narrator.turn_panel(view)
+                room = 24 - rows_of(console, box) - 1
+                panel = render_advice(advisor(view), console=console, room=room)
+                with console.capture() as cap:
+                    console.print(box)
+                    console.print(panel)
+                    console.print("Your move (d draw, t take, k knock, ? help, q quit): ")
+                shown.append(cap.get())
+            return super().decide(view)
+
+    policies = [You(), *(TablePolicy() for _ in names[1:])]
+    game = Game(Rules.preset("gin-lives").replace(seats=9), policies, names=names)
+    narrator = Narrator(console, names, me=0, game=game)
+    game.add_listener(narrator)
+    advisor = OracleAdvisor(console, deals=200, playouts=1000, seed=1, max_time=None)
+    game.play()
+    assert len(shown) == 3
+    for text in shown:
+        lines = text.rstrip("\n").split("\n")
+        assert len(lines) <= 24 and lines[0].startswith("╭─ Round") and "your turn" in lines[0]
+        assert all(f"│ {n} " in text for n in "ABCDEFGH")
+
+
+# -- in a pseudo-terminal -------------------------------------------------------------------------
+
+
+@pytest.mark.posix_only
+@pytest.mark.parametrize(("columns", "rows"), [(80, 24), (100, 40)])
+def test_in_a_real_terminal_the_turn_fits(columns: int, rows: int, tmp_path: Path) -> None:
+    pexpect = pytest.importorskip("pexpect")
+    env = dict(
+        os.environ,
+        NO_COLOR="1",
+        THIRTYONE_DATA_DIR=str(tmp_path),
+        PYTHONPATH=os.pathsep.join(sys.path),
+    )
+    args = ["-m", "thirtyone", "play", "--seats", "9", "--rules", "gin-lives", "--seed", "3"]
+    child = pexpect.spawn(
+        sys.executable,
+        [*args, *FAST],
+        env=env,
+        dimensions=(rows, columns),
+        encoding="utf-8",
+        timeout=120,
+    )
+    seen = ""
+    turns = 0
+    while turns < 4:
+        i = child.expect(
+            [r"Your move \(.*\): ", r"\? \(Enter or y: yes, n: no\): ", r"card\?.*\): "]
+        )
+        seen += child.before + child.after
+        if i == 0:
+            turns += 1
+        child.sendline("" if i != 0 or turns < 4 else "q")
+    child.expect(pexpect.EOF)
+    found = screens(seen, columns)
+    assert len(found) == 4
+    for screen in found:
+        check_screen(screen, rows, columns, 0)
+        names = ("Alice", "Ben", "Cara", "Dev", "Eve", "Finn", "Gus", "Hana")
+        assert all(any(line.startswith(f"│ {n} ") for line in screen) for n in names)

@@ -1,0 +1,92 @@
+"""The small things of issue 27 (item 10): the help explains every word of the advice, Enter
+with `--advice ask` offers only advice that was shown, the card taken may not go back and is
+not offered, and the opening lines break between their parts."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from rich.console import Console
+from test_advice_words import text_of
+from thirtyone._core import Action
+from thirtyone.cli.app import main
+from thirtyone.game.rules import Rules
+from thirtyone.oracle.answer import Advice
+from thirtyone.terminal.display import help_text, intro
+from thirtyone.terminal.player import choose_card
+
+FAST = ["--oracle-deals", "200", "--oracle-playouts", "1000", "--fast"]
+
+
+@pytest.fixture(autouse=True)
+def _whole_answers(monkeypatch: pytest.MonkeyPatch) -> None:
+    import thirtyone.oracle.query
+
+    real = thirtyone.oracle.query.advise
+
+    def whole(*args: Any, **kwargs: Any) -> Advice:
+        return real(*args, **{**kwargs, "max_time": None})
+
+    monkeypatch.setattr(thirtyone.oracle.query, "advise", whole)
+
+
+def test_the_help_explains_the_star_the_game_and_its_best() -> None:
+    text = text_of(help_text([Action("draw")], putting_down=False, advice_keys=True), 100)
+    assert "win game your chance of winning the game after the option" in text
+    assert "Best for the game: the option likeliest to win the game" in text
+    assert "★ best the safest option; among options tied on safety" in text
+
+
+def play(tmp_path: Path, keys: str, *extra: str) -> str:
+    env = {"COLUMNS": "100", "NO_COLOR": "1", "THIRTYONE_DATA_DIR": str(tmp_path)}
+    result = CliRunner(env=env).invoke(main, ["play", "--seed", "5", *FAST, *extra], input=keys)
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def test_enter_with_advice_on_request_shows_the_advice_before_offering_it(tmp_path: Path) -> None:
+    out = play(tmp_path, "\nn\nq\n", "--advice", "ask")
+    assert out.index("╭─ Advice") < out.index("Play the Oracle's best: ")
+    assert "Not played: your choice." in out
+
+
+def test_a_at_the_question_shows_the_advice_and_asks_again(tmp_path: Path) -> None:
+    out = play(tmp_path, "\na\nn\nq\n")
+    asked = [m.start() for m in re.finditer(r"Play the Oracle's best: ", out)]
+    assert len(asked) == 2  # asked again after a, not answered "Not played"
+    between = out[asked[0] : asked[1]]
+    assert "╭─ Advice" in between and "Not played" not in between
+    assert out.count("Not played: your choice.") == 1
+
+
+def test_the_card_taken_is_not_offered_to_put_down() -> None:
+    cards = ["9S", "9C", "8C", "AD"]
+    said = choose_card("d", cards, "AD", "pile")
+    assert said == "!You took AD already: now put a card down (1-3 or its name: 9S 9C 8C)."
+    assert choose_card("", cards, "AD", "pile") == (
+        "!Choose the card to put down: 1-3 or its name (9S 9C 8C)."
+    )
+    # After a draw from the stock every card may go down.
+    assert "(1-4 or its name: 9S 9C 8C AD)" in choose_card("d", cards, "AD", "stock")
+
+
+@pytest.mark.parametrize("width", [80, 100])
+@pytest.mark.parametrize("preset", Rules.PRESETS)
+def test_the_opening_lines_break_between_parts(preset: str, width: int) -> None:
+    """Each part of the table's line (the preset, the lives, the knock penalty, the seed) that
+    fits a line is on one line: the gin-lives header used to break "knock penalty / 1" at 100
+    columns."""
+    rules, names = Rules.preset(preset), ["You", "Ann", "Bo"]
+    whole = intro(rules, names, 0, 123456789, preset, width=10_000).plain.split("\n")[1]
+    console = Console(width=width, record=True, color_system=None)
+    with console.capture() as cap:
+        console.print(intro(rules, names, 0, 123456789, preset, width=width))
+    lines = cap.get().rstrip("\n").split("\n")
+    assert all(len(line) <= width for line in lines)
+    for part in whole.split(" · "):
+        if len(part) <= width:
+            assert any(part in line for line in lines), (part, lines)
