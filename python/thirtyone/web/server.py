@@ -68,6 +68,7 @@ def listen(host: str, port: int | None) -> socket.socket:
             in_use = err.errno == errno.EADDRINUSE or getattr(err, "winerror", None) == 10048
             why = "it is in use" if in_use else err.strerror or str(err)
             raise ServeError(f"cannot listen on {host} port {tried}: {why}") from None
+        sock.listen(2048)  # (a browser that comes before uvicorn starts waits, not refused)
         sock.set_inheritable(True)
         return sock
     raise ServeError("no port to listen on")  # pragma: no cover (the list ends with 0)
