@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import json
 import re
-import select
-import signal
 import socket
 import subprocess
 import sys
@@ -31,7 +29,7 @@ from thirtyone.web import views
 from thirtyone.web.advice import QUICK_DEALS, Budget
 from thirtyone.web.app import STATIC
 from thirtyone.web.guard import own_hosts
-from web_helpers import Page, make_app, play_to_the_end, simple_move
+from web_helpers import Page, free_port, make_app, play_to_the_end, simple_move, start_server, stop
 
 ENV = {"COLUMNS": "100", "NO_COLOR": "1"}
 
@@ -450,39 +448,6 @@ def test_serve_without_the_web_extra_says_how_to_install_it() -> None:
     assert out.returncode == 2
     assert 'pip install "thirtyone[web]"' in out.stderr and "uvicorn" in out.stderr
     assert "Traceback" not in out.stderr
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
-def start_server(*args: str) -> tuple[subprocess.Popen[str], str]:
-    """``thirtyone serve --no-browser ARGS`` and the address it printed."""
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "thirtyone", "serve", "--no-browser", *args],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    assert proc.stdout is not None
-    ready, _, _ = select.select([proc.stdout], [], [], 120)  # a hang guard
-    line = proc.stdout.readline() if ready else ""
-    found = re.search(r"http://\S+/", line)
-    if found is None:
-        proc.kill()
-        raise AssertionError(
-            f"no address printed: {line!r} {proc.stderr.read() if proc.stderr else ''}"
-        )
-    return proc, found.group(0)
-
-
-def stop(proc: subprocess.Popen[str]) -> tuple[str, str]:
-    proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=120)
-    return out, err
 
 
 @pytest.mark.posix_only

@@ -5,11 +5,17 @@ of hanging it), and a game played by always-legal moves."""
 from __future__ import annotations
 
 import json
+import re
+import select
+import signal
+import socket
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
 import anyio
-from starlette.testclient import TestClient, WebSocketTestSession
+from starlette.testclient import WebSocketTestSession
 from thirtyone.web.advice import Budget
 from thirtyone.web.app import Settings, create_app
 
@@ -104,5 +110,34 @@ def play_to_the_end(page: Page, state: dict[str, Any], limit: int = 2000) -> dic
     raise AssertionError("the game did not end")
 
 
-def client(app: Any) -> TestClient:
-    return TestClient(app)
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def start_server(*args: str) -> tuple[subprocess.Popen[str], str]:
+    """``thirtyone serve --no-browser ARGS`` and the address it printed."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "thirtyone", "serve", "--no-browser", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert proc.stdout is not None
+    ready, _, _ = select.select([proc.stdout], [], [], 120)  # a hang guard
+    line = proc.stdout.readline() if ready else ""
+    found = re.search(r"http://\S+/", line)
+    if found is None:
+        proc.kill()
+        raise AssertionError(
+            f"no address printed: {line!r} {proc.stderr.read() if proc.stderr else ''}"
+        )
+    return proc, found.group(0)
+
+
+def stop(proc: subprocess.Popen[str]) -> tuple[str, str]:
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=120)
+    return out, err

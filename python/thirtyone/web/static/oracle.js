@@ -118,9 +118,9 @@ function adviceBody(advice) {
       element("span", { class: "opt", text: optionLabel(g) }),
       ` (${figure}, against ${gameFigure(advice, top)} for the round's best)`));
   }
+  parts.push(optionsTable(advice));
   parts.push(element("p", { class: "reason", text: advice.reason }));
   if (advice.why) parts.push(element("p", { class: "why", text: advice.why }));
-  parts.push(optionsTable(advice));
   for (const warning of advice.warnings) parts.push(element("p", { class: "warning", text: `Note: ${warning}` }));
   return parts;
 }

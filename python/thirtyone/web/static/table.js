@@ -115,6 +115,7 @@ function showState(s) {
     history.replaceState(null, "", s.game ? `/?game=${s.game}` : "/");
   }
   app.info = { names: s.names, you: s.you, unit: s.unit, lives_summary: s.lives_summary };
+  if ($("game").hidden) window.scrollTo(0, 0); // (from the start screen: the table's top)
   $("lobby").hidden = true;
   $("game").hidden = false;
   const hadFocus = document.activeElement;
@@ -134,8 +135,10 @@ function showState(s) {
   drawOracle();
   if (yours(s)) {
     announce(turnAnnouncement(s));
+    // Focus lost with the buttons redrawn: to your hand (Enter then plays the Oracle's best,
+    // Tab reaches the buttons).
     const lost = !hadFocus || hadFocus === document.body || !document.contains(hadFocus);
-    if (lost) ($("actions").querySelector("button") || $("hand").querySelector("button:not(:disabled)"))?.focus();
+    if (lost) $("hand-area").focus({ preventScroll: true });
   }
   if (s.over && app.overShown !== `${s.game}:${s.at}`) {
     app.overShown = `${s.game}:${s.at}`;

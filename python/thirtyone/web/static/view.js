@@ -123,17 +123,24 @@ export function drawHand(game, table, pending, drawn, act) {
         type: "button",
         class: `card-slot${isNew ? " new" : ""}`,
         "data-card": card,
+        "aria-label": `Put down ${label(card)}`,
+        "aria-describedby": isNew ? "new-card-tag" : null,
         "aria-keyshortcuts": String(i + 1),
         disabled: !may,
         title: may ? `Put down ${cardName(card)} (key ${i + 1})` : `You took ${label(card)} from the pile: it may not go straight back`,
       });
-      slot.append(cardSvg(card), element("span", { class: "label", text: `Put down ${label(card)}` }));
+      const art = cardSvg(card);
+      art.setAttribute("aria-hidden", "true");
+      slot.append(art, element("span", { class: "label", text: `Put down ${label(card)}` }));
       if (may) slot.addEventListener("click", () => act({ action: "put", card }));
     } else {
       slot = element("div", { class: `card-slot${isNew ? " new" : ""}`, "data-card": card });
       slot.append(cardSvg(card), element("span", { class: "label", text: label(card) }));
     }
-    if (isNew) slot.append(element("span", { class: "tag", text: drawn.from === "stock" ? "drawn" : "taken" }));
+    if (isNew) {
+      const how = drawn.from === "stock" ? "drawn" : "taken";
+      slot.append(element("span", { class: "tag", id: "new-card-tag", text: how, title: `the card you have ${how}` }));
+    }
     hand.append(slot);
   });
 }
