@@ -22,7 +22,7 @@ pytest.importorskip("starlette")
 from click.testing import CliRunner
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
-from thirtyone import Rules
+from thirtyone import Rules, Session
 from thirtyone.cli.app import main
 from thirtyone.store import record, saves
 from thirtyone.web import views
@@ -30,6 +30,8 @@ from thirtyone.web.advice import QUICK_DEALS, Budget
 from thirtyone.web.app import STATIC
 from thirtyone.web.guard import own_hosts
 from web_helpers import Page, free_port, make_app, play_to_the_end, simple_move, start_server, stop
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
 
 ENV = {"COLUMNS": "100", "NO_COLOR": "1"}
 
@@ -458,6 +460,15 @@ def test_serve_prints_its_address_serves_the_table_and_stops_on_ctrl_c() -> None
         assert url == f"http://127.0.0.1:{port}/"
         with urllib.request.urlopen(url, timeout=60) as answer:
             assert answer.status == 200 and b"Your hand" in answer.read()
+        address = f"ws://127.0.0.1:{port}/ws"
+        with connect(address, open_timeout=60) as ws:  # a message far too long: let go
+            ws.send("x" * (2 << 20))
+            with pytest.raises(ConnectionClosed) as closed:
+                ws.recv(timeout=60)
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
+        with connect(address, open_timeout=60) as ws:  # and the server goes on
+            ws.send(json.dumps({"type": "hello", "game": 0}))
+            assert json.loads(ws.recv(timeout=60))["type"] == "welcome"
     finally:
         out, err = stop(proc)
     assert proc.returncode == 0, err
@@ -491,3 +502,35 @@ def test_serve_refuses_a_busy_port_and_a_save_file_that_is_not_a_save(tmp_path: 
     result = CliRunner().invoke(main, ["serve", "--oracle-deals", "0"])
     assert result.exit_code == 2 and "deals" in result.output
     assert "--no-browser" in CliRunner().invoke(main, ["serve", "-h"]).output
+
+
+def test_at_a_blind_table_your_cards_stay_hidden_until_you_look(app: Any) -> None:
+    with TestClient(app) as http, http.websocket_connect("/ws") as ws:
+        page = Page(ws)
+        page.hello()
+        rules = {"seats": 2, "first_turn_knock": "blind"}
+        # A seed whose dealer is the other seat: you play first.
+        seed = next(s for s in range(100) if Session(Rules(**rules), seed=s).dealer == 1)
+        page.send(type="new", setup={"rules": rules, "advice": "always", "seed": seed})
+        state = page.until("state")[-1]
+        assert state["pending"]["phase"] == "blind"
+        assert state["table"]["hand"] is None and state["table"]["score"] is None
+        assert {a["kind"] for a in state["pending"]["legal"]} == {"blind", "look"}
+        since = len(page.seen)
+        looked = page.act(state, "look")
+        assert looked["pending"]["phase"] == "start" and len(looked["table"]["hand"]) == 3
+        page.until("advice", at=looked["at"])
+        asked = [m["at"] for m in page.seen[since:] if m["type"] == "advice"]
+        assert state["at"] not in asked  # the Oracle never advises the blind call
+
+
+def test_expert_opponents_play_off_the_event_loop_and_each_move_is_told(app: Any) -> None:
+    with TestClient(app) as http, http.websocket_connect("/ws") as ws:
+        page = Page(ws)
+        page.hello()
+        state = page.start(seed=17, opponents="mixed")
+        for _ in range(6):
+            state = page.act(state, *simple_move(state))
+        turns = [m["event"] for m in page.seen if m["type"] == "event"]
+        assert {e["seat"] for e in turns if e["kind"] == "turn"} >= {0, 1, 2, 3}
+        assert saves.read(app.state.games.path).opponents == "mixed"
