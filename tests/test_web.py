@@ -534,3 +534,39 @@ def test_expert_opponents_play_off_the_event_loop_and_each_move_is_told(app: Any
         turns = [m["event"] for m in page.seen if m["type"] == "event"]
         assert {e["seat"] for e in turns if e["kind"] == "turn"} >= {0, 1, 2, 3}
         assert saves.read(app.state.games.path).opponents == "mixed"
+
+
+def luminance(colour: str) -> float:
+    """WCAG's relative luminance of ``#rrggbb``."""
+    channels = [int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
+    linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def contrast(a: str, b: str) -> float:
+    high, low = sorted((luminance(a), luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def test_the_pages_text_keeps_a_contrast_of_at_least_4_5_to_1() -> None:
+    css = (STATIC / "base.css").read_text(encoding="utf-8")
+    colour = dict(re.findall(r"--([\w-]+):\s*(#[0-9a-fA-F]{6})", css))
+    colour["white"] = "#ffffff"
+    pairs = [
+        ("on-felt", "felt"),  # the table's text (the seats' darker panels only add contrast)
+        ("on-felt-muted", "felt"),
+        ("accent", "felt"),  # your score, "Your turn."
+        ("on-felt", "felt-dark"),
+        ("on-felt-muted", "felt-dark"),
+        ("ink", "paper"),  # the Oracle's panel, the form, the dialogs
+        ("ink-muted", "paper"),
+        ("good", "paper"),
+        ("blue", "paper"),
+        ("bad", "paper"),
+        ("ink", "accent"),  # the main buttons
+        ("red", "white"),  # the cards' suits, two colours and four
+        ("green", "white"),
+        ("blue", "white"),
+    ]
+    low = [(a, b, round(contrast(colour[a], colour[b]), 2)) for a, b in pairs]
+    assert [p for p in low if p[2] < 4.5] == [], low

@@ -5,9 +5,10 @@
 import { backSvg, cardSvg, label } from "./cards.js";
 import { Link } from "./link.js";
 import { banner, flash, fly, wait } from "./motion.js";
-import { actionOf, drawAdvice, optionLabel, tutorCheck, tutorText } from "./oracle.js";
+import { askHide, askTutor, dialogAnswer, showOver, showResult } from "./dialogs.js";
+import { actionOf, drawAdvice, tutorCheck } from "./oracle.js";
 import { drawLobby, fillForm, formProblem, initForm } from "./setup.js";
-import { Names, endTitle, handsLine, lossSentence, ordinal, score, sentence } from "./story.js";
+import { Names, handsLine, score, sentence } from "./story.js";
 import {
   addLog, doneThisRound, drawActions, drawCentre, drawHand, drawHead, drawLog, drawSeats, drawTurnNote, element,
 } from "./view.js";
@@ -252,38 +253,6 @@ function hint() {
   drawOracle();
 }
 
-function dialogAnswer(dialog, buttons) {
-  return new Promise((resolve) => {
-    const handlers = [];
-    const done = (value) => {
-      for (const [b, h] of handlers) b.removeEventListener("click", h);
-      dialog.removeEventListener("cancel", cancel);
-      if (dialog.open) dialog.close();
-      resolve(value);
-    };
-    const cancel = () => done(null);
-    for (const [id, value] of Object.entries(buttons)) {
-      const b = $(id);
-      const h = () => done(value);
-      b.addEventListener("click", h);
-      handlers.push([b, h]);
-    }
-    dialog.addEventListener("cancel", cancel);
-    dialog.showModal();
-  });
-}
-
-function askHide() {
-  $("hide-text").textContent = "Show it and the round ends: everybody else loses. Or keep it hidden: the "
-    + "round goes on and it counts 30 at the showdown (and you pay if somebody else shows 31).";
-  return dialogAnswer($("hide-dialog"), { "hide-show": false, "hide-keep": true });
-}
-
-function askTutor(found) {
-  $("tutor-text").textContent = tutorText(found);
-  return dialogAnswer($("tutor-dialog"), { "tutor-play": "play", "tutor-show": "show", "tutor-back": "back" });
-}
-
 // -- events, at a readable pace ------------------------------------------------------------------
 
 function redraw(t) {
@@ -349,7 +318,7 @@ async function playEvent(m) {
       redraw(t);
       addLog(app.info, e, names);
       announce(`${text} ${handsLine(e, names)}.`);
-      await showResult(e, t, names);
+      await showResult(e, t, names, app.info.unit);
       return;
     default:
       app.table = t;
@@ -370,46 +339,6 @@ async function flyTurn(e, ms) {
   if (!stepped && e.action === "draw") await fly($("stock"), seat, backSvg(), ms);
   if (!stepped && e.action === "take") await fly($("pile"), seat, cardSvg(e.card), ms);
   if (e.discard) await fly(seat, $("pile"), cardSvg(e.discard), ms);
-}
-
-function showResult(e, t, names) {
-  $("result-title").textContent = e.kind === "wash" ? "A wash: the round is dealt again" : endTitle(e, names);
-  $("result-how").textContent = e.knocker !== null && e.knocker !== undefined && e.end !== "showdown"
-    ? `${names.of(e.knocker)} had knocked.` : "";
-  const rows = Object.entries(e.hands).map(([seat, cards]) => {
-    const s = Number(seat);
-    const lost = e.losses[seat] || 0;
-    const cells = element("td", { class: "cards" }, ...cards.map((c) => cardSvg(c)));
-    const hidden = (e.hidden_31 || []).includes(s) ? " (31 hidden)" : "";
-    return element("tr", { class: `${lost ? "lost" : ""}${s === names.you ? " you" : ""}` },
-      element("th", { scope: "row", text: names.of(s) }),
-      cells,
-      element("td", { text: `${score(e.scores[seat])}${hidden}` }),
-      element("td", { text: lost ? `−${lost}` : "" }),
-      element("td", { text: e.kind === "wash" ? "" : t.standing[s] }));
-  });
-  $("result-hands").replaceChildren(...rows);
-  $("result-after").textContent = lossSentence(e, names, app.info.unit);
-  const dialog = $("result-dialog");
-  return new Promise((resolve) => {
-    dialog.addEventListener("close", () => resolve(), { once: true });
-    dialog.showModal();
-  });
-}
-
-function showOver(s) {
-  const names = new Names(s.names, s.you);
-  const place = s.placing.indexOf(s.you) + 1;
-  $("over-title").textContent = s.winner === s.you ? "You won the game!"
-    : `${names.of(s.winner)} won the game. You finished ${ordinal(place)}.`;
-  $("over-placing").replaceChildren(...s.placing.map((seat) => {
-    const points = s.points ? ` · ${s.points[seat] ?? 0} points` : "";
-    return element("li", { text: `${names.of(seat)}${points}` });
-  }));
-  const notes = [...(s.record || [])];
-  if (s.keep_error) notes.push(`Note: ${s.keep_error}.`);
-  $("over-record").textContent = notes.join("\n");
-  $("over-dialog").showModal();
 }
 
 // -- the start screen and new games --------------------------------------------------------------
@@ -561,4 +490,3 @@ function setUp() {
 }
 
 setUp();
-export { optionLabel };
