@@ -6,10 +6,12 @@ several pages at once), the Oracle's messages, and the `thirtyone serve` command
 from __future__ import annotations
 
 import json
+import os
 import re
 import socket
 import subprocess
 import sys
+import time
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -570,3 +572,53 @@ def test_the_pages_text_keeps_a_contrast_of_at_least_4_5_to_1() -> None:
     ]
     low = [(a, b, round(contrast(colour[a], colour[b]), 2)) for a, b in pairs]
     assert [p for p in low if p[2] < 4.5] == [], low
+
+
+def test_the_routes_of_the_api_module_are_served_behind_the_guard(
+    monkeypatch: pytest.MonkeyPatch, save: Path
+) -> None:
+    """The study pages and the Oracle over HTTP come from ``thirtyone.web.api.routes`` when
+    the package has that module (here a stand-in), behind the same door."""
+    import importlib.machinery
+    import types
+
+    from starlette.responses import PlainTextResponse
+    from starlette.routing import Route
+
+    async def posted(request: Any) -> PlainTextResponse:
+        return PlainTextResponse("done")
+
+    api = types.ModuleType("thirtyone.web.api")
+    api.__spec__ = importlib.machinery.ModuleSpec("thirtyone.web.api", None)
+    api.routes = [Route("/api/stand-in", posted, methods=["POST"])]  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "thirtyone.web.api", api)
+    with TestClient(make_app(save)) as http:
+        assert http.post("/api/stand-in", content=b"{}").text == "done"
+        foreign = http.post("/api/stand-in", content=b"{}", headers={"origin": "http://a.example"})
+        assert foreign.status_code == 403
+
+
+@pytest.mark.posix_only
+def test_serve_opens_the_browser_at_its_address(tmp_path: Path) -> None:
+    opened = tmp_path / "opened.txt"
+    browser = tmp_path / "browser.py"
+    browser.write_text(f"import sys\nopen({str(opened)!r}, 'w').write(sys.argv[1])\n")
+    env = {**os.environ, "BROWSER": f"{sys.executable} {browser} %s"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "thirtyone", "serve", "--port", str(free_port())],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    try:
+        assert proc.stdout is not None
+        url = re.search(r"http://\S+/", proc.stdout.readline())
+        assert url is not None
+        for _ in range(600):  # (waits for the browser's file, a minute at most)
+            if opened.exists() and opened.read_text():
+                break
+            time.sleep(0.1)
+        assert opened.read_text() == url.group(0)
+    finally:
+        stop(proc)

@@ -63,6 +63,8 @@ class Games:
             table = self.live.get(number)
             if table is not None and not table.stale():
                 return table
+            if table is not None:  # written elsewhere since: it must never write again
+                table.retire()
             self.live.pop(number, None)
             path = self.path_of(number)
             try:

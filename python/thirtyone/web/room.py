@@ -194,9 +194,10 @@ class Room:
             found.broadcast({"type": "notice", "message": "A new game has started."})
         await self.join(found)
 
-    async def _current(self, message: dict[str, Any]) -> Table | None:
+    async def _current(self, message: dict[str, Any], at: bool = True) -> Table | None:
         """The game this page plays, read again if it was played elsewhere since (then the
-        page is sent where it stands, and None is returned: the move is not made)."""
+        page is sent where it stands, and None is returned: the move is not made). With ``at``,
+        the message must be for the position the game is at."""
         table = self.table
         if table is None:
             raise Refused("no game is open here: send hello first")
@@ -214,9 +215,9 @@ class Room:
                 )
                 await self.join(found)
             return None
-        at = message.get("at")
-        if at != len(table.session.journal):
-            self.send(table.state())
+        if at and message.get("at") != len(table.session.journal):
+            async with table.lock:
+                self.send(table.state())
             raise Refused("that was for an earlier position (the game has moved on)")
         return table
 
@@ -242,16 +243,19 @@ class Room:
         table = await self._current(message)
         if table is None:
             return
-        at = len(table.session.journal)
-        table.asked = at
-        for advice in table.desk.messages(at):
-            self.send(advice)
-        table.advise()
+        async with table.lock:
+            at = len(table.session.journal)
+            if message.get("at") != at:
+                return  # (the game moved on meanwhile: its state is on its way)
+            table.asked = at
+            for advice in table.desk.messages(at):
+                self.send(advice)
+            table.advise()
 
     async def mode(self, message: dict[str, Any]) -> None:
-        table = self.table
+        table = await self._current(message, at=False)
         if table is None:
-            raise Refused("no game is open here: send hello first")
+            return
         advice, tutor = message.get("advice"), message.get("tutor")
         if advice not in saves.ADVICE_MODES:
             raise Refused(f"advice: one of {', '.join(saves.ADVICE_MODES)}")

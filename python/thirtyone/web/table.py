@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol
@@ -87,6 +88,7 @@ class Table:
         self.telling = False
         self.recorded = False
         self.retired = False
+        self._writing = threading.Lock()
 
     # -- building ---------------------------------------------------------------------------------
 
@@ -96,7 +98,7 @@ class Table:
         :class:`~thirtyone.store.saves.SaveError`; a thread's work."""
         table = cls(saved, path, 0, *args)
         table.saver.arm()
-        table.saver.save()
+        table.saver.save()  # (raises: a new game that cannot be saved is not started)
         table.mark = file_mark(path)
         return table
 
@@ -123,8 +125,14 @@ class Table:
 
     def stale(self) -> bool:
         """Whether the save was written since by someone else (``thirtyone play``, another
-        server): the game must be read again from it."""
-        return not self.retired and file_mark(self.path) != self.mark
+        server): the game must be read again from it. Never while this game is being played or
+        saved here (the file is then changing under our own hand)."""
+        if self.retired or self.telling or not self._writing.acquire(blocking=False):
+            return False
+        try:
+            return file_mark(self.path) != self.mark
+        finally:
+            self._writing.release()
 
     def retire(self) -> None:
         """This game is no longer played here (it was kept under another name): write nothing."""
@@ -194,15 +202,16 @@ class Table:
             self._save_now()
 
     def _save_now(self) -> None:
-        if not self.saver.armed:
-            return
-        try:
-            self.saver.save()
-        except saves.SaveError as err:
-            self.notes["save_error"] = str(err)
-            return
-        self.notes.pop("save_error", None)
-        self.mark = file_mark(self.path)
+        with self._writing:  # (the save and what is known of the file, together)
+            if not self.saver.armed:
+                return
+            try:
+                self.saver.save()
+            except saves.SaveError as err:
+                self.notes["save_error"] = str(err)
+                return
+            self.notes.pop("save_error", None)
+            self.mark = file_mark(self.path)
 
     def _tell(self, event: Event) -> None:
         if self.telling:  # (not while a saved game is replayed)
