@@ -134,6 +134,7 @@ function showState(s) {
   $("save-note").textContent = `Saved as you play, to ${s.save} (thirtyone play --resume continues it in the terminal).`;
   if (s.save_error) problem(s.save_error);
   drawOracle();
+  document.title = s.over ? "Game over · thirtyone" : yours(s) ? "Your turn · thirtyone" : "thirtyone · the table";
   if (yours(s)) {
     announce(turnAnnouncement(s));
     // Focus lost with the buttons redrawn: to your hand (Enter then plays the Oracle's best,

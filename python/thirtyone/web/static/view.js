@@ -27,12 +27,8 @@ export function doneThisRound(log) {
   return done;
 }
 
-function livesText(table, seat, unit) {
-  return table.standing[seat];
-}
-
 function pips(lives, unit) {
-  if (unit === "letters" || lives <= 0 || lives > 20) return "";
+  if (unit === "letters" || lives <= 0 || lives > 6) return "";
   return "♥".repeat(lives);
 }
 
@@ -52,7 +48,7 @@ export function drawSeats(game, table, done) {
     });
     const who = element("div", { class: "who" },
       element("span", { class: "name", text: names[seat] }),
-      element("span", { class: "lives", text: livesText(table, seat, game.unit) }),
+      element("span", { class: "lives", text: table.standing[seat] }),
       element("span", { class: "pips", "aria-hidden": "true", text: place ? "" : pips(table.lives[seat], game.unit) }));
     const badges = element("div", { class: "badges" });
     if (table.dealer === seat) badges.append(element("span", { class: "badge", text: "dealer" }));
