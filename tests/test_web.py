@@ -622,3 +622,21 @@ def test_serve_opens_the_browser_at_its_address(tmp_path: Path) -> None:
         assert opened.read_text() == url.group(0)
     finally:
         stop(proc)
+
+
+def test_play_again_shows_the_new_game_on_every_page_that_watched(app: Any) -> None:
+    with (
+        TestClient(app) as http,
+        http.websocket_connect("/ws") as a,
+        http.websocket_connect("/ws") as b,
+    ):
+        first, second = Page(a), Page(b)
+        first.hello()
+        over = play_to_the_end(first, first.start(seed=8))
+        assert second.hello()["over"]
+        first.send(type="new", setup={"seed": 9, "advice": "never"})
+        new = first.until("state")[-1]
+        assert not new["over"] and new["at"] < over["at"]
+        told = second.until("state")
+        assert told[-1]["at"] == new["at"] and not told[-1]["over"]
+        assert any(m["type"] == "notice" for m in told)

@@ -190,9 +190,12 @@ class Room:
         if isinstance(found, dict):
             self.send(found)
             return
-        async with found.lock:
-            found.broadcast({"type": "notice", "message": "A new game has started."})
+        others = set(found.watchers)  # (pages that watched the game this one replaces)
         await self.join(found)
+        async with found.lock:
+            for page in others:
+                page.send({"type": "notice", "message": "A new game has started."})
+                page.send(found.state())
 
     async def _current(self, message: dict[str, Any], at: bool = True) -> Table | None:
         """The game this page plays, read again if it was played elsewhere since (then the

@@ -319,7 +319,8 @@ async function playEvent(m) {
       redraw(t);
       addLog(app.info, e, names);
       announce(`${text} ${handsLine(e, names)}.`);
-      await showResult(e, t, names, app.info.unit);
+      if (String(app.info.you) in e.hands) await showResult(e, t, names, app.info.unit);
+      else await banner(text, ms * 2); // (you are out: the game plays on without stopping)
       return;
     default:
       app.table = t;
