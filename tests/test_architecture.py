@@ -11,6 +11,7 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
+import pytest
 import thirtyone
 
 PACKAGE = Path(thirtyone.__file__).parent
@@ -144,7 +145,11 @@ def test_the_library_face_loads_no_terminal_command_line_or_database() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     loaded = out.stdout.split()
     assert "thirtyone.game.session" in loaded and "thirtyone.oracle.query" in loaded
-    heavy = [m for m in loaded if m.split(".")[0] in ("rich", "click", "sqlite3", "_sqlite3")]
+    heavy = [
+        m
+        for m in loaded
+        if m.split(".")[0] in ("rich", "click", "sqlite3", "_sqlite3", "starlette", "uvicorn")
+    ]
     assert heavy == []
     rooms = {room(m) for m in loaded if m.startswith("thirtyone.")}
     assert rooms <= {None, "game", "oracle"}
@@ -164,3 +169,24 @@ def test_the_web_room_loads_no_terminal() -> None:
     loaded = out.stdout.split()
     assert any(m.startswith("thirtyone.web") for m in loaded)
     assert [m for m in loaded if m in ("rich.console", "rich.table") or room(m) == "terminal"] == []
+
+
+def test_the_web_room_knows_no_terminal() -> None:
+    """The browser's front-end stands beside the terminal's, never on it: no module of
+    ``thirtyone.web`` imports ``thirtyone.terminal``, and importing the server loads none."""
+    found = modules()
+    wrong = [
+        f"{name} imports {target}"
+        for name, targets in imports(found).items()
+        if room(name) == "web"
+        for target in targets
+        if room(target) == "terminal"
+    ]
+    assert wrong == []
+    pytest.importorskip("starlette")
+    code = (
+        "import sys, thirtyone.web.app, thirtyone.web.server\n"
+        "print(' '.join(sorted(sys.modules)))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert [m for m in out.stdout.split() if m.startswith("thirtyone.terminal")] == []

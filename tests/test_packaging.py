@@ -7,6 +7,7 @@ suite runs from an sdist."""
 from __future__ import annotations
 
 import importlib.metadata
+import importlib.resources
 import re
 import shutil
 import subprocess
@@ -119,6 +120,9 @@ def test_the_sdist_carries_licence_docs_and_tests(tmp_path: Path) -> None:
         "tests/test_schemas.py",
         "python/thirtyone/schemas/state.json",
         "python/thirtyone/schemas/advice.json",
+        "python/thirtyone/web/static/index.html",
+        "python/thirtyone/web/static/table.js",
+        "docs/web.md",
         "rust/thirtyone-core/src/oracle/input.rs",
     ):
         assert needed in names, needed
@@ -254,3 +258,23 @@ def test_python_m_thirtyone_is_the_command() -> None:
     )
     assert done.returncode == 0
     assert done.stdout == f"thirtyone {thirtyone.__version__}\n"
+
+
+def test_the_browsers_page_ships_in_the_package() -> None:
+    """Every file the table's page loads is in the installed package (the wheel carries the
+    static folder): the page, its styles and scripts, and each module a script imports."""
+    static = importlib.resources.files("thirtyone.web") / "static"
+    html = (static / "index.html").read_text(encoding="utf-8")
+    wanted = re.findall(r'(?:src|href)="/static/([^"]+)"', html)
+    assert "table.js" in wanted and "table.css" in wanted
+    scripts = [name for name in wanted if name.endswith(".js")]
+    while scripts:
+        name = scripts.pop()
+        text = (static / name).read_text(encoding="utf-8")
+        for imported in re.findall(r'from "\./([^"]+)"', text):
+            if imported not in wanted:
+                wanted.append(imported)
+                scripts.append(imported)
+    for name in wanted:
+        assert (static / name).is_file(), name
+    assert len(wanted) >= 10

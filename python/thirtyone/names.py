@@ -22,6 +22,8 @@ from rich.cells import cell_len
 QUOTE_CHARS = 24
 #: The widest name at the table, in terminal columns.
 NAME_WIDTH = 30
+#: The computer players' names, in seat order (every front-end seats the same players).
+COMPUTER_NAMES = ("Alice", "Ben", "Cara", "Dev", "Eve", "Finn", "Gus", "Hana", "Ivo")
 
 #: Bidirectional embeddings, overrides and isolates (they reorder the text that follows).
 _BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
@@ -93,3 +95,8 @@ def escaped(text: str) -> str:
 def neutralise(name: str) -> str:
     """``name`` made harmless: :func:`escaped`, then cropped to :data:`NAME_WIDTH` columns."""
     return crop(escaped(name))
+
+
+def computer_names(count: int, taken: str) -> list[str]:
+    """Friendly names for ``count`` computer players, avoiding the person's name."""
+    return [n for n in COMPUTER_NAMES if n.casefold() != taken.casefold()][:count]

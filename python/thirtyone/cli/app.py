@@ -5,9 +5,8 @@ from __future__ import annotations
 import contextlib
 import random
 import sys
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any, NoReturn, TypeVar
+from typing import Any
 
 import click
 from rich.console import Console
@@ -17,39 +16,21 @@ from thirtyone import __version__, _core, schemas
 from thirtyone import names as names_check
 from thirtyone.cli import manners
 from thirtyone.cli.calibrate import calibrate_command
+from thirtyone.cli.manners import count_option as _count_option
+from thirtyone.cli.manners import fail as _fail
 from thirtyone.cli.review import review_command
+from thirtyone.cli.serve import serve_command
 from thirtyone.cli.stats import stats_command
 from thirtyone.cli.tournament import tournament_command
 from thirtyone.errors import RuleError, ThirtyOneError
 from thirtyone.game.rules import Rules
+from thirtyone.names import COMPUTER_NAMES as COMPUTER_NAMES  # (app.COMPUTER_NAMES, as before)
+from thirtyone.names import computer_names
 from thirtyone.store import saves
 from thirtyone.terminal import play_session, save_start
 from thirtyone.terminal.advice_view import advice_report
 from thirtyone.terminal.advisor import OracleAdvisor
 from thirtyone.terminal.display import intro
-
-#: The computer players' names, in seat order.
-COMPUTER_NAMES = ("Alice", "Ben", "Cara", "Dev", "Eve", "Finn", "Gus", "Hana", "Ivo")
-
-
-FC = TypeVar("FC", bound=Callable[..., Any])
-
-
-def _count_option(name: str, default: int, help: str) -> Callable[[FC], FC]:
-    """A whole-number option of the Oracle (``--deals``, ``--oracle-playouts``...) with its
-    default shown, checked against the core's bounds as soon as it is read (one line, exit 2)."""
-    setting = name.removeprefix("--").removeprefix("oracle-")
-
-    def check(ctx: click.Context, param: click.Parameter, value: int) -> int:
-        try:
-            _core.check_settings(**{setting: value})
-        except ThirtyOneError as err:
-            _fail(str(err) if name == f"--{setting}" else f"{name}: {err}")
-        return value
-
-    return click.option(
-        name, type=int, default=default, show_default=True, help=help, callback=check
-    )
 
 
 @click.group(
@@ -84,11 +65,6 @@ def _rule_assignments(
             raise click.BadParameter(str(err), ctx=ctx, param=param) from None
         changes[key] = value
     return changes
-
-
-def computer_names(count: int, taken: str) -> list[str]:
-    """Friendly names for ``count`` computer players, avoiding the person's name."""
-    return [n for n in COMPUTER_NAMES if n.casefold() != taken.casefold()][:count]
 
 
 @main.command()
@@ -388,13 +364,6 @@ def completion(shell: str) -> None:
 # -- thirtyone oracle -----------------------------------------------------------------------------
 
 
-def _fail(message: str) -> NoReturn:
-    """Exit with status 2 after one line on standard error."""
-    line = " ".join(message.split())
-    click.echo(f"Error: {line}", err=True)
-    sys.exit(2)
-
-
 def _read_state(source: str) -> bytes:
     """The state file's bytes (``-``: standard input)."""
     if source == "-":
@@ -515,3 +484,4 @@ main.add_command(calibrate_command)
 main.add_command(tournament_command)
 main.add_command(review_command)
 main.add_command(stats_command)
+main.add_command(serve_command)

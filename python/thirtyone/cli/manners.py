@@ -8,11 +8,13 @@ from __future__ import annotations
 import os
 import re
 import sys
-from collections.abc import Iterable, Sequence
-from typing import IO, Any, TextIO, cast
+from collections.abc import Callable, Iterable, Sequence
+from typing import IO, Any, NoReturn, TextIO, TypeVar, cast
 
 import click
 
+from thirtyone import _core
+from thirtyone.errors import ThirtyOneError
 from thirtyone.names import QUOTE_CHARS, quoted
 
 #: Spaces and tabs at the end of a line.
@@ -136,3 +138,30 @@ def _crop(err: click.ClickException, given: Sequence[str]) -> None:
     # (``message`` is typed Final, but it is a plain attribute that click reads when it shows
     # the error; a new exception would have to copy every field of each kind of usage error.)
     err.message = crop_echoes(err.message, given)  # type: ignore[misc]
+
+
+def fail(message: str) -> NoReturn:
+    """Exit with status 2 after one line on standard error."""
+    line = " ".join(message.split())
+    click.echo(f"Error: {line}", err=True)
+    sys.exit(2)
+
+
+FC = TypeVar("FC", bound=Callable[..., Any])
+
+
+def count_option(name: str, default: int, help: str) -> Callable[[FC], FC]:
+    """A whole-number option of the Oracle (``--deals``, ``--oracle-playouts``...) with its
+    default shown, checked against the core's bounds as soon as it is read (one line, exit 2)."""
+    setting = name.removeprefix("--").removeprefix("oracle-")
+
+    def check(ctx: click.Context, param: click.Parameter, value: int) -> int:
+        try:
+            _core.check_settings(**{setting: value})
+        except ThirtyOneError as err:
+            fail(str(err) if name == f"--{setting}" else f"{name}: {err}")
+        return value
+
+    return click.option(
+        name, type=int, default=default, show_default=True, help=help, callback=check
+    )

@@ -48,6 +48,9 @@ FORMAT = "thirtyone-save"
 VERSION = 1
 #: When the Oracle's advice is shown (``thirtyone play --advice``).
 ADVICE_MODES = ("always", "ask", "never")
+#: The tutor's bounds: it asks before a move that costs more than this many points of the
+#: chance to win the game (``thirtyone serve``'s tutor mode).
+TUTOR_POINTS = (0.1, 100.0)
 #: No save comes near this size; a larger file is not read (it is not a save).
 MAX_BYTES = 16 * 1024 * 1024
 #: Temporary files are named ``.saved-game-*.tmp``; one older than this is a crash's leftover.
@@ -92,6 +95,9 @@ class SavedGame:
     #: Your decisions so far with the Oracle's advice where it was computed, for the record of
     #: games (:mod:`thirtyone.record_keeper` writes and checks them).
     decisions: list[Any] = field(default_factory=list)
+    #: The tutor (the browser's): ask before a move that costs more than this many points of
+    #: ``p_win`` (None: off). The terminal keeps it as it is.
+    tutor: float | None = None
 
     def to_json(self) -> str:
         return json.dumps(
@@ -107,6 +113,7 @@ class SavedGame:
                 "advice": self.advice,
                 "opponents": self.opponents,
                 "decisions": self.decisions,
+                "tutor": self.tutor,
             },
             separators=(",", ":"),
             allow_nan=False,
@@ -141,6 +148,7 @@ class SavedGame:
             advice = data.get("advice", "always")  # (saves from before it was kept)
             opponents = data.get("opponents", "table")  # (the same)
             decisions = data.get("decisions", [])  # (the same)
+            tutor = data.get("tutor")  # (the same)
         except KeyError as e:
             raise damaged(f"missing {e}") from None
         except (TypeError, ValueError, RecursionError) as e:
@@ -156,12 +164,22 @@ class SavedGame:
             and _journal_ok(journal)
             and advice in ADVICE_MODES
             and opponents in OPPONENTS
+            and (tutor is None or tutor_ok(tutor))
         )
         if not ok:
             raise damaged("a field has the wrong shape")
         names = [neutralise(n) for n in names]
         decisions = decisions if isinstance(decisions, list) else []
-        return cls(rules, seed, names, you, journal, over, advice, opponents, decisions)
+        return cls(rules, seed, names, you, journal, over, advice, opponents, decisions, tutor)
+
+
+def tutor_ok(points: object) -> bool:
+    """Whether ``points`` is a tutor's threshold: a number of points within
+    :data:`TUTOR_POINTS`."""
+    low, high = TUTOR_POINTS
+    if isinstance(points, bool) or not isinstance(points, int | float):
+        return False
+    return low <= points <= high
 
 
 # -- the file -------------------------------------------------------------------------------------

@@ -1,0 +1,150 @@
+"""The Oracle at the browser's table: at each of your decisions a first estimate, then the figures
+at full precision, computed off the event loop (:func:`~thirtyone.web.work.off_loop`).
+
+The first estimate is a small query (at most :data:`QUICK_DEALS` deals and :data:`QUICK_PLAYOUTS`
+playouts, within :data:`QUICK_TIME` seconds): it is on the page within a fraction of a second.
+The full query is the command line's (``--oracle-deals``, ``--oracle-playouts``, five seconds at
+most); it replaces the estimate when it is done. Each query's seed comes from the game's seed and
+the position (:func:`~thirtyone.oracle.reads.position_seed`), as in ``thirtyone play``: the same
+position shows the same figures, after a reload or a resume too.
+
+One query of each kind runs at a time on the whole server (each already uses every core), so
+many tabs cannot pile up work; a query whose position has been played past is dropped before it
+starts, and its answer, if it was under way, is not sent.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from thirtyone import _core
+from thirtyone.errors import ThirtyOneError
+from thirtyone.game.seats import SeatView
+from thirtyone.oracle import query
+from thirtyone.oracle.answer import Advice
+from thirtyone.oracle.reads import position_seed, reads, why_line
+from thirtyone.web import views
+from thirtyone.web.work import off_loop
+
+#: The first estimate's budget.
+QUICK_DEALS = 1_000
+QUICK_PLAYOUTS = 2_000
+QUICK_TIME = 0.15
+
+Send = Callable[[dict[str, Any]], None]
+
+
+@dataclass(frozen=True)
+class Budget:
+    """The full query's settings (the command line's bounds apply: the core checks them)."""
+
+    deals: int = _core.DEFAULT_DEALS
+    playouts: int = _core.DEFAULT_PLAYOUTS
+    max_time: float | None = 5.0
+
+    def stages(self) -> list[tuple[str, int, int, float | None]]:
+        """The queries, in order: a quick one (unless the full one is as small), then the full."""
+        full = ("full", self.deals, self.playouts, self.max_time)
+        if self.deals <= QUICK_DEALS and self.playouts <= QUICK_PLAYOUTS:
+            return [full]
+        quick = ("quick", min(self.deals, QUICK_DEALS), min(self.playouts, QUICK_PLAYOUTS))
+        return [(*quick, QUICK_TIME), full]
+
+
+class Gates:
+    """One query of each stage at a time on the whole server."""
+
+    def __init__(self) -> None:
+        self.stage = {"quick": asyncio.Semaphore(1), "full": asyncio.Semaphore(1)}
+
+
+def compute(
+    state: dict[str, Any],
+    names: list[str],
+    seed: int,
+    deals: int,
+    playouts: int,
+    limit: float | None,
+) -> tuple[Advice, str | None]:
+    """The Oracle's answer for ``state`` and the line that says why (a thread's work)."""
+    found = query.advise(
+        state, deals=deals, playouts=playouts, seed=seed, max_time=limit, names=names
+    )
+    return found, why_line(found, reads(state, names, found))
+
+
+class Desk:
+    """The Oracle for one game: the advice at the position ``at`` (the journal's length), with
+    each stage's answer kept until the game moves on."""
+
+    def __init__(self, budget: Budget, gates: Gates, game_seed: int) -> None:
+        self.budget = budget
+        self.gates = gates
+        self.game_seed = game_seed
+        self.at: int | None = None
+        #: Each stage's answer at :attr:`at`, and its message.
+        self.found: dict[str, tuple[Advice, dict[str, Any]]] = {}
+        self.task: asyncio.Task[None] | None = None
+
+    def start(self, at: int, view: SeatView, send: Send) -> None:
+        """Compute the advice at ``at`` (seen from ``view``) unless it is under way or done;
+        each stage's message is sent as it is ready."""
+        if self.at == at and self.task is not None:
+            return
+        self.forget()
+        self.at = at
+        state, names = view.state(), list(view.names)
+        seed = position_seed(self.game_seed, view)
+        self.task = asyncio.create_task(self._run(at, state, names, seed, send))
+
+    def forget(self) -> None:
+        """The game has moved on: drop what was found and any query not yet started."""
+        if self.task is not None and not self.task.done():
+            self.task.cancel()
+        self.at, self.found, self.task = None, {}, None
+
+    def messages(self, at: int) -> list[dict[str, Any]]:
+        """The messages already sent at ``at`` (for a page that has just come)."""
+        if self.at != at:
+            return []
+        return [message for _, message in self.found.values()]
+
+    def best_known(self, at: int) -> Advice | None:
+        """The most precise answer found at ``at`` (None: none yet)."""
+        if self.at != at:
+            return None
+        for stage in ("full", "quick"):
+            if stage in self.found:
+                return self.found[stage][0]
+        return None
+
+    async def _run(
+        self, at: int, state: dict[str, Any], names: list[str], seed: int, send: Send
+    ) -> None:
+        for stage, deals, playouts, limit in self.budget.stages():
+            async with self.gates.stage[stage]:
+                if self.at != at:
+                    return
+                try:
+                    work = functools.partial(compute, state, names, seed, deals, playouts, limit)
+                    found, why = await off_loop(work)
+                except ThirtyOneError as err:
+                    reason = " ".join(str(err).split())
+                    if self.at == at:
+                        text = f"The Oracle has no advice here: {reason}"
+                        send({"type": "advice", "at": at, "stage": "error", "message": text})
+                    return
+            if self.at != at:
+                return
+            message = {
+                "type": "advice",
+                "at": at,
+                "stage": stage,
+                "advice": views.advice(found, why),
+            }
+            self.found[stage] = (found, message)
+            send(message)

@@ -1,0 +1,96 @@
+"""The new-game form read into a saved game: everything ``thirtyone play`` offers (the preset, any
+rule option, your name, the seed, the opponents, the advice mode) and the tutor.
+
+Each field is checked as the command line checks it (the rules by the core, the name by
+:func:`thirtyone.names.problem`); a field that is wrong raises :class:`FormError` with one line
+naming it, and nothing is started.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from thirtyone.errors import RuleError
+from thirtyone.game.rules import Rules
+from thirtyone.names import computer_names, problem, quoted
+from thirtyone.oracle.player import OPPONENTS
+from thirtyone.store.saves import ADVICE_MODES, TUTOR_POINTS, SavedGame, tutor_ok
+
+#: A seed is a whole number from 0 to this (the command line takes any; a page's number is
+#: better kept to what every language reads exactly).
+MAX_SEED = 2**63 - 1
+
+
+class FormError(ValueError):
+    """A field of the new-game form that cannot be used (the message names it)."""
+
+
+def saved_game(form: object) -> SavedGame:
+    """The new game the form describes, not yet saved. Raises :class:`FormError`."""
+    if not isinstance(form, Mapping):
+        raise FormError("the new game's settings must be an object")
+    rules = _rules(form.get("preset", "standard"), form.get("rules", {}))
+    name = _name(form.get("name", "You"))
+    seed = _seed(form.get("seed"))
+    opponents = _choice(form.get("opponents", "table"), OPPONENTS, "opponents")
+    advice = _choice(form.get("advice", "always"), ADVICE_MODES, "advice")
+    tutor = form.get("tutor")
+    if tutor is not None and not tutor_ok(tutor):
+        low, high = TUTOR_POINTS
+        raise FormError(f"tutor: a number of points from {low:g} to {high:g}, or off")
+    names = [name, *computer_names(rules.seats - 1, name)]
+    return SavedGame(
+        rules,
+        seed,
+        names,
+        advice=advice,
+        opponents=opponents,
+        tutor=None if tutor is None else float(tutor),
+    )
+
+
+def _rules(preset: object, changes: object) -> Rules:
+    if not isinstance(preset, str) or preset not in Rules.PRESETS:
+        shown = quoted(preset) if isinstance(preset, str) else type(preset).__name__
+        raise FormError(f"preset: {shown} is not one of {', '.join(Rules.PRESETS)}")
+    if not isinstance(changes, Mapping) or not all(isinstance(k, str) for k in changes):
+        raise FormError("rules: the rule options must be an object of option names and values")
+    if "preset" in changes:
+        raise FormError("rules: give the preset once, as preset")
+    spec: dict[str, Any] = {"preset": preset, **changes}
+    try:
+        return Rules.from_spec(spec)
+    except RuleError as err:
+        raise FormError(str(err)) from None
+
+
+def _name(name: object) -> str:
+    if not isinstance(name, str) or not name.strip():
+        raise FormError("name: your name may not be empty")
+    name = name.strip()
+    if why := problem(name):
+        raise FormError(f"name: {why}")
+    return name
+
+
+def _seed(seed: object) -> int:
+    """The seed given (a whole number, as a number or as text), or a new one."""
+    if seed is None or seed == "":
+        return random.SystemRandom().randrange(1, 1_000_000)
+    if isinstance(seed, str) and seed.strip().isascii() and seed.strip().isdigit():
+        text = seed.strip()
+        if len(text) <= len(str(MAX_SEED)):
+            seed = int(text)
+    if isinstance(seed, int) and not isinstance(seed, bool) and 0 <= seed <= MAX_SEED:
+        return seed
+    shown = quoted(seed) if isinstance(seed, str) else quoted(repr(seed))
+    raise FormError(f"seed: {shown} is not a whole number from 0 to {MAX_SEED:,}")
+
+
+def _choice(value: object, choices: tuple[str, ...], field: str) -> str:
+    if isinstance(value, str) and value in choices:
+        return value
+    shown = quoted(value) if isinstance(value, str) else type(value).__name__
+    raise FormError(f"{field}: {shown} is not one of {', '.join(choices)}")

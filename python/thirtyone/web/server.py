@@ -1,0 +1,137 @@
+"""``thirtyone serve``: the web application on a local port, under uvicorn.
+
+It listens on 127.0.0.1 unless told otherwise, on the port given or else on :data:`DEFAULT_PORT`
+when that one is free (so a page left open finds the server again after a restart), else on one
+the system gives. It prints the address, opens the browser (on a thread of its own: a text-mode
+browser must not hold the server up) and serves until Ctrl-C, which closes the pages'
+connections and stops; the games are saved after every event, so nothing is lost.
+"""
+
+from __future__ import annotations
+
+import errno
+import ipaddress
+import os
+import socket
+import threading
+import webbrowser
+from collections.abc import Callable
+from pathlib import Path
+
+import uvicorn
+
+from thirtyone.web.advice import Budget
+from thirtyone.web.app import Settings, create_app
+from thirtyone.web.guard import own_hosts
+
+#: The port tried first when none is given ("31").
+DEFAULT_PORT = 8031
+#: The largest WebSocket message uvicorn reads (a page's messages are far smaller; the room
+#: answers anything over its own limit with an error message).
+WS_MAX_SIZE = 1 << 20
+
+
+class ServeError(Exception):
+    """The server cannot start (the message says why)."""
+
+
+def loopback(host: str) -> bool:
+    """Whether ``host`` is this machine only."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def listen(host: str, port: int | None) -> socket.socket:
+    """A socket bound to ``host`` and ``port`` (None: :data:`DEFAULT_PORT` if free, else any).
+    Raises :class:`ServeError`."""
+    bare = "127.0.0.1" if host == "localhost" else host.strip("[]")
+    try:
+        infos = socket.getaddrinfo(bare, None, type=socket.SOCK_STREAM)
+    except OSError as err:
+        raise ServeError(f"--host {host}: {err.strerror or err}") from None
+    family, _, _, _, address = infos[0]
+    ports = [port] if port is not None else [DEFAULT_PORT, 0]
+    for i, tried in enumerate(ports):
+        sock = socket.socket(family, socket.SOCK_STREAM)
+        if os.name != "nt":  # (on Windows it would let two servers share the port)
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind((address[0], tried))
+        except OSError as err:
+            sock.close()
+            if i + 1 < len(ports):
+                continue
+            in_use = err.errno == errno.EADDRINUSE or getattr(err, "winerror", None) == 10048
+            why = "it is in use" if in_use else err.strerror or str(err)
+            raise ServeError(f"cannot listen on {host} port {tried}: {why}") from None
+        sock.listen(2048)  # (a browser that comes before uvicorn starts waits, not refused)
+        sock.set_inheritable(True)
+        return sock
+    raise ServeError("no port to listen on")  # pragma: no cover (the list ends with 0)
+
+
+def url_of(sock: socket.socket, host: str) -> str:
+    port = sock.getsockname()[1]
+    if not loopback(host) and host.strip("[]") in ("0.0.0.0", "::"):
+        host = "127.0.0.1"
+    shown = host.strip("[]")
+    shown = f"[{shown}]" if ":" in shown else shown
+    return f"http://{shown}:{port}/"
+
+
+def serve(
+    host: str,
+    port: int | None,
+    *,
+    browser: bool,
+    save: Path,
+    budget: Budget,
+    say: Callable[[str], None],
+    warn: Callable[[str], None],
+) -> None:
+    """Serve until Ctrl-C (see the module's doc). Raises :class:`ServeError`."""
+    sock = listen(host, port)
+    bound = sock.getsockname()[1]
+    url = url_of(sock, host)
+    app = create_app(Settings(save, own_hosts(host.strip("[]"), bound), budget))
+    config = uvicorn.Config(
+        app,
+        ws="websockets-sansio",
+        ws_max_size=WS_MAX_SIZE,
+        lifespan="off",
+        log_level="warning",
+        access_log=False,
+        proxy_headers=False,
+        server_header=False,
+        timeout_graceful_shutdown=2,
+    )
+    server = uvicorn.Server(config)
+    if not loopback(host):
+        warn(
+            f"Warning: listening on {host}: anyone who can reach this machine on port {bound} "
+            "can open the table, play your game and see your hand (pages of other sites are "
+            "still refused). Leave out --host to keep it to this machine."
+        )
+    say(f"The table is at {url}  (Ctrl-C stops the server; your game is saved as you play.)")
+    if browser:
+        threading.Thread(target=_open, args=(url, say), daemon=True).start()
+    try:
+        server.run(sockets=[sock])
+    except KeyboardInterrupt:
+        pass
+    finally:
+        sock.close()
+    say("Stopped.")
+
+
+def _open(url: str, say: Callable[[str], None]) -> None:
+    try:
+        opened = webbrowser.open(url)
+    except Exception:  # (no browser to be found: the address is printed)
+        opened = False
+    if not opened:
+        say(f"No browser could be opened here: open {url} in yours.")

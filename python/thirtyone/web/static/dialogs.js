@@ -1,0 +1,84 @@
+// The dialogs of the table: a round's result with every hand, the game's end, and the questions
+// asked before a move (show or hide a 31; the tutor's warning). Each returns a promise of the
+// answer, so the page waits for it.
+
+import { cardSvg } from "./cards.js";
+import { tutorText } from "./oracle.js";
+import { Names, endTitle, lossSentence, ordinal, score } from "./story.js";
+import { element } from "./view.js";
+
+const $ = (id) => document.getElementById(id);
+
+export function dialogAnswer(dialog, buttons) {
+  return new Promise((resolve) => {
+    const handlers = [];
+    const done = (value) => {
+      for (const [b, h] of handlers) b.removeEventListener("click", h);
+      dialog.removeEventListener("cancel", cancel);
+      if (dialog.open) dialog.close();
+      resolve(value);
+    };
+    const cancel = () => done(null);
+    for (const [id, value] of Object.entries(buttons)) {
+      const b = $(id);
+      const h = () => done(value);
+      b.addEventListener("click", h);
+      handlers.push([b, h]);
+    }
+    dialog.addEventListener("cancel", cancel);
+    dialog.showModal();
+  });
+}
+
+export function askHide() {
+  $("hide-text").textContent = "Show it and the round ends: everybody else loses. Or keep it hidden: the "
+    + "round goes on and it counts 30 at the showdown (and you pay if somebody else shows 31).";
+  return dialogAnswer($("hide-dialog"), { "hide-show": false, "hide-keep": true });
+}
+
+export function askTutor(found) {
+  $("tutor-text").textContent = tutorText(found);
+  return dialogAnswer($("tutor-dialog"), { "tutor-play": "play", "tutor-show": "show", "tutor-back": "back" });
+}
+
+// -- a round's end, the game's end ---------------------------------------------------------------
+
+export function showResult(e, t, names, unit) {
+  $("result-title").textContent = e.kind === "wash" ? "A wash: the round is dealt again" : endTitle(e, names);
+  $("result-how").textContent = e.knocker !== null && e.knocker !== undefined && e.end !== "showdown"
+    ? `${names.of(e.knocker)} had knocked.` : "";
+  const rows = Object.entries(e.hands).map(([seat, cards]) => {
+    const s = Number(seat);
+    const lost = e.losses[seat] || 0;
+    const cells = element("td", { class: "cards" }, ...cards.map((c) => cardSvg(c)));
+    const hidden = (e.hidden_31 || []).includes(s) ? " (31 hidden)" : "";
+    return element("tr", { class: `${lost ? "lost" : ""}${s === names.you ? " you" : ""}` },
+      element("th", { scope: "row", text: names.of(s) }),
+      cells,
+      element("td", { text: `${score(e.scores[seat])}${hidden}` }),
+      element("td", { text: lost ? `−${lost}` : "" }),
+      element("td", { text: e.kind === "wash" ? "" : t.standing[s] }));
+  });
+  $("result-hands").replaceChildren(...rows);
+  $("result-after").textContent = lossSentence(e, names, unit);
+  const dialog = $("result-dialog");
+  return new Promise((resolve) => {
+    dialog.addEventListener("close", () => resolve(), { once: true });
+    dialog.showModal();
+  });
+}
+
+export function showOver(s) {
+  const names = new Names(s.names, s.you);
+  const place = s.placing.indexOf(s.you) + 1;
+  $("over-title").textContent = s.winner === s.you ? "You won the game!"
+    : `${names.of(s.winner)} won the game. You finished ${ordinal(place)}.`;
+  $("over-placing").replaceChildren(...s.placing.map((seat) => {
+    const points = s.points ? ` · ${s.points[seat] ?? 0} points` : "";
+    return element("li", { text: `${names.of(seat)}${points}` });
+  }));
+  const notes = [...(s.record || [])];
+  if (s.keep_error) notes.push(`Note: ${s.keep_error}.`);
+  $("over-record").textContent = notes.join("\n");
+  $("over-dialog").showModal();
+}

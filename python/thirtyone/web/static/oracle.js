@@ -1,0 +1,184 @@
+// The Oracle's panel: every option with how safe it is, its margin, the chance to win the game,
+// lives lost where that changes the picture, the tied marks, the best and the best for the game,
+// the reason and the "Why" line; the first estimate shown at once and replaced by the figures
+// at full precision. And the tutor, which asks before a move that costs too much.
+
+import { label } from "./cards.js";
+import { element } from "./view.js";
+
+const $ = (id) => document.getElementById(id);
+
+export function pct(p) {
+  return `${(100 * p).toFixed(1)}%`;
+}
+
+function pts(m) {
+  return `±${(100 * m).toFixed(1)}`;
+}
+
+function num(x) {
+  return Number.isInteger(x) ? String(x) : String(x);
+}
+
+/** An option in a few words: "draw", "take 7H, put down 2C", "put down 9C". */
+export function optionLabel(o) {
+  if (o.kind === "take") return `take ${label(o.card)}, put down ${label(o.discard)}`;
+  if (o.kind === "discard") return `put down ${label(o.discard)}`;
+  return o.option;
+}
+
+/** What follows the option: its later knock, or a 31 to show. */
+export function plan(o) {
+  if (o.kind === "discard" && o.keeps !== null && o.keeps >= 31) return "makes 31 — show it";
+  if (!("knock_at" in o)) return "";
+  if (o.knock_at === null) return "never knock: play for 31";
+  if (o.first) return "knock at the first chance";
+  return `knock at ${num(o.knock_at)} or more`;
+}
+
+/** The options in the order shown: the best, then the safest first (all hopeless: as given). */
+export function ranked(advice) {
+  const options = advice.options;
+  if (options.every((o) => o.p_safe <= 0)) return [...options];
+  return [options[0], ...options.slice(1).sort((a, b) => b.p_safe - a.p_safe)];
+}
+
+/** The option name of an action: "draw", "discard:7H". */
+export function optionOf(action) {
+  if (action.action === "put" || action.action === "hide") return `discard:${action.card}`;
+  return action.action;
+}
+
+/** The action that plays an option (its first step). */
+export function actionOf(option) {
+  if (option.kind === "discard") return { action: "put", card: option.discard };
+  return { action: option.kind };
+}
+
+function gameFigure(advice, o) {
+  if (o.p_win === undefined && o.points === undefined) return "";
+  return advice.points ? (o.points).toFixed(2) : pct(o.p_win);
+}
+
+/** The panel: ``found`` is {quick, full, error} for your decision; ``shown``: whether to show it. */
+export function drawAdvice(found, { shown, mode, thinking }) {
+  const box = $("advice");
+  box.replaceChildren();
+  box.classList.remove("estimate");
+  const best = $("play-best");
+  best.hidden = true;
+  $("hint").hidden = shown || thinking === null;
+  if (thinking === null) {
+    box.append(element("p", { class: "status", text: "The Oracle speaks on your turns." }));
+    return;
+  }
+  if (!shown) {
+    const text = mode === "never" ? "The Oracle is off in this game: a (or the button) asks it about this decision."
+      : "The advice is hidden until you ask (a).";
+    box.append(element("p", { class: "status", text }));
+    return;
+  }
+  if (found.error) {
+    box.append(element("p", { class: "status", text: found.error }));
+    return;
+  }
+  const advice = found.full || found.quick;
+  if (!advice) {
+    box.append(element("p", { class: "status", role: "status", text: "The Oracle is thinking…" }));
+    return;
+  }
+  const status = found.full
+    ? `Full precision: ${advice.deals.toLocaleString("en")} consistent deals, ${advice.playouts.toLocaleString("en")} playouts an option.`
+    : `First estimate (${advice.deals.toLocaleString("en")} deals): the full figures are on their way…`;
+  if (!found.full) box.classList.add("estimate");
+  box.append(element("p", { class: "status", text: status }));
+  box.append(...adviceBody(advice));
+  const top = advice.options[0];
+  best.hidden = false;
+  best.disabled = false;
+  best.replaceChildren(`Play the Oracle's best: ${optionLabel(top)}`);
+  best.dataset.option = top.option;
+}
+
+function adviceBody(advice) {
+  const parts = [];
+  const top = advice.options[0];
+  const bestLine = element("p", { class: "best-line" }, "Best: ", element("span", { class: "opt", text: optionLabel(top) }));
+  const then = plan(top);
+  if (then) bestLine.append(` (then ${then})`);
+  if (advice.tied.length) {
+    const tied = advice.options.filter((o) => advice.tied.includes(o.option)).map(optionLabel);
+    bestLine.append(element("span", { class: "tied", text: ` — statistically tied with ${tied.join(", ")}` }));
+  }
+  parts.push(bestLine);
+  if (advice.best_game && advice.best_game !== top.option) {
+    const g = advice.options.find((o) => o.option === advice.best_game);
+    const figure = advice.points ? `${g.points.toFixed(2)} points` : `wins the game ${pct(g.p_win)}`;
+    parts.push(element("p", { class: "game-line" }, "Best for the game: ",
+      element("span", { class: "opt", text: optionLabel(g) }),
+      ` (${figure}, against ${gameFigure(advice, top)} for the round's best)`));
+  }
+  parts.push(optionsTable(advice));
+  parts.push(element("p", { class: "reason", text: advice.reason }));
+  if (advice.why) parts.push(element("p", { class: "why", text: advice.why }));
+  for (const warning of advice.warnings) parts.push(element("p", { class: "warning", text: `Note: ${warning}` }));
+  return parts;
+}
+
+function optionsTable(advice) {
+  const game = advice.options.some((o) => o.p_win !== undefined || o.points !== undefined);
+  const table = element("table", {});
+  const caption = element("caption", { class: "visually-hidden", text: "Each option: safe this round, margin, and more" });
+  const head = element("tr", {},
+    element("th", { scope: "col", text: "Option" }),
+    element("th", { scope: "col", text: "Safe" }),
+    element("th", { scope: "col", text: "±" }));
+  if (advice.lives_matter) head.append(element("th", { scope: "col", text: `${advice.unit} lost` }));
+  if (game) head.append(element("th", { scope: "col", text: advice.points ? "Points" : "Win game" }));
+  head.append(element("th", { scope: "col", text: "Then" }));
+  const body = element("tbody", {});
+  ranked(advice).forEach((o, i) => {
+    const mark = i === 0 ? "★" : advice.tied.includes(o.option) ? "≈" : "";
+    const markTitle = i === 0 ? "the best" : mark ? "tied with the best" : "";
+    const first = element("td", {},
+      element("span", { class: "mark", title: markTitle, "aria-label": markTitle || null, text: mark }),
+      optionLabel(o),
+      o.option === advice.best_game && game ? element("span", { title: "the best for the game", text: " ♔" }) : "");
+    const safe = element("td", {}, pct(o.p_safe));
+    const bar = element("span", { class: "bar", "aria-hidden": "true" }, element("span", {}));
+    bar.firstChild.style.width = `${Math.max(0, Math.min(100, 100 * o.p_safe))}%`;
+    safe.append(bar);
+    const row = element("tr", { class: i === 0 ? "is-best" : "", "data-option": o.option }, first, safe,
+      element("td", { text: pts(o.margin) }));
+    if (advice.lives_matter) row.append(element("td", { text: o.lives_lost.toFixed(2) }));
+    if (game) row.append(element("td", { text: gameFigure(advice, o) }));
+    row.append(element("td", { class: "plan", text: plan(o) }));
+    body.append(row);
+  });
+  table.append(caption, element("thead", {}, head), body);
+  return table;
+}
+
+/**
+ * What the tutor says of ``action`` at a threshold of ``threshold`` points: null when it costs
+ * no more than that (or nothing is known), else {cost, measure, chosen, best}.
+ */
+export function tutorCheck(advice, action, threshold) {
+  if (!advice || threshold === null || threshold === undefined) return null;
+  const chosen = advice.options.find((o) => o.option === optionOf(action));
+  if (!chosen) return null;
+  const byGame = !advice.points && advice.best_game && chosen.p_win !== undefined;
+  const best = byGame ? advice.options.find((o) => o.option === advice.best_game) : advice.options[0];
+  const cost = byGame ? 100 * (best.p_win - chosen.p_win) : 100 * (best.p_safe - chosen.p_safe);
+  if (!(cost > threshold)) return null;
+  return { cost, byGame, chosen, best };
+}
+
+export function tutorText(found) {
+  const { cost, byGame, chosen, best } = found;
+  const measure = byGame ? "your chance to win the game" : "your chance to come through this round safe";
+  const from = byGame ? best.p_win : best.p_safe;
+  const to = byGame ? chosen.p_win : chosen.p_safe;
+  return `To ${optionLabel(chosen)} costs about ${cost.toFixed(1)} percentage points of ${measure} `
+    + `(${pct(to)} against ${pct(from)} for the Oracle's best: ${optionLabel(best)}). Play it anyway?`;
+}

@@ -1,0 +1,119 @@
+// The game told in words: each turn, each round's end, who is out and who won; for the log, the
+// seats' "this round" lines and the live region that a screen reader announces.
+
+import { label, labels } from "./cards.js";
+
+export function score(x) {
+  return Number.isInteger(x) ? String(x) : String(x);
+}
+
+export function ordinal(n) {
+  const suffix = n % 100 >= 11 && n % 100 <= 13 ? "th" : { 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th";
+  return `${n}${suffix}`;
+}
+
+function unitWord(n, unit) {
+  const one = unit === "letters" ? "letter" : "life";
+  return `${n} ${n === 1 ? one : unit}`;
+}
+
+/** The players' names, "you" for your seat. */
+export class Names {
+  constructor(names, you) {
+    this.names = names;
+    this.you = you;
+  }
+  of(seat) {
+    return seat === this.you ? "You" : this.names[seat];
+  }
+  lower(seat) {
+    return seat === this.you ? "you" : this.names[seat];
+  }
+}
+
+/** One turn in a few words: "took 7H, put down 2C" (for a seat's line). */
+export function turnShort(e) {
+  const parts = [];
+  if (e.action === "knock") parts.push("knocked");
+  else if (e.action === "decline") parts.push("left the discard");
+  else if (e.action === "blind") parts.push("called the blind showdown");
+  else if (e.action === "take") parts.push(`took ${label(e.card)}`);
+  else if (e.action === "draw") parts.push(e.drew ? `drew ${label(e.drew)}` : "drew");
+  if (e.discard) parts.push(`put down ${label(e.discard)}`);
+  let text = parts.join(", ");
+  if (e.showed_31) text += " — 31!";
+  if (e.hid_31) text += " (31 kept hidden)";
+  return text;
+}
+
+/** One turn as a sentence: "Alice took 7H and put down 2C." */
+export function turnSentence(e, names) {
+  const who = names.of(e.seat);
+  if (e.action === "knock") return `${who} knocked.`;
+  if (e.action === "decline") return `${who} left the discard: the round ends.`;
+  if (e.action === "blind") return `${who} called the blind showdown.`;
+  const first = e.action === "take"
+    ? `took ${label(e.card)} from the pile`
+    : e.drew ? `drew ${label(e.drew)} from the stock` : "drew from the stock";
+  let text = `${who} ${first} and put down ${label(e.discard)}.`;
+  if (e.showed_31) text += ` ${who === "You" ? "You have" : who + " has"} 31!`;
+  if (e.hid_31) text += " You keep your 31 hidden.";
+  return text;
+}
+
+/** The step of a turn under way: "Ben draws…". */
+export function stepSentence(e, names) {
+  if (e.step === "look") return `${names.of(e.seat)} looked at the cards.`;
+  return e.step === "draw" ? `${names.of(e.seat)} drew from the stock…` : `${names.of(e.seat)} took the top discard…`;
+}
+
+/** How the round ended, as a title. */
+export function endTitle(e, names) {
+  const by = e.by === null || e.by === undefined ? null : names.of(e.by);
+  switch (e.end) {
+    case "dealt_31": return `${by} ${by === "You" ? "were" : "was"} dealt 31!`;
+    case "thirty_one": return `${by} showed 31!`;
+    case "stock_out": return "The stock ran out";
+    case "blind": return "The blind showdown";
+    default: return e.knocker !== null && e.knocker !== undefined
+      ? `Showdown: ${names.lower(e.knocker)} knocked` : "Showdown";
+  }
+}
+
+/** Who lost what: "Ben loses 1 life; you lose 2 lives (the knock penalty)". */
+export function lossSentence(e, names, unit) {
+  if (e.kind === "wash") return "Nobody would be left in the game: nothing is lost, and the round is dealt again.";
+  const lost = Object.entries(e.losses).filter(([, n]) => n > 0);
+  if (!lost.length) return "Nobody loses anything.";
+  return lost.map(([seat, n]) => {
+    const s = Number(seat);
+    const verb = s === names.you ? "lose" : "loses";
+    const penalty = e.knocker === s && n > 1 ? " (the knock penalty)" : "";
+    return `${names.of(s)} ${verb} ${unitWord(n, unit)}${penalty}`;
+  }).join("; ") + ".";
+}
+
+/** A round's end as one line for the log and the live region. */
+export function endSentence(e, names, unit) {
+  return `${endTitle(e, names)}. ${lossSentence(e, names, unit)}`;
+}
+
+export function handsLine(e, names) {
+  return Object.entries(e.hands)
+    .map(([seat, cards]) => `${names.of(Number(seat))}: ${labels(cards)} (${score(e.scores[seat])})`)
+    .join("; ");
+}
+
+/** Any event in words (null: nothing to say). */
+export function sentence(e, names, unit) {
+  switch (e.kind) {
+    case "deal": return `Round ${e.round}: ${names.of(e.dealer)} ${e.dealer === names.you ? "deal" : "deals"}, ${names.lower(e.first)} ${e.first === names.you ? "play" : "plays"} first. The upcard is ${label(e.upcard)}.`;
+    case "turn": return turnSentence(e, names);
+    case "mid_turn": return e.seat === names.you ? null : stepSentence(e, names);
+    case "round_end": case "wash": return endSentence(e, names, unit);
+    case "county": return `${names.of(e.seat)} ${e.seat === names.you ? "are" : "is"} on the county.`;
+    case "out": return `${names.of(e.seat)} ${e.seat === names.you ? "are" : "is"} out of the game, in ${ordinal(e.place)} place.`;
+    case "game_over": return e.winner === names.you ? "You won the game!" : `${names.of(e.winner)} won the game.`;
+    default: return null;
+  }
+}

@@ -1,0 +1,494 @@
+// The table's page: the conversation with the server (docs/web.md), the events played at a
+// readable pace, your decisions (buttons and keys), the dialogs, and the live region that tells
+// a screen reader what the other players do.
+
+import { backSvg, cardSvg, label } from "./cards.js";
+import { Link } from "./link.js";
+import { banner, flash, fly, wait } from "./motion.js";
+import { askHide, askTutor, dialogAnswer, showOver, showResult } from "./dialogs.js";
+import { actionOf, drawAdvice, tutorCheck } from "./oracle.js";
+import { drawLobby, fillForm, formProblem, initForm } from "./setup.js";
+import { Names, handsLine, score, sentence } from "./story.js";
+import {
+  addLog, doneThisRound, drawActions, drawCentre, drawHand, drawHead, drawLog, drawSeats, drawTurnNote, element,
+} from "./view.js";
+
+const $ = (id) => document.getElementById(id);
+
+const app = {
+  game: gameFromUrl(),
+  state: null, // the last state message
+  info: null, // names, your seat, the unit
+  table: null, // the table as shown (it moves ahead of the state while events play)
+  log: [], // this round's events as shown
+  advice: new Map(), // position -> {quick, full, error}
+  asked: null, // the position at which the advice was asked for here
+  busy: false, // a move was sent: wait for the game's answer
+  queue: [],
+  running: false,
+  stepped: null, // another seat's draw or take already shown (mid-turn)
+  lastForm: null,
+  overShown: null,
+  waiters: [],
+  pace: Number(localStorage.getItem("thirtyone.pace") ?? 900),
+};
+
+function gameFromUrl() {
+  const n = Number(new URLSearchParams(location.search).get("game") || 0);
+  return Number.isInteger(n) && n >= 0 && n <= 1000 ? n : 0;
+}
+
+const link = new Link({
+  onOpen: () => link.send({ type: "hello", game: app.game }),
+  onMessage: receive,
+  onStatus: (text) => {
+    $("connection").hidden = !text;
+    $("connection").textContent = text || "";
+  },
+});
+
+// -- what the server says ------------------------------------------------------------------------
+
+function receive(m) {
+  if (m.type === "welcome") initForm(m.setup, submitNew);
+  else if (m.type === "advice") adviceCame(m);
+  else if (m.type === "error") {
+    if (app.busy) {
+      app.busy = false;
+      refreshButtons();
+    }
+    problem(m.message);
+  } else {
+    app.queue.push(m);
+    if (!app.running) drain();
+  }
+}
+
+async function drain() {
+  app.running = true;
+  while (app.queue.length) {
+    const m = app.queue.shift();
+    try {
+      await handle(m);
+    } catch (err) {
+      console.error(err);
+    }
+  }
+  app.running = false;
+}
+
+async function handle(m) {
+  switch (m.type) {
+    case "state": return showState(m);
+    case "event": return playEvent(m);
+    case "lobby": return showLobby(m);
+    case "confirm_new": return confirmNew(m);
+    case "moved":
+      announce(m.message);
+      problem(m.message);
+      return openGame(m.game);
+    case "notice": return announce(m.message);
+    default: return undefined;
+  }
+}
+
+function openGame(number) {
+  app.game = number;
+  const url = number ? `/?game=${number}` : "/";
+  history.replaceState(null, "", url);
+  link.send({ type: "hello", game: number });
+}
+
+// -- the game as it stands -----------------------------------------------------------------------
+
+function yours(s = app.state) {
+  return Boolean(s && !s.over && s.pending && s.pending.seat === s.you);
+}
+
+function showState(s) {
+  app.state = s;
+  app.table = s.table;
+  app.log = s.log;
+  app.busy = false;
+  app.stepped = null;
+  if (s.game !== app.game) {
+    app.game = s.game;
+    history.replaceState(null, "", s.game ? `/?game=${s.game}` : "/");
+  }
+  app.info = { names: s.names, you: s.you, unit: s.unit, lives_summary: s.lives_summary };
+  if ($("game").hidden) window.scrollTo(0, 0); // (from the start screen: the table's top)
+  $("lobby").hidden = true;
+  $("game").hidden = false;
+  const hadFocus = document.activeElement;
+  drawHead(app.info, s.table);
+  drawSeats(app.info, s.table, doneThisRound(s.log));
+  drawCentre(s.table);
+  drawHand(app.info, s.table, s.pending, s.drawn, act);
+  drawActions(app.info, s.table, s.pending, act);
+  drawTurnNote(app.info, s.table, s.pending, s.over);
+  drawLog(app.info, s.log, s.last_result);
+  $("advice-mode").value = s.setup.advice;
+  $("tutor-on").checked = s.setup.tutor !== null;
+  if (s.setup.tutor !== null) $("tutor-points").value = String(s.setup.tutor);
+  $("tutor-points").disabled = s.setup.tutor === null;
+  $("save-note").textContent = `Saved as you play, to ${s.save} (thirtyone play --resume continues it in the terminal).`;
+  if (s.save_error) problem(s.save_error);
+  drawOracle();
+  document.title = s.over ? "Game over · thirtyone" : yours(s) ? "Your turn · thirtyone" : "thirtyone · the table";
+  if (yours(s)) {
+    announce(turnAnnouncement(s));
+    // Focus lost with the buttons redrawn: to your hand (Enter then plays the Oracle's best,
+    // Tab reaches the buttons).
+    const lost = !hadFocus || hadFocus === document.body || !document.contains(hadFocus);
+    if (lost) $("hand-area").focus({ preventScroll: true });
+  }
+  if (s.over && app.overShown !== `${s.game}:${s.at}`) {
+    app.overShown = `${s.game}:${s.at}`;
+    showOver(s);
+  }
+}
+
+function turnAnnouncement(s) {
+  if (s.pending.phase === "put_down") {
+    const how = s.drawn.from === "stock" ? "drew" : "took";
+    return `You ${how} ${label(s.drawn.card)}. Put a card down: ${s.table.hand.map(label).join(", ")} or ${label(s.drawn.card)}.`;
+  }
+  if (s.pending.phase === "blind") return "Your turn, before anybody looks: call the blind showdown or look at your cards.";
+  return `Your turn. Your hand: ${s.table.hand.map(label).join(", ")}, score ${score(s.table.score)}. Top of the pile: ${label(s.table.top)}.`;
+}
+
+function refreshButtons() {
+  if (app.busy) {
+    for (const button of document.querySelectorAll("#actions button, #hand button, #play-best")) button.disabled = true;
+    return;
+  }
+  const s = app.state;
+  if (!s || app.running) return;
+  drawHand(app.info, s.table, s.pending, s.drawn, act);
+  drawActions(app.info, s.table, s.pending, act);
+  $("play-best").disabled = false;
+}
+
+function drawOracle() {
+  const s = app.state;
+  if (!s) return;
+  const deciding = yours(s) && s.pending.phase !== "blind";
+  const found = app.advice.get(s.at) || {};
+  const shown = s.setup.advice === "always" || app.asked === s.at;
+  drawAdvice(found, { shown, mode: s.setup.advice, thinking: deciding ? true : null });
+}
+
+function adviceCame(m) {
+  const entry = app.advice.get(m.at) || {};
+  if (m.stage === "error") entry.error = m.message;
+  else entry[m.stage] = m.advice;
+  app.advice.set(m.at, entry);
+  for (const key of app.advice.keys()) if (key < m.at - 4) app.advice.delete(key);
+  if (app.state && app.state.at === m.at && !app.running) drawOracle();
+  const waiting = app.waiters.filter((w) => w.at === m.at);
+  app.waiters = app.waiters.filter((w) => w.at !== m.at);
+  for (const w of waiting) w.resolve();
+}
+
+function knownAdvice(at) {
+  const entry = app.advice.get(at) || {};
+  return entry.full || entry.quick || null;
+}
+
+function adviceSoon(at, ms) {
+  if (knownAdvice(at) || (app.advice.get(at) || {}).error) return Promise.resolve();
+  return new Promise((resolve) => {
+    app.waiters.push({ at, resolve });
+    setTimeout(resolve, ms);
+  });
+}
+
+// -- your decisions ------------------------------------------------------------------------------
+
+async function act(action, { fromOracle = false } = {}) {
+  const s = app.state;
+  if (!yours(s) || app.busy || app.running) return;
+  const at = s.at;
+  if (action.action === "put" && !fromOracle && s.pending.legal.some((a) => a.kind === "hide" && a.card === action.card)) {
+    const hide = await askHide();
+    if (hide === null) return;
+    if (hide) action = { action: "hide", card: action.card };
+  }
+  if (s.setup.tutor !== null && !fromOracle && s.pending.phase !== "blind") {
+    await adviceSoon(at, 3000);
+    const found = tutorCheck(knownAdvice(at), action, s.setup.tutor);
+    if (found) {
+      const answer = await askTutor(found);
+      if (answer === "show") {
+        app.asked = at;
+        link.send({ type: "hint", at });
+        drawOracle();
+        $("advice").scrollIntoView({ block: "nearest" });
+        return;
+      }
+      if (answer !== "play") return;
+    }
+  }
+  if (app.state !== s) return;
+  if (!link.send({ type: "act", at, ...action })) {
+    problem("Not connected: the move was not sent.");
+    return;
+  }
+  app.busy = true;
+  refreshButtons();
+}
+
+function playBest() {
+  const s = app.state;
+  const advice = s && knownAdvice(s.at);
+  if (!advice) return;
+  const option = advice.options.find((o) => o.option === $("play-best").dataset.option) || advice.options[0];
+  act(actionOf(option), { fromOracle: true });
+}
+
+function hint() {
+  const s = app.state;
+  if (!yours(s) || s.pending.phase === "blind") return;
+  app.asked = s.at;
+  link.send({ type: "hint", at: s.at });
+  drawOracle();
+}
+
+// -- events, at a readable pace ------------------------------------------------------------------
+
+function redraw(t) {
+  const pending = t.to_move === null ? null : { seat: t.to_move, phase: "", legal: [] };
+  drawHead(app.info, t);
+  drawSeats(app.info, t, doneThisRound(app.log));
+  drawCentre(t);
+  drawHand(app.info, t, null, null, act);
+  $("actions").replaceChildren();
+  drawTurnNote(app.info, t, pending, false);
+  drawAdvice({}, { shown: false, mode: app.state.setup.advice, thinking: null });
+}
+
+async function playEvent(m) {
+  if (!app.info || !app.state) return;
+  const e = m.event;
+  const t = m.table;
+  const names = new Names(app.info.names, app.info.you);
+  const other = e.seat !== undefined && e.seat !== app.info.you;
+  const ms = app.pace;
+  const glide = Math.min(450, ms / 2);
+  const text = sentence(e, names, app.info.unit);
+  switch (e.kind) {
+    case "deal": {
+      app.log = [e];
+      app.table = t;
+      redraw(t);
+      addLog(app.info, e, names);
+      announce(text);
+      const flights = t.seats.map((seat, i) => wait(i * 60).then(() => fly($("stock"), seatElement(seat), backSvg(), glide)));
+      await Promise.all(flights);
+      await wait(ms / 2);
+      return;
+    }
+    case "mid_turn":
+      if (!other) return;
+      flash(seatElement(e.seat));
+      announce(text);
+      app.stepped = e;
+      await (e.step === "draw" ? fly($("stock"), seatElement(e.seat), backSvg(), glide)
+        : e.step === "take" ? fly($("pile"), seatElement(e.seat), cardSvg(app.table.top), glide) : null);
+      app.table = { ...app.table, to_move: e.seat };
+      redraw({ ...t, to_move: e.seat });
+      await wait(ms / 3);
+      return;
+    case "turn": {
+      app.log.push(e);
+      if (other) await flyTurn(e, glide);
+      app.table = t;
+      app.stepped = null;
+      redraw(t);
+      addLog(app.info, e, names);
+      announce(text);
+      if (e.action === "knock") await banner(`${names.of(e.seat)} ${other ? "knocks" : "knock"}!`, ms);
+      else if (e.showed_31) await banner(`${names.of(e.seat)} ${other ? "shows" : "show"} 31!`, ms);
+      else if (other) await wait(ms);
+      return;
+    }
+    case "round_end":
+    case "wash":
+      app.log.push(e);
+      app.table = t;
+      redraw(t);
+      addLog(app.info, e, names);
+      announce(`${text} ${handsLine(e, names)}.`);
+      if (String(app.info.you) in e.hands) await showResult(e, t, names, app.info.unit);
+      else await banner(text, ms * 2); // (you are out: the game plays on without stopping)
+      return;
+    default:
+      app.table = t;
+      redraw(t);
+      addLog(app.info, e, names);
+      if (text) announce(text);
+  }
+}
+
+function seatElement(seat) {
+  return seat === app.info.you ? $("hand") : $(`seat-${seat}`);
+}
+
+async function flyTurn(e, ms) {
+  const seat = seatElement(e.seat);
+  flash(seat);
+  const stepped = app.stepped && app.stepped.seat === e.seat;
+  if (!stepped && e.action === "draw") await fly($("stock"), seat, backSvg(), ms);
+  if (!stepped && e.action === "take") await fly($("pile"), seat, cardSvg(e.card), ms);
+  if (e.discard) await fly(seat, $("pile"), cardSvg(e.discard), ms);
+}
+
+// -- the start screen and new games --------------------------------------------------------------
+
+function showLobby(m) {
+  app.state = null;
+  $("game").hidden = true;
+  $("lobby").hidden = false;
+  formProblem(null);
+  drawLobby(m, {
+    onContinue: (n) => openGame(n),
+    onAgain: (setup) => submitNew({ ...setup, seed: null }),
+  });
+}
+
+function newGameScreen() {
+  $("over-dialog").open && $("over-dialog").close();
+  const s = app.state;
+  $("game").hidden = true;
+  $("lobby").hidden = false;
+  $("lobby-last").hidden = true;
+  $("lobby-others").hidden = true;
+  formProblem(null);
+  const note = $("lobby-note");
+  note.replaceChildren();
+  if (s && !s.over) {
+    note.append("Your game in progress is kept until you start another (you will be asked). ");
+    const back = element("button", { type: "button", text: "Back to your game" });
+    back.addEventListener("click", () => openGame(app.game));
+    note.append(back);
+  }
+  if (s) fillForm(s.setup);
+  $("f-preset").focus();
+}
+
+function submitNew(form) {
+  app.lastForm = form;
+  formProblem(null);
+  if (!link.send({ type: "new", setup: form })) formProblem("Not connected to the server.");
+}
+
+async function confirmNew(m) {
+  $("confirm-text").textContent = m.standing
+    ? `You have an unfinished game saved at ${m.save}: ${m.standing}. Start the new game and keep that one as ${m.backup}?`
+    : `${m.why}. Start the new game and keep that file as ${m.backup}?`;
+  $("confirm-resume").hidden = !m.standing;
+  const answer = await dialogAnswer($("confirm-dialog"), {
+    "confirm-new": "new", "confirm-resume": "resume", "confirm-cancel": null,
+  });
+  if (answer === "new") link.send({ type: "new", setup: app.lastForm, keep: true });
+  else if (answer === "resume") openGame(0);
+}
+
+// -- the page's furniture ------------------------------------------------------------------------
+
+function announce(text) {
+  if (!text) return;
+  const region = $("announcer");
+  region.append(element("p", { text }));
+  while (region.childNodes.length > 6) region.firstChild.remove();
+}
+
+function problem(text) {
+  if (!$("lobby").hidden) {
+    formProblem(text);
+    return;
+  }
+  const box = $("problem");
+  box.textContent = text;
+  box.hidden = false;
+  clearTimeout(box.timer);
+  box.timer = setTimeout(() => { box.hidden = true; }, 9000);
+}
+
+function sendMode() {
+  const tutor = $("tutor-on").checked ? Number($("tutor-points").value) || 5 : null;
+  link.send({ type: "mode", advice: $("advice-mode").value, tutor });
+}
+
+const KEYS = { d: "draw", t: "take", k: "knock", x: "decline", b: "blind", l: "look" };
+
+function onKey(event) {
+  if (event.ctrlKey || event.metaKey || event.altKey || document.querySelector("dialog[open]")) return;
+  const tag = event.target.tagName;
+  if (["INPUT", "SELECT", "TEXTAREA"].includes(tag)) return;
+  if (event.key === "?") {
+    event.preventDefault();
+    $("keys-dialog").showModal();
+    return;
+  }
+  const s = app.state;
+  if (!s || $("game").hidden || !yours(s)) return;
+  const key = event.key.toLowerCase();
+  const legal = s.pending.legal;
+  if (key === "enter") {
+    if (["BUTTON", "A", "SUMMARY"].includes(tag)) return;
+    event.preventDefault();
+    if (s.pending.phase === "blind") act({ action: "look" });
+    else if (!$("play-best").hidden) playBest();
+    else hint();
+  } else if (KEYS[key]) {
+    event.preventDefault();
+    if (legal.some((a) => a.kind === KEYS[key])) act({ action: KEYS[key] });
+    else problem(`You cannot ${KEYS[key]} now: ${legal.map((a) => a.card ? `${a.kind} ${label(a.card)}` : a.kind).join(", ")}.`);
+  } else if (/^[1-4]$/.test(key) && s.pending.phase === "put_down") {
+    event.preventDefault();
+    const cards = [...s.table.hand, s.drawn.card];
+    const card = cards[Number(key) - 1];
+    if (legal.some((a) => a.kind === "put" && a.card === card)) act({ action: "put", card });
+    else problem(`${label(card)} may not go straight back on the pile: choose another card.`);
+  } else if (key === "a") {
+    event.preventDefault();
+    hint();
+  }
+}
+
+function setUp() {
+  const fourColour = localStorage.getItem("thirtyone.fourColour") === "1";
+  document.body.classList.toggle("four-colour", fourColour);
+  $("four-colour").checked = fourColour;
+  $("four-colour").addEventListener("change", () => {
+    document.body.classList.toggle("four-colour", $("four-colour").checked);
+    localStorage.setItem("thirtyone.fourColour", $("four-colour").checked ? "1" : "0");
+  });
+  $("pace").value = String(app.pace);
+  $("pace").addEventListener("change", () => {
+    app.pace = Number($("pace").value);
+    localStorage.setItem("thirtyone.pace", String(app.pace));
+  });
+  $("settings-button").addEventListener("click", () => $("settings-dialog").showModal());
+  $("keys-button").addEventListener("click", () => $("keys-dialog").showModal());
+  $("new-game-button").addEventListener("click", newGameScreen);
+  $("hint").addEventListener("click", hint);
+  $("play-best").addEventListener("click", playBest);
+  $("advice-mode").addEventListener("change", sendMode);
+  $("tutor-on").addEventListener("change", () => {
+    $("tutor-points").disabled = !$("tutor-on").checked;
+    sendMode();
+  });
+  $("tutor-points").addEventListener("change", sendMode);
+  $("over-again").addEventListener("click", () => {
+    $("over-dialog").close();
+    submitNew({ ...app.state.setup, seed: null });
+  });
+  $("over-new").addEventListener("click", newGameScreen);
+  $("over-close").addEventListener("click", () => $("over-dialog").close());
+  document.addEventListener("keydown", onKey);
+  link.open();
+}
+
+setUp();

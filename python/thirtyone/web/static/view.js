@@ -1,0 +1,211 @@
+// The table drawn from what the server sent: the seats with their lives and what each did this
+// round, the stock and the pile, your hand and the buttons of your decision, the round's log.
+
+import { backSvg, cardName, cardSvg, label } from "./cards.js";
+import { Names, ordinal, score, sentence, turnShort } from "./story.js";
+
+const $ = (id) => document.getElementById(id);
+
+function element(tag, attributes = {}, ...children) {
+  const e = document.createElement(tag);
+  for (const [key, value] of Object.entries(attributes)) {
+    if (key === "class") e.className = value;
+    else if (key === "text") e.textContent = value;
+    else if (value !== null && value !== undefined && value !== false) e.setAttribute(key, value === true ? "" : value);
+  }
+  e.append(...children);
+  return e;
+}
+export { element };
+
+/** Each seat's turns this round, from the round's events. */
+export function doneThisRound(log) {
+  const done = {};
+  for (const e of log) {
+    if (e.kind === "turn") (done[e.seat] ||= []).push(turnShort(e));
+  }
+  return done;
+}
+
+function pips(lives, unit) {
+  if (unit === "letters" || lives <= 0 || lives > 6) return "";
+  return "♥".repeat(lives);
+}
+
+/** The seats other than yours. */
+export function drawSeats(game, table, done) {
+  const list = $("seats");
+  list.replaceChildren();
+  const names = game.names;
+  for (let seat = 0; seat < names.length; seat++) {
+    if (seat === game.you) continue;
+    const place = table.places[String(seat)];
+    const inRound = table.seats.includes(seat);
+    const li = element("li", {
+      class: `seat${table.to_move === seat ? " to-move" : ""}${place ? " out" : ""}`,
+      id: `seat-${seat}`,
+      "data-seat": seat,
+    });
+    const who = element("div", { class: "who" },
+      element("span", { class: "name", text: names[seat] }),
+      element("span", { class: "lives", text: table.standing[seat] }),
+      element("span", { class: "pips", "aria-hidden": "true", text: place ? "" : pips(table.lives[seat], game.unit) }));
+    const badges = element("div", { class: "badges" });
+    if (table.dealer === seat) badges.append(element("span", { class: "badge", text: "dealer" }));
+    if (table.knocker === seat) badges.append(element("span", { class: "badge knock", text: "knocked" }));
+    if (table.to_move === seat) badges.append(element("span", { class: "badge move", text: "to move" }));
+    if (place) badges.append(element("span", { class: "badge", text: `out, ${ordinal(place)}` }));
+    const hidden = element("div", { class: "hidden-hand", "aria-hidden": "true" });
+    if (inRound && !place && table.hand) for (let i = 0; i < 3; i++) hidden.append(backSvg());
+    const did = element("div", { class: "did" });
+    const turns = done[seat] || [];
+    did.textContent = turns.length ? `This round: ${turns.slice(-2).join("; ")}` : "";
+    if (turns.length > 2) did.title = turns.join("; ");
+    li.append(who, badges, hidden, did);
+    list.append(li);
+  }
+}
+
+/** The stock and the pile. */
+export function drawCentre(table) {
+  const stock = $("stock");
+  stock.replaceChildren();
+  if (table.stock !== null && table.stock !== undefined) {
+    stock.append(table.stock > 0 ? backSvg(`the stock: ${table.stock} cards`) : element("span", { class: "empty" }));
+    stock.append(element("span", { class: "caption", text: `Stock: ${table.stock} card${table.stock === 1 ? "" : "s"}` }));
+  }
+  const pile = $("pile");
+  pile.replaceChildren();
+  if (table.top) {
+    pile.append(cardSvg(table.top));
+    pile.append(element("span", { class: "caption", text: `Top of the pile: ${label(table.top)}` }));
+  } else if (table.stock !== null && table.stock !== undefined) {
+    pile.append(element("span", { class: "empty" }), element("span", { class: "caption", text: "The pile is empty" }));
+  }
+}
+
+/** The line above the table: the round, the dealer, the lives. */
+export function drawHead(game, table) {
+  if (!table.round) {
+    $("round-head").textContent = game.lives_summary;
+    return;
+  }
+  const names = new Names(game.names, game.you);
+  $("round-head").textContent = `Round ${table.round} · ${names.of(table.dealer)} dealt · ${game.lives_summary}`;
+}
+
+/** Your hand: plain cards, or, when you put one down, a button per card. */
+export function drawHand(game, table, pending, drawn, act) {
+  const hand = $("hand");
+  hand.replaceChildren();
+  const mine = pending && pending.seat === game.you;
+  $("score").textContent = table.hand ? `score ${score(table.score)}` : "";
+  $("my-lives").textContent = `· ${table.standing[game.you]}`;
+  if (!table.hand) {
+    if (table.seats.includes(game.you) && table.stock !== null) {
+      for (let i = 0; i < 3; i++) hand.append(element("div", { class: "card-slot" }, backSvg("one of your cards, not looked at")));
+    }
+    return;
+  }
+  const cards = [...table.hand];
+  if (drawn && mine) cards.push(drawn.card);
+  const putting = mine && pending.phase === "put_down";
+  cards.forEach((card, i) => {
+    const isNew = drawn && mine && i === cards.length - 1;
+    const may = putting && pending.legal.some((a) => a.kind === "put" && a.card === card);
+    let slot;
+    if (putting) {
+      slot = element("button", {
+        type: "button",
+        class: `card-slot${isNew ? " new" : ""}`,
+        "data-card": card,
+        "aria-label": `Put down ${label(card)}`,
+        "aria-describedby": isNew ? "new-card-tag" : null,
+        "aria-keyshortcuts": String(i + 1),
+        disabled: !may,
+        title: may ? `Put down ${cardName(card)} (key ${i + 1})` : `You took ${label(card)} from the pile: it may not go straight back`,
+      });
+      const art = cardSvg(card);
+      art.setAttribute("aria-hidden", "true");
+      slot.append(art, element("span", { class: "label", text: `Put down ${label(card)}` }));
+      if (may) slot.addEventListener("click", () => act({ action: "put", card }));
+    } else {
+      slot = element("div", { class: `card-slot${isNew ? " new" : ""}`, "data-card": card });
+      slot.append(cardSvg(card), element("span", { class: "label", text: label(card) }));
+    }
+    if (isNew) {
+      const how = drawn.from === "stock" ? "drawn" : "taken";
+      slot.append(element("span", { class: "tag", id: "new-card-tag", text: how, title: `the card you have ${how}` }));
+    }
+    hand.append(slot);
+  });
+}
+
+const BUTTONS = [
+  ["draw", "Draw from the stock", "d"],
+  ["take", "Take", "t"],
+  ["knock", "Knock", "k"],
+  ["decline", "Decline", "x"],
+  ["blind", "Call the blind showdown", "b"],
+  ["look", "Look at your cards", "l"],
+];
+
+/** The buttons of your decision at the start of a turn (or before looking at a blind table). */
+export function drawActions(game, table, pending, act) {
+  const actions = $("actions");
+  actions.replaceChildren();
+  if (!pending || pending.seat !== game.you || pending.phase === "put_down") return;
+  for (const [kind, text, key] of BUTTONS) {
+    if (!pending.legal.some((a) => a.kind === kind)) continue;
+    const name = kind === "take" ? `Take ${label(table.top)}` : text;
+    const button = element("button", { type: "button", id: `act-${kind}`, "aria-keyshortcuts": key, "data-action": kind });
+    button.append(name, element("span", { class: "key", "aria-hidden": "true", text: key }));
+    button.addEventListener("click", () => act({ action: kind }));
+    actions.append(button);
+  }
+}
+
+/** The line that says whose turn it is. */
+export function drawTurnNote(game, table, pending, over) {
+  const note = $("turn-note");
+  const names = new Names(game.names, game.you);
+  note.classList.remove("yours");
+  if (over) {
+    note.textContent = "The game is over.";
+  } else if (!pending) {
+    note.textContent = "";
+  } else if (pending.seat === game.you) {
+    note.classList.add("yours");
+    note.textContent = pending.phase === "put_down" ? "Your turn: put a card down."
+      : pending.phase === "blind" ? "You play first, and nobody has looked yet: call the blind showdown, or look at your cards."
+      : table.knocker !== null && table.knocker !== undefined ? `Your turn — your last: ${names.lower(table.knocker)} knocked.` : "Your turn.";
+  } else {
+    note.textContent = `${names.of(pending.seat)} is playing…`;
+  }
+}
+
+/** The round's log. */
+export function drawLog(game, log, lastResult) {
+  const list = $("log");
+  list.replaceChildren();
+  const names = new Names(game.names, game.you);
+  for (const e of log) addLog(game, e, names);
+  const last = $("last-result");
+  if (lastResult && !log.some((e) => e.kind === "round_end" || e.kind === "wash")) {
+    last.hidden = false;
+    last.textContent = `Last round: ${sentence(lastResult, names, game.unit)}`;
+  } else {
+    last.hidden = true;
+  }
+}
+
+export function addLog(game, e, names = new Names(game.names, game.you)) {
+  if (e.kind === "mid_turn") return;
+  const text = sentence(e, names, game.unit);
+  if (!text) return;
+  const list = $("log");
+  if (e.kind === "deal") list.replaceChildren();
+  const li = element("li", { class: e.seat === game.you && e.kind === "turn" ? "mine" : "", text });
+  list.append(li);
+  list.scrollTop = list.scrollHeight;
+}

@@ -1,0 +1,642 @@
+"""The browser's front-end without a browser (Starlette's test client): the page and its files,
+the guard at the door, the game over the WebSocket (what a page may know, bad messages, a whole
+game, reloads and restarts, the terminal's saves both ways, new games over unfinished ones,
+several pages at once), the Oracle's messages, and the `thirtyone serve` command."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette")
+
+from click.testing import CliRunner
+from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+from thirtyone import Rules, Session
+from thirtyone.cli.app import main
+from thirtyone.store import record, saves
+from thirtyone.web import views
+from thirtyone.web.advice import QUICK_DEALS, Budget
+from thirtyone.web.app import STATIC
+from thirtyone.web.guard import own_hosts
+from web_helpers import Page, free_port, make_app, play_to_the_end, simple_move, start_server, stop
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
+
+ENV = {"COLUMNS": "100", "NO_COLOR": "1"}
+
+
+@pytest.fixture
+def save(tmp_path: Path) -> Path:
+    return tmp_path / "saved-game.json"
+
+
+@pytest.fixture
+def app(save: Path) -> Any:
+    return make_app(save)
+
+
+# -- the page -------------------------------------------------------------------------------------
+
+
+def test_the_page_is_served_with_its_files_and_nothing_from_elsewhere(app: Any) -> None:
+    with TestClient(app) as http:
+        page = http.get("/")
+        assert page.status_code == 200
+        policy = page.headers["content-security-policy"]
+        assert "default-src 'self'" in policy and "script-src 'self'" in policy
+        html = page.text
+        for name in ("Table", "Your hand", "Oracle", "Round log"):
+            assert f'aria-label="{name}"' in html
+        assert 'href="/review"' in html and 'href="/stats"' in html
+        local = re.findall(r'(?:src|href)="(/static/[^"]+)"', html)
+        assert len(local) >= 4
+        for path in local:
+            assert http.get(path).status_code == 200, path
+        assert http.get("/static/table.js").headers["content-type"].startswith("text/javascript")
+    # No address of another site anywhere in the page's files (the SVG namespace is a name).
+    for path in STATIC.rglob("*"):
+        if path.suffix in (".html", ".js", ".css") and "study" not in path.parts:
+            text = path.read_text(encoding="utf-8").replace("http://www.w3.org/2000/svg", "")
+            assert not re.search(r"https?://", text), path
+
+
+# -- the guard ------------------------------------------------------------------------------------
+
+
+def test_another_sites_page_cannot_play_or_change_anything(app: Any) -> None:
+    with TestClient(app) as http:
+        foreign_page = {"origin": "http://evil.example"}
+        with (
+            pytest.raises(WebSocketDisconnect) as refused,
+            http.websocket_connect("/ws", headers=foreign_page),
+        ):
+            pass
+        assert refused.value.code == 1008
+        with http.websocket_connect("/ws", headers={"origin": "http://testserver"}) as ws:
+            assert Page(ws).hello()["type"] == "lobby"
+        foreign = http.post("/", content=b"{}", headers={"origin": "http://evil.example"})
+        assert foreign.status_code == 403 and "another site" in foreign.text
+        cross = http.post("/", content=b"{}", headers={"sec-fetch-site": "cross-site"})
+        assert cross.status_code == 403
+        assert http.post("/", content=b"{}").status_code == 405  # let in: there is no such route
+        assert http.post("/", headers={"content-length": str(2 << 20)}).status_code == 413
+        chunked = http.post("/", content=iter([b"{}"]))
+        assert chunked.status_code == 411
+        assert "access-control-allow-origin" not in foreign.headers
+        wrong_host = http.get("/", headers={"host": "evil.example"})
+        assert wrong_host.status_code == 400
+        css = http.get("/static/table.css")
+        assert css.headers["x-frame-options"] == "DENY"
+        assert css.headers["x-content-type-options"] == "nosniff"
+
+
+def test_the_hosts_a_server_answers_to() -> None:
+    hosts = own_hosts("127.0.0.1", 8031)
+    assert hosts is not None
+    assert {"127.0.0.1:8031", "localhost:8031", "[::1]:8031"} <= hosts
+    assert "evil.example:8031" not in hosts
+    assert own_hosts("0.0.0.0", 8031) is None
+    assert own_hosts("::1", 9000) == frozenset({"127.0.0.1:9000", "localhost:9000", "[::1]:9000"})
+
+
+# -- a game over the WebSocket --------------------------------------------------------------------
+
+
+def test_a_page_is_told_only_what_your_seat_may_know(app: Any) -> None:
+    with TestClient(app) as http, http.websocket_connect("/ws") as ws:
+        page = Page(ws)
+        assert page.hello()["found"] == "missing"
+        state = page.start(seed=3)
+        for _ in range(12):
+            state = page.act(state, *simple_move(state))
+        session = app.state.games.live[0].session
+        round_ = session.round
+        assert state["table"]["hand"] == round_.hand(session.seats.index(0))
+        hidden = {
+            card for i, seat in enumerate(session.seats) if seat != 0 for card in round_.hand(i)
+        }
+        now = state["table"]["round"]
+        shown = set()  # cards the table saw them take this round
+        for message in page.seen:
+            if message["type"] != "event":
+                continue
+            event = message["event"]
+            if event["kind"] == "turn" and event["seat"] != 0:
+                assert "drew" not in event and "hid_31" not in event
+                if event["round"] == now:
+                    shown |= {event.get("card")}
+        this_round = [
+            m["event"]
+            for m in page.seen
+            if m["type"] == "event"
+            and m["event"]["round"] == now
+            and m["event"]["kind"] not in ("round_end", "wash")
+        ]
+        told = {k: v for k, v in state.items() if k != "last_result"}  # (an earlier round's end)
+        for message in [*this_round, told]:
+            text = json.dumps(message)
+            leaked = [c for c in hidden - shown if re.search(rf'"{c}"', text)]
+            assert leaked == [], message
+
+
+def test_bad_messages_get_an_error_and_the_game_goes_on(app: Any) -> None:
+    with TestClient(app) as http, http.websocket_connect("/ws") as ws:
+        page = Page(ws)
+        page.send(type="act", at=0, action="draw")
+        assert "hello" in page.until("error")[-1]["message"]
+        page.hello()
+        state = page.start(seed=5)
+        wrong: list[tuple[str, Any]] = [
+            ("text", "this is not JSON"),
+            ("text", "[1, 2]"),
+            ("text", json.dumps({"type": "fly"})),
+            ("text", json.dumps({"type": "act", "x": "y" * 70_000})),
+            ("bytes", b"\x00\x01"),
+            ("json", {"type": "act", "at": state["at"], "action": "dance"}),
+            ("json", {"type": "act", "at": state["at"], "action": "decline"}),
+            ("json", {"type": "act", "at": state["at"], "action": "put", "card": "ZZ"}),
+            ("json", {"type": "act", "at": state["at"], "action": "put"}),
+            ("json", {"type": "hello", "game": -1}),
+            ("json", {"type": "mode", "advice": "loud"}),
+        ]
+        for how, what in wrong:
+            if how == "text":
+                ws.send_text(what)
+            elif how == "bytes":
+                ws.send_bytes(what)
+            else:
+                ws.send_json(what)
+            error = page.next()
+            assert error["type"] == "error" and error["message"], (how, what, error)
+        assert "empty" in page_error(page, {"type": "act", "at": state["at"], "action": "decline"})
+        page.send(type="act", at=state["at"] - 1, action="draw")
+        stale = page.until("error")
+        assert "earlier position" in stale[-1]["message"]
+        after = page.act(state, "draw")  # the game goes on, where it was
+        assert after["at"] == state["at"] + 1 and after["pending"]["phase"] == "put_down"
+
+
+def page_error(page: Page, message: dict[str, Any]) -> str:
+    page.send(**message)
+    text: str = page.until("error")[-1]["message"]
+    return text
+
+
+def test_a_whole_game_is_saved_kept_for_review_and_recorded(app: Any, save: Path) -> None:
+    with TestClient(app) as http, http.websocket_connect("/ws") as ws:
+        page = Page(ws)
+        page.hello()
+        last = play_to_the_end(page, page.start(seed=8, name="Mia"))
+    assert last["over"] and last["winner"] is not None
+    assert sorted(last["placing"]) == [0, 1, 2, 3] and last["placing"][0] == last["winner"]
+    saved = saves.read(save)
+    assert saved.over and saved.names[0] == "Mia"
+    kept = saves.read(saves.last_game_path())
+    assert kept.journal == saved.journal and len(saved.journal) == last["at"]
+    games = record.read(record.default_path()).games
+    assert len(games) == 1 and games[0].placing == last["placing"]
+    assert any("1 game" in line for line in last["record"])
+    ended = [m["event"] for m in page.seen if m["type"] == "event"]
+    assert ended[-1]["kind"] == "game_over" and ended[-1]["winner"] == last["winner"]
+
+
+def test_a_reload_and_a_server_restart_resume_at_the_same_card(save: Path) -> None:
+    app = make_app(save)
+    with TestClient(app) as http:
+        with http.websocket_connect("/ws") as ws:
+            page = Page(ws)
+            page.hello()
+            state = page.start(seed=21)
+            state = page.act(state, "draw")
+            drawn = state["drawn"]
+            assert drawn["from"] == "stock"
+        with http.websocket_connect("/ws") as ws:  # the page reloaded
+            again = Page(ws).hello()
+        assert again["at"] == state["at"] and again["drawn"] == drawn
+        assert again["table"]["hand"] == state["table"]["hand"]
+    restarted = make_app(save)  # a new server, the same save
+    with TestClient(restarted) as http, http.websocket_connect("/ws") as ws:
+        page = Page(ws)
+        resumed = page.hello()
+        assert resumed["at"] == state["at"] and resumed["drawn"] == drawn
+        assert resumed["pending"]["phase"] == "put_down"
+        assert {"kind": "draw"} not in resumed["pending"]["legal"]  # no second draw
+        after = page.act(resumed, "put", drawn["card"])
+        assert after["at"] > resumed["at"]
+
+
+def terminal(args: list[str], text: str, save: Path) -> str:
+    result = CliRunner().invoke(
+        main, ["play", "--save-file", str(save), *args], input=text, env=ENV
+    )
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def test_a_game_goes_from_the_terminal_to_the_browser_and_back(save: Path) -> None:
+    terminal(["--no-oracle", "--seed", "11"], "d\n4\nd\nq\n", save)  # left after a draw
+    expected = saves.replayed(saves.read(save))
+    card, source = expected.seat_view().drawn or ("", "")
+    app = make_app(save)
+    with TestClient(app) as http, http.websocket_connect("/ws") as ws:
+        page = Page(ws)
+        state = page.hello()
+        assert state["type"] == "state" and state["at"] == len(expected.journal)
+        assert state["drawn"] == {"card": card, "from": source}
+        assert state["setup"]["advice"] == "never"
+        state = page.act(state, "put", card)
+        state = page.act(state, *simple_move(state))  # a draw: left at the put-down again
+        at = state["at"]
+        # Back in the terminal, while the browser still holds the game.
+        output = terminal(["--resume"], "1\nd\n4\nq\n", save)
+        assert "Resumed: round" in output and "at the put-down of your turn" in output
+        played = len(saves.read(save).journal)
+        assert played > at
+        page.send(type="act", at=at, action="put", card=state["drawn"]["card"])
+        told = page.until("state")
+        assert any(m["type"] == "notice" and "elsewhere" in m["message"] for m in told)
+        assert told[-1]["at"] == played  # the game as the terminal left it, nothing replayed twice
+
+
+def test_a_new_game_never_replaces_an_unfinished_one(app: Any, save: Path) -> None:
+    with (
+        TestClient(app) as http,
+        http.websocket_connect("/ws") as a,
+        http.websocket_connect("/ws") as b,
+    ):
+        first, second = Page(a), Page(b)
+        first.hello()
+        state = first.start(seed=1)
+        state = first.act(state, "draw")
+        before = save.read_bytes()
+        second.hello()
+        second.send(type="new", setup={"seed": 2, "advice": "never"})
+        asked = second.until("confirm_new")[-1]
+        assert asked["backup"] == "saved-game.1.json" and asked["standing"].startswith("round 1")
+        assert save.read_bytes() == before  # nothing changed by asking
+        second.send(type="new", setup={"seed": 2, "advice": "never"}, keep=True)
+        new = second.until("state")[-1]
+        assert new["game"] == 0 and saves.read(save).seed == 2
+        moved = first.until("moved")[-1]
+        assert moved["game"] == 1 and "saved-game.1.json" in moved["message"]
+        kept = saves.read(save.with_name("saved-game.1.json"))
+        assert kept.seed == 1 and len(kept.journal) == state["at"]
+        resumed = first.hello(1)
+        assert resumed["game"] == 1 and resumed["drawn"] == state["drawn"]
+        lobby = first.hello(7)
+        assert lobby["type"] == "lobby" and [g["game"] for g in lobby["others"]] == [1]
+
+
+def test_a_save_that_cannot_be_replayed_is_kept_aside_not_lost(app: Any, save: Path) -> None:
+    good = saves.SavedGame(Rules.standard(), 4, ["You", "Alice", "Ben", "Cara"])
+    good.journal = [["knock"], ["put", "AS"]]
+    save.write_text(good.to_json())
+    before = save.read_bytes()
+    with TestClient(app) as http, http.websocket_connect("/ws") as ws:
+        page = Page(ws)
+        lobby = page.hello()
+        assert lobby["found"] == "damaged" and "cannot be replayed" in lobby["why"]
+        page.send(type="new", setup={"seed": 2, "advice": "never"})
+        asked = page.until("confirm_new")[-1]
+        assert asked["standing"] is None and "cannot be replayed" in asked["why"]
+        page.send(type="new", setup={"seed": 2, "advice": "never"}, keep=True)
+        page.until("state")
+    assert save.with_name("saved-game.1.json").read_bytes() == before
+
+
+def test_two_pages_watch_one_game_and_each_move_is_played_once(app: Any) -> None:
+    with (
+        TestClient(app) as http,
+        http.websocket_connect("/ws") as a,
+        http.websocket_connect("/ws") as b,
+    ):
+        first, second = Page(a), Page(b)
+        first.hello()
+        state = first.start(seed=9)
+        seen = second.hello()
+        assert seen["at"] == state["at"]
+        after = first.act(state, "draw")
+        watched = second.until("state")
+        assert watched[-1]["at"] == after["at"] and watched[-1]["drawn"] == after["drawn"]
+        second.send(type="act", at=state["at"], action="draw")
+        assert "earlier position" in second.until("error")[-1]["message"]
+
+
+def test_the_new_game_form_is_checked_field_by_field(app: Any, save: Path) -> None:
+    wrong = {
+        "seats": ({"rules": {"seats": 12}}, "seats"),
+        "name": ({"name": "Eve\x1b[31m"}, "name"),
+        "empty": ({"name": "  "}, "name"),
+        "seed": ({"seed": "abc"}, "seed"),
+        "big seed": ({"seed": 2**70}, "seed"),
+        "opponents": ({"opponents": "wolves"}, "opponents"),
+        "preset": ({"preset": "poker"}, "preset"),
+        "tutor": ({"tutor": 0}, "tutor"),
+        "rule": ({"rules": {"jokers": True}}, "jokers"),
+    }
+    with TestClient(app) as http, http.websocket_connect("/ws") as ws:
+        page = Page(ws)
+        page.hello()
+        for case, (form, named) in wrong.items():
+            page.send(type="new", setup=form)
+            message = page.until("error")[-1]["message"]
+            assert named in message, (case, message)
+    assert not save.exists()
+
+
+# -- the Oracle -----------------------------------------------------------------------------------
+
+
+def test_the_oracle_gives_a_first_estimate_then_full_precision(save: Path) -> None:
+    app = make_app(save, Budget(3000, 6000))
+    with TestClient(app) as http, http.websocket_connect("/ws") as ws:
+        page = Page(ws)
+        page.hello()
+        page.send(type="new", setup={"seed": 4, "advice": "always"})
+        state = page.until("state")[-1]
+        quick = page.until("advice", stage="quick")[-1]
+        full = page.until("advice", stage="full")[-1]
+        assert quick["at"] == full["at"] == state["at"]
+        assert quick["advice"]["deals"] <= QUICK_DEALS < full["advice"]["deals"]
+        advice = full["advice"]
+        legal = {a["kind"] for a in state["pending"]["legal"]}
+        assert {o["kind"] for o in advice["options"]} <= legal | {"discard"}
+        assert advice["best"] == advice["options"][0]["option"]
+        for option in advice["options"]:
+            assert 0 <= option["p_safe"] <= 1 and option["margin"] > 0
+            assert 0 <= option["p_win"] <= 1 and option["describe"]
+        assert advice["reason"] and "best_game" in advice
+        # The record keeps the advice with the decision that follows it.
+        best = advice["options"][0]
+        page.act(state, best["kind"] if best["kind"] != "discard" else "put")
+        decision = saves.read(save).decisions[0]
+        assert decision["best"] == advice["best"] and decision["played"] == best["option"]
+
+
+def test_the_advice_json_is_the_oracles_own_with_its_words() -> None:
+    import thirtyone
+
+    session = thirtyone.Session(thirtyone.Rules.standard(), seed=2)
+    session.advance()
+    found = thirtyone.advise(session, deals=300, playouts=800, seed=1)
+    shown = views.advice(found, "Why: a line.")
+    documented = found.to_dict()
+    for key, value in documented.items():
+        if key == "options":
+            for mine, theirs in zip(shown["options"], value, strict=True):
+                assert {k: mine[k] for k in theirs} == theirs
+        else:
+            assert shown[key] == value
+    assert shown["why"] == "Why: a line." and shown["unit"] == "lives"
+    json.dumps(shown, allow_nan=False)
+
+
+def test_advice_on_request_and_the_tutor_are_kept_in_the_save(app: Any, save: Path) -> None:
+    with TestClient(app) as http, http.websocket_connect("/ws") as ws:
+        page = Page(ws)
+        page.hello()
+        state = page.start(seed=6, advice="ask")
+        state = page.act(state, "draw")  # no advice was sent for the first decision
+        assert [m for m in page.seen if m["type"] == "advice"] == []
+        page.send(type="hint", at=state["at"])
+        asked = page.until("advice", stage="full")[-1]
+        assert asked["at"] == state["at"]
+        page.send(type="mode", advice="never", tutor=7.5)
+        mode = page.until("state")[-1]
+        assert mode["setup"]["advice"] == "never" and mode["setup"]["tutor"] == 7.5
+        page.send(type="mode", advice="always", tutor=500)
+        assert "tutor" in page.until("error")[-1]["message"]
+    saved = saves.read(save)
+    assert saved.advice == "never" and saved.tutor == 7.5
+    # The terminal plays the save and keeps the tutor for the browser.
+    terminal(["--resume"], "1\nq\n", save)
+    assert saves.read(save).tutor == 7.5
+
+
+def test_the_form_offers_every_preset_and_option() -> None:
+    options = views.setup_options()
+    assert [p["name"] for p in options["presets"]] == list(Rules.PRESETS)
+    names = {o["name"]: o for o in options["options"]}
+    assert set(names) == set(Rules.option_names())
+    assert names["knock_penalty"]["choices"] == [1, 2]
+    assert names["seats"]["min"] == 2 and names["seats"]["max"] == 9
+    assert names["county"]["type"] == "bool"
+    assert "blind" in names["first_turn_knock"]["choices"]
+    assert options["opponents"] == ["table", "expert", "mixed"]
+
+
+# -- thirtyone serve ------------------------------------------------------------------------------
+
+
+def test_serve_without_the_web_extra_says_how_to_install_it() -> None:
+    code = (
+        "import sys\n"
+        "sys.modules['uvicorn'] = None\n"
+        "from thirtyone.cli import main\n"
+        "main(['serve', '--no-browser'])\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 2
+    assert 'pip install "thirtyone[web]"' in out.stderr and "uvicorn" in out.stderr
+    assert "Traceback" not in out.stderr
+
+
+@pytest.mark.posix_only
+def test_serve_prints_its_address_serves_the_table_and_stops_on_ctrl_c() -> None:
+    port = free_port()
+    proc, url = start_server("--port", str(port), "--oracle-deals", "500")
+    try:
+        assert url == f"http://127.0.0.1:{port}/"
+        with urllib.request.urlopen(url, timeout=60) as answer:
+            assert answer.status == 200 and b"Your hand" in answer.read()
+        address = f"ws://127.0.0.1:{port}/ws"
+        with connect(address, open_timeout=60) as ws:  # a message far too long: let go
+            ws.send("x" * (2 << 20))
+            with pytest.raises(ConnectionClosed) as closed:
+                ws.recv(timeout=60)
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
+        with connect(address, open_timeout=60) as ws:  # and the server goes on
+            ws.send(json.dumps({"type": "hello", "game": 0}))
+            assert json.loads(ws.recv(timeout=60))["type"] == "welcome"
+    finally:
+        out, err = stop(proc)
+    assert proc.returncode == 0, err
+    assert out.strip().endswith("Stopped.") and "Traceback" not in err
+
+
+@pytest.mark.posix_only
+def test_serve_on_every_address_warns_and_still_refuses_other_sites() -> None:
+    port = free_port()
+    proc, url = start_server("--host", "0.0.0.0", "--port", str(port))
+    try:
+        request = urllib.request.Request(url, method="POST", data=b"{}")
+        request.add_header("Origin", "http://evil.example")
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(request, timeout=60)
+        assert refused.value.code == 403
+    finally:
+        _, err = stop(proc)
+    assert "Warning: listening on 0.0.0.0" in err
+
+
+def test_serve_refuses_a_busy_port_and_a_save_file_that_is_not_a_save(tmp_path: Path) -> None:
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        result = CliRunner().invoke(main, ["serve", "--no-browser", "--port", str(port)])
+    assert result.exit_code == 2 and f"port {port}: it is in use" in result.output
+    result = CliRunner().invoke(main, ["serve", "--no-browser", "--save-file", str(tmp_path)])
+    assert result.exit_code == 2 and "is a folder, not a thirtyone save" in result.output
+    result = CliRunner().invoke(main, ["serve", "--oracle-deals", "0"])
+    assert result.exit_code == 2 and "deals" in result.output
+    assert "--no-browser" in CliRunner().invoke(main, ["serve", "-h"]).output
+
+
+def test_at_a_blind_table_your_cards_stay_hidden_until_you_look(app: Any) -> None:
+    with TestClient(app) as http, http.websocket_connect("/ws") as ws:
+        page = Page(ws)
+        page.hello()
+        rules = {"seats": 2, "first_turn_knock": "blind"}
+        # A seed whose dealer is the other seat: you play first.
+        seed = next(s for s in range(100) if Session(Rules(**rules), seed=s).dealer == 1)
+        page.send(type="new", setup={"rules": rules, "advice": "always", "seed": seed})
+        state = page.until("state")[-1]
+        assert state["pending"]["phase"] == "blind"
+        assert state["table"]["hand"] is None and state["table"]["score"] is None
+        assert {a["kind"] for a in state["pending"]["legal"]} == {"blind", "look"}
+        since = len(page.seen)
+        looked = page.act(state, "look")
+        assert looked["pending"]["phase"] == "start" and len(looked["table"]["hand"]) == 3
+        page.until("advice", at=looked["at"])
+        asked = [m["at"] for m in page.seen[since:] if m["type"] == "advice"]
+        assert state["at"] not in asked  # the Oracle never advises the blind call
+
+
+def test_expert_opponents_play_off_the_event_loop_and_each_move_is_told(app: Any) -> None:
+    with TestClient(app) as http, http.websocket_connect("/ws") as ws:
+        page = Page(ws)
+        page.hello()
+        state = page.start(seed=17, opponents="mixed")
+        for _ in range(6):
+            state = page.act(state, *simple_move(state))
+        turns = [m["event"] for m in page.seen if m["type"] == "event"]
+        assert {e["seat"] for e in turns if e["kind"] == "turn"} >= {0, 1, 2, 3}
+        assert saves.read(app.state.games.path).opponents == "mixed"
+
+
+def luminance(colour: str) -> float:
+    """WCAG's relative luminance of ``#rrggbb``."""
+    channels = [int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
+    linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def contrast(a: str, b: str) -> float:
+    high, low = sorted((luminance(a), luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def test_the_pages_text_keeps_a_contrast_of_at_least_4_5_to_1() -> None:
+    css = (STATIC / "base.css").read_text(encoding="utf-8")
+    colour = dict(re.findall(r"--([\w-]+):\s*(#[0-9a-fA-F]{6})", css))
+    colour["white"] = "#ffffff"
+    pairs = [
+        ("on-felt", "felt"),  # the table's text (the seats' darker panels only add contrast)
+        ("on-felt-muted", "felt"),
+        ("accent", "felt"),  # your score, "Your turn."
+        ("on-felt", "felt-dark"),
+        ("on-felt-muted", "felt-dark"),
+        ("ink", "paper"),  # the Oracle's panel, the form, the dialogs
+        ("ink-muted", "paper"),
+        ("good", "paper"),
+        ("blue", "paper"),
+        ("bad", "paper"),
+        ("ink", "accent"),  # the main buttons
+        ("red", "white"),  # the cards' suits, two colours and four
+        ("green", "white"),
+        ("blue", "white"),
+    ]
+    low = [(a, b, round(contrast(colour[a], colour[b]), 2)) for a, b in pairs]
+    assert [p for p in low if p[2] < 4.5] == [], low
+
+
+def test_the_routes_of_the_api_module_are_served_behind_the_guard(
+    monkeypatch: pytest.MonkeyPatch, save: Path
+) -> None:
+    """The study pages and the Oracle over HTTP come from ``thirtyone.web.api.routes`` when
+    the package has that module (here a stand-in), behind the same door."""
+    import importlib.machinery
+    import types
+
+    from starlette.responses import PlainTextResponse
+    from starlette.routing import Route
+
+    async def posted(request: Any) -> PlainTextResponse:
+        return PlainTextResponse("done")
+
+    api = types.ModuleType("thirtyone.web.api")
+    api.__spec__ = importlib.machinery.ModuleSpec("thirtyone.web.api", None)
+    api.routes = [Route("/api/stand-in", posted, methods=["POST"])]  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "thirtyone.web.api", api)
+    with TestClient(make_app(save)) as http:
+        assert http.post("/api/stand-in", content=b"{}").text == "done"
+        foreign = http.post("/api/stand-in", content=b"{}", headers={"origin": "http://a.example"})
+        assert foreign.status_code == 403
+
+
+@pytest.mark.posix_only
+def test_serve_opens_the_browser_at_its_address(tmp_path: Path) -> None:
+    opened = tmp_path / "opened.txt"
+    browser = tmp_path / "browser.py"
+    browser.write_text(f"import sys\nopen({str(opened)!r}, 'w').write(sys.argv[1])\n")
+    env = {**os.environ, "BROWSER": f"{sys.executable} {browser} %s"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "thirtyone", "serve", "--port", str(free_port())],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    try:
+        assert proc.stdout is not None
+        url = re.search(r"http://\S+/", proc.stdout.readline())
+        assert url is not None
+        for _ in range(600):  # (waits for the browser's file, a minute at most)
+            if opened.exists() and opened.read_text():
+                break
+            time.sleep(0.1)
+        assert opened.read_text() == url.group(0)
+    finally:
+        stop(proc)
+
+
+def test_play_again_shows_the_new_game_on_every_page_that_watched(app: Any) -> None:
+    with (
+        TestClient(app) as http,
+        http.websocket_connect("/ws") as a,
+        http.websocket_connect("/ws") as b,
+    ):
+        first, second = Page(a), Page(b)
+        first.hello()
+        over = play_to_the_end(first, first.start(seed=8))
+        assert second.hello()["over"]
+        first.send(type="new", setup={"seed": 9, "advice": "never"})
+        new = first.until("state")[-1]
+        assert not new["over"] and new["at"] < over["at"]
+        told = second.until("state")
+        assert told[-1]["at"] == new["at"] and not told[-1]["over"]
+        assert any(m["type"] == "notice" for m in told)

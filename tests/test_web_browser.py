@@ -1,0 +1,316 @@
+"""The table in a real browser: Debian's Chromium driven by Playwright (pytest-playwright) against
+`thirtyone serve` run as a user runs it. Whole games by clicks and by keyboard alone, the
+Oracle's panel, a reload in the middle of a turn, a phone's screen, the tutor, the four-colour
+deck, and a page of another site refused. Screenshots are kept in test-results/web/.
+
+Chromium is not downloaded (``playwright install`` cannot here): the tests launch
+/usr/bin/chromium (``apt-get install -y chromium``; scripts/test installs it when it can) and
+are skipped, saying so, where it is missing. The Oracle's budget is small and the other players
+play at once: nothing here waits on the clock, it waits for what the page shows.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("playwright", reason="the browser tests need playwright (the test extra)")
+pytest.importorskip("starlette", reason="the browser tests need the web extra")
+
+from playwright.sync_api import Browser, Page, expect
+from web_helpers import free_port, start_server, stop
+
+CHROMIUM = Path(os.environ.get("THIRTYONE_CHROMIUM", "/usr/bin/chromium"))
+SHOTS = Path(__file__).parent.parent / "test-results" / "web"
+
+pytestmark = [
+    pytest.mark.posix_only,
+    pytest.mark.skipif(
+        not CHROMIUM.exists(),
+        reason=f"no Chromium at {CHROMIUM}: apt-get install -y chromium runs the browser tests",
+    ),
+]
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
+    return {**browser_type_launch_args, "executable_path": str(CHROMIUM), "args": ["--no-sandbox"]}
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]:
+    return {
+        **browser_context_args,
+        "viewport": {"width": 1280, "height": 800},
+        "reduced_motion": "reduce",
+    }
+
+
+@contextlib.contextmanager
+def serving(deals: int, playouts: int) -> Iterator[str]:
+    """``thirtyone serve`` on a free port (in this test's own data folder), its address."""
+    budget = ["--oracle-deals", str(deals), "--oracle-playouts", str(playouts)]
+    proc, url = start_server("--port", str(free_port()), *budget)
+    try:
+        yield url
+    finally:
+        _, err = stop(proc)
+        assert "Traceback" not in err, err
+
+
+@pytest.fixture
+def server() -> Iterator[str]:
+    """The table with a small Oracle (one query a decision)."""
+    with serving(300, 1000) as url:
+        yield url
+
+
+@pytest.fixture
+def server_in_two_stages() -> Iterator[str]:
+    """The table with an Oracle above the first estimate's budget: two queries a decision."""
+    with serving(1500, 3000) as url:
+        yield url
+
+
+def shot(page: Page, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"))
+
+
+def open_table(page: Page, url: str) -> list[dict[str, Any]]:
+    """Open the table with the other players at once; the messages the server sends it."""
+    received: list[dict[str, Any]] = []
+
+    def on_socket(ws: Any) -> None:
+        ws.on("framereceived", lambda frame: received.append(json.loads(frame)))
+
+    page.on("websocket", on_socket)
+    page.add_init_script("localStorage.setItem('thirtyone.pace', '0')")
+    page.goto(url)
+    return received
+
+
+def start_game(page: Page, **fields: str) -> None:
+    expect(page.get_by_role("button", name="Start the game")).to_be_visible()
+    for label, value in fields.items():
+        page.get_by_label(label, exact=True).fill(value)
+    page.get_by_role("button", name="Start the game").click()
+    expect(page.get_by_role("region", name="Your hand")).to_be_visible()
+
+
+#: What may need doing next: a result to go past, the game's end, a decision of yours.
+NEXT = (
+    "#result-dialog[open] button, #over-dialog[open], "
+    "#actions button:enabled, #hand button:enabled, #play-best:enabled:visible"
+)
+
+
+def next_thing(page: Page) -> str:
+    found = page.locator(NEXT).first
+    found.wait_for(state="visible", timeout=120_000)
+    if page.locator("#over-dialog[open]").count():
+        return "over"
+    if page.locator("#result-dialog[open]").count():
+        return "result"
+    return "decide"
+
+
+def test_a_whole_game_by_clicks_with_the_oracle(page: Page, server_in_two_stages: str) -> None:
+    received = open_table(page, server_in_two_stages)
+    start_game(page, **{"Your name": "Ada", "Seed": "12"})
+    oracle = page.get_by_role("complementary", name="Oracle")
+    expect(oracle.get_by_text("Full precision")).to_be_visible(timeout=120_000)
+    expect(oracle.locator("tbody tr").first).to_be_visible()
+    shot(page, "table-1280")
+    decisions = results = 0
+    while (thing := next_thing(page)) != "over":
+        if thing == "result":
+            results += 1
+            if results == 1:
+                shot(page, "round-result")
+            page.locator("#result-dialog").get_by_role("button", name="Continue").click()
+            continue
+        decisions += 1
+        if decisions % 4 == 0 and page.get_by_role("button", name="Draw from the stock").count():
+            page.get_by_role("button", name="Draw from the stock").click()
+            page.locator("#hand button:enabled").last.click()  # the card just drawn
+            continue
+        best = page.get_by_role("button", name="Play the Oracle's best")
+        best.wait_for(state="visible", timeout=120_000)
+        best.click()
+    shot(page, "game-over")
+    over = page.locator("#over-dialog")
+    expect(over.get_by_role("heading")).to_contain_text("won the game")
+    expect(over.locator("#over-placing li")).to_have_count(4)
+    expect(over.get_by_role("link", name="Review this game")).to_have_attribute("href", "/review")
+    assert decisions > 5 and results >= 2
+    # The first estimate came before the figures at full precision, at the same position.
+    stages = [(m["at"], m["stage"]) for m in received if m["type"] == "advice"]
+    first_at = stages[0][0]
+    assert [s for at, s in stages if at == first_at] == ["quick", "full"]
+    # The other players' moves were announced as they happened.
+    said = page.locator("#announcer").inner_text()
+    assert said.strip()
+    over.get_by_role("button", name="Play again").click()
+    expect(page.get_by_text("Round 1 ·")).to_be_visible()
+
+
+def test_a_whole_game_by_keyboard_alone(page: Page, server: str) -> None:
+    open_table(page, server)
+    expect(page.get_by_role("button", name="Start the game")).to_be_visible()
+    for _ in range(60):  # Tab to the button, as a keyboard does
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.textContent") == "Start the game":
+            break
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("region", name="Your hand")).to_be_visible()
+    decisions = 0
+    while (thing := next_thing(page)) != "over":
+        if thing == "result":
+            page.keyboard.press("Enter")  # (the dialog's button has the focus)
+            continue
+        decisions += 1
+        if page.locator("#hand button:enabled").count():
+            page.keyboard.press("4" if decisions % 2 else "1")  # the new card, or the first
+        elif decisions % 3 == 0:
+            expect(page.get_by_role("button", name="Play the Oracle's best")).to_be_visible(
+                timeout=120_000
+            )
+            page.keyboard.press("Enter")
+        else:
+            page.keyboard.press("d")
+        page.locator(NEXT).first.wait_for(state="attached")
+    assert decisions > 5
+    expect(page.locator("#over-dialog")).to_be_visible()
+
+
+def test_a_reload_in_the_middle_of_a_turn_keeps_the_card_drawn(page: Page, server: str) -> None:
+    open_table(page, server)
+    start_game(page, Seed="5")
+    page.get_by_role("button", name="Draw from the stock").click()
+    drawn = page.locator("#hand .card-slot.new")
+    expect(drawn).to_be_visible()
+    card = drawn.get_attribute("data-card")
+    page.reload()
+    again = page.locator("#hand .card-slot.new")
+    expect(again).to_have_attribute("data-card", card or "")
+    expect(again).to_contain_text("drawn")
+    expect(page.get_by_role("button", name="Draw from the stock")).to_have_count(0)
+    expect(page.get_by_role("button", name=re.compile(r"^Put down"))).to_have_count(4)
+
+
+TAP_TARGETS = """() => {
+  const small = [];
+  for (const e of document.querySelectorAll('button, a, select, input, summary')) {
+    const box = (e.type === 'checkbox' ? e.closest('label') : e).getBoundingClientRect();
+    const shown = box.width > 0 && box.height > 0 && box.right > 0
+      && getComputedStyle(e).visibility !== 'hidden' && e.offsetParent !== null;
+    if (shown && (box.width < 44 || box.height < 44)) {
+      const name = e.id || e.textContent.trim().slice(0, 20);
+      small.push(`${e.tagName} ${name} ${box.width}x${box.height}`);
+    }
+  }
+  return small;
+}"""
+
+
+def fits(page: Page) -> None:
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, f"the page is {width} px wide"
+    assert page.evaluate(TAP_TARGETS) == []
+
+
+def test_a_phone_screen_fits_with_large_tap_targets(browser: Browser, server: str) -> None:
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844},
+        is_mobile=True,
+        has_touch=True,
+        reduced_motion="reduce",
+    )
+    page = context.new_page()
+    open_table(page, server)
+    expect(page.get_by_role("button", name="Start the game")).to_be_visible()
+    fits(page)
+    start_game(page, Seed="3")
+    expect(page.get_by_role("button", name="Draw from the stock")).to_be_visible()
+    fits(page)
+    shot(page, "table-390")
+    page.get_by_role("button", name="Draw from the stock").tap()
+    expect(page.get_by_role("button", name=re.compile(r"^Put down"))).to_have_count(4)
+    fits(page)
+    context.close()
+
+
+def test_the_tutor_asks_before_a_costly_move(page: Page, server: str) -> None:
+    received = open_table(page, server)
+    expect(page.get_by_role("button", name="Start the game")).to_be_visible()
+    form = page.get_by_role("form", name="New game")
+    form.get_by_label("Tutor", exact=True).check()
+    form.locator("#f-tutor").fill("0.5")
+    form.get_by_label("Advice").select_option("ask")
+    start_game(page, Seed="14")
+    expect(page.get_by_role("button", name="Show the Oracle's advice")).to_be_visible()
+    page.wait_for_function("() => document.querySelectorAll('#actions button').length > 0")
+    advice = next_advice(page, received)
+    options = {o["option"]: o for o in advice["options"]}
+    best = options[advice["best_game"]]
+    worst = min(options.values(), key=lambda o: o["p_win"])
+    assert 100 * (best["p_win"] - worst["p_win"]) > 0.5  # (else the case tests nothing)
+    kind = worst["kind"]
+    button = {"knock": "Knock", "draw": "Draw from the stock", "take": "Take"}[kind]
+    page.get_by_role("button", name=re.compile(f"^{button}")).click()
+    tutor = page.get_by_role("dialog", name="The tutor asks")
+    expect(tutor).to_be_visible()
+    expect(tutor).to_contain_text("percentage points of your chance to win the game")
+    tutor.get_by_role("button", name="Show me the advice").click()
+    expect(
+        page.get_by_role("complementary", name="Oracle").locator("tbody tr").first
+    ).to_be_visible()
+
+
+def next_advice(page: Page, received: list[dict[str, Any]]) -> dict[str, Any]:
+    for _ in range(1200):  # (polls for a message, up to two minutes: a hang guard)
+        full = [m for m in received if m["type"] == "advice" and m["stage"] == "full"]
+        if full:
+            found: dict[str, Any] = full[-1]["advice"]
+            return found
+        page.wait_for_timeout(100)
+    raise AssertionError("no advice came")
+
+
+def test_the_four_colour_deck(page: Page, server: str) -> None:
+    open_table(page, server)
+    start_game(page, Seed="2")
+    page.get_by_role("button", name="Settings").click()
+    page.get_by_label("Four-colour deck").check()
+    page.get_by_role("button", name="Done").click()
+    club = page.evaluate(
+        "() => { const p = document.createElementNS('http://www.w3.org/2000/svg', 'path');"
+        " p.setAttribute('class', 'suit-C'); document.querySelector('svg.card').append(p);"
+        " return getComputedStyle(p).fill; }"
+    )
+    assert club == "rgb(19, 107, 47)"  # green, not black
+    page.reload()
+    expect(page.locator("body")).to_have_class(re.compile("four-colour"))
+
+
+def test_a_page_of_another_site_cannot_open_the_game(page: Page, server: str) -> None:
+    socket_url = server.replace("http://", "ws://") + "ws"
+    html = f"""<!doctype html><title>waiting</title><script>
+      const ws = new WebSocket("{socket_url}");
+      ws.onopen = () => {{ document.title = "opened"; }};
+      ws.onmessage = () => {{ document.title = "read the game"; }};
+      ws.onclose = () => {{ if (document.title === "waiting") document.title = "refused"; }};
+    </script>"""
+    page.route(
+        "http://evil.example/**", lambda route: route.fulfill(body=html, content_type="text/html")
+    )
+    page.goto("http://evil.example/")
+    expect(page).to_have_title("refused", timeout=60_000)
