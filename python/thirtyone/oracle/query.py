@@ -98,6 +98,12 @@ def advise(
         target_margin=target_margin,
         objective=objective,
     )
+    return _advice(raw, checked, names)
+
+
+def _advice(raw: _core.Answer, checked: _core.State, names: Sequence[str] | None) -> Advice:
+    """The core's answer as an :class:`Advice`: the best among the tied first, the best for
+    the game beyond rounding, the reason in words."""
     rules = checked.rules
     options = [_option(o) for o in raw.options]
     tied = [options[i] for i in raw.tied]
