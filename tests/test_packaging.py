@@ -60,9 +60,11 @@ def test_metadata() -> None:
 
 
 def test_the_test_tools_are_pinned_exactly() -> None:
-    test = PYPROJECT["project"]["optional-dependencies"]["test"]
+    extras = PYPROJECT["project"]["optional-dependencies"]
+    test = extras["test"] + extras["browser-test"]
     names = {re.split(r"[=<>!~\[ ]", r, maxsplit=1)[0] for r in test}
     assert {"pytest", "hypothesis", "pexpect", "ruff", "mypy", "jsonschema", "maturin"} <= names
+    assert {"playwright", "pytest-playwright"} <= names
     for requirement in test:
         assert re.fullmatch(r"[a-z0-9-]+==[0-9][0-9a-z.]*", requirement), requirement
 
