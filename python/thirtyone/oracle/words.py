@@ -143,6 +143,22 @@ def safest(best: OptionAdvice, tied: Sequence[OptionAdvice]) -> OptionAdvice:
     return max([best, *tied], key=lambda o: o.p_safe)
 
 
+def lives_matter(advice: Advice) -> bool:
+    """Whether the unit lost changes the picture, so that the lives lost are worth showing:
+    every option is hopeless, a safer option costs more on average than a less safe one by more
+    than the margin of that difference (ruling 33), or the best was chosen over a safer tied
+    option for losing fewer."""
+    options = advice.options
+    if all(o.p_safe <= 0.0 for o in options):
+        return True
+    return any(
+        a.p_safe > b.p_safe
+        and a.lives_lost - b.lives_lost > a.lives_lost_margin + b.lives_lost_margin
+        for a in options
+        for b in options
+    ) or fewer_lost(advice.best, safest(advice.best, advice.tied))
+
+
 def star_why(
     best: OptionAdvice, other: OptionAdvice, unit: str = "lives", points: bool = False
 ) -> str:

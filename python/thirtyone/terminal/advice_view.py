@@ -20,12 +20,20 @@ from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
-from thirtyone.oracle.rank import fewer_lost, higher_game
+from thirtyone.oracle.rank import higher_game
 
 if TYPE_CHECKING:
     from thirtyone.oracle.answer import Advice, OptionAdvice, Sweep
 
-from thirtyone.oracle.words import FIRST_PLAN, gist, later_plan, makes_31, plan, safest
+from thirtyone.oracle.words import (
+    FIRST_PLAN,
+    gist,
+    later_plan,
+    lives_matter,
+    makes_31,
+    plan,
+    safest,
+)
 from thirtyone.oracle.words import label as option_label
 from thirtyone.terminal.display import (
     WARN_STYLE,
@@ -165,17 +173,8 @@ def _game_line(advice: Advice) -> Text | None:
 
 
 def lost_matters(advice: Advice) -> bool:
-    """Whether the unit lost changes the picture: every option is hopeless, or a safer option
-    costs more on average than a less safe one, by more than the margin of that difference."""
-    shown = ranked(advice)
-    if all(o.p_safe <= 0.0 for o in shown):
-        return True
-    return any(
-        a.p_safe > b.p_safe
-        and a.lives_lost - b.lives_lost > a.lives_lost_margin + b.lives_lost_margin
-        for a in shown
-        for b in shown
-    ) or fewer_lost(advice.best, safest(advice.best, advice.tied))
+    """Whether the lives-lost column is shown (:func:`thirtyone.oracle.words.lives_matter`)."""
+    return lives_matter(advice)
 
 
 def options_rows(advice: Advice) -> Table:

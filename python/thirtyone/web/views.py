@@ -17,6 +17,7 @@ from thirtyone.game.rules import Rules
 from thirtyone.game.session import Event, Session
 from thirtyone.oracle.answer import Advice, Kind, OptionAdvice
 from thirtyone.oracle.player import OPPONENTS
+from thirtyone.oracle.words import lives_matter
 from thirtyone.store.keeper import preset_name
 from thirtyone.store.saves import ADVICE_MODES, TUTOR_POINTS, SavedGame
 
@@ -234,18 +235,3 @@ def _knocks_first(option: OptionAdvice) -> bool:
     if not option.swept or option.knock_at is None or option.sweep is None:
         return False
     return len(option.sweep.knock_at) > 0 and bool(option.knock_at <= option.sweep.knock_at[0])
-
-
-def lives_matter(found: Advice) -> bool:
-    """Whether the unit lost changes the picture: every option is hopeless, or a safer option
-    costs more on average than a less safe one, by more than the margin of that difference
-    (ruling 33)."""
-    options = found.options
-    if all(o.p_safe <= 0.0 for o in options):
-        return True
-    return any(
-        a.p_safe > b.p_safe
-        and a.lives_lost - b.lives_lost > a.lives_lost_margin + b.lives_lost_margin
-        for a in options
-        for b in options
-    )
