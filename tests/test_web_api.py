@@ -16,9 +16,9 @@ from typing import Any
 import pytest
 
 pytest.importorskip("starlette", reason="the web extra is not installed: pip install '.[web]'")
-pytest.importorskip("httpx", reason="Starlette's test client needs httpx")
+pytest.importorskip("httpx2", reason="Starlette's test client needs httpx2 (the test extra)")
 
-import httpx
+import httpx2 as httpx
 from click.testing import CliRunner, Result
 from starlette.applications import Starlette
 from starlette.testclient import TestClient

@@ -20,7 +20,7 @@ pytest.importorskip("starlette", reason="the web extra is not installed: pip ins
 pytest.importorskip("uvicorn", reason="the web extra is not installed: pip install '.[web]'")
 pytest.importorskip("playwright", reason="Playwright is not installed: pip install '.[test]'")
 
-import httpx
+import httpx2 as httpx
 import uvicorn
 from click.testing import CliRunner
 from playwright.sync_api import Browser, Page, expect, sync_playwright
