@@ -18,12 +18,15 @@ import pytest
 
 pytest.importorskip("starlette", reason="the web extra is not installed: pip install '.[web]'")
 pytest.importorskip("uvicorn", reason="the web extra is not installed: pip install '.[web]'")
-pytest.importorskip("playwright", reason="Playwright is not installed: pip install '.[test]'")
+pytest.importorskip("playwright", reason="Playwright is not installed: pip install '.[browser-test]'")
+pytest.importorskip(
+    "pytest_playwright", reason="pytest-playwright is not installed: pip install '.[browser-test]'"
+)
 
 import httpx2 as httpx
 import uvicorn
 from click.testing import CliRunner
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, Playwright, expect
 from starlette.applications import Starlette
 from thirtyone.cli.app import main
 from thirtyone.game.rules import Rules
@@ -83,16 +86,17 @@ def server() -> Iterator[str]:
 
 
 @pytest.fixture(scope="module")
-def chromium() -> Iterator[Browser]:
+def chromium(playwright: Playwright) -> Iterator[Browser]:
+    """Chromium launched by pytest-playwright's one Playwright of the session (a second
+    ``sync_playwright()`` beside it, as the table's browser tests start one, is refused)."""
     if not CHROMIUM.exists():
         pytest.skip(
             f"no Chromium at {CHROMIUM}: apt-get install chromium, or set THIRTYONE_CHROMIUM "
             "to a Chromium executable"
         )
-    with sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"])
-        yield launched
-        launched.close()
+    launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"])
+    yield launched
+    launched.close()
 
 
 def open_tab(browser: Browser, viewport: dict[str, int]) -> tuple[Page, list[str]]:
