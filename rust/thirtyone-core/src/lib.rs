@@ -9,6 +9,8 @@
 //!   dealt round, a turn by the table's rule, what an ended round costs;
 //! - [`game`]: the game around the rounds: settling a round, the turn order, the game-value
 //!   table and whole games played out (it knows no view);
+//! - [`model`]: how the Oracle believes an opponent plays: the table's rule, or a rule with an
+//!   unknown knock score and slips (a person, the expert), and the likelihood of their moves;
 //! - [`view`]: a round as one player sees it: checked by replay, and a dealt round's record;
 //! - [`inference`]: each opponent's consistent hidden hands, combined into deals for the engine;
 //! - [`oracle`]: the Oracle's input, settings, playouts and answer.
@@ -17,6 +19,7 @@ pub mod error;
 pub mod game;
 pub mod hand;
 pub mod inference;
+pub mod model;
 pub mod oracle;
 pub mod round;
 pub mod rules;

@@ -11,6 +11,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use thirtyone_core::game::GameRules;
 use thirtyone_core::inference::Inference;
+use thirtyone_core::model::Model;
 use thirtyone_core::oracle;
 use thirtyone_core::oracle::settings::{DEFAULT_DEALS, DEFAULT_PLAYOUTS};
 use thirtyone_core::view::View;
@@ -97,9 +98,10 @@ pub fn advise<'py>(
         rules: GameRules::of(&inner.rules),
         lives,
     });
+    let models = inner.models.clone().unwrap_or_default();
     let cancel = settings.cancel.clone();
     let advice = run_detached(py, &cancel, || {
-        oracle::advise(&input, game.as_ref(), &settings)
+        oracle::advise_modelled(&input, &models, game.as_ref(), &settings)
     })?;
 
     Ok(PyAnswer::new(advice))
@@ -114,7 +116,8 @@ pub fn check_state(state: &Bound<'_, PyOracleState>) -> PyResult<Vec<u32>> {
 }
 
 /// Up to `n` consistent deals for a state, for tests and scripts: each a dict with `hands`
-/// (opponent seat -> three cards) and `stock` (the unseen cards left), plus the warnings.
+/// (opponent seat -> three cards), `knock_at` (a modelled opponent's seat -> the score they knock
+/// at in that deal) and `stock` (the unseen cards left), plus the warnings.
 /// `n` is bounded like `deals`, `seed` and `threads` like the Oracle's (SettingsError).
 #[pyfunction]
 #[pyo3(
@@ -131,10 +134,11 @@ pub fn sample_deals<'py>(
     let n = settings::count("n", &n).py_err()?;
     let (seed, threads) = settings::seed_and_threads(&seed, threads.as_ref()).py_err()?;
     let input = state.get().inner.round.clone();
+    let models = state.get().inner.models.clone().unwrap_or_default();
     let cancel = Arc::new(AtomicBool::new(false));
     let c2 = cancel.clone();
     let (view, collected) = run_detached(py, &cancel, move || {
-        let view = View::from_input(&input)?;
+        let view = View::from_input(&input)?.with_models(&models);
         let runner = montecarlo::Runner::new(threads, None, c2.clone());
         let inference = runner.install(|| Inference::cancellable(&view, &c2));
         // The Oracle's own collection, with its bounds of work.
@@ -157,6 +161,12 @@ pub fn sample_deals<'py>(
             hands.set_item(o.seat, h)?;
         }
         d.set_item("hands", hands)?;
+        // A modelled opponent's knock score in this deal (the table's rule knocks at 27).
+        let knock_at = PyDict::new(py);
+        for o in view.opponents.iter().filter(|o| o.model != Model::Table) {
+            knock_at.set_item(o.seat, deal.knock_at[o.seat as usize].points())?;
+        }
+        d.set_item("knock_at", knock_at)?;
         let stock: Vec<String> = deal.stock.iter().map(|c| c.to_string()).collect();
         d.set_item("stock", stock)?;
         out.append(d)?;

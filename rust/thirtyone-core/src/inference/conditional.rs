@@ -28,6 +28,7 @@ use std::sync::Arc;
 use montecarlo::Rng;
 
 use super::OppDeal;
+use crate::hand::decision::TABLE_KNOCK_AT;
 use crate::hand::{Card, CardSet, Scoring};
 use crate::view::Opponent;
 
@@ -200,6 +201,7 @@ impl Flat {
             return OppDeal {
                 hand: cards,
                 unseen_used: cards.into_iter().collect(),
+                knock_at: TABLE_KNOCK_AT,
             };
         }
     }
@@ -229,7 +231,11 @@ impl Listed {
             alias,
             deals: hands
                 .iter()
-                .map(|&(hand, unseen_used)| OppDeal { hand, unseen_used })
+                .map(|&(hand, unseen_used)| OppDeal {
+                    hand,
+                    unseen_used,
+                    knock_at: TABLE_KNOCK_AT,
+                })
                 .collect(),
             sets,
             counts,

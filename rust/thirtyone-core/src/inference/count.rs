@@ -1,7 +1,8 @@
 //! The exact count of one opponent's consistent fillings of their slots, by the hand they end
-//! in: their turns walked in order, the dealt cards and then each stock draw, the table's rule
-//! replayed at every step so that a branch ends at its first mismatch; bounded in steps
-//! ([`COUNT_BUDGET`]), after which the opponent is sampled by rejection instead.
+//! in: their turns walked in order, the dealt cards and then each stock draw, what they did
+//! weighed at every step by the [`Evidence`] (the table's rule as a filter, so that a branch ends
+//! at its first mismatch, or a model's likelihood, `weighted`); bounded in steps
+//! ([`COUNT_BUDGET`]), after which the opponent is sampled instead.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -10,90 +11,200 @@ use super::posterior::{Posterior, COUNT_BUDGET};
 use crate::hand::decision::{choose_put_down, choose_start, Start, TABLE_KNOCK_AT};
 use crate::hand::{same_cards, Card, CardSet};
 use crate::round::knock_limits_allow;
-use crate::view::{OppAct, Opponent, View};
+use crate::view::{OppAct, OppTurn, Opponent, View};
 
 /// Steps of a count between two looks at the cancellation flag.
 const LOOK_EVERY: u64 = 4_096;
 
-/// The exact count of one opponent's consistent slot fillings, by the hand they end in.
-pub(super) struct Counter<'a> {
+/// What an opponent's visible play says of one branch of their history.
+pub(super) trait Evidence {
+    /// What a branch carries: nothing for a filter, a weight per knock score for a model.
+    type Weight: Copy;
+    /// What the branches ending in one hand add up to.
+    type Total: Copy + Default;
+    /// A dealt hand's weight, before any turn.
+    fn dealt(&self) -> Self::Weight;
+    /// The weight after the start they made on `turn` holding `hand` (None: impossible).
+    fn start(
+        &self,
+        w: Self::Weight,
+        hand: [Card; 3],
+        turn: &OppTurn,
+        made: Start,
+    ) -> Option<Self::Weight>;
+    /// The weight after they put `discard` down from `hand` and the `new` card (taken from the
+    /// pile or drawn), showing `shows`, and the hand they kept (None: impossible).
+    fn put_down(
+        &self,
+        w: Self::Weight,
+        hand: [Card; 3],
+        new: Card,
+        from_pile: bool,
+        discard: Card,
+        shows: Option<[Card; 3]>,
+    ) -> Option<(Self::Weight, [Card; 3])>;
+    /// Add a branch's weight to its hand's total.
+    fn add(total: &mut Self::Total, w: Self::Weight);
+    /// The steps the walk may take before it gives up.
+    fn budget(&self) -> u64;
+}
+
+/// The table's rule, replayed: a branch lives only while the rule does what they did.
+pub(super) struct Filter<'a> {
+    pub(super) view: &'a View,
+}
+
+impl Evidence for Filter<'_> {
+    type Weight = ();
+    type Total = u64;
+
+    fn dealt(&self) {}
+
+    fn start(&self, _: (), hand: [Card; 3], turn: &OppTurn, made: Start) -> Option<()> {
+        let rules = &self.view.public.rules;
+        let may_knock = turn.knock_open && knock_limits_allow(rules, hand);
+        let top = turn.may_take.then_some(turn.top);
+        let start = choose_start(
+            &rules.scoring,
+            hand,
+            top,
+            may_knock,
+            turn.stock_empty,
+            TABLE_KNOCK_AT,
+        );
+        (start == made).then_some(())
+    }
+
+    fn put_down(
+        &self,
+        _: (),
+        hand: [Card; 3],
+        new: Card,
+        from_pile: bool,
+        discard: Card,
+        shows: Option<[Card; 3]>,
+    ) -> Option<((), [Card; 3])> {
+        let p = choose_put_down(&self.view.public.rules.scoring, hand, new, from_pile);
+        let fits = p.card == discard
+            && match shows {
+                None => !p.score.is_blitz(),
+                Some(s) => p.score.is_blitz() && same_cards(p.kept, s),
+            };
+        fits.then_some(((), p.kept))
+    }
+
+    fn add(total: &mut u64, _: ()) {
+        *total += 1;
+    }
+
+    fn budget(&self) -> u64 {
+        COUNT_BUDGET
+    }
+}
+
+/// The walk over one opponent's histories, weighed by the evidence `E`.
+pub(super) struct Counter<'a, E: Evidence> {
     view: &'a View,
     o: &'a Opponent,
     unseen: &'a [Card],
-    /// Hidden cards still to enter their hand (dealt or drawn) in a branch.
-    counts: HashMap<u64, ([Card; 3], u64)>,
+    evidence: E,
+    /// Each hand's total, by the unseen cards it holds.
+    counts: HashMap<u64, ([Card; 3], E::Total)>,
     steps: u64,
     cancel: &'a AtomicBool,
 }
 
 #[derive(Clone, Copy)]
-struct Branch {
+struct Branch<W> {
     hand: [Card; 3],
     /// Cards they put down later that are not yet in their hand.
     pending: CardSet,
     /// Hidden cards they hold now that have not yet entered their hand, and those that have.
     fresh_left: usize,
     fresh: CardSet,
+    /// What the evidence says of the branch so far.
+    w: W,
 }
 
-impl<'a> Counter<'a> {
-    pub(super) fn count(
+/// One hand's entry of a count: the unseen cards it holds (bits), the hand, its total.
+pub(super) type Entry<T> = (u64, [Card; 3], T);
+
+/// The table's count of one opponent: their counted posterior, or rejection over the budget.
+pub(super) fn count_by_rule(
+    view: &View,
+    o: &Opponent,
+    unseen: &[Card],
+    cancel: &AtomicBool,
+) -> Posterior {
+    if let Some(h) = o.shown_hand {
+        return Posterior::Counted {
+            hands: vec![(h, CardSet::EMPTY)],
+            cumulative: vec![1],
+        };
+    }
+    if o.turns.is_empty() {
+        return unplayed(view, unseen);
+    }
+    let Some(entries) = Counter::walk(view, o, unseen, cancel, Filter { view }) else {
+        return Posterior::Rejection;
+    };
+    let mut total = 0u64;
+    let mut hands = Vec::with_capacity(entries.len());
+    let mut cumulative = Vec::with_capacity(entries.len());
+    for (bits, hand, n) in entries {
+        total += n;
+        hands.push((hand, unseen_set(bits)));
+        cumulative.push(total);
+    }
+    Posterior::Counted { hands, cumulative }
+}
+
+/// An opponent who has not played: every three unseen cards but a dealt 31, once each, in the
+/// order of the counted posteriors (by the unseen cards' bits: `c`, then `b`, then `a`).
+pub(super) fn unplayed(view: &View, unseen: &[Card]) -> Posterior {
+    let scoring = &view.public.rules.scoring;
+    let mut hands = Vec::new();
+    for c in 0..unseen.len() {
+        for b in 0..c {
+            for a in 0..b {
+                let hand = [unseen[a], unseen[b], unseen[c]];
+                if !scoring.score(hand).is_blitz() {
+                    hands.push((hand, hand.into_iter().collect::<CardSet>()));
+                }
+            }
+        }
+    }
+    let cumulative = (1..=hands.len() as u64).collect();
+    Posterior::Counted { hands, cumulative }
+}
+
+impl<'a, E: Evidence> Counter<'a, E> {
+    /// Every history of `o` weighed by `evidence`: each hand's total, in the order of the
+    /// unseen cards' bits (a fixed order: results must not depend on hashing); None over the
+    /// budget or when cancelled.
+    pub(super) fn walk(
         view: &'a View,
         o: &'a Opponent,
         unseen: &'a [Card],
         cancel: &'a AtomicBool,
-    ) -> Posterior {
-        if let Some(h) = o.shown_hand {
-            return Posterior::Counted {
-                hands: vec![(h, CardSet::EMPTY)],
-                cumulative: vec![1],
-            };
-        }
-        if o.turns.is_empty() {
-            return Counter::unplayed(view, unseen);
-        }
+        evidence: E,
+    ) -> Option<Vec<Entry<E::Total>>> {
         let mut c = Counter {
             view,
             o,
             unseen,
+            evidence,
             counts: HashMap::new(),
             steps: 0,
             cancel,
         };
         if !c.deal() {
-            return Posterior::Rejection;
+            return None;
         }
-        let mut entries: Vec<(u64, [Card; 3], u64)> =
+        let mut entries: Vec<Entry<E::Total>> =
             c.counts.into_iter().map(|(k, (h, n))| (k, h, n)).collect();
-        entries.sort_unstable_by_key(|e| e.0); // a fixed order: results must not depend on hashing
-        let mut total = 0u64;
-        let mut hands = Vec::with_capacity(entries.len());
-        let mut cumulative = Vec::with_capacity(entries.len());
-        for (bits, hand, n) in entries {
-            total += n;
-            hands.push((hand, unseen_set(bits)));
-            cumulative.push(total);
-        }
-        Posterior::Counted { hands, cumulative }
-    }
-
-    /// An opponent who has not played: every three unseen cards but a dealt 31, once each, in
-    /// the order of the counted posteriors (by the unseen cards' bits: `c`, then `b`, then `a`).
-    fn unplayed(view: &View, unseen: &[Card]) -> Posterior {
-        let scoring = &view.public.rules.scoring;
-        let mut hands = Vec::new();
-        for c in 0..unseen.len() {
-            for b in 0..c {
-                for a in 0..b {
-                    let hand = [unseen[a], unseen[b], unseen[c]];
-                    if !scoring.score(hand).is_blitz() {
-                        hands.push((hand, hand.into_iter().collect::<CardSet>()));
-                    }
-                }
-            }
-        }
-        let cumulative = (1..=hands.len() as u64).collect();
-        Posterior::Counted { hands, cumulative }
+        entries.sort_unstable_by_key(|e| e.0);
+        Some(entries)
     }
 
     /// Every dealt hand: some of the cards they put down later, and fresh unseen cards.
@@ -133,6 +244,7 @@ impl<'a> Counter<'a> {
                         pending,
                         fresh_left: hidden_now - f,
                         fresh,
+                        w: self.evidence.dealt(),
                     };
                     if !self.turn(0, b) {
                         return false;
@@ -144,9 +256,9 @@ impl<'a> Counter<'a> {
     }
 
     /// Replay turn `t` and everything after it. Returns false over budget or when cancelled.
-    fn turn(&mut self, t: usize, b: Branch) -> bool {
+    fn turn(&mut self, t: usize, b: Branch<E::Weight>) -> bool {
         self.steps += 1;
-        if self.steps > COUNT_BUDGET {
+        if self.steps > self.evidence.budget() {
             return false;
         }
         if self.steps % LOOK_EVERY == 0 && self.cancel.load(Ordering::Relaxed) {
@@ -154,101 +266,103 @@ impl<'a> Counter<'a> {
         }
         let Some(turn) = self.o.turns.get(t) else {
             if b.pending.is_empty() && b.fresh_left == 0 {
-                let e = self.counts.entry(b.fresh.bits()).or_insert((b.hand, 0));
-                e.1 += 1;
+                let e = self
+                    .counts
+                    .entry(b.fresh.bits())
+                    .or_insert((b.hand, E::Total::default()));
+                E::add(&mut e.1, b.w);
             }
             return true;
         };
-        let rules = &self.view.public.rules;
-        let scoring = &rules.scoring;
-        let may_knock = turn.knock_open && knock_limits_allow(rules, b.hand);
-        let top = turn.may_take.then_some(turn.top);
-        let start = choose_start(
-            scoring,
-            b.hand,
-            top,
-            may_knock,
-            turn.stock_empty,
-            TABLE_KNOCK_AT,
-        );
-        let fits = |p: &crate::hand::decision::PutDown, discard: Card, shows: Option<[Card; 3]>| {
-            p.card == discard
-                && match shows {
-                    None => !p.score.is_blitz(),
-                    Some(s) => p.score.is_blitz() && same_cards(p.kept, s),
-                }
-        };
+        let ev = &self.evidence;
         match turn.act {
             OppAct::Knock => {
-                if start == Start::Knock {
-                    return self.turn(t + 1, b);
+                if let Some(w) = ev.start(b.w, b.hand, turn, Start::Knock) {
+                    return self.turn(t + 1, Branch { w, ..b });
                 }
             }
             OppAct::Take { discard, shows } => {
-                if start == Start::Take {
-                    let p = choose_put_down(scoring, b.hand, turn.top, true);
-                    if fits(&p, discard, shows) {
-                        return self.turn(t + 1, Branch { hand: p.kept, ..b });
-                    }
+                let kept = ev
+                    .start(b.w, b.hand, turn, Start::Take)
+                    .and_then(|w| ev.put_down(w, b.hand, turn.top, true, discard, shows));
+                if let Some((w, hand)) = kept {
+                    return self.turn(t + 1, Branch { hand, w, ..b });
                 }
             }
             OppAct::Draw { discard, shows, .. } => {
-                if start != Start::Draw {
+                let Some(w) = ev.start(b.w, b.hand, turn, Start::Draw) else {
                     return true;
+                };
+                return self.draw(t, b, w, discard, shows);
+            }
+        }
+        true
+    }
+
+    /// Turn `t`, a stock draw after which they put down `discard`: every card they may have
+    /// drawn. Returns false over budget or when cancelled.
+    fn draw(
+        &mut self,
+        t: usize,
+        b: Branch<E::Weight>,
+        w: E::Weight,
+        discard: Card,
+        shows: Option<[Card; 3]>,
+    ) -> bool {
+        if b.pending.contains(discard) {
+            // Put down now but not yet in hand: it is the card drawn.
+            let kept = self
+                .evidence
+                .put_down(w, b.hand, discard, false, discard, shows);
+            if let Some((w, hand)) = kept {
+                let mut pending = b.pending;
+                pending.remove(discard);
+                return self.turn(
+                    t + 1,
+                    Branch {
+                        hand,
+                        pending,
+                        w,
+                        ..b
+                    },
+                );
+            }
+            return true;
+        }
+        for c in b.pending.iter() {
+            let kept = self.evidence.put_down(w, b.hand, c, false, discard, shows);
+            if let Some((w, hand)) = kept {
+                let mut pending = b.pending;
+                pending.remove(c);
+                let next = Branch {
+                    hand,
+                    pending,
+                    w,
+                    ..b
+                };
+                if !self.turn(t + 1, next) {
+                    return false;
                 }
-                if b.pending.contains(discard) {
-                    // Put down now but not yet in hand: it is the card drawn.
-                    let p = choose_put_down(scoring, b.hand, discard, false);
-                    if fits(&p, discard, shows) {
-                        let mut pending = b.pending;
-                        pending.remove(discard);
-                        return self.turn(
-                            t + 1,
-                            Branch {
-                                hand: p.kept,
-                                pending,
-                                ..b
-                            },
-                        );
-                    }
-                    return true;
+            }
+        }
+        if b.fresh_left > 0 {
+            for &c in self.unseen {
+                if b.fresh.contains(c) {
+                    continue;
                 }
-                for c in b.pending.iter() {
-                    let p = choose_put_down(scoring, b.hand, c, false);
-                    if fits(&p, discard, shows) {
-                        let mut pending = b.pending;
-                        pending.remove(c);
-                        if !self.turn(
-                            t + 1,
-                            Branch {
-                                hand: p.kept,
-                                pending,
-                                ..b
-                            },
-                        ) {
-                            return false;
-                        }
-                    }
-                }
-                if b.fresh_left > 0 {
-                    for &c in self.unseen {
-                        if b.fresh.contains(c) {
-                            continue;
-                        }
-                        let p = choose_put_down(scoring, b.hand, c, false);
-                        if fits(&p, discard, shows) {
-                            let mut fresh = b.fresh;
-                            fresh.insert(c);
-                            let next = Branch {
-                                hand: p.kept,
-                                fresh,
-                                fresh_left: b.fresh_left - 1,
-                                ..b
-                            };
-                            if !self.turn(t + 1, next) {
-                                return false;
-                            }
-                        }
+                let kept = self.evidence.put_down(w, b.hand, c, false, discard, shows);
+                if let Some((w, hand)) = kept {
+                    let mut fresh = b.fresh;
+                    fresh.insert(c);
+                    let next = Branch {
+                        hand,
+                        fresh,
+                        fresh_left: b.fresh_left - 1,
+                        w,
+                        ..b
+                    };
+                    if !self.turn(t + 1, next) {
+                        return false;
                     }
                 }
             }
@@ -257,7 +371,7 @@ impl<'a> Counter<'a> {
     }
 }
 
-fn unseen_set(bits: u64) -> CardSet {
+pub(super) fn unseen_set(bits: u64) -> CardSet {
     Card::all()
         .filter(|c| bits & (1u64 << c.index()) != 0)
         .collect()
@@ -338,19 +452,9 @@ mod tests {
         let unseen: Vec<Card> = view.unseen.iter().collect();
         let mut checked = 0;
         for o in view.opponents.iter().filter(|o| o.turns.is_empty()) {
-            let mut c = Counter {
-                view: &view,
-                o,
-                unseen: &unseen,
-                counts: HashMap::new(),
-                steps: 0,
-                cancel: &AtomicBool::new(false),
-            };
-            assert!(c.deal());
-            let mut walked: Vec<(u64, [Card; 3], u64)> =
-                c.counts.into_iter().map(|(k, (h, n))| (k, h, n)).collect();
-            walked.sort_unstable_by_key(|e| e.0);
-            let Posterior::Counted { hands, cumulative } = Counter::unplayed(&view, &unseen) else {
+            let cancel = AtomicBool::new(false);
+            let walked = Counter::walk(&view, o, &unseen, &cancel, Filter { view: &view }).unwrap();
+            let Posterior::Counted { hands, cumulative } = unplayed(&view, &unseen) else {
                 panic!("counted");
             };
             assert_eq!(hands.len(), walked.len());

@@ -20,6 +20,7 @@ use montecarlo::{Factored, Rng};
 
 use super::joint::fit;
 use super::{Deal, Inference, OppDeal, Posterior};
+use crate::hand::decision::TABLE_KNOCK_AT;
 use crate::hand::{Card, CardSet};
 use crate::rules::MAX_SEATS;
 
@@ -33,13 +34,14 @@ impl Factored for Inference<'_> {
 
     fn sample_part(&self, i: usize, rng: &mut Rng) -> Option<OppDeal> {
         let o = &self.view.opponents[i];
-        match (&self.posteriors[i], &self.conditionals[i]) {
+        let part = match (&self.posteriors[i], &self.conditionals[i]) {
             (Posterior::Counted { cumulative, .. }, Some(c)) if !cumulative.is_empty() => {
                 c.draw_any(rng)
             }
             (Posterior::Counted { .. }, _) => None,
             (Posterior::Rejection, _) => self.attempt(o, rng),
-        }
+        };
+        part.map(|p| self.knocking(i, p, rng))
     }
 
     fn explainable(&self, i: usize) -> Option<bool> {
@@ -55,7 +57,8 @@ impl Factored for Inference<'_> {
         let taken = others
             .iter()
             .fold(CardSet::EMPTY, |u, p| u.union(p.unseen_used));
-        self.untested(&self.view.opponents[i], taken, rng)
+        let part = self.untested(&self.view.opponents[i], taken, rng);
+        self.knocking(i, part, rng)
     }
 
     /// Exact for counted opponents, within a bounded search (`joint`).
@@ -84,16 +87,19 @@ impl Factored for Inference<'_> {
     fn combine(&self, parts: &[OppDeal]) -> Option<Deal> {
         let mut used = CardSet::EMPTY;
         let mut hands = [[Card::from_index(0); 3]; MAX_SEATS];
+        let mut knock_at = [TABLE_KNOCK_AT; MAX_SEATS];
         for (o, p) in self.view.opponents.iter().zip(parts) {
             if used.intersects(p.unseen_used) {
                 return None;
             }
             used = used.union(p.unseen_used);
             hands[o.seat as usize] = p.hand;
+            knock_at[o.seat as usize] = p.knock_at;
         }
         Some(Deal {
             hands,
             stock: self.view.unseen.minus(used),
+            knock_at,
         })
     }
 
@@ -119,7 +125,19 @@ impl Factored for Inference<'_> {
         let taken = earlier
             .iter()
             .fold(CardSet::EMPTY, |u, p| u.union(p.unseen_used));
-        self.conditionals[i].as_ref()?.draw(taken, rng)
+        let (part, share) = self.conditionals[i].as_ref()?.draw(taken, rng)?;
+        Some((self.knocking(i, part, rng), share))
+    }
+}
+
+impl Inference<'_> {
+    /// A modelled opponent's part with the score they knock at, drawn from their hand's
+    /// posterior (a table player's part as it is, the stream untouched).
+    fn knocking(&self, i: usize, mut part: OppDeal, rng: &mut Rng) -> OppDeal {
+        if let Some(k) = &self.knocks[i] {
+            part.knock_at = k.draw(part.unseen_used, rng);
+        }
+        part
     }
 }
 

@@ -1,6 +1,7 @@
 //! What the advised player can infer about the hidden cards: each opponent's consistent hands now,
 //! the table's decision rule replayed over what the table saw on their turns, counted exactly
-//! (`count`) or sampled by rejection (`posterior`); one opponent's counted posterior drawn given
+//! (`count`) or sampled by rejection (`posterior`), or for a modelled opponent weighed by the
+//! likelihood of their play (`weighted`); one opponent's counted posterior drawn given
 //! the cards the others hold (`conditional`); whether the opponents' counted hands fit together at
 //! all (`joint`); and the opponents combined into consistent deals for the engine, the
 //! `montecarlo::Factored` of the game (`deals`). This room may use [`crate::view`],
@@ -13,6 +14,8 @@ mod joint;
 mod posterior;
 #[cfg(test)]
 mod test_positions;
+mod weighted;
 
 pub(crate) use posterior::Posterior;
 pub use posterior::{Deal, Inference, OppDeal, COUNT_BUDGET};
+pub use weighted::POOL;

@@ -22,9 +22,10 @@ use montecarlo::Rng;
 use rayon::prelude::*;
 
 use super::conditional::{Conditional, Places};
-use super::count::Counter;
+use super::count::count_by_rule;
+use super::weighted::{count_modelled, Knocks};
 use crate::hand::decision::{choose_put_down, choose_start, Start, TABLE_KNOCK_AT};
-use crate::hand::{Card, CardSet};
+use crate::hand::{Card, CardSet, Score};
 use crate::round::knock_limits_allow;
 use crate::rules::MAX_SEATS;
 use crate::view::{OppAct, Opponent, View};
@@ -34,6 +35,8 @@ use crate::view::{OppAct, Opponent, View};
 pub struct OppDeal {
     pub hand: [Card; 3],
     pub unseen_used: CardSet,
+    /// The score they knock at in the playouts: the table's, or a modelled player's own.
+    pub knock_at: Score,
 }
 
 /// A consistent deal: every opponent's hand now, and the unseen cards left (the stock).
@@ -41,6 +44,8 @@ pub struct OppDeal {
 pub struct Deal {
     pub hands: [[Card; 3]; MAX_SEATS],
     pub stock: CardSet,
+    /// The score each opponent knocks at in the playouts (the table's for your seat).
+    pub knock_at: [Score; MAX_SEATS],
 }
 
 /// How one opponent's hand now is drawn.
@@ -66,6 +71,8 @@ pub struct Inference<'a> {
     pub(crate) posteriors: Vec<Posterior>,
     /// Each counted posterior, ready to be drawn given the cards other opponents hold.
     pub(crate) conditionals: Vec<Option<Conditional>>,
+    /// A modelled opponent's knock scores by hand (None: the table's rule, knocking at 27).
+    pub(crate) knocks: Vec<Option<Knocks>>,
 }
 
 impl<'a> Inference<'a> {
@@ -78,11 +85,17 @@ impl<'a> Inference<'a> {
     pub fn cancellable(view: &'a View, cancel: &AtomicBool) -> Self {
         let unseen: Vec<Card> = view.unseen.iter().collect();
         // Opponents are counted in parallel (in the caller's rayon pool).
-        let posteriors: Vec<Posterior> = view
+        let (posteriors, knocks): (Vec<Posterior>, Vec<Option<Knocks>>) = view
             .opponents
             .par_iter()
-            .map(|o| Counter::count(view, o, &unseen, cancel))
-            .collect();
+            .map(|o| match o.model.params() {
+                None => (count_by_rule(view, o, &unseen, cancel), None),
+                Some(params) => {
+                    let (p, k) = count_modelled(view, o, &unseen, cancel, params);
+                    (p, Some(k))
+                }
+            })
+            .unzip();
         let places = Places::new(&unseen);
         let conditionals = view
             .opponents
@@ -105,11 +118,12 @@ impl<'a> Inference<'a> {
             unseen,
             posteriors,
             conditionals,
+            knocks,
         }
     }
 
     /// Sample every opponent by rejection only (no counting): slower, but a second, independent
-    /// way to the same posterior, for checks.
+    /// way to the same posterior, for checks (every opponent read by the table's rule).
     pub fn by_rejection(view: &'a View) -> Self {
         Inference {
             view,
@@ -120,6 +134,7 @@ impl<'a> Inference<'a> {
                 .map(|_| Posterior::Rejection)
                 .collect(),
             conditionals: view.opponents.iter().map(|_| None).collect(),
+            knocks: view.opponents.iter().map(|_| None).collect(),
         }
     }
 
@@ -144,18 +159,7 @@ impl<'a> Inference<'a> {
         rng: &mut Rng,
         out: &mut [Card; 3],
     ) -> CardSet {
-        let mut used = CardSet::EMPTY;
-        let n = self.unseen.len() as u32;
-        let mut got = 0;
-        while got < k {
-            let c = self.unseen[rng.below(n) as usize];
-            if !used.contains(c) && !taken.contains(c) {
-                used.insert(c);
-                out[got] = c;
-                got += 1;
-            }
-        }
-        used
+        draw_unseen(&self.unseen, k, taken, rng, out)
     }
 
     /// One attempt for opponent `o`: a sampled history, replayed by the rule.
@@ -164,41 +168,16 @@ impl<'a> Inference<'a> {
             return Some(OppDeal {
                 hand: h,
                 unseen_used: CardSet::EMPTY,
+                knock_at: TABLE_KNOCK_AT,
             });
         }
-        let slots_len = 3 + o.stock_draws as usize;
         let mut slots = [Card::from_index(0); 64];
-        let mut filled = 0u64; // bit i: slot i holds a card put down later
-        for &(card, avail) in &o.hidden_discards {
-            let free = avail as u32 - filled.count_ones();
-            let mut r = rng.below(free);
-            let mut s = 0usize;
-            loop {
-                if filled & (1 << s) == 0 {
-                    if r == 0 {
-                        break;
-                    }
-                    r -= 1;
-                }
-                s += 1;
-            }
-            filled |= 1 << s;
-            slots[s] = card;
-        }
-        let mut fresh = [Card::from_index(0); 3];
-        let k = slots_len - o.hidden_discards.len();
-        let used = self.unseen_cards(k, CardSet::EMPTY, rng, &mut fresh);
-        let mut j = 0;
-        for (s, slot) in slots.iter_mut().enumerate().take(slots_len) {
-            if filled & (1 << s) == 0 {
-                *slot = fresh[j];
-                j += 1;
-            }
-        }
-        let hand = replay(self.view, o, &slots[..slots_len])?;
+        let used = sample_history(&self.unseen, o, rng, &mut slots);
+        let hand = replay(self.view, o, &slots[..3 + o.stock_draws as usize])?;
         Some(OppDeal {
             hand,
             unseen_used: used,
+            knock_at: TABLE_KNOCK_AT,
         })
     }
 
@@ -209,6 +188,7 @@ impl<'a> Inference<'a> {
             return OppDeal {
                 hand: h,
                 unseen_used: CardSet::EMPTY,
+                knock_at: TABLE_KNOCK_AT,
             };
         }
         let mut hand = [Card::from_index(0); 3];
@@ -225,8 +205,72 @@ impl<'a> Inference<'a> {
         OppDeal {
             hand,
             unseen_used: used,
+            knock_at: TABLE_KNOCK_AT,
         }
     }
+}
+
+/// `k` distinct cards of `unseen` chosen uniformly, none of `taken` (which must leave `k`).
+fn draw_unseen(
+    unseen: &[Card],
+    k: usize,
+    taken: CardSet,
+    rng: &mut Rng,
+    out: &mut [Card; 3],
+) -> CardSet {
+    let mut used = CardSet::EMPTY;
+    let n = unseen.len() as u32;
+    let mut got = 0;
+    while got < k {
+        let c = unseen[rng.below(n) as usize];
+        if !used.contains(c) && !taken.contains(c) {
+            used.insert(c);
+            out[got] = c;
+            got += 1;
+        }
+    }
+    used
+}
+
+/// A history of opponent `o` drawn uniformly from those the card facts allow: the known
+/// put-downs placed in slots they could have come from, the other slots (3 dealt, then their
+/// stock draws in order) dealt from the unseen cards. Fills `slots`; returns the unseen cards
+/// used (those they hold now).
+pub(super) fn sample_history(
+    unseen: &[Card],
+    o: &Opponent,
+    rng: &mut Rng,
+    slots: &mut [Card; 64],
+) -> CardSet {
+    let slots_len = 3 + o.stock_draws as usize;
+    let mut filled = 0u64; // bit i: slot i holds a card put down later
+    for &(card, avail) in &o.hidden_discards {
+        let free = avail as u32 - filled.count_ones();
+        let mut r = rng.below(free);
+        let mut s = 0usize;
+        loop {
+            if filled & (1 << s) == 0 {
+                if r == 0 {
+                    break;
+                }
+                r -= 1;
+            }
+            s += 1;
+        }
+        filled |= 1 << s;
+        slots[s] = card;
+    }
+    let mut fresh = [Card::from_index(0); 3];
+    let k = slots_len - o.hidden_discards.len();
+    let used = draw_unseen(unseen, k, CardSet::EMPTY, rng, &mut fresh);
+    let mut j = 0;
+    for (s, slot) in slots.iter_mut().enumerate().take(slots_len) {
+        if filled & (1 << s) == 0 {
+            *slot = fresh[j];
+            j += 1;
+        }
+    }
+    used
 }
 
 /// Replay the table's rule for one opponent over their slots (3 dealt, then their stock draws in

@@ -16,6 +16,7 @@ use crate::game::game_value::{GameValue, Prepared, Unavailable, MAX_WORK};
 use crate::game::GameRules;
 use crate::hand::{Card, Score};
 use crate::inference::{Deal, Inference};
+use crate::model::Model;
 use crate::view::{StateInput, View};
 
 /// An option as reported.
@@ -169,8 +170,19 @@ fn choices(view: &View) -> Vec<Choice> {
 /// With `game` (the lives of every seat), every option is also valued by the game: the chance
 /// of winning it from here, through the game-value table ([`crate::game::game_value`]).
 pub fn advise(input: &StateInput, game: Option<&GameInput>, settings: &Settings) -> Result<Advice> {
+    advise_modelled(input, &[], game, settings)
+}
+
+/// [`advise`], each opponent read by their model in `models` (by seat; the table's rule for
+/// the seats it does not cover).
+pub fn advise_modelled(
+    input: &StateInput,
+    models: &[Model],
+    game: Option<&GameInput>,
+    settings: &Settings,
+) -> Result<Advice> {
     settings.validate()?;
-    let view = View::from_input(input)?;
+    let view = View::from_input(input)?.with_models(models);
     let mut runner = Runner::new(settings.threads, None, settings.cancel.clone());
     // The game's table needs its round results: once per table and seat count they are
     // simulated (about a second each, then kept on disk), outside the time limit.

@@ -11,9 +11,12 @@ use serde::Deserialize;
 
 use crate::error::{quote, shorten_quotes, Error, Result};
 use crate::hand::Card;
+use crate::model::Model;
 use crate::round::Source;
 use crate::rules::{self, RuleSet, RuleValue, MAX_SEATS};
 use crate::view::{PendingInput, StateInput, TurnInput};
+
+use super::models_input::ModelsDoc;
 
 /// The most turns a round can have had (every card of the pack through the pile, and more for
 /// knocks and declines): a longer list cannot be a round.
@@ -26,6 +29,9 @@ pub struct State {
     pub round: StateInput,
     /// The lives each seat holds now (letters left under Gin lives), when given.
     pub lives: Option<Vec<u8>>,
+    /// How each seat plays, when given (yours is the table's: it is never read); without it,
+    /// every opponent is read by the table's rule.
+    pub models: Option<Vec<Model>>,
 }
 
 /// Rule changes given beside the state (`thirtyone oracle --rules PRESET --rule KEY=VALUE`): the
@@ -149,6 +155,7 @@ struct StateDoc {
     turns: Option<Turns>,
     pending: Option<Object<PendingDoc>>,
     lives: Option<Vec<Whole>>,
+    models: Option<ModelsDoc>,
 }
 
 #[derive(Deserialize)]
@@ -434,6 +441,7 @@ impl StateDoc {
             None => None,
         };
         let me = seat(need(self.me, "me")?, "me", seats)?;
+        let models = self.models.map(|m| m.check(seats, me)).transpose()?;
         let first = seat(need(self.first, "first")?, "first", seats)?;
         let upcard = card(&need(self.upcard, "upcard")?, "upcard")?;
         let hand = cards::<3>(&need(self.hand, "hand")?, "hand")?;
@@ -456,6 +464,7 @@ impl StateDoc {
             rules,
             round,
             lives,
+            models,
         })
     }
 }

@@ -8,12 +8,13 @@
 mod advise;
 mod answer;
 pub mod input;
+mod models_input;
 mod playout;
 pub mod settings;
 
 pub use advise::{
-    advise, deal_settings, knock_thresholds, most_attempts, Advice, GameInput, OptionKind,
-    OptionReport, Sweep,
+    advise, advise_modelled, deal_settings, knock_thresholds, most_attempts, Advice, GameInput,
+    OptionKind, OptionReport, Sweep,
 };
 pub use playout::{Choice, Playouts};
 pub use settings::Settings;

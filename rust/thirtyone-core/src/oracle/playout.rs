@@ -1,6 +1,7 @@
 //! Playouts: a consistent deal and a fresh stock order played to the end of the round after one
-//! of your options, everyone else by the table's rule, you by the table's rule knocking at the
-//! swept score.
+//! of your options, everyone else by the table's rule knocking at the deal's score for them (27,
+//! or a modelled opponent's own, `crate::model`), you by the table's rule knocking at the swept
+//! score.
 //!
 //! Every knock threshold plays the same game until the first of your turns where your score
 //! reaches it, so one trajectory serves them all: at each of your turns where you may knock, the
@@ -13,11 +14,22 @@ use montecarlo::{to_fixed, Outcome, Outcomes, Rng, Simulator};
 
 use crate::game::game_value::GameValue;
 use crate::game::round_outcomes::RoundResult;
-use crate::hand::decision::TABLE_KNOCK_AT;
 use crate::hand::{Card, Score};
 use crate::inference::Deal;
 use crate::round::{Round, TurnRule};
+use crate::rules::MAX_SEATS;
 use crate::view::View;
+
+/// The score each seat knocks at in a playout (yours is the policy's).
+type KnockAt = [Score; MAX_SEATS];
+
+/// A deal's round as it stands, its stock not yet in any order, with the score each opponent
+/// knocks at.
+#[derive(Clone, Debug)]
+pub struct Dealt {
+    round: Round,
+    knock_at: KnockAt,
+}
 
 /// One of your options.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -156,24 +168,22 @@ impl<'a> Playouts<'a> {
         }
     }
 
-    /// Play to the end: everyone else by the table's rule, you knocking at `my_knock_at`; `rng`
-    /// orders the stock's draws.
-    fn finish(&self, round: &mut Round, rng: Rng, my_knock_at: Score) {
+    /// Play to the end: everyone else by the table's rule knocking at `knock_at`, you at
+    /// `my_knock_at`; `rng` orders the stock's draws.
+    fn finish(&self, round: &mut Round, rng: Rng, my_knock_at: Score, knock_at: &KnockAt) {
+        let mut k = *knock_at;
+        k[usize::from(self.view.me)] = my_knock_at;
         match round.turn_rule() {
-            TurnRule::Table(t) => self.finish_by(round, rng, my_knock_at, TurnRule::Table(t)),
-            rule => self.finish_by(round, rng, my_knock_at, rule),
+            TurnRule::Table(t) => self.finish_by(round, rng, &k, TurnRule::Table(t)),
+            rule => self.finish_by(round, rng, &k, rule),
         }
     }
 
     /// [`Playouts::finish`], compiled for one kind of `rule` (see `Round::rule_turn_by`).
     #[inline(always)]
-    fn finish_by(&self, round: &mut Round, mut rng: Rng, my_knock_at: Score, rule: TurnRule) {
+    fn finish_by(&self, round: &mut Round, mut rng: Rng, knock_at: &KnockAt, rule: TurnRule) {
         while !round.is_over() {
-            let k = if round.to_move() == self.view.me {
-                my_knock_at
-            } else {
-                TABLE_KNOCK_AT
-            };
+            let k = knock_at[usize::from(round.to_move())];
             round.rule_turn_by(k, Some(&mut rng), rule);
         }
     }
@@ -185,32 +195,39 @@ impl<'a> Playouts<'a> {
         &self,
         round: &mut Round,
         mut rng: Rng,
-        choice: &Choice,
-        v: usize,
+        (choice, v): (&Choice, usize),
+        knock_at: &KnockAt,
         out: &mut Outcomes<'_>,
     ) {
         let per = self.per_variant(choice);
         self.play_choice(round, &mut rng, choice, v);
         let mut part = out.part(v * per..(v + 1) * per);
         if self.sweeps(choice) {
-            self.sweep(round, rng, &mut part);
+            self.sweep(round, rng, knock_at, &mut part);
         } else {
-            self.finish(round, rng, Score::NEVER);
+            self.finish(round, rng, Score::NEVER, knock_at);
             part.set(0..1, self.outcome(round));
         }
     }
 
     /// The shared trajectory: outcomes for every threshold and for never.
-    fn sweep(&self, round: &mut Round, rng: Rng, out: &mut Outcomes<'_>) {
+    fn sweep(&self, round: &mut Round, rng: Rng, knock_at: &KnockAt, out: &mut Outcomes<'_>) {
         match round.turn_rule() {
-            TurnRule::Table(t) => self.sweep_by(round, rng, out, TurnRule::Table(t)),
-            rule => self.sweep_by(round, rng, out, rule),
+            TurnRule::Table(t) => self.sweep_by(round, rng, knock_at, out, TurnRule::Table(t)),
+            rule => self.sweep_by(round, rng, knock_at, out, rule),
         }
     }
 
     /// [`Playouts::sweep`], compiled for one kind of `rule` (see `Round::rule_turn_by`).
     #[inline(always)]
-    fn sweep_by(&self, round: &mut Round, mut rng: Rng, out: &mut Outcomes<'_>, rule: TurnRule) {
+    fn sweep_by(
+        &self,
+        round: &mut Round,
+        mut rng: Rng,
+        knock_at: &KnockAt,
+        out: &mut Outcomes<'_>,
+        rule: TurnRule,
+    ) {
         let me = self.view.me;
         let mut reached = 0usize; // thresholds[..reached] have branched off
         while !round.is_over() {
@@ -223,14 +240,14 @@ impl<'a> Playouts<'a> {
                     branch.apply_legal(crate::round::Action::Knock);
                     #[cfg(feature = "count-turns")]
                     crate::round::turn_count::add();
-                    self.finish(&mut branch, rng.clone(), Score::NEVER);
+                    self.finish(&mut branch, rng.clone(), Score::NEVER, knock_at);
                     let o = self.outcome(&branch);
                     out.set(reached..upto, o);
                     reached = upto;
                 }
                 Score::NEVER
             } else {
-                TABLE_KNOCK_AT
+                knock_at[usize::from(round.to_move())]
             };
             round.rule_turn_by(knock_at, Some(&mut rng), rule);
         }
@@ -243,41 +260,46 @@ impl Simulator for Playouts<'_> {
     type World = Deal;
     type Choice = Choice;
     /// The round as it stands with the deal's hidden cards, its stock not yet in any order.
-    type Start = Round;
+    type Start = Dealt;
 
     fn policies(&self, choice: &Choice) -> usize {
         self.variants(choice) * self.per_variant(choice)
     }
 
-    fn start(&self, deal: &Deal) -> Round {
+    fn start(&self, deal: &Deal) -> Dealt {
         let v = self.view;
         let mut hands = deal.hands;
         hands[v.me as usize] = v.hand;
-        Round::continued(
+        let round = Round::continued(
             &v.public,
             hands,
             deal.stock,
             v.pending.map(|(new, _)| new),
             v.hid_31,
-        )
+        );
+        Dealt {
+            round,
+            knock_at: deal.knock_at,
+        }
     }
 
     /// Every variant starts from the same stock order (`rng` as it is: the caller's stream is
     /// not advanced).
-    fn playout(&self, start: &Round, choice: &Choice, rng: &mut Rng, out: &mut Outcomes<'_>) {
+    fn playout(&self, start: &Dealt, choice: &Choice, rng: &mut Rng, out: &mut Outcomes<'_>) {
         for v in 0..self.variants(choice) {
-            self.play_variant(&mut start.clone(), rng.clone(), choice, v, out);
+            let round = &mut start.round.clone();
+            self.play_variant(round, rng.clone(), (choice, v), &start.knock_at, out);
         }
     }
 
     fn playout_policy(
         &self,
-        start: &Round,
+        start: &Dealt,
         choice: &Choice,
         policy: usize,
         rng: &mut Rng,
     ) -> Outcome {
-        let mut round = start.clone();
+        let mut round = start.round.clone();
         let mut rng = rng.clone();
         let per = self.per_variant(choice);
         let (v, t) = (policy / per, policy % per);
@@ -287,7 +309,7 @@ impl Simulator for Playouts<'_> {
         } else {
             Score::NEVER
         };
-        self.finish(&mut round, rng, knock_at);
+        self.finish(&mut round, rng, knock_at, &start.knock_at);
         self.outcome(&round)
     }
 }

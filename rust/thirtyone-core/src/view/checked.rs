@@ -6,6 +6,7 @@
 use super::StateInput;
 use crate::error::Result;
 use crate::hand::{Card, CardSet};
+use crate::model::Model;
 use crate::round::{knock_limits_allow, PublicRound};
 use crate::rules::MAX_SEATS;
 
@@ -52,6 +53,8 @@ pub struct Opponent {
     pub known_held: CardSet,
     /// Their whole hand, when a 31 they showed revealed it.
     pub shown_hand: Option<[Card; 3]>,
+    /// How the Oracle believes they play (the table's rule unless told).
+    pub model: Model,
 }
 
 impl Opponent {
@@ -86,6 +89,21 @@ impl View {
     /// refusal names its problem.
     pub fn from_input(input: &StateInput) -> Result<View> {
         crate::view::replay::check(input)
+    }
+
+    /// The same view, each opponent modelled as `models` says (by seat; yours is ignored).
+    pub fn with_models(mut self, models: &[Model]) -> View {
+        for o in &mut self.opponents {
+            if let Some(&m) = models.get(usize::from(o.seat)) {
+                o.model = m;
+            }
+        }
+        self
+    }
+
+    /// Whether every opponent is read by the table's rule.
+    pub fn all_table(&self) -> bool {
+        self.opponents.iter().all(|o| o.model == Model::Table)
     }
 
     /// Whether you may knock now (before a pending draw only).

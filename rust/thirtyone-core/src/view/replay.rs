@@ -530,6 +530,7 @@ impl Opponent {
             hidden_discards: Vec::new(),
             known_held: CardSet::EMPTY,
             shown_hand: None,
+            model: crate::model::Model::Table,
         }
     }
 }

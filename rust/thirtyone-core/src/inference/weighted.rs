@@ -1,0 +1,271 @@
+//! A modelled opponent's posterior ([`crate::model`]): every history the card facts allow,
+//! weighed by the likelihood of what they did, for each knock score they may have.
+//!
+//! The walk is the table's count (`count`) with the model's [`Likelihood`] as its evidence: no
+//! branch ends at a move the table's rule would not make, it only weighs less. Each hand's weight
+//! is its histories' weights summed over the knock scores (the prior included), scaled to whole
+//! numbers so that the counted posterior's machinery (`conditional`, `joint`, the engine's
+//! weighted deals) serves unchanged; with it, each hand keeps its posterior over the knock
+//! scores ([`Knocks`]), from which a deal draws the score the opponent knocks at in the playouts.
+//!
+//! A walk that grows past its budget ([`WALK_BUDGET`]) is replaced by a sample of histories drawn from
+//! those the card facts allow ([`POOL`] of them, on a fixed random stream, weighed the same
+//! way): an importance-sampled posterior, no longer exact but never empty.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use montecarlo::Rng;
+
+use super::count::{unplayed, unseen_set, Counter, Entry, Evidence};
+use super::posterior::{sample_history, Posterior};
+use crate::hand::decision::{choose_put_down, choose_start, Start};
+use crate::hand::{same_cards, Card, CardSet, Score};
+use crate::model::{knock_score, put_down_chance, start_chances, Params, Weights, KNOCK_SCORES};
+use crate::round::knock_limits_allow_with;
+use crate::view::{OppAct, OppTurn, Opponent, View};
+
+/// Steps the weighed walk may take (no branch ends at an unlikely move, so it grows faster than
+/// the table's count: past this, a sample of histories is quicker for the same accuracy).
+pub const WALK_BUDGET: u64 = 1 << 18;
+/// Histories sampled when the walk is over its budget.
+pub const POOL: usize = 1 << 16;
+/// A hand's weights are scaled so that the heaviest is this many: lighter ones keep at least 1.
+const SCALE: f64 = (1u64 << 32) as f64;
+/// The resolution of a hand's posterior over the knock scores.
+const KNOCK_SCALE: f64 = (1u32 << 20) as f64;
+const PURPOSE_POOL: u64 = 0x504f_4f4c; // "POOL"
+
+/// A modelled player's play, weighed: the likelihood of each decision by [`crate::model`].
+pub(super) struct Likelihood<'a> {
+    pub(super) view: &'a View,
+    pub(super) params: &'static Params,
+}
+
+impl Evidence for Likelihood<'_> {
+    type Weight = Weights;
+    type Total = Weights;
+
+    fn dealt(&self) -> Weights {
+        self.params.prior
+    }
+
+    fn start(&self, w: Weights, hand: [Card; 3], turn: &OppTurn, made: Start) -> Option<Weights> {
+        let rules = &self.view.public.rules;
+        let score = rules.scoring.score(hand);
+        let may_knock = turn.knock_open && knock_limits_allow_with(rules, hand, score);
+        // A move the table does not allow with this hand is a fact, not a slip.
+        if (made == Start::Knock && !may_knock) || (made == Start::Take && !turn.may_take) {
+            return None;
+        }
+        let top = turn.may_take.then_some(turn.top);
+        let never = choose_start(
+            &rules.scoring,
+            hand,
+            top,
+            false,
+            turn.stock_empty,
+            Score::NEVER,
+        );
+        let c = start_chances(self.params, made, never, may_knock, score, turn.may_take);
+        Some(std::array::from_fn(|i| w[i] * c[i]))
+    }
+
+    fn put_down(
+        &self,
+        w: Weights,
+        hand: [Card; 3],
+        new: Card,
+        from_pile: bool,
+        discard: Card,
+        shows: Option<[Card; 3]>,
+    ) -> Option<(Weights, [Card; 3])> {
+        let kept = if new == discard {
+            if from_pile {
+                return None; // a card taken from the pile may not go straight back
+            }
+            hand
+        } else {
+            let at = hand.iter().position(|&c| c == discard)?;
+            let mut kept = hand;
+            kept[at] = new;
+            kept
+        };
+        let scoring = &self.view.public.rules.scoring;
+        let blitz = scoring.score(kept).is_blitz();
+        // A 31 after a put-down is always shown: an unshown one is not this history.
+        let shown_right = match shows {
+            None => !blitz,
+            Some(s) => blitz && same_cards(kept, s),
+        };
+        if !shown_right {
+            return None;
+        }
+        let rules = choose_put_down(scoring, hand, new, from_pile).card == discard;
+        let c = put_down_chance(self.params, rules, if from_pile { 3 } else { 4 });
+        Some((w.map(|x| x * c), kept))
+    }
+
+    fn add(total: &mut Weights, w: Weights) {
+        for (t, x) in total.iter_mut().zip(w) {
+            *t += x;
+        }
+    }
+
+    fn budget(&self) -> u64 {
+        WALK_BUDGET
+    }
+}
+
+/// Each hand's posterior over the knock scores, cumulative in whole numbers, by the hand's
+/// unseen cards; hands not listed (an opponent who has not played) follow the prior.
+#[derive(Clone, Debug)]
+pub(crate) struct Knocks {
+    by_hand: HashMap<u64, [u32; KNOCK_SCORES]>,
+    prior: [u32; KNOCK_SCORES],
+}
+
+impl Knocks {
+    fn new(prior: &Weights) -> Knocks {
+        Knocks {
+            by_hand: HashMap::new(),
+            prior: cumulative(prior),
+        }
+    }
+
+    /// The score a deal's opponent holding `unseen_used` knocks at, drawn from its posterior.
+    pub(crate) fn draw(&self, unseen_used: CardSet, rng: &mut Rng) -> Score {
+        let c = self.by_hand.get(&unseen_used.bits()).unwrap_or(&self.prior);
+        let r = rng.below(c[KNOCK_SCORES - 1]);
+        knock_score(c.iter().position(|&x| x > r).unwrap_or(KNOCK_SCORES - 1))
+    }
+}
+
+fn cumulative(w: &Weights) -> [u32; KNOCK_SCORES] {
+    let total: f64 = w.iter().sum();
+    let mut run = 0u32;
+    std::array::from_fn(|i| {
+        if total > 0.0 {
+            run += (w[i] / total * KNOCK_SCALE).round() as u32;
+        }
+        run
+    })
+}
+
+/// A modelled opponent's posterior, and their knock scores by hand.
+pub(super) fn count_modelled(
+    view: &View,
+    o: &Opponent,
+    unseen: &[Card],
+    cancel: &AtomicBool,
+    params: &'static Params,
+) -> (Posterior, Knocks) {
+    let knocks = Knocks::new(&params.prior);
+    if let Some(h) = o.shown_hand {
+        let hands = vec![(h, CardSet::EMPTY)];
+        return (
+            Posterior::Counted {
+                hands,
+                cumulative: vec![1],
+            },
+            knocks,
+        );
+    }
+    if o.turns.is_empty() {
+        return (unplayed(view, unseen), knocks);
+    }
+    let evidence = Likelihood { view, params };
+    let entries = match Counter::walk(view, o, unseen, cancel, evidence) {
+        Some(entries) => entries,
+        None => sampled(view, o, unseen, cancel, params),
+    };
+    weighted(entries, knocks)
+}
+
+/// The entries' weights as a counted posterior, with each hand's knock scores.
+fn weighted(entries: Vec<Entry<Weights>>, mut knocks: Knocks) -> (Posterior, Knocks) {
+    let sums: Vec<f64> = entries.iter().map(|e| e.2.iter().sum()).collect();
+    let heaviest = sums.iter().copied().fold(0.0, f64::max);
+    let mut hands = Vec::with_capacity(entries.len());
+    let mut cumulative = Vec::with_capacity(entries.len());
+    let mut total = 0u64;
+    for ((bits, hand, w), sum) in entries.into_iter().zip(sums) {
+        if sum <= 0.0 {
+            continue;
+        }
+        total += ((sum / heaviest * SCALE).round() as u64).max(1);
+        hands.push((hand, unseen_set(bits)));
+        cumulative.push(total);
+        knocks.by_hand.insert(bits, self::cumulative(&w));
+    }
+    (Posterior::Counted { hands, cumulative }, knocks)
+}
+
+/// [`POOL`] histories drawn from those the card facts allow, each weighed by the likelihood of
+/// what the opponent did: the entries of an importance-sampled posterior.
+fn sampled(
+    view: &View,
+    o: &Opponent,
+    unseen: &[Card],
+    cancel: &AtomicBool,
+    params: &'static Params,
+) -> Vec<Entry<Weights>> {
+    let ev = Likelihood { view, params };
+    let mut rng = Rng::stream(u64::from(o.seat), PURPOSE_POOL, o.turns.len() as u64);
+    let mut by_hand: HashMap<u64, ([Card; 3], Weights)> = HashMap::new();
+    let mut slots = [Card::from_index(0); 64];
+    for k in 0..POOL {
+        if k % 4096 == 0 && cancel.load(Ordering::Relaxed) {
+            break;
+        }
+        let used = sample_history(unseen, o, &mut rng, &mut slots);
+        if let Some((hand, w)) = replay(&ev, o, &slots) {
+            let e = by_hand
+                .entry(used.bits())
+                .or_insert((hand, [0.0; KNOCK_SCORES]));
+            Likelihood::add(&mut e.1, w);
+        }
+    }
+    let mut entries: Vec<Entry<Weights>> =
+        by_hand.into_iter().map(|(k, (h, w))| (k, h, w)).collect();
+    entries.sort_unstable_by_key(|e| e.0);
+    entries
+}
+
+/// One history (3 dealt cards, then the stock draws in order) weighed turn by turn: the hand it
+/// ends in and its weights, or None when the card facts rule it out.
+fn replay(ev: &Likelihood<'_>, o: &Opponent, slots: &[Card; 64]) -> Option<([Card; 3], Weights)> {
+    let mut hand = [slots[0], slots[1], slots[2]];
+    if ev.view.public.rules.scoring.score(hand).is_blitz() {
+        return None; // a dealt 31 would have ended the round before play
+    }
+    let mut w = ev.dealt();
+    for turn in &o.turns {
+        let (made, new, from_pile, discard, shows) = match turn.act {
+            OppAct::Knock => (Start::Knock, None, false, None, None),
+            OppAct::Take { discard, shows } => {
+                (Start::Take, Some(turn.top), true, Some(discard), shows)
+            }
+            OppAct::Draw {
+                draw,
+                discard,
+                shows,
+            } => (
+                Start::Draw,
+                Some(slots[3 + draw as usize]),
+                false,
+                Some(discard),
+                shows,
+            ),
+        };
+        w = ev.start(w, hand, turn, made)?;
+        if let (Some(new), Some(discard)) = (new, discard) {
+            (w, hand) = ev.put_down(w, hand, new, from_pile, discard, shows)?;
+        }
+    }
+    Some((hand, w))
+}
+
+#[cfg(test)]
+#[path = "weighted_tests.rs"]
+mod tests;

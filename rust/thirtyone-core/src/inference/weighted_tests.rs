@@ -1,0 +1,324 @@
+//! The weighted posterior against brute force: every history the card facts allow enumerated,
+//! weighed by the model's definition (the table's rule at each knock score, each other legal
+//! move a slip), and summed by the hand it ends in.
+
+use std::collections::HashMap;
+
+use super::super::count::Filter;
+use super::*;
+use crate::hand::decision::choose_start;
+use crate::inference::test_positions::position;
+use crate::model::{Model, KNOCK_SCORES};
+use crate::round::knock_limits_allow;
+
+/// Each hand's weight per knock score, by brute force: the ordered fillings of the slots (3
+/// dealt, then the draws), every known put-down in a slot it could have come from.
+fn brute_force(view: &View, o: &Opponent, p: &Params) -> HashMap<u64, Weights> {
+    let unseen: Vec<Card> = view.unseen.iter().collect();
+    let n_slots = 3 + o.stock_draws as usize;
+    let mut out = HashMap::new();
+    let mut slots = vec![None; n_slots];
+    place(view, o, p, &unseen, 0, &mut slots, &mut out);
+    out
+}
+
+/// Place the known put-downs from the `k`-th, then fill the rest.
+fn place(
+    view: &View,
+    o: &Opponent,
+    p: &Params,
+    unseen: &[Card],
+    k: usize,
+    slots: &mut Vec<Option<Card>>,
+    out: &mut HashMap<u64, Weights>,
+) {
+    if let Some(&(card, avail)) = o.hidden_discards.get(k) {
+        for s in 0..usize::from(avail) {
+            if slots[s].is_none() {
+                slots[s] = Some(card);
+                place(view, o, p, unseen, k + 1, slots, out);
+                slots[s] = None;
+            }
+        }
+        return;
+    }
+    fill(view, o, p, unseen, slots, out);
+}
+
+/// Fill the empty slots with distinct unseen cards in every order, and weigh each history.
+fn fill(
+    view: &View,
+    o: &Opponent,
+    p: &Params,
+    unseen: &[Card],
+    slots: &mut Vec<Option<Card>>,
+    out: &mut HashMap<u64, Weights>,
+) {
+    let Some(empty) = slots.iter().position(Option::is_none) else {
+        let cards: Vec<Card> = slots.iter().map(|c| c.unwrap()).collect();
+        let fresh: u64 = cards
+            .iter()
+            .filter(|c| view.unseen.contains(**c) && !o.hidden_discards.iter().any(|d| d.0 == **c))
+            .fold(0, |b, c| b | 1u64 << c.index());
+        let w = weigh(view, o, p, &cards);
+        let e = out.entry(fresh).or_insert([0.0; KNOCK_SCORES]);
+        for (t, x) in e.iter_mut().zip(w) {
+            *t += x;
+        }
+        return;
+    };
+    for &c in unseen {
+        if slots.contains(&Some(c)) || o.hidden_discards.iter().any(|d| d.0 == c) {
+            continue;
+        }
+        slots[empty] = Some(c);
+        fill(view, o, p, unseen, slots, out);
+        slots[empty] = None;
+    }
+}
+
+/// One history's weight per knock score, straight from the model's definition.
+fn weigh(view: &View, o: &Opponent, p: &Params, slots: &[Card]) -> Weights {
+    let rules = &view.public.rules;
+    let scoring = &rules.scoring;
+    let mut hand = [slots[0], slots[1], slots[2]];
+    if scoring.score(hand).is_blitz() {
+        return [0.0; KNOCK_SCORES];
+    }
+    let chance = |rules_move: bool, legal: usize| {
+        if legal == 1 {
+            1.0
+        } else if rules_move {
+            1.0 - p.slip
+        } else {
+            p.slip / (legal - 1) as f64
+        }
+    };
+    let mut w = p.prior;
+    for t in &o.turns {
+        let may_knock = t.knock_open && knock_limits_allow(rules, hand);
+        let top = t.may_take.then_some(t.top);
+        let legal = usize::from(may_knock) + usize::from(t.may_take) + 1;
+        let (made, new, from_pile, discard, shows) = match t.act {
+            OppAct::Knock => (Start::Knock, None, false, None, None),
+            OppAct::Take { discard, shows } => {
+                (Start::Take, Some(t.top), true, Some(discard), shows)
+            }
+            OppAct::Draw {
+                draw,
+                discard,
+                shows,
+            } => (
+                Start::Draw,
+                Some(slots[3 + draw as usize]),
+                false,
+                Some(discard),
+                shows,
+            ),
+        };
+        if (made == Start::Knock && !may_knock) || (made == Start::Take && !t.may_take) {
+            return [0.0; KNOCK_SCORES];
+        }
+        for (i, x) in w.iter_mut().enumerate() {
+            let rule = choose_start(scoring, hand, top, may_knock, t.stock_empty, knock_score(i));
+            *x *= chance(rule == made, legal);
+        }
+        let (Some(new), Some(discard)) = (new, discard) else {
+            continue;
+        };
+        let mut four = vec![hand[0], hand[1], hand[2], new];
+        let Some(at) = four.iter().position(|&c| c == discard) else {
+            return [0.0; KNOCK_SCORES];
+        };
+        if from_pile && at == 3 {
+            return [0.0; KNOCK_SCORES];
+        }
+        let rule = choose_put_down(scoring, hand, new, from_pile).card;
+        let c = chance(rule == discard, if from_pile { 3 } else { 4 });
+        four.remove(at);
+        hand = [four[0], four[1], four[2]];
+        let blitz = scoring.score(hand).is_blitz();
+        let fits = match shows {
+            None => !blitz,
+            Some(s) => blitz && same_cards(hand, s),
+        };
+        if !fits {
+            return [0.0; KNOCK_SCORES];
+        }
+        w = w.map(|x| x * c);
+    }
+    w
+}
+
+fn normalised(by_hand: impl Iterator<Item = (u64, Weights)>) -> HashMap<u64, Weights> {
+    let all: Vec<(u64, Weights)> = by_hand.filter(|e| e.1.iter().sum::<f64>() > 0.0).collect();
+    let total: f64 = all.iter().map(|e| e.1.iter().sum::<f64>()).sum();
+    all.into_iter()
+        .map(|(k, w)| (k, w.map(|x| x / total)))
+        .collect()
+}
+
+/// Small enough to enumerate (in a debug build): at most this many fillings.
+fn small(view: &View, o: &Opponent) -> bool {
+    let n = view.unseen.len() as u64;
+    let hidden = o.hidden_now() as u32;
+    !o.turns.is_empty()
+        && o.shown_hand.is_none()
+        && n.pow(hidden) * 8u64.pow(o.hidden_discards.len() as u32) < 2_000_000
+}
+
+#[test]
+fn the_walk_weighs_every_history_as_brute_force_does() {
+    let p = Model::Person.params().unwrap();
+    let mut checked = 0;
+    for (seed, seats, turns) in [
+        (1, 3, 4),
+        (2, 4, 6),
+        (3, 2, 5),
+        (5, 3, 7),
+        (8, 4, 9),
+        (13, 2, 8),
+    ] {
+        let Some(input) = position(seed, seats, turns) else {
+            continue;
+        };
+        let view = View::from_input(&input).unwrap();
+        let unseen: Vec<Card> = view.unseen.iter().collect();
+        for o in view.opponents.iter().filter(|o| small(&view, o)) {
+            let cancel = AtomicBool::new(false);
+            let walked = Counter::walk(
+                &view,
+                o,
+                &unseen,
+                &cancel,
+                Likelihood {
+                    view: &view,
+                    params: p,
+                },
+            )
+            .expect("within the budget");
+            let walked = normalised(walked.into_iter().map(|(k, _, w)| (k, w)));
+            let brute = normalised(brute_force(&view, o, p).into_iter());
+            assert_eq!(walked.len(), brute.len(), "seed {seed}, seat {}", o.seat);
+            for (k, w) in &brute {
+                let v = walked.get(k).expect("the same hands");
+                for (a, b) in w.iter().zip(v) {
+                    assert!(
+                        (a - b).abs() <= 1e-12 + 1e-9 * a.abs(),
+                        "seed {seed}: {a} against {b}"
+                    );
+                }
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 6, "only {checked} opponents checked");
+}
+
+fn sorted(h: [Card; 3]) -> u64 {
+    h.into_iter().collect::<CardSet>().bits()
+}
+
+/// The table's rule, a filter, is the model's limit without slips at the knock score 27: the
+/// histories the model weighs above nothing are the table's, each weighing 1.
+#[test]
+fn without_slips_at_the_tables_knock_score_the_weights_are_the_tables_count() {
+    let mut prior = [0.0; KNOCK_SCORES];
+    prior[27 - usize::from(crate::model::LOWEST_KNOCK)] = 1.0;
+    let strict: &'static Params = Box::leak(Box::new(Params {
+        prior,
+        slip: 1e-300,
+    }));
+    let mut checked = 0;
+    for (seed, seats, turns) in [(2, 4, 6), (4, 3, 6), (6, 2, 6), (9, 4, 10)] {
+        let Some(input) = position(seed, seats, turns) else {
+            continue;
+        };
+        let view = View::from_input(&input).unwrap();
+        let unseen: Vec<Card> = view.unseen.iter().collect();
+        for o in view.opponents.iter().filter(|o| !o.turns.is_empty()) {
+            let cancel = AtomicBool::new(false);
+            let filter = Filter { view: &view };
+            let table = Counter::walk(&view, o, &unseen, &cancel, filter).unwrap();
+            let model = Likelihood {
+                view: &view,
+                params: strict,
+            };
+            let weighed: Vec<(u64, u64, f64)> = Counter::walk(&view, o, &unseen, &cancel, model)
+                .unwrap()
+                .into_iter()
+                .map(|(k, h, w)| (k, sorted(h), w.iter().sum::<f64>()))
+                .filter(|e| e.2 > 1e-100)
+                .collect();
+            let table: Vec<(u64, u64, f64)> = table
+                .into_iter()
+                .map(|(k, h, n)| (k, sorted(h), n as f64))
+                .collect();
+            let extra: Vec<_> = weighed.iter().filter(|e| !table.contains(e)).collect();
+            let missing: Vec<_> = table.iter().filter(|e| !weighed.contains(e)).collect();
+            assert!(
+                extra.is_empty() && missing.is_empty(),
+                "seed {seed}, seat {}: {} weighed, {} counted; extra {:?}; missing {:?}",
+                o.seat,
+                weighed.len(),
+                table.len(),
+                &extra[..extra.len().min(4)],
+                &missing[..missing.len().min(4)]
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked >= 6, "only {checked}");
+}
+
+/// Over its budget, the walk is replaced by a sample of histories: on a position small enough
+/// for both, the sample's posterior is the walk's within its sampling error.
+#[test]
+fn the_sampled_posterior_agrees_with_the_walk() {
+    let p = Model::Person.params().unwrap();
+    let input = (1..60).find_map(|s| position(s, 3, 5)).unwrap();
+    let view = View::from_input(&input).unwrap();
+    let unseen: Vec<Card> = view.unseen.iter().collect();
+    let o = view.opponents.iter().find(|o| !o.turns.is_empty()).unwrap();
+    let cancel = AtomicBool::new(false);
+    let walked = Counter::walk(
+        &view,
+        o,
+        &unseen,
+        &cancel,
+        Likelihood {
+            view: &view,
+            params: p,
+        },
+    )
+    .unwrap();
+    let walked = normalised(walked.into_iter().map(|(k, _, w)| (k, w)));
+    let pool = normalised(
+        sampled(&view, o, &unseen, &cancel, p)
+            .into_iter()
+            .map(|(k, _, w)| (k, w)),
+    );
+    // The distribution of the hand's score, and of the knock score, in both.
+    let score = |m: &HashMap<u64, Weights>| {
+        let mut h = [0.0; 64];
+        let mut k = [0.0; KNOCK_SCORES];
+        for (bits, w) in m {
+            let mut cards: Vec<Card> = unseen_set(*bits).iter().collect();
+            cards.extend(o.known_held.iter());
+            let s = view
+                .public
+                .rules
+                .scoring
+                .score([cards[0], cards[1], cards[2]]);
+            h[usize::from(s.halves())] += w.iter().sum::<f64>();
+            for (a, b) in k.iter_mut().zip(w) {
+                *a += b;
+            }
+        }
+        (h, k)
+    };
+    let ((hw, kw), (hp, kp)) = (score(&walked), score(&pool));
+    let tv = |a: &[f64], b: &[f64]| a.iter().zip(b).map(|(x, y)| (x - y).abs()).sum::<f64>() / 2.0;
+    assert!(tv(&hw, &hp) < 0.03, "scores: {}", tv(&hw, &hp));
+    assert!(tv(&kw, &kp) < 0.02, "knock scores: {}", tv(&kw, &kp));
+}

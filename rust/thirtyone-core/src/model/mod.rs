@@ -1,0 +1,129 @@
+//! How the Oracle believes an opponent plays (`docs/oracle.md`, "Opponent models"):
+//!
+//! - [`Model::Table`]: the rule documents' computer player, the table's decision rule knocking at
+//!   27. What they did is a filter: a deal where the rule would have done otherwise is not a deal
+//!   of this round.
+//! - [`Model::Person`] and [`Model::Expert`]: a player whose rule is not known. They are read as
+//!   the table's rule with a knock score of their own that is itself unknown (a prior over 16 to
+//!   31, [`Params::prior`]), who now and then makes another legal move ([`Params::slip`]). What
+//!   they did is evidence weighed by its likelihood (`likelihood`): no move empties the
+//!   posterior, and their knock score is inferred from their play along with their cards.
+//!
+//! The expert's parameters are fitted from recorded play of the product's expert player
+//! (`benches/fit_expert.py`); the person's are a broad prior, for people.
+//!
+//! This room may use [`crate::hand`] and [`crate::round`].
+
+mod likelihood;
+
+pub use likelihood::{put_down_chance, start_chances, Weights};
+
+use crate::hand::decision::TABLE_KNOCK_AT;
+use crate::hand::Score;
+
+/// The knock scores a modelled player may have: [`LOWEST_KNOCK`] to 31, one weight each.
+pub const KNOCK_SCORES: usize = 16;
+/// The lowest of them, in points.
+pub const LOWEST_KNOCK: u8 = 16;
+
+/// How one opponent plays, as the Oracle models them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Hash)]
+pub enum Model {
+    /// The table's rule, knocking at 27: the rule documents' computer player.
+    #[default]
+    Table,
+    /// A player whose rule is unknown: a broad prior over their knock score, and slips.
+    Person,
+    /// The product's expert player, modelled like a person with parameters fitted to its play.
+    Expert,
+}
+
+/// A modelled player's parameters.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Params {
+    /// The prior chance of each knock score ([`LOWEST_KNOCK`] + i points), summing to 1.
+    pub prior: [f64; KNOCK_SCORES],
+    /// The chance that a decision is not the rule's: one of the other legal moves, each alike.
+    pub slip: f64,
+}
+
+/// A person: 90% spread evenly over knock scores 20 to 30, 10% over 16 to 19; one decision in
+/// ten not the rule's.
+const PERSON: Params = Params {
+    prior: [
+        0.025,
+        0.025,
+        0.025,
+        0.025, // 16-19
+        0.9 / 11.0,
+        0.9 / 11.0,
+        0.9 / 11.0,
+        0.9 / 11.0,
+        0.9 / 11.0,
+        0.9 / 11.0, // 20-25
+        0.9 / 11.0,
+        0.9 / 11.0,
+        0.9 / 11.0,
+        0.9 / 11.0,
+        0.9 / 11.0, // 26-30
+        0.0,        // 31
+    ],
+    slip: 0.1,
+};
+
+/// The expert, fitted by `benches/fit_expert.py` (see `docs/evidence.md`).
+const EXPERT: Params = PERSON;
+
+impl Model {
+    /// Every model, in the order of their names in messages.
+    pub const ALL: [Model; 3] = [Model::Table, Model::Person, Model::Expert];
+
+    /// The model of a name (`table`, `person`, `expert`).
+    pub fn from_name(name: &str) -> Option<Model> {
+        Model::ALL.into_iter().find(|m| m.name() == name)
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Model::Table => "table",
+            Model::Person => "person",
+            Model::Expert => "expert",
+        }
+    }
+
+    /// The parameters of a modelled player (None for the table's rule, which is a filter).
+    pub fn params(self) -> Option<&'static Params> {
+        match self {
+            Model::Table => None,
+            Model::Person => Some(&PERSON),
+            Model::Expert => Some(&EXPERT),
+        }
+    }
+}
+
+/// The knock score of index `i` of the weights.
+pub fn knock_score(i: usize) -> Score {
+    Score::from_points(LOWEST_KNOCK + i as u8)
+}
+
+/// The table's knock score, for a table player's deals.
+pub const TABLE_KNOCK: Score = TABLE_KNOCK_AT;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_prior_sums_to_one_and_every_model_has_its_name() {
+        for m in Model::ALL {
+            assert_eq!(Model::from_name(m.name()), Some(m));
+            if let Some(p) = m.params() {
+                assert!((p.prior.iter().sum::<f64>() - 1.0).abs() < 1e-12, "{m:?}");
+                assert!(p.slip > 0.0 && p.slip < 0.5);
+            }
+        }
+        assert_eq!(Model::from_name("Table"), None);
+        assert_eq!(knock_score(0), Score::from_points(16));
+        assert_eq!(knock_score(KNOCK_SCORES - 1), Score::from_points(31));
+    }
+}
