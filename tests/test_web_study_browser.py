@@ -18,7 +18,9 @@ import pytest
 
 pytest.importorskip("starlette", reason="the web extra is not installed: pip install '.[web]'")
 pytest.importorskip("uvicorn", reason="the web extra is not installed: pip install '.[web]'")
-pytest.importorskip("playwright", reason="Playwright is not installed: pip install '.[browser-test]'")
+pytest.importorskip(
+    "playwright", reason="Playwright is not installed: pip install '.[browser-test]'"
+)
 pytest.importorskip(
     "pytest_playwright", reason="pytest-playwright is not installed: pip install '.[browser-test]'"
 )

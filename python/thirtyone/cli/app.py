@@ -374,6 +374,15 @@ def _read_state(source: str) -> bytes:
         _fail(f"cannot read {saves.short(source)}: {err.strerror or err}")
 
 
+def _model_list(
+    _ctx: click.Context, _param: click.Parameter, value: str | None
+) -> list[str | None] | None:
+    """``--models``: a comma-separated list, ``-`` for your own seat (checked by the core)."""
+    if value is None:
+        return None
+    return [None if m.strip() == "-" else m.strip() for m in value.split(",")]
+
+
 @main.command()
 @click.argument("state_file", metavar="STATE.json")
 @click.option("--json", "as_json", is_flag=True, help="Print the advice as JSON (oracle.md).")
@@ -429,6 +438,13 @@ def _read_state(source: str) -> bytes:
     show_default=True,
     help="With lives in the state, game keeps each option's later knock score by p_win.",
 )
+@click.option(
+    "--models",
+    callback=_model_list,
+    metavar="M,M,…",
+    help="How each seat plays, one per seat in the state's order: table, person or expert, "
+    "- for your own (e.g. -,expert,table,person). Replaces the state's models.",
+)
 def oracle(
     state_file: str,
     as_json: bool,
@@ -442,6 +458,7 @@ def oracle(
     changes: dict[str, Any],
     sweeps: str,
     objective: str,
+    models: list[str | None] | None,
 ) -> None:
     """Ask the Oracle how safe each option is in the round of STATE.json (- reads standard
     input; the format is oracle.md's)."""
@@ -467,6 +484,7 @@ def oracle(
                 max_time=max_time,
                 target_margin=target_margin,
                 objective=objective,
+                models=models,
             )
     except ThirtyOneError as err:
         _fail(str(err))

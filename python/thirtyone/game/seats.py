@@ -8,7 +8,7 @@ as that seat saw it (:meth:`SeatView.state`, the Oracle's input); never another 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -79,6 +79,28 @@ class SeatView:
         return self._state()
 
 
+#: The Oracle's models of how a seat plays (a state's ``models``, ``oracle.md``).
+MODELS = ("table", "person", "expert")
+
+
+def model_of(policy: object) -> str:
+    """How the Oracle should read a seat played by ``policy``: its ``model`` attribute (the
+    table's rule at 27 is ``"table"``, another knock score ``"person"``, the Oracle's players
+    ``"expert"``). A seat without one (no policy: a driver plays it) is read by the table's rule,
+    as before there were models; the terminal and the browser say their player is a ``"person"``
+    (:class:`~thirtyone.game.Session`'s ``models``)."""
+    model = getattr(policy, "model", "table")
+    return model if model in MODELS else "table"
+
+
+def seat_models(policies: Sequence[object | None], you: int = 0) -> list[str]:
+    """Each seat's model for a game in which seat ``you`` is a person when no policy plays it
+    (the terminal's and the browser's player), every other seat its policy's."""
+    return [
+        "person" if seat == you and p is None else model_of(p) for seat, p in enumerate(policies)
+    ]
+
+
 class Policy(Protocol):
     """A computer seat: chooses each action from what the seat sees."""
 
@@ -94,6 +116,12 @@ class TablePolicy:
 
     def __init__(self, knock_at: float | None = TABLE_KNOCK_AT) -> None:
         self.knock_at = knock_at
+
+    @property
+    def model(self) -> str:
+        """The table's rule at its own knock score is the Oracle's ``table`` model; at another,
+        the Oracle does not know it: a ``person``."""
+        return "table" if self.knock_at == TABLE_KNOCK_AT else "person"
 
     def decide(self, view: SeatView) -> Action:
         phase, rules = view.pending.phase, view.rules.round_rules()

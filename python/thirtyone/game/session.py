@@ -27,7 +27,7 @@ from thirtyone._core import Action
 from thirtyone.errors import IllegalMoveError, RuleError, StateError
 from thirtyone.game.cards import parse_cards, shuffled_pack
 from thirtyone.game.rules import Rules
-from thirtyone.game.seats import Pending, Policy, SeatView, TablePolicy
+from thirtyone.game.seats import Pending, Policy, SeatView, TablePolicy, model_of
 
 __all__ = ["Event", "Game", "Pending", "Policy", "SeatView", "Session", "TablePolicy"]
 
@@ -83,12 +83,18 @@ class Session:
         names: Sequence[str] | None = None,
         on_event: Callable[[Event], None] | None = None,
         decks: Iterable[Sequence[str]] | None = None,
+        models: Sequence[str] | None = None,
     ) -> None:
         self.rules = rules or Rules.standard()
         n = self.rules.seats
         self.policies: list[Policy | None] = list(policies) if policies else [None] * n
         if len(self.policies) != n:
             raise RuleError(f"rule seats: {n} seats but {len(self.policies)} policies")
+        #: How the Oracle reads each game seat (``models`` of :meth:`view`): as given, else
+        #: each seat's policy's (:func:`model_of`; a seat without one: the table's rule).
+        self.models = list(models) if models else [model_of(p) for p in self.policies]
+        if len(self.models) != n:
+            raise RuleError(f"rule seats: {n} seats but {len(self.models)} models")
         self.names = list(names) if names else [f"Seat {i + 1}" for i in range(n)]
         if len(self.names) != n:
             raise RuleError(f"rule seats: {n} seats but {len(self.names)} names")
@@ -201,7 +207,8 @@ class Session:
     def view(self, seat: int | None = None) -> dict[str, Any]:
         """The current round as game seat ``seat`` sees it (default: the player to move), in the
         Oracle's input format (``oracle.md``): ``thirtyone.advise(session.view())``. Seats are
-        renumbered to the players still in the game, in turn order."""
+        renumbered to the players still in the game, in turn order. When an opponent is not a
+        player of the table's rule, ``models`` says how each seat plays (:attr:`models`)."""
         round_ = self._round
         if round_ is None:
             raise StateError("no round has been dealt yet")
@@ -211,7 +218,12 @@ class Session:
         if seat not in seats:
             raise StateError(f"seat {seat} is not in this round")
         rules = {"preset": "standard", **self.rules.to_dict()}
-        return round_.view(seats.index(seat), rules, [self.lives[s] for s in seats])
+        state = round_.view(seats.index(seat), rules, [self.lives[s] for s in seats])
+        models: list[str | None] = [self.models[s] for s in seats]
+        models[seats.index(seat)] = None
+        if any(m not in (None, "table") for m in models):
+            state["models"] = models
+        return state
 
     def add_listener(self, listener: Callable[[Event], None]) -> None:
         self._listeners.append(listener)

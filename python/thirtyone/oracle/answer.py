@@ -119,6 +119,9 @@ class Advice:
     #: Each opponent's round seat with the score of their hand in every deal the figures were
     #: played over (the read of that opponent the answer rests on).
     opponent_scores: dict[int, npt.NDArray[np.float64]] = field(default_factory=dict)
+    #: Each modelled opponent's round seat (``models``: a person, the expert) with the score
+    #: they knock at in every deal (what the answer believes of their knocks).
+    opponent_knocks: dict[int, npt.NDArray[np.float64]] = field(default_factory=dict)
     #: With the lives known: the option with the highest chance of winning the game (``None``
     #: without lives). ``best`` stays the round's answer.
     best_game: OptionAdvice | None = None

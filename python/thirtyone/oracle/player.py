@@ -105,7 +105,13 @@ class OraclePlayer:
     :class:`~thirtyone.errors.ThirtyOneError`) the player plays that turn by the table's rule;
     ``fallbacks`` counts such turns. ``advice`` is the last advice it asked for. ``objective``:
     ``"round"`` or ``"game"`` (see the module's docstring).
+
+    Other seats' Oracles read an Oracle player with the ``expert`` model (``model``), and it
+    reads each other seat by theirs (:func:`~thirtyone.game.seats.model_of`, in the state).
     """
+
+    #: How the Oracle reads this seat (a state's ``models``).
+    model = "expert"
 
     def __init__(
         self,

@@ -130,9 +130,10 @@ def _advice(raw: _core.Answer, checked: _core.State, names: Sequence[str] | None
         reason=reason,
         deals=raw.deals,
         playouts=raw.playouts,
-        warnings=raw.warnings,
+        warnings=[words.name_seats(w, names) for w in raw.warnings],
         unit=unit,
         opponent_scores=raw.opponent_scores,
+        opponent_knocks=raw.opponent_knocks,
         best_game=best_game,
         points=raw.points,
     )
@@ -150,12 +151,13 @@ def ask(
     max_time: float = 5.0,
     target_margin: float | None = None,
     objective: str = "round",
+    models: Sequence[str | None] | None = None,
 ) -> Advice:
     """The question of ``thirtyone oracle`` and of ``POST /api/oracle``: the state's text
-    read and checked (``preset`` and ``changes`` as in :func:`parse`), then :func:`advise`
-    with these settings (``max_time`` 0: no limit, as on the command line). Raises a
-    :class:`~thirtyone.errors.ThirtyOneError` naming the problem."""
-    state = parse(raw, preset=preset, changes=changes)
+    read and checked (``preset``, ``changes`` and ``models`` as in :func:`parse`), then
+    :func:`advise` with these settings (``max_time`` 0: no limit, as on the command line).
+    Raises a :class:`~thirtyone.errors.ThirtyOneError` naming the problem."""
+    state = parse(raw, preset=preset, changes=changes, models=models)
     return advise(
         state,
         deals=deals,

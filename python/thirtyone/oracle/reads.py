@@ -39,6 +39,19 @@ class Read:
     name: str
     scores: npt.NDArray[np.float64]
     took: tuple[str, ...]
+    #: For an opponent read by a model (a person, the expert: ``models``), the score they knock
+    #: at in each deal; None for a player of the table's rule (who knocks at 27).
+    knocks: npt.NDArray[np.float64] | None = None
+    #: They knocked this round.
+    knocked: bool = False
+
+    def knock_text(self) -> str | None:
+        """What the deals believe of their knocks (None for the table's rule): ``knocks at
+        about 22 or more`` (the median of their knock score over the deals)."""
+        if self.knocks is None or not len(self.knocks):
+            return None
+        median = float(np.quantile(self.knocks, 0.5, method="inverted_cdf"))
+        return f"knocks at about {score_text(median)} or more"
 
     def share_at_least(self, score: float) -> float:
         """The share of the consistent deals in which they hold ``score`` or more."""
@@ -57,9 +70,11 @@ class Read:
         """``Cara (took QD, JD): 14 to 25 in 8 deals of 10; 27 or more in 12%``."""
         low, high = self.middle()
         who = self.name + (f" (took {', '.join(self.took)})" if self.took else "")
+        knocks = self.knock_text()
         return (
             f"{who}: {score_text(low)} to {score_text(high)} in 8 deals of 10; "
             f"{score_text(HIGH)} or more in {pct(self.share_at_least(HIGH))}"
+            + (f"; {knocks}" if knocks else "")
         )
 
 
@@ -83,9 +98,17 @@ def reads(state: dict[str, Any], names: Sequence[str], advice: Advice) -> list[R
     (``state`` is the Oracle's input it answered, in round seats; ``names`` by round seat)."""
     took = held_from_pile(state)
     me, n_seats = state["me"], state["seats"]
+    knocker = next((t["seat"] for t in state["turns"] if t.get("knock")), None)
     seats = sorted(advice.opponent_scores, key=lambda s: (s - me) % n_seats)
     return [
-        Read(seat, names[seat], advice.opponent_scores[seat], tuple(took.get(seat, ())))
+        Read(
+            seat,
+            names[seat],
+            advice.opponent_scores[seat],
+            tuple(took.get(seat, ())),
+            advice.opponent_knocks.get(seat),
+            seat == knocker,
+        )
         for seat in seats
     ]
 
@@ -125,8 +148,25 @@ def why_line(advice: Advice, table_reads: Sequence[Read]) -> str | None:
         share = threat.share_at_least(target)
     if share < risk / 2:
         return None  # the line would explain little of the risk: the table says enough
-    head = f"{threat.name} took the {' and the '.join(threat.took)}: " if threat.took else ""
     return (
-        f"Why: {head}{threat.name} holds {what} in {pct(share)} of the deals consistent with "
-        f"{threat.name}'s play."
+        f"Why: {_why_head(threat)}{threat.name} holds {what} in {pct(share)} of {_deals(threat)}."
     )
+
+
+def _why_head(threat: Read) -> str:
+    """What the line starts from: the knock of a modelled knocker (and what it is read as), or
+    the cards they took from the pile."""
+    knocks = threat.knock_text()
+    if threat.knocked and knocks:
+        return f"{threat.name} knocked, read as a player who {knocks}: "
+    if threat.took:
+        return f"{threat.name} took the {' and the '.join(threat.took)}: "
+    return ""
+
+
+def _deals(threat: Read) -> str:
+    """The deals the share is of: consistent with a table player's play, weighed by a modelled
+    player's."""
+    if threat.knocks is not None:
+        return f"the deals, each weighed by how likely {threat.name}'s play is"
+    return f"the deals consistent with {threat.name}'s play"

@@ -8,7 +8,8 @@ have happened) and raises a :class:`~thirtyone.errors.ThirtyOneError` subclass o
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import json
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from thirtyone import _core
@@ -26,14 +27,33 @@ def parse(
     *,
     preset: str | None = None,
     changes: Mapping[str, Any] | None = None,
+    models: Sequence[str | None] | None = None,
 ) -> _core.State:
     """Read and check a state. ``preset`` replaces the state's rules; ``changes`` (option name to
-    value) apply on top of them."""
-    if isinstance(state, _core.State) and preset is None and not changes:
+    value) apply on top of them; ``models`` replaces the state's ``models`` (how each seat
+    plays: ``table``, ``person`` or ``expert``, anything for your own seat)."""
+    if isinstance(state, _core.State) and preset is None and not changes and models is None:
         return state
     if isinstance(state, _core.State):
-        raise StateError("rules can be changed only while reading a state, not after")
+        raise StateError("rules and models can be changed only while reading a state, not after")
+    if models is not None:
+        state = with_models(state, models)
     return _core.State.parse(state, preset, list((changes or {}).items()))
+
+
+def with_models(state: str | bytes | Mapping[str, Any], models: Sequence[str | None]) -> Any:
+    """``state`` with its ``models`` replaced (a state that is not a JSON object is left for the
+    core to name its problem)."""
+    if isinstance(state, Mapping):
+        return {**state, "models": list(models)}
+    try:
+        doc = json.loads(state)
+    except (ValueError, UnicodeDecodeError):
+        return state
+    if not isinstance(doc, dict):
+        return state
+    doc["models"] = list(models)
+    return json.dumps(doc)
 
 
 def from_game(game: Session, seat: int | None = None) -> dict[str, Any]:

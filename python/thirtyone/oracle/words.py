@@ -20,6 +20,7 @@ at every table.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -417,3 +418,14 @@ def _game_why(best: OptionAdvice, best_game: OptionAdvice, lives: Lives, unit: s
         "the game counts the lives every outcome leaves you and the others, not only whether "
         "you lose one this round"
     )
+
+
+_SEAT = re.compile(r"\bseat (\d+)(?='s\b| )")
+
+
+def name_seats(text: str, names: Sequence[str] | None) -> str:
+    """A warning of the core's with each round seat it names (``seat 2's play``) called by its
+    player's name when the names are known (a game's players)."""
+    if not names:
+        return text
+    return _SEAT.sub(lambda m: names[int(m[1])] if int(m[1]) < len(names) else m[0], text)

@@ -35,10 +35,11 @@ from thirtyone._core import Action
 from thirtyone.errors import SaveError as SaveError  # (saves.SaveError, as before)
 from thirtyone.errors import ThirtyOneError
 from thirtyone.game.rules import Rules
-from thirtyone.game.seats import Policy
+from thirtyone.game.seats import Policy, seat_models
 from thirtyone.game.session import Session
 from thirtyone.names import neutralise
 from thirtyone.oracle.player import OPPONENTS as OPPONENTS  # (saves.OPPONENTS, as before)
+from thirtyone.oracle.player import opponent
 from thirtyone.paths import data_dir as data_dir  # (saves.data_dir, as before)
 from thirtyone.paths import problem
 from thirtyone.paths import short as short  # (saves.short, as before)
@@ -440,7 +441,10 @@ def replayed(
     before: Callable[[Session, Action], None] | None = None,
 ) -> Session:
     """A session of the saved game (its rules, seed and names; ``policies`` for the computer
-    seats, None: every seat pushed) with its journal replayed (see :func:`replay`)."""
-    session = Session(saved.rules, policies, seed=saved.seed, names=saved.names)
+    seats, None: every seat pushed) with its journal replayed (see :func:`replay`). The Oracle
+    reads its seats as the game did: you a person, each opponent by their kind."""
+    kinds = [None, *(opponent(saved.opponents, s, saved.seed) for s in range(1, saved.rules.seats))]
+    models = seat_models(kinds)
+    session = Session(saved.rules, policies, seed=saved.seed, names=saved.names, models=models)
     replay(session, saved, where, before)
     return session

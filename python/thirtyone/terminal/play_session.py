@@ -26,7 +26,7 @@ from rich.text import Text
 
 from thirtyone.errors import IllegalMoveError
 from thirtyone.game.rules import Rules
-from thirtyone.game.seats import Policy, TablePolicy
+from thirtyone.game.seats import Policy, TablePolicy, seat_models
 from thirtyone.game.session import Session
 from thirtyone.oracle.player import opponent
 from thirtyone.store import saves
@@ -93,7 +93,14 @@ def play_game(
         table.advisor.on_advice = keeper.on_advice
     policies = [_your_seat(table)]
     policies += [opponent(table.opponents, s, table.seed) for s in range(1, len(names))]
-    game = Session(table.rules, policies, seed=table.seed, names=names, on_event=narrator)
+    game = Session(
+        table.rules,
+        policies,
+        seed=table.seed,
+        names=names,
+        on_event=narrator,
+        models=seat_models(policies),
+    )
     game.add_listener(keeper)  # (before the saver: a save holds the decisions up to it)
     narrator.game = game
     if saved is not None:

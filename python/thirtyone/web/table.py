@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from thirtyone._core import Action
+from thirtyone.game.seats import seat_models
 from thirtyone.game.session import Event, Session
 from thirtyone.oracle.player import opponent
 from thirtyone.store import saves
@@ -72,7 +73,10 @@ class Table:
         saved.decisions = self.keeper.kept  # (the save holds the decisions up to each event)
         n = saved.rules.seats
         policies = [None, *(opponent(saved.opponents, s, saved.seed) for s in range(1, n))]
-        self.session = Session(saved.rules, policies, seed=saved.seed, names=saved.names)
+        models = seat_models(policies)
+        self.session = Session(
+            saved.rules, policies, seed=saved.seed, names=saved.names, models=models
+        )
         self.session.add_listener(self.keeper)  # (before the save)
         self.saver = saves.Saver(saved, self.session, path, armed=False)
         self.session.add_listener(self._save)

@@ -204,4 +204,16 @@ impl PyAnswer {
         }
         Ok(reads)
     }
+
+    /// Each modelled opponent's seat (a person, the expert) with the score they knock at in
+    /// every deal the figures rest on.
+    #[getter]
+    fn opponent_knocks<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let knocks = PyDict::new(py);
+        for (seat, scores) in &self.inner.opponent_knocks {
+            let points: Vec<f64> = scores.iter().map(|s| s.points()).collect();
+            knocks.set_item(seat, points.into_pyarray(py))?;
+        }
+        Ok(knocks)
+    }
 }

@@ -94,11 +94,42 @@ fn weigh(view: &View, o: &Opponent, p: &Params, slots: &[Card]) -> Weights {
             p.slip / (legal - 1) as f64
         }
     };
+    // A start: the legal moves listed, each given its chance when the rule makes `rule`.
+    let start = |made: Start, rule: Start, moves: &[Start]| {
+        let knock_legal = moves.contains(&Start::Knock);
+        let others: Vec<Start> = moves
+            .iter()
+            .copied()
+            .filter(|&m| m != Start::Knock)
+            .collect();
+        if rule == Start::Knock {
+            return if made == Start::Knock {
+                1.0 - p.slip
+            } else {
+                p.slip / others.len() as f64
+            };
+        }
+        let alternatives = others.len() - 1;
+        match made {
+            Start::Knock => p.knock_slip,
+            m if m == rule => {
+                1.0 - if alternatives > 0 { p.slip } else { 0.0 }
+                    - if knock_legal { p.knock_slip } else { 0.0 }
+            }
+            _ => p.slip / alternatives as f64,
+        }
+    };
     let mut w = p.prior;
     for t in &o.turns {
         let may_knock = t.knock_open && knock_limits_allow(rules, hand);
         let top = t.may_take.then_some(t.top);
-        let legal = usize::from(may_knock) + usize::from(t.may_take) + 1;
+        let mut moves = vec![if t.stock_empty {
+            Start::Decline
+        } else {
+            Start::Draw
+        }];
+        moves.extend(t.may_take.then_some(Start::Take));
+        moves.extend(may_knock.then_some(Start::Knock));
         let (made, new, from_pile, discard, shows) = match t.act {
             OppAct::Knock => (Start::Knock, None, false, None, None),
             OppAct::Take { discard, shows } => {
@@ -121,7 +152,7 @@ fn weigh(view: &View, o: &Opponent, p: &Params, slots: &[Card]) -> Weights {
         }
         for (i, x) in w.iter_mut().enumerate() {
             let rule = choose_start(scoring, hand, top, may_knock, t.stock_empty, knock_score(i));
-            *x *= chance(rule == made, legal);
+            *x *= start(made, rule, &moves);
         }
         let (Some(new), Some(discard)) = (new, discard) else {
             continue;
@@ -228,6 +259,7 @@ fn without_slips_at_the_tables_knock_score_the_weights_are_the_tables_count() {
     let strict: &'static Params = Box::leak(Box::new(Params {
         prior,
         slip: 1e-300,
+        knock_slip: 1e-300,
     }));
     let mut checked = 0;
     for (seed, seats, turns) in [(2, 4, 6), (4, 3, 6), (6, 2, 6), (9, 4, 10)] {
@@ -244,8 +276,10 @@ fn without_slips_at_the_tables_knock_score_the_weights_are_the_tables_count() {
                 view: &view,
                 params: strict,
             };
-            let weighed: Vec<(u64, u64, f64)> = Counter::walk(&view, o, &unseen, &cancel, model)
-                .unwrap()
+            let Some(walked) = Counter::walk(&view, o, &unseen, &cancel, model) else {
+                continue; // over the weighed walk's budget
+            };
+            let weighed: Vec<(u64, u64, f64)> = walked
                 .into_iter()
                 .map(|(k, h, w)| (k, sorted(h), w.iter().sum::<f64>()))
                 .filter(|e| e.2 > 1e-100)

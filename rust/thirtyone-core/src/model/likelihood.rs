@@ -1,8 +1,11 @@
 //! The likelihood of what a modelled player did, one decision at a time: the start of a turn
 //! (knock, take, draw or decline) for each knock score they may have, and the card they put down.
 //!
-//! A decision is the rule's with chance `1 - slip`; each other legal move has `slip` shared
-//! evenly. A decision with one legal move has chance 1.
+//! A knock is deliberate: one the rule would not make at their knock score has chance
+//! `knock_slip`; one it would make has `1 - slip`, the other legal moves sharing `slip`. Any
+//! other decision is the rule's with chance `1 - slip` (less `knock_slip` where they could have
+//! knocked), each other legal move (a knock aside) sharing `slip`. A decision with one legal move
+//! has chance 1.
 
 use super::{knock_score, Params, KNOCK_SCORES};
 use crate::hand::decision::Start;
@@ -22,27 +25,41 @@ pub fn start_chances(
     score: Score,
     may_take: bool,
 ) -> Weights {
-    // Knock (when allowed), take (when allowed), and draw or, from an empty stock, decline.
-    let legal = usize::from(may_knock) + usize::from(may_take) + 1;
-    let by_rule = |rule: Start| chance(p, observed == rule, legal);
-    let mut w = [0.0; KNOCK_SCORES];
-    for (i, slot) in w.iter_mut().enumerate() {
-        let rule = if may_knock && score >= knock_score(i) {
-            Start::Knock
+    // Besides a knock: take (when allowed), and draw or, from an empty stock, decline.
+    let others = usize::from(may_take) + 1;
+    let knocking = start_chance(p, observed, Start::Knock, may_knock, others);
+    let not_knocking = start_chance(p, observed, never, may_knock, others);
+    std::array::from_fn(|i| {
+        if may_knock && score >= knock_score(i) {
+            knocking
         } else {
-            never
+            not_knocking
+        }
+    })
+}
+
+/// The chance of the `observed` start when the rule's is `rule`.
+fn start_chance(p: &Params, observed: Start, rule: Start, may_knock: bool, others: usize) -> f64 {
+    if rule == Start::Knock {
+        return if observed == Start::Knock {
+            1.0 - p.slip
+        } else {
+            p.slip / others as f64
         };
-        *slot = by_rule(rule);
     }
-    w
+    let knock = if may_knock { p.knock_slip } else { 0.0 };
+    let slip = if others > 1 { p.slip } else { 0.0 };
+    if observed == Start::Knock {
+        knock
+    } else if observed == rule {
+        1.0 - slip - knock
+    } else {
+        slip / (others - 1) as f64
+    }
 }
 
 /// The chance of putting down a card: the rule's (`is_rules`) or another of `legal` cards.
 pub fn put_down_chance(p: &Params, is_rules: bool, legal: usize) -> f64 {
-    chance(p, is_rules, legal)
-}
-
-fn chance(p: &Params, is_rules: bool, legal: usize) -> f64 {
     if legal <= 1 {
         1.0
     } else if is_rules {
@@ -57,7 +74,7 @@ mod tests {
     use super::*;
     use crate::model::{Model, LOWEST_KNOCK};
 
-    /// A knock at 22: impossible by the rule at knock scores above 22, so only a slip there.
+    /// A knock at 22: the rule's at knock scores up to 22, a knock slip above.
     #[test]
     fn a_knock_weighs_the_scores_at_or_below_the_hand_by_the_rule_and_the_rest_as_a_slip() {
         let p = Model::Person.params().unwrap();
@@ -71,10 +88,10 @@ mod tests {
         );
         for (i, &x) in w.iter().enumerate() {
             let k = LOWEST_KNOCK + i as u8;
-            let want = if k <= 22 { 1.0 - p.slip } else { p.slip / 2.0 };
+            let want = if k <= 22 { 1.0 - p.slip } else { p.knock_slip };
             assert!((x - want).abs() < 1e-15, "knock score {k}: {x}");
         }
-        // A draw by the same hand: the rule draws at every knock score above 22.
+        // A draw by the same hand: a slip where the rule knocks, the rule's move above.
         let w = start_chances(
             p,
             Start::Draw,
@@ -84,8 +101,9 @@ mod tests {
             true,
         );
         assert!((w[0] - p.slip / 2.0).abs() < 1e-15);
-        assert!((w[KNOCK_SCORES - 1] - (1.0 - p.slip)).abs() < 1e-15);
-        // Without a knock allowed, or the pile: fewer legal moves.
+        let want = 1.0 - p.slip - p.knock_slip;
+        assert!((w[KNOCK_SCORES - 1] - want).abs() < 1e-15);
+        // A take where the rule draws, no knock allowed: the one other move, a slip.
         let w = start_chances(
             p,
             Start::Take,
@@ -95,6 +113,16 @@ mod tests {
             true,
         );
         assert!(w.iter().all(|&x| (x - p.slip).abs() < 1e-15));
+        // A draw with no other move but a knock the rule does not make.
+        let w = start_chances(
+            p,
+            Start::Draw,
+            Start::Draw,
+            true,
+            Score::from_points(15),
+            false,
+        );
+        assert!(w.iter().all(|&x| (x - (1.0 - p.knock_slip)).abs() < 1e-15));
         let w = start_chances(
             p,
             Start::Draw,
@@ -106,5 +134,31 @@ mod tests {
         assert!(w.iter().all(|&x| x == 1.0));
         assert_eq!(put_down_chance(p, false, 4), p.slip / 3.0);
         assert_eq!(put_down_chance(p, true, 3), 1.0 - p.slip);
+    }
+
+    /// Over the legal moves of a start, the chances sum to 1 at every knock score.
+    #[test]
+    fn the_chances_of_the_legal_moves_sum_to_one() {
+        let p = Model::Person.params().unwrap();
+        for may_knock in [false, true] {
+            for may_take in [false, true] {
+                for never in [Start::Take, Start::Draw] {
+                    if never == Start::Take && !may_take {
+                        continue;
+                    }
+                    for score in [10, 20, 25, 30] {
+                        let mut legal = vec![Start::Draw];
+                        legal.extend(may_take.then_some(Start::Take));
+                        legal.extend(may_knock.then_some(Start::Knock));
+                        let s = Score::from_points(score);
+                        let total: Weights = legal.iter().fold([0.0; KNOCK_SCORES], |t, &m| {
+                            let c = start_chances(p, m, never, may_knock, s, may_take);
+                            std::array::from_fn(|i| t[i] + c[i])
+                        });
+                        assert!(total.iter().all(|&x| (x - 1.0).abs() < 1e-12), "{total:?}");
+                    }
+                }
+            }
+        }
     }
 }

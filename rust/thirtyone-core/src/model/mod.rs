@@ -43,12 +43,15 @@ pub enum Model {
 pub struct Params {
     /// The prior chance of each knock score ([`LOWEST_KNOCK`] + i points), summing to 1.
     pub prior: [f64; KNOCK_SCORES],
-    /// The chance that a decision is not the rule's: one of the other legal moves, each alike.
+    /// The chance that a decision is not the rule's: one of the other legal moves (a knock
+    /// aside), each alike.
     pub slip: f64,
+    /// The chance of a knock the rule would not make at their knock score.
+    pub knock_slip: f64,
 }
 
 /// A person: 90% spread evenly over knock scores 20 to 30, 10% over 16 to 19; one decision in
-/// ten not the rule's.
+/// ten not the rule's, one knock in a hundred below their knock score.
 const PERSON: Params = Params {
     prior: [
         0.025,
@@ -69,6 +72,7 @@ const PERSON: Params = Params {
         0.0,        // 31
     ],
     slip: 0.1,
+    knock_slip: 0.01,
 };
 
 /// The expert, fitted by `benches/fit_expert.py` (see `docs/evidence.md`).
@@ -119,7 +123,7 @@ mod tests {
             assert_eq!(Model::from_name(m.name()), Some(m));
             if let Some(p) = m.params() {
                 assert!((p.prior.iter().sum::<f64>() - 1.0).abs() < 1e-12, "{m:?}");
-                assert!(p.slip > 0.0 && p.slip < 0.5);
+                assert!(p.slip > 0.0 && p.slip < 0.5 && p.knock_slip > 0.0);
             }
         }
         assert_eq!(Model::from_name("Table"), None);

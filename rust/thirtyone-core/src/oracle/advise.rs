@@ -91,6 +91,9 @@ pub struct Advice {
     /// Each opponent's seat with the score of their hand in every deal the figures were played
     /// over, in the deals' order: the read of that opponent that the answer rests on.
     pub opponent_scores: Vec<(u8, Vec<Score>)>,
+    /// Each modelled opponent's seat (a person, the expert) with the score they knock at in
+    /// every deal, in the deals' order: what the answer believes of their knocks.
+    pub opponent_knocks: Vec<(u8, Vec<Score>)>,
     /// With the lives known: the option (index into `options`) with the highest `p_win`.
     pub best_game: Option<usize>,
     /// With the lives known: the game-level value is expected points (ranked placing), not a
@@ -109,6 +112,18 @@ fn opponent_scores(view: &View, deals: &[Deal]) -> Vec<(u8, Vec<Score>)> {
                 o.seat,
                 deals.iter().map(|d| scoring.score(d.hands[s])).collect(),
             )
+        })
+        .collect()
+}
+
+/// The score each modelled opponent knocks at in each deal.
+fn opponent_knocks(view: &View, deals: &[Deal]) -> Vec<(u8, Vec<Score>)> {
+    view.opponents
+        .iter()
+        .filter(|o| o.model != Model::Table)
+        .map(|o| {
+            let s = o.seat as usize;
+            (o.seat, deals.iter().map(|d| d.knock_at[s]).collect())
         })
         .collect()
 }
@@ -272,6 +287,7 @@ pub fn advise_modelled(
         let mut advice = rank(options, &eval, deals_used, playouts, target, warnings);
         advice.attempts = attempts;
         advice.opponent_scores = opponent_scores(&view, deals);
+        advice.opponent_knocks = opponent_knocks(&view, deals);
         advice.points = table.as_ref().is_some_and(|t| t.points());
         return Ok(advice);
     }

@@ -159,6 +159,7 @@ pub(super) fn rank(
         attempts: 0,
         warnings,
         opponent_scores: Vec::new(),
+        opponent_knocks: Vec::new(),
         best_game,
         points: false,
     }

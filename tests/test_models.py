@@ -1,0 +1,168 @@
+"""Opponent models (``models`` in a state, ``docs/oracle.md``): a person or the expert is read as
+the table's rule with a knock score of their own and slips, so that a knock at 17 is not read as
+"27 or more"; the table's model is the same answer as no models; bad models are named."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from helpers import ref_score
+from thirtyone import _core
+from thirtyone.cli.app import main
+from thirtyone.errors import StateError
+from thirtyone.game.seats import TablePolicy, model_of, seat_models
+from thirtyone.game.session import Session
+from thirtyone.oracle.player import OraclePlayer
+from thirtyone.oracle.query import advise
+from thirtyone.oracle.reads import reads, why_line
+from thirtyone.oracle.state import parse
+
+
+def low_knock() -> tuple[dict[str, Any], int]:
+    """A view of seat 0 after seat 1, a player knocking at 17 or more, knocked below 27: the
+    first such round over seeds 1, 2, … (seat 0 plays by the table's rule)."""
+    for seed in range(1, 400):
+        game = Session(None, [None, TablePolicy(17.0), TablePolicy(), TablePolicy()], seed=seed)
+        game.advance()
+        while not game.over and game.pending is not None:
+            state = game.view()
+            knocks = [t["seat"] for t in state["turns"] if t.get("knock")]
+            if knocks and game.seats[knocks[0]] == 1 and game.round is not None:
+                knocker = knocks[0]
+                assert state["models"][knocker] == "person"
+                if ref_score(game.round.hand(knocker)) < 27:
+                    return state, knocker
+                break
+            if knocks:
+                break
+            game.act(TablePolicy().decide(game.seat_view()))
+    raise AssertionError("no low knock in 400 seeds")
+
+
+def knocker_scores(state: dict[str, Any], knocker: int) -> list[float]:
+    deals, fallback = _core.sample_deals(parse(state), 400, seed=3)
+    assert fallback == []
+    return [ref_score(d["hands"][knocker]) for d in deals]
+
+
+def test_a_low_knock_is_read_as_a_low_knock_by_the_person_model_and_as_27_by_the_table() -> None:
+    state, knocker = low_knock()
+    person = knocker_scores(state, knocker)
+    table = knocker_scores({k: v for k, v in state.items() if k != "models"}, knocker)
+    # The table's rule knocks only at 27 or more: every deal of its read says so.
+    assert min(table) >= 27
+    # A person knocks at a score of their own: most deals give them less than 27.
+    assert sum(s < 27 for s in person) / len(person) > 0.5
+    deals, _ = _core.sample_deals(parse(state), 400, seed=3)
+    knock_at = [d["knock_at"][knocker] for d in deals]
+    assert all(16 <= k <= 31 for k in knock_at)
+    # (They knocked: a score above their hand's is read only as a slip.)
+    assert sum(k <= s for k, s in zip(knock_at, person, strict=True)) / len(person) > 0.8
+
+
+def test_the_why_line_and_the_read_say_what_the_model_believes() -> None:
+    state, knocker = low_knock()
+    names = ["You", "Ann", "Ben", "Cara"]
+    advice = advise(state, deals=400, playouts=1000, seed=2, max_time=None, names=names)
+    read = {r.seat: r for r in reads(state, names, advice)}[knocker]
+    assert read.knocked and read.knocks is not None
+    assert "knocks at about" in read.line()
+    line = why_line(advice, list(reads(state, names, advice)))
+    assert line is None or "27 or more in 100" not in line
+    assert line is None or "seat" not in line
+
+
+def test_the_table_model_is_the_answer_without_models() -> None:
+    game = Session(None, [None, TablePolicy(), TablePolicy(), TablePolicy()], seed=5)
+    game.advance()
+    state = game.view()
+    assert "models" not in state  # every opponent plays the table's rule
+    given = {**state, "models": [None if i == state["me"] else "table" for i in range(4)]}
+    a = advise(state, deals=300, playouts=800, seed=1, max_time=None)
+    b = advise(given, deals=300, playouts=800, seed=1, max_time=None)
+    assert a.to_dict() == b.to_dict()
+    assert a.opponent_knocks == {} and b.opponent_knocks == {}
+
+
+def test_a_game_says_how_each_seat_plays() -> None:
+    policies = [None, OraclePlayer.expert(seed=1), TablePolicy(24.0), TablePolicy()]
+    assert [model_of(p) for p in policies] == ["table", "expert", "person", "table"]
+    assert seat_models(policies) == ["person", "expert", "person", "table"]
+    game = Session(None, policies, seed=8, models=seat_models(policies))
+    game.advance()
+    state = game.view()
+    me = state["me"]
+    assert state["models"][me] is None
+    assert sorted(m for i, m in enumerate(state["models"]) if i != me) == [
+        "expert",
+        "person",
+        "table",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("bad", "message"),
+    [
+        ("robot", 'must be one of table, person, expert, not "robot"'),
+        (3, "must be one of table, person, expert, not a number"),
+        (None, "must be one of table, person, expert, not null"),
+        (["table"], "must be one of table, person, expert, not a list"),
+    ],
+)
+def test_a_bad_opponent_model_is_named_with_its_place(bad: Any, message: str) -> None:
+    game = Session(None, [None, TablePolicy(), TablePolicy(), TablePolicy()], seed=5)
+    game.advance()
+    state = game.view()
+    other = (state["me"] + 1) % 4
+    models: list[Any] = ["table"] * 4
+    models[other] = bad
+    with pytest.raises(StateError) as err:
+        parse({**state, "models": models})
+    assert str(err.value) == f"models[{other}] {message}" + (
+        " (only your own seat's entry may be anything)" if not isinstance(bad, str) else ""
+    )
+
+
+@pytest.mark.parametrize(
+    ("models", "message"),
+    [
+        (["table"], "models has 1 entries, but the table has 4 seats"),
+        ("expert", "a list of one model per seat"),
+        (["table"] * 10, "more than 9 entries"),
+    ],
+)
+def test_a_models_list_of_the_wrong_shape_is_refused(models: Any, message: str) -> None:
+    game = Session(None, [None, TablePolicy(), TablePolicy(), TablePolicy()], seed=5)
+    game.advance()
+    with pytest.raises(StateError, match=message):
+        parse({**game.view(), "models": models})
+
+
+def test_your_own_entry_may_be_anything() -> None:
+    game = Session(None, [None, TablePolicy(), TablePolicy(), TablePolicy()], seed=5)
+    game.advance()
+    state = game.view()
+    models: list[Any] = ["person"] * 4
+    models[state["me"]] = {"any": ["thing"]}
+    parse({**state, "models": models})
+
+
+def test_the_oracle_command_takes_models(tmp_path: Any) -> None:
+    game = Session(None, [None, TablePolicy(), TablePolicy(), TablePolicy()], seed=5)
+    game.advance()
+    state = game.view()
+    path = tmp_path / "state.json"
+    path.write_text(json.dumps(state))
+    models = ["expert"] * 4
+    models[state["me"]] = "-"
+    args = ["oracle", str(path), "--deals", "200", "--playouts", "500", "--seed", "1", "--json"]
+    run = CliRunner().invoke(main, [*args, "--models", ",".join(models)])
+    assert run.exit_code == 0, run.output
+    assert json.loads(run.output)["deals"] == 200
+    bad = CliRunner().invoke(main, [*args, "--models", "-,expert"])
+    assert bad.exit_code != 0
+    assert "models has 2 entries, but the table has 4 seats" in bad.output
+    assert "Traceback" not in bad.output
