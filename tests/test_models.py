@@ -69,7 +69,9 @@ def test_the_why_line_and_the_read_say_what_the_model_believes() -> None:
     advice = advise(state, deals=400, playouts=1000, seed=2, max_time=None, names=names)
     read = {r.seat: r for r in reads(state, names, advice)}[knocker]
     assert read.knocked and read.knocks is not None
-    assert "knocks at about" in read.line()
+    knock_from = read.knock_from()
+    assert knock_from is not None and 16 <= knock_from <= 31
+    assert "; knocks from about " in read.line()
     line = why_line(advice, list(reads(state, names, advice)))
     assert line is None or "27 or more in 100" not in line
     assert line is None or "seat" not in line

@@ -45,13 +45,18 @@ class Read:
     #: They knocked this round.
     knocked: bool = False
 
-    def knock_text(self) -> str | None:
-        """What the deals believe of their knocks (None for the table's rule): ``knocks at
-        about 22 or more`` (the median of their knock score over the deals)."""
+    def knock_from(self) -> float | None:
+        """The score they knock from, as the deals read it (the median over the deals); None
+        for the table's rule."""
         if self.knocks is None or not len(self.knocks):
             return None
-        median = float(np.quantile(self.knocks, 0.5, method="inverted_cdf"))
-        return f"knocks at about {score_text(median)} or more"
+        return float(np.quantile(self.knocks, 0.5, method="inverted_cdf"))
+
+    def knock_text(self) -> str | None:
+        """``knocks from about 22``: what the deals read of their knocks (None for the table's
+        rule)."""
+        k = self.knock_from()
+        return None if k is None else f"knocks from about {score_text(k)}"
 
     def share_at_least(self, score: float) -> float:
         """The share of the consistent deals in which they hold ``score`` or more."""
@@ -67,7 +72,8 @@ class Read:
         return float(low), float(high)
 
     def line(self) -> str:
-        """``Cara (took QD, JD): 14 to 25 in 8 deals of 10; 27 or more in 12%``."""
+        """``Cara (took QD, JD): 14 to 25 in 8 deals of 10; 27 or more in 12%`` (and for a
+        modelled opponent ``; knocks from about 22``)."""
         low, high = self.middle()
         who = self.name + (f" (took {', '.join(self.took)})" if self.took else "")
         knocks = self.knock_text()

@@ -81,7 +81,8 @@ def _show_reads(player: Seat, view: SeatView) -> None:
     except Exception as err:  # the read is optional: it must not end the game
         player.say(f"(no read this time: {err})")
         return
-    lines = [Text("Their hands, in the deals consistent with their play:", style="bold")]
+    head = "weighed by" if any(r.knocks is not None for r in found) else "consistent with"
+    lines = [Text(f"Their hands, in the deals {head} their play:", style="bold")]
     lines += [Text(f"  {r.line()}") for r in found]
     player.console.print(
         Panel(Text("\n").join(lines), title="Read", title_align="left", expand=False)
