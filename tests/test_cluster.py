@@ -19,7 +19,7 @@ import pytest
 from click.testing import CliRunner
 from thirtyone.cli.app import main
 from thirtyone.errors import SettingsError, ThirtyOneError
-from thirtyone.study import calibration, cluster, tournament
+from thirtyone.study import calibration, cluster, knock, tournament
 from thirtyone.study.cluster import Backend
 
 distributed = pytest.importorskip("distributed")
@@ -248,3 +248,8 @@ def test_the_cluster_extra_pins_the_dask_the_tests_use() -> None:
     assert name == "dask[distributed]"
     assert {f"dask=={version}", f"distributed=={version}"} <= set(extras["test"])
     assert distributed.__version__ == version
+
+
+def test_the_knock_atlas_is_the_same_on_the_cluster(scheduler: str) -> None:
+    settings = knock.Settings(rounds=200, seats=(3,), seed=2)
+    assert knock.compute(settings, Backend(cluster=scheduler)) == knock.compute(settings)

@@ -397,8 +397,9 @@ class Progress:
     """A progress callback writing ``games 37/200 (18%), 3 s`` over itself on ``stream``
     (stderr), at most every ``every`` seconds and at the end."""
 
-    def __init__(self, stream: Any = None, every: float = 0.5) -> None:
+    def __init__(self, stream: Any = None, every: float = 0.5, unit: str = "games") -> None:
         self.out = stream or sys.stderr
+        self.unit = unit
         self.every = every
         self.start = time.monotonic()
         self.last = self.start - every
@@ -412,7 +413,7 @@ class Progress:
         self.open = done < total
         end = "" if self.open else "\n"
         self.out.write(
-            f"\rgames {done:,}/{total:,} ({done / total:.0%}), {now - self.start:.0f} s{end}"
+            f"\r{self.unit} {done:,}/{total:,} ({done / total:.0%}), {now - self.start:.0f} s{end}"
         )
         self.out.flush()
 
@@ -424,9 +425,9 @@ class Progress:
             self.open = False
 
 
-def progress_line(stream: Any = None, every: float = 0.5) -> Progress:
-    """The :class:`Progress` line on ``stream`` (stderr)."""
-    return Progress(stream, every)
+def progress_line(stream: Any = None, every: float = 0.5, unit: str = "games") -> Progress:
+    """The :class:`Progress` line on ``stream`` (stderr), counting ``unit``."""
+    return Progress(stream, every, unit)
 
 
 def to_json(
