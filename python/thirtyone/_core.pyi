@@ -33,6 +33,7 @@ __all__ = [
     "choose_put_down",
     "choose_start",
     "game_value",
+    "knock_atlas",
     "parse_card",
     "parse_rules",
     "play_games",
@@ -228,6 +229,14 @@ def play_games(
     seed: int = 0,
     threads: int | None = None,
 ) -> list[int]: ...
+def knock_atlas(
+    rules: str | Mapping[str, Any] | None,
+    seats: int,
+    start: int,
+    rounds: int,
+    seed: int = 0,
+    threads: int | None = None,
+) -> dict[str, Any]: ...
 def set_cache_folders(folders: list[str | PathLike[str]]) -> None: ...
 def sample_deals(
     state: State, n: int, seed: int = 0, threads: int | None = None

@@ -21,6 +21,7 @@ from thirtyone.cli.manners import fail as _fail
 from thirtyone.cli.review import review_command
 from thirtyone.cli.serve import serve_command
 from thirtyone.cli.stats import stats_command
+from thirtyone.cli.study import study_group
 from thirtyone.cli.tournament import tournament_command
 from thirtyone.errors import RuleError, ThirtyOneError
 from thirtyone.game.rules import Rules
@@ -502,4 +503,5 @@ main.add_command(calibrate_command)
 main.add_command(tournament_command)
 main.add_command(review_command)
 main.add_command(stats_command)
+main.add_command(study_group)
 main.add_command(serve_command)

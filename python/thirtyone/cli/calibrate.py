@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, NoReturn
 import click
 
 from thirtyone.errors import ThirtyOneError
+from thirtyone.study import cluster as study_cluster
 from thirtyone.study import workers
 
 if TYPE_CHECKING:
@@ -62,6 +63,19 @@ def _fail(message: str) -> NoReturn:
     help="Worker processes playing games side by side, 1 to 64.",
 )
 @click.option(
+    "--cluster",
+    metavar="tcp://HOST:PORT",
+    help="Play the games on the Dask cluster whose scheduler is there instead of local "
+    "processes (needs pip install 'thirtyone[cluster]', and this thirtyone on every worker; "
+    "see docs/cluster.md). Same seed, same report.",
+)
+@click.option(
+    "--checkpoint",
+    type=click.Path(path_type=Path),
+    help="Keep each finished game's decisions in this file; the same command given it again "
+    "resumes a stopped run without replaying them.",
+)
+@click.option(
     "--seats", default="2-6", show_default=True, help="Seats per game, cycled (4, 2-6, 2,4)."
 )
 @click.option(
@@ -79,6 +93,8 @@ def calibrate_command(
     playouts: int,
     threads: int,
     jobs: int,
+    cluster: str | None,
+    checkpoint: Path | None,
     seats: str,
     out: Path,
 ) -> None:
@@ -106,26 +122,32 @@ def calibrate_command(
         workers=jobs,
         seats=table,
     )
+    backend = study_cluster.Backend(jobs, cluster, checkpoint)
     try:
         settings.check()
+        backend.check()
         calibration.check_out(out)
     except ThirtyOneError as err:
         _fail(str(err))
     with workers.stopping():
         try:
-            _run(settings, out)
+            _run(settings, backend, out)
         except KeyboardInterrupt as err:  # asked again while the results were told
             stop = workers.stopped(err)
             click.echo(f"Stopped by {stop.name}.", err=True)
             sys.exit(stop.status)
 
 
-def _run(settings: calibration.Settings, out: Path) -> None:
+def _run(settings: calibration.Settings, backend: study_cluster.Backend, out: Path) -> None:
     """Run, write and tell the report (of the decisions scored before a stop, if any)."""
     from thirtyone.study import calibration
 
     try:
-        report = calibration.calibrate(settings, echo=lambda line: click.echo(line, err=True))
+        report = calibration.calibrate(
+            settings, echo=lambda line: click.echo(line, err=True), backend=backend
+        )
+    except ThirtyOneError as err:
+        _fail(str(err))
     except KeyboardInterrupt as err:
         stop = workers.stopped(err)
         click.echo(
@@ -143,7 +165,12 @@ def _run(settings: calibration.Settings, out: Path) -> None:
         stop = report.stopped
         click.echo(
             f"Stopped by {stop.name} after {len(report.decisions):,} of "
-            f"{settings.decisions:,} decisions: the report covers those; written to {out}.",
+            f"{settings.decisions:,} decisions: the report covers those; written to {out}."
+            + (
+                " The same command resumes the run from its checkpoint."
+                if backend.checkpoint is not None
+                else ""
+            ),
             err=True,
         )
         sys.exit(stop.status)

@@ -10,6 +10,7 @@ import click
 
 from thirtyone.errors import ThirtyOneError
 from thirtyone.game.rules import Rules
+from thirtyone.study import cluster as study_cluster
 from thirtyone.study import tournament, tournament_plot, workers
 
 
@@ -72,6 +73,19 @@ def _players(ctx: click.Context, param: click.Parameter, value: str) -> tuple[st
     type=int,
     help=f"Worker processes, 1 to {tournament.MAX_JOBS} (default: every core).",
 )
+@click.option(
+    "--cluster",
+    metavar="tcp://HOST:PORT",
+    help="Play the games on the Dask cluster whose scheduler is there instead of local "
+    "processes (needs pip install 'thirtyone[cluster]', and this thirtyone on every worker; "
+    "see docs/cluster.md). Same seed, same results.",
+)
+@click.option(
+    "--checkpoint",
+    type=click.Path(path_type=Path),
+    help="Keep each finished batch of games in this file; the same command given it again "
+    "resumes a stopped run without replaying them.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
 @click.option(
     "--plot",
@@ -87,6 +101,8 @@ def tournament_command(
     playouts: int,
     seed: int,
     jobs: int | None,
+    cluster: str | None,
+    checkpoint: Path | None,
     as_json: bool,
     plot: Path | None,
 ) -> None:
@@ -106,27 +122,38 @@ def tournament_command(
         seed=seed,
         jobs=tournament.default_jobs() if jobs is None else jobs,
     )
+    backend = study_cluster.Backend(settings.jobs, cluster, checkpoint)
     try:
         settings.check()
+        backend.check()
         if plot is not None:
             tournament_plot.check(plot)
     except ThirtyOneError as err:
         _fail(str(err))
     with workers.stopping():
         try:
-            _play(settings, as_json, plot)
+            _play(settings, backend, as_json, plot)
         except KeyboardInterrupt as err:  # asked again while the results were told
             stop = workers.stopped(err)
             click.echo(f"Stopped by {stop.name}.", err=True)
             sys.exit(stop.status)
 
 
-def _play(settings: tournament.Settings, as_json: bool, plot: Path | None) -> None:
+def _play(
+    settings: tournament.Settings,
+    backend: study_cluster.Backend,
+    as_json: bool,
+    plot: Path | None,
+) -> None:
     """Play, then tell the results of the games played (all, or those before a stop)."""
     from thirtyone.study.calibration import strict_json
 
     progress = tournament.progress_line()
-    outcome = tournament.play(settings, progress)
+    try:
+        outcome = tournament.play(settings, progress, backend)
+    except ThirtyOneError as err:
+        progress.end()
+        _fail(str(err))
     progress.end()
     stop, played = outcome.stopped, outcome.played
     if stop is not None and played == 0:
@@ -141,7 +168,12 @@ def _play(settings: tournament.Settings, as_json: bool, plot: Path | None) -> No
     if stop is not None:
         click.echo(
             f"Stopped by {stop.name} after {played:,} of {settings.games:,} games: the results "
-            "count those games.",
+            "count those games."
+            + (
+                " The same command resumes the run from its checkpoint."
+                if backend.checkpoint is not None
+                else ""
+            ),
             err=True,
         )
     if plot is not None:  # (after the results, so that a failed write loses nothing)

@@ -38,7 +38,7 @@ from thirtyone.oracle.answer import Advice
 from thirtyone.oracle.player import play_option
 from thirtyone.oracle.query import advise as oracle_advise
 from thirtyone.oracle.state import parse
-from thirtyone.study import workers
+from thirtyone.study import cluster, workers
 
 # The run's settings and records, also reached from here (`calibration.Settings`).
 from thirtyone.study.calibration_records import Decision as Decision
@@ -225,6 +225,20 @@ def _play_game_default(args: tuple[int, Settings]) -> list[Decision]:
     return play_game(args[0], args[1])
 
 
+def _encode(decisions: list[Decision]) -> Any:
+    return [asdict(d) for d in decisions]
+
+
+def _decode(data: Any) -> list[Decision]:
+    return [Decision(**d) for d in data]
+
+
+def _header(settings: Settings) -> dict[str, Any]:
+    """What a checkpoint must have been written for (a batch is one game)."""
+    kept = {k: v for k, v in asdict(settings).items() if k not in ("workers", "decisions")}
+    return {"study": "calibrate", "settings": kept, "batch": 1}
+
+
 @dataclass
 class _Run:
     """The decisions recorded so far (whole games, in game order) and the games played."""
@@ -238,35 +252,40 @@ def _collect(
     advisor: Advisor | None,
     progress: Callable[[int, int], None] | None,
     into: _Run,
+    backend: cluster.Backend | None = None,
 ) -> None:
-    """Play games into ``into`` until ``settings.decisions`` decisions are recorded."""
+    """Play games into ``into`` until ``settings.decisions`` decisions are recorded (a batch
+    is one game; on ``backend``, by default ``settings.workers`` local processes)."""
+    if backend is None:
+        backend = cluster.Backend(jobs=settings.workers)
     if advisor is None:
         play: Callable[[tuple[int, Settings]], list[Decision]] = _play_game_default
-        jobs = settings.workers
     else:  # (a test double: played here, one game after the other)
-        play, jobs = (lambda args: play_game(args[0], args[1], advisor)), 1
-    with workers.Pool(play, jobs) as pool:
-        for decisions in pool.map((g, settings) for g in itertools.count()):
-            with workers.held():  # (a game is counted whole or not at all)
-                into.decisions.extend(decisions)
-                into.games += 1
-            if progress is not None:
-                progress(len(into.decisions), into.games)
-            if len(into.decisions) >= settings.decisions:
-                return
+        play, backend = (lambda args: play_game(args[0], args[1], advisor)), cluster.Backend()
+    backend.check()
+    games = ((g, settings) for g in itertools.count())
+    for decisions in cluster.batches(play, games, backend, (_encode, _decode), _header(settings)):
+        with workers.held():  # (a game is counted whole or not at all)
+            into.decisions.extend(decisions)
+            into.games += 1
+        if progress is not None:
+            progress(len(into.decisions), into.games)
+        if len(into.decisions) >= settings.decisions:
+            return
 
 
 def run(
     settings: Settings,
     advisor: Advisor | None = None,
     progress: Callable[[int, int], None] | None = None,
+    backend: cluster.Backend | None = None,
 ) -> list[Decision]:
     """Play games until ``settings.decisions`` decisions are recorded; the first that many, in
     game order (the same whatever ``workers``). ``advisor`` replaces ``thirtyone.advise`` (a
     test hook; it forces one worker). ``progress(decisions, games)`` is called after each game.
     """
     into = _Run()
-    _collect(settings, advisor, progress, into)
+    _collect(settings, advisor, progress, into, backend)
     return into.decisions[: settings.decisions]
 
 
@@ -289,6 +308,7 @@ def calibrate(
     *,
     advisor: Advisor | None = None,
     echo: Callable[[str], None] | None = None,
+    backend: cluster.Backend | None = None,
 ) -> Report:
     """Run, analyse, and (with ``out_dir``) :func:`save` the report. A run stopped (a
     KeyboardInterrupt: see :func:`thirtyone.workers.stopping`) after some decisions is reported
@@ -308,7 +328,7 @@ def calibrate(
 
     into, stop = _Run(), None
     try:
-        _collect(settings, advisor, progress, into)
+        _collect(settings, advisor, progress, into, backend)
     except KeyboardInterrupt as err:
         stop = workers.stopped(err)
         if not into.decisions:

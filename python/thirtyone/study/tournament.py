@@ -34,7 +34,7 @@ from thirtyone.game.rules import Rules
 from thirtyone.game.seats import TABLE_KNOCK_AT, Policy, TablePolicy
 from thirtyone.game.session import Event, Game
 from thirtyone.oracle.player import EXPERT_DEALS, EXPERT_PLAYOUTS, OraclePlayer
-from thirtyone.study import workers
+from thirtyone.study import cluster, workers
 from thirtyone.study.workers import Stopped
 
 #: The most games a run plays, and the most worker processes (more than the cores only share
@@ -220,8 +220,35 @@ def play_game(game: int, settings: Settings) -> list[Result]:
     return results
 
 
-def _play(args: tuple[int, Settings]) -> list[Result]:
-    return play_game(args[0], args[1])
+def _play_batch(args: tuple[int, int, Settings]) -> list[list[Result]]:
+    """The results of games ``start`` to ``stop - 1`` (a batch: see :mod:`.cluster`)."""
+    start, stop, settings = args
+    return [play_game(g, settings) for g in range(start, stop)]
+
+
+def batch_size(games: int) -> int:
+    """Games per batch: about 200 batches a run, 1 to 100 games each (a function of the
+    number of games alone, so that a checkpoint's batches are the same on any backend)."""
+    return max(1, min(100, games // 200))
+
+
+def _encode(batch: list[list[Result]]) -> Any:
+    return [[asdict(r) for r in game] for game in batch]
+
+
+def _decode(data: Any) -> list[list[Result]]:
+    return [[Result(**r) for r in game] for game in data]
+
+
+def _header(settings: Settings) -> dict[str, Any]:
+    """What a checkpoint must have been written for: the study and every setting that changes
+    its results (not the workers)."""
+    kept = {k: v for k, v in asdict(settings).items() if k != "jobs"}
+    return {
+        "study": "tournament",
+        "settings": {**kept, "players": list(settings.players)},
+        "batch": batch_size(settings.games),
+    }
 
 
 @dataclass
@@ -316,27 +343,37 @@ class Outcome:
     stopped: Stopped | None = None
 
 
-def play(settings: Settings, progress: Callable[[int, int], None] | None = None) -> Outcome:
+def play(
+    settings: Settings,
+    progress: Callable[[int, int], None] | None = None,
+    backend: cluster.Backend | None = None,
+) -> Outcome:
     """Play the tournament until its end or a stop (a KeyboardInterrupt: see
     :func:`thirtyone.workers.stopping`); one :class:`Tally` per entry of ``settings.players``
-    over the games played, with its 95% Wilson interval of the win rate. The games are counted
-    in game order, so a stopped run counts its first games, each whole. ``progress(done,
-    total)`` is called after each game."""
+    over the games played, with its 95% Wilson interval of the win rate. The games are played
+    in batches (on ``backend``: by default ``settings.jobs`` local processes) and counted in
+    game order, so a stopped run counts its first games, each whole, and the results are the
+    same on every backend. ``progress(done, total)`` is called after each batch."""
     from thirtyone import statistics as stats
 
     settings.check()
+    if backend is None:
+        backend = cluster.Backend(jobs=settings.jobs)
+    backend.check()
     tallies = [Tally(p, i + 1) for i, p in enumerate(settings.players)]
     played, stop = 0, None
-    chunk = max(1, min(16, settings.games // (8 * settings.jobs)))
+    size = batch_size(settings.games)
+    todo = ((g, min(g + size, settings.games), settings) for g in range(0, settings.games, size))
+    codec = (_encode, _decode)
     try:
-        with workers.Pool(_play, settings.jobs, chunk) as pool:
-            for results in pool.map((g, settings) for g in range(settings.games)):
-                with workers.held():  # (a game is counted whole or not at all)
+        for batch in cluster.batches(_play_batch, todo, backend, codec, _header(settings)):
+            with workers.held():  # (a batch is counted whole or not at all)
+                for results in batch:
                     for tally, result in zip(tallies, results, strict=True):
                         tally.add(result)
                     played += 1
-                if progress is not None:
-                    progress(played, settings.games)
+            if progress is not None:
+                progress(played, settings.games)
     except KeyboardInterrupt as err:
         stop = workers.stopped(err)
     for t in tallies:
@@ -344,9 +381,13 @@ def play(settings: Settings, progress: Callable[[int, int], None] | None = None)
     return Outcome(tallies, played, stop)
 
 
-def run(settings: Settings, progress: Callable[[int, int], None] | None = None) -> list[Tally]:
+def run(
+    settings: Settings,
+    progress: Callable[[int, int], None] | None = None,
+    backend: cluster.Backend | None = None,
+) -> list[Tally]:
     """The tallies of the whole tournament (:func:`play`); a stop is raised again."""
-    outcome = play(settings, progress)
+    outcome = play(settings, progress, backend)
     if outcome.stopped is not None:
         raise outcome.stopped
     return outcome.tallies
@@ -356,8 +397,9 @@ class Progress:
     """A progress callback writing ``games 37/200 (18%), 3 s`` over itself on ``stream``
     (stderr), at most every ``every`` seconds and at the end."""
 
-    def __init__(self, stream: Any = None, every: float = 0.5) -> None:
+    def __init__(self, stream: Any = None, every: float = 0.5, unit: str = "games") -> None:
         self.out = stream or sys.stderr
+        self.unit = unit
         self.every = every
         self.start = time.monotonic()
         self.last = self.start - every
@@ -371,7 +413,7 @@ class Progress:
         self.open = done < total
         end = "" if self.open else "\n"
         self.out.write(
-            f"\rgames {done:,}/{total:,} ({done / total:.0%}), {now - self.start:.0f} s{end}"
+            f"\r{self.unit} {done:,}/{total:,} ({done / total:.0%}), {now - self.start:.0f} s{end}"
         )
         self.out.flush()
 
@@ -383,9 +425,9 @@ class Progress:
             self.open = False
 
 
-def progress_line(stream: Any = None, every: float = 0.5) -> Progress:
-    """The :class:`Progress` line on ``stream`` (stderr)."""
-    return Progress(stream, every)
+def progress_line(stream: Any = None, every: float = 0.5, unit: str = "games") -> Progress:
+    """The :class:`Progress` line on ``stream`` (stderr), counting ``unit``."""
+    return Progress(stream, every, unit)
 
 
 def to_json(

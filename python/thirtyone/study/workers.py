@@ -236,11 +236,15 @@ class Pool(Generic[T, R]):
                 process.close()
             self._workers = []
 
-    def map(self, items: Iterable[T]) -> Iterator[R]:
-        """``fn(item)`` for each item, in order (the items are read as the work goes on)."""
+    def map(self, items: Iterable[T], done: Callable[[int, R], None] | None = None) -> Iterator[R]:
+        """``fn(item)`` for each item, in order (the items are read as the work goes on);
+        ``done(index, result)`` is called as each result arrives, in whatever order."""
         if not self._workers:
-            for item in items:
-                yield self.fn(item)
+            for index, item in enumerate(items):
+                result = self.fn(item)
+                if done is not None:
+                    done(index, result)
+                yield result
             return
         source = iter(items)
         chunks = iter(lambda: list(itertools.islice(source, self.chunk)), [])
@@ -268,10 +272,14 @@ class Pool(Generic[T, R]):
                 continue
             if not busy:
                 return
-            for done in wait(list(busy)):
-                assert isinstance(done, Connection)
-                ready[busy.pop(done)] = self._receive(done)
-                idle.append(done)
+            for ended in wait(list(busy)):
+                assert isinstance(ended, Connection)
+                index = busy.pop(ended)
+                ready[index] = results = self._receive(ended)
+                idle.append(ended)
+                if done is not None and not isinstance(results, BaseException):
+                    for k, result in enumerate(results):
+                        done(index * self.chunk + k, result)
 
     def _receive(self, conn: Connection) -> list[R] | BaseException:
         try:

@@ -7,7 +7,9 @@ use std::sync::Arc;
 
 use pyo3::exceptions::PyRuntimeWarning;
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
 use thirtyone_core::game::game_value::{GameValue, Unavailable};
+use thirtyone_core::game::knock_atlas as atlas;
 use thirtyone_core::game::{check_lives, play_games as play, settle as settle_round, GameRules};
 use thirtyone_core::oracle::input::Overrides;
 use thirtyone_core::{Error, MAX_SEATS};
@@ -173,4 +175,76 @@ pub fn play_games(
 #[pyfunction]
 pub fn set_cache_folders(folders: Vec<std::path::PathBuf>) {
     thirtyone_core::game::round_outcomes::set_folders(folders);
+}
+
+/// The knock atlas's counts (`thirtyone_core::game::knock_atlas`) of rounds `start` to
+/// `start + rounds - 1` at a table of `seats` players: one list per figure (`n`, `knock_safe`,
+/// `wait_safe`, `knock_lost`, `wait_lost`, `knock_win`, `wait_win`, `knock_win2`, `wait_win2`),
+/// each of `seats * laps * scores` numbers by (position, lap, score in half points), and
+/// `laps`, `scores`, and `values` (whether the chances of winning the game were counted: the
+/// game-value table at the table's lives is within bounds). `rounds` is bounded like `deals`.
+#[pyfunction]
+#[pyo3(
+    signature = (rules, seats, start, rounds, seed=Given::Whole(0), threads=None),
+    text_signature = "(rules, seats, start, rounds, seed=0, threads=None)"
+)]
+pub fn knock_atlas(
+    py: Python<'_>,
+    rules: Option<&Bound<'_, PyAny>>,
+    seats: usize,
+    start: u64,
+    rounds: Given,
+    seed: Given,
+    threads: Option<Given>,
+) -> PyResult<Py<PyDict>> {
+    let t = rule_set(rules, &Overrides::default())?;
+    if !(2..=MAX_SEATS).contains(&seats) {
+        return Err(Error::BadState(format!(
+            "the atlas needs 2 to {MAX_SEATS} seats, not {seats}"
+        )))
+        .py_err();
+    }
+    let rounds = settings::count("rounds", &rounds).py_err()?;
+    let start = usize::try_from(start)
+        .ok()
+        .filter(|s| s.checked_add(rounds).is_some_and(|e| e <= 1 << 48))
+        .ok_or_else(|| Error::BadSetting(format!("start {start} is out of range")))
+        .py_err()?;
+    let (seed, threads) = settings::seed_and_threads(&seed, threads.as_ref()).py_err()?;
+    let runner = montecarlo::Runner::new(threads, None, Arc::new(AtomicBool::new(false)));
+    let cells = py.detach(|| {
+        let lives = vec![t.lives; seats];
+        let values: Option<Vec<GameValue>> = (0..seats)
+            .map(|me| GameValue::new(&t.round, GameRules::of(&t), &lives, (me, 0), &runner, None))
+            .collect::<Result<_, _>>()
+            .ok();
+        let cells = atlas::knock_atlas(
+            &t.round,
+            seats as u8,
+            start..start + rounds,
+            seed,
+            values.as_deref(),
+            &runner,
+        );
+        cells.map(|c| (c, values.is_some()))
+    });
+    let (cells, valued) = cells.ok_or(Error::Cancelled).py_err()?;
+    let used = seats * atlas::LAPS * atlas::SCORES;
+    let out = PyDict::new(py);
+    out.set_item("laps", atlas::LAPS)?;
+    out.set_item("scores", atlas::SCORES)?;
+    out.set_item("values", valued)?;
+    let cells = &cells[..used];
+    let whole = |f: fn(&atlas::Cell) -> u64| cells.iter().map(f).collect::<Vec<u64>>();
+    let real = |f: fn(&atlas::Cell) -> f64| cells.iter().map(f).collect::<Vec<f64>>();
+    out.set_item("n", whole(|c| c.n))?;
+    out.set_item("knock_safe", whole(|c| c.knock_safe))?;
+    out.set_item("wait_safe", whole(|c| c.wait_safe))?;
+    out.set_item("knock_lost", whole(|c| c.knock_lost))?;
+    out.set_item("wait_lost", whole(|c| c.wait_lost))?;
+    out.set_item("knock_win", real(|c| c.knock_win))?;
+    out.set_item("wait_win", real(|c| c.wait_win))?;
+    out.set_item("knock_win2", real(|c| c.knock_win2))?;
+    out.set_item("wait_win2", real(|c| c.wait_win2))?;
+    Ok(out.unbind())
 }

@@ -55,7 +55,7 @@ mod _core {
     use crate::answer::{PyAnswer, PyOptionRecord};
 
     #[pymodule_export]
-    use crate::game::{game_value, play_games, set_cache_folders, settle};
+    use crate::game::{game_value, knock_atlas, play_games, set_cache_folders, settle};
 
     #[pymodule_export]
     use crate::game_rules::PyGameRules;

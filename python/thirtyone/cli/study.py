@@ -1,0 +1,96 @@
+"""``thirtyone study knock``: the strategy atlas of the knock (:mod:`thirtyone.study.knock`)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import NoReturn
+
+import click
+
+from thirtyone.errors import ThirtyOneError
+from thirtyone.study import cluster as study_cluster
+from thirtyone.study import knock, tournament, workers
+
+
+def _fail(message: str) -> NoReturn:
+    """Exit with status 2 after one line on standard error."""
+    click.echo(f"Error: {' '.join(message.split())}", err=True)
+    sys.exit(2)
+
+
+@click.group("study")
+def study_group() -> None:
+    """Studies of the game computed by the engine."""
+
+
+@study_group.command("knock")
+@click.option(
+    "--rounds",
+    type=int,
+    default=1_000_000,
+    show_default=True,
+    help=f"Rounds simulated per seat count and table, 1 to {knock.MAX_ROUNDS:,}.",
+)
+@click.option("--seats", default="2-9", show_default=True, help="Seat counts (4, 2-9, 2,4,6).")
+@click.option("--seed", type=int, default=1, show_default=True, help="Same seed, same atlas.")
+@click.option("--jobs", type=int, help="Worker processes, 1 to 64 (default: every core).")
+@click.option(
+    "--cluster",
+    metavar="tcp://HOST:PORT",
+    help="Compute on the Dask cluster whose scheduler is there (docs/cluster.md).",
+)
+@click.option(
+    "--checkpoint",
+    type=click.Path(path_type=Path),
+    help="Keep each finished batch in this file; the same command resumes from it.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the atlas as JSON.")
+def knock_command(
+    rounds: int,
+    seats: str,
+    seed: int,
+    jobs: int | None,
+    cluster: str | None,
+    checkpoint: Path | None,
+    as_json: bool,
+) -> None:
+    """The knock score that loses nothing most often, and the one that wins the game most
+    often, at each position and lap of a round at a table of table players, by seat count,
+    on the standard table and with a knock penalty of 1; and the first turn's survival of a
+    knock by score (see docs/strategy.md)."""
+    from thirtyone.study.calibration import parse_seats, strict_json
+
+    try:
+        table = parse_seats(seats)
+    except ValueError as err:
+        raise click.BadParameter(str(err), param_hint="--seats") from None
+    if jobs is not None and not 1 <= jobs <= tournament.MAX_JOBS:
+        _fail(f"jobs must be a whole number from 1 to {tournament.MAX_JOBS}, not {jobs}")
+    settings = knock.Settings(
+        rounds=rounds,
+        seats=tuple(sorted(set(table))),
+        seed=seed,
+        jobs=tournament.default_jobs() if jobs is None else jobs,
+    )
+    backend = study_cluster.Backend(settings.jobs, cluster, checkpoint)
+    try:
+        settings.check()
+        backend.check()
+    except ThirtyOneError as err:
+        _fail(str(err))
+    progress = tournament.progress_line(unit="batches")
+    with workers.stopping():
+        try:
+            totals = knock.compute(settings, backend, progress)
+        except ThirtyOneError as err:
+            progress.end()
+            _fail(str(err))
+        except KeyboardInterrupt as err:
+            progress.end()
+            stop = workers.stopped(err)
+            more = " The same command resumes from the checkpoint." if checkpoint else ""
+            click.echo(f"Stopped by {stop.name}: no atlas.{more}", err=True)
+            sys.exit(stop.status)
+    data = knock.to_json(settings, totals)
+    click.echo(strict_json(data, indent=1) if as_json else knock.report(data))

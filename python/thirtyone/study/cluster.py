@@ -1,0 +1,399 @@
+"""Where a study's batches are played: local worker processes, or a Dask cluster; and the
+checkpoint file that lets an interrupted study resume.
+
+A study (``thirtyone tournament``, ``thirtyone calibrate``) is cut into *batches*: batch ``i``
+is a range of games, each game seeded by its own index, and its result is what those games
+give (compact: counts, and the few numbers the report needs per game). :func:`batches` plays
+them on a :class:`Backend` and yields the results in batch order, whatever the order they were
+played in, so the same seed gives the same results whatever the backend, the number of workers
+or the batch order:
+
+- by default on :class:`thirtyone.study.workers.Pool` (local worker processes);
+- with ``cluster="tcp://HOST:8786"`` on an existing Dask distributed cluster
+  (:class:`ClusterPool`; needs the ``cluster`` extra). Every worker must run this version of
+  thirtyone: checked when connecting and again by each task;
+- with ``checkpoint=PATH``, each batch's result is written there as soon as it is played; a
+  run given the same file again takes the batches found there instead of playing them (the
+  file must be of the same study: :class:`Checkpoint` checks its header).
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import uuid
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from importlib.metadata import PackageNotFoundError
+from importlib.metadata import version as _version
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Generic, Protocol, TypeVar
+from urllib.parse import urlsplit
+
+from thirtyone import paths
+from thirtyone.errors import SettingsError, ThirtyOneError
+from thirtyone.study import workers
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+#: Seconds to wait for the scheduler to answer, and for its first worker.
+CONNECT_TIMEOUT = 10.0
+WORKER_TIMEOUT = 30.0
+#: The address schemes of a Dask scheduler that ``--cluster`` accepts.
+SCHEMES = ("tcp", "tls")
+#: The first line of a checkpoint file says what it is.
+CHECKPOINT_FORMAT = "thirtyone-checkpoint-1"
+
+
+def version() -> str:
+    """This thirtyone's version (its package metadata: the one pip reports)."""
+    try:
+        return _version("thirtyone")
+    except PackageNotFoundError:  # pragma: no cover - a source tree that was never installed
+        return "0+unknown"
+
+
+@dataclass(frozen=True)
+class Backend:
+    """Where batches are played: ``jobs`` local processes, or the Dask cluster at ``cluster``;
+    with ``checkpoint``, the file the finished batches are kept in."""
+
+    jobs: int = 1
+    cluster: str | None = None
+    checkpoint: Path | None = None
+
+    def check(self) -> None:
+        """Raise :class:`~thirtyone.errors.SettingsError` for an address that is not a Dask
+        scheduler's (``tcp://HOST:PORT``) or a checkpoint file that cannot be written."""
+        if self.cluster is not None:
+            check_address(self.cluster)
+        if self.checkpoint is not None and (
+            why := paths.problem(self.checkpoint, create_folder=False)
+        ):
+            raise SettingsError(f"--checkpoint {paths.short(self.checkpoint)}: {why}")
+
+
+def check_address(address: str) -> None:
+    """SettingsError unless ``address`` is ``tcp://HOST:PORT`` (or ``tls://``)."""
+    shown = address[:80]
+    try:
+        parts = urlsplit(address)
+        port = parts.port
+    except ValueError:
+        port = None
+        parts = None
+    if (
+        parts is None
+        or parts.scheme not in SCHEMES
+        or not parts.hostname
+        or port is None
+        or parts.path not in ("", "/")
+        or parts.query
+        or parts.fragment
+    ):
+        raise SettingsError(
+            f"--cluster needs a Dask scheduler's address like tcp://HOST:8786, not {shown!r}"
+        )
+
+
+class Runner(Protocol[T, R]):
+    """What plays items: :class:`~thirtyone.study.workers.Pool` or :class:`ClusterPool`."""
+
+    def __enter__(self) -> Runner[T, R]: ...
+
+    def __exit__(
+        self, kind: type[BaseException] | None, err: BaseException | None, tb: TracebackType | None
+    ) -> None: ...
+
+    def map(
+        self, items: Iterable[T], done: Callable[[int, R], None] | None = None
+    ) -> Iterator[R]: ...
+
+
+class _Indexed(Generic[T, R]):
+    """``fn`` over ``(index, item)``, giving ``(index, fn(item))`` (picklable when ``fn`` is
+    a module-level function)."""
+
+    def __init__(self, fn: Callable[[T], R]) -> None:
+        self.fn = fn
+
+    def __call__(self, pair: tuple[int, T]) -> tuple[int, R]:
+        return pair[0], self.fn(pair[1])
+
+
+def batches(
+    fn: Callable[[T], R],
+    items: Iterable[T],
+    backend: Backend,
+    codec: tuple[Callable[[R], Any], Callable[[Any], R]] | None = None,
+    header: dict[str, Any] | None = None,
+) -> Iterator[R]:
+    """``fn(item)`` for each batch of ``items``, in their order, played on ``backend``;
+    ``fn`` must be a module-level function (it is pickled). With ``backend.checkpoint``, the
+    batches are kept there, written with ``codec`` (encode, decode: to and from JSON values),
+    and the file's ``header`` must match (the study and its settings)."""
+    keep = None
+    if backend.checkpoint is not None:
+        if codec is None or header is None:
+            raise ValueError("a checkpoint needs a codec and a header")
+        keep = Checkpoint(backend.checkpoint, header, codec[0], codec[1])
+        keep.open()
+    indexed: _Indexed[T, R] = _Indexed(fn)
+    runner: Runner[tuple[int, T], tuple[int, R]]
+    if backend.cluster is not None:
+        runner = ClusterPool(indexed, backend.cluster)
+    else:
+        runner = workers.Pool(indexed, backend.jobs)
+    found: dict[int, R] = {} if keep is None else keep.found
+    skip = set(found)  # (``found`` empties as its batches are yielded)
+    todo = ((i, item) for i, item in enumerate(items) if i not in skip)  # (read lazily)
+
+    def record(_position: int, pair: tuple[int, R]) -> None:
+        if keep is not None:
+            keep.record(pair[0], pair[1])
+
+    with runner:
+        played = runner.map(todo, record)
+        index = 0
+        while True:
+            if index in found:
+                yield found.pop(index)
+            else:
+                pair = next(played, None)
+                if pair is None:
+                    return
+                yield pair[1]
+            index += 1
+
+
+class Checkpoint(Generic[R]):
+    """A file of finished batches: a header line (the study and its settings), then one line
+    a batch, ``{"batch": i, "result": ...}``, appended and flushed as each is played. A last
+    line cut short (the run killed while writing it) is ignored."""
+
+    def __init__(
+        self,
+        path: Path,
+        header: dict[str, Any],
+        encode: Callable[[R], Any],
+        decode: Callable[[Any], R],
+    ) -> None:
+        self.path, self.encode, self.decode = path, encode, decode
+        self.header = {"format": CHECKPOINT_FORMAT, **header}
+        self.found: dict[int, R] = {}
+
+    def _refuse(self, why: str) -> SettingsError:
+        return SettingsError(f"--checkpoint {paths.short(self.path)}: {why}")
+
+    def open(self) -> None:
+        """Read the batches already there (checking the header), or start the file."""
+        try:
+            if self.path.exists() and self.path.stat().st_size > 0:
+                self._read()
+            else:
+                with self.path.open("w", encoding="utf-8") as f:
+                    f.write(json.dumps(self.header, sort_keys=True) + "\n")
+        except OSError as err:
+            raise self._refuse(paths.why(err, self.path)) from None
+
+    def _read(self) -> None:
+        with self.path.open(encoding="utf-8") as f:
+            lines = f.read().split("\n")
+        try:
+            head = json.loads(lines[0])
+        except ValueError:
+            head = None
+        if not isinstance(head, dict) or head.get("format") != CHECKPOINT_FORMAT:
+            raise self._refuse("not a thirtyone checkpoint file")
+        if head != json.loads(json.dumps(self.header, sort_keys=True)):
+            raise self._refuse(
+                "it was written by another study or other settings (the same command, "
+                "with the same settings, resumes it; or give another file)"
+            )
+        for number, line in enumerate(lines[1:], start=2):
+            if not line.strip():
+                continue
+            try:
+                entry = json.loads(line)
+                self.found[int(entry["batch"])] = self.decode(entry["result"])
+            except (ValueError, KeyError, TypeError):
+                if number == len(lines) or (number == len(lines) - 1 and not lines[-1]):
+                    break  # (a last line cut short)
+                raise self._refuse(f"line {number} is damaged") from None
+        if lines[-1]:  # (an unfinished last line: the next batch starts on its own line)
+            with self.path.open("a", encoding="utf-8") as f:
+                f.write("\n")
+
+    def record(self, index: int, result: R) -> None:
+        """Append batch ``index``'s result, on disk before this returns."""
+        line = json.dumps({"batch": index, "result": self.encode(result)}, allow_nan=False)
+        with workers.held(), self.path.open("a", encoding="utf-8") as f:
+            f.write(line + "\n")
+            f.flush()
+            os.fsync(f.fileno())
+
+
+def _worker_version() -> str:
+    """The thirtyone version of the process this runs in (a Dask worker)."""
+    return version()
+
+
+class VersionMismatch(RuntimeError):
+    """A task reached a worker running another version of thirtyone."""
+
+
+def _checked(fn: Callable[[T], R], expected: str, item: T) -> R:
+    """``fn(item)`` on a worker, refused when the worker's thirtyone is not ``expected``."""
+    mine = version()
+    if mine != expected:
+        raise VersionMismatch(f"a worker runs thirtyone {mine}, this client thirtyone {expected}")
+    return fn(item)
+
+
+def _mismatch(versions: dict[str, str], ours: str) -> str | None:
+    """The refusal for workers whose version is not ``ours`` (None: all match)."""
+    other = {addr: v for addr, v in sorted(versions.items()) if v != ours}
+    if not other:
+        return None
+    addr, theirs = next(iter(other.items()))
+    more = f" (and {len(other) - 1} more)" if len(other) > 1 else ""
+    return (
+        f"the worker {addr}{more} runs thirtyone {theirs}, this client runs thirtyone {ours}: "
+        "every worker must run the same version (pip install the same thirtyone there)"
+    )
+
+
+class ClusterPool(Generic[T, R]):
+    """``fn`` over items on the Dask cluster whose scheduler is at ``address``, the results in
+    the items' order (the same interface as :class:`~thirtyone.study.workers.Pool`). Entering
+    connects and checks every worker's version; leaving, for whatever reason (a Ctrl-C), cancels
+    the tasks still on the cluster and disconnects."""
+
+    def __init__(self, fn: Callable[[T], R], address: str, expected: str | None = None) -> None:
+        self.fn, self.address = fn, address
+        self.expected = version() if expected is None else expected
+        self.client: Any = None
+        self._dask: Any = None
+        self._futures: dict[Any, int] = {}
+        self._token = uuid.uuid4().hex[:12]
+
+    def __enter__(self) -> ClusterPool[T, R]:
+        check_address(self.address)
+        try:
+            self._dask = _distributed()
+        except ImportError:
+            raise ThirtyOneError(
+                "--cluster needs Dask's distributed scheduler: pip install 'thirtyone[cluster]'"
+            ) from None
+        try:
+            self.client = self._dask.Client(
+                self.address, timeout=CONNECT_TIMEOUT, set_as_default=False, asynchronous=False
+            )
+        except (OSError, TimeoutError, ValueError) as err:
+            raise ThirtyOneError(
+                f"cannot reach a Dask scheduler at {self.address[:80]}: {_first_line(err)}"
+            ) from None
+        try:
+            self._check_workers()
+        except BaseException:
+            self.close()
+            raise
+        return self
+
+    def _check_workers(self) -> None:
+        try:
+            self.client.wait_for_workers(1, timeout=WORKER_TIMEOUT)
+        except (OSError, TimeoutError) as err:
+            raise ThirtyOneError(
+                f"the Dask cluster at {self.address[:80]} has no worker ({_first_line(err)})"
+            ) from None
+        try:
+            versions = self.client.run(_worker_version)
+        except Exception as err:
+            raise ThirtyOneError(
+                f"a worker of the Dask cluster at {self.address[:80]} cannot run thirtyone "
+                f"(is it installed there?): {_first_line(err)}"
+            ) from None
+        if why := _mismatch(versions, self.expected):
+            raise ThirtyOneError(why)
+
+    def __exit__(
+        self, kind: type[BaseException] | None, err: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Cancel the tasks still on the cluster and disconnect."""
+        if self.client is None:
+            return
+        with workers.held():
+            try:
+                if self._futures:
+                    self.client.cancel(list(self._futures), force=True)
+            finally:
+                self._futures = {}
+                self.client.close(timeout=CONNECT_TIMEOUT)
+                self.client = None
+
+    def _window(self) -> int:
+        """How many tasks to keep on the cluster: four for each of its threads."""
+        found = self.client.scheduler_info()["workers"].values()
+        threads = sum(int(w.get("nthreads", 1)) for w in found)
+        return max(8, 4 * threads)
+
+    def map(self, items: Iterable[T], done: Callable[[int, R], None] | None = None) -> Iterator[R]:
+        """``fn(item)`` for each item, in order; ``done(index, result)`` as each ends."""
+        source = enumerate(items)
+        ready: dict[int, R] = {}
+        wanted, more, window = 0, True, self._window()
+        while True:
+            while more and len(self._futures) + len(ready) < window:
+                step = next(source, None)
+                if step is None:
+                    more = False
+                    break
+                index, item = step
+                key = f"thirtyone-{self._token}-{index}"
+                future = self.client.submit(
+                    _checked, self.fn, self.expected, item, key=key, pure=False
+                )
+                self._futures[future] = index
+            if wanted in ready:
+                yield ready.pop(wanted)
+                wanted += 1
+                continue
+            if not self._futures:
+                return
+            with self.client.as_current():
+                finished, _ = self._dask.wait(list(self._futures), return_when="FIRST_COMPLETED")
+            for future in finished:
+                index = self._futures.pop(future)
+                ready[index] = self._result(future)
+                if done is not None:
+                    done(index, ready[index])
+
+    def _result(self, future: Any) -> R:
+        try:
+            result: R = future.result()
+        except VersionMismatch as err:
+            raise ThirtyOneError(f"{err}: every worker must run the same version") from None
+        except ThirtyOneError:
+            raise
+        except Exception as err:
+            raise ThirtyOneError(
+                f"a task failed on the Dask cluster: {type(err).__name__}: {_first_line(err)}"
+            ) from None
+        return result
+
+
+def _distributed() -> Any:
+    """Dask's ``distributed`` module (ImportError without the ``cluster`` extra); untyped."""
+    return importlib.import_module("distributed")
+
+
+def _first_line(err: BaseException) -> str:
+    text = str(err).strip().splitlines()
+    return text[0][:200] if text else type(err).__name__

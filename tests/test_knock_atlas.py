@@ -1,0 +1,128 @@
+"""``thirtyone study knock``: the atlas's counts checked against a second route (rounds dealt and
+played here, turn by turn, through the binding's ``Round``), its best scores against its own
+counts, the same atlas on every backend and cut, and bad input refused."""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+
+import pytest
+from click.testing import CliRunner
+from thirtyone import _core
+from thirtyone._core import Action
+from thirtyone.cli.app import main
+from thirtyone.game.cards import PACK
+from thirtyone.study import knock
+from thirtyone.study.cluster import Backend
+
+STANDARD = {"preset": "standard"}
+
+
+def play_out(r: _core.Round) -> list[int]:
+    while not r.is_over:
+        r.play_rule_turn(27)
+    return r.losses()
+
+
+def second_route(seats: int, rounds: int, seed: int) -> dict[tuple[int, int], list[int]]:
+    """Per (position, lap 0..1): [decisions, knock lost nothing, wait lost nothing], from rounds
+    dealt here and played turn by turn by the table's rule, each decision tried both ways."""
+    rng = random.Random(seed)
+    out: dict[tuple[int, int], list[int]] = {}
+    for _ in range(rounds):
+        deck = list(PACK)
+        rng.shuffle(deck)
+        r = _core.Round(None, seats, 0, deck)  # (None: the standard table)
+        while not r.is_over and r.knocker is None and r.turns_played < 2 * seats:
+            me, lap = r.to_move, r.turns_played // seats
+            if r.may_knock():
+                knock_copy = r.copy()
+                knock_copy.apply(Action("knock"))
+                wait_copy = r.copy()
+                wait_copy.play_rule_turn(None)  # (None: this turn never knocks)
+                cell = out.setdefault((me, lap), [0, 0, 0])
+                cell[0] += 1
+                cell[1] += play_out(knock_copy)[me] == 0
+                cell[2] += play_out(wait_copy)[me] == 0
+            r.play_rule_turn(27)
+    return out
+
+
+def z(k1: int, n1: int, k2: int, n2: int) -> float:
+    """The two-proportion z statistic."""
+    p = (k1 + k2) / (n1 + n2)
+    se = math.sqrt(p * (1 - p) * (1 / n1 + 1 / n2))
+    return 0.0 if se == 0 else (k1 / n1 - k2 / n2) / se
+
+
+def test_the_atlas_agrees_with_rounds_played_turn_by_turn() -> None:
+    seats, rounds = 3, 20_000
+    atlas = _core.knock_atlas(STANDARD, seats, 0, rounds, seed=11)
+    laps, scores = atlas["laps"], atlas["scores"]
+    direct = second_route(seats, 3_000, seed=12)
+    for (pos, lap), (n, k_safe, w_safe) in direct.items():
+        sl = slice((pos * laps + lap) * scores, (pos * laps + lap + 1) * scores)
+        an = sum(atlas["n"][sl])
+        # The first player decides on every round's first turn (but those a 31 shown at the
+        # deal ends); the others unless a knock or a shown 31 came first.
+        if (pos, lap) == (0, 0):
+            assert an > 0.99 * rounds and n > 0.99 * 3_000
+        assert abs(an / rounds - n / 3_000) < 0.05
+        assert abs(z(sum(atlas["knock_safe"][sl]), an, k_safe, n)) < 4.5, (pos, lap)
+        assert abs(z(sum(atlas["wait_safe"][sl]), an, w_safe, n)) < 4.5, (pos, lap)
+
+
+def test_the_best_knock_score_is_the_best_of_the_counts() -> None:
+    atlas = _core.knock_atlas(STANDARD, 2, 0, 5_000, seed=3)
+    (row, *_) = knock.summary(atlas)
+    assert (row["position"], row["lap"]) == (0, 0) and row["decisions"] > 0.99 * 5_000
+    scores = atlas["scores"]
+    n, ks, ws = (atlas[k][:scores] for k in ("n", "knock_safe", "wait_safe"))
+    # Every threshold, counted by hand: none beats the one chosen.
+    by_k = [(sum(ks[k:]) + sum(ws[:k])) / sum(n) for k in range(scores + 1)]
+    assert row["round"]["p_safe"] == pytest.approx(max(by_k))
+    lo, hi = row["round"]["ci"]
+    assert lo < row["round"]["p_safe"] < hi
+    # The game's figures are there (2 seats, 3 lives: the game-value table is small) and chances.
+    assert atlas["values"] and 0 < row["game"]["p_win"] < 1
+
+
+def test_the_same_atlas_whatever_the_workers_and_the_cut(monkeypatch: pytest.MonkeyPatch) -> None:
+    settings = knock.Settings(rounds=300, seats=(2,), seed=4)
+    monkeypatch.setattr(knock, "BATCH", 70)
+    one = knock.compute(settings)
+    assert knock.compute(settings, Backend(jobs=2)) == one  # (to the last digit)
+    monkeypatch.setattr(knock, "BATCH", 300)
+    whole = knock.compute(settings)
+    for key, counts in whole.items():
+        for field in knock.FIELDS:  # (the sums of chances only to rounding: added otherwise)
+            assert counts[field] == pytest.approx(one[key][field], abs=1e-9), field
+
+
+def test_the_command_prints_the_atlas_and_its_json() -> None:
+    r = CliRunner().invoke(
+        main, ["study", "knock", "--rounds", "400", "--seats", "2", "--jobs", "1", "--json"]
+    )
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.stdout)
+    (penalty2, penalty1) = sorted(data["tables"], key=lambda t: -t["knock_penalty"])
+    assert (penalty2["seats"], penalty1["knock_penalty"]) == (2, 1)
+    assert {row["position"] for row in penalty2["rows"]} == {0, 1}
+    r = CliRunner().invoke(main, ["study", "knock", "--rounds", "400", "--seats", "2"])
+    assert r.exit_code == 0 and "2 seats, knock penalty 2" in r.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["--rounds", "0"], "rounds must be from 1"),
+        (["--seats", "1"], "seats must be 2 to 9"),
+        (["--jobs", "0"], "jobs must be"),
+        (["--cluster", "nowhere"], "like tcp://HOST:8786"),
+    ],
+)
+def test_bad_input_is_refused(args: list[str], words: str) -> None:
+    r = CliRunner().invoke(main, ["study", "knock", *args])
+    assert r.exit_code == 2 and words in r.output and "Traceback" not in r.output
