@@ -160,7 +160,7 @@ impl<'a> Playouts<'a> {
     /// orders the stock's draws.
     fn finish(&self, round: &mut Round, rng: Rng, my_knock_at: Score) {
         match round.turn_rule() {
-            TurnRule::Table(t) => self.finish_by(round, rng, my_knock_at, TurnRule::Table(t)),
+            TurnRule::Standard => self.finish_by(round, rng, my_knock_at, TurnRule::Standard),
             rule => self.finish_by(round, rng, my_knock_at, rule),
         }
     }
@@ -203,7 +203,7 @@ impl<'a> Playouts<'a> {
     /// The shared trajectory: outcomes for every threshold and for never.
     fn sweep(&self, round: &mut Round, rng: Rng, out: &mut Outcomes<'_>) {
         match round.turn_rule() {
-            TurnRule::Table(t) => self.sweep_by(round, rng, out, TurnRule::Table(t)),
+            TurnRule::Standard => self.sweep_by(round, rng, out, TurnRule::Standard),
             rule => self.sweep_by(round, rng, out, rule),
         }
     }
