@@ -17,12 +17,16 @@ fn naive_score(cards: [Card; 3]) -> Score {
     Score::from_points(by_suit.into_iter().max().unwrap_or(0))
 }
 
+/// Rule 4's order of a card: value, not the card just drawn, suit, rank (smaller goes first).
+type TieBreak = (u8, bool, u8, u8);
+
 /// Rules 2 to 4 read from `rules.md`: among the cards that may go (not a card taken from the
 /// pile), the one whose going keeps the best score; ties to the lowest value, then the card just
 /// drawn, then suit order (clubs, diamonds, hearts, spades), then the lower rank. The kept hand
 /// is the hand with that card replaced by the new one (the hand itself when the new card goes).
 fn naive_put_down(hand: [Card; 3], new: Card, from_pile: bool) -> PutDown {
-    let mut best: Option<(Score, (u8, bool, u8, u8), usize)> = None;
+    // The best so far: the score kept, the tie-break's order (smaller goes first), the slot.
+    let mut best: Option<(Score, TieBreak, usize)> = None;
     for slot in 0..4 {
         if from_pile && slot == 3 {
             continue;
