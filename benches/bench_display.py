@@ -36,6 +36,8 @@ def _value(row: dict[str, Any]) -> str:
         return f"{v:.2f}x" if v < 100 else f"{v:,.0f}x"
     if unit == "MB":
         return f"{v:.1f} MB"
+    if unit == "count":
+        return f"{v:.3f}" if v < 10 else f"{v:,.1f}"
     return _big(v)
 
 
@@ -57,6 +59,7 @@ def show(r: dict[str, Any]) -> None:
         _deals(console, r)
     _scaling_and_reference(console, r)
     _instructions_and_memory(console, r)
+    _host_independent(console, r)
     _targets(console, r)
 
 
@@ -69,6 +72,9 @@ def _header(console: Console, r: dict[str, Any]) -> None:
         f"{m['load_average_after'][0]:.2f} after; commit {str(r['git']['commit'])[:10]}"
         f"{' + uncommitted changes' if r['git']['code_dirty'] else ''}"
     )
+    caches = m.get("caches") or {}
+    if caches:
+        console.print("Caches (first CPU): " + ", ".join(f"{k} {v}" for k, v in caches.items()))
     share = m.get("others_share_during_run")
     if share is not None:
         style = "red" if share > 0.15 else "green"
@@ -229,6 +235,33 @@ def _instructions_and_memory(console: Console, r: dict[str, Any]) -> None:
             for n, q in mem["queries"].items()
         )
     )
+
+
+def _host_independent(console: Console, r: dict[str, Any]) -> None:
+    """Instructions and simulated small-cache misses per turn, beside the turn rate timed on
+    this host."""
+    from rich.table import Table
+
+    hi = r.get("host_independent") or {}
+    if "skipped" in hi:
+        console.print(f"[yellow]Host-independent figures skipped: {hi['skipped']}[/yellow]")
+        return
+    if not hi:
+        return
+    t = Table(title="Per table-rule turn, host-independent (valgrind) beside this host's rate")
+    for col in ("position", "instructions", "LL misses (512 KB)", "D1 misses", "turns/s/core"):
+        t.add_column(col, justify="left" if col == "position" else "right")
+    for name, f in hi["positions"].items():
+        rate = r["latency"].get(name, {}).get("turns_per_s_per_core")
+        t.add_row(
+            name,
+            f"{f['instructions_per_turn']:.1f}",
+            f"{f['ll_misses_per_turn']:.4f}",
+            f"{f['d1_misses_per_turn']:.3f}",
+            _big(rate),
+        )
+    console.print(t)
+    console.print(f"[dim]{hi['method']}[/dim]")
 
 
 def _targets(console: Console, r: dict[str, Any]) -> None:

@@ -30,6 +30,21 @@ def _cpu_model() -> str:
     return f"{name} ({', '.join(ids)})" if ids else name
 
 
+def _caches() -> dict[str, str]:
+    """The first CPU's caches by level and kind (``L1d``, ``L1i``, ``L2``, ``L3``) with their
+    sizes as the kernel gives them (``/sys/devices/system/cpu/cpu0/cache``; empty where there is
+    none): the figures' speed depends on them, so every run records them."""
+    out: dict[str, str] = {}
+    for index in sorted(Path("/sys/devices/system/cpu/cpu0/cache").glob("index*")):
+        try:
+            level, kind, size = ((index / f).read_text().strip() for f in ("level", "type", "size"))
+        except OSError:
+            continue
+        suffix = {"Data": "d", "Instruction": "i"}.get(kind, "")
+        out[f"L{level}{suffix}"] = size
+    return out
+
+
 def _git(*args: str) -> str | None:
     try:
         out = subprocess.run(
@@ -45,6 +60,7 @@ def machine() -> dict[str, Any]:
     core = Path(_core.__file__)
     return {
         "cpu": _cpu_model(),
+        "caches": _caches(),
         "logical_cpus": os.cpu_count(),
         "usable_cpus": affinity,
         "load_average": list(os.getloadavg()),

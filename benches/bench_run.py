@@ -26,6 +26,7 @@ from bench_query import (
     timed,
 )
 from bench_targets import targets
+from bench_valgrind import host_independent
 from memory_and_instructions import instructions, memory
 from positions import BenchPosition, bench_positions, fingerprint
 from thirtyone import _core
@@ -86,6 +87,9 @@ def run(prec: Precision, quick: bool, log: Log, callgrind: bool = False) -> dict
         ref, sp, prec, result["scaling"]["one_thread_s"], one_thread_deals, latency, log
     )
     result["memory"] = memory(by_name, prec, log)
+    result["host_independent"] = host_independent(by_name, prec, log)
+    if "skipped" in result["host_independent"]:
+        log(f"host-independent figures skipped: {result['host_independent']['skipped']}")
     if callgrind:
         ins = instructions(by_name[SCALING_POSITION], prec, latency, log)
         rate = result["reference"].get("rust_playouts_per_s_one_thread")

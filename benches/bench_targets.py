@@ -16,6 +16,10 @@ TARGET_GAME_LEVEL_RATIO = 1.5
 TARGET_SCALING = 1.8
 TARGET_MEMORY_MB = 50.0
 TARGET_REFERENCE_RATIO = 1_000.0
+#: Host-independent (valgrind): instructions per table-rule turn, and last-level data misses
+#: per turn with a simulated 512 KB last level ("near zero once warm": one turn in a hundred).
+TARGET_INSTRUCTIONS_PER_TURN = 120.0
+TARGET_LL_MISSES_PER_TURN = 0.01
 
 
 class _Rows:
@@ -70,6 +74,21 @@ def targets(r: dict[str, Any], quick: bool) -> list[dict[str, Any]]:
         TARGET_REFERENCE_RATIO,
         True,
         "x",
+    )
+    hi = r.get("host_independent", {})
+    out.row(
+        "instructions per table-rule turn (callgrind, worst position)",
+        hi.get("instructions_per_turn"),
+        TARGET_INSTRUCTIONS_PER_TURN,
+        False,
+        "count",
+    )
+    out.row(
+        "last-level misses per turn, 512 KB simulated (cachegrind, worst position)",
+        hi.get("ll_misses_per_turn"),
+        TARGET_LL_MISSES_PER_TURN,
+        False,
+        "count",
     )
     return out.rows
 

@@ -6,10 +6,12 @@ measured on the shipped build."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from bench_query import ROOT, Precision
@@ -27,7 +29,12 @@ BUILD = [
     "--example",
     "count_turns",
 ]
-BINARY = ROOT / "target" / "profiling" / "examples" / "count_turns"
+
+
+def target_dir() -> Path:
+    """Where cargo builds: ``CARGO_TARGET_DIR`` when it is set (relative to the repository),
+    else the repository's ``target``."""
+    return ROOT / os.environ.get("CARGO_TARGET_DIR", "target")
 
 
 def counted_turns(
@@ -52,7 +59,11 @@ def counted_turns(
         "positions": {p.name: p.round_state for p in positions},
     }
     run = subprocess.run(
-        [str(BINARY)], input=json.dumps(job), capture_output=True, text=True, timeout=1800
+        [str(target_dir() / "profiling" / "examples" / "count_turns")],
+        input=json.dumps(job),
+        capture_output=True,
+        text=True,
+        timeout=1800,
     )
     if run.returncode != 0:
         return {"error": "the counting run failed: " + run.stderr.strip()[-300:]}

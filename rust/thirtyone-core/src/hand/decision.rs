@@ -277,3 +277,7 @@ mod tests {
         assert_eq!(p.score, Score::from_points(20));
     }
 }
+
+#[cfg(test)]
+#[path = "decision_tests.rs"]
+mod exhaustive;

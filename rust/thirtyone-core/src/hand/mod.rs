@@ -1,13 +1,11 @@
 //! A hand of three cards and what it is worth, whatever the table around it: the pack, card
 //! text and card sets (`cards`); hand scores with every scoring option (`scoring`); the table's
 //! decision rule over a hand, the one implementation of the computer players and of the
-//! Oracle's model of every player (`decision`); and that rule's put-down worked out once for
-//! standard scoring (`put_downs`). This room may use only [`crate::error`]; every other room
-//! builds on it.
+//! Oracle's model of every player (`decision`). This room may use only [`crate::error`]; every
+//! other room builds on it.
 
 mod cards;
 pub mod decision;
-pub(crate) mod put_downs;
 mod scoring;
 
 pub use cards::{same_cards, Card, CardSet, RANKS, SUITS};

@@ -174,7 +174,7 @@ impl<'a> Playouts<'a> {
         let mut k = *knock_at;
         k[usize::from(self.view.me)] = my_knock_at;
         match round.turn_rule() {
-            TurnRule::Table(t) => self.finish_by(round, rng, &k, TurnRule::Table(t)),
+            TurnRule::Standard => self.finish_by(round, rng, &k, TurnRule::Standard),
             rule => self.finish_by(round, rng, &k, rule),
         }
     }
@@ -213,7 +213,7 @@ impl<'a> Playouts<'a> {
     /// The shared trajectory: outcomes for every threshold and for never.
     fn sweep(&self, round: &mut Round, rng: Rng, knock_at: &KnockAt, out: &mut Outcomes<'_>) {
         match round.turn_rule() {
-            TurnRule::Table(t) => self.sweep_by(round, rng, knock_at, out, TurnRule::Table(t)),
+            TurnRule::Standard => self.sweep_by(round, rng, knock_at, out, TurnRule::Standard),
             rule => self.sweep_by(round, rng, knock_at, out, rule),
         }
     }

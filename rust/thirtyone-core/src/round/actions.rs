@@ -7,7 +7,6 @@ use super::dealt::{word, STOCK_SLOTS};
 use super::public::{Move, Source, Stage};
 use super::Round;
 use crate::error::{Error, Result};
-use crate::hand::put_downs::HandKey;
 use crate::hand::{Card, Score};
 
 /// One step of a turn.
@@ -185,7 +184,7 @@ impl Round {
     fn put_down_with_new(&mut self, card: Card, new: Card, hide: bool) {
         let kept = kept_after(self.hand(self.public.to_move), new, card);
         let score = self.score_table.score(kept);
-        self.finish_put_down(card, kept, score, HandKey::of(kept), hide);
+        self.finish_put_down(card, kept, score, hide);
     }
 
     /// Take the top card of the stock. In a playout (`shuffle` given) the stock is in no
@@ -215,12 +214,9 @@ impl Round {
         card: Card,
         kept: [Card; 3],
         score: Score,
-        key: HandKey,
         hide: bool,
     ) {
         let seat = self.public.to_move as usize;
-        debug_assert_eq!(key, HandKey::of(kept));
-        self.keys[seat] = key;
         self.hands[seat] = word(kept);
         self.scores[seat] = score;
         self.hid_31[seat] = hide;

@@ -6,7 +6,6 @@
 
 use super::public::{knock_limits, knock_limits_allow_with, End, Move, PublicRound, Stage};
 use crate::error::{Error, Result};
-use crate::hand::put_downs::HandKey;
 use crate::hand::{Card, CardSet, Score, ScoreTable};
 use crate::rules::{FirstTurnKnock, RoundRules, MAX_SEATS};
 
@@ -47,8 +46,6 @@ pub struct Round {
     pub(crate) scores: [Score; MAX_SEATS],
     /// How this table scores a hand (looked up once, not every turn).
     pub(super) score_table: ScoreTable,
-    /// Each hand's key in the put-down table (`put_downs`), kept with the hands.
-    pub(super) keys: [HandKey; MAX_SEATS],
 }
 
 /// Field by field: with a derived clone the sweep's copy of a round (at each of its branches)
@@ -65,7 +62,6 @@ impl Clone for Round {
             hid_31: self.hid_31,
             scores: self.scores,
             score_table: self.score_table,
-            keys: self.keys,
         }
     }
 }
@@ -110,7 +106,6 @@ impl Round {
             hid_31: [false; MAX_SEATS],
             scores: scores_of(&rules, seats, &hands),
             score_table: rules.scoring.table(),
-            keys: keys_of(seats, &hands),
         };
         if rules.first_turn_knock != FirstTurnKnock::Blind {
             round.look();
@@ -143,7 +138,6 @@ impl Round {
             public: public.clone(),
             scores: scores_with(score_table, public.seats, &hands),
             score_table,
-            keys: keys_of(public.seats, &hands),
             hands: padded(&hands),
             stock: cards,
             drawn: drawn.unwrap_or(public.top),
@@ -261,16 +255,6 @@ impl Round {
         self.public.knock_closed().is_none()
             && knock_limits_allow_with(&self.public.rules, self.hand(self.public.to_move), now)
     }
-}
-
-/// The keys of the first `seats` hands (see `put_downs`).
-#[inline(always)]
-fn keys_of(seats: u8, hands: &[[Card; 3]; MAX_SEATS]) -> [HandKey; MAX_SEATS] {
-    let mut keys = [HandKey::default(); MAX_SEATS];
-    for (key, hand) in keys.iter_mut().zip(hands).take(usize::from(seats)) {
-        *key = HandKey::of(*hand);
-    }
-    keys
 }
 
 /// A hand as one word: its cards' bytes, the fourth zero (so that a put-down stores it at once).

@@ -9,7 +9,6 @@ use super::turn_count;
 use super::{Action, Round, Source};
 use super::{Move, Stage};
 use crate::hand::decision::{self, Start};
-use crate::hand::put_downs::{HandKey, Keyed, PutDowns};
 use crate::hand::{Card, Score, ScoreTable};
 
 /// A whole turn as it was played, for the game's record.
@@ -56,9 +55,10 @@ impl Round {
         rule: TurnRule,
     ) -> TurnRecord {
         debug_assert_eq!(
-            matches!(rule, TurnRule::Table(_)),
+            matches!(rule, TurnRule::Standard),
             self.score_table.is_standard()
         );
+        let table = rule.table();
         let seat = self.public.to_move;
         let mut rec = TurnRecord {
             seat,
@@ -82,21 +82,13 @@ impl Round {
         turn_count::add();
         let hand = self.hand(seat);
         let now = self.score(seat);
-        let key = self.keys[seat as usize];
         let top = self.public.top;
         let may_take = self.public.may_take().then_some(top);
         // Only asked when the score would knock.
         let may_knock = now >= knock_at && self.may_knock_with(now);
         let stock_empty = self.public.stock_len == 0;
-        let (start, take) = match rule {
-            TurnRule::Table(puts) => {
-                let take = Keyed { puts, key, hand };
-                decision::start_by(now, may_take, may_knock, stock_empty, knock_at, &take)
-            }
-            TurnRule::Scored(table) => {
-                decision::start_with(table, hand, now, may_take, may_knock, stock_empty, knock_at)
-            }
-        };
+        let (start, take) =
+            decision::start_with(table, hand, now, may_take, may_knock, stock_empty, knock_at);
         let (source, new, choice) = match (start, take) {
             (Start::Knock, _) => {
                 self.public.knock();
@@ -110,11 +102,7 @@ impl Round {
             }
             (Start::Take, Some(p)) => {
                 self.public.draw(Source::Pile);
-                let next = match rule {
-                    TurnRule::Table(puts) => puts.next_asked(key, top),
-                    TurnRule::Scored(_) => HandKey::of(p.kept),
-                };
-                self.finish_put_down(p.card, p.kept, p.score, next, false);
+                self.finish_put_down(p.card, p.kept, p.score, false);
                 (Source::Pile, top, p)
             }
             _ => {
@@ -142,37 +130,41 @@ impl Round {
         debug_assert_eq!(self.refuse(Action::Draw(Source::Stock)), None);
         let seat = self.public.to_move;
         let new = self.pop_stock(shuffle);
-        let (hand, key) = (self.hand(seat), self.keys[seat as usize]);
-        let (p, next) = match rule {
-            TurnRule::Table(puts) => (puts.put_down(key, hand, new), puts.next_asked(key, new)),
-            TurnRule::Scored(table) => {
-                let p = decision::put_down_with(table, hand, self.score(seat), new, false);
-                (p, HandKey::of(p.kept))
-            }
-        };
+        let hand = self.hand(seat);
+        let p = decision::put_down_with(rule.table(), hand, self.score(seat), new, false);
         self.public.draw(Source::Stock);
-        self.finish_put_down(p.card, p.kept, p.score, next, false);
+        self.finish_put_down(p.card, p.kept, p.score, false);
         (new, p)
     }
 }
 
-/// How a turn by the table's rule chooses: from the put-down table (standard scoring: the same
-/// choices, read instead of worked out), or by scoring the candidates (scoring options).
+/// How a turn by the table's rule scores: standard scoring (the suit lanes, worked out in a few
+/// instructions from tables of a few kilobytes: nothing a small cache misses), or the scoring
+/// options' table. A loop matches on it once, so that each copy is compiled for one kind and
+/// the standard one tests no option.
 #[derive(Clone, Copy)]
 pub(crate) enum TurnRule {
-    Table(&'static PutDowns),
+    Standard,
     Scored(ScoreTable),
 }
 
 impl TurnRule {
-    /// The rule of a table that scores hands by `table` (the put-down table is built on first
-    /// use).
+    /// The rule of a table that scores hands by `table`.
     #[inline]
     pub(crate) fn of(table: ScoreTable) -> TurnRule {
         if table.is_standard() {
-            TurnRule::Table(PutDowns::get())
+            TurnRule::Standard
         } else {
             TurnRule::Scored(table)
+        }
+    }
+
+    /// The score table (a constant in the standard copy of a loop).
+    #[inline(always)]
+    pub(crate) fn table(self) -> ScoreTable {
+        match self {
+            TurnRule::Standard => ScoreTable::STANDARD,
+            TurnRule::Scored(table) => table,
         }
     }
 }
