@@ -21,12 +21,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
 from thirtyone import _core
 from thirtyone._core import Action
 from thirtyone.game.rules import Rules
@@ -87,62 +87,92 @@ def decision(view: SeatView, action: Action) -> Decision:
     )
 
 
-def chances(d: Decision, slip: float, knock_slip: float, rules: dict[str, object]) -> list[float]:
-    """The decision's likelihood at each knock score of ``KNOCKS``."""
-    if d.phase == "put_down":
-        assert d.new is not None
-        rule = _core.choose_put_down(list(d.hand), d.new, d.from_pile, rules)
-        legal = 3 if d.from_pile else 4
-        return [1.0 - slip if rule == d.made else slip / (legal - 1)] * len(KNOCKS)
-    others = int(d.may_take) + 1  # take, and draw (or decline)
-    out = []
-    for k in KNOCKS:
-        rule = _core.choose_start(list(d.hand), d.top, d.may_knock, d.stock_empty, float(k), rules)
-        if rule == "knock":
-            out.append(1.0 - slip if d.made == "knock" else slip / others)
-            continue
-        knock = knock_slip if d.may_knock else 0.0
-        other = slip if others > 1 else 0.0
-        if d.made == "knock":
-            out.append(knock)
-        elif d.made == rule:
-            out.append(1.0 - other - knock)
-        else:
-            out.append(slip / (others - 1))
-    return out
+@dataclass(frozen=True)
+class Rule:
+    """What the table's rule does at each decision, worked out once: for a start, whether it
+    knocks at each knock score and what it does otherwise; for a put-down, whether it puts down
+    the card put down. ``rounds`` gives each round's decisions' rows."""
+
+    start: np.ndarray  # (decisions,) a start (not a put-down)
+    knocks: np.ndarray  # (decisions, knock scores): the rule knocks at that score
+    made_knock: np.ndarray  # they knocked
+    made_never: np.ndarray  # they did what the rule does when it does not knock
+    may_knock: np.ndarray
+    others: np.ndarray  # legal moves besides a knock (take, and draw or decline)
+    put_rules: np.ndarray  # a put-down: the rule's card
+    legal_put: np.ndarray  # cards that could be put down
+    rounds: np.ndarray  # (decisions,) the round of each decision
 
 
-def fit(
-    rounds: list[list[Decision]], slip: float, knock_slip: float, rules: dict[str, object]
-) -> tuple[float, list[float]]:
-    """The prior over ``KNOCKS`` maximising the rounds' likelihood at ``slip``, and that
-    log-likelihood (expectation-maximisation from a flat prior)."""
-    logs = []
-    for r in rounds:
-        row = [0.0] * len(KNOCKS)
+def rule_of(rounds: list[list[Decision]], rules: dict[str, object]) -> Rule:
+    n = sum(len(r) for r in rounds)
+    start = np.zeros(n, bool)
+    knocks = np.zeros((n, len(KNOCKS)), bool)
+    made_knock, made_never, may_knock = (np.zeros(n, bool) for _ in range(3))
+    put_rules, others, legal_put = np.zeros(n, bool), np.ones(n), np.full(n, 4.0)
+    of_round = np.zeros(n, int)
+    i = 0
+    for r_i, r in enumerate(rounds):
         for d in r:
-            for i, c in enumerate(chances(d, slip, knock_slip, rules)):
-                row[i] += math.log(c)
-        logs.append(row)
-    prior = [1.0 / len(KNOCKS)] * len(KNOCKS)
-    loglik = -math.inf
-    for _ in range(500):
-        totals = [0.0] * len(KNOCKS)
-        loglik = 0.0
-        for row in logs:
-            top = max(row)
-            w = [p * math.exp(x - top) for p, x in zip(prior, row, strict=True)]
-            s = sum(w)
-            loglik += top + math.log(s)
-            for i, x in enumerate(w):
-                totals[i] += x / s
-        # (One pseudo-round spread over the knock scores: no score is ruled out by a small
-        # sample.)
-        new = [(t + 1.0 / len(KNOCKS)) / (len(logs) + 1.0) for t in totals]
-        if max(abs(a - b) for a, b in zip(new, prior, strict=True)) < 1e-10:
-            prior = new
-            break
+            of_round[i] = r_i
+            if d.phase == "put_down":
+                assert d.new is not None
+                rule = _core.choose_put_down(list(d.hand), d.new, d.from_pile, rules)
+                put_rules[i], legal_put[i] = rule == d.made, 3 if d.from_pile else 4
+            else:
+                start[i], may_knock[i] = True, d.may_knock
+                others[i] = int(d.may_take) + 1
+                hand, top = list(d.hand), d.top
+                never = _core.choose_start(hand, top, False, d.stock_empty, 31.0, rules)
+                made_knock[i], made_never[i] = d.made == "knock", d.made == never
+                score = _core.score(hand, rules)
+                knocks[i] = [d.may_knock and score >= k for k in KNOCKS]
+            i += 1
+    return Rule(
+        start, knocks, made_knock, made_never, may_knock, others, put_rules, legal_put, of_round
+    )
+
+
+def log_chances(rule: Rule, slip: float, knock_slip: float) -> np.ndarray:
+    """Each decision's log-likelihood at each knock score (decisions x knock scores), as the
+    core's ``model::likelihood`` defines it."""
+    others = rule.others[:, None]
+    # Where the rule knocks: a knock 1 - slip, each other move slip / others.
+    knocking = np.where(rule.made_knock[:, None], 1.0 - slip, slip / others)
+    # Where it does not: a knock knock_slip, its move 1 - slip - knock_slip, another a slip.
+    k = np.where(rule.may_knock, knock_slip, 0.0)[:, None]
+    other = np.where(rule.others > 1, slip, 0.0)[:, None]
+    alternatives = np.maximum(others - 1, 1)
+    not_knocking = np.where(
+        rule.made_knock[:, None],
+        k,
+        np.where(rule.made_never[:, None], 1.0 - other - k, slip / alternatives),
+    )
+    start = np.where(rule.knocks, knocking, not_knocking)
+    put = np.where(rule.put_rules, 1.0 - slip, slip / (rule.legal_put - 1))[:, None]
+    chances = np.where(rule.start[:, None], start, np.broadcast_to(put, start.shape))
+    return np.log(chances)
+
+
+def fit(rule: Rule, slip: float, knock_slip: float) -> tuple[float, np.ndarray]:
+    """The prior over ``KNOCKS`` maximising the rounds' likelihood at these slips, and that
+    log-likelihood (expectation-maximisation from a flat prior, with one pseudo-round spread
+    over the knock scores so that no score is ruled out by a small sample)."""
+    n_rounds = int(rule.rounds.max()) + 1
+    logs = np.zeros((n_rounds, len(KNOCKS)))
+    np.add.at(logs, rule.rounds, log_chances(rule, slip, knock_slip))
+    top = logs.max(axis=1, keepdims=True)
+    like = np.exp(logs - top)
+    prior = np.full(len(KNOCKS), 1.0 / len(KNOCKS))
+    for _ in range(2000):
+        w = like * prior
+        resp = w / w.sum(axis=1, keepdims=True)
+        new = (resp.sum(axis=0) + 1.0 / len(KNOCKS)) / (n_rounds + 1.0)
+        done = np.abs(new - prior).max() < 1e-12
         prior = new
+        if done:
+            break
+    loglik = float((top[:, 0] + np.log((like * prior).sum(axis=1))).sum())
     return loglik, prior
 
 
@@ -152,11 +182,14 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", type=Path)
     ap.add_argument("--decisions", type=Path, help="Also keep the decisions recorded (JSON).")
+    ap.add_argument(
+        "--from-decisions", type=Path, help="Fit to decisions kept earlier instead of playing."
+    )
     a = ap.parse_args()
     rules = Rules.preset("standard")
     started = time.monotonic()
     recorders: list[Recorder] = []
-    for g in range(a.games):
+    for g in range(0 if a.from_decisions else a.games):
         seed = a.seed * 1_000_003 + g
         seats = [
             Recorder(OraclePlayer.expert(seed=seat_seed(seed, s)), g) for s in range(rules.seats)
@@ -165,11 +198,15 @@ def main() -> None:
         recorders += seats
         print(f"game {g + 1}/{a.games}: {time.monotonic() - started:.0f} s", file=sys.stderr)
     rounds = [r for rec in recorders for r in rec.rounds.values()]
+    if a.from_decisions:
+        kept = json.loads(a.from_decisions.read_text())
+        rounds = [[Decision(**{**d, "hand": tuple(d["hand"])}) for d in r] for r in kept]
     core_rules = rules.round_rules()
     if a.decisions:
         a.decisions.parent.mkdir(parents=True, exist_ok=True)
         a.decisions.write_text(json.dumps([[vars(d) for d in r] for r in rounds]))
-    fits = [(fit(rounds, s, k, core_rules), s, k) for s in SLIPS for k in KNOCK_SLIPS]
+    rule = rule_of(rounds, core_rules)
+    fits = [(fit(rule, s, k), s, k) for s in SLIPS for k in KNOCK_SLIPS]
     (loglik, prior), slip, knock_slip = max(fits, key=lambda x: x[0][0])
     decisions = sum(len(r) for r in rounds)
     out = {
@@ -180,7 +217,7 @@ def main() -> None:
         "slip": slip,
         "knock_slip": knock_slip,
         "log_likelihood": round(loglik, 3),
-        "prior": {str(k): round(p, 5) for k, p in zip(KNOCKS, prior, strict=True)},
+        "prior": {str(k): round(float(p), 5) for k, p in zip(KNOCKS, prior, strict=True)},
         "seconds": round(time.monotonic() - started),
     }
     text = json.dumps(out, indent=2)
