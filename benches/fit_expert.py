@@ -14,7 +14,7 @@ ruled out by a small sample), for each slip of a grid; the best pair is printed 
 (``--out`` writes it) with the decisions' count and the share of decisions that are the rule's
 at the fitted prior's most likely K.
 
-    python benches/fit_expert.py --games 60 --seed 1 --out benches/results/expert-model.json
+    python benches/fit_expert.py --games 60 --seed 1 --out benches/calibration/expert-model.json
 """
 
 from __future__ import annotations

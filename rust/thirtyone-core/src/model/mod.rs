@@ -76,7 +76,7 @@ const PERSON: Params = Params {
 };
 
 /// The expert, fitted by `benches/fit_expert.py` to 7,958 decisions in 1,784 rounds of 60 games
-/// of four experts (`benches/results/expert-model.json`; the largest weight rounded down by
+/// of four experts (`benches/calibration/expert-model.json`; the largest weight rounded down by
 /// 0.00001 so that they sum to 1): mostly knock scores 16 to 22, a quarter of the other
 /// decisions not the rule's, three knocks in a thousand below the knock score.
 const EXPERT: Params = Params {
