@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, NoReturn
 
 import click
 
+from thirtyone.cli.manners import backend_options
 from thirtyone.errors import ThirtyOneError
 from thirtyone.study import cluster as study_cluster
 from thirtyone.study import workers
@@ -62,19 +63,7 @@ def _fail(message: str) -> NoReturn:
     show_default=True,
     help="Worker processes playing games side by side, 1 to 64.",
 )
-@click.option(
-    "--cluster",
-    metavar="tcp://HOST:PORT",
-    help="Play the games on the Dask cluster whose scheduler is there instead of local "
-    "processes (needs pip install 'thirtyone[cluster]', and this thirtyone on every worker; "
-    "see docs/cluster.md). Same seed, same report.",
-)
-@click.option(
-    "--checkpoint",
-    type=click.Path(path_type=Path),
-    help="Keep each finished game's decisions in this file; the same command given it again "
-    "resumes a stopped run without replaying them.",
-)
+@backend_options("each finished game's decisions", "same report")
 @click.option(
     "--seats", default="2-6", show_default=True, help="Seats per game, cycled (4, 2-6, 2,4)."
 )

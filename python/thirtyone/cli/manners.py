@@ -9,6 +9,7 @@ import os
 import re
 import sys
 from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
 from typing import IO, Any, NoReturn, TextIO, TypeVar, cast
 
 import click
@@ -165,3 +166,27 @@ def count_option(name: str, default: int, help: str) -> Callable[[FC], FC]:
     return click.option(
         name, type=int, default=default, show_default=True, help=help, callback=check
     )
+
+
+def backend_options(kept: str, same: str) -> Callable[[FC], FC]:
+    """A study's ``--cluster`` and ``--checkpoint`` (docs/cluster.md): ``kept`` says what the
+    checkpoint keeps ("each finished batch of games"), ``same`` what the same seed gives ("same
+    results")."""
+    cluster = click.option(
+        "--cluster",
+        metavar="tcp://HOST:PORT",
+        help="Compute on the Dask cluster whose scheduler is there instead of local processes "
+        "(needs pip install 'thirtyone[cluster]', and this thirtyone on every worker; see "
+        f"docs/cluster.md). Same seed, {same}.",
+    )
+    checkpoint = click.option(
+        "--checkpoint",
+        type=click.Path(path_type=Path),
+        help=f"Keep {kept} in this file; the same command given it again resumes a stopped run "
+        "without doing them again.",
+    )
+
+    def both(f: FC) -> FC:
+        return cluster(checkpoint(f))
+
+    return both

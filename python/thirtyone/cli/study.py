@@ -8,6 +8,7 @@ from typing import NoReturn
 
 import click
 
+from thirtyone.cli.manners import backend_options
 from thirtyone.errors import ThirtyOneError
 from thirtyone.study import cluster as study_cluster
 from thirtyone.study import knock, tournament, workers
@@ -35,16 +36,7 @@ def study_group() -> None:
 @click.option("--seats", default="2-9", show_default=True, help="Seat counts (4, 2-9, 2,4,6).")
 @click.option("--seed", type=int, default=1, show_default=True, help="Same seed, same atlas.")
 @click.option("--jobs", type=int, help="Worker processes, 1 to 64 (default: every core).")
-@click.option(
-    "--cluster",
-    metavar="tcp://HOST:PORT",
-    help="Compute on the Dask cluster whose scheduler is there (docs/cluster.md).",
-)
-@click.option(
-    "--checkpoint",
-    type=click.Path(path_type=Path),
-    help="Keep each finished batch in this file; the same command resumes from it.",
-)
+@backend_options("each finished batch", "same atlas")
 @click.option("--json", "as_json", is_flag=True, help="Print the atlas as JSON.")
 def knock_command(
     rounds: int,

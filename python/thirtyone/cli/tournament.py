@@ -8,6 +8,7 @@ from typing import NoReturn
 
 import click
 
+from thirtyone.cli.manners import backend_options
 from thirtyone.errors import ThirtyOneError
 from thirtyone.game.rules import Rules
 from thirtyone.study import cluster as study_cluster
@@ -73,19 +74,7 @@ def _players(ctx: click.Context, param: click.Parameter, value: str) -> tuple[st
     type=int,
     help=f"Worker processes, 1 to {tournament.MAX_JOBS} (default: every core).",
 )
-@click.option(
-    "--cluster",
-    metavar="tcp://HOST:PORT",
-    help="Play the games on the Dask cluster whose scheduler is there instead of local "
-    "processes (needs pip install 'thirtyone[cluster]', and this thirtyone on every worker; "
-    "see docs/cluster.md). Same seed, same results.",
-)
-@click.option(
-    "--checkpoint",
-    type=click.Path(path_type=Path),
-    help="Keep each finished batch of games in this file; the same command given it again "
-    "resumes a stopped run without replaying them.",
-)
+@backend_options("each finished batch of games", "same results")
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
 @click.option(
     "--plot",
