@@ -12,6 +12,7 @@ from thirtyone.cli.manners import backend_options
 from thirtyone.errors import ThirtyOneError
 from thirtyone.study import cluster as study_cluster
 from thirtyone.study import workers
+from thirtyone.study.calibration_records import OPPONENTS
 
 if TYPE_CHECKING:
     from thirtyone.study import calibration
@@ -68,6 +69,21 @@ def _fail(message: str) -> NoReturn:
     "--seats", default="2-6", show_default=True, help="Seats per game, cycled (4, 2-6, 2,4)."
 )
 @click.option(
+    "--opponents",
+    type=click.Choice(OPPONENTS),
+    default="table",
+    show_default=True,
+    help="Who plays the other turns: the table's rule, experts (the Oracle at a small budget), "
+    "experts at the odd seats (mixed), or noisy table players (the rule at a knock score of 22 "
+    "to 29, 3% of moves at random).",
+)
+@click.option(
+    "--table-model",
+    is_flag=True,
+    help="Read every opponent as a player of the table's rule (the Oracle before opponent "
+    "models), to see what that reading gets wrong at this table.",
+)
+@click.option(
     "--out",
     type=click.Path(path_type=Path),
     default=Path("calibration"),
@@ -85,6 +101,8 @@ def calibrate_command(
     cluster: str | None,
     checkpoint: Path | None,
     seats: str,
+    opponents: str,
+    table_model: bool,
     out: Path,
 ) -> None:
     """Check the Oracle against real play: games where one seat per round follows its advice;
@@ -110,6 +128,8 @@ def calibrate_command(
         threads=threads,
         workers=jobs,
         seats=table,
+        opponents=opponents,
+        table_model=table_model,
     )
     backend = study_cluster.Backend(jobs, cluster, checkpoint)
     try:

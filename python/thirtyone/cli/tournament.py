@@ -42,7 +42,8 @@ def _players(ctx: click.Context, param: click.Parameter, value: str) -> tuple[st
     show_default=True,
     callback=_players,
     help="The players, 2 to 9, comma-separated: table (the table's rule), table:K (knocking "
-    "at K or more), oracle (the Oracle at --deals/--playouts, playing for the round), "
+    "at K or more), noisy (the table's rule at a knock score of 22 to 29 drawn each game, 3% of "
+    "its moves at random), oracle (the Oracle at --deals/--playouts, playing for the round), "
     "oracle-game (the same, playing for the game), expert (the Oracle at 300 deals and 1,000 "
     "playouts, playing for the round). Seats are rotated over the games.",
 )

@@ -8,6 +8,8 @@ as that seat saw it (:meth:`SeatView.state`, the Oracle's input); never another 
 
 from __future__ import annotations
 
+import hashlib
+import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -79,6 +81,15 @@ class SeatView:
         return self._state()
 
 
+def position_seed(seed: int, view: SeatView, purpose: str = "advice") -> int:
+    """A seed from the game's ``seed`` and the position ``view`` shows (63 bits): the rounds
+    dealt, the round, the turns played in it and the card pending. A player seeded so decides
+    the same at a position whatever came before (a resumed game as the unbroken one)."""
+    key = (seed, purpose, view.rounds_dealt, view.round_number, view.turns_played, view.drawn)
+    digest = hashlib.blake2b(repr(key).encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big") >> 1
+
+
 #: The Oracle's models of how a seat plays (a state's ``models``, ``oracle.md``).
 MODELS = ("table", "person", "expert")
 
@@ -144,3 +155,44 @@ class TablePolicy:
 
     def __repr__(self) -> str:
         return f"TablePolicy(knock_at={self.knock_at})"
+
+
+#: A noisy table player's knock scores (one drawn per player and game) and share of random moves.
+NOISY_KNOCK_AT = (22, 29)
+NOISE = 0.03
+
+
+class NoisyPolicy:
+    """A table player who is not quite the rule documents' one: the table's rule at a knock
+    score of their own (``knock_at``), and at each decision, with chance ``noise``, any legal
+    action at random instead (a knock, a take, a put-down; never at a blind showdown). Each
+    decision's dice come from ``seed`` and the position (:func:`position_seed`), so a game is
+    the same when resumed. The Oracle reads such a player as a ``person``."""
+
+    model = "person"
+
+    def __init__(self, knock_at: float, seed: int, noise: float = NOISE) -> None:
+        if not 0.0 <= noise <= 1.0:
+            raise ValueError(f"noise must be from 0 to 1, not {noise!r}")
+        self.rule = TablePolicy(knock_at)
+        self.seed = seed
+        self.noise = noise
+        #: Decisions taken at random so far (a study's check that the noise is what it says).
+        self.random_moves = 0
+
+    @classmethod
+    def drawn(cls, seed: int, noise: float = NOISE) -> NoisyPolicy:
+        """A noisy player whose knock score is drawn from :data:`NOISY_KNOCK_AT` by ``seed``."""
+        low, high = NOISY_KNOCK_AT
+        return cls(float(low + seed % (high - low + 1)), seed, noise)
+
+    def decide(self, view: SeatView) -> Action:
+        if view.pending.phase != "blind":
+            dice = random.Random(position_seed(self.seed, view, "noisy"))
+            if dice.random() < self.noise:
+                self.random_moves += 1
+                return dice.choice(view.pending.legal)
+        return self.rule.decide(view)
+
+    def __repr__(self) -> str:
+        return f"NoisyPolicy(knock_at={self.rule.knock_at}, noise={self.noise})"

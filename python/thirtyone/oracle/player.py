@@ -27,11 +27,10 @@ import secrets
 
 from thirtyone._core import Action
 from thirtyone.errors import ThirtyOneError
-from thirtyone.game.seats import TABLE_KNOCK_AT, Policy, SeatView, TablePolicy
+from thirtyone.game.seats import TABLE_KNOCK_AT, Policy, SeatView, TablePolicy, position_seed
 from thirtyone.game.session import Session
 from thirtyone.oracle.answer import Advice, Kind, OptionAdvice
 from thirtyone.oracle.query import advise
-from thirtyone.oracle.reads import position_seed
 
 #: What an Oracle player plays for.
 OBJECTIVES = ("round", "game")

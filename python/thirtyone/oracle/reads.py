@@ -1,12 +1,10 @@
-"""The Oracle's read of the table: the seed of a query at a position (:func:`position_seed`,
-from the game's seed and the position, never from the order of the queries), each opponent's
-read (:class:`Read`: their scores in the consistent deals an answer was played over) and the
-"Why" line that names the opponent most likely to beat the best option (:func:`why_line`).
+"""The Oracle's read of the table: each opponent's read (:class:`Read`: their scores in the
+consistent deals an answer was played over) and the "Why" line that names the opponent most
+likely to beat the best option (:func:`why_line`).
 """
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -14,20 +12,11 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from thirtyone.game.seats import SeatView
 from thirtyone.oracle.answer import Advice
 from thirtyone.oracle.words import pct, score_text
 
 #: The read's "high hand": this score or more.
 HIGH = 27.0
-
-
-def position_seed(seed: int, view: SeatView, purpose: str = "advice") -> int:
-    """A seed from the game's ``seed`` and the position ``view`` shows (63 bits): the rounds
-    dealt, the round, the turns played in it and the card pending."""
-    key = (seed, purpose, view.rounds_dealt, view.round_number, view.turns_played, view.drawn)
-    digest = hashlib.blake2b(repr(key).encode(), digest_size=8).digest()
-    return int.from_bytes(digest, "big") >> 1
 
 
 @dataclass(frozen=True)

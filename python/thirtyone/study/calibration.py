@@ -1,6 +1,7 @@
 """Calibration of the Oracle against real play.
 
-Whole games are played with the game loop, every seat by the table's rule, except that at one
+Whole games are played with the game loop, every seat by its policy (the table's rule, or at
+other tables experts, noisy table players: ``Settings.opponents``), except that at one
 turn per round, chosen at random before the round is dealt (so the choice cannot depend on how
 the round will go), the seat to move asks the Oracle, takes its best option and from then on
 plays exactly the policy the Oracle simulated for it: the table's rule, knocking at the Oracle's
@@ -32,10 +33,10 @@ from typing import Any, Protocol
 from thirtyone import _core, paths
 from thirtyone._core import Action
 from thirtyone.errors import ThirtyOneError
-from thirtyone.game.seats import TABLE_KNOCK_AT
+from thirtyone.game.seats import TABLE_KNOCK_AT, NoisyPolicy, Policy, TablePolicy, model_of
 from thirtyone.game.session import Event, Session
 from thirtyone.oracle.answer import Advice
-from thirtyone.oracle.player import play_option
+from thirtyone.oracle.player import OraclePlayer, opponent, play_option
 from thirtyone.oracle.query import advise as oracle_advise
 from thirtyone.oracle.state import parse
 from thirtyone.study import cluster, workers
@@ -97,8 +98,24 @@ def _seed(*parts: object) -> int:
     return random.Random(":".join(str(p) for p in parts)).getrandbits(63)
 
 
+def seat_policy(settings: Settings, game_index: int, seat: int) -> Policy | None:
+    """How ``seat`` plays between the Oracle's decisions (None: the table's rule, in one step of
+    the core): an expert (the Oracle at a small budget, with no time limit so that the same seed
+    gives the same games), or a noisy table player (:class:`NoisyPolicy`)."""
+    kind = settings.opponents
+    seed = _seed("opponent", settings.seed, game_index, seat)
+    if kind == "noisy":
+        return NoisyPolicy.drawn(seed)
+    policy = opponent(kind, seat, seed)
+    if isinstance(policy, OraclePlayer):
+        policy.max_time = None
+        return policy
+    return None
+
+
 class _Table:
-    """Plays one game: the table's rule everywhere, one Oracle decision per round."""
+    """Plays one game: every seat by its policy (the table's rule at a table of ``table``
+    players), one Oracle decision per round."""
 
     def __init__(self, game_index: int, settings: Settings, advisor: Advisor) -> None:
         self.index = game_index
@@ -107,7 +124,9 @@ class _Table:
         self.rng = random.Random(f"calibrate:{settings.seed}:{game_index}")
         rules = settings.table(game_index)
         self.rules = rules
-        self.game = Session(rules, seed=_seed("game", settings.seed, game_index))
+        self.policies = [seat_policy(settings, game_index, s) for s in range(rules.seats)]
+        models = [model_of(p or TablePolicy()) for p in self.policies]
+        self.game = Session(rules, seed=_seed("game", settings.seed, game_index), models=models)
         self.game.add_listener(self._event)
         self.decisions: list[Decision] = []
         self._ask_turn = -1
@@ -142,11 +161,17 @@ class _Table:
         if seat in self._policy:
             self.game.play_rule_turn(self._policy[seat])
             return
-        if not self._asked and self.game.turns_played == self._ask_turn:
+        pending = self.game.pending
+        starts = pending is not None and pending.phase == "start"
+        if starts and not self._asked and self.game.turns_played == self._ask_turn:
             self._asked = True
             self._decide(seat)
             return
-        self.game.play_rule_turn(TABLE_KNOCK_AT)
+        policy = self.policies[seat]
+        if policy is None:
+            self.game.play_rule_turn(TABLE_KNOCK_AT)
+        else:
+            self.game.apply(policy.decide(self.game.seat_view()))
 
     def _decide(self, seat: int) -> None:
         s = self.settings
@@ -158,6 +183,8 @@ class _Table:
         if pending:
             self.game.apply(Action("draw"))
         state = self.game.view()
+        if s.table_model:  # (the experts at the table still read each other by their models)
+            state.pop("models", None)
         advice = self.advisor(
             state,
             deals=s.deals,
@@ -195,18 +222,18 @@ class _Table:
         s = self.settings
         if s.rank_deals < 1:
             return
-        opponents = [i for i in range(round_.seats) if i != decision.me]
-        opponent = self.rng.choice(opponents)
+        others = [i for i in range(round_.seats) if i != decision.me]
+        rival = self.rng.choice(others)
         round_rules = self.rules.round_rules()
-        truth = _core.score(round_.hand(opponent), round_rules)
+        truth = _core.score(round_.hand(rival), round_rules)
         deals, _fallback = _core.sample_deals(
             parse(state), s.rank_deals, self.rng.getrandbits(63), threads=s.threads
         )
-        scores = [_core.score(d["hands"][opponent], round_rules) for d in deals]
+        scores = [_core.score(d["hands"][rival], round_rules) for d in deals]
         less = sum(x < truth for x in scores)
         equal = sum(x == truth for x in scores)
         rank = less + self.rng.randint(0, equal)  # ties broken at random
-        decision.rank_opponent = opponent
+        decision.rank_opponent = rival
         decision.rank_n = len(scores)
         decision.rank_less = less
         decision.rank_equal = equal

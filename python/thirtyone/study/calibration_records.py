@@ -16,6 +16,8 @@ from thirtyone.game.rules import Rules
 #: share them). The Oracle's settings have the core's bounds (``_core.check_settings``).
 MAX_DECISIONS = 1_000_000
 MAX_WORKERS = 64
+#: The tables a run may be played at (:attr:`Settings.opponents`).
+OPPONENTS = ("table", "expert", "mixed", "noisy")
 
 
 @dataclass(frozen=True)
@@ -43,6 +45,12 @@ class Settings:
     rank_deals: int = 200
     #: The Oracle's time limit for collecting deals (seconds).
     max_time: float | None = 30.0
+    #: Who sits at the table (:data:`OPPONENTS`): the table's rule everywhere, the expert
+    #: (the Oracle at a small budget), experts at the odd seats, or noisy table players.
+    opponents: str = "table"
+    #: Read every seat as a player of the table's rule (the Oracle before opponent models),
+    #: rather than by the model of how it plays.
+    table_model: bool = False
 
     def check(self) -> None:
         """Raise :class:`~thirtyone.errors.SettingsError` naming a setting out of its bounds."""
@@ -54,6 +62,10 @@ class Settings:
                 raise SettingsError(
                     f"{name} must be a whole number from 1 to {high:,}, not {value!r}"
                 )
+        if self.opponents not in OPPONENTS:
+            raise SettingsError(
+                f"opponents must be one of {', '.join(OPPONENTS)}, not {self.opponents!r:.40}"
+            )
         _core.check_settings(deals=self.deals, playouts=self.playouts, threads=self.threads)
         _core.check_settings(deals=max(1, self.rank_deals), max_time=self.max_time)
 

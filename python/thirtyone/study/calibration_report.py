@@ -280,9 +280,12 @@ class Report:
         s = self.settings
         per = 1000 * self.seconds / max(1, len(self.decisions))
         knocks = [d for d in self.decisions if d.knock_at is not None]
+        table = "" if s.opponents == "table" else f"{s.opponents} players, "
+        if s.table_model:
+            table += "read as the table's rule, "
         head = (
             f"{len(self.decisions)} decisions in {self.games} games "
-            f"(seats {', '.join(map(str, s.seats))}, {s.lives} lives, seed {s.seed}); "
+            f"({table}seats {', '.join(map(str, s.seats))}, {s.lives} lives, seed {s.seed}); "
             f"Oracle at {s.deals} deals / {s.playouts} playouts, {s.threads} thread(s) x "
             f"{s.workers} worker(s); {self.seconds:.0f} s ({per:.1f} ms per decision)."
         )

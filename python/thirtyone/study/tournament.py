@@ -6,7 +6,9 @@ at random for each game, from its seed). Player kinds:
 
 - ``table``: the table's decision rule (``rules.md``), knocking at 27 or more;
 - ``table:K``: the same rule knocking at ``K`` or more;
-- ``oracle``: :class:`~thirtyone.oracle_player.OraclePlayer` at ``--deals`` / ``--playouts``,
+- ``noisy``: the table's rule at a knock score drawn from 22 to 29 for each game, with 3% of its
+  decisions any legal action at random (:class:`~thirtyone.game.seats.NoisyPolicy`);
+- ``oracle``: :class:`~thirtyone.oracle.player.OraclePlayer` at ``--deals`` / ``--playouts``,
   playing for the round (the chance of losing no life: ``best``);
 - ``oracle-game``: the same, playing for the game (the chance of winning it: ``best_game``);
 - ``expert``: the Oracle at the expert opponent's budget (300 deals, 1,000 playouts), playing
@@ -31,7 +33,7 @@ from typing import Any
 from thirtyone import _core
 from thirtyone.errors import RuleError, SettingsError
 from thirtyone.game.rules import Rules
-from thirtyone.game.seats import TABLE_KNOCK_AT, Policy, TablePolicy
+from thirtyone.game.seats import TABLE_KNOCK_AT, NoisyPolicy, Policy, TablePolicy
 from thirtyone.game.session import Event, Game
 from thirtyone.oracle.player import EXPERT_DEALS, EXPERT_PLAYOUTS, OraclePlayer
 from thirtyone.study import cluster, workers
@@ -44,14 +46,15 @@ MAX_JOBS = 64
 #: Seeds are whole numbers of at most 63 bits (either sign).
 MAX_SEED = 2**63 - 1
 #: The kinds a ``--players`` entry may name (``table:K`` with a score ``K`` from 0 to 31).
-KINDS = ("table", "table:K", "oracle", "oracle-game", "expert")
+KINDS = ("table", "table:K", "noisy", "oracle", "oracle-game", "expert")
 
 
 def parse_kind(text: str) -> tuple[str, float | None]:
-    """``("table", 27.0)``, ``("table", K)``, ``("oracle", None)``, ``("oracle-game", None)``
-    or ``("expert", None)`` from a player kind; ValueError naming the problem otherwise."""
+    """``("table", 27.0)``, ``("table", K)``, ``("noisy", None)``, ``("oracle", None)``,
+    ``("oracle-game", None)`` or ``("expert", None)`` from a player kind; ValueError naming the
+    problem otherwise."""
     kind = text.strip().lower()
-    if kind in ("table", "oracle", "oracle-game", "expert"):
+    if kind in ("table", "noisy", "oracle", "oracle-game", "expert"):
         return kind, TABLE_KNOCK_AT if kind == "table" else None
     head, colon, tail = kind.partition(":")
     if head == "table" and colon:
@@ -128,10 +131,12 @@ class Settings:
         kind, knock_at = parse_kind(self.players[index])
         if kind == "table":
             return TablePolicy(knock_at)
+        seed = _seed("tournament-player", self.seed, game, index)
+        if kind == "noisy":
+            return NoisyPolicy.drawn(seed)
         deals, playouts = (
             (EXPERT_DEALS, EXPERT_PLAYOUTS) if kind == "expert" else (self.deals, self.playouts)
         )
-        seed = _seed("tournament-player", self.seed, game, index)
         return OraclePlayer(
             self.players[index],
             deals=deals,

@@ -16,10 +16,10 @@ from rich.text import Text
 
 from thirtyone import _core
 from thirtyone.errors import ThirtyOneError
-from thirtyone.game.seats import SeatView
+from thirtyone.game.seats import SeatView, position_seed
 from thirtyone.oracle import query
 from thirtyone.oracle.answer import Advice
-from thirtyone.oracle.reads import Read, position_seed, reads, why_line
+from thirtyone.oracle.reads import Read, reads, why_line
 from thirtyone.terminal import advice_view
 from thirtyone.terminal.display import Layouts
 

@@ -5,7 +5,7 @@ The first estimate is a small query (at most :data:`QUICK_DEALS` deals and :data
 playouts, within :data:`QUICK_TIME` seconds): it is on the page within a fraction of a second.
 The full query is the command line's (``--oracle-deals``, ``--oracle-playouts``, five seconds at
 most); it replaces the estimate when it is done. Each query's seed comes from the game's seed and
-the position (:func:`~thirtyone.oracle.reads.position_seed`), as in ``thirtyone play``: the same
+the position (:func:`~thirtyone.game.seats.position_seed`), as in ``thirtyone play``: the same
 position shows the same figures, after a reload or a resume too.
 
 One query of each kind runs at a time on the whole server (each already uses every core), so
@@ -23,10 +23,10 @@ from typing import Any
 
 from thirtyone import _core
 from thirtyone.errors import ThirtyOneError
-from thirtyone.game.seats import SeatView
+from thirtyone.game.seats import SeatView, position_seed
 from thirtyone.oracle import query
 from thirtyone.oracle.answer import Advice
-from thirtyone.oracle.reads import position_seed, reads, why_line
+from thirtyone.oracle.reads import reads, why_line
 from thirtyone.web import views
 from thirtyone.web.work import off_loop
 
