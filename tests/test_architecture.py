@@ -1,11 +1,12 @@
 """The package's house: no module imports one that imports it back (lazy and type-only imports
-included), each room imports only the rooms above it (docs/architecture.md), a folder holds at
-most a dozen modules, and the library face (``import thirtyone``) loads no terminal, command
-line or database module."""
+included), each room imports only the rooms above it (docs/architecture.md; thirtyone-core's
+rooms too), a folder holds at most a dozen modules, and the library face (``import thirtyone``)
+loads no terminal, command line or database module."""
 
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
 from collections import defaultdict
@@ -190,3 +191,40 @@ def test_the_web_room_knows_no_terminal() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert [m for m in out.stdout.split() if m.startswith("thirtyone.terminal")] == []
+
+
+#: thirtyone-core's rooms (docs/architecture.md), each allowed to use only those before it.
+RUST_ROOMS = ["hand", "rules", "round", "game", "model", "view", "inference", "oracle"]
+RUST_CORE = Path(__file__).resolve().parent.parent / "rust" / "thirtyone-core" / "src"
+
+
+def rust_uses(source: str) -> set[str]:
+    """The crate's top-level modules a Rust source names (``crate::x``), comments left out."""
+    code = re.sub(r"//[^\n]*", "", source)
+    return set(re.findall(r"\bcrate::(\w+)", code))
+
+
+def test_the_rust_rule_finder_reads_uses_and_skips_comments() -> None:
+    source = (
+        "//! see [`crate::oracle::x`]\n"
+        "use crate::hand::Score; // crate::view\n"
+        "let r = crate::round::f();\n"
+    )
+    assert rust_uses(source) == {"hand", "round"}
+
+
+def test_each_rust_room_uses_only_the_rooms_above_it() -> None:
+    """thirtyone-core's rooms keep to their order (``lib.rs``), and ``game`` and ``view`` know
+    nothing of each other."""
+    wrong = []
+    for mine in RUST_ROOMS:
+        folder = RUST_CORE / mine
+        assert folder.is_dir(), folder
+        for path in sorted(folder.rglob("*.rs")):
+            for theirs in rust_uses(path.read_text(encoding="utf-8")) & set(RUST_ROOMS):
+                above = RUST_ROOMS.index(theirs) < RUST_ROOMS.index(mine)
+                if theirs != mine and (not above or {mine, theirs} == {"game", "view"}):
+                    wrong.append(f"{path.relative_to(RUST_CORE)} uses crate::{theirs}")
+    assert wrong == []
+    rooms = {p.name for p in RUST_CORE.iterdir() if p.is_dir()}
+    assert rooms == set(RUST_ROOMS)
