@@ -228,3 +228,28 @@ def test_each_rust_room_uses_only_the_rooms_above_it() -> None:
     assert wrong == []
     rooms = {p.name for p in RUST_CORE.iterdir() if p.is_dir()}
     assert rooms == set(RUST_ROOMS)
+
+
+def test_the_architecture_page_names_every_module() -> None:
+    """docs/architecture.md says what each module holds: every module of the package and every
+    source file of the three crates is named there (tests aside)."""
+    root = RUST_CORE.parent.parent.parent
+    page = (root / "docs" / "architecture.md").read_text(encoding="utf-8")
+    rust = [
+        p
+        for p in (root / "rust").rglob("*.rs")
+        if "src" in p.parts
+        and p.name not in ("mod.rs", "lib.rs")
+        and not p.stem.endswith("tests")
+        and not p.stem.startswith("test_")
+    ]
+    python = [p for p in PACKAGE.rglob("*.py") if not p.name.startswith("__")]
+    missing = []
+    for path in rust + python:
+        top = path.parent == PACKAGE  # named in the package's drawing, without backticks
+        named = re.search(rf"[`/]{path.stem}`", page) or (
+            top and re.search(rf"\b{path.stem}\b", page)
+        )
+        if not named:
+            missing.append(str(path.relative_to(root)))
+    assert missing == []
