@@ -6,6 +6,8 @@ loads no terminal, command line or database module."""
 from __future__ import annotations
 
 import ast
+import importlib
+import inspect
 import re
 import subprocess
 import sys
@@ -253,3 +255,62 @@ def test_the_architecture_page_names_every_module() -> None:
         if not named:
             missing.append(str(path.relative_to(root)))
     assert missing == []
+
+
+#: A cross-reference in a docstring or a page: ``:mod:`thirtyone.x```, ``:class:`~thirtyone.x.Y```…
+REFERENCE = re.compile(
+    r":(mod|class|func|meth|attr|data|exc):`(?:[^`<]*<)?~?(thirtyone(?:\.\w+)+)>?`"
+)
+#: References in files another branch is rewriting (study/tournament.py, study/calibration*.py):
+#: the old flat module names, to be renamed there (``thirtyone.study.workers``, …).
+ELSEWHERE = {
+    ("study/calibration.py", "thirtyone.workers.stopping"),
+    ("study/calibration_report.py", "thirtyone.stats"),
+    ("study/tournament.py", "thirtyone.oracle_player.OraclePlayer"),
+    ("study/tournament.py", "thirtyone.workers.Stopped"),
+    ("study/tournament.py", "thirtyone.workers.stopping"),
+}
+
+
+def resolves(role: str, name: str) -> bool:
+    """Whether a dotted name is a module of the package or something in one (an instance
+    attribute named by ``:attr:`` counts when its class sets it on ``self``)."""
+    parts = name.split(".")
+    for i in range(len(parts), 0, -1):
+        try:
+            found: object = importlib.import_module(".".join(parts[:i]))
+        except ImportError:
+            continue
+        rest = parts[i:]
+        break
+    else:
+        return False
+    for j, attr in enumerate(rest):
+        if hasattr(found, attr):
+            found = getattr(found, attr)
+        elif role == "attr" and j == len(rest) - 1 and inspect.isclass(found):
+            return any(f"self.{attr}" in inspect.getsource(c) for c in inspect.getmro(found)[:-1])
+        else:
+            return False
+    return True
+
+
+def test_the_reference_checker_tells_a_moved_module() -> None:
+    assert resolves("mod", "thirtyone.store.saves")
+    assert resolves("attr", "thirtyone.Session.journal")
+    assert not resolves("mod", "thirtyone.saves")
+    assert not resolves("class", "thirtyone.store.record.Nothing")
+
+
+def test_every_reference_names_a_module_or_name_that_exists() -> None:
+    """The docstrings and docs/ name the modules where they are now, not where they were before
+    the package was divided into rooms."""
+    docs = RUST_CORE.parent.parent.parent / "docs"
+    sources = [*PACKAGE.rglob("*.py"), *docs.glob("*.md")]
+    stale = []
+    for path in sources:
+        where = str(path.relative_to(PACKAGE if path.suffix == ".py" else docs.parent))
+        for m in REFERENCE.finditer(path.read_text(encoding="utf-8")):
+            if (where, m[2]) not in ELSEWHERE and not resolves(m[1], m[2]):
+                stale.append(f"{where}: {m[2]}")
+    assert stale == []
