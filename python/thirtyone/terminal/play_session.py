@@ -223,8 +223,12 @@ def _pause(console: Console) -> Callable[[], None]:
 
 
 def resumed_text(game: Session) -> Text:
-    """Where a resumed game stands."""
+    """Where a resumed game stands: the round under way, or the one dealt next when the save
+    was left between two rounds."""
     lives = " · ".join(f"{game.names[s]} {game.lives[s]}" for s in game.active)
-    mid = game.round is not None and not game.round.is_over and game.round.pending is not None
+    round_ = game.round
+    under_way = round_ is not None and not round_.is_over
+    number = game.round_number if under_way or game.over else game.round_number + 1
+    mid = under_way and round_ is not None and round_.pending is not None
     where = ", at the put-down of your turn" if mid else ""
-    return Text(f"Resumed: round {game.round_number}{where}. Lives: {lives}", style="bold")
+    return Text(f"Resumed: round {number}{where}. Lives: {lives}", style="bold")
