@@ -1,11 +1,14 @@
 """The package's house: no module imports one that imports it back (lazy and type-only imports
-included), each room imports only the rooms above it (docs/architecture.md), a folder holds at
-most a dozen modules, and the library face (``import thirtyone``) loads no terminal, command
-line or database module."""
+included), each room imports only the rooms above it (docs/architecture.md; thirtyone-core's
+rooms too), a folder holds at most a dozen modules, and the library face (``import thirtyone``)
+loads no terminal, command line or database module."""
 
 from __future__ import annotations
 
 import ast
+import importlib
+import inspect
+import re
 import subprocess
 import sys
 from collections import defaultdict
@@ -190,3 +193,124 @@ def test_the_web_room_knows_no_terminal() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert [m for m in out.stdout.split() if m.startswith("thirtyone.terminal")] == []
+
+
+#: thirtyone-core's rooms (docs/architecture.md), each allowed to use only those before it.
+RUST_ROOMS = ["hand", "rules", "round", "game", "model", "view", "inference", "oracle"]
+RUST_CORE = Path(__file__).resolve().parent.parent / "rust" / "thirtyone-core" / "src"
+
+
+def rust_uses(source: str) -> set[str]:
+    """The crate's top-level modules a Rust source names (``crate::x``), comments left out."""
+    code = re.sub(r"//[^\n]*", "", source)
+    return set(re.findall(r"\bcrate::(\w+)", code))
+
+
+def test_the_rust_rule_finder_reads_uses_and_skips_comments() -> None:
+    source = (
+        "//! see [`crate::oracle::x`]\n"
+        "use crate::hand::Score; // crate::view\n"
+        "let r = crate::round::f();\n"
+    )
+    assert rust_uses(source) == {"hand", "round"}
+
+
+def test_each_rust_room_uses_only_the_rooms_above_it() -> None:
+    """thirtyone-core's rooms keep to their order (``lib.rs``), and ``game`` and ``view`` know
+    nothing of each other."""
+    wrong = []
+    for mine in RUST_ROOMS:
+        folder = RUST_CORE / mine
+        assert folder.is_dir(), folder
+        for path in sorted(folder.rglob("*.rs")):
+            for theirs in rust_uses(path.read_text(encoding="utf-8")) & set(RUST_ROOMS):
+                above = RUST_ROOMS.index(theirs) < RUST_ROOMS.index(mine)
+                if theirs != mine and (not above or {mine, theirs} == {"game", "view"}):
+                    wrong.append(f"{path.relative_to(RUST_CORE)} uses crate::{theirs}")
+    assert wrong == []
+    rooms = {p.name for p in RUST_CORE.iterdir() if p.is_dir()}
+    assert rooms == set(RUST_ROOMS)
+
+
+def test_the_architecture_page_names_every_module() -> None:
+    """docs/architecture.md says what each module holds: every module of the package and every
+    source file of the three crates is named there (tests aside)."""
+    root = RUST_CORE.parent.parent.parent
+    page = (root / "docs" / "architecture.md").read_text(encoding="utf-8")
+    rust = [
+        p
+        for p in (root / "rust").rglob("*.rs")
+        if "src" in p.parts
+        and p.name not in ("mod.rs", "lib.rs")
+        and not p.stem.endswith("tests")
+        and not p.stem.startswith("test_")
+    ]
+    python = [p for p in PACKAGE.rglob("*.py") if not p.name.startswith("__")]
+    missing = []
+    for path in rust + python:
+        top = path.parent == PACKAGE  # named in the package's drawing, without backticks
+        named = re.search(rf"[`/]{path.stem}`", page) or (
+            top and re.search(rf"\b{path.stem}\b", page)
+        )
+        if not named:
+            missing.append(str(path.relative_to(root)))
+    assert missing == []
+
+
+#: A cross-reference in a docstring or a page: ``:mod:`thirtyone.x```, ``:class:`~thirtyone.x.Y```…
+REFERENCE = re.compile(
+    r":(mod|class|func|meth|attr|data|exc):`(?:[^`<]*<)?~?(thirtyone(?:\.\w+)+)>?`"
+)
+#: References in files another branch is rewriting (study/tournament.py, study/calibration*.py):
+#: the old flat module names, to be renamed there (``thirtyone.study.workers``, …).
+ELSEWHERE = {
+    ("study/calibration.py", "thirtyone.workers.stopping"),
+    ("study/calibration_report.py", "thirtyone.stats"),
+    ("study/tournament.py", "thirtyone.oracle_player.OraclePlayer"),
+    ("study/tournament.py", "thirtyone.workers.Stopped"),
+    ("study/tournament.py", "thirtyone.workers.stopping"),
+}
+
+
+def resolves(role: str, name: str) -> bool:
+    """Whether a dotted name is a module of the package or something in one (an instance
+    attribute named by ``:attr:`` counts when its class sets it on ``self``)."""
+    parts = name.split(".")
+    for i in range(len(parts), 0, -1):
+        try:
+            found: object = importlib.import_module(".".join(parts[:i]))
+        except ImportError:
+            continue
+        rest = parts[i:]
+        break
+    else:
+        return False
+    for j, attr in enumerate(rest):
+        if hasattr(found, attr):
+            found = getattr(found, attr)
+        elif role == "attr" and j == len(rest) - 1 and inspect.isclass(found):
+            return any(f"self.{attr}" in inspect.getsource(c) for c in inspect.getmro(found)[:-1])
+        else:
+            return False
+    return True
+
+
+def test_the_reference_checker_tells_a_moved_module() -> None:
+    assert resolves("mod", "thirtyone.store.saves")
+    assert resolves("attr", "thirtyone.Session.journal")
+    assert not resolves("mod", "thirtyone.saves")
+    assert not resolves("class", "thirtyone.store.record.Nothing")
+
+
+def test_every_reference_names_a_module_or_name_that_exists() -> None:
+    """The docstrings and docs/ name the modules where they are now, not where they were before
+    the package was divided into rooms."""
+    docs = RUST_CORE.parent.parent.parent / "docs"
+    sources = [*PACKAGE.rglob("*.py"), *docs.glob("*.md")]
+    stale = []
+    for path in sources:
+        where = str(path.relative_to(PACKAGE if path.suffix == ".py" else docs.parent))
+        for m in REFERENCE.finditer(path.read_text(encoding="utf-8")):
+            if (where, m[2]) not in ELSEWHERE and not resolves(m[1], m[2]):
+                stale.append(f"{where}: {m[2]}")
+    assert stale == []

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import signal
 import sys
 import time
@@ -18,6 +19,8 @@ import pytest
 from click.testing import CliRunner
 from thirtyone.cli.app import main
 from thirtyone.game.rules import Rules
+from thirtyone.game.seats import TABLE_KNOCK_AT
+from thirtyone.game.session import Session
 from thirtyone.store import saves
 
 ENV = {"COLUMNS": "100", "NO_COLOR": "1"}
@@ -165,3 +168,45 @@ def test_killed_at_any_moment_loses_at_most_the_turn_in_progress(
     resumed.sendline("q")
     resumed.expect("Goodbye")
     resumed.wait()
+
+
+#: Saves written by thirtyone before the game became a steppable session (commit 46fa8ea^, with
+#: ``play --no-oracle``): one left after a draw, one left between two rounds.
+BEFORE_SESSION = Path(__file__).parent / "data" / "saves_before_session"
+
+
+@pytest.mark.parametrize("name", ["standard-mid-turn", "ride-the-bus-between-rounds"])
+def test_a_save_written_before_the_session_resumes_where_it_stopped(
+    tmp_path: Path, name: str
+) -> None:
+    path = tmp_path / "s.json"
+    path.write_bytes((BEFORE_SESSION / f"{name}.json").read_bytes())
+    old = saves.read(path)
+    game = saves.replayed(old, str(path))
+    assert [saves.entry(a) for a in game.journal] == old.journal  # every action replayed
+    pending = game.pending
+    if old.journal[-1] == ["draw"]:
+        assert pending is not None and pending.phase == "put_down" and pending.seat == old.you
+    output = run(["--resume", "--fast"], MOVES, path)
+    resumed = re.search(r"Resumed: round (\d+)", output)
+    head = re.search(r"Round (\d+) ·", output)
+    assert resumed and head and resumed[1] == head[1], output[:600]
+    new = saves.read(path)
+    assert new.over and new.journal[: len(old.journal)] == old.journal
+
+
+def test_a_save_left_between_two_rounds_resumes_at_the_next_round(tmp_path: Path) -> None:
+    rules = Rules.standard()
+    first = Session(rules, seed=21)
+    for _ in first.to_move():  # every seat by the table's rule, to the end of the first round
+        first.play_rule_turn(TABLE_KNOCK_AT)
+        if first.pending is None and not first.washed:
+            break
+    assert first.round_number == 1 and not first.over
+    path = tmp_path / "s.json"
+    names = ["You", "Alice", "Ben", "Cara"]
+    saves.write(
+        saves.SavedGame(rules, 21, names, journal=[saves.entry(a) for a in first.journal]), path
+    )
+    output = run(["--resume"], "q\n", path)
+    assert "Resumed: round 2." in output

@@ -1,4 +1,4 @@
-"""``thirtyone calibrate``: the command over :mod:`thirtyone.calibration`."""
+"""``thirtyone calibrate``: the command over :mod:`thirtyone.study.calibration`."""
 
 from __future__ import annotations
 
@@ -106,7 +106,7 @@ def calibrate_command(
     out: Path,
 ) -> None:
     """Check the Oracle against real play: games where one seat per round follows its advice;
-    prints the reliability table and the inference check (see thirtyone.calibration). Ctrl-C
+    prints the reliability table and the inference check (see thirtyone.study.calibration). Ctrl-C
     (or SIGTERM, SIGHUP) stops the run within a second; the decisions scored until then are
     reported and written."""
     from thirtyone import statistics as stats

@@ -1,4 +1,4 @@
-"""``thirtyone review``: the command over :mod:`thirtyone.review`."""
+"""``thirtyone review``: the command over :mod:`thirtyone.study.review`."""
 
 from __future__ import annotations
 

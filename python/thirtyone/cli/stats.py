@@ -1,4 +1,4 @@
-"""``thirtyone stats``: the command over the record of games (:mod:`thirtyone.record`)."""
+"""``thirtyone stats``: the command over the record of games (:mod:`thirtyone.store.record`)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""``thirtyone tournament``: the command over :mod:`thirtyone.tournament`."""
+"""``thirtyone tournament``: the command over :mod:`thirtyone.study.tournament`."""
 
 from __future__ import annotations
 

@@ -104,7 +104,7 @@ class Session:
         self.round_number = 0
         self.events: list[Event] = []
         #: Every action applied to a round, in order (``["draw"]``, ``["put", "AH"]``, …): with
-        #: the seed, enough to replay the game exactly (see :mod:`thirtyone.saves`).
+        #: the seed, enough to replay the game exactly (see :mod:`thirtyone.store.saves`).
         self.journal: list[Action] = []
         #: The game seats dealt in the current (or last) round, in turn order (round seat i is
         #: ``seats[i]``), and the rounds dealt so far (washes included).

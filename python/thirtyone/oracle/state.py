@@ -3,20 +3,18 @@
 :func:`parse` hands it to the Rust core, which reads and checks it once (every key, type,
 card and rule, naming the place of a problem; then the round is replayed to check that it could
 have happened) and raises a :class:`~thirtyone.errors.ThirtyOneError` subclass otherwise.
-:func:`from_game` gives the input of a running game (the core builds it from the round's record).
+The input of a running game is :meth:`thirtyone.game.session.Session.view` (the core builds it
+from the round's record).
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from thirtyone import _core
 from thirtyone.errors import StateError
-
-if TYPE_CHECKING:
-    from thirtyone.game.session import Session
 
 #: What :func:`parse` takes: JSON text, a mapping in the ``oracle.md`` shape, or a parsed state.
 StateLike = str | bytes | Mapping[str, Any] | _core.State
@@ -54,9 +52,3 @@ def with_models(state: str | bytes | Mapping[str, Any], models: Sequence[str | N
         return state
     doc["models"] = list(models)
     return json.dumps(doc)
-
-
-def from_game(game: Session, seat: int | None = None) -> dict[str, Any]:
-    """The current round as game seat ``seat`` sees it (default: the player to move), in the
-    ``oracle.md`` format: :meth:`Session.view <thirtyone.session.Session.view>`."""
-    return game.view(seat)

@@ -1,5 +1,5 @@
 """Your decisions as a game of ``thirtyone play`` goes, with the Oracle's advice where it was
-computed, and the game's entry in the record once it is over (:mod:`thirtyone.record`).
+computed, and the game's entry in the record once it is over (:mod:`thirtyone.store.record`).
 
 A :class:`Keeper` listens to the game's events and to the advisor (``OracleAdvisor.on_advice``):
 a decision is the start of your turn (knock, draw, take, decline, blind showdown) or, after a

@@ -18,7 +18,7 @@ What keeps it whole:
   given its permissions again (SQLite creates them read-only while the record is read-only, and
   they would refuse every later write);
 - every seed is stored exactly and a row that is not one thirtyone wrote is skipped and told
-  (:mod:`thirtyone.record_rows`).
+  (:mod:`thirtyone.store.rows`).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The rows of the record of games (:mod:`thirtyone.record`) as Python values, both ways.
+"""The rows of the record of games (:mod:`thirtyone.store.record`) as Python values, both ways.
 
 A seed is stored exactly, whatever its size: as an SQLite integer when it fits one (64 bits,
 signed), else as a BLOB holding its decimal digits (a text that looks like a number would be
@@ -10,7 +10,7 @@ preset and opponents, rules the core accepts, a placing that ranks every seat on
 and points agreeing with it, a positive count of rounds, and decisions each with a round, the
 option played and finite costs. Anything else (a row edited by hand, a file damaged in a way
 SQLite does not notice) raises :class:`BadRow` saying which column and why, and the reader skips
-that game (:func:`thirtyone.record.read`).
+that game (:func:`thirtyone.store.record.read`).
 """
 
 from __future__ import annotations
@@ -140,7 +140,7 @@ def _placing(value: object, seats: int) -> list[int]:
 
 
 def game_row(row: Sequence[object]) -> dict[str, Any]:
-    """The fields of a :class:`~thirtyone.record.GameRecord` (decisions aside) from the row
+    """The fields of a :class:`~thirtyone.store.record.GameRecord` (decisions aside) from the row
     ``(finished, preset, rules, seats, names, you, place, placing, points, rounds, opponents,
     autoplay, seed)``. Raises :class:`BadRow`."""
     finished, preset, rules_text, seats, names, you, place, placing, points, *rest = row
@@ -170,7 +170,7 @@ def game_row(row: Sequence[object]) -> dict[str, Any]:
 
 
 def decision_row(row: Sequence[object]) -> dict[str, Any]:
-    """The fields of a :class:`~thirtyone.record.Decision` from the row ``(round, played,
+    """The fields of a :class:`~thirtyone.store.record.Decision` from the row ``(round, played,
     best, cost_p_safe, best_game, cost_p_win)``. Raises :class:`BadRow`."""
     round_, played, best, cost_p_safe, best_game, cost_p_win = row
     return {

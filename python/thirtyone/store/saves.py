@@ -1,7 +1,7 @@
 """Saved games: ``thirtyone play`` saves as it goes and ``--resume`` continues.
 
 A save holds the rules, the seed, the names and the journal of every action applied to a round
-(:attr:`thirtyone.Game.journal`). The seed reproduces the dealer draw and every shuffle, so
+(:attr:`thirtyone.Session.journal`). The seed reproduces the dealer draw and every shuffle, so
 replaying the journal rebuilds the game exactly where it was. The journal is written after every
 turn and also after each step of a turn that cannot be taken back (looking at the cards at a
 blind table, drawing from the stock, taking the discard), so a game left in the middle of a turn
@@ -94,7 +94,7 @@ class SavedGame:
     #: The computer players: ``table``, ``expert`` or ``mixed`` (see :data:`OPPONENTS`).
     opponents: str = "table"
     #: Your decisions so far with the Oracle's advice where it was computed, for the record of
-    #: games (:mod:`thirtyone.record_keeper` writes and checks them).
+    #: games (:mod:`thirtyone.store.keeper` writes and checks them).
     decisions: list[Any] = field(default_factory=list)
     #: The tutor (the browser's): ask before a move that costs more than this many points of
     #: ``p_win`` (None: off). The terminal keeps it as it is.

@@ -127,7 +127,7 @@ def _play(args: tuple[int, Settings]) -> Forecast | None:
 def run(settings: Settings) -> tuple[list[Forecast], int]:
     """Games until ``settings.forecasts`` forecasts are made (in game order, the same whatever
     ``jobs``); the forecasts and the games played. The workers end with the run, also when it
-    is stopped (:mod:`thirtyone.workers`)."""
+    is stopped (:mod:`thirtyone.study.workers`)."""
     out: list[Forecast] = []
     games = 0
     with workers.Pool(_play, settings.jobs) as pool:

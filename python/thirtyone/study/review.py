@@ -142,7 +142,7 @@ class Replay:
 def load(path: Path | None) -> tuple[saves.SavedGame, str]:
     """The save to review (default: the last game played to its end) and its name for
     messages, its names cropped for showing (:func:`thirtyone.names.crop`: a save may hold a
-    name of millions of characters). Raises :class:`~thirtyone.saves.SaveError` saying what is
+    name of millions of characters). Raises :class:`~thirtyone.errors.SaveError` saying what is
     wrong."""
     given = path is not None
     path = path or saves.last_game_path()
@@ -159,7 +159,7 @@ def load(path: Path | None) -> tuple[saves.SavedGame, str]:
 
 def decisions(saved: saves.SavedGame, where: str, seat: int | None = None) -> Replay:
     """Replay ``saved`` and note every decision of ``seat`` (default: the person's seat).
-    Raises :class:`~thirtyone.saves.SaveError` when the journal cannot be replayed."""
+    Raises :class:`~thirtyone.errors.SaveError` when the journal cannot be replayed."""
     seat = saved.you if seat is None else seat
     notes = _Notes(seat)
     game = saves.replayed(saved, where, before=notes)

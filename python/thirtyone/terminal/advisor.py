@@ -51,7 +51,7 @@ class OracleAdvisor:
         self.seed = secrets.randbits(62) if seed is None else seed
         self._cache: dict[int, tuple[Advice, str | None]] = {}
         #: Told each advice given, with its turn (the record of games keeps it with the
-        #: decision that follows: see :mod:`thirtyone.record_keeper`).
+        #: decision that follows: see :mod:`thirtyone.store.keeper`).
         self.on_advice: Callable[[SeatView, Advice], None] | None = None
 
     def advice(self, view: SeatView) -> tuple[Advice, str | None] | Text:

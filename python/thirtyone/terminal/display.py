@@ -1,7 +1,7 @@
 """The table's words and pieces for the terminal, as ``rich`` renderables: cards, scores, lives,
 a turn in words, the opening lines, help, the put-down choices, a round's headline and result,
-the placing. Nothing here reads input; :mod:`thirtyone.narrator` tells the game with these
-pieces and :mod:`thirtyone.advice_view` shows the Oracle's advice.
+the placing. Nothing here reads input; :mod:`thirtyone.terminal.narrator` tells the game with these
+pieces and :mod:`thirtyone.terminal.advice_view` shows the Oracle's advice.
 
 Cards are printed in the two-character ASCII form (``AH``, ``TD``), as the rules ask.
 """

@@ -6,11 +6,11 @@ decisions (asked by :class:`~thirtyone.terminal.player.TerminalPlayer`) and the 
 the computer seats' policies in between; the narrator, the saver and the keeper of your
 decisions listen to its events. A resumed game is rebuilt by replaying its journal quietly
 (:func:`thirtyone.store.saves.replayed`), and nothing is written until the replay is done; a
-journal that cannot be replayed raises :class:`~thirtyone.saves.SaveError` naming the action
+journal that cannot be replayed raises :class:`~thirtyone.errors.SaveError` naming the action
 that failed. A new game is
 saved once before its first turn, so a folder where nothing can be written is found then. A
-game played to its end goes into the record of games (:mod:`thirtyone.record`), with your
-decisions and the Oracle's advice kept as it went (:class:`~thirtyone.record_keeper.Keeper`).
+game played to its end goes into the record of games (:mod:`thirtyone.store.record`), with your
+decisions and the Oracle's advice kept as it went (:class:`~thirtyone.store.keeper.Keeper`).
 """
 
 from __future__ import annotations
@@ -77,7 +77,7 @@ def play_game(
 ) -> bool:
     """Play the game (or resume ``saved``), saving it at ``save`` (the path, and whether it was
     chosen with ``--save-file``) unless that is None. Returns whether the game was played to its
-    end (not left). Raises :class:`~thirtyone.saves.SaveError`
+    end (not left). Raises :class:`~thirtyone.errors.SaveError`
     when the game cannot be saved or the saved game cannot be replayed."""
     console, names = table.console, table.names
     narrator = Narrator(console, names, me=0, compact=table.autoplay, delay=table.delay)
@@ -223,8 +223,12 @@ def _pause(console: Console) -> Callable[[], None]:
 
 
 def resumed_text(game: Session) -> Text:
-    """Where a resumed game stands."""
+    """Where a resumed game stands: the round under way, or the one dealt next when the save
+    was left between two rounds."""
     lives = " · ".join(f"{game.names[s]} {game.lives[s]}" for s in game.active)
-    mid = game.round is not None and not game.round.is_over and game.round.pending is not None
+    round_ = game.round
+    under_way = round_ is not None and not round_.is_over
+    number = game.round_number if under_way or game.over else game.round_number + 1
+    mid = under_way and round_ is not None and round_.pending is not None
     where = ", at the put-down of your turn" if mid else ""
-    return Text(f"Resumed: round {game.round_number}{where}. Lives: {lives}", style="bold")
+    return Text(f"Resumed: round {number}{where}. Lives: {lives}", style="bold")

@@ -3,7 +3,8 @@
 - A path that holds anything but a thirtyone save (a folder, a text file, another program's
   JSON) is refused; nothing is written there.
 - The folder is checked: a save must be writable there before the game starts
-  (:func:`thirtyone.saves.prepare_folder`, which also removes a crash's leftover temporary files).
+  (:func:`thirtyone.store.saves.prepare_folder`, which also removes a crash's leftover
+  temporary files).
 - Starting a new game where an unfinished one is saved asks, at a terminal, whether to resume
   it, start a new one and keep the old save as a numbered backup beside it, or cancel. Without
   a terminal the old save is kept as a backup and the message says where. A finished game is
@@ -39,7 +40,7 @@ def resume_command(path: Path, given: bool) -> str:
 
 def before_resume(path: Path, *, check_folder: bool = True) -> saves.SavedGame:
     """The game to resume at ``path``, once its folder is known to be writable (``check_folder``).
-    Raises :class:`~thirtyone.saves.SaveError` saying what is wrong."""
+    Raises :class:`~thirtyone.errors.SaveError` saying what is wrong."""
     saved = saves.read(path)
     if saved.over:
         raise saves.SaveError(
@@ -60,7 +61,7 @@ def before_new_game(
 ) -> saves.SavedGame | None:
     """Make ``path`` ready for a new game. Returns the saved game to resume instead when the
     person chose to (None: start the new game). Raises :class:`Cancelled`, or
-    :class:`~thirtyone.saves.SaveError` saying what is wrong (nothing written)."""
+    :class:`~thirtyone.errors.SaveError` saying what is wrong (nothing written)."""
     try:
         found = saves.look(path)
     except saves.NotASave as err:
