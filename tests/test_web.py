@@ -5,6 +5,7 @@ several pages at once), the Oracle's messages, and the `thirtyone serve` command
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -504,6 +505,25 @@ def test_serve_refuses_a_busy_port_and_a_save_file_that_is_not_a_save(tmp_path: 
     result = CliRunner().invoke(main, ["serve", "--oracle-deals", "0"])
     assert result.exit_code == 2 and "deals" in result.output
     assert "--no-browser" in CliRunner().invoke(main, ["serve", "-h"]).output
+
+
+def test_serve_without_a_port_takes_8031_or_else_one_that_is_free() -> None:
+    """No --port: 8031 when it is free (a page left open finds the server after a restart),
+    else a free port the system gives, not an error."""
+    from thirtyone.web.server import DEFAULT_PORT, listen
+
+    with contextlib.ExitStack() as held:
+        try:
+            busy = held.enter_context(socket.socket())
+            busy.bind(("127.0.0.1", DEFAULT_PORT))
+            busy.listen()
+        except OSError:  # (held already by some other program: busy all the same)
+            pass
+        sock = held.enter_context(listen("127.0.0.1", None))
+        port = sock.getsockname()[1]
+        assert port not in (DEFAULT_PORT, 0)
+        with socket.create_connection(("127.0.0.1", port), timeout=60):
+            pass  # (it listens there)
 
 
 def test_at_a_blind_table_your_cards_stay_hidden_until_you_look(app: Any) -> None:
