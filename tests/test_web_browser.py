@@ -314,3 +314,61 @@ def test_a_page_of_another_site_cannot_open_the_game(page: Page, server: str) ->
     )
     page.goto("http://evil.example/")
     expect(page).to_have_title("refused", timeout=60_000)
+
+
+def shown_card(card: str) -> str:
+    """A card as the buttons name it: ``10H`` for ``TH``."""
+    return ("10" if card[0] == "T" else card[0]) + card[1]
+
+
+def test_every_action_is_a_named_button_with_the_terminals_key(page: Page, server: str) -> None:
+    """The landmarks; the buttons' names; the keys ?, a, Enter, t, 1-4 and k; the Oracle off
+    (advice "never") until asked."""
+    received = open_table(page, server)
+    expect(page.get_by_role("button", name="Start the game")).to_be_visible()
+    page.get_by_role("form", name="New game").get_by_label("Advice").select_option("never")
+    start_game(page, Seed="4")
+    for role, name in (("region", "Table"), ("region", "Your hand"), ("complementary", "Oracle")):
+        expect(page.get_by_role(role, name=name)).to_be_visible()  # type: ignore[arg-type]
+    state = [m for m in received if m["type"] == "state"][-1]
+    expect(page.get_by_role("button", name="Draw from the stock")).to_be_visible()
+    top = state["table"]["top"]
+    take = page.get_by_role("button", name=f"Take {shown_card(top)}", exact=True)
+    expect(take).to_be_visible()
+    expect(page.get_by_role("button", name="Knock", exact=True)).to_be_visible()
+    page.keyboard.press("?")
+    keys = page.get_by_role("dialog", name="Keys")
+    expect(keys).to_be_visible()
+    page.keyboard.press("Escape")
+    expect(keys).to_be_hidden()
+    # The Oracle is off: nothing is shown until asked (a), then Enter plays its best.
+    oracle = page.get_by_role("complementary", name="Oracle")
+    expect(oracle).to_contain_text("The Oracle is off in this game")
+    expect(oracle.locator("tbody tr")).to_have_count(0)
+    page.keyboard.press("a")
+    expect(oracle.locator("tbody tr").first).to_be_visible(timeout=120_000)
+    expect(page.get_by_role("button", name="Play the Oracle's best")).to_be_visible()
+    # Take the top card (t): four cards to put down, by name; the one taken may not go back.
+    page.keyboard.press("t")
+    hand = page.get_by_role("region", name="Your hand")
+    cards = [*state["table"]["hand"], top]
+    for card in cards:
+        expect(hand.get_by_role("button", name=f"Put down {shown_card(card)}")).to_be_visible()
+    expect(hand.get_by_role("button", name=f"Put down {shown_card(top)}")).to_be_disabled()
+    page.keyboard.press("1")
+    expect(page.locator("#log li.mine").first).to_contain_text(
+        f"You took {top} from the pile and put down {cards[0]}."
+    )
+    # At your next turn, k knocks.
+    expect(page.get_by_role("button", name="Knock", exact=True)).to_be_visible(timeout=120_000)
+    page.keyboard.press("k")
+    expect(page.locator("#log li.mine").last).to_contain_text("You knock")
+    # Decline (the stock is out, rarely met in a game): the button as the page draws it.
+    page.evaluate(
+        "async () => (await import('/static/view.js')).drawActions({ you: 0 }, { top: 'TH' },"
+        " { seat: 0, phase: 'start', legal: [{ kind: 'decline' }] }, () => {})"
+    )
+    decline = page.locator("#actions button")  # (the round's end may be on show: by its id)
+    expect(decline).to_have_count(1)
+    expect(decline).to_have_accessible_name("Decline")
+    expect(decline).to_have_attribute("aria-keyshortcuts", "x")
