@@ -372,3 +372,77 @@ def test_every_action_is_a_named_button_with_the_terminals_key(page: Page, serve
     expect(decline).to_have_count(1)
     expect(decline).to_have_accessible_name("Decline")
     expect(decline).to_have_attribute("aria-keyshortcuts", "x")
+
+
+#: Records the cards flying across the table (where each starts: the stock, the pile or a seat;
+#: a card's back or its face) and the banners shown.
+WATCH_MOTION = """
+window.motion = { flights: [], banners: [] };
+const inside = (x, y, id) => {
+  const b = document.getElementById(id).getBoundingClientRect();
+  return x >= b.left && x <= b.right && y >= b.top && y <= b.bottom;
+};
+new MutationObserver((records) => {
+  for (const r of records) {
+    for (const n of r.addedNodes) {
+      if (n.nodeType !== 1 || !n.classList.contains("flying")) continue;
+      const box = n.getBoundingClientRect();
+      const [x, y] = [box.left + box.width / 2, box.top + box.height / 2];
+      const from = inside(x, y, "stock") ? "stock" : inside(x, y, "pile") ? "pile" : "seat";
+      window.motion.flights.push([from, n.classList.contains("back") ? "back" : "face"]);
+    }
+    if (r.type === "attributes" && r.target.id === "banner" && !r.target.hidden) {
+      window.motion.banners.push(r.target.textContent);
+    }
+  }
+}).observe(document, {
+  childList: true, subtree: true, attributes: true, attributeFilter: ["hidden"],
+});
+"""
+
+
+@pytest.mark.parametrize("reduced", [False, True], ids=["motion", "reduced-motion"])
+def test_the_other_players_moves_are_animated_unless_motion_is_reduced(
+    browser: Browser, server: str, reduced: bool
+) -> None:
+    """Seed 10, you drawing and putting the new card down: round 1 has the deal, a draw, a take
+    of the pile (seat 2) and put-downs, and seat 1 takes your discard to show 31; in round 2
+    seat 3 knocks. Cards fly for the deal, the draws, the take and the put-downs, except when
+    the system asks for reduced motion; the banners for the 31 and the knock are shown either
+    way, and the showdown shows every hand."""
+    context = browser.new_context(
+        viewport={"width": 1280, "height": 800}, reduced_motion="reduce" if reduced else None
+    )
+    page = context.new_page()
+    page.add_init_script("localStorage.setItem('thirtyone.pace', '350')")  # (fast)
+    page.add_init_script(WATCH_MOTION)
+    received: list[dict[str, Any]] = []
+    page.on(
+        "websocket", lambda ws: ws.on("framereceived", lambda f: received.append(json.loads(f)))
+    )
+    page.goto(server)
+    page.get_by_role("form", name="New game").get_by_label("Advice").select_option("never")
+    start_game(page, Seed="10")
+    names = [m for m in received if m["type"] == "state"][-1]["names"]
+    page.get_by_role("button", name="Draw from the stock").click()
+    page.locator("#hand button:enabled").last.click()  # the card just drawn
+    result = page.locator("#result-dialog")
+    expect(result).to_be_visible(timeout=120_000)
+    expect(result.get_by_role("heading")).to_contain_text("31")
+    expect(result.locator("tbody tr")).to_have_count(4)  # every hand shown, three cards each
+    for row in result.locator("tbody tr").all():
+        expect(row.locator("svg.card")).to_have_count(3)
+    result.get_by_role("button", name="Continue").click()
+    expect(page.get_by_role("button", name="Draw from the stock")).to_be_visible(timeout=120_000)
+    motion = page.evaluate("window.motion")
+    assert f"{names[1]} shows 31!" in motion["banners"]
+    assert f"{names[3]} knocks!" in motion["banners"]
+    flights = motion["flights"]
+    if reduced:
+        assert flights == []
+    else:
+        assert flights[:4] == [["stock", "back"]] * 4  # the deal, a card to each seat
+        assert ["pile", "face"] in flights  # seat 2 takes the 7D
+        assert flights.count(["seat", "face"]) >= 3  # put-downs, the 31's included
+        assert flights.count(["stock", "back"]) >= 4 + 4  # round 2's deal and draws too
+    context.close()
