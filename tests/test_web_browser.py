@@ -12,6 +12,7 @@ play at once: nothing here waits on the clock, it waits for what the page shows.
 from __future__ import annotations
 
 import contextlib
+import decimal
 import json
 import os
 import re
@@ -446,3 +447,49 @@ def test_the_other_players_moves_are_animated_unless_motion_is_reduced(
         assert flights.count(["seat", "face"]) >= 3  # put-downs, the 31's included
         assert flights.count(["stock", "back"]) >= 4 + 4  # round 2's deal and draws too
     context.close()
+
+
+def shown(x: float, digits: int = 1) -> str:
+    """A figure as the page writes it (JavaScript's toFixed: the exact value, half up)."""
+    quantum = decimal.Decimal(1).scaleb(-digits)
+    return str(decimal.Decimal(x).quantize(quantum, rounding=decimal.ROUND_HALF_UP))
+
+
+def test_the_oracle_panel_shows_each_options_figures(page: Page, server: str) -> None:
+    """Every option of the Oracle's answer in the panel: safe %, its ±, the chance to win the
+    game, ★ for the best, ≈ for the tied, ♔ for the best for the game; the reason and the
+    "Why" line; the lives lost column when it changes the picture."""
+    received = open_table(page, server)
+    start_game(page, Seed="12")
+    oracle = page.get_by_role("complementary", name="Oracle")
+    expect(oracle.get_by_text("Full precision")).to_be_visible(timeout=120_000)
+    at = [m for m in received if m["type"] == "state"][-1]["at"]
+    advice = next_advice(page, received)
+    assert [m["at"] for m in received if m["type"] == "advice" and m["stage"] == "full"][-1] == at
+    options = advice["options"]
+    expect(oracle.locator("tbody tr")).to_have_count(len(options))
+    for i, o in enumerate(options):
+        cells = oracle.locator(f'tbody tr[data-option="{o["option"]}"] td').all_inner_texts()
+        assert cells[1].strip() == f"{shown(100 * o['p_safe'])}%"
+        assert cells[2] == f"±{shown(100 * o['margin'])}"
+        assert cells[3 + advice["lives_matter"]] == f"{shown(100 * o['p_win'])}%"
+        marks = "★" if i == 0 else "≈" if o["option"] in advice["tied"] else ""
+        assert cells[0].startswith(marks) and ("♔" in cells[0]) == (
+            o["option"] == advice["best_game"]
+        )
+    expect(oracle.locator(".reason")).to_have_text(advice["reason"])
+    if advice["why"]:
+        expect(oracle.locator(".why")).to_have_text(advice["why"])
+    expect(page.get_by_role("button", name="Play the Oracle's best")).to_contain_text(
+        options[0]["option"] if options[0]["kind"] in ("draw", "knock") else "put down"
+    )
+    # Lives lost, where they change the picture: the same answer drawn with that column.
+    page.evaluate(
+        "async (a) => (await import('/static/oracle.js')).drawAdvice({ full: a },"
+        " { shown: true, mode: 'always', thinking: true })",
+        {**advice, "lives_matter": True},
+    )
+    expect(oracle.locator("thead th").nth(3)).to_have_text("lives lost")
+    for o in options:
+        cells = oracle.locator(f'tbody tr[data-option="{o["option"]}"] td').all_inner_texts()
+        assert cells[3] == shown(o["lives_lost"], 2)
