@@ -435,6 +435,16 @@ def test_the_other_players_moves_are_animated_unless_motion_is_reduced(
         expect(row.locator("svg.card")).to_have_count(3)
     result.get_by_role("button", name="Continue").click()
     expect(page.get_by_role("button", name="Draw from the stock")).to_be_visible(timeout=120_000)
+    # Whose turn, each player's lives (a 31 costs everyone else a life) and what they did.
+    expect(page.locator("#turn-note")).to_have_text(f"Your turn — your last: {names[3]} knocked.")
+    expect(page.locator("#seat-1")).to_contain_text(re.compile(rf"^{names[1]}\s*3 lives"))
+    for seat in (2, 3):
+        expect(page.locator(f"#seat-{seat}")).to_contain_text(
+            re.compile(rf"^{names[seat]}\s*2 lives")
+        )
+    expect(page.locator("#my-lives")).to_have_text("· 2 lives")
+    expect(page.locator("#seat-2")).to_contain_text("This round: drew, put down 2C")
+    expect(page.locator("#seat-3")).to_contain_text("knocked")
     motion = page.evaluate("window.motion")
     assert f"{names[1]} shows 31!" in motion["banners"]
     assert f"{names[3]} knocks!" in motion["banners"]
