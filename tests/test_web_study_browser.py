@@ -7,6 +7,7 @@ in ``test-results/web-study/`` (or ``$THIRTYONE_TEST_ARTEFACTS/web-study/``)."""
 from __future__ import annotations
 
 import os
+import re
 import socket
 import threading
 import time
@@ -247,6 +248,30 @@ def test_the_replay_stepped_by_keyboard_and_a_decision_retried(server: str, tab:
     expect(panel).to_be_hidden()
     expect(tab.locator("#decision")).to_be_visible()
     expect(title).to_have_text(f"Decision {at + 1} of {n}")
+    # Each label counted; the costliest decisions listed, most costly first (five at most),
+    # each a way to its decision.
+    for name in ("best", "good", "inaccuracy", "mistake", "blunder"):
+        count = sum(d["label"] == name for d in decisions)
+        expect(tab.locator("#legend li", has_text=name)).to_have_text(
+            re.compile(rf"{name}\s+{count}$")
+        )
+
+    def cost(d: dict[str, Any]) -> float:
+        return float(d["cost_p_win"] if d["label_by"] == "p_win" else d["cost_p_safe"])
+
+    costly = [
+        i for i, d in enumerate(decisions) if d["label"] not in (None, "best") and cost(d) > 0
+    ]
+    costly = sorted(costly, key=lambda i: (-cost(decisions[i]), i))[:5]
+    items = tab.locator("#costly li")
+    assert costly, "(a game with no costly decision tests nothing here)"
+    expect(items).to_have_count(len(costly))
+    for item, i in zip(items.all(), costly, strict=True):
+        d = decisions[i]
+        expect(item).to_contain_text(f"Decision {i + 1}, round {d['round']}, turn {d['turn']}: ")
+        expect(item).to_contain_text(f"{100 * cost(d):.1f} points of {d['label_by']}")
+    items.last.get_by_role("button").click()
+    expect(title).to_have_text(f"Decision {costly[-1] + 1} of {n}")
 
 
 def test_the_review_says_when_there_is_no_game(server: str, tab: Page) -> None:
