@@ -503,3 +503,31 @@ def test_the_oracle_panel_shows_each_options_figures(page: Page, server: str) ->
     for o in options:
         cells = oracle.locator(f'tbody tr[data-option="{o["option"]}"] td').all_inner_texts()
         assert cells[3] == shown(o["lives_lost"], 2)
+
+
+def test_a_rounds_showdown_fits_a_phone(browser: Browser, server: str) -> None:
+    """At 390x844 the showdown's table (every hand, score, loss and standing) fits its dialog:
+    nothing cut off at the right, no sideways scrolling inside it. (Seed 10: you draw and put
+    the new card down, then Alice takes your discard and shows 31.)"""
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844},
+        is_mobile=True,
+        has_touch=True,
+        reduced_motion="reduce",
+    )
+    page = context.new_page()
+    open_table(page, server)
+    start_game(page, Seed="10")
+    page.get_by_role("button", name="Draw from the stock").tap()
+    page.locator("#hand button:enabled").last.tap()  # the card just drawn
+    dialog = page.locator("#result-dialog")
+    expect(dialog).to_be_visible(timeout=120_000)
+    expect(dialog.locator("tbody tr")).to_have_count(4)
+    shot(page, "round-result-390")
+    wide = dialog.evaluate("d => [d.scrollWidth, d.clientWidth]")
+    assert wide[0] <= wide[1], f"the showdown is {wide[0]} px wide in a dialog of {wide[1]}"
+    box, table = dialog.bounding_box(), dialog.locator("table").bounding_box()
+    assert box is not None and table is not None
+    assert table["x"] + table["width"] <= box["x"] + box["width"]
+    fits(page)
+    context.close()
