@@ -410,6 +410,23 @@ def test_the_oracle_gives_a_first_estimate_then_full_precision(save: Path) -> No
         assert decision["best"] == advice["best"] and decision["played"] == best["option"]
 
 
+def test_the_first_estimate_is_bounded_to_about_150_ms_and_the_full_query_by_its_settings() -> None:
+    """The command's default budget: a first estimate of at most 1,000 deals and 2,000 playouts
+    stopped at 0.15 s (the core's anytime bound), then the full query with the server's
+    settings (five seconds at most); a budget no larger than the estimate's is asked once."""
+    from thirtyone import _core
+    from thirtyone.web.advice import QUICK_PLAYOUTS, QUICK_TIME
+
+    assert QUICK_TIME <= 0.15
+    default = Budget()
+    assert (default.deals, default.playouts) == (_core.DEFAULT_DEALS, _core.DEFAULT_PLAYOUTS)
+    assert default.stages() == [
+        ("quick", QUICK_DEALS, QUICK_PLAYOUTS, QUICK_TIME),
+        ("full", _core.DEFAULT_DEALS, _core.DEFAULT_PLAYOUTS, 5.0),
+    ]
+    assert Budget(300, 1000).stages() == [("full", 300, 1000, 5.0)]
+
+
 def test_the_advice_json_is_the_oracles_own_with_its_words() -> None:
     import thirtyone
 
