@@ -5,6 +5,7 @@ several pages at once), the Oracle's messages, and the `thirtyone serve` command
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -288,7 +289,7 @@ def test_a_new_game_never_replaces_an_unfinished_one(app: Any, save: Path) -> No
         assert asked["backup"] == "saved-game.1.json" and asked["standing"].startswith("round 1")
         assert save.read_bytes() == before  # nothing changed by asking
         second.send(type="new", setup={"seed": 2, "advice": "never"}, keep=True)
-        new = second.until("state")[-1]
+        new = second.settled()[-1]
         assert new["game"] == 0 and saves.read(save).seed == 2
         moved = first.until("moved")[-1]
         assert moved["game"] == 1 and "saved-game.1.json" in moved["message"]
@@ -313,7 +314,7 @@ def test_a_save_that_cannot_be_replayed_is_kept_aside_not_lost(app: Any, save: P
         asked = page.until("confirm_new")[-1]
         assert asked["standing"] is None and "cannot be replayed" in asked["why"]
         page.send(type="new", setup={"seed": 2, "advice": "never"}, keep=True)
-        page.until("state")
+        page.settled()
     assert save.with_name("saved-game.1.json").read_bytes() == before
 
 
@@ -333,6 +334,29 @@ def test_two_pages_watch_one_game_and_each_move_is_played_once(app: Any) -> None
         assert watched[-1]["at"] == after["at"] and watched[-1]["drawn"] == after["drawn"]
         second.send(type="act", at=state["at"], action="draw")
         assert "earlier position" in second.until("error")[-1]["message"]
+
+
+def test_a_new_games_deal_and_first_turns_come_after_the_game_they_are_played_on(
+    app: Any,
+) -> None:
+    """The page has the game (nothing dealt yet) before its deal and the computer players'
+    first turns, so that it can play them as they happen; then the game as it stands."""
+    with TestClient(app) as http, http.websocket_connect("/ws") as ws:
+        page = Page(ws)
+        page.hello()
+        page.send(type="new", setup={"seed": 10, "advice": "never"})
+        before = page.until("state")
+        assert [m["type"] for m in before if m["type"] == "event"] == []
+        first = before[-1]
+        assert first["table"]["round"] == 0 and first["pending"] is None and first["at"] == 0
+        then = page.until("state")
+        events = [m["event"] for m in then if m["type"] == "event"]
+        deal = events[0]
+        assert deal["kind"] == "deal"
+        ahead = deal["seats"][: deal["seats"].index(0)]  # (the seats that play before you)
+        turns = [e["seat"] for e in events if e["kind"] == "turn"]
+        assert turns == ahead and len(turns) > 0
+        assert then[-1]["pending"]["seat"] == 0 and then[-1]["at"] > 0
 
 
 def test_the_new_game_form_is_checked_field_by_field(app: Any, save: Path) -> None:
@@ -366,7 +390,7 @@ def test_the_oracle_gives_a_first_estimate_then_full_precision(save: Path) -> No
         page = Page(ws)
         page.hello()
         page.send(type="new", setup={"seed": 4, "advice": "always"})
-        state = page.until("state")[-1]
+        state = page.settled()[-1]
         quick = page.until("advice", stage="quick")[-1]
         full = page.until("advice", stage="full")[-1]
         assert quick["at"] == full["at"] == state["at"]
@@ -384,6 +408,23 @@ def test_the_oracle_gives_a_first_estimate_then_full_precision(save: Path) -> No
         page.act(state, best["kind"] if best["kind"] != "discard" else "put")
         decision = saves.read(save).decisions[0]
         assert decision["best"] == advice["best"] and decision["played"] == best["option"]
+
+
+def test_the_first_estimate_is_bounded_to_about_150_ms_and_the_full_query_by_its_settings() -> None:
+    """The command's default budget: a first estimate of at most 1,000 deals and 2,000 playouts
+    stopped at 0.15 s (the core's anytime bound), then the full query with the server's
+    settings (five seconds at most); a budget no larger than the estimate's is asked once."""
+    from thirtyone import _core
+    from thirtyone.web.advice import QUICK_PLAYOUTS, QUICK_TIME
+
+    assert QUICK_TIME <= 0.15
+    default = Budget()
+    assert (default.deals, default.playouts) == (_core.DEFAULT_DEALS, _core.DEFAULT_PLAYOUTS)
+    assert default.stages() == [
+        ("quick", QUICK_DEALS, QUICK_PLAYOUTS, QUICK_TIME),
+        ("full", _core.DEFAULT_DEALS, _core.DEFAULT_PLAYOUTS, 5.0),
+    ]
+    assert Budget(300, 1000).stages() == [("full", 300, 1000, 5.0)]
 
 
 def test_the_advice_json_is_the_oracles_own_with_its_words() -> None:
@@ -506,6 +547,25 @@ def test_serve_refuses_a_busy_port_and_a_save_file_that_is_not_a_save(tmp_path: 
     assert "--no-browser" in CliRunner().invoke(main, ["serve", "-h"]).output
 
 
+def test_serve_without_a_port_takes_8031_or_else_one_that_is_free() -> None:
+    """No --port: 8031 when it is free (a page left open finds the server after a restart),
+    else a free port the system gives, not an error."""
+    from thirtyone.web.server import DEFAULT_PORT, listen
+
+    with contextlib.ExitStack() as held:
+        try:
+            busy = held.enter_context(socket.socket())
+            busy.bind(("127.0.0.1", DEFAULT_PORT))
+            busy.listen()
+        except OSError:  # (held already by some other program: busy all the same)
+            pass
+        sock = held.enter_context(listen("127.0.0.1", None))
+        port = sock.getsockname()[1]
+        assert port not in (DEFAULT_PORT, 0)
+        with socket.create_connection(("127.0.0.1", port), timeout=60):
+            pass  # (it listens there)
+
+
 def test_at_a_blind_table_your_cards_stay_hidden_until_you_look(app: Any) -> None:
     with TestClient(app) as http, http.websocket_connect("/ws") as ws:
         page = Page(ws)
@@ -514,7 +574,7 @@ def test_at_a_blind_table_your_cards_stay_hidden_until_you_look(app: Any) -> Non
         # A seed whose dealer is the other seat: you play first.
         seed = next(s for s in range(100) if Session(Rules(**rules), seed=s).dealer == 1)
         page.send(type="new", setup={"rules": rules, "advice": "always", "seed": seed})
-        state = page.until("state")[-1]
+        state = page.settled()[-1]
         assert state["pending"]["phase"] == "blind"
         assert state["table"]["hand"] is None and state["table"]["score"] is None
         assert {a["kind"] for a in state["pending"]["legal"]} == {"blind", "look"}
@@ -635,7 +695,7 @@ def test_play_again_shows_the_new_game_on_every_page_that_watched(app: Any) -> N
         over = play_to_the_end(first, first.start(seed=8))
         assert second.hello()["over"]
         first.send(type="new", setup={"seed": 9, "advice": "never"})
-        new = first.until("state")[-1]
+        new = first.settled()[-1]
         assert not new["over"] and new["at"] < over["at"]
         told = second.until("state")
         assert told[-1]["at"] == new["at"] and not told[-1]["over"]

@@ -12,6 +12,7 @@ play at once: nothing here waits on the clock, it waits for what the page shows.
 from __future__ import annotations
 
 import contextlib
+import decimal
 import json
 import os
 import re
@@ -314,3 +315,219 @@ def test_a_page_of_another_site_cannot_open_the_game(page: Page, server: str) ->
     )
     page.goto("http://evil.example/")
     expect(page).to_have_title("refused", timeout=60_000)
+
+
+def shown_card(card: str) -> str:
+    """A card as the buttons name it: ``10H`` for ``TH``."""
+    return ("10" if card[0] == "T" else card[0]) + card[1]
+
+
+def test_every_action_is_a_named_button_with_the_terminals_key(page: Page, server: str) -> None:
+    """The landmarks; the buttons' names; the keys ?, a, Enter, t, 1-4 and k; the Oracle off
+    (advice "never") until asked."""
+    received = open_table(page, server)
+    expect(page.get_by_role("button", name="Start the game")).to_be_visible()
+    page.get_by_role("form", name="New game").get_by_label("Advice").select_option("never")
+    start_game(page, Seed="4")
+    for role, name in (("region", "Table"), ("region", "Your hand"), ("complementary", "Oracle")):
+        expect(page.get_by_role(role, name=name)).to_be_visible()  # type: ignore[arg-type]
+    state = [m for m in received if m["type"] == "state"][-1]
+    expect(page.get_by_role("button", name="Draw from the stock")).to_be_visible()
+    top = state["table"]["top"]
+    take = page.get_by_role("button", name=f"Take {shown_card(top)}", exact=True)
+    expect(take).to_be_visible()
+    expect(page.get_by_role("button", name="Knock", exact=True)).to_be_visible()
+    page.keyboard.press("?")
+    keys = page.get_by_role("dialog", name="Keys")
+    expect(keys).to_be_visible()
+    page.keyboard.press("Escape")
+    expect(keys).to_be_hidden()
+    # The Oracle is off: nothing is shown until asked (a), then Enter plays its best.
+    oracle = page.get_by_role("complementary", name="Oracle")
+    expect(oracle).to_contain_text("The Oracle is off in this game")
+    expect(oracle.locator("tbody tr")).to_have_count(0)
+    page.keyboard.press("a")
+    expect(oracle.locator("tbody tr").first).to_be_visible(timeout=120_000)
+    expect(page.get_by_role("button", name="Play the Oracle's best")).to_be_visible()
+    # Take the top card (t): four cards to put down, by name; the one taken may not go back.
+    page.keyboard.press("t")
+    hand = page.get_by_role("region", name="Your hand")
+    cards = [*state["table"]["hand"], top]
+    for card in cards:
+        expect(hand.get_by_role("button", name=f"Put down {shown_card(card)}")).to_be_visible()
+    expect(hand.get_by_role("button", name=f"Put down {shown_card(top)}")).to_be_disabled()
+    page.keyboard.press("1")
+    expect(page.locator("#log li.mine").first).to_contain_text(
+        f"You took {top} from the pile and put down {cards[0]}."
+    )
+    # At your next turn, k knocks.
+    expect(page.get_by_role("button", name="Knock", exact=True)).to_be_visible(timeout=120_000)
+    page.keyboard.press("k")
+    expect(page.locator("#log li.mine").last).to_contain_text("You knock")
+    # Decline (the stock is out, rarely met in a game): the button as the page draws it.
+    page.evaluate(
+        "async () => (await import('/static/view.js')).drawActions({ you: 0 }, { top: 'TH' },"
+        " { seat: 0, phase: 'start', legal: [{ kind: 'decline' }] }, () => {})"
+    )
+    decline = page.locator("#actions button")  # (the round's end may be on show: by its id)
+    expect(decline).to_have_count(1)
+    expect(decline).to_have_accessible_name("Decline")
+    expect(decline).to_have_attribute("aria-keyshortcuts", "x")
+
+
+#: Records the cards flying across the table (where each starts: the stock, the pile or a seat;
+#: a card's back or its face) and the banners shown.
+WATCH_MOTION = """
+window.motion = { flights: [], banners: [] };
+const inside = (x, y, id) => {
+  const b = document.getElementById(id).getBoundingClientRect();
+  return x >= b.left && x <= b.right && y >= b.top && y <= b.bottom;
+};
+new MutationObserver((records) => {
+  for (const r of records) {
+    for (const n of r.addedNodes) {
+      if (n.nodeType !== 1 || !n.classList.contains("flying")) continue;
+      const box = n.getBoundingClientRect();
+      const [x, y] = [box.left + box.width / 2, box.top + box.height / 2];
+      const from = inside(x, y, "stock") ? "stock" : inside(x, y, "pile") ? "pile" : "seat";
+      window.motion.flights.push([from, n.classList.contains("back") ? "back" : "face"]);
+    }
+    if (r.type === "attributes" && r.target.id === "banner" && !r.target.hidden) {
+      window.motion.banners.push(r.target.textContent);
+    }
+  }
+}).observe(document, {
+  childList: true, subtree: true, attributes: true, attributeFilter: ["hidden"],
+});
+"""
+
+
+@pytest.mark.parametrize("reduced", [False, True], ids=["motion", "reduced-motion"])
+def test_the_other_players_moves_are_animated_unless_motion_is_reduced(
+    browser: Browser, server: str, reduced: bool
+) -> None:
+    """Seed 10, you drawing and putting the new card down: round 1 has the deal, a draw, a take
+    of the pile (seat 2) and put-downs, and seat 1 takes your discard to show 31; in round 2
+    seat 3 knocks. Cards fly for the deal, the draws, the take and the put-downs, except when
+    the system asks for reduced motion; the banners for the 31 and the knock are shown either
+    way, and the showdown shows every hand."""
+    context = browser.new_context(
+        viewport={"width": 1280, "height": 800}, reduced_motion="reduce" if reduced else None
+    )
+    page = context.new_page()
+    page.add_init_script("localStorage.setItem('thirtyone.pace', '350')")  # (fast)
+    page.add_init_script(WATCH_MOTION)
+    received: list[dict[str, Any]] = []
+    page.on(
+        "websocket", lambda ws: ws.on("framereceived", lambda f: received.append(json.loads(f)))
+    )
+    page.goto(server)
+    page.get_by_role("form", name="New game").get_by_label("Advice").select_option("never")
+    start_game(page, Seed="10")
+    names = [m for m in received if m["type"] == "state"][-1]["names"]
+    page.get_by_role("button", name="Draw from the stock").click()
+    page.locator("#hand button:enabled").last.click()  # the card just drawn
+    result = page.locator("#result-dialog")
+    expect(result).to_be_visible(timeout=120_000)
+    expect(result.get_by_role("heading")).to_contain_text("31")
+    expect(result.locator("tbody tr")).to_have_count(4)  # every hand shown, three cards each
+    for row in result.locator("tbody tr").all():
+        expect(row.locator("svg.card")).to_have_count(3)
+    result.get_by_role("button", name="Continue").click()
+    expect(page.get_by_role("button", name="Draw from the stock")).to_be_visible(timeout=120_000)
+    # Whose turn, each player's lives (a 31 costs everyone else a life) and what they did.
+    expect(page.locator("#turn-note")).to_have_text(f"Your turn — your last: {names[3]} knocked.")
+    expect(page.locator("#seat-1")).to_contain_text(re.compile(rf"^{names[1]}\s*3 lives"))
+    for seat in (2, 3):
+        expect(page.locator(f"#seat-{seat}")).to_contain_text(
+            re.compile(rf"^{names[seat]}\s*2 lives")
+        )
+    expect(page.locator("#my-lives")).to_have_text("· 2 lives")
+    expect(page.locator("#seat-2")).to_contain_text("This round: drew, put down 2C")
+    expect(page.locator("#seat-3")).to_contain_text("knocked")
+    motion = page.evaluate("window.motion")
+    assert f"{names[1]} shows 31!" in motion["banners"]
+    assert f"{names[3]} knocks!" in motion["banners"]
+    flights = motion["flights"]
+    if reduced:
+        assert flights == []
+    else:
+        assert flights[:4] == [["stock", "back"]] * 4  # the deal, a card to each seat
+        assert ["pile", "face"] in flights  # seat 2 takes the 7D
+        assert flights.count(["seat", "face"]) >= 3  # put-downs, the 31's included
+        assert flights.count(["stock", "back"]) >= 4 + 4  # round 2's deal and draws too
+    context.close()
+
+
+def shown(x: float, digits: int = 1) -> str:
+    """A figure as the page writes it (JavaScript's toFixed: the exact value, half up)."""
+    quantum = decimal.Decimal(1).scaleb(-digits)
+    return str(decimal.Decimal(x).quantize(quantum, rounding=decimal.ROUND_HALF_UP))
+
+
+def test_the_oracle_panel_shows_each_options_figures(page: Page, server: str) -> None:
+    """Every option of the Oracle's answer in the panel: safe %, its ±, the chance to win the
+    game, ★ for the best, ≈ for the tied, ♔ for the best for the game; the reason and the
+    "Why" line; the lives lost column when it changes the picture."""
+    received = open_table(page, server)
+    start_game(page, Seed="12")
+    oracle = page.get_by_role("complementary", name="Oracle")
+    expect(oracle.get_by_text("Full precision")).to_be_visible(timeout=120_000)
+    at = [m for m in received if m["type"] == "state"][-1]["at"]
+    advice = next_advice(page, received)
+    assert [m["at"] for m in received if m["type"] == "advice" and m["stage"] == "full"][-1] == at
+    options = advice["options"]
+    expect(oracle.locator("tbody tr")).to_have_count(len(options))
+    for i, o in enumerate(options):
+        cells = oracle.locator(f'tbody tr[data-option="{o["option"]}"] td').all_inner_texts()
+        assert cells[1].strip() == f"{shown(100 * o['p_safe'])}%"
+        assert cells[2] == f"±{shown(100 * o['margin'])}"
+        assert cells[3 + advice["lives_matter"]] == f"{shown(100 * o['p_win'])}%"
+        marks = "★" if i == 0 else "≈" if o["option"] in advice["tied"] else ""
+        assert cells[0].startswith(marks) and ("♔" in cells[0]) == (
+            o["option"] == advice["best_game"]
+        )
+    expect(oracle.locator(".reason")).to_have_text(advice["reason"])
+    if advice["why"]:
+        expect(oracle.locator(".why")).to_have_text(advice["why"])
+    expect(page.get_by_role("button", name="Play the Oracle's best")).to_contain_text(
+        options[0]["option"] if options[0]["kind"] in ("draw", "knock") else "put down"
+    )
+    # Lives lost, where they change the picture: the same answer drawn with that column.
+    page.evaluate(
+        "async (a) => (await import('/static/oracle.js')).drawAdvice({ full: a },"
+        " { shown: true, mode: 'always', thinking: true })",
+        {**advice, "lives_matter": True},
+    )
+    expect(oracle.locator("thead th").nth(3)).to_have_text("lives lost")
+    for o in options:
+        cells = oracle.locator(f'tbody tr[data-option="{o["option"]}"] td').all_inner_texts()
+        assert cells[3] == shown(o["lives_lost"], 2)
+
+
+def test_a_rounds_showdown_fits_a_phone(browser: Browser, server: str) -> None:
+    """At 390x844 the showdown's table (every hand, score, loss and standing) fits its dialog:
+    nothing cut off at the right, no sideways scrolling inside it. (Seed 10: you draw and put
+    the new card down, then Alice takes your discard and shows 31.)"""
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844},
+        is_mobile=True,
+        has_touch=True,
+        reduced_motion="reduce",
+    )
+    page = context.new_page()
+    open_table(page, server)
+    start_game(page, Seed="10")
+    page.get_by_role("button", name="Draw from the stock").tap()
+    page.locator("#hand button:enabled").last.tap()  # the card just drawn
+    dialog = page.locator("#result-dialog")
+    expect(dialog).to_be_visible(timeout=120_000)
+    expect(dialog.locator("tbody tr")).to_have_count(4)
+    shot(page, "round-result-390")
+    wide = dialog.evaluate("d => [d.scrollWidth, d.clientWidth]")
+    assert wide[0] <= wide[1], f"the showdown is {wide[0]} px wide in a dialog of {wide[1]}"
+    box, table = dialog.bounding_box(), dialog.locator("table").bounding_box()
+    assert box is not None and table is not None
+    assert table["x"] + table["width"] <= box["x"] + box["width"]
+    fits(page)
+    context.close()

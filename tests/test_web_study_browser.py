@@ -7,6 +7,7 @@ in ``test-results/web-study/`` (or ``$THIRTYONE_TEST_ARTEFACTS/web-study/``)."""
 from __future__ import annotations
 
 import os
+import re
 import socket
 import threading
 import time
@@ -201,6 +202,10 @@ def test_the_replay_stepped_by_keyboard_and_a_decision_retried(server: str, tab:
     expect(tab.get_by_role("navigation", name="Pages")).to_be_visible()
     title = tab.locator("#decision-title")
     expect(title).to_have_text(f"Decision 1 of {n}")
+    rounds = review["game"]["rounds"]
+    expect(tab.locator("#headline")).to_contain_text(
+        f"{n} decisions over {rounds} round{'' if rounds == 1 else 's'} ("
+    )
     expect(tab.locator("#chart circle")).to_have_count(
         sum(d["chosen"] is not None for d in decisions)
     )
@@ -243,6 +248,30 @@ def test_the_replay_stepped_by_keyboard_and_a_decision_retried(server: str, tab:
     expect(panel).to_be_hidden()
     expect(tab.locator("#decision")).to_be_visible()
     expect(title).to_have_text(f"Decision {at + 1} of {n}")
+    # Each label counted; the costliest decisions listed, most costly first (five at most),
+    # each a way to its decision.
+    for name in ("best", "good", "inaccuracy", "mistake", "blunder"):
+        count = sum(d["label"] == name for d in decisions)
+        expect(tab.locator("#legend li", has_text=name)).to_have_text(
+            re.compile(rf"{name}\s+{count}$")
+        )
+
+    def cost(d: dict[str, Any]) -> float:
+        return float(d["cost_p_win"] if d["label_by"] == "p_win" else d["cost_p_safe"])
+
+    costly = [
+        i for i, d in enumerate(decisions) if d["label"] not in (None, "best") and cost(d) > 0
+    ]
+    costly = sorted(costly, key=lambda i: (-cost(decisions[i]), i))[:5]
+    items = tab.locator("#costly li")
+    assert costly, "(a game with no costly decision tests nothing here)"
+    expect(items).to_have_count(len(costly))
+    for item, i in zip(items.all(), costly, strict=True):
+        d = decisions[i]
+        expect(item).to_contain_text(f"Decision {i + 1}, round {d['round']}, turn {d['turn']}: ")
+        expect(item).to_contain_text(f"{100 * cost(d):.1f} points of {d['label_by']}")
+    items.last.get_by_role("button").click()
+    expect(title).to_have_text(f"Decision {costly[-1] + 1} of {n}")
 
 
 def test_the_review_says_when_there_is_no_game(server: str, tab: Page) -> None:
@@ -294,3 +323,35 @@ def test_the_stats_page_before_any_game_and_on_a_phone(server: str, phone: Page)
     expect(phone.locator("#status")).to_have_text("3 games in the record.")
     fits_a_phone(phone)
     shot(phone, "stats-phone.png")
+
+
+def test_the_stats_page_of_a_single_game(server: str, tab: Page) -> None:
+    """One game won at a table of four: counted in the singular, its interval shown (Wilson's
+    for 1 of 1: from 1 / (1 + 1.96²) = 21% to 100%), and its share marked on the chart."""
+    record.add(
+        record.default_path(),
+        GameRecord(
+            finished="2025-03-01T20:00:00+00:00",
+            preset="standard",
+            rules=Rules.preset("standard").to_dict(),
+            names=["You", "Alice", "Ben", "Cara"],
+            you=0,
+            placing=[0, 1, 2, 3],
+            points=None,
+            rounds=6,
+            opponents="table",
+            autoplay=False,
+        ),
+    )
+    tab.goto(f"{server}/stats")
+    expect(tab.locator("#status")).to_have_text("1 game in the record.")
+    low = round(100 / (1 + 1.96**2))
+    expect(tab.locator("#all")).to_contain_text(f"95% interval {low}% to 100%")
+    expect(tab.locator("#by-preset tbody tr").first).to_contain_text(f"{low}% to 100%")
+    said = tab.locator("#time-desc")
+    expect(said).to_contain_text("100.0% after 1 game (")
+    expect(said).to_contain_text("an even share of 25.0%. The last 1 game: 1 won.")
+    expect(tab.locator("#time text").last).to_have_text("1 game")
+    expect(tab.locator("#time line.rate")).to_have_count(1)  # the share, with no line to draw
+    expect(tab.locator("#time line.best")).to_have_count(1)  # an even share
+    shot(tab, "stats-one-game.png")

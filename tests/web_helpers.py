@@ -59,6 +59,18 @@ class Page:
             if message["type"] == kind and all(message.get(k) == v for k, v in match.items()):
                 return got
 
+    def settled(self) -> list[dict[str, Any]]:
+        """Every message up to the game once the computer players have played: a state at your
+        decision or at the game's end (a new game's first state, sent before its deal and first
+        turns, is passed by)."""
+        got: list[dict[str, Any]] = []
+        while True:
+            got += self.until("state")
+            state = got[-1]
+            pending = state["pending"]
+            if state["over"] or (pending is not None and pending["seat"] == state["you"]):
+                return got
+
     def hello(self, game: int = 0) -> dict[str, Any]:
         """Say hello; the lobby or the state that answers."""
         self.send(type="hello", game=game)
@@ -71,7 +83,7 @@ class Page:
         """A new game (the form's fields); its first state."""
         form = {"seed": 1, "advice": "never", **setup}
         self.send(type="new", setup=form)
-        return self.until("state")[-1]
+        return self.settled()[-1]
 
     def act(self, state: dict[str, Any], action: str, card: str | None = None) -> dict[str, Any]:
         """A move at ``state``'s position; the state that follows it."""

@@ -173,12 +173,15 @@ class Room:
         )
 
     async def join(self, table: Table) -> None:
-        """Watch ``table``: the computers' turns it owes, then the game as it stands and the
-        advice found at this position."""
+        """Watch ``table``: the computers' turns it owes (a new game's deal and first turns:
+        the game is sent before them, so that the page plays them as they come), then the game
+        as it stands and the advice found at this position."""
         self.leave()
         self.table, self.number = table, table.number
         table.watchers.add(self.outbox)
         async with table.lock:
+            if table.owes_turns():  # (the game first: its deal and turns are then played on it)
+                self.send(table.state())
             await table.catch_up()
             self.send(table.state())
             for advice in table.desk.messages(len(table.session.journal)):

@@ -175,6 +175,11 @@ class Table:
         if self.session.over:
             self._finish()
 
+    def owes_turns(self) -> bool:
+        """Whether the computer seats have turns to play before your decision (a new game's
+        first, with its deal)."""
+        return not self.session.over and not self._yours()
+
     def _yours(self) -> bool:
         pending = self.session.pending
         return pending is not None and pending.seat == views.YOU

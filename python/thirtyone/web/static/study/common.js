@@ -68,6 +68,11 @@ export function whole(n) {
   return n === null || n === undefined ? "—" : Number(n).toLocaleString("en");
 }
 
+/** A number of things, the noun in the singular for one: `1 game`, `3 games`. */
+export function count(n, noun) {
+  return `${whole(n)} ${n === 1 ? noun : `${noun}s`}`;
+}
+
 const SUITS = { C: ["♣", "clubs"], D: ["♦", "diamonds"], H: ["♥", "hearts"], S: ["♠", "spades"] };
 const RANKS = { A: "ace", K: "king", Q: "queen", J: "jack", T: "10" };
 

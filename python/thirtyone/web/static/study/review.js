@@ -1,7 +1,7 @@
 // The review page: a saved game's decisions set against the Oracle (GET /api/review, the JSON of
 // `thirtyone review --json`), stepped one by one, charted, and retried.
 import {
-  card, cards, chartWidth, el, getJSON, ordinal, pct, points, redrawOnResize, svg, whole,
+  card, cards, chartWidth, count, el, getJSON, ordinal, pct, points, redrawOnResize, svg, whole,
 } from "./common.js";
 
 const $ = (id) => document.getElementById(id);
@@ -223,7 +223,7 @@ function drawChart() {
       lastLabel = x(i);
     }
   });
-  parts.push(svg("text", { x: W - m.r, y: H - 4, "text-anchor": "end" }, `rounds · ${n} decisions`));
+  parts.push(svg("text", { x: W - m.r, y: H - 4, "text-anchor": "end" }, `rounds · ${count(n, "decision")}`));
   const values = list.map(charted);
   for (const [key, cls] of [["best", "best"], ["you", "you"]]) {
     let run = [];
@@ -273,7 +273,7 @@ function summaryView() {
       ? "you won"
       : `${game.winner} won, you placed ${ordinal(game.place)}`;
   $("headline").textContent =
-    `${game.player}: ${summary.decisions} decisions over ${game.rounds} rounds (${end}). ` +
+    `${game.player}: ${count(summary.decisions, "decision")} over ${count(game.rounds, "round")} (${end}). ` +
     `The Oracle at ${whole(settings.deals)} deals and ${whole(settings.playouts)} playouts per ` +
     `decision, seed ${settings.seed}.`;
   const winCost = summary.cost_p_win;
@@ -430,7 +430,7 @@ async function load(game, decision) {
     describeChart();
     costlyView();
     show(decision ? decision - 1 : 0);
-    $("status").textContent = `Reviewed: ${review.decisions.length} decisions.`;
+    $("status").textContent = `Reviewed: ${count(review.decisions.length, "decision")}.`;
     const url = new URL(window.location.href);
     url.searchParams.set("game", game);
     window.history.replaceState(null, "", url);

@@ -1,5 +1,5 @@
 // The stats page: the record of games (GET /api/stats, the JSON of `thirtyone stats --json`).
-import { chartWidth, el, getJSON, pct, redrawOnResize, svg, whole } from "./common.js";
+import { chartWidth, count, el, getJSON, pct, redrawOnResize, svg, whole } from "./common.js";
 
 const $ = (id) => document.getElementById(id);
 let stats = null;
@@ -80,6 +80,13 @@ function drawTime() {
   if (n > 1) {
     parts.push(svg("polyline", { class: "best", points: fair.join(" ") }));
     parts.push(svg("polyline", { class: "rate", points: rate.join(" ") }));
+  } else {
+    // (one game: no line to draw, its two figures marked where the lines would start)
+    const mark = (point, cls) => {
+      const [cx, cy] = point.split(",").map(Number);
+      return svg("line", { class: cls, x1: cx - 12, x2: cx + 12, y1: cy, y2: cy });
+    };
+    parts.push(mark(fair[0], "best"), mark(rate[0], "rate"));
   }
   const size = Math.max(3, Math.min(12, (W - m.l - m.r) / Math.max(n, 1) - 1));
   games.forEach((g, i) => {
@@ -89,13 +96,13 @@ function drawTime() {
   });
   parts.push(svg("text", { x: m.l, y: H - 8, "text-anchor": "start" }, day(games[0].finished)));
   if (n > 1) parts.push(svg("text", { x: W - m.r, y: H - 8, "text-anchor": "end" }, day(games[n - 1].finished)));
-  parts.push(svg("text", { x: (m.l + W - m.r) / 2, y: H - 8, "text-anchor": "middle" }, `${whole(n)} games`));
+  parts.push(svg("text", { x: (m.l + W - m.r) / 2, y: H - 8, "text-anchor": "middle" }, count(n, "game")));
   node.replaceChildren(...parts);
   const last = games.slice(-10);
   $("time-desc").textContent =
-    `The share of games won so far, game by game: ${pct(stats.win_rate)} after ${whole(n)} games ` +
+    `The share of games won so far, game by game: ${pct(stats.win_rate)} after ${count(n, "game")} ` +
     `(95% interval ${interval(stats.ci)}, shaded), against an even share of ${pct(even / n)}. ` +
-    `The last ${last.length} games: ${last.filter((g) => g.won).length} won.`;
+    `The last ${count(last.length, "game")}: ${last.filter((g) => g.won).length} won.`;
 }
 
 function decisionsView(you) {
@@ -139,7 +146,7 @@ async function start() {
     $("status").textContent = "No games recorded yet: each game played to its end is recorded here.";
     return;
   }
-  $("status").textContent = `${whole(stats.games)} games in the record.`;
+  $("status").textContent = `${count(stats.games, "game")} in the record.`;
   $("record").hidden = false;
   render();
   redrawOnResize(drawTime);
