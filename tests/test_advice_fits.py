@@ -204,3 +204,38 @@ def test_in_a_real_terminal_the_turn_fits(columns: int, rows: int, tmp_path: Pat
         check_screen(screen, rows, columns, 0)
         names = ("Alice", "Ben", "Cara", "Dev", "Eve", "Finn", "Gus", "Hana")
         assert all(any(line.startswith(f"│ {n} ") for line in screen) for n in names)
+
+
+# -- a note on one line ---------------------------------------------------------------------------
+
+#: The core's warning while the game's table is still being computed (a nine-seat game's first
+#: answers at the default time limit: rust/thirtyone-core/src/oracle/advise.rs).
+TABLE_NOT_READY = (
+    "the chance of winning the game is not computed yet: its table needs more time than this "
+    "answer had (what was done is kept, and a later answer goes on from there)"
+)
+
+
+@pytest.mark.parametrize("columns", [60, 80, 100])
+def test_a_note_on_one_line_is_cut_after_a_clause(columns: int) -> None:
+    """The compact advice gives each note one line: cut where a clause ends, never inside a
+    word ("… its table needs m…" said nothing); the advice in full gives it whole."""
+    from thirtyone.oracle.answer import OptionAdvice
+    from thirtyone.terminal.advice_view import advice_compact, advice_panel_body
+
+    options = [OptionAdvice("draw", 0.7, 0.01, 0.3), OptionAdvice("knock", 0.2, 0.01, 0.8)]
+    advice = Advice(options, [], "Draw.", 100, 100, warnings=[TABLE_NOT_READY])
+    console = Console(width=columns, record=True, color_system=None)
+    with console.capture() as cap:
+        console.print(advice_compact(advice))
+    [line] = [row.rstrip() for row in cap.get().splitlines() if row.startswith("Note: ")]
+    full = f"Note: {TABLE_NOT_READY}"
+    assert len(line) <= columns and line.endswith("…")
+    shown = line.removesuffix("…")
+    assert full.startswith(shown)
+    assert full[len(shown) :].startswith((": ", ", ", " (")), line
+    assert len(shown) >= columns // 2  # (not cut short for nothing)
+    whole = " ".join(Console().render_str(full).plain.split())
+    with console.capture() as cap:
+        console.print(advice_panel_body(advice))
+    assert whole in " ".join(cap.get().split())
