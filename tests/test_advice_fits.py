@@ -239,3 +239,40 @@ def test_a_note_on_one_line_is_cut_after_a_clause(columns: int) -> None:
     with console.capture() as cap:
         console.print(advice_panel_body(advice))
     assert whole in " ".join(cap.get().split())
+
+
+def _laid_out(output: str, columns: int) -> list[str]:
+    """The lines a terminal of ``columns`` shows, each answer to a prompt ending its line (as
+    the Enter typed does)."""
+    text = re.sub(r"((?:quit|no)\): )", "\\1\n", ANSI.sub("", output).replace("\r\n", "\n"))
+    lines: list[str] = []
+    for raw in text.split("\n"):
+        line = raw.split("\r")[-1]
+        if "is thinking…" in line or "is reading the table…" in line:
+            continue
+        while len(line) > columns:
+            lines.append(line[:columns])
+            line = line[columns:]
+        lines.append(line)
+    return lines
+
+
+@pytest.mark.parametrize("keys", ["\nn\nq\n", "a\nq\n"], ids=["enter", "a"])
+def test_advice_asked_for_keeps_the_title_on_the_screen(keys: str, tmp_path: Path) -> None:
+    """With ``--advice ask`` on a nine-seat table at 80 x 24, the advice shown when asked for
+    (Enter, or ``a``) leaves the turn's title and every opponent's row on the screen up to the
+    next question; asked again, it is given in full."""
+    out = play(["--seats", "9", "--seed", "3", "--advice", "ask"], keys, 80, 24, tmp_path)
+    lines = _laid_out(out, 80)
+    title = next(i for i, line in enumerate(lines) if line.startswith("╭─ Round 1 · your turn"))
+    advice = next(i for i, line in enumerate(lines) if line.startswith("╭─ Advice"))
+    asks = ("Play the Oracle's best: ", "Your move (")
+    question = next(i for i in range(advice, len(lines)) if lines[i].startswith(asks))
+    screen = lines[title : question + 1]
+    assert len(screen) <= 24, "\n".join(screen)
+    names = ("Alice", "Ben", "Cara", "Dev", "Eve", "Finn", "Gus", "Hana")
+    assert all(any(line.startswith(f"│ {n} ") for line in screen) for n in names)
+    # Asked again at the same position: the advice in full (the whole reason).
+    again = play(["--seats", "9", "--seed", "3", "--advice", "ask"], "a\na\nq\n", 80, 24, tmp_path)
+    full = again[again.rindex("╭─ Advice") :]
+    assert "percentage points" in full and "percentage points" not in "\n".join(screen)
