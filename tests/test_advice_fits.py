@@ -276,3 +276,15 @@ def test_advice_asked_for_keeps_the_title_on_the_screen(keys: str, tmp_path: Pat
     again = play(["--seats", "9", "--seed", "3", "--advice", "ask"], "a\na\nq\n", 80, 24, tmp_path)
     full = again[again.rindex("╭─ Advice") :]
     assert "percentage points" in full and "percentage points" not in "\n".join(screen)
+
+
+def test_the_opening_note_of_the_save_breaks_between_words(tmp_path: Path) -> None:
+    """At 80 columns the line that says where the game is saved is broken between words (the
+    terminal cut it inside "thirtyone": "thir" / "tyone play --resume")."""
+    out = play(["--seed", "5"], "q\n", 80, 24, tmp_path)
+    lines = _laid_out(out, 80)
+    start = next(i for i, line in enumerate(lines) if line.startswith("Saved as you play"))
+    end = next(i for i in range(start, len(lines)) if lines[i].rstrip().endswith("--resume)."))
+    said = [line.rstrip() for line in lines[start : end + 1]]
+    assert all(len(line) < 80 for line in said), said  # (a full row is a cut, not a break)
+    assert "continue later with thirtyone play --resume)." in " ".join(said)
