@@ -172,7 +172,7 @@ def claims() -> list[tuple[str, str]]:
     ]
     with _whole_answers():
         scat = thirtyone.advise(_doc_state("A second example"), seed=1, max_time=None)
-        two = thirtyone.advise(_two_seats(), seed=1, max_time=None)
+        two = thirtyone.advise(_two_seats(), seed=1, max_time=None, names=["Ben", "you"])
         tied = thirtyone.advise(_two_seats(), deals=2_000, playouts=10_000, seed=1, max_time=None)
     out.append((docs, f"safe in {_pct(scat.option('draw').p_safe)} of the rounds if you draw"))
     knock, drawing = two.option("knock"), two.option("draw")
@@ -191,6 +191,9 @@ def claims() -> list[tuple[str, str]]:
             f"{_pct(knock.p_win)} (±{100 * (knock.p_win_margin or 0):.1f})",
         )
     )
+    # The README quotes the same answer's game sentence, the other seat named Ben.
+    game = two.reason[two.reason.index("For the game") :]
+    out.append(("README.md", game[: game.index("It loses fewer lives on average") + 31]))
     knock, drawing = tied.option("knock"), tied.option("draw")
     assert tied.best is drawing and tied.tied == [knock]
     out.append(

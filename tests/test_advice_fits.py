@@ -204,3 +204,87 @@ def test_in_a_real_terminal_the_turn_fits(columns: int, rows: int, tmp_path: Pat
         check_screen(screen, rows, columns, 0)
         names = ("Alice", "Ben", "Cara", "Dev", "Eve", "Finn", "Gus", "Hana")
         assert all(any(line.startswith(f"│ {n} ") for line in screen) for n in names)
+
+
+# -- a note on one line ---------------------------------------------------------------------------
+
+#: The core's warning while the game's table is still being computed (a nine-seat game's first
+#: answers at the default time limit: rust/thirtyone-core/src/oracle/advise.rs).
+TABLE_NOT_READY = (
+    "the chance of winning the game is not computed yet: its table needs more time than this "
+    "answer had (what was done is kept, and a later answer goes on from there)"
+)
+
+
+@pytest.mark.parametrize("columns", [60, 80, 100])
+def test_a_note_on_one_line_is_cut_after_a_clause(columns: int) -> None:
+    """The compact advice gives each note one line: cut where a clause ends, never inside a
+    word ("… its table needs m…" said nothing); the advice in full gives it whole."""
+    from thirtyone.oracle.answer import OptionAdvice
+    from thirtyone.terminal.advice_view import advice_compact, advice_panel_body
+
+    options = [OptionAdvice("draw", 0.7, 0.01, 0.3), OptionAdvice("knock", 0.2, 0.01, 0.8)]
+    advice = Advice(options, [], "Draw.", 100, 100, warnings=[TABLE_NOT_READY])
+    console = Console(width=columns, record=True, color_system=None)
+    with console.capture() as cap:
+        console.print(advice_compact(advice))
+    [line] = [row.rstrip() for row in cap.get().splitlines() if row.startswith("Note: ")]
+    full = f"Note: {TABLE_NOT_READY}"
+    assert len(line) <= columns and line.endswith("…")
+    shown = line.removesuffix("…")
+    assert full.startswith(shown)
+    assert full[len(shown) :].startswith((": ", ", ", " (")), line
+    assert len(shown) >= columns // 2  # (not cut short for nothing)
+    whole = " ".join(Console().render_str(full).plain.split())
+    with console.capture() as cap:
+        console.print(advice_panel_body(advice))
+    assert whole in " ".join(cap.get().split())
+
+
+def _laid_out(output: str, columns: int) -> list[str]:
+    """The lines a terminal of ``columns`` shows, each answer to a prompt ending its line (as
+    the Enter typed does)."""
+    text = re.sub(r"((?:quit|no)\): )", "\\1\n", ANSI.sub("", output).replace("\r\n", "\n"))
+    lines: list[str] = []
+    for raw in text.split("\n"):
+        line = raw.split("\r")[-1]
+        if "is thinking…" in line or "is reading the table…" in line:
+            continue
+        while len(line) > columns:
+            lines.append(line[:columns])
+            line = line[columns:]
+        lines.append(line)
+    return lines
+
+
+@pytest.mark.parametrize("keys", ["\nn\nq\n", "a\nq\n"], ids=["enter", "a"])
+def test_advice_asked_for_keeps_the_title_on_the_screen(keys: str, tmp_path: Path) -> None:
+    """With ``--advice ask`` on a nine-seat table at 80 x 24, the advice shown when asked for
+    (Enter, or ``a``) leaves the turn's title and every opponent's row on the screen up to the
+    next question; asked again, it is given in full."""
+    out = play(["--seats", "9", "--seed", "3", "--advice", "ask"], keys, 80, 24, tmp_path)
+    lines = _laid_out(out, 80)
+    title = next(i for i, line in enumerate(lines) if line.startswith("╭─ Round 1 · your turn"))
+    advice = next(i for i, line in enumerate(lines) if line.startswith("╭─ Advice"))
+    asks = ("Play the Oracle's best: ", "Your move (")
+    question = next(i for i in range(advice, len(lines)) if lines[i].startswith(asks))
+    screen = lines[title : question + 1]
+    assert len(screen) <= 24, "\n".join(screen)
+    names = ("Alice", "Ben", "Cara", "Dev", "Eve", "Finn", "Gus", "Hana")
+    assert all(any(line.startswith(f"│ {n} ") for line in screen) for n in names)
+    # Asked again at the same position: the advice in full (the whole reason).
+    again = play(["--seats", "9", "--seed", "3", "--advice", "ask"], "a\na\nq\n", 80, 24, tmp_path)
+    full = again[again.rindex("╭─ Advice") :]
+    assert "percentage points" in full and "percentage points" not in "\n".join(screen)
+
+
+def test_the_opening_note_of_the_save_breaks_between_words(tmp_path: Path) -> None:
+    """At 80 columns the line that says where the game is saved is broken between words (the
+    terminal cut it inside "thirtyone": "thir" / "tyone play --resume")."""
+    out = play(["--seed", "5"], "q\n", 80, 24, tmp_path)
+    lines = _laid_out(out, 80)
+    start = next(i for i, line in enumerate(lines) if line.startswith("Saved as you play"))
+    end = next(i for i in range(start, len(lines)) if lines[i].rstrip().endswith("--resume)."))
+    said = [line.rstrip() for line in lines[start : end + 1]]
+    assert all(len(line) < 80 for line in said), said  # (a full row is a cut, not a break)
+    assert "continue later with thirtyone play --resume)." in " ".join(said)

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import io
 import math
+import re
 from typing import TYPE_CHECKING
 
 from rich import box
-from rich.console import Console, Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.measure import Measurement
 from rich.padding import Padding
 from rich.table import Table
@@ -215,16 +216,42 @@ def options_rows(advice: Advice) -> Table:
     return rows
 
 
+#: Where a note cut to one line may end: after a clause (the cut ends with …).
+_CLAUSE_END = re.compile(r"(?=[:;,] | \(| —)")
+
+
+def short_note(text: str, width: int) -> str:
+    """``text`` in ``width`` columns at most: whole, else cut after its last clause that fits
+    (``Note: the chance … is not computed yet…``), else cut with … inside a word."""
+    if len(text) <= width:
+        return text
+    ends = [m.start() for m in _CLAUSE_END.finditer(text) if m.start() + 1 <= width]
+    if ends and ends[-1] >= width // 2:
+        return text[: ends[-1]] + "…"
+    return text[: max(0, width - 1)] + "…"
+
+
+class OneLineNote:
+    """A note on one line of whatever width it is given (:func:`short_note`); the advice in
+    full (``a``) gives it whole."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        line = short_note(self.text, options.max_width)
+        yield Text(line, style="dim yellow", no_wrap=True, overflow="ellipsis")
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        return Measurement(1, min(len(self.text), options.max_width))
+
+
 def _notes(advice: Advice, one_line: bool) -> list[RenderableType]:
-    """The warnings, each on one line when ``one_line`` (cut with …)."""
+    """The warnings, each on one line when ``one_line`` (cut after a clause)."""
+    if one_line:
+        return [OneLineNote(f"Note: {warning}") for warning in advice.warnings]
     return [
-        Text(
-            f"Note: {warning}",
-            style="dim yellow",
-            no_wrap=one_line,
-            overflow="ellipsis" if one_line else "fold",
-        )
-        for warning in advice.warnings
+        Text(f"Note: {warning}", style="dim yellow", overflow="fold") for warning in advice.warnings
     ]
 
 

@@ -127,7 +127,9 @@ def play_game(
         game.add_listener(saver)
         if saved is None:  # a new game is saved before its first turn (a folder that cannot
             saver.save()  # be written is found then); a resumed one at its next event
-        console.print(saved_where, soft_wrap=True)
+        # On a terminal, broken between words (the terminal would cut "thirtyone" in two);
+        # elsewhere one line, whole, for a program reading it.
+        console.print(saved_where, soft_wrap=not console.is_terminal)
     if saved is not None:
         _say_resumed(game, narrator, console)
     person = None

@@ -273,17 +273,21 @@ class TerminalPlayer:
         the screen's less the table's and the prompt's (None: not a terminal, no limit)."""
         if not self.console.is_terminal:
             return None
+        return self.console.height - self._table_rows - self._prompt_rows(view)
+
+    def _prompt_rows(self, view: SeatView) -> int:
+        """The rows the turn's prompt takes, with ": " and a key typed."""
         if view.drawn is None:
             prompt = start_prompt(view, view.pending.legal, self.advice)
         else:
             prompt = put_down_prompt(self.advice)
-        width = max(1, self.console.width)
-        prompt_rows = -(-(len(prompt) + 3) // width)  # the prompt, ": " and a key typed
-        return self.console.height - self._table_rows - prompt_rows
+        return -(-(len(prompt) + 3) // max(1, self.console.width))
 
     def show_advice(self, view: SeatView, *, asked: bool = False) -> None:
-        """Show the advice (on every turn, or when ``asked``): asked, in full; else the fullest
-        layout that fits the screen below the table."""
+        """Show the advice (on every turn, or when ``asked``): the fullest layout that fits the
+        screen below the table; asked again at the same position, in full. Asked first
+        (``--advice ask``: ``a`` or Enter), it comes below the prompt answered and above the
+        next one, so both are counted."""
         if self.advisor is None or (self.advice != "always" and not asked):
             return
         try:
@@ -291,7 +295,9 @@ class TerminalPlayer:
         except Exception as err:  # advice is optional: a failing advisor must not end the game
             self.say(f"(no advice this time: {err})")
             return
-        room = None if asked else self._room(view)
+        room = None if asked and self.advice_shown else self._room(view)
+        if asked and room is not None:
+            room -= self._prompt_rows(view)  # (the next prompt, or Enter's question)
         shown = display.render_advice(advice, console=self.console, room=room)
         if shown is not None:
             self.console.print(shown)
