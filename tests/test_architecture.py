@@ -261,15 +261,6 @@ def test_the_architecture_page_names_every_module() -> None:
 REFERENCE = re.compile(
     r":(mod|class|func|meth|attr|data|exc):`(?:[^`<]*<)?~?(thirtyone(?:\.\w+)+)>?`"
 )
-#: References in files another branch is rewriting (study/tournament.py, study/calibration*.py):
-#: the old flat module names, to be renamed there (``thirtyone.study.workers``, …).
-ELSEWHERE = {
-    ("study/calibration.py", "thirtyone.workers.stopping"),
-    ("study/calibration_report.py", "thirtyone.stats"),
-    ("study/tournament.py", "thirtyone.oracle_player.OraclePlayer"),
-    ("study/tournament.py", "thirtyone.workers.Stopped"),
-    ("study/tournament.py", "thirtyone.workers.stopping"),
-}
 
 
 def resolves(role: str, name: str) -> bool:
@@ -311,6 +302,6 @@ def test_every_reference_names_a_module_or_name_that_exists() -> None:
     for path in sources:
         where = str(path.relative_to(PACKAGE if path.suffix == ".py" else docs.parent))
         for m in REFERENCE.finditer(path.read_text(encoding="utf-8")):
-            if (where, m[2]) not in ELSEWHERE and not resolves(m[1], m[2]):
+            if not resolves(m[1], m[2]):
                 stale.append(f"{where}: {m[2]}")
     assert stale == []

@@ -155,9 +155,7 @@ def test_the_calibration_plays_at_the_table_it_is_given(
     if opponents == "mixed":
         assert any("expert" in s.get("models", []) for s in asked.states)
     old = Recording()
-    cal.calibrate(
-        dataclasses.replace(SMALL, opponents=opponents, table_model=True), advisor=old
-    )
+    cal.calibrate(dataclasses.replace(SMALL, opponents=opponents, table_model=True), advisor=old)
     assert all("models" not in s for s in old.states)
 
 

@@ -338,9 +338,9 @@ def calibrate(
     backend: cluster.Backend | None = None,
 ) -> Report:
     """Run, analyse, and (with ``out_dir``) :func:`save` the report. A run stopped (a
-    KeyboardInterrupt: see :func:`thirtyone.workers.stopping`) after some decisions is reported
-    on those, with ``report.stopped`` saying by what; stopped before the first, the stop is
-    raised again."""
+    KeyboardInterrupt: see :func:`thirtyone.study.workers.stopping`) after some decisions is
+    reported on those, with ``report.stopped`` saying by what; stopped before the first, the
+    stop is raised again."""
     settings.check()
     if out_dir is not None:
         check_out(out_dir)

@@ -1,6 +1,6 @@
 """The reports of a calibration run: the reliability table of the predictions, by option and
 overall, the rank check of the inference, their text and plot, and the report written to disk.
-The statistics come from :mod:`thirtyone.stats` (scipy).
+The statistics come from :mod:`thirtyone.statistics` (scipy).
 """
 
 from __future__ import annotations

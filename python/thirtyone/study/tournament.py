@@ -341,7 +341,7 @@ class Tally:
 @dataclass
 class Outcome:
     """A tournament as played: the tallies of the games played, how many, and the stop asked
-    for (:class:`~thirtyone.workers.Stopped`: Ctrl-C, SIGTERM or SIGHUP) if it ended early."""
+    for (:class:`~thirtyone.study.workers.Stopped`: Ctrl-C, SIGTERM or SIGHUP) if it ended early."""
 
     tallies: list[Tally]
     played: int
@@ -354,7 +354,7 @@ def play(
     backend: cluster.Backend | None = None,
 ) -> Outcome:
     """Play the tournament until its end or a stop (a KeyboardInterrupt: see
-    :func:`thirtyone.workers.stopping`); one :class:`Tally` per entry of ``settings.players``
+    :func:`thirtyone.study.workers.stopping`); one :class:`Tally` per entry of ``settings.players``
     over the games played, with its 95% Wilson interval of the win rate. The games are played
     in batches (on ``backend``: by default ``settings.jobs`` local processes) and counted in
     game order, so a stopped run counts its first games, each whole, and the results are the
