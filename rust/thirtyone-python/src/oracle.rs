@@ -140,7 +140,7 @@ pub fn sample_deals<'py>(
     let (view, collected) = run_detached(py, &cancel, move || {
         let view = View::from_input(&input)?.with_models(&models);
         let runner = montecarlo::Runner::new(threads, None, c2.clone());
-        let inference = runner.install(|| Inference::cancellable(&view, &c2));
+        let inference = runner.install(|| Inference::cancellable(&view, &c2, n));
         // The Oracle's own collection, with its bounds of work.
         let mut collected =
             montecarlo::collect(&inference, &oracle::deal_settings(n, seed), &runner);

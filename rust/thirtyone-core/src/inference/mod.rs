@@ -18,4 +18,4 @@ mod weighted;
 
 pub(crate) use posterior::Posterior;
 pub use posterior::{Deal, Inference, OppDeal, COUNT_BUDGET};
-pub use weighted::POOL;
+pub use weighted::{Effort, POOL};

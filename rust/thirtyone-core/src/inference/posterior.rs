@@ -23,7 +23,7 @@ use rayon::prelude::*;
 
 use super::conditional::{Conditional, Places};
 use super::count::count_by_rule;
-use super::weighted::{count_modelled, Knocks};
+use super::weighted::{count_modelled, Effort, Knocks};
 use crate::hand::decision::{choose_put_down, choose_start, Start, TABLE_KNOCK_AT};
 use crate::hand::{Card, CardSet, Score};
 use crate::round::knock_limits_allow;
@@ -63,6 +63,8 @@ pub(crate) enum Posterior {
 /// Steps one opponent's count may take before rejection sampling takes over (bounded in work,
 /// not time: a count is part of the least work of an answer).
 pub const COUNT_BUDGET: u64 = 4_000_000;
+/// The deals of a full-precision query (the default of [`Inference::new`]).
+const FULL_DEALS: usize = 10_000;
 
 /// Samples consistent deals for one view.
 pub struct Inference<'a> {
@@ -77,12 +79,14 @@ pub struct Inference<'a> {
 
 impl<'a> Inference<'a> {
     pub fn new(view: &'a View) -> Self {
-        Inference::cancellable(view, &AtomicBool::new(false))
+        Inference::cancellable(view, &AtomicBool::new(false), FULL_DEALS)
     }
 
-    /// The same, the counting stopped when `cancel` is set (an opponent whose count is not done
-    /// by then is left to rejection: the caller is to see the flag and stop).
-    pub fn cancellable(view: &'a View, cancel: &AtomicBool) -> Self {
+    /// The same for a query of `deals` deals (a modelled opponent's posterior is as fine as
+    /// they need: [`Effort`]), the counting stopped when `cancel` is set (an opponent whose
+    /// count is not done by then is left to rejection: the caller is to see the flag and stop).
+    pub fn cancellable(view: &'a View, cancel: &AtomicBool, deals: usize) -> Self {
+        let effort = Effort::for_deals(deals);
         let unseen: Vec<Card> = view.unseen.iter().collect();
         // Opponents are counted in parallel (in the caller's rayon pool).
         let (posteriors, knocks): (Vec<Posterior>, Vec<Option<Knocks>>) = view
@@ -91,7 +95,7 @@ impl<'a> Inference<'a> {
             .map(|o| match o.model.params() {
                 None => (count_by_rule(view, o, &unseen, cancel), None),
                 Some(params) => {
-                    let (p, k) = count_modelled(view, o, &unseen, cancel, params);
+                    let (p, k) = count_modelled(view, o, &unseen, cancel, params, effort);
                     (p, Some(k))
                 }
             })

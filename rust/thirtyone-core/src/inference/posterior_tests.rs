@@ -27,7 +27,7 @@ fn counting_stops_when_cancelled_and_not_at_any_time() {
     assert!(counted.iter().all(Option::is_some));
     // Cancelled before the start: an opponent whose count takes more than a few thousand steps
     // (the first look at the flag) is left to rejection; a quicker count is finished.
-    let cut = Inference::cancellable(&view, &AtomicBool::new(true)).counts();
+    let cut = Inference::cancellable(&view, &AtomicBool::new(true), 10_000).counts();
     assert!(cut.iter().any(Option::is_none), "{cut:?}");
     for (c, full) in cut.iter().zip(&counted) {
         assert!(c.is_none() || c == full);

@@ -8,14 +8,16 @@
 //! weighted deals) serves unchanged; with it, each hand keeps its posterior over the knock
 //! scores ([`Knocks`]), from which a deal draws the score the opponent knocks at in the playouts.
 //!
-//! A walk that grows past its budget ([`WALK_BUDGET`]) is replaced by a sample of histories drawn from
-//! those the card facts allow ([`POOL`] of them, on a fixed random stream, weighed the same
-//! way): an importance-sampled posterior, no longer exact but never empty.
+//! A walk that grows past its budget is replaced by a sample of histories drawn from those the
+//! card facts allow (on fixed random streams, weighed the same way): an importance-sampled
+//! posterior, no longer exact but never empty. Both sizes follow the deals asked for
+//! ([`Effort`]): a small query is not made to pay for a posterior finer than its deals can use.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use montecarlo::Rng;
+use rayon::prelude::*;
 
 use super::count::{unplayed, unseen_set, Counter, Entry, Evidence};
 use super::posterior::{sample_history, Posterior};
@@ -25,11 +27,41 @@ use crate::model::{knock_score, put_down_chance, start_chances, Params, Weights,
 use crate::round::knock_limits_allow_with;
 use crate::view::{OppAct, OppTurn, Opponent, View};
 
-/// Steps the weighed walk may take (no branch ends at an unlikely move, so it grows faster than
-/// the table's count: past this, a sample of histories is quicker for the same accuracy).
-pub const WALK_BUDGET: u64 = 1 << 18;
-/// Histories sampled when the walk is over its budget.
-pub const POOL: usize = 1 << 16;
+/// The most histories sampled when a walk is over its budget (a query of 8,192 deals or more).
+pub const POOL: usize = 1 << 15;
+/// Histories sampled per deal asked for.
+const POOL_PER_DEAL: usize = 4;
+/// Steps the weighed walk may take per history of the pool: no branch ends at an unlikely move,
+/// so the walk grows faster than the table's count, and a walk given up is work lost; past this,
+/// the pool is quicker for the same accuracy.
+const WALK_PER_HISTORY: u64 = 2;
+/// The pool is sampled in chunks of this many histories, each on a random stream of its own
+/// and summed in chunk order: the same pool on any number of threads.
+const CHUNK: usize = 1 << 10;
+
+/// How much work a modelled opponent's posterior may take: the walk's steps and the pool's
+/// histories, by the deals the query collects.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Effort {
+    pub walk: u64,
+    pub pool: usize,
+}
+
+impl Effort {
+    /// The effort for a query of `deals` deals: [`POOL_PER_DEAL`] histories a deal, in whole
+    /// chunks, at most [`POOL`].
+    pub fn for_deals(deals: usize) -> Effort {
+        let pool = deals
+            .saturating_mul(POOL_PER_DEAL)
+            .div_ceil(CHUNK)
+            .clamp(1, POOL / CHUNK)
+            * CHUNK;
+        Effort {
+            walk: pool as u64 * WALK_PER_HISTORY,
+            pool,
+        }
+    }
+}
 /// A hand's weights are scaled so that the heaviest is this many: lighter ones keep at least 1.
 const SCALE: f64 = (1u64 << 32) as f64;
 /// The resolution of a hand's posterior over the knock scores.
@@ -40,6 +72,8 @@ const PURPOSE_POOL: u64 = 0x504f_4f4c; // "POOL"
 pub(super) struct Likelihood<'a> {
     pub(super) view: &'a View,
     pub(super) params: &'static Params,
+    /// The walk's steps ([`Effort::walk`]).
+    pub(super) budget: u64,
 }
 
 impl Evidence for Likelihood<'_> {
@@ -113,7 +147,7 @@ impl Evidence for Likelihood<'_> {
     }
 
     fn budget(&self) -> u64 {
-        WALK_BUDGET
+        self.budget
     }
 }
 
@@ -159,6 +193,7 @@ pub(super) fn count_modelled(
     unseen: &[Card],
     cancel: &AtomicBool,
     params: &'static Params,
+    effort: Effort,
 ) -> (Posterior, Knocks) {
     let knocks = Knocks::new(&params.prior);
     if let Some(h) = o.shown_hand {
@@ -174,10 +209,14 @@ pub(super) fn count_modelled(
     if o.turns.is_empty() {
         return (unplayed(view, unseen), knocks);
     }
-    let evidence = Likelihood { view, params };
+    let evidence = Likelihood {
+        view,
+        params,
+        budget: effort.walk,
+    };
     let entries = match Counter::walk(view, o, unseen, cancel, evidence) {
         Some(entries) => entries,
-        None => sampled(view, o, unseen, cancel, params),
+        None => sampled(view, o, unseen, cancel, params, effort.pool),
     };
     weighted(entries, knocks)
 }
@@ -201,30 +240,45 @@ fn weighted(entries: Vec<Entry<Weights>>, mut knocks: Knocks) -> (Posterior, Kno
     (Posterior::Counted { hands, cumulative }, knocks)
 }
 
-/// [`POOL`] histories drawn from those the card facts allow, each weighed by the likelihood of
-/// what the opponent did: the entries of an importance-sampled posterior.
+/// `pool` histories (whole chunks) drawn from those the card facts allow, each weighed by the
+/// likelihood of what the opponent did: the entries of an importance-sampled posterior.
 fn sampled(
     view: &View,
     o: &Opponent,
     unseen: &[Card],
     cancel: &AtomicBool,
     params: &'static Params,
+    pool: usize,
 ) -> Vec<Entry<Weights>> {
-    let ev = Likelihood { view, params };
-    let mut rng = Rng::stream(u64::from(o.seat), PURPOSE_POOL, o.turns.len() as u64);
+    let ev = Likelihood {
+        view,
+        params,
+        budget: 0,
+    };
+    let chunks: Vec<Vec<(u64, [Card; 3], Weights)>> = (0..pool.div_ceil(CHUNK))
+        .into_par_iter()
+        .map(|chunk| {
+            if cancel.load(Ordering::Relaxed) {
+                return Vec::new();
+            }
+            let task = ((o.turns.len() as u64) << 32) | chunk as u64;
+            let mut rng = Rng::stream(u64::from(o.seat), PURPOSE_POOL, task);
+            let mut slots = [Card::from_index(0); 64];
+            let mut drawn = Vec::with_capacity(CHUNK);
+            for _ in 0..CHUNK {
+                let used = sample_history(unseen, o, &mut rng, &mut slots);
+                if let Some((hand, w)) = replay(&ev, o, &slots) {
+                    drawn.push((used.bits(), hand, w));
+                }
+            }
+            drawn
+        })
+        .collect();
+    // Summed in the order drawn, whatever thread drew them.
     let mut by_hand: HashMap<u64, ([Card; 3], Weights)> = HashMap::new();
-    let mut slots = [Card::from_index(0); 64];
-    for k in 0..POOL {
-        if k % 4096 == 0 && cancel.load(Ordering::Relaxed) {
-            break;
-        }
-        let used = sample_history(unseen, o, &mut rng, &mut slots);
-        if let Some((hand, w)) = replay(&ev, o, &slots) {
-            let e = by_hand
-                .entry(used.bits())
-                .or_insert((hand, [0.0; KNOCK_SCORES]));
-            Likelihood::add(&mut e.1, w);
-        }
+    for (bits, hand, w) in chunks.into_iter().flatten() {
+        let e = by_hand.entry(bits).or_insert((hand, [0.0; KNOCK_SCORES]));
+        Likelihood::add(&mut e.1, w);
     }
     let mut entries: Vec<Entry<Weights>> =
         by_hand.into_iter().map(|(k, (h, w))| (k, h, w)).collect();

@@ -11,6 +11,9 @@ use crate::inference::test_positions::position;
 use crate::model::{Model, KNOCK_SCORES};
 use crate::round::knock_limits_allow;
 
+/// A walk budget no test position reaches (the walks here are checked, not timed).
+const WALK: u64 = 1 << 18;
+
 /// Each hand's weight per knock score, by brute force: the ordered fillings of the slots (3
 /// dealt, then the draws), every known put-down in a slot it could have come from.
 fn brute_force(view: &View, o: &Opponent, p: &Params) -> HashMap<u64, Weights> {
@@ -225,6 +228,7 @@ fn the_walk_weighs_every_history_as_brute_force_does() {
                 Likelihood {
                     view: &view,
                     params: p,
+                    budget: WALK,
                 },
             )
             .expect("within the budget");
@@ -275,6 +279,7 @@ fn without_slips_at_the_tables_knock_score_the_weights_are_the_tables_count() {
             let model = Likelihood {
                 view: &view,
                 params: strict,
+                budget: WALK,
             };
             let Some(walked) = Counter::walk(&view, o, &unseen, &cancel, model) else {
                 continue; // over the weighed walk's budget
@@ -323,12 +328,13 @@ fn the_sampled_posterior_agrees_with_the_walk() {
         Likelihood {
             view: &view,
             params: p,
+            budget: WALK,
         },
     )
     .unwrap();
     let walked = normalised(walked.into_iter().map(|(k, _, w)| (k, w)));
     let pool = normalised(
-        sampled(&view, o, &unseen, &cancel, p)
+        sampled(&view, o, &unseen, &cancel, p, POOL)
             .into_iter()
             .map(|(k, _, w)| (k, w)),
     );
@@ -355,4 +361,53 @@ fn the_sampled_posterior_agrees_with_the_walk() {
     let tv = |a: &[f64], b: &[f64]| a.iter().zip(b).map(|(x, y)| (x - y).abs()).sum::<f64>() / 2.0;
     assert!(tv(&hw, &hp) < 0.03, "scores: {}", tv(&hw, &hp));
     assert!(tv(&kw, &kp) < 0.02, "knock scores: {}", tv(&kw, &kp));
+}
+
+/// A query's effort follows its deals: four histories a deal in whole chunks, at most [`POOL`],
+/// and the walk four steps a history.
+#[test]
+fn the_effort_follows_the_deals() {
+    for (deals, pool) in [
+        (1, 1024),
+        (300, 2048),
+        (1_000, 4096),
+        (2_000, 8192),
+        (8_192, POOL),
+        (10_000, POOL),
+        (usize::MAX, POOL),
+    ] {
+        let e = Effort::for_deals(deals);
+        assert_eq!((e.pool, e.walk), (pool, 4 * pool as u64), "{deals} deals");
+    }
+}
+
+/// The pool is drawn in chunks on streams of their own and summed in their order: the same
+/// weights, to the last bit, on one thread and on two.
+#[test]
+fn the_pool_is_the_same_on_any_number_of_threads() {
+    let p = Model::Expert.params().unwrap();
+    let input = (1..60).find_map(|s| position(s, 4, 9)).unwrap();
+    let view = View::from_input(&input).unwrap();
+    let unseen: Vec<Card> = view.unseen.iter().collect();
+    let cancel = AtomicBool::new(false);
+    for o in view.opponents.iter().filter(|o| !o.turns.is_empty()) {
+        let on = |threads: usize| {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            pool.install(|| sampled(&view, o, &unseen, &cancel, p, 8 * 1024))
+        };
+        let (one, two) = (on(1), on(2));
+        assert!(!one.is_empty());
+        assert_eq!(one.len(), two.len());
+        for (a, b) in one.iter().zip(&two) {
+            assert_eq!((a.0, a.1), (b.0, b.1));
+            assert!(a
+                .2
+                .iter()
+                .zip(&b.2)
+                .all(|(x, y)| x.to_bits() == y.to_bits()));
+        }
+    }
 }

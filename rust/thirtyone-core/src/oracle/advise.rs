@@ -215,7 +215,8 @@ pub fn advise_modelled(
     };
     let deadline = settings.max_time.and_then(|d| start.checked_add(d));
     // Each opponent's hands counted: part of the least work (bounded in steps, not time).
-    let inference = runner.install(|| Inference::cancellable(&view, &settings.cancel));
+    let inference =
+        runner.install(|| Inference::cancellable(&view, &settings.cancel, settings.deals));
     let choices = choices(&view);
     let sim = Playouts::new(&view, knock_thresholds(&view)).with_game(table.clone());
     let (mut target, mut playouts, mut attempts) = (settings.deals, settings.playouts, 0);
