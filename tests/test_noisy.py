@@ -1,7 +1,7 @@
 """Noisy table players (``NoisyPolicy``): the table's rule at a knock score of their own with a
 share of random legal moves, as seated by ``thirtyone tournament --players noisy`` and
 ``thirtyone calibrate --opponents noisy``; and the calibration at other tables than the
-table's rule (``--opponents``, ``--table-model``)."""
+table's rule (``--opponents``, ``--read-as``)."""
 
 from __future__ import annotations
 
@@ -155,13 +155,22 @@ def test_the_calibration_plays_at_the_table_it_is_given(
     if opponents == "mixed":
         assert any("expert" in s.get("models", []) for s in asked.states)
     old = Recording()
-    cal.calibrate(dataclasses.replace(SMALL, opponents=opponents, table_model=True), advisor=old)
+    cal.calibrate(dataclasses.replace(SMALL, opponents=opponents, read_as="table"), advisor=old)
     assert all("models" not in s for s in old.states)
+    people = Recording()
+    cal.calibrate(dataclasses.replace(SMALL, opponents=opponents, read_as="person"), advisor=people)
+    for state in people.states:
+        assert [m for i, m in enumerate(state["models"]) if i != state["me"]] == ["person"] * (
+            len(state["models"]) - 1
+        )
 
 
 def test_an_unknown_table_is_refused() -> None:
     with pytest.raises(cal.ThirtyOneError, match="opponents must be one of"):
         dataclasses.replace(SMALL, opponents="robots").check()
-    result = CliRunner().invoke(main, ["calibrate", "--opponents", "robots"])
-    assert result.exit_code == 2
-    assert "robots" in result.output and "Traceback" not in result.output
+    with pytest.raises(cal.ThirtyOneError, match="read_as must be one of"):
+        dataclasses.replace(SMALL, read_as="robot").check()
+    for option in ("--opponents", "--read-as"):
+        result = CliRunner().invoke(main, ["calibrate", option, "robots"])
+        assert result.exit_code == 2
+        assert "robots" in result.output and "Traceback" not in result.output

@@ -10,6 +10,7 @@ import click
 
 from thirtyone.cli.manners import backend_options
 from thirtyone.errors import ThirtyOneError
+from thirtyone.game.seats import MODELS
 from thirtyone.study import cluster as study_cluster
 from thirtyone.study import workers
 from thirtyone.study.calibration_records import OPPONENTS
@@ -78,10 +79,11 @@ def _fail(message: str) -> NoReturn:
     "to 29, 3% of moves at random).",
 )
 @click.option(
-    "--table-model",
-    is_flag=True,
-    help="Read every opponent as a player of the table's rule (the Oracle before opponent "
-    "models), to see what that reading gets wrong at this table.",
+    "--read-as",
+    type=click.Choice(MODELS),
+    default=None,
+    help="Read every opponent by this model rather than by how they play (table: as the "
+    "Oracle read every table before opponent models), to see what that reading gets wrong.",
 )
 @click.option(
     "--out",
@@ -102,7 +104,7 @@ def calibrate_command(
     checkpoint: Path | None,
     seats: str,
     opponents: str,
-    table_model: bool,
+    read_as: str | None,
     out: Path,
 ) -> None:
     """Check the Oracle against real play: games where one seat per round follows its advice;
@@ -129,7 +131,7 @@ def calibrate_command(
         workers=jobs,
         seats=table,
         opponents=opponents,
-        table_model=table_model,
+        read_as=read_as,
     )
     backend = study_cluster.Backend(jobs, cluster, checkpoint)
     try:

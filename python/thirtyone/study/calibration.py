@@ -183,8 +183,10 @@ class _Table:
         if pending:
             self.game.apply(Action("draw"))
         state = self.game.view()
-        if s.table_model:  # (the experts at the table still read each other by their models)
+        if s.read_as is not None:  # (the experts still read each other by their models)
             state.pop("models", None)
+            if s.read_as != "table":
+                state["models"] = [None if i == me else s.read_as for i in range(round_.seats)]
         advice = self.advisor(
             state,
             deals=s.deals,

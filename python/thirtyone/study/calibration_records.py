@@ -10,6 +10,7 @@ from typing import Any
 from thirtyone import _core
 from thirtyone.errors import SettingsError
 from thirtyone.game.rules import Rules
+from thirtyone.game.seats import MODELS
 
 #: The most decisions a run records (they are all kept in memory), and the most worker
 #: processes (the Oracle's own bound on threads, for the same reason: more than the cores only
@@ -48,9 +49,9 @@ class Settings:
     #: Who sits at the table (:data:`OPPONENTS`): the table's rule everywhere, the expert
     #: (the Oracle at a small budget), experts at the odd seats, or noisy table players.
     opponents: str = "table"
-    #: Read every seat as a player of the table's rule (the Oracle before opponent models),
-    #: rather than by the model of how it plays.
-    table_model: bool = False
+    #: Read every opponent by this model (``"table"``: as the Oracle read every table before
+    #: opponent models) rather than by the model of how they play (None).
+    read_as: str | None = None
 
     def check(self) -> None:
         """Raise :class:`~thirtyone.errors.SettingsError` naming a setting out of its bounds."""
@@ -65,6 +66,10 @@ class Settings:
         if self.opponents not in OPPONENTS:
             raise SettingsError(
                 f"opponents must be one of {', '.join(OPPONENTS)}, not {self.opponents!r:.40}"
+            )
+        if self.read_as is not None and self.read_as not in MODELS:
+            raise SettingsError(
+                f"read_as must be one of {', '.join(MODELS)}, not {self.read_as!r:.40}"
             )
         _core.check_settings(deals=self.deals, playouts=self.playouts, threads=self.threads)
         _core.check_settings(deals=max(1, self.rank_deals), max_time=self.max_time)

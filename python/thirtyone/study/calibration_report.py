@@ -281,8 +281,8 @@ class Report:
         per = 1000 * self.seconds / max(1, len(self.decisions))
         knocks = [d for d in self.decisions if d.knock_at is not None]
         table = "" if s.opponents == "table" else f"{s.opponents} players, "
-        if s.table_model:
-            table += "read as the table's rule, "
+        if s.read_as is not None:
+            table += f"read as {s.read_as}, "
         head = (
             f"{len(self.decisions)} decisions in {self.games} games "
             f"({table}seats {', '.join(map(str, s.seats))}, {s.lives} lives, seed {s.seed}); "
