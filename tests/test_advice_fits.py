@@ -38,15 +38,7 @@ def _whole_answers(monkeypatch: pytest.MonkeyPatch) -> None:
 def screens(output: str, columns: int) -> list[list[str]]:
     """Each turn as the screen shows it when the prompt asks: the lines from the turn's box to
     the prompt, as a terminal of ``columns`` lays them out (a longer line takes more rows)."""
-    lines: list[str] = []
-    for raw in ANSI.sub("", output).replace("\r\n", "\n").split("\n"):
-        line = raw.split("\r")[-1]
-        if "is thinking…" in line or "is reading the table…" in line:
-            continue
-        while len(line) > columns:
-            lines.append(line[:columns])
-            line = line[columns:]
-        lines.append(line)
+    lines = _rows(ANSI.sub("", output).replace("\r\n", "\n"), columns)
     found = []
     for i, line in enumerate(lines):
         if line.startswith("Your move ("):
@@ -245,6 +237,13 @@ def _laid_out(output: str, columns: int) -> list[str]:
     """The lines a terminal of ``columns`` shows, each answer to a prompt ending its line (as
     the Enter typed does)."""
     text = re.sub(r"((?:quit|no)\): )", "\\1\n", ANSI.sub("", output).replace("\r\n", "\n"))
+    return _rows(text, columns)
+
+
+def _rows(text: str, columns: int) -> list[str]:
+    """The rows a terminal of ``columns`` shows for ``text`` (a line rewritten after a carriage
+    return shows its last version; a longer line takes more rows), the Oracle's passing
+    "thinking" lines left out."""
     lines: list[str] = []
     for raw in text.split("\n"):
         line = raw.split("\r")[-1]

@@ -25,7 +25,7 @@ import pytest
 pytest.importorskip("playwright", reason="the browser tests need playwright (the test extra)")
 pytest.importorskip("starlette", reason="the browser tests need the web extra")
 
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 from web_helpers import free_port, start_server, stop
 
 CHROMIUM = Path(os.environ.get("THIRTYONE_CHROMIUM", "/usr/bin/chromium"))
@@ -228,13 +228,18 @@ def fits(page: Page) -> None:
     assert page.evaluate(TAP_TARGETS) == []
 
 
-def test_a_phone_screen_fits_with_large_tap_targets(browser: Browser, server: str) -> None:
-    context = browser.new_context(
+def _phone(browser: Browser) -> BrowserContext:
+    """A phone's screen: 390x844, touch, no animations."""
+    return browser.new_context(
         viewport={"width": 390, "height": 844},
         is_mobile=True,
         has_touch=True,
         reduced_motion="reduce",
     )
+
+
+def test_a_phone_screen_fits_with_large_tap_targets(browser: Browser, server: str) -> None:
+    context = _phone(browser)
     page = context.new_page()
     open_table(page, server)
     expect(page.get_by_role("button", name="Start the game")).to_be_visible()
@@ -509,12 +514,7 @@ def test_a_rounds_showdown_fits_a_phone(browser: Browser, server: str) -> None:
     """At 390x844 the showdown's table (every hand, score, loss and standing) fits its dialog:
     nothing cut off at the right, no sideways scrolling inside it. (Seed 10: you draw and put
     the new card down, then Alice takes your discard and shows 31.)"""
-    context = browser.new_context(
-        viewport={"width": 390, "height": 844},
-        is_mobile=True,
-        has_touch=True,
-        reduced_motion="reduce",
-    )
+    context = _phone(browser)
     page = context.new_page()
     open_table(page, server)
     start_game(page, Seed="10")
