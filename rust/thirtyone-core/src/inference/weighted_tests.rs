@@ -364,7 +364,7 @@ fn the_sampled_posterior_agrees_with_the_walk() {
 }
 
 /// A query's effort follows its deals: four histories a deal in whole chunks, at most [`POOL`],
-/// and the walk four steps a history.
+/// and the walk two steps a history.
 #[test]
 fn the_effort_follows_the_deals() {
     for (deals, pool) in [
@@ -377,7 +377,7 @@ fn the_effort_follows_the_deals() {
         (usize::MAX, POOL),
     ] {
         let e = Effort::for_deals(deals);
-        assert_eq!((e.pool, e.walk), (pool, 4 * pool as u64), "{deals} deals");
+        assert_eq!((e.pool, e.walk), (pool, 2 * pool as u64), "{deals} deals");
     }
 }
 
