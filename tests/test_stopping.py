@@ -80,6 +80,14 @@ def wait_for(what: Callable[[], bool], why: str) -> None:
         time.sleep(0.05)
 
 
+def _as_from_a_terminal() -> None:
+    """The stop signals at their defaults, as a command typed in a terminal has them: a test run
+    under ``nohup`` (SIGHUP ignored, inherited) would otherwise start a command that rightly
+    keeps ignoring SIGHUP."""
+    for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(s, signal.SIG_DFL)
+
+
 def start(args: list[str], log: Path, extras: str = "installed") -> subprocess.Popen[str]:
     """The command in a session of its own, standard output a pipe, standard error ``log``."""
     with log.open("w") as err:
@@ -90,6 +98,7 @@ def start(args: list[str], log: Path, extras: str = "installed") -> subprocess.P
             stderr=err,
             text=True,
             start_new_session=True,
+            preexec_fn=_as_from_a_terminal,
         )
 
 
