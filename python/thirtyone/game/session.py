@@ -255,15 +255,15 @@ class Session:
             if self._round is None or self._round.is_over:
                 told += self.deal()
                 continue
-            played = self._play_policy()
+            played = self.play_policy()
             if played is None:
                 break
             told += played
         return told
 
-    def _play_policy(self) -> list[Event] | None:
+    def play_policy(self) -> list[Event] | None:
         """Play one decision of the seat to move by its policy (a table policy's whole turn in
-        one step) and return its events; None when the seat has no policy."""
+        one step) and return its events; None when the seat has no policy (a driver's seat)."""
         round_ = self._round
         assert round_ is not None
         policy = self.policies[self.seats[round_.to_move]]
@@ -499,7 +499,7 @@ class Game(Session):
         while True:
             self.deal()
             while self.pending is not None:
-                if self._play_policy() is None:
+                if self.play_policy() is None:
                     raise IllegalMoveError("a seat without a policy must decide: push it")
             if not self.washed:
                 break

@@ -33,7 +33,7 @@ from typing import Any, Protocol
 from thirtyone import _core, paths
 from thirtyone._core import Action
 from thirtyone.errors import ThirtyOneError
-from thirtyone.game.seats import TABLE_KNOCK_AT, NoisyPolicy, Policy, TablePolicy, model_of
+from thirtyone.game.seats import NoisyPolicy, Policy, TablePolicy
 from thirtyone.game.session import Event, Session
 from thirtyone.oracle.answer import Advice
 from thirtyone.oracle.player import OraclePlayer, opponent, play_option
@@ -124,9 +124,9 @@ class _Table:
         self.rng = random.Random(f"calibrate:{settings.seed}:{game_index}")
         rules = settings.table(game_index)
         self.rules = rules
-        self.policies = [seat_policy(settings, game_index, s) for s in range(rules.seats)]
-        models = [model_of(p or TablePolicy()) for p in self.policies]
-        self.game = Session(rules, seed=_seed("game", settings.seed, game_index), models=models)
+        seats = range(rules.seats)
+        policies = [seat_policy(settings, game_index, s) or TablePolicy() for s in seats]
+        self.game = Session(rules, policies, seed=_seed("game", settings.seed, game_index))
         self.game.add_listener(self._event)
         self.decisions: list[Decision] = []
         self._ask_turn = -1
@@ -167,11 +167,7 @@ class _Table:
             self._asked = True
             self._decide(seat)
             return
-        policy = self.policies[seat]
-        if policy is None:
-            self.game.play_rule_turn(TABLE_KNOCK_AT)
-        else:
-            self.game.apply(policy.decide(self.game.seat_view()))
+        self.game.play_policy()
 
     def _decide(self, seat: int) -> None:
         s = self.settings
