@@ -242,3 +242,45 @@ def test_the_advice_panel_shows_the_chance_of_winning_the_game(tmp_path: Path) -
     # the game is near the fair share of 25%.
     figures = [float(x) for x in re.findall(r"(\d+\.\d)%", shown[0].split("win game", 1)[1])]
     assert figures and any(15 < f < 35 for f in figures)
+
+
+def test_the_read_panel_fits_a_terminal_and_breaks_between_words() -> None:
+    """A long entry (three cards taken, a modelled knock score) at 80 columns: every line of the
+    panel fits, no word is cut, and an entry's later lines are indented under its name."""
+    from io import StringIO
+
+    from rich.console import Console
+    from thirtyone.terminal.keys import read_panel
+
+    long = Read(
+        1,
+        "Bartholomew",
+        np.array([14.0, 21.0, 25.0, 28.0, 31.0] * 20),
+        ("QD", "JD", "10D"),
+        knocks=np.array([22.0] * 100),
+    )
+    short = Read(2, "Ann", np.array([20.0] * 10), ())
+    for width in (80, 60):
+        out = StringIO()
+        Console(file=out, width=width, color_system=None).print(read_panel([long, short], width))
+        lines = out.getvalue().splitlines()
+        assert all(len(line) <= width for line in lines), lines
+        body = [line.strip("│ ") for line in lines[1:-1]]
+        text = " ".join(body)
+        # Every word of each entry is there whole, in order.
+        for r in (long, short):
+            assert " ".join(r.line().split()) in " ".join(text.split())
+        starts = [line for line in lines[1:-1] if "Bartholomew" in line]
+        assert len(starts) == 1
+        i = lines.index(starts[0])
+        # The entry runs over more than one line, the later ones indented deeper.
+        assert lines[i + 1].startswith("│     ") and not lines[i + 1].startswith("│     │")
+
+
+def test_a_read_whose_middle_is_one_score_says_it_once() -> None:
+    assert Read(2, "Ann", np.array([20.0] * 9 + [25.0]), ()).line() == (
+        "Ann: 20 in 8 deals of 10 or more; 27 or more in 0.0%"
+    )
+    assert Read(2, "Ann", np.array([20.0] * 5 + [25.0] * 5), ()).line() == (
+        "Ann: 20 to 25 in 8 deals of 10; 27 or more in 0.0%"
+    )

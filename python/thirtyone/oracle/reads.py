@@ -62,12 +62,18 @@ class Read:
 
     def line(self) -> str:
         """``Cara (took QD, JD): 14 to 25 in 8 deals of 10; 27 or more in 12%`` (and for a
-        modelled opponent ``; knocks from about 22``)."""
+        modelled opponent ``; knocks from about 22``); ``20 in 8 deals of 10 or more`` where the
+        middle of the deals is one score."""
         low, high = self.middle()
         who = self.name + (f" (took {', '.join(self.took)})" if self.took else "")
         knocks = self.knock_text()
+        middle = (
+            f"{score_text(low)} in 8 deals of 10 or more"
+            if low == high
+            else f"{score_text(low)} to {score_text(high)} in 8 deals of 10"
+        )
         return (
-            f"{who}: {score_text(low)} to {score_text(high)} in 8 deals of 10; "
+            f"{who}: {middle}; "
             f"{score_text(HIGH)} or more in {pct(self.share_at_least(HIGH))}"
             + (f"; {knocks}" if knocks else "")
         )

@@ -6,7 +6,8 @@ pile, and Enter plays the Oracle's best move after a one-line confirmation.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import textwrap
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from rich.console import Console
@@ -15,6 +16,7 @@ from rich.text import Text
 
 from thirtyone.game.seats import SeatView
 from thirtyone.oracle.answer import Kind
+from thirtyone.oracle.reads import Read
 from thirtyone.terminal import display
 from thirtyone.terminal.advisor import OracleAdvisor
 from thirtyone.terminal.narrator import Narrator
@@ -81,12 +83,21 @@ def _show_reads(player: Seat, view: SeatView) -> None:
     except Exception as err:  # the read is optional: it must not end the game
         player.say(f"(no read this time: {err})")
         return
+    player.console.print(read_panel(found, player.console.width))
+
+
+def read_panel(found: Sequence[Read], width: int) -> Panel:
+    """The ``r`` panel: one entry an opponent, broken between words to fit ``width`` columns
+    (the panel's border and padding included), its later lines indented under the name."""
     head = "weighed by" if any(r.knocks is not None for r in found) else "consistent with"
+    inner = max(width - 4, 20)
     lines = [Text(f"Their hands, in the deals {head} their play:", style="bold")]
-    lines += [Text(f"  {r.line()}") for r in found]
-    player.console.print(
-        Panel(Text("\n").join(lines), title="Read", title_align="left", expand=False)
-    )
+    for r in found:
+        wrapped = textwrap.wrap(
+            r.line(), inner, initial_indent="  ", subsequent_indent="    ", break_on_hyphens=False
+        )
+        lines += [Text(line) for line in wrapped]
+    return Panel(Text("\n").join(lines), title="Read", title_align="left", expand=False)
 
 
 def accept(player: Seat, view: SeatView) -> str | None:
