@@ -15,6 +15,10 @@ ruled out by a small sample), for each slip of a grid; the best pair is printed 
 at the fitted prior's most likely K.
 
     python benches/fit_expert.py --games 60 --seed 1 --out benches/calibration/expert-model.json
+
+``--prior 22-30`` holds the prior even over those knock scores and fits the slips alone (the
+expert model's prior is chosen by calibration: ``docs/evidence.md``); ``--decisions FILE`` keeps
+the decisions recorded and ``--from-decisions FILE`` fits them again without playing.
 """
 
 from __future__ import annotations
@@ -36,7 +40,7 @@ from thirtyone.oracle.player import OraclePlayer, seat_seed
 
 KNOCKS = list(range(16, 32))
 SLIPS = [0.02, 0.04, 0.06, 0.08, 0.1, 0.12, 0.15, 0.2, 0.25, 0.3, 0.35]
-KNOCK_SLIPS = [0.001, 0.003, 0.01, 0.02, 0.04, 0.08]
+KNOCK_SLIPS = [0.001, 0.003, 0.01, 0.02, 0.04, 0.08, 0.12, 0.16, 0.2, 0.25, 0.3]
 
 
 @dataclass
@@ -154,17 +158,20 @@ def log_chances(rule: Rule, slip: float, knock_slip: float) -> np.ndarray:
     return np.log(chances)
 
 
-def fit(rule: Rule, slip: float, knock_slip: float) -> tuple[float, np.ndarray]:
+def fit(
+    rule: Rule, slip: float, knock_slip: float, fixed: np.ndarray | None = None
+) -> tuple[float, np.ndarray]:
     """The prior over ``KNOCKS`` maximising the rounds' likelihood at these slips, and that
     log-likelihood (expectation-maximisation from a flat prior, with one pseudo-round spread
-    over the knock scores so that no score is ruled out by a small sample)."""
+    over the knock scores so that no score is ruled out by a small sample); with ``fixed``,
+    that prior and its log-likelihood."""
     n_rounds = int(rule.rounds.max()) + 1
     logs = np.zeros((n_rounds, len(KNOCKS)))
     np.add.at(logs, rule.rounds, log_chances(rule, slip, knock_slip))
     top = logs.max(axis=1, keepdims=True)
     like = np.exp(logs - top)
-    prior = np.full(len(KNOCKS), 1.0 / len(KNOCKS))
-    for _ in range(2000):
+    prior = np.full(len(KNOCKS), 1.0 / len(KNOCKS)) if fixed is None else fixed
+    for _ in range(0 if fixed is not None else 2000):
         w = like * prior
         resp = w / w.sum(axis=1, keepdims=True)
         new = (resp.sum(axis=0) + 1.0 / len(KNOCKS)) / (n_rounds + 1.0)
@@ -185,7 +192,16 @@ def main() -> None:
     ap.add_argument(
         "--from-decisions", type=Path, help="Fit to decisions kept earlier instead of playing."
     )
+    ap.add_argument(
+        "--prior",
+        help="Fit the slips only, the prior held even over these knock scores (e.g. 22-30).",
+    )
     a = ap.parse_args()
+    fixed = None
+    if a.prior:
+        low, high = (int(x) for x in a.prior.split("-"))
+        fixed = np.array([1.0 if low <= k <= high else 0.0 for k in KNOCKS])
+        fixed /= fixed.sum()
     rules = Rules.preset("standard")
     started = time.monotonic()
     recorders: list[Recorder] = []
@@ -206,12 +222,13 @@ def main() -> None:
         a.decisions.parent.mkdir(parents=True, exist_ok=True)
         a.decisions.write_text(json.dumps([[vars(d) for d in r] for r in rounds]))
     rule = rule_of(rounds, core_rules)
-    fits = [(fit(rule, s, k), s, k) for s in SLIPS for k in KNOCK_SLIPS]
+    fits = [(fit(rule, s, k, fixed), s, k) for s in SLIPS for k in KNOCK_SLIPS]
     (loglik, prior), slip, knock_slip = max(fits, key=lambda x: x[0][0])
     decisions = sum(len(r) for r in rounds)
     out = {
         "games": a.games,
         "seed": a.seed,
+        "prior_held": a.prior,
         "rounds": len(rounds),
         "decisions": decisions,
         "slip": slip,
