@@ -369,6 +369,10 @@ def test_every_action_is_a_named_button_with_the_terminals_key(page: Page, serve
     expect(page.get_by_role("button", name="Knock", exact=True)).to_be_visible(timeout=120_000)
     page.keyboard.press("k")
     expect(page.locator("#log li.mine").last).to_contain_text("You knock")
+    # The others' final turns and the round's end come next: once its Continue is on show,
+    # nothing redraws the actions until it is pressed (a button drawn before it could be
+    # wiped by their turns arriving, on a slow machine).
+    expect(page.get_by_role("button", name="Continue")).to_be_visible(timeout=120_000)
     # Decline (the stock is out, rarely met in a game): the button as the page draws it.
     page.evaluate(
         "async () => (await import('/static/view.js')).drawActions({ you: 0 }, { top: 'TH' },"
