@@ -171,7 +171,7 @@ def fit(
     top = logs.max(axis=1, keepdims=True)
     like = np.exp(logs - top)
     prior = np.full(len(KNOCKS), 1.0 / len(KNOCKS)) if fixed is None else fixed
-    for _ in range(0 if fixed is not None else 2000):
+    for _ in range(2000 if fixed is None else 0):  # a held prior is not fitted
         w = like * prior
         resp = w / w.sum(axis=1, keepdims=True)
         new = (resp.sum(axis=0) + 1.0 / len(KNOCKS)) / (n_rounds + 1.0)

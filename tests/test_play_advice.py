@@ -245,8 +245,8 @@ def test_the_advice_panel_shows_the_chance_of_winning_the_game(tmp_path: Path) -
 
 
 def test_the_read_panel_fits_a_terminal_and_breaks_between_words() -> None:
-    """A long entry (three cards taken, a modelled knock score) at 80 columns: every line of the
-    panel fits, no word is cut, and an entry's later lines are indented under its name."""
+    """A long entry (three cards taken, a modelled knock score) at 80 and 60 columns: every line
+    of the panel fits, no word is cut, and an entry's later lines are indented under its name."""
     from io import StringIO
 
     from rich.console import Console
@@ -273,8 +273,8 @@ def test_the_read_panel_fits_a_terminal_and_breaks_between_words() -> None:
         starts = [line for line in lines[1:-1] if "Bartholomew" in line]
         assert len(starts) == 1
         i = lines.index(starts[0])
-        # The entry runs over more than one line, the later ones indented deeper.
-        assert lines[i + 1].startswith("│     ") and not lines[i + 1].startswith("│     │")
+        # The entry runs over more than one line, the next indented two columns deeper.
+        assert re.match(r"│   \S", lines[i]) and re.match(r"│     \S", lines[i + 1]), lines
 
 
 def test_a_read_whose_middle_is_one_score_says_it_once() -> None:
