@@ -94,7 +94,8 @@ pub(super) fn warnings(
             "{what}, so that opponent was dealt without the consistency test"
         ));
     }
-    if collected.stopped == Some(Stop::Time) {
+    // (A limit reached as the last deals came in cut nothing: no warning then.)
+    if collected.stopped == Some(Stop::Time) && deals < target {
         warnings.push(format!(
             "the time limit was reached while collecting consistent deals: {} of {} collected, so the margins are wider",
             thousands(deals),
@@ -107,7 +108,7 @@ pub(super) fn warnings(
             thousands(target)
         ));
     }
-    if eval.stopped == Some(Stop::Time) {
+    if eval.stopped == Some(Stop::Time) && played < playouts {
         warnings.push(format!(
             "the time limit was reached: the figures come from {} of {} playouts per option",
             thousands(played),
