@@ -12,6 +12,7 @@
 //! chunk of playouts is played for every choice, so that a run cut short by its time limit still
 //! has the same playouts for every choice: the best estimate reached in the time.
 
+use std::sync::{Mutex, PoisonError};
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -25,18 +26,25 @@ use crate::stats::{best, best_by_value, Tally};
 pub trait Simulator: Sync {
     type World: Sync;
     type Choice: Sync;
-    /// A world made ready for play ([`Simulator::start`]). Every choice of a playout starts from
-    /// the same one; a world that several playouts draw (fewer worlds than playouts) is made
-    /// ready once per evaluation, one that each playout has its own, as it is drawn.
-    type Start: Send + Sync;
+    /// What a playout needs of a world, kept for the whole evaluation when several playouts draw
+    /// the world (fewer worlds than playouts: the usual case). Best small: the playouts walk the
+    /// kept worlds in turn, again and again, and all of them should stay in a small cache.
+    type Kept: Send + Sync;
+    /// A world set out for one playout ([`Simulator::start`]): every choice of the playout
+    /// starts from it.
+    type Start: Send;
 
     /// The policies swept for this choice (1: nothing to sweep).
     fn policies(&self, choice: &Self::Choice) -> usize;
 
-    /// `world` made ready for play.
-    fn start(&self, world: &Self::World) -> Self::Start;
+    /// What is kept of `world` for its playouts.
+    fn keep(&self, world: &Self::World) -> Self::Kept;
 
-    /// Play a world (made ready by [`Simulator::start`]) out after `choice`, with the randomness
+    /// A kept world set out for one playout, in `last`: the world the thread's last playout
+    /// set out (None at a chunk's first), so that what every world shares is not written again.
+    fn start<'s>(&self, kept: &Self::Kept, last: &'s mut Option<Self::Start>) -> &'s Self::Start;
+
+    /// Play a world (set out by [`Simulator::start`]) out after `choice`, with the randomness
     /// of `rng`, and write the outcome under every policy into `out` (`out.len() ==
     /// policies(choice)`; policies that share an outcome are best written as one range).
     fn playout(
@@ -132,9 +140,8 @@ pub fn evaluate<S: Simulator>(
     };
     let starts = Starts::new(sim, worlds, settings.playouts, runner);
     let sweep_streams = Streams::new(seed, PURPOSE_SWEEP);
-    let (sweep, stop) = run(runner, settings.playouts, total, limit, |i, out| {
-        let mut made = None;
-        let start = starts.get(i, &mut made);
+    let (sweep, stop) = run(runner, settings.playouts, total, limit, |i, last, out| {
+        let start = starts.get(i, last);
         let stream = sweep_streams.stream(i as u64);
         for ((choice, &o), &k) in choices.iter().zip(&offsets).zip(&sizes) {
             let mut rng = stream.clone();
@@ -164,9 +171,8 @@ pub fn evaluate<S: Simulator>(
                 deadline: runner.deadline(),
                 minimum: settings.minimum,
             },
-            |i, out| {
-                let mut made = None;
-                let start = starts.get(i, &mut made);
+            |i, last, out| {
+                let start = starts.get(i, last);
                 let stream = confirm_streams.stream(i as u64);
                 for (j, &c) in swept.iter().enumerate() {
                     let mut rng = stream.clone();
@@ -201,34 +207,35 @@ pub fn evaluate<S: Simulator>(
     eval
 }
 
-/// The worlds made ready for play (playout `i` draws world `i % worlds`). Worlds that several
-/// playouts draw (fewer worlds than playouts: the usual case) are made ready once, in parallel,
-/// before the runs; worlds drawn once per run (as many as the playouts, as importance-weighted
-/// sampling returns them) are made ready as they are drawn, so that the memory they take stays
-/// that of the worlds themselves.
+/// The worlds kept for play (playout `i` draws world `i % worlds`). Worlds that several playouts
+/// draw (fewer worlds than playouts: the usual case) are kept once, in parallel, before the runs;
+/// worlds drawn once per run (as many as the playouts, as importance-weighted sampling returns
+/// them) are kept as they are drawn, so that the memory they take stays that of the worlds
+/// themselves. Each playout sets its world out anew ([`Simulator::start`]).
 struct Starts<'a, S: Simulator> {
     sim: &'a S,
     worlds: &'a [S::World],
-    kept: Vec<S::Start>,
+    kept: Vec<S::Kept>,
 }
 
 impl<'a, S: Simulator> Starts<'a, S> {
     fn new(sim: &'a S, worlds: &'a [S::World], playouts: usize, runner: &Runner) -> Self {
         let kept = if worlds.len() < playouts {
-            runner.install(|| worlds.par_iter().map(|w| sim.start(w)).collect())
+            runner.install(|| worlds.par_iter().map(|w| sim.keep(w)).collect())
         } else {
             Vec::new()
         };
         Starts { sim, worlds, kept }
     }
 
-    /// World `i % worlds` made ready: the kept one, or one made now into `made`.
+    /// World `i % worlds` set out for a playout, in `last` (see [`Simulator::start`]).
     #[inline]
-    fn get<'s>(&'s self, i: usize, made: &'s mut Option<S::Start>) -> &'s S::Start {
+    fn get<'s>(&self, i: usize, last: &'s mut Option<S::Start>) -> &'s S::Start {
         if self.kept.is_empty() {
-            made.insert(self.sim.start(&self.worlds[i % self.worlds.len()]))
+            let kept = self.sim.keep(&self.worlds[i % self.worlds.len()]);
+            self.sim.start(&kept, last)
         } else {
-            &self.kept[i % self.kept.len()]
+            self.sim.start(&self.kept[i % self.kept.len()], last)
         }
     }
 }
@@ -240,12 +247,23 @@ struct Limit {
     minimum: usize,
 }
 
-/// Run `n` playouts of `k` outcomes each; tally them per outcome.
-fn run<F>(runner: &Runner, n: usize, k: usize, limit: Limit, play: F) -> (Vec<Tally>, Option<Stop>)
+/// Run `n` playouts of `k` outcomes each; tally them per outcome. Each chunk adds its tallies
+/// to the total as it ends, while they are still in the cache (the sums are of integers: the
+/// total is the same in any order); kept until the chunks in flight were all done, they were
+/// read back from memory, most of a small cache's misses once the worlds fitted in it.
+/// `play` gets each playout's index, the chunk's last world set out (see
+/// [`Simulator::start`]), and where to write.
+fn run<T, F>(
+    runner: &Runner,
+    n: usize,
+    k: usize,
+    limit: Limit,
+    play: F,
+) -> (Vec<Tally>, Option<Stop>)
 where
-    F: Fn(usize, &mut Outcomes<'_>) + Sync,
+    F: Fn(usize, &mut Option<T>, &mut Outcomes<'_>) + Sync,
 {
-    let mut total = vec![Tally::default(); k];
+    let total = Mutex::new(vec![Tally::default(); k]);
     let mut stopped = false;
     runner.each_chunk(
         n,
@@ -253,18 +271,18 @@ where
         |start| (start >= limit.minimum).then_some(limit.deadline).flatten(),
         |range| {
             let mut runs = Runs::new(k);
+            let mut last = None;
             for i in range {
-                play(i, &mut runs.playout());
+                play(i, &mut last, &mut runs.playout());
             }
-            runs.into_tallies()
+            let tallies = runs.into_tallies();
+            let mut total = total.lock().unwrap_or_else(PoisonError::into_inner);
+            total.iter_mut().zip(&tallies).for_each(|(a, b)| a.merge(b));
         },
-        |c| match c {
-            Some(t) => total.iter_mut().zip(&t).for_each(|(a, b)| a.merge(b)),
-            None => stopped = true,
-        },
+        |c| stopped |= c.is_none(),
     );
     (
-        total,
+        total.into_inner().unwrap_or_else(PoisonError::into_inner),
         if stopped {
             runner.stop_by(limit.deadline)
         } else {
@@ -282,11 +300,15 @@ mod tests {
     impl Simulator for Coins {
         type World = ();
         type Choice = usize;
+        type Kept = ();
         type Start = ();
         fn policies(&self, c: &usize) -> usize {
             *c
         }
-        fn start(&self, _: &()) {}
+        fn keep(&self, _: &()) {}
+        fn start<'s>(&self, _: &(), last: &'s mut Option<()>) -> &'s () {
+            last.insert(())
+        }
         fn playout(&self, _: &(), _: &usize, rng: &mut Rng, out: &mut Outcomes<'_>) {
             let u = rng.below(10) as usize;
             // Policy j succeeds when u <= j: the policies below u fail (cost 1).

@@ -23,6 +23,16 @@ use crate::view::View;
 /// The score each seat knocks at in a playout (yours is the policy's).
 type KnockAt = [Score; MAX_SEATS];
 
+/// What the playouts keep of a consistent deal: every hand and the score each opponent knocks
+/// at, 36 bytes (the stock is the unseen cards the hands leave). Ten thousand deals take 360 KB,
+/// which a small cache holds as the playouts walk them again and again; the rounds set out from
+/// them (256 bytes each) would not.
+#[derive(Clone, Debug)]
+pub struct Kept {
+    hands: [[Card; 3]; MAX_SEATS],
+    knock_at: KnockAt,
+}
+
 /// A deal's round as it stands, its stock not yet in any order, with the score each opponent
 /// knocks at.
 #[derive(Clone, Debug)]
@@ -48,6 +58,9 @@ pub enum Choice {
 /// Plays your options out over consistent deals.
 pub struct Playouts<'a> {
     view: &'a View,
+    /// The round as it stands, with your hand and no other (each playout sets a deal's hands
+    /// and stock out on a copy).
+    table: Round,
     /// Knock thresholds swept (ascending); the last policy of each put-down is "never".
     thresholds: Vec<Score>,
     /// By score: how many thresholds it reaches.
@@ -68,8 +81,13 @@ impl<'a> Playouts<'a> {
                 .filter(|t| usize::from(t.halves()) <= score)
                 .count() as u16;
         }
+        let v = view;
+        let mut hands = [[Card::from_index(0); 3]; MAX_SEATS];
+        hands[usize::from(v.me)] = v.hand;
+        let table = Round::unstocked(&v.public, hands, v.pending.map(|(new, _)| new), v.hid_31);
         Playouts {
             view,
+            table,
             reached_by,
             thresholds,
             take_put_downs: view.hand.to_vec(),
@@ -259,6 +277,7 @@ impl<'a> Playouts<'a> {
 impl Simulator for Playouts<'_> {
     type World = Deal;
     type Choice = Choice;
+    type Kept = Kept;
     /// The round as it stands with the deal's hidden cards, its stock not yet in any order.
     type Start = Dealt;
 
@@ -266,21 +285,26 @@ impl Simulator for Playouts<'_> {
         self.variants(choice) * self.per_variant(choice)
     }
 
-    fn start(&self, deal: &Deal) -> Dealt {
-        let v = self.view;
-        let mut hands = deal.hands;
-        hands[v.me as usize] = v.hand;
-        let round = Round::continued(
-            &v.public,
-            hands,
-            deal.stock,
-            v.pending.map(|(new, _)| new),
-            v.hid_31,
-        );
-        Dealt {
-            round,
+    fn keep(&self, deal: &Deal) -> Kept {
+        let kept = Kept {
+            hands: deal.hands,
             knock_at: deal.knock_at,
-        }
+        };
+        debug_assert_eq!(self.start(&kept, &mut None).round.stock_cards(), deal.stock);
+        kept
+    }
+
+    fn start<'s>(&self, kept: &Kept, last: &'s mut Option<Dealt>) -> &'s Dealt {
+        // Only the hidden hands, the stock and the knock scores differ from deal to deal.
+        let dealt = last.get_or_insert_with(|| Dealt {
+            round: self.table.clone(),
+            knock_at: kept.knock_at,
+        });
+        dealt
+            .round
+            .set_hands(&kept.hands, self.view.me, self.view.unseen);
+        dealt.knock_at = kept.knock_at;
+        dealt
     }
 
     /// Every variant starts from the same stock order (`rng` as it is: the caller's stream is

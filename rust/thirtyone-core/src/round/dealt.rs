@@ -113,36 +113,73 @@ impl Round {
         Ok(round)
     }
 
-    /// A round that continues from a player's view of the table, with every hand and the stock
-    /// supplied (in no order: a playout draws from it with a random number stream).
-    pub(crate) fn continued(
+    /// A round that continues from a player's view of the table, with its stock still to be set
+    /// out: the playouts' template, which [`Round::with_hands`] completes with a deal's hands and
+    /// stock.
+    pub(crate) fn unstocked(
         public: &PublicRound,
         hands: [[Card; 3]; MAX_SEATS],
-        stock: CardSet,
         drawn: Option<Card>,
         hid_31: [bool; MAX_SEATS],
     ) -> Round {
-        // (A playout starts here: the loops are written for speed.)
-        let mut cards = [Card::from_index(0); STOCK_SLOTS];
-        let mut bits = stock.bits();
-        for slot in cards.iter_mut() {
-            if bits == 0 {
-                break;
-            }
-            *slot = Card::from_index(bits.trailing_zeros() as u8);
-            bits &= bits - 1;
-        }
-        debug_assert_eq!(stock.len(), public.stock_len as usize);
         let score_table = public.rules.scoring.table();
         Round {
             public: public.clone(),
             scores: scores_with(score_table, public.seats, &hands),
             score_table,
             hands: padded(&hands),
-            stock: cards,
+            stock: [Card::from_index(0); STOCK_SLOTS],
             drawn: drawn.unwrap_or(public.top),
             hid_31,
         }
+    }
+
+    /// The stock's first slots set to the cards of `bits`, in the order of their indices: a byte
+    /// of `bits` at a time, its cards written at once from [`BYTE_CARDS`] (a playout starts
+    /// here: a bit at a time took two hundred instructions).
+    #[inline(always)]
+    fn set_stock(&mut self, bits: u64) {
+        // Eight bytes past the last slot, as a byte's eight are written wherever it starts.
+        let mut slots = [0u8; STOCK_SLOTS + 8];
+        let mut at = 0;
+        for (k, byte) in bits.to_le_bytes().into_iter().enumerate().take(7) {
+            let (cards, count) = BYTE_CARDS[usize::from(byte)];
+            let first = (k as u64 * 8) * 0x0101_0101_0101_0101;
+            let to = at.min(STOCK_SLOTS);
+            slots[to..to + 8].copy_from_slice(&(cards + first).to_le_bytes());
+            at += usize::from(count);
+        }
+        for (slot, &c) in self.stock.iter_mut().zip(&slots) {
+            *slot = Card::from_index(c);
+        }
+    }
+
+    /// The cards in the stock, in no order.
+    pub(crate) fn stock_cards(&self) -> CardSet {
+        self.stock[..usize::from(self.public.stock_len)]
+            .iter()
+            .copied()
+            .collect()
+    }
+
+    /// Every hand but `keep`'s set to `hands`, and the stock to the cards of `unseen` that those
+    /// hands leave (in no order: a playout draws from it with a random number stream). The
+    /// playouts set each deal out so, on a round that holds the rest.
+    #[inline]
+    pub(crate) fn set_hands(&mut self, hands: &[[Card; 3]; MAX_SEATS], keep: u8, unseen: CardSet) {
+        let mut stock = unseen.bits();
+        let seats = usize::from(self.public.seats);
+        for (seat, &hand) in hands.iter().enumerate().take(seats) {
+            if seat != usize::from(keep) {
+                self.hands[seat] = word(hand);
+                self.scores[seat] = self.score_table.score(hand);
+                for c in hand {
+                    stock &= !(1u64 << c.index());
+                }
+            }
+        }
+        debug_assert_eq!(stock.count_ones(), u32::from(self.public.stock_len));
+        self.set_stock(stock);
     }
 
     /// Everybody looks at their cards: a dealt 31 ends the round before play.
@@ -257,6 +294,26 @@ impl Round {
     }
 }
 
+/// For each byte: the places of its set bits in order, one per byte of the word (those past
+/// the last zero), and how many there are.
+const BYTE_CARDS: [(u64, u8); 256] = {
+    let mut t = [(0u64, 0u8); 256];
+    let mut b = 0;
+    while b < 256 {
+        let (mut word, mut n, mut bit) = (0u64, 0u8, 0);
+        while bit < 8 {
+            if b & (1 << bit) != 0 {
+                word |= (bit as u64) << (8 * n);
+                n += 1;
+            }
+            bit += 1;
+        }
+        t[b] = (word, n);
+        b += 1;
+    }
+    t
+};
+
 /// A hand as one word: its cards' bytes, the fourth zero (so that a put-down stores it at once).
 #[inline(always)]
 pub(super) fn word([a, b, c]: [Card; 3]) -> u32 {
@@ -282,4 +339,55 @@ fn scores_with(table: ScoreTable, seats: u8, hands: &[[Card; 3]; MAX_SEATS]) -> 
         *score = table.score(*hand);
     }
     scores
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use montecarlo::Rng;
+
+    /// A round set out with other hands holds them, scored, and a stock of exactly the unseen
+    /// cards they leave, in the order of the cards' indices (the order the playouts' random
+    /// draws rest on), whatever the template's stock held before.
+    #[test]
+    fn set_hands_leaves_the_unseen_cards_in_order() {
+        let deck: Vec<Card> = Card::all().collect();
+        let mut rng = Rng::stream(5, 0, 0);
+        for seats in [2u8, 4, 9] {
+            let mut round = Round::deal(RoundRules::default(), seats, 0, &deck).unwrap();
+            for _ in 0..200 {
+                let mut cards = deck.clone();
+                rng.shuffle(&mut cards);
+                // Seat 0 keeps its hand; the others get new ones; the upcard is taken out.
+                let kept = round.hand(0);
+                let mut pool: Vec<Card> = cards
+                    .into_iter()
+                    .filter(|c| !kept.contains(c) && *c != round.top())
+                    .collect();
+                let mut hands = [[deck[0]; 3]; MAX_SEATS];
+                for hand in hands.iter_mut().take(usize::from(seats)).skip(1) {
+                    for card in hand.iter_mut() {
+                        *card = pool.pop().unwrap();
+                    }
+                }
+                let stock_len = usize::from(round.stock_len());
+                let unseen: CardSet = pool[pool.len() - stock_len..]
+                    .iter()
+                    .chain(hands[1..usize::from(seats)].iter().flatten())
+                    .copied()
+                    .collect();
+                round.set_hands(&hands, 0, unseen);
+                assert_eq!(round.hand(0), kept);
+                for s in 1..seats {
+                    assert_eq!(round.hand(s), hands[usize::from(s)]);
+                    let scored = round.rules().scoring.score(hands[usize::from(s)]);
+                    assert_eq!(round.score(s), scored);
+                }
+                let stock: Vec<Card> = round.stock[..stock_len].to_vec();
+                let mut expected: Vec<Card> = pool[pool.len() - stock_len..].to_vec();
+                expected.sort_by_key(|c| c.index());
+                assert_eq!(stock, expected);
+            }
+        }
+    }
 }
