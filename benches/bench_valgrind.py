@@ -25,7 +25,7 @@ from turn_count import target_dir
 #: position of the thread scaling and the Python reference, and a six-seat one.
 POSITIONS = ("4p-first", "4p-middle", "6p-early")
 #: Playouts per option of the two runs whose difference is measured: both above the deals (the
-#: precision's 10,000), so that both keep the worlds made ready, as the timed queries do (below
+#: precision's 10,000), so that both keep the deals, as the timed queries do (below
 #: the deals each playout would make its own, and the difference would mix two ways of playing).
 SMALL, LARGE = 12_000, 22_000
 #: The simulated last-level cache: 512 KB, 8-way, 64-byte lines.
