@@ -77,6 +77,19 @@ def test_the_same_tournament_gives_the_same_json_with_and_without_the_cluster(
     assert sum(p["games"] for p in json.loads(alone)["players"]) == 12 * len(PLAYERS)
 
 
+def test_read_as_travels_to_the_workers(scheduler: str) -> None:
+    # The settings go with each batch: the cluster reads the table:22 player as the table too.
+    args = ["tournament", "--games", "4", *TINY, "--jobs", "1", "--json"]
+    code, own, _ = invoke(*args)
+    assert code == 0
+    code, alone, _ = invoke(*args, "--read-as", "table")
+    assert code == 0
+    code, on_cluster, err = invoke(*args, "--read-as", "table", "--cluster", scheduler)
+    assert code == 0, err
+    assert json.loads(on_cluster) == json.loads(alone)
+    assert json.loads(alone)["players"] != json.loads(own)["players"]
+
+
 def test_a_worker_killed_mid_run_has_its_batches_played_again(
     scheduler: str, local_run: list[dict[str, Any]]
 ) -> None:

@@ -1,5 +1,6 @@
 """``thirtyone tournament``: seats rotated over the games, the same results for the same seed
-whatever the worker processes, the counts, the JSON, and every number the user types bounded."""
+whatever the worker processes, the counts, the JSON, every number the user types bounded, and
+``--read-as`` (every Oracle player reads every opponent by one model)."""
 
 from __future__ import annotations
 
@@ -7,16 +8,22 @@ import json
 import math
 import subprocess
 import sys
+from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
 from thirtyone import OraclePlayer, TablePolicy
 from thirtyone import statistics as stats
 from thirtyone.cli.app import main
+from thirtyone.errors import SettingsError
+from thirtyone.oracle import player as oracle_player
 from thirtyone.study import tournament
 from thirtyone.study.tournament import Settings, parse_kind, parse_players, seat_of
 
 TINY = ["--deals", "50", "--playouts", "200"]
+#: The committed 20,000-game run (docs/cluster.md), whose JSON a rerun must give byte for byte.
+RUN_20K = Path(__file__).parents[1] / "docs" / "tournament-20k.json"
 
 
 def invoke(*args: str) -> tuple[int, str, str]:
@@ -175,6 +182,8 @@ def test_player_kinds() -> None:
         (["--playouts", "99999999999"], "playouts"),
         (["--seed", str(2**70)], "seed"),
         (["--rules", "bogus"], "bogus"),
+        (["--read-as", "robot"], "robot"),
+        (["--read-as", ""], "--read-as"),
     ],
 )
 def test_bad_input_is_refused_with_exit_2(args: list[str], words: str) -> None:
@@ -182,3 +191,84 @@ def test_bad_input_is_refused_with_exit_2(args: list[str], words: str) -> None:
     assert code == 2, err
     assert words in err and "Traceback" not in err
     assert len(err.strip().splitlines()) <= 4  # one line (click's usage lines at most)
+
+
+def asked(monkeypatch: pytest.MonkeyPatch, *args: str) -> list[dict[str, Any]]:
+    """The states the Oracle players of a tiny one-process run sent to the Oracle (``deals``
+    added to each: who asked)."""
+    states: list[dict[str, Any]] = []
+    real = oracle_player.advise
+
+    def spy(state: dict[str, Any], **kw: Any) -> Any:
+        states.append({**state, "deals": kw["deals"]})
+        return real(state, **kw)
+
+    monkeypatch.setattr(oracle_player, "advise", spy)
+    tiny = ["--games", "1", "--deals", "20", "--playouts", "60", "--jobs", "1", "--json"]
+    code, _, err = invoke(*tiny, *args)
+    assert code == 0, err
+    assert states  # (the Oracle player was asked)
+    return states
+
+
+def opponents(state: dict[str, Any]) -> list[str | None]:
+    """How the Oracle is told to read each opponent (None: no models, read as the table)."""
+    models = state.get("models")
+    return [
+        None if models is None else models[i] for i in range(state["seats"]) if i != state["me"]
+    ]
+
+
+def test_read_as_reads_every_opponent_by_one_model(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Without --read-as, each opponent by its own model: the noisy player as a person, the
+    # table's rule as the table.
+    own = asked(monkeypatch, "--players", "oracle-game,noisy,table")
+    full = [s for s in own if s["seats"] == 3]  # (before a player is out of the game)
+    assert full and all(sorted(map(str, opponents(s))) == ["person", "table"] for s in full)
+    # With --read-as table: no models at all, as before there were models.
+    table = asked(monkeypatch, "--players", "oracle-game,noisy,table", "--read-as", "table")
+    assert all("models" not in s for s in table)
+    # Another model: every opponent, and both Oracle players (expert too), read by it.
+    person = asked(monkeypatch, "--players", "oracle,expert,table", "--read-as", "person")
+    assert all(opponents(s) == ["person"] * (s["seats"] - 1) for s in person)
+    assert {s["deals"] for s in person} == {20, oracle_player.EXPERT_DEALS}
+    assert all(s["models"][s["me"]] is None for s in person)
+    assert Settings(players=("oracle", "noisy"), read_as="expert").player(0, 0).read_as == "expert"
+    with pytest.raises(SettingsError, match="read_as must be one of"):
+        Settings(players=("oracle", "noisy"), read_as="robot").check()
+    with pytest.raises(SettingsError, match="read_as must be one of"):
+        OraclePlayer(read_as="robot")
+
+
+def test_the_settings_record_read_as_only_when_given() -> None:
+    base = ["--games", "1", "--players", "table,table:25", "--jobs", "1", "--json"]
+    code, out, _ = invoke(*base)
+    assert code == 0 and "read_as" not in json.loads(out)["settings"]
+    code, out, _ = invoke(*base, "--read-as", "person")
+    assert code == 0 and json.loads(out)["settings"]["read_as"] == "person"
+    code, out, _ = invoke(*base[:-1], "--read-as", "person")
+    assert code == 0 and "opponents read as person" in out
+    # The committed run's settings are written as they were, to the byte.
+    doc = json.loads(RUN_20K.read_text(encoding="utf-8"))
+    settings = Settings(**{**doc["settings"], "players": tuple(doc["settings"]["players"])})
+    written = tournament.to_json(settings, [])["settings"]
+    assert json.dumps(written, indent=1) == json.dumps(doc["settings"], indent=1)
+
+
+def test_a_checkpoint_resumes_only_with_the_same_read_as(tmp_path: Path) -> None:
+    keep = str(tmp_path / "run.checkpoint")
+    base = ["--games", "2", "--players", "table,table:25", "--jobs", "1", "--checkpoint", keep]
+    code, first, err = invoke(*base, "--read-as", "table", "--json")
+    assert code == 0, err
+    for other in (["--read-as", "person"], []):
+        code, out, err = invoke(*base, *other, "--json")
+        assert code == 2 and out == "" and "another study or other settings" in err
+        assert len(err.strip().splitlines()) == 1
+    code, again, err = invoke(*base, "--read-as", "table", "--json")
+    assert code == 0 and again == first, err
+    # A checkpoint written without --read-as is refused with one.
+    plain = str(tmp_path / "plain.checkpoint")
+    code, _, err = invoke(*base[:-1], plain)
+    assert code == 0, err
+    code, _, err = invoke(*base[:-1], plain, "--read-as", "table")
+    assert code == 2 and "another study or other settings" in err

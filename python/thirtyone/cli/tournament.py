@@ -11,6 +11,7 @@ import click
 from thirtyone.cli.manners import backend_options
 from thirtyone.errors import ThirtyOneError
 from thirtyone.game.rules import Rules
+from thirtyone.game.seats import MODELS
 from thirtyone.study import cluster as study_cluster
 from thirtyone.study import tournament, tournament_plot, workers
 
@@ -69,6 +70,15 @@ def _players(ctx: click.Context, param: click.Parameter, value: str) -> tuple[st
     show_default=True,
     help="Playouts per option per query of the oracle players.",
 )
+@click.option(
+    "--read-as",
+    type=click.Choice(MODELS),
+    default=None,
+    help="Every Oracle player (oracle, oracle-game, expert) reads every opponent by this model "
+    "rather than each by how they play (table as table, noisy and table:K at another score as "
+    "person, the Oracle players as expert): to measure what a model is worth, by reading the "
+    "same table with another (e.g. --players oracle-game,noisy,noisy,noisy --read-as table).",
+)
 @click.option("--seed", type=int, default=1, show_default=True, help="Same seed, same results.")
 @click.option(
     "--jobs",
@@ -89,6 +99,7 @@ def tournament_command(
     preset: str,
     deals: int,
     playouts: int,
+    read_as: str | None,
     seed: int,
     jobs: int | None,
     cluster: str | None,
@@ -111,6 +122,7 @@ def tournament_command(
         playouts=playouts,
         seed=seed,
         jobs=tournament.default_jobs() if jobs is None else jobs,
+        read_as=read_as,
     )
     backend = study_cluster.Backend(settings.jobs, cluster, checkpoint)
     try:

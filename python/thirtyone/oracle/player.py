@@ -31,6 +31,7 @@ from thirtyone.game.seats import TABLE_KNOCK_AT, Policy, SeatView, TablePolicy, 
 from thirtyone.game.session import Session
 from thirtyone.oracle.answer import Advice, Kind, OptionAdvice
 from thirtyone.oracle.query import advise
+from thirtyone.oracle.state import check_read_as, read_all_as
 
 #: What an Oracle player plays for.
 OBJECTIVES = ("round", "game")
@@ -106,7 +107,9 @@ class OraclePlayer:
     ``"round"`` or ``"game"`` (see the module's docstring).
 
     Other seats' Oracles read an Oracle player with the ``expert`` model (``model``), and it
-    reads each other seat by theirs (:func:`~thirtyone.game.seats.model_of`, in the state).
+    reads each other seat by theirs (:func:`~thirtyone.game.seats.model_of`, in the state), or,
+    with ``read_as`` (one of :data:`~thirtyone.game.seats.MODELS`), every other seat by that one
+    model (:func:`~thirtyone.oracle.state.read_all_as`; ``table``: no models).
     """
 
     #: How the Oracle reads this seat (a state's ``models``).
@@ -122,10 +125,13 @@ class OraclePlayer:
         threads: int | None = None,
         max_time: float | None = 5.0,
         objective: str = "round",
+        read_as: str | None = None,
     ) -> None:
         if objective not in OBJECTIVES:
             raise ValueError(f"objective must be 'round' or 'game', not {objective!r:.40}")
+        check_read_as(read_as)
         self.objective = objective
+        self.read_as = read_as
         self.name = name
         self.deals = deals
         self.playouts = playouts
@@ -165,8 +171,11 @@ class OraclePlayer:
             # The second step of the option chosen at the start of this turn.
             return _rule_put_down(view) if then[1] is None else Action("put", then[1])
         try:
+            state = view.state()
+            if self.read_as is not None:
+                state = read_all_as(state, self.read_as)
             advice = advise(
-                view.state(),
+                state,
                 deals=self.deals,
                 playouts=self.playouts,
                 seed=self.query_seed(view),
@@ -197,5 +206,7 @@ class OraclePlayer:
     def __repr__(self) -> str:
         return (
             f"OraclePlayer({self.name!r}, deals={self.deals}, playouts={self.playouts}, "
-            f"max_time={self.max_time}, objective={self.objective!r})"
+            f"max_time={self.max_time}, objective={self.objective!r}"
+            + ("" if self.read_as is None else f", read_as={self.read_as!r}")
+            + ")"
         )

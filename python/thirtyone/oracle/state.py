@@ -14,7 +14,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from thirtyone import _core
-from thirtyone.errors import StateError
+from thirtyone.errors import SettingsError, StateError
+from thirtyone.game.seats import MODELS
 
 #: What :func:`parse` takes: JSON text, a mapping in the ``oracle.md`` shape, or a parsed state.
 StateLike = str | bytes | Mapping[str, Any] | _core.State
@@ -52,3 +53,22 @@ def with_models(state: str | bytes | Mapping[str, Any], models: Sequence[str | N
         return state
     doc["models"] = list(models)
     return json.dumps(doc)
+
+
+def check_read_as(read_as: str | None) -> None:
+    """Raise :class:`~thirtyone.errors.SettingsError` unless ``read_as`` is None (each opponent
+    read by their own model) or one of :data:`~thirtyone.game.seats.MODELS`: the ``read_as`` of
+    an Oracle player, a tournament or a calibration (:func:`read_all_as`)."""
+    if read_as is not None and read_as not in MODELS:
+        raise SettingsError(f"read_as must be one of {', '.join(MODELS)}, not {read_as!r:.40}")
+
+
+def read_all_as(state: Mapping[str, Any], read_as: str) -> dict[str, Any]:
+    """``state`` (a dict in the ``oracle.md`` shape) with every opponent read by the model
+    ``read_as`` instead of their own: ``table`` drops the ``models`` (as the Oracle read every
+    table before opponent models), another model is given to every seat but ``me``. What
+    ``--read-as`` does: it measures what a model is worth, the same table read with another."""
+    out = {key: value for key, value in state.items() if key != "models"}
+    if read_as != "table":
+        out["models"] = [None if i == state["me"] else read_as for i in range(state["seats"])]
+    return out

@@ -38,7 +38,7 @@ from thirtyone.game.session import Event, Session
 from thirtyone.oracle.answer import Advice
 from thirtyone.oracle.player import OraclePlayer, opponent, play_option
 from thirtyone.oracle.query import advise as oracle_advise
-from thirtyone.oracle.state import parse
+from thirtyone.oracle.state import parse, read_all_as
 from thirtyone.study import cluster, workers
 
 # The run's settings and records, also reached from here (`calibration.Settings`).
@@ -180,9 +180,7 @@ class _Table:
             self.game.apply(Action("draw"))
         state = self.game.view()
         if s.read_as is not None:  # (the experts still read each other by their models)
-            state.pop("models", None)
-            if s.read_as != "table":
-                state["models"] = [None if i == me else s.read_as for i in range(round_.seats)]
+            state = read_all_as(state, s.read_as)
         advice = self.advisor(
             state,
             deals=s.deals,

@@ -10,7 +10,7 @@ from typing import Any
 from thirtyone import _core
 from thirtyone.errors import SettingsError
 from thirtyone.game.rules import Rules
-from thirtyone.game.seats import MODELS
+from thirtyone.oracle.state import check_read_as
 
 #: The most decisions a run records (they are all kept in memory), and the most worker
 #: processes (the Oracle's own bound on threads, for the same reason: more than the cores only
@@ -67,10 +67,7 @@ class Settings:
             raise SettingsError(
                 f"opponents must be one of {', '.join(OPPONENTS)}, not {self.opponents!r:.40}"
             )
-        if self.read_as is not None and self.read_as not in MODELS:
-            raise SettingsError(
-                f"read_as must be one of {', '.join(MODELS)}, not {self.read_as!r:.40}"
-            )
+        check_read_as(self.read_as)
         _core.check_settings(deals=self.deals, playouts=self.playouts, threads=self.threads)
         _core.check_settings(deals=max(1, self.rank_deals), max_time=self.max_time)
 

@@ -14,6 +14,11 @@ at random for each game, from its seed). Player kinds:
 - ``expert``: the Oracle at the expert opponent's budget (300 deals, 1,000 playouts), playing
   for the round.
 
+Each Oracle player reads every other seat by that seat's model (``noisy`` and ``table:K`` as a
+``person``, the Oracle players as ``expert``, ``table`` as ``table``); with ``read_as``
+(``--read-as``) every Oracle player reads every opponent by that one model instead, to measure
+what a model is worth: the same table read with another.
+
 The Oracle's queries have no time limit here and one thread each, so the same seed gives
 the same results whatever ``--jobs``: the games are shared among worker processes and their
 results taken in game order.
@@ -36,6 +41,7 @@ from thirtyone.game.rules import Rules
 from thirtyone.game.seats import TABLE_KNOCK_AT, NoisyPolicy, Policy, TablePolicy
 from thirtyone.game.session import Event, Game
 from thirtyone.oracle.player import EXPERT_DEALS, EXPERT_PLAYOUTS, OraclePlayer
+from thirtyone.oracle.state import check_read_as
 from thirtyone.study import cluster, workers
 from thirtyone.study.workers import Stopped
 
@@ -103,6 +109,10 @@ class Settings:
     seed: int = 1
     #: Worker processes playing games side by side.
     jobs: int = 1
+    #: Every Oracle player reads every opponent by this model (one of
+    #: :data:`~thirtyone.game.seats.MODELS`) rather than by each seat's own (None). Recorded
+    #: in the JSON and the checkpoint only when given.
+    read_as: str | None = None
 
     def check(self) -> None:
         """Raise :class:`~thirtyone.errors.SettingsError` (or a ``RuleError``) naming a setting
@@ -118,6 +128,7 @@ class Settings:
             parse_players(",".join(self.players))
         except ValueError as err:
             raise SettingsError(str(err)) from None
+        check_read_as(self.read_as)
         _core.check_settings(deals=self.deals, playouts=self.playouts, threads=1)
         self.rules()
 
@@ -145,6 +156,7 @@ class Settings:
             threads=1,
             max_time=None,
             objective="game" if kind == "oracle-game" else "round",
+            read_as=self.read_as,
         )
 
 
@@ -245,13 +257,22 @@ def _decode(data: Any) -> list[list[Result]]:
     return [[Result(**r) for r in game] for game in data]
 
 
+def _settings(settings: Settings) -> dict[str, Any]:
+    """The settings as the JSON and the checkpoint record them: ``read_as`` only when given
+    (so that a run without it writes what it wrote before there was one)."""
+    out = {**asdict(settings), "players": list(settings.players)}
+    if settings.read_as is None:
+        del out["read_as"]
+    return out
+
+
 def _header(settings: Settings) -> dict[str, Any]:
     """What a checkpoint must have been written for: the study and every setting that changes
     its results (not the workers)."""
-    kept = {k: v for k, v in asdict(settings).items() if k != "jobs"}
+    kept = {k: v for k, v in _settings(settings).items() if k != "jobs"}
     return {
         "study": "tournament",
-        "settings": {**kept, "players": list(settings.players)},
+        "settings": kept,
         "batch": batch_size(settings.games),
     }
 
@@ -442,7 +463,7 @@ def to_json(
     ``played`` games also says by what (``"stopped": {"by": "Ctrl-C", "games": 312}``)."""
     data: dict[str, Any] = {
         "players": [t.to_dict() for t in tallies],
-        "settings": {**asdict(settings), "players": list(settings.players)},
+        "settings": _settings(settings),
     }
     if stopped is not None:
         data["stopped"] = {"by": stopped.name, "games": played}
@@ -459,7 +480,8 @@ def report(settings: Settings, tallies: list[Tally], played: int | None = None) 
     head = (
         f"{games} games, {len(settings.players)} seats ({settings.preset}), seats "
         f"rotated; oracle at {settings.deals:,} deals / {settings.playouts:,} playouts; "
-        f"seed {settings.seed}"
+        + ("" if settings.read_as is None else f"opponents read as {settings.read_as}; ")
+        + f"seed {settings.seed}"
     )
     cols = f"{'player':<14} {'wins':>7} {'win rate':>9} {'95% CI':>15} {'mean place':>11} "
     cols += f"{'lives/round':>12} {'knocks':>7} {'caught':>7}"
