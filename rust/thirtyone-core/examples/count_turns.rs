@@ -18,7 +18,7 @@ use montecarlo::Runner;
 use serde_json::{json, Value};
 use thirtyone_core::game::GameRules;
 use thirtyone_core::oracle::input::{from_json, Overrides};
-use thirtyone_core::oracle::{advise, GameInput, Settings};
+use thirtyone_core::oracle::{advise_modelled, GameInput, Settings};
 use thirtyone_core::round::turn_count;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -49,7 +49,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             rules: GameRules::of(&state.rules),
             lives,
         });
-        let advice = advise(&state.round, game.as_ref(), &settings)?;
+        let advice = advise_modelled(
+            &state.round,
+            state.models.as_deref().unwrap_or_default(),
+            game.as_ref(),
+            &settings,
+        )?;
         let playouts: u64 = advice
             .options
             .iter()

@@ -8,8 +8,9 @@
 //! ```
 //!
 //! The input is `count_turns`'s (`{"deals", "playouts", "seed", "threads", "positions"}`; the
-//! threads are ignored: one); the output, one line of JSON, gives each position's playouts. It
-//! counts nothing (the shipped build's code): `benches/valgrind_figures.py` runs it at two
+//! threads are ignored: one; a position's `lives` and `models` are honoured, as `thirtyone.advise`
+//! honours them); the output, one line of JSON, gives each position's playouts. It
+//! counts nothing (the shipped build's code): `benches/bench_valgrind.py` runs it at two
 //! playout counts and divides the difference by the difference of the turns `count_turns`
 //! counted, so that the start, the tables' building and the deals cancel out.
 
@@ -19,7 +20,7 @@ use std::io::Read;
 use serde_json::{json, Value};
 use thirtyone_core::game::GameRules;
 use thirtyone_core::oracle::input::{from_json, Overrides};
-use thirtyone_core::oracle::{advise, GameInput, Settings};
+use thirtyone_core::oracle::{advise_modelled, GameInput, Settings};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut text = String::new();
@@ -42,7 +43,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             rules: GameRules::of(&state.rules),
             lives,
         });
-        let advice = advise(&state.round, game.as_ref(), &settings)?;
+        let advice = advise_modelled(
+            &state.round,
+            state.models.as_deref().unwrap_or_default(),
+            game.as_ref(),
+            &settings,
+        )?;
         let playouts: u64 = advice
             .options
             .iter()

@@ -4,7 +4,7 @@
 //! at its first mismatch, or a model's likelihood, `weighted`); bounded in steps
 //! ([`COUNT_BUDGET`]), after which the opponent is sampled instead.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::posterior::{Posterior, COUNT_BUDGET};
@@ -194,7 +194,7 @@ impl<'a, E: Evidence> Counter<'a, E> {
             o,
             unseen,
             evidence,
-            counts: HashMap::new(),
+            counts: HashMap::default(),
             steps: 0,
             cancel,
         };

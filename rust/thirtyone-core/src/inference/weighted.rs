@@ -13,7 +13,7 @@
 //! posterior, no longer exact but never empty. Both sizes follow the deals asked for
 //! ([`Effort`]): a small query is not made to pay for a posterior finer than its deals can use.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use montecarlo::Rng;
@@ -21,7 +21,7 @@ use rayon::prelude::*;
 
 use super::count::{unplayed, unseen_set, Counter, Entry, Evidence};
 use super::posterior::{sample_history, Posterior};
-use crate::hand::decision::{choose_put_down, choose_start, Start};
+use crate::hand::decision::{put_down_with, start_with, Start};
 use crate::hand::{same_cards, Card, CardSet, Score};
 use crate::model::{knock_score, put_down_chance, start_chances, Params, Weights, KNOCK_SCORES};
 use crate::round::knock_limits_allow_with;
@@ -86,16 +86,18 @@ impl Evidence for Likelihood<'_> {
 
     fn start(&self, w: Weights, hand: [Card; 3], turn: &OppTurn, made: Start) -> Option<Weights> {
         let rules = &self.view.public.rules;
-        let score = rules.scoring.score(hand);
+        let table = rules.scoring.table();
+        let score = table.score(hand);
         let may_knock = turn.knock_open && knock_limits_allow_with(rules, hand, score);
         // A move the table does not allow with this hand is a fact, not a slip.
         if (made == Start::Knock && !may_knock) || (made == Start::Take && !turn.may_take) {
             return None;
         }
         let top = turn.may_take.then_some(turn.top);
-        let never = choose_start(
-            &rules.scoring,
+        let (never, _) = start_with(
+            table,
             hand,
+            score,
             top,
             false,
             turn.stock_empty,
@@ -125,8 +127,15 @@ impl Evidence for Likelihood<'_> {
             kept[at] = new;
             kept
         };
-        let scoring = &self.view.public.rules.scoring;
-        let blitz = scoring.score(kept).is_blitz();
+        let table = self.view.public.rules.scoring.table();
+        let rule = put_down_with(table, hand, table.score(hand), new, from_pile);
+        // The rule's put-down has its kept hand scored already.
+        let kept_score = if rule.card == discard {
+            rule.score
+        } else {
+            table.score(kept)
+        };
+        let blitz = kept_score.is_blitz();
         // A 31 after a put-down is always shown: an unshown one is not this history.
         let shown_right = match shows {
             None => !blitz,
@@ -135,8 +144,11 @@ impl Evidence for Likelihood<'_> {
         if !shown_right {
             return None;
         }
-        let rules = choose_put_down(scoring, hand, new, from_pile).card == discard;
-        let c = put_down_chance(self.params, rules, if from_pile { 3 } else { 4 });
+        let c = put_down_chance(
+            self.params,
+            rule.card == discard,
+            if from_pile { 3 } else { 4 },
+        );
         Some((w.map(|x| x * c), kept))
     }
 
@@ -162,7 +174,7 @@ pub(crate) struct Knocks {
 impl Knocks {
     fn new(prior: &Weights) -> Knocks {
         Knocks {
-            by_hand: HashMap::new(),
+            by_hand: HashMap::default(),
             prior: cumulative(prior),
         }
     }
@@ -275,7 +287,7 @@ fn sampled(
         })
         .collect();
     // Summed in the order drawn, whatever thread drew them.
-    let mut by_hand: HashMap<u64, ([Card; 3], Weights)> = HashMap::new();
+    let mut by_hand: HashMap<u64, ([Card; 3], Weights)> = HashMap::default();
     for (bits, hand, w) in chunks.into_iter().flatten() {
         let e = by_hand.entry(bits).or_insert((hand, [0.0; KNOCK_SCORES]));
         Likelihood::add(&mut e.1, w);

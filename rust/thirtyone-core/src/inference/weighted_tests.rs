@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use super::super::count::Filter;
 use super::*;
-use crate::hand::decision::choose_start;
+use crate::hand::decision::{choose_put_down, choose_start};
 use crate::inference::test_positions::position;
 use crate::model::{Model, KNOCK_SCORES};
 use crate::round::knock_limits_allow;
