@@ -411,3 +411,54 @@ fn the_pool_is_the_same_on_any_number_of_threads() {
         }
     }
 }
+
+/// The facts' walk ends where the likelihood's does: at every budget both fit or neither does
+/// (the least budget that fits, found by bisection for the likelihood, is the facts' too), so
+/// that asking the facts first never changes which read an opponent gets.
+#[test]
+fn the_facts_walk_fits_exactly_where_the_weighed_walk_fits() {
+    let cancel = AtomicBool::new(false);
+    let mut checked = 0;
+    for (seed, seats, turns) in [(1, 2, 3), (2, 3, 4), (3, 3, 6), (4, 4, 5), (5, 2, 7)] {
+        let Some(input) = (seed..seed + 40).find_map(|s| position(s, seats, turns)) else {
+            continue;
+        };
+        let view = View::from_input(&input).unwrap();
+        let unseen: Vec<Card> = view.unseen.iter().collect();
+        for o in view.opponents.iter().filter(|o| !o.turns.is_empty()) {
+            for model in [Model::Person, Model::Expert] {
+                let params = model.params().unwrap();
+                let weighed = |budget| {
+                    let ev = Likelihood {
+                        view: &view,
+                        params,
+                        budget,
+                    };
+                    Counter::walk(&view, o, &unseen, &cancel, ev).is_some()
+                };
+                let facts = |budget| {
+                    let ev = Facts {
+                        view: &view,
+                        budget,
+                    };
+                    Counter::walk(&view, o, &unseen, &cancel, ev).is_some()
+                };
+                let (mut low, mut high) = (0u64, 1u64 << 22);
+                if !weighed(high) {
+                    continue;
+                }
+                while high - low > 1 {
+                    let mid = (low + high) / 2;
+                    if weighed(mid) {
+                        high = mid;
+                    } else {
+                        low = mid;
+                    }
+                }
+                assert!(facts(high) && !facts(low), "seed {seed}, seat {}", o.seat);
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 8, "only {checked}");
+}
