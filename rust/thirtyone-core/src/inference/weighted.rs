@@ -38,6 +38,8 @@ const WALK_PER_HISTORY: u64 = 2;
 /// The pool is sampled in chunks of this many histories, each on a random stream of its own
 /// and summed in chunk order: the same pool on any number of threads.
 const CHUNK: usize = 1 << 10;
+/// Chunks of the pool sampled at once (their buffers kept from batch to batch).
+const IN_FLIGHT: usize = 8;
 
 /// How much work a modelled opponent's posterior may take: the walk's steps and the pool's
 /// histories, by the deals the query collects.
@@ -335,30 +337,36 @@ fn sampled(
         params,
         budget: 0,
     };
-    let chunks: Vec<Vec<(u64, [Card; 3], Weights)>> = (0..pool.div_ceil(CHUNK))
-        .into_par_iter()
-        .map(|chunk| {
+    // A batch of chunks at a time, in buffers used again for every batch: the histories of a
+    // whole pool (5 MB an opponent) were written to fresh memory, whose faults and misses cost
+    // more than weighing them.
+    let mut buffers: Vec<Vec<(u64, [Card; 3], Weights)>> =
+        (0..IN_FLIGHT).map(|_| Vec::with_capacity(CHUNK)).collect();
+    // Summed in the order drawn, whatever thread drew them.
+    let mut by_hand: HashMap<u64, ([Card; 3], Weights)> = HashMap::default();
+    let chunks = pool.div_ceil(CHUNK);
+    for first in (0..chunks).step_by(IN_FLIGHT) {
+        let batch = &mut buffers[..IN_FLIGHT.min(chunks - first)];
+        batch.par_iter_mut().enumerate().for_each(|(j, drawn)| {
+            drawn.clear();
             if cancel.load(Ordering::Relaxed) {
-                return Vec::new();
+                return;
             }
+            let chunk = first + j;
             let task = ((o.turns.len() as u64) << 32) | chunk as u64;
             let mut rng = Rng::stream(u64::from(o.seat), PURPOSE_POOL, task);
             let mut slots = [Card::from_index(0); 64];
-            let mut drawn = Vec::with_capacity(CHUNK);
             for _ in 0..CHUNK {
                 let used = sample_history(unseen, o, &mut rng, &mut slots);
                 if let Some((hand, w)) = replay(&ev, o, &slots) {
                     drawn.push((used.bits(), hand, w));
                 }
             }
-            drawn
-        })
-        .collect();
-    // Summed in the order drawn, whatever thread drew them.
-    let mut by_hand: HashMap<u64, ([Card; 3], Weights)> = HashMap::default();
-    for (bits, hand, w) in chunks.into_iter().flatten() {
-        let e = by_hand.entry(bits).or_insert((hand, [0.0; KNOCK_SCORES]));
-        Likelihood::add(&mut e.1, w);
+        });
+        for &(bits, hand, w) in batch.iter().flatten() {
+            let e = by_hand.entry(bits).or_insert((hand, [0.0; KNOCK_SCORES]));
+            Likelihood::add(&mut e.1, w);
+        }
     }
     let mut entries: Vec<Entry<Weights>> =
         by_hand.into_iter().map(|(k, (h, w))| (k, h, w)).collect();
