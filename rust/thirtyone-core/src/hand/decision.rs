@@ -65,71 +65,59 @@ pub fn start_with(
     stock_empty: bool,
     knock_at: Score,
 ) -> (Start, Option<PutDown>) {
-    let hand = Kept::of(hand);
-    let (start, take) = start_kept(table, hand, now, top, may_knock, stock_empty, knock_at);
-    (start, take.map(KeptPutDown::put_down))
+    let take = Scored { table, hand };
+    start_by(now, top, may_knock, stock_empty, knock_at, &take)
 }
 
-/// A hand as a playout's turn keeps it: its three cards' bytes in one word (the fourth zero)
-/// and the sum of their suit lanes (the standard score's raw material, kept so that a turn need
-/// not add it up again).
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(crate) struct Kept {
-    pub word: u32,
-    pub lanes: u32,
+/// How rule 2 finds the best put-down after taking a card.
+pub(crate) trait Take {
+    /// The put-down after taking `c` when it beats the hand's score `now` (rule 2 takes only
+    /// then), or None.
+    fn take(&self, c: Card, now: Score) -> Option<PutDown>;
 }
 
-impl Kept {
-    #[inline(always)]
-    pub(crate) fn of([a, b, c]: [Card; 3]) -> Kept {
-        Kept {
-            word: u32::from_le_bytes([a.index(), b.index(), c.index(), 0]),
-            lanes: ScoreTable::lanes(a) + ScoreTable::lanes(b) + ScoreTable::lanes(c),
-        }
-    }
-
-    /// The hand's cards.
-    #[inline(always)]
-    pub(crate) fn cards(self) -> [Card; 3] {
-        let [a, b, c, _] = self.word.to_le_bytes();
-        [a, b, c].map(Card::from_index)
-    }
-}
-
-/// A put-down with the hand kept as a playout's turn keeps it.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(crate) struct KeptPutDown {
-    pub card: Card,
-    pub kept: Kept,
-    pub score: Score,
-}
-
-impl KeptPutDown {
-    #[inline(always)]
-    pub(crate) fn put_down(self) -> PutDown {
-        PutDown {
-            card: self.card,
-            kept: self.kept.cards(),
-            score: self.score,
-        }
-    }
-}
-
-/// Rules 1 to 3 for a kept hand (see [`start_with`]).
-#[inline(always)]
-pub(crate) fn start_kept(
+/// Rule 2 worked out by scoring the candidates.
+struct Scored {
     table: ScoreTable,
-    hand: Kept,
+    hand: [Card; 3],
+}
+
+impl Take for Scored {
+    #[inline(always)]
+    fn take(&self, c: Card, now: Score) -> Option<PutDown> {
+        let Scored { table, hand } = *self;
+        // Under standard scoring a take can only beat `now` in the taken card's suit, and by at
+        // most its value: when even that does not beat it, no put-down will (rule 2 is strict).
+        let hopeless = table.is_standard()
+            && ScoreTable::lane_score_of_suit(
+                ScoreTable::lanes(hand[0])
+                    + ScoreTable::lanes(hand[1])
+                    + ScoreTable::lanes(hand[2])
+                    + ScoreTable::lanes(c),
+                c,
+            ) <= now;
+        if hopeless {
+            return None;
+        }
+        let p = put_down_with(table, hand, now, c, true);
+        (p.score > now).then_some(p)
+    }
+}
+
+/// Rules 1 to 3, rule 2's put-down found by `take`.
+#[inline(always)]
+pub(crate) fn start_by(
     now: Score,
     top: Option<Card>,
     may_knock: bool,
     stock_empty: bool,
     knock_at: Score,
-) -> (Start, Option<KeptPutDown>) {
+    take: &impl Take,
+) -> (Start, Option<PutDown>) {
     if may_knock && now >= knock_at {
         return (Start::Knock, None);
     }
-    if let Some(p) = top.and_then(|c| take_kept(table, hand, c, now)) {
+    if let Some(p) = top.and_then(|c| take.take(c, now)) {
         return (Start::Take, Some(p));
     }
     if stock_empty {
@@ -137,21 +125,6 @@ pub(crate) fn start_kept(
     } else {
         (Start::Draw, None)
     }
-}
-
-/// Rule 2: the put-down after taking `c` when it beats the hand's score `now` (rule 2 takes
-/// only then), or None.
-#[inline(always)]
-fn take_kept(table: ScoreTable, hand: Kept, c: Card, now: Score) -> Option<KeptPutDown> {
-    // Under standard scoring a take can only beat `now` in the taken card's suit, and by at
-    // most its value: when even that does not beat it, no put-down will (rule 2 is strict).
-    let hopeless = table.is_standard()
-        && ScoreTable::lane_score_of_suit(hand.lanes + ScoreTable::lanes(c), c) <= now;
-    if hopeless {
-        return None;
-    }
-    let p = put_down_kept(table, hand, now, c, true);
-    (p.score > now).then_some(p)
 }
 
 /// Rule 4's order of a card, reversed so that the card to put down has the larger key: lowest
@@ -180,6 +153,10 @@ pub fn choose_put_down(scoring: &Scoring, hand: [Card; 3], new: Card, from_pile:
 }
 
 /// [`choose_put_down`] with the score table and the hand's score (`now`) at hand.
+///
+/// Each candidate gets one key: the score kept (highest first), then rule 4's order, then the
+/// candidate's place among the four cards, packed so that one comparison decides and the winner
+/// is read from its key without a branch. Putting the new card down keeps the hand: `now`.
 #[inline(always)]
 pub fn put_down_with(
     table: ScoreTable,
@@ -188,28 +165,13 @@ pub fn put_down_with(
     new: Card,
     from_pile: bool,
 ) -> PutDown {
-    put_down_kept(table, Kept::of(hand), now, new, from_pile).put_down()
-}
-
-/// [`put_down_with`] for a kept hand.
-///
-/// Each candidate gets one key: the score kept (highest first), then rule 4's order, then the
-/// candidate's place among the four cards, packed so that one comparison decides and the winner
-/// is read from its key without a branch. Putting the new card down keeps the hand: `now`.
-#[inline(always)]
-pub(crate) fn put_down_kept(
-    table: ScoreTable,
-    hand: Kept,
-    now: Score,
-    new: Card,
-    from_pile: bool,
-) -> KeptPutDown {
-    let [a, b, c, _] = hand.word.to_le_bytes().map(Card::from_index);
+    let [a, b, c] = hand;
     let key = |card: Card, kept: Score, place: u32| {
         (u32::from(kept.halves()) << 13) | ORDER[card.index() as usize] | place
     };
-    let with_new = hand.lanes + ScoreTable::lanes(new);
     let (ka, kb, kc) = if table.is_standard() {
+        let all = ScoreTable::lanes(a) + ScoreTable::lanes(b) + ScoreTable::lanes(c);
+        let with_new = all + ScoreTable::lanes(new);
         let without = |x: Card| ScoreTable::lane_score(with_new - ScoreTable::lanes(x));
         (
             key(a, without(a), 0),
@@ -228,17 +190,19 @@ pub(crate) fn put_down_kept(
     let kn = if from_pile { 0 } else { kn };
     let best = ka.max(kb).max(kc).max(kn);
     // The four cards as bytes; the one put down is replaced by the new card (a no-op when the
-    // new card itself goes), and the fourth byte cleared.
+    // new card itself goes).
     let shift = 8 * (best & 3);
-    let four = hand.word | (u32::from(new.index()) << 24);
+    let four = u32::from_le_bytes([a.index(), b.index(), c.index(), new.index()]);
     let card = Card::from_index((four >> shift) as u8);
-    let kept = ((four & !(0xFF << shift)) | (u32::from(new.index()) << shift)) & 0x00FF_FFFF;
-    KeptPutDown {
+    let kept = (four & !(0xFF << shift)) | (u32::from(new.index()) << shift);
+    let [x, y, z, _] = kept.to_le_bytes();
+    PutDown {
         card,
-        kept: Kept {
-            word: kept,
-            lanes: with_new - ScoreTable::lanes(card),
-        },
+        kept: [
+            Card::from_index(x),
+            Card::from_index(y),
+            Card::from_index(z),
+        ],
         score: Score((best >> 13) as u8),
     }
 }

@@ -26,7 +26,7 @@ type KnockAt = [Score; MAX_SEATS];
 /// What the playouts keep of a consistent deal: every hand and the score each opponent knocks
 /// at, 36 bytes (the stock is the unseen cards the hands leave). Ten thousand deals take 360 KB,
 /// which a small cache holds as the playouts walk them again and again; the rounds set out from
-/// them (272 bytes each) would not.
+/// them (256 bytes each) would not.
 #[derive(Clone, Debug)]
 pub struct Kept {
     hands: [[Card; 3]; MAX_SEATS],

@@ -3,11 +3,10 @@
 
 use montecarlo::Rng;
 
-use super::dealt::STOCK_SLOTS;
+use super::dealt::{word, STOCK_SLOTS};
 use super::public::{Move, Source, Stage};
 use super::Round;
 use crate::error::{Error, Result};
-use crate::hand::decision::{Kept, KeptPutDown};
 use crate::hand::{Card, Score};
 
 /// One step of a turn.
@@ -217,24 +216,11 @@ impl Round {
         score: Score,
         hide: bool,
     ) {
-        self.finish_kept_put_down(
-            KeptPutDown {
-                card,
-                kept: Kept::of(kept),
-                score,
-            },
-            hide,
-        );
-    }
-
-    /// [`Round::finish_put_down`] with the hand kept as a playout's turn keeps it.
-    #[inline(always)]
-    pub(super) fn finish_kept_put_down(&mut self, p: KeptPutDown, hide: bool) {
         let seat = self.public.to_move as usize;
-        self.hands[seat] = p.kept;
-        self.scores[seat] = p.score;
+        self.hands[seat] = word(kept);
+        self.scores[seat] = score;
         self.hid_31[seat] = hide;
-        self.public.put_down(p.card, p.score.is_blitz() && !hide);
+        self.public.put_down(card, score.is_blitz() && !hide);
     }
 }
 

@@ -6,12 +6,11 @@
 
 use super::public::{knock_limits, knock_limits_allow_with, End, Move, PublicRound, Stage};
 use crate::error::{Error, Result};
-use crate::hand::decision::Kept;
 use crate::hand::{Card, CardSet, Score, ScoreTable};
 use crate::rules::{FirstTurnKnock, RoundRules, MAX_SEATS};
 
-/// Slots for the stock (it holds at most 45 cards; 48 keep a round at 272 bytes, a multiple of
-/// sixteen that a playout copies cheaply).
+/// Slots for the stock (it holds at most 45 cards; 48 keep a round at 256 bytes, a size that a
+/// playout copies cheaply).
 pub(super) const STOCK_SLOTS: usize = 48;
 
 /// Where the current turn stands, with the card drawn.
@@ -33,9 +32,9 @@ pub enum Phase {
 #[derive(Debug)]
 pub struct Round {
     pub(crate) public: PublicRound,
-    /// Each seat's hand as a playout's turn keeps it: its cards' bytes in one word and the sum of
-    /// their suit lanes (one load and one store a turn).
-    pub(super) hands: [Kept; MAX_SEATS],
+    /// Each seat's hand as one word, its three cards' bytes and a zero (`word`): one load and one
+    /// store in a playout's turn.
+    pub(super) hands: [u32; MAX_SEATS],
     /// The stock, its top card last (the first `public.stock_len` slots are in play; a draw's
     /// index is capped at the last slot, so that it needs no bounds check).
     pub(crate) stock: [Card; STOCK_SLOTS],
@@ -101,7 +100,7 @@ impl Round {
         }
         let mut round = Round {
             public: PublicRound::dealt(rules, seats, first, deck[3 * n]),
-            hands: hands.map(Kept::of),
+            hands: padded(&hands),
             stock,
             drawn: deck[0],
             hid_31: [false; MAX_SEATS],
@@ -115,7 +114,7 @@ impl Round {
     }
 
     /// A round that continues from a player's view of the table, with its stock still to be set
-    /// out: the playouts' template, which [`Round::set_hands`] completes with a deal's hands and
+    /// out: the playouts' template, which [`Round::with_hands`] completes with a deal's hands and
     /// stock.
     pub(crate) fn unstocked(
         public: &PublicRound,
@@ -128,7 +127,7 @@ impl Round {
             public: public.clone(),
             scores: scores_with(score_table, public.seats, &hands),
             score_table,
-            hands: hands.map(Kept::of),
+            hands: padded(&hands),
             stock: [Card::from_index(0); STOCK_SLOTS],
             drawn: drawn.unwrap_or(public.top),
             hid_31,
@@ -172,7 +171,7 @@ impl Round {
         let seats = usize::from(self.public.seats);
         for (seat, &hand) in hands.iter().enumerate().take(seats) {
             if seat != usize::from(keep) {
-                self.hands[seat] = Kept::of(hand);
+                self.hands[seat] = word(hand);
                 self.scores[seat] = self.score_table.score(hand);
                 for c in hand {
                     stock &= !(1u64 << c.index());
@@ -203,7 +202,10 @@ impl Round {
         self.public.first
     }
     pub fn hand(&self, seat: u8) -> [Card; 3] {
-        self.hands[seat as usize].cards()
+        let [a, b, c, _] = self.hands[seat as usize]
+            .to_le_bytes()
+            .map(Card::from_index);
+        [a, b, c]
     }
     #[inline(always)]
     pub fn score(&self, seat: u8) -> Score {
@@ -311,6 +313,18 @@ const BYTE_CARDS: [(u64, u8); 256] = {
     }
     t
 };
+
+/// A hand as one word: its cards' bytes, the fourth zero (so that a put-down stores it at once).
+#[inline(always)]
+pub(super) fn word([a, b, c]: [Card; 3]) -> u32 {
+    u32::from_le_bytes([a.index(), b.index(), c.index(), 0])
+}
+
+/// Hands as words.
+#[inline(always)]
+fn padded(hands: &[[Card; 3]; MAX_SEATS]) -> [u32; MAX_SEATS] {
+    hands.map(word)
+}
 
 /// The scores of the first `seats` hands.
 fn scores_of(rules: &RoundRules, seats: u8, hands: &[[Card; 3]; MAX_SEATS]) -> [Score; MAX_SEATS] {

@@ -8,7 +8,7 @@ use montecarlo::Rng;
 use super::turn_count;
 use super::{Action, Round, Source};
 use super::{Move, Stage};
-use crate::hand::decision::{self, KeptPutDown, Start};
+use crate::hand::decision::{self, Start};
 use crate::hand::{Card, Score, ScoreTable};
 
 /// A whole turn as it was played, for the game's record.
@@ -80,7 +80,7 @@ impl Round {
         }
         #[cfg(feature = "count-turns")]
         turn_count::add();
-        let hand = self.hands[usize::from(seat)];
+        let hand = self.hand(seat);
         let now = self.score(seat);
         let top = self.public.top;
         let may_take = self.public.may_take().then_some(top);
@@ -88,7 +88,7 @@ impl Round {
         let may_knock = now >= knock_at && self.may_knock_with(now);
         let stock_empty = self.public.stock_len == 0;
         let (start, take) =
-            decision::start_kept(table, hand, now, may_take, may_knock, stock_empty, knock_at);
+            decision::start_with(table, hand, now, may_take, may_knock, stock_empty, knock_at);
         let (source, new, choice) = match (start, take) {
             (Start::Knock, _) => {
                 self.public.knock();
@@ -102,7 +102,7 @@ impl Round {
             }
             (Start::Take, Some(p)) => {
                 self.public.draw(Source::Pile);
-                self.finish_kept_put_down(p, false);
+                self.finish_put_down(p.card, p.kept, p.score, false);
                 (Source::Pile, top, p)
             }
             _ => {
@@ -121,20 +121,19 @@ impl Round {
     /// card drawn and the put-down.
     #[inline(always)]
     pub(crate) fn draw_by_rule(&mut self, shuffle: Option<&mut Rng>) -> (Card, decision::PutDown) {
-        let (new, p) = self.draw_by(shuffle, self.turn_rule());
-        (new, p.put_down())
+        self.draw_by(shuffle, self.turn_rule())
     }
 
     /// [`Round::draw_by_rule`] by `rule`, as in [`Round::rule_turn_by`].
     #[inline(always)]
-    fn draw_by(&mut self, shuffle: Option<&mut Rng>, rule: TurnRule) -> (Card, KeptPutDown) {
+    fn draw_by(&mut self, shuffle: Option<&mut Rng>, rule: TurnRule) -> (Card, decision::PutDown) {
         debug_assert_eq!(self.refuse(Action::Draw(Source::Stock)), None);
         let seat = self.public.to_move;
         let new = self.pop_stock(shuffle);
-        let hand = self.hands[usize::from(seat)];
-        let p = decision::put_down_kept(rule.table(), hand, self.score(seat), new, false);
+        let hand = self.hand(seat);
+        let p = decision::put_down_with(rule.table(), hand, self.score(seat), new, false);
         self.public.draw(Source::Stock);
-        self.finish_kept_put_down(p, false);
+        self.finish_put_down(p.card, p.kept, p.score, false);
         (new, p)
     }
 }
