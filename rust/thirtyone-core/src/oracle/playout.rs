@@ -81,10 +81,10 @@ impl<'a> Playouts<'a> {
                 .filter(|t| usize::from(t.halves()) <= score)
                 .count() as u16;
         }
-        let v = view;
         let mut hands = [[Card::from_index(0); 3]; MAX_SEATS];
-        hands[usize::from(v.me)] = v.hand;
-        let table = Round::unstocked(&v.public, hands, v.pending.map(|(new, _)| new), v.hid_31);
+        hands[usize::from(view.me)] = view.hand;
+        let drawn = view.pending.map(|(new, _)| new);
+        let table = Round::unstocked(&view.public, hands, drawn, view.hid_31);
         Playouts {
             view,
             table,

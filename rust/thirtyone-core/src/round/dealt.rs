@@ -114,7 +114,7 @@ impl Round {
     }
 
     /// A round that continues from a player's view of the table, with its stock still to be set
-    /// out: the playouts' template, which [`Round::with_hands`] completes with a deal's hands and
+    /// out: the playouts' template, which [`Round::set_hands`] completes with a deal's hands and
     /// stock.
     pub(crate) fn unstocked(
         public: &PublicRound,
