@@ -6,6 +6,7 @@
 
 mod cards;
 pub mod decision;
+pub(crate) mod profile;
 mod scoring;
 
 pub use cards::{same_cards, Card, CardSet, RANKS, SUITS};

@@ -14,9 +14,10 @@ use montecarlo::{to_fixed, Outcome, Outcomes, Rng, Simulator};
 
 use crate::game::game_value::GameValue;
 use crate::game::round_outcomes::RoundResult;
+use crate::hand::profile::{profiles, Profile};
 use crate::hand::{Card, Score};
 use crate::inference::Deal;
-use crate::round::{Round, TurnRule};
+use crate::round::{hands_of, Hands, Profiled, Round};
 use crate::rules::MAX_SEATS;
 use crate::view::View;
 
@@ -34,11 +35,12 @@ pub struct Kept {
 }
 
 /// A deal's round as it stands, its stock not yet in any order, with the score each opponent
-/// knocks at.
+/// knocks at and the hands as the profiled turns read them.
 #[derive(Clone, Debug)]
 pub struct Dealt {
     round: Round,
     knock_at: KnockAt,
+    hands: Hands,
 }
 
 /// One of your options.
@@ -70,6 +72,8 @@ pub struct Playouts<'a> {
     /// The game-value table, when the lives are known: each playout's value is then your chance
     /// of winning the game (or points) once the round is over.
     game: Option<Arc<GameValue>>,
+    /// Every hand's profile (the turns under standard scoring read them).
+    profiles: &'static [Profile],
 }
 
 impl<'a> Playouts<'a> {
@@ -92,6 +96,7 @@ impl<'a> Playouts<'a> {
             thresholds,
             take_put_downs: view.hand.to_vec(),
             game: None,
+            profiles: profiles(),
         }
     }
 
@@ -188,88 +193,102 @@ impl<'a> Playouts<'a> {
 
     /// Play to the end: everyone else by the table's rule knocking at `knock_at`, you at
     /// `my_knock_at`; `rng` orders the stock's draws.
-    fn finish(&self, round: &mut Round, rng: Rng, my_knock_at: Score, knock_at: &KnockAt) {
+    #[inline(always)]
+    fn finish<const P: bool>(
+        &self,
+        turns: &mut Profiled<'_, P>,
+        mut rng: Rng,
+        my_knock_at: Score,
+        knock_at: &KnockAt,
+    ) {
         let mut k = *knock_at;
         k[usize::from(self.view.me)] = my_knock_at;
-        match round.turn_rule() {
-            TurnRule::Standard => self.finish_by(round, rng, &k, TurnRule::Standard),
-            rule => self.finish_by(round, rng, &k, rule),
+        while !turns.round().is_over() {
+            let to_move = turns.round().to_move();
+            turns.turn(k[usize::from(to_move)], &mut rng);
         }
+        turns.settle();
     }
 
-    /// [`Playouts::finish`], compiled for one kind of `rule` (see `Round::rule_turn_by`).
-    #[inline(always)]
-    fn finish_by(&self, round: &mut Round, mut rng: Rng, knock_at: &KnockAt, rule: TurnRule) {
-        while !round.is_over() {
-            let k = knock_at[usize::from(round.to_move())];
-            round.rule_turn_by(k, Some(&mut rng), rule);
-        }
-    }
-
-    /// One put-down variant of a choice played out from `round`, under each of its policies.
-    /// The round goes down by reference: passed by value, its 256 bytes were copied at each
-    /// call (the 14 benchmark positions took 0.955 of the time on one thread, 0.930 on two).
+    /// One put-down variant of a choice played out from `start` on `round` (a copy of its
+    /// round), under each of its policies. The round goes down by reference: passed by value,
+    /// its 256 bytes were copied at each call (the 14 benchmark positions took 0.955 of the
+    /// time on one thread, 0.930 on two).
     fn play_variant(
         &self,
         round: &mut Round,
+        start: &Dealt,
         mut rng: Rng,
+        (choice, v): (&Choice, usize),
+        out: &mut Outcomes<'_>,
+    ) {
+        self.play_choice(round, &mut rng, choice, v);
+        if round.turn_rule().is_standard() {
+            let turns =
+                &mut Profiled::<true>::resume(round, &start.hands, self.view.me, self.profiles);
+            self.play_on(turns, rng, (choice, v), &start.knock_at, out);
+        } else {
+            let turns =
+                &mut Profiled::<false>::resume(round, &start.hands, self.view.me, self.profiles);
+            self.play_on(turns, rng, (choice, v), &start.knock_at, out);
+        }
+    }
+
+    /// [`Playouts::play_variant`] after your move, compiled for one kind of turns.
+    #[inline(always)]
+    fn play_on<const P: bool>(
+        &self,
+        turns: &mut Profiled<'_, P>,
+        rng: Rng,
         (choice, v): (&Choice, usize),
         knock_at: &KnockAt,
         out: &mut Outcomes<'_>,
     ) {
         let per = self.per_variant(choice);
-        self.play_choice(round, &mut rng, choice, v);
         let mut part = out.part(v * per..(v + 1) * per);
         if self.sweeps(choice) {
-            self.sweep(round, rng, knock_at, &mut part);
+            self.sweep(turns, rng, knock_at, &mut part);
         } else {
-            self.finish(round, rng, Score::NEVER, knock_at);
-            part.set(0..1, self.outcome(round));
+            self.finish(turns, rng, Score::NEVER, knock_at);
+            part.set(0..1, self.outcome(turns.round()));
         }
     }
 
     /// The shared trajectory: outcomes for every threshold and for never.
-    fn sweep(&self, round: &mut Round, rng: Rng, knock_at: &KnockAt, out: &mut Outcomes<'_>) {
-        match round.turn_rule() {
-            TurnRule::Standard => self.sweep_by(round, rng, knock_at, out, TurnRule::Standard),
-            rule => self.sweep_by(round, rng, knock_at, out, rule),
-        }
-    }
-
-    /// [`Playouts::sweep`], compiled for one kind of `rule` (see `Round::rule_turn_by`).
     #[inline(always)]
-    fn sweep_by(
+    fn sweep<const P: bool>(
         &self,
-        round: &mut Round,
+        turns: &mut Profiled<'_, P>,
         mut rng: Rng,
         knock_at: &KnockAt,
         out: &mut Outcomes<'_>,
-        rule: TurnRule,
     ) {
         let me = self.view.me;
         let mut reached = 0usize; // thresholds[..reached] have branched off
-        while !round.is_over() {
-            let knock_at = if round.to_move() == me {
-                let upto = usize::from(self.reached_by[usize::from(round.score(me).halves())]);
+        let mut copy = turns.round().clone();
+        while !turns.round().is_over() {
+            let to_move = turns.round().to_move();
+            let knock_at = if to_move == me {
+                let upto = usize::from(self.reached_by[usize::from(turns.score(me).halves())]);
                 // (`may_knock` is false unless the turn is at its start.)
-                if upto > reached && round.may_knock() {
+                if upto > reached && turns.may_knock() {
                     // The knock is your turn by the rule at these thresholds: it is legal here.
-                    let mut branch = round.clone();
-                    branch.apply_legal(crate::round::Action::Knock);
+                    let branch = &mut turns.branch(&mut copy);
+                    branch.round_mut().apply_legal(crate::round::Action::Knock);
                     #[cfg(feature = "count-turns")]
                     crate::round::turn_count::add();
-                    self.finish(&mut branch, rng.clone(), Score::NEVER, knock_at);
-                    let o = self.outcome(&branch);
-                    out.set(reached..upto, o);
+                    self.finish(branch, rng.clone(), Score::NEVER, knock_at);
+                    out.set(reached..upto, self.outcome(branch.round()));
                     reached = upto;
                 }
                 Score::NEVER
             } else {
-                knock_at[usize::from(round.to_move())]
+                knock_at[usize::from(to_move)]
             };
-            round.rule_turn_by(knock_at, Some(&mut rng), rule);
+            turns.turn(knock_at, &mut rng);
         }
-        let o = self.outcome(round);
+        turns.settle();
+        let o = self.outcome(turns.round());
         out.set(reached..out.len(), o);
     }
 }
@@ -299,11 +318,13 @@ impl Simulator for Playouts<'_> {
         let dealt = last.get_or_insert_with(|| Dealt {
             round: self.table.clone(),
             knock_at: kept.knock_at,
+            hands: hands_of(&self.table, self.profiles),
         });
         dealt
             .round
             .set_hands(&kept.hands, self.view.me, self.view.unseen);
         dealt.knock_at = kept.knock_at;
+        dealt.hands = hands_of(&dealt.round, self.profiles);
         dealt
     }
 
@@ -312,7 +333,7 @@ impl Simulator for Playouts<'_> {
     fn playout(&self, start: &Dealt, choice: &Choice, rng: &mut Rng, out: &mut Outcomes<'_>) {
         for v in 0..self.variants(choice) {
             let round = &mut start.round.clone();
-            self.play_variant(round, rng.clone(), (choice, v), &start.knock_at, out);
+            self.play_variant(round, start, rng.clone(), (choice, v), out);
         }
     }
 
@@ -333,7 +354,14 @@ impl Simulator for Playouts<'_> {
         } else {
             Score::NEVER
         };
-        self.finish(&mut round, rng, knock_at, &start.knock_at);
+        let (hands, me, all) = (&start.hands, self.view.me, self.profiles);
+        if round.turn_rule().is_standard() {
+            let turns = &mut Profiled::<true>::resume(&mut round, hands, me, all);
+            self.finish(turns, rng, knock_at, &start.knock_at);
+        } else {
+            let turns = &mut Profiled::<false>::resume(&mut round, hands, me, all);
+            self.finish(turns, rng, knock_at, &start.knock_at);
+        }
         self.outcome(&round)
     }
 }

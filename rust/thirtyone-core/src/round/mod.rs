@@ -9,11 +9,13 @@
 mod actions;
 mod costs;
 mod dealt;
+mod profiled;
 mod public;
 mod rule_turn;
 
 pub use actions::Action;
 pub use dealt::{Phase, Round};
+pub(crate) use profiled::{hands_of, Hands, Profiled};
 pub use public::{
     knock_limits, knock_limits_allow, knock_limits_allow_with, End, Move, PublicRound, Source,
     Stage,

@@ -159,6 +159,12 @@ impl TurnRule {
         }
     }
 
+    /// Whether hands score the standard way.
+    #[inline(always)]
+    pub(crate) fn is_standard(self) -> bool {
+        matches!(self, TurnRule::Standard)
+    }
+
     /// The score table (a constant in the standard copy of a loop).
     #[inline(always)]
     pub(crate) fn table(self) -> ScoreTable {

@@ -1,0 +1,305 @@
+//! The playouts' turns under standard scoring: the table's rule read from each hand's profile
+//! ([`crate::hand::profile`]) instead of scoring the candidates. The round's public state goes
+//! through its one transition function as in [`Round::play_rule_turn`]; only the hands are held
+//! here, sorted, with their profiles, and written back to the round by [`Profiled::settle`]. A
+//! test plays rounds both ways and compares them at every turn.
+
+use montecarlo::Rng;
+
+use super::public::{knock_limits_allow_with, Move, Source, Stage};
+use super::{Round, TurnRule};
+use crate::hand::profile::{self, Profile};
+use crate::hand::{Card, Score};
+use crate::rules::MAX_SEATS;
+
+/// Each seat's hand sorted by card index (the bytes of [`profile::sorted`]) with its profile:
+/// what [`Profiled`] reads of a round, kept with a playout's deal so that each of its options
+/// reads only the hand that option changed.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Hands {
+    words: [u32; MAX_SEATS],
+    profiles: [Profile; MAX_SEATS],
+}
+
+impl Hands {
+    /// Every seat's hand of `round` (which scores hands the standard way).
+    #[inline]
+    pub(crate) fn of(round: &Round, all: &'static [Profile]) -> Hands {
+        let mut hands = Hands {
+            words: [0; MAX_SEATS],
+            profiles: [Profile(0); MAX_SEATS],
+        };
+        for seat in 0..round.public.seats {
+            hands.read(round, seat, all);
+        }
+        hands
+    }
+
+    /// `seat`'s hand read again from `round`.
+    #[inline(always)]
+    fn read(&mut self, round: &Round, seat: u8, all: &'static [Profile]) {
+        let s = usize::from(seat);
+        self.words[s] = profile::sorted(round.hand(seat));
+        self.profiles[s] = all[profile::index(self.words[s])];
+        debug_assert_eq!(self.profiles[s].score(), round.scores[s]);
+    }
+}
+
+/// A round played on by the table's rule in a playout, reading the hands' profiles when
+/// `PROFILES` (standard scoring), by the round's own turns otherwise. With profiles the round's
+/// own hands and scores are left as they were until [`Profiled::settle`].
+pub(crate) struct Profiled<'r, const PROFILES: bool> {
+    round: &'r mut Round,
+    hands: Hands,
+    /// Every hand's profile, by index.
+    all: &'static [Profile],
+}
+
+impl<'r, const PROFILES: bool> Profiled<'r, PROFILES> {
+    /// Play on from `round`, whose hands are `hands` but for `changed`'s (read again here).
+    /// Without profiles, `hands` is not read.
+    #[inline]
+    pub(crate) fn resume(
+        round: &'r mut Round,
+        hands: &Hands,
+        changed: u8,
+        all: &'static [Profile],
+    ) -> Profiled<'r, PROFILES> {
+        debug_assert_eq!(PROFILES, round.score_table.is_standard());
+        let mut hands = *hands;
+        if PROFILES {
+            hands.read(round, changed, all);
+        }
+        Profiled { round, hands, all }
+    }
+
+    /// A copy of this round as it stands, set in `into`, to be played on apart.
+    #[inline]
+    pub(crate) fn branch<'b>(&self, into: &'b mut Round) -> Profiled<'b, PROFILES> {
+        into.clone_from(self.round);
+        Profiled {
+            round: into,
+            hands: self.hands,
+            all: self.all,
+        }
+    }
+
+    /// The round: its public state; its hands and scores are current after
+    /// [`Profiled::settle`].
+    #[inline(always)]
+    pub(crate) fn round(&self) -> &Round {
+        self.round
+    }
+
+    /// The round, to apply an action of the player to move that changes no hand (a knock).
+    #[inline(always)]
+    pub(crate) fn round_mut(&mut self) -> &mut Round {
+        self.round
+    }
+
+    /// The score of `seat`'s hand now.
+    #[inline(always)]
+    pub(crate) fn score(&self, seat: u8) -> Score {
+        if PROFILES {
+            self.hands.profiles[usize::from(seat)].score()
+        } else {
+            self.round.score(seat)
+        }
+    }
+
+    /// May the player to move knock now ([`Round::may_knock`])?
+    #[inline]
+    pub(crate) fn may_knock(&self) -> bool {
+        let seat = self.round.public.to_move;
+        self.may_knock_with(seat, self.score(seat))
+    }
+
+    #[inline]
+    fn may_knock_with(&self, seat: u8, now: Score) -> bool {
+        if !PROFILES {
+            return self.round.may_knock();
+        }
+        let [a, b, c, _] = self.hands.words[usize::from(seat)].to_le_bytes();
+        let hand = [a, b, c].map(Card::from_index);
+        self.round.public.knock_closed().is_none()
+            && knock_limits_allow_with(&self.round.public.rules, hand, now)
+    }
+
+    /// The hands and scores written back to the round, which is then as the table's rule would
+    /// have left it (each hand's cards in the order of their indices).
+    #[inline]
+    pub(crate) fn settle(&mut self) {
+        if PROFILES {
+            for seat in 0..usize::from(self.round.public.seats) {
+                self.round.hands[seat] = self.hands.words[seat];
+                self.round.scores[seat] = self.hands.profiles[seat].score();
+            }
+        }
+    }
+
+    /// [`Round::play_rule_turn`]: the whole turn of the player to move, knocking at `knock_at`
+    /// or more; a stock draw takes a random card of the stock with `rng`, as a playout's does.
+    #[inline(always)]
+    pub(crate) fn turn(&mut self, knock_at: Score, rng: &mut Rng) {
+        if !PROFILES {
+            let rule = TurnRule::Scored(self.round.score_table);
+            self.round.rule_turn_by(knock_at, Some(rng), rule);
+            return;
+        }
+        if !matches!(self.round.public.stage, Stage::Start) {
+            return self.turn_elsewhere(knock_at, rng);
+        }
+        #[cfg(feature = "count-turns")]
+        super::turn_count::add();
+        let seat = self.round.public.to_move;
+        let s = usize::from(seat);
+        let profile = self.hands.profiles[s];
+        let now = profile.score();
+        if now >= knock_at && self.may_knock_with(seat, now) {
+            self.round.public.knock();
+            return;
+        }
+        let public = &mut self.round.public;
+        if public.may_take() {
+            let top = public.top;
+            let f = profile.for_card(top);
+            if f.worth_taking() {
+                public.draw(Source::Pile);
+                self.keep(s, profile.goes(f), top);
+                return;
+            }
+        }
+        if public.stock_len == 0 {
+            public.apply(Move::Decline);
+            return;
+        }
+        let new = self.round.pop_stock(Some(rng));
+        self.round.public.draw(Source::Stock);
+        let f = profile.for_card(new);
+        if f.goes_back() {
+            self.round.hid_31[s] = false;
+            self.round.public.put_down(new, now.is_blitz());
+        } else {
+            self.keep(s, profile.goes(f), new);
+        }
+    }
+
+    /// A turn that does not start at the start of a turn (a blind table, before anybody looked):
+    /// the round's own.
+    #[cold]
+    #[inline(never)]
+    fn turn_elsewhere(&mut self, knock_at: Score, rng: &mut Rng) {
+        self.settle();
+        self.round.rule_turn(knock_at, Some(rng));
+        self.hands = Hands::of(self.round, self.all);
+    }
+
+    /// The player at `seat` keeps `new`, putting down the card at `place` of their sorted hand.
+    #[inline(always)]
+    fn keep(&mut self, seat: usize, place: u32, new: Card) {
+        let (left, gone) = profile::replaced(self.hands.words[seat], place, new);
+        let p = self.all[profile::index(left)];
+        self.hands.words[seat] = left;
+        self.hands.profiles[seat] = p;
+        self.round.hid_31[seat] = false;
+        self.round.public.put_down(gone, p.score().is_blitz());
+    }
+}
+
+/// The hands of a round that scores them the standard way, for [`Profiled`]; nothing to read
+/// otherwise (the round's own turns need no profiles).
+#[inline]
+pub(crate) fn hands_of(round: &Round, all: &'static [Profile]) -> Hands {
+    if round.score_table.is_standard() {
+        Hands::of(round, all)
+    } else {
+        Hands {
+            words: [0; MAX_SEATS],
+            profiles: [Profile(0); MAX_SEATS],
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{FirstTurnKnock, RoundRules, ThirtyOneAfterKnock};
+
+    /// The hands of a round as sets (the profiled turns keep them sorted).
+    fn settled(round: &Round) -> Vec<[u8; 3]> {
+        (0..round.seats())
+            .map(|s| {
+                let mut h = round.hand(s).map(|c| c.index());
+                h.sort_unstable();
+                h
+            })
+            .collect()
+    }
+
+    /// Rounds of every table size under rules that change a turn (the first-turn knock, a
+    /// minimum knock, one-suit knocks, the two-player mercy, 31s after a knock), from random
+    /// deals with random knock scores, played by the rule's turns and by the profiled ones with
+    /// the same random stream: after every turn the two rounds are the same, hand for hand.
+    #[test]
+    fn profiled_turns_are_the_rule_turns() {
+        let deck: Vec<Card> = Card::all().collect();
+        let mut rng = Rng::stream(11, 0, 0);
+        let all = profile::profiles();
+        let mut turns = 0;
+        for game in 0..3_000u32 {
+            let rules = RoundRules {
+                first_turn_knock: if game % 3 == 1 {
+                    FirstTurnKnock::Forbidden
+                } else {
+                    FirstTurnKnock::Allowed
+                },
+                min_knock: if game % 4 == 1 {
+                    Score::from_points(21)
+                } else {
+                    RoundRules::default().min_knock
+                },
+                knock_needs_one_suit: game % 7 == 3,
+                two_player_mercy: game % 2 == 0,
+                thirty_one_after_knock: if game % 5 == 1 {
+                    ThirtyOneAfterKnock::Continues
+                } else {
+                    ThirtyOneAfterKnock::default()
+                },
+                ..RoundRules::default()
+            };
+            let seats = 2 + (game % 8) as u8;
+            let mut cards = deck.clone();
+            rng.shuffle(&mut cards);
+            let Ok(dealt) = Round::deal(rules, seats, game as u8 % seats, &cards) else {
+                panic!("a legal deal")
+            };
+            let knock_at: Vec<Score> = (0..seats)
+                .map(|_| Score::from_points(18 + rng.below(14) as u8))
+                .collect();
+            let (mut by_rule, mut by_profile) = (dealt.clone(), dealt);
+            let hands = Hands::of(&by_profile, all);
+            let first = by_profile.to_move();
+            let mut profiled = Profiled::<true>::resume(&mut by_profile, &hands, first, all);
+            let (mut r1, mut r2) = (
+                Rng::stream(3, 1, u64::from(game)),
+                Rng::stream(3, 1, u64::from(game)),
+            );
+            while !by_rule.is_over() {
+                let k = knock_at[usize::from(by_rule.to_move())];
+                by_rule.rule_turn(k, Some(&mut r1));
+                profiled.turn(k, &mut r2);
+                let mut copy = by_rule.clone();
+                let mut now = profiled.branch(&mut copy);
+                now.settle();
+                let now = now.round();
+                assert_eq!(now.public, by_rule.public, "game {game}");
+                assert_eq!(settled(now), settled(&by_rule), "game {game}");
+                assert_eq!(now.scores, by_rule.scores);
+                assert_eq!(now.hid_31, by_rule.hid_31);
+                assert_eq!(now.stock, by_rule.stock);
+                turns += 1;
+            }
+        }
+        assert!(turns > 30_000, "{turns}");
+    }
+}
