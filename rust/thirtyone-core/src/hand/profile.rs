@@ -85,16 +85,11 @@ impl Profile {
     /// back itself if drawn) is kept.
     #[inline(always)]
     pub(crate) fn goes(self, f: ForCard) -> u32 {
+        // Chosen without a branch: which case a card falls in is as good as random.
         let gap = f.suit & 15;
         let low = self.0 as u32;
-        let place = if f.value > gap {
-            f.suit >> 8
-        } else if f.value == gap {
-            low >> 8
-        } else {
-            low >> 10
-        };
-        place & 3
+        let at_or_below = pick(f.value == gap, low >> 8, low >> 10);
+        pick(f.value > gap, f.suit >> 8, at_or_below) & 3
     }
 }
 
@@ -146,13 +141,21 @@ pub(crate) fn sorted(hand: [Card; 3]) -> u32 {
 pub(crate) fn replaced(sorted: u32, place: u32, new: Card) -> (u32, Card) {
     let [a, b, c, _] = sorted.to_le_bytes().map(u32::from);
     let gone = (sorted >> (8 * place)) & 0xFF;
-    // The two cards left, in order.
-    let x = if place == 0 { b } else { a };
-    let y = if place == 2 { b } else { c };
+    // The two cards left, in order (chosen without a branch).
+    let x = pick(place == 0, b, a);
+    let y = pick(place == 2, b, c);
     let n = u32::from(new.index());
     let (lo, hi) = (x.min(n), y.max(n));
     let word = lo | ((x + y + n - lo - hi) << 8) | (hi << 16);
     (word, Card::from_index(gone as u8))
+}
+
+/// `a` if `c`, else `b`, worked out without a branch (where `c` is as good as random, a
+/// mispredicted branch costs more than the few instructions).
+#[inline(always)]
+pub(crate) fn pick(c: bool, a: u32, b: u32) -> u32 {
+    let all = u32::from(c).wrapping_neg();
+    (a & all) | (b & !all)
 }
 
 /// The profiles of every hand, by [`index`], worked out on first use (about a millisecond).

@@ -265,7 +265,6 @@ impl<'a> Playouts<'a> {
     ) {
         let me = self.view.me;
         let mut reached = 0usize; // thresholds[..reached] have branched off
-        let mut copy = turns.round().clone();
         while !turns.round().is_over() {
             let to_move = turns.round().to_move();
             let knock_at = if to_move == me {
@@ -273,6 +272,7 @@ impl<'a> Playouts<'a> {
                 // (`may_knock` is false unless the turn is at its start.)
                 if upto > reached && turns.may_knock() {
                     // The knock is your turn by the rule at these thresholds: it is legal here.
+                    let mut copy = turns.round().clone();
                     let branch = &mut turns.branch(&mut copy);
                     branch.round_mut().apply_legal(crate::round::Action::Knock);
                     #[cfg(feature = "count-turns")]

@@ -22,13 +22,16 @@ pub(crate) struct Hands {
 }
 
 impl Hands {
+    /// No hands read.
+    pub(crate) const EMPTY: Hands = Hands {
+        words: [0; MAX_SEATS],
+        profiles: [Profile(0); MAX_SEATS],
+    };
+
     /// Every seat's hand of `round` (which scores hands the standard way).
     #[inline]
     pub(crate) fn of(round: &Round, all: &'static [Profile]) -> Hands {
-        let mut hands = Hands {
-            words: [0; MAX_SEATS],
-            profiles: [Profile(0); MAX_SEATS],
-        };
+        let mut hands = Hands::EMPTY;
         for seat in 0..round.public.seats {
             hands.read(round, seat, all);
         }
@@ -73,13 +76,19 @@ impl<'r, const PROFILES: bool> Profiled<'r, PROFILES> {
         Profiled { round, hands, all }
     }
 
-    /// A copy of this round as it stands, set in `into`, to be played on apart.
+    /// This round played on apart in `into`, a copy of it ([`Profiled::round`]'s clone).
     #[inline]
     pub(crate) fn branch<'b>(&self, into: &'b mut Round) -> Profiled<'b, PROFILES> {
-        into.clone_from(self.round);
+        // Seat by seat, word by word: the hands were just written so, and one wide copy of the
+        // whole array would wait for those writes to land (a stall the profiler showed).
+        let mut hands = Hands::EMPTY;
+        for s in 0..usize::from(self.round.public.seats) {
+            hands.words[s] = self.hands.words[s];
+            hands.profiles[s] = self.hands.profiles[s];
+        }
         Profiled {
             round: into,
-            hands: self.hands,
+            hands,
             all: self.all,
         }
     }
@@ -175,13 +184,16 @@ impl<'r, const PROFILES: bool> Profiled<'r, PROFILES> {
         }
         let new = self.round.pop_stock(Some(rng));
         self.round.public.draw(Source::Stock);
+        // Whether the card goes straight back is as good as random: both ends are worked out
+        // and one is chosen without a branch (the hand, and its profile, stay when it does).
         let f = profile.for_card(new);
-        if f.goes_back() {
-            self.round.hid_31[s] = false;
-            self.round.public.put_down(new, now.is_blitz());
-        } else {
-            self.keep(s, profile.goes(f), new);
-        }
+        let back = f.goes_back();
+        let word = self.hands.words[s];
+        let (left, gone) = profile::replaced(word, profile.goes(f), new);
+        let left = profile::pick(back, word, left);
+        let gone = profile::pick(back, new.index().into(), gone.index().into());
+        let gone = Card::from_index(gone as u8);
+        self.put_down(s, left, gone);
     }
 
     /// A turn that does not start at the start of a turn (a blind table, before anybody looked):
@@ -198,6 +210,12 @@ impl<'r, const PROFILES: bool> Profiled<'r, PROFILES> {
     #[inline(always)]
     fn keep(&mut self, seat: usize, place: u32, new: Card) {
         let (left, gone) = profile::replaced(self.hands.words[seat], place, new);
+        self.put_down(seat, left, gone);
+    }
+
+    /// The player at `seat` puts `gone` down, keeping the sorted hand `left`.
+    #[inline(always)]
+    fn put_down(&mut self, seat: usize, left: u32, gone: Card) {
         let p = self.all[profile::index(left)];
         self.hands.words[seat] = left;
         self.hands.profiles[seat] = p;
@@ -213,10 +231,7 @@ pub(crate) fn hands_of(round: &Round, all: &'static [Profile]) -> Hands {
     if round.score_table.is_standard() {
         Hands::of(round, all)
     } else {
-        Hands {
-            words: [0; MAX_SEATS],
-            profiles: [Profile(0); MAX_SEATS],
-        }
+        Hands::EMPTY
     }
 }
 
@@ -288,7 +303,7 @@ mod tests {
                 let k = knock_at[usize::from(by_rule.to_move())];
                 by_rule.rule_turn(k, Some(&mut r1));
                 profiled.turn(k, &mut r2);
-                let mut copy = by_rule.clone();
+                let mut copy = profiled.round().clone();
                 let mut now = profiled.branch(&mut copy);
                 now.settle();
                 let now = now.round();
