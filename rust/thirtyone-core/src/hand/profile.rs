@@ -192,9 +192,8 @@ fn profile_of(hand: [Card; 3]) -> Profile {
         by_suit[usize::from(c.suit())] += i32::from(c.value());
     }
     let now = *by_suit.iter().max().unwrap_or(&0);
-    let best: Vec<u8> = (0..4u8)
-        .filter(|&s| by_suit[usize::from(s)] == now)
-        .collect();
+    let mut best_suits = (0..4u8).filter(|&s| by_suit[usize::from(s)] == now);
+    let (best, tie) = (best_suits.next().unwrap_or(0), best_suits.next().is_some());
     let value = |p: usize| i32::from(hand[p].value());
     let lowest = (0..3).map(value).min().unwrap_or(0);
     let in_suit = |s: u8| -> u8 {
@@ -205,11 +204,7 @@ fn profile_of(hand: [Card; 3]) -> Profile {
     };
     let tied = first_to_go(hand, 0b111);
     // The cards that keep the score when put down, the new card below its suit's gap.
-    let keeping = if best.len() == 1 {
-        0b111 & !in_suit(best[0])
-    } else {
-        0b111
-    };
+    let keeping = if tie { 0b111 } else { 0b111 & !in_suit(best) };
     let below = if keeping == 0 {
         tied
     } else {

@@ -1,9 +1,9 @@
 //! One round of Thirty-One as a state machine, the only one: its public state and the one
 //! transition function every player sees (`public`); a dealt round, that state plus the hands, the
 //! stock and the hidden 31s (`dealt`); the actions of the player to move, with every private check
-//! (`actions`); a whole turn by the table's decision rule, the playouts' hot path (`rule_turn`);
-//! and what an ended round costs each seat (`costs`). The game, the views, the inference and the
-//! playouts all go through it. This room may use [`crate::rules`], [`crate::hand`],
+//! (`actions`); a whole turn by the table's decision rule (`rule_turn`); the playouts' hot path,
+//! the same turns read from the hands' profiles (`profiled`); and what an ended round costs each
+//! seat (`costs`). The game, the views, the inference and the playouts all go through it. This room may use [`crate::rules`], [`crate::hand`],
 //! [`crate::error`] and the engine's random streams.
 
 mod actions;

@@ -1,6 +1,7 @@
-//! A turn played by the table's decision rule: the computer players' turns, and every turn of
-//! the Oracle's playouts (the hot path, inlined into their loops). It applies the same
-//! transitions as a player's own actions.
+//! A turn played by the table's decision rule: the computer players' turns, and the Oracle's
+//! playouts' turns at tables with scoring options (under standard scoring the playouts read the
+//! same rule from the hands' profiles: `profiled`, checked against this turn). It applies the
+//! same transitions as a player's own actions.
 
 use montecarlo::Rng;
 
