@@ -79,16 +79,9 @@ impl<'r, const PROFILES: bool> Profiled<'r, PROFILES> {
     /// This round played on apart in `into`, a copy of it ([`Profiled::round`]'s clone).
     #[inline]
     pub(crate) fn branch<'b>(&self, into: &'b mut Round) -> Profiled<'b, PROFILES> {
-        // Seat by seat, word by word: the hands were just written so, and one wide copy of the
-        // whole array would wait for those writes to land (a stall the profiler showed).
-        let mut hands = Hands::EMPTY;
-        for s in 0..usize::from(self.round.public.seats) {
-            hands.words[s] = self.hands.words[s];
-            hands.profiles[s] = self.hands.profiles[s];
-        }
         Profiled {
             round: into,
-            hands,
+            hands: self.hands,
             all: self.all,
         }
     }
@@ -184,16 +177,13 @@ impl<'r, const PROFILES: bool> Profiled<'r, PROFILES> {
         }
         let new = self.round.pop_stock(Some(rng));
         self.round.public.draw(Source::Stock);
-        // Whether the card goes straight back is as good as random: both ends are worked out
-        // and one is chosen without a branch (the hand, and its profile, stay when it does).
         let f = profile.for_card(new);
-        let back = f.goes_back();
-        let word = self.hands.words[s];
-        let (left, gone) = profile::replaced(word, profile.goes(f), new);
-        let left = profile::pick(back, word, left);
-        let gone = profile::pick(back, new.index().into(), gone.index().into());
-        let gone = Card::from_index(gone as u8);
-        self.put_down(s, left, gone);
+        if f.goes_back() {
+            self.round.hid_31[s] = false;
+            self.round.public.put_down(new, now.is_blitz());
+        } else {
+            self.keep(s, profile.goes(f), new);
+        }
     }
 
     /// A turn that does not start at the start of a turn (a blind table, before anybody looked):
