@@ -318,7 +318,8 @@ impl Simulator for Playouts<'_> {
         let dealt = last.get_or_insert_with(|| Dealt {
             round: self.table.clone(),
             knock_at: kept.knock_at,
-            hands: hands_of(&self.table, self.profiles),
+            // Read below, once the deal's hands are set (the table's are placeholders).
+            hands: Hands::EMPTY,
         });
         dealt
             .round
