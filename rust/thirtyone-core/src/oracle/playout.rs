@@ -272,6 +272,8 @@ impl<'a> Playouts<'a> {
                 // (`may_knock` is false unless the turn is at its start.)
                 if upto > reached && turns.may_knock() {
                     // The knock is your turn by the rule at these thresholds: it is legal here.
+                    // The copy holds the hands as they are (its own checks read them).
+                    turns.settle();
                     let mut copy = turns.round().clone();
                     let branch = &mut turns.branch(&mut copy);
                     branch.round_mut().apply_legal(crate::round::Action::Knock);

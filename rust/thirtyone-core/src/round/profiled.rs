@@ -1,8 +1,9 @@
-//! The playouts' turns under standard scoring: the table's rule read from each hand's profile
-//! ([`crate::hand::profile`]) instead of scoring the candidates. The round's public state goes
-//! through its one transition function as in [`Round::play_rule_turn`]; only the hands are held
-//! here, sorted, with their profiles, and written back to the round by [`Profiled::settle`]. A
-//! test plays rounds both ways and compares them at every turn.
+//! The playouts' turns by the table's rule. Under standard scoring the rule is read from each
+//! hand's profile ([`crate::hand::profile`]) instead of scoring the candidates: the round's public
+//! state goes through its one transition function as in [`Round::play_rule_turn`]; only the hands
+//! are held here, sorted, with their profiles, and written back to the round by
+//! [`Profiled::settle`]. A test plays rounds both ways and compares them after every turn. Under
+//! scoring options the round's own rule turn is played.
 
 use montecarlo::Rng;
 
@@ -76,7 +77,8 @@ impl<'r, const PROFILES: bool> Profiled<'r, PROFILES> {
         Profiled { round, hands, all }
     }
 
-    /// This round played on apart in `into`, a copy of it ([`Profiled::round`]'s clone).
+    /// This round played on apart in `into`, a copy of it ([`Profiled::round`]'s clone, made
+    /// after [`Profiled::settle`]).
     #[inline]
     pub(crate) fn branch<'b>(&self, into: &'b mut Round) -> Profiled<'b, PROFILES> {
         Profiled {
