@@ -18,8 +18,9 @@
 //!   card at all, if two suits tie for best, or if suit `s` ties with the best once `n` is in
 //!   it). Among those, rule 4 puts down the first to go: `n` when its value is at most theirs.
 //!
-//! So for each suit the profile holds a threshold for the take (`gap`: the smallest value that is
-//! not worth taking... see [`Profile`]), a threshold for going straight back, and the card of the
+//! So for each suit the profile holds a threshold for the take (`gap`: a card of that suit is
+//! worth taking exactly when its value is above it; see [`Profile`]), a threshold for going
+//! straight back, and the card of the
 //! hand that goes when a card of that suit above the gap is kept; and for the whole hand the card
 //! that goes when every choice ties, and the one that goes when the new card is below the gap. A
 //! test checks every hand, every fourth card and both sources against the rule itself
@@ -153,7 +154,7 @@ pub(crate) fn replaced(sorted: u32, place: u32, new: Card) -> (u32, Card) {
 /// `a` if `c`, else `b`, worked out without a branch (where `c` is as good as random, a
 /// mispredicted branch costs more than the few instructions).
 #[inline(always)]
-pub(crate) fn pick(c: bool, a: u32, b: u32) -> u32 {
+fn pick(c: bool, a: u32, b: u32) -> u32 {
     let all = u32::from(c).wrapping_neg();
     (a & all) | (b & !all)
 }
@@ -163,15 +164,17 @@ pub(crate) fn profiles() -> &'static [Profile] {
     static PROFILES: OnceLock<Box<[Profile]>> = OnceLock::new();
     PROFILES.get_or_init(|| {
         let mut all = vec![Profile(0); HANDS];
-        for c in 2..52u8 {
-            for b in 1..c {
-                for a in 0..b {
-                    let hand = [a, b, c].map(Card::from_index);
-                    all[index(sorted(hand))] = profile_of(hand);
-                }
-            }
+        for hand in every_hand() {
+            all[index(sorted(hand))] = profile_of(hand);
         }
         all.into_boxed_slice()
+    })
+}
+
+/// Every three-card hand once, its cards in increasing order of index.
+fn every_hand() -> impl Iterator<Item = [Card; 3]> {
+    (2..52u8).flat_map(|c| {
+        (1..c).flat_map(move |b| (0..b).map(move |a| [a, b, c].map(Card::from_index)))
     })
 }
 
@@ -251,43 +254,39 @@ mod tests {
         let table = ScoreTable::STANDARD;
         let profiles = profiles();
         let mut checked = 0;
-        for c in 2..52u8 {
-            for b in 1..c {
-                for a in 0..b {
-                    let hand = [a, b, c].map(Card::from_index);
-                    let word = sorted(hand);
-                    assert_eq!(word, u32::from_le_bytes([a, b, c, 0]));
-                    let p = profiles[index(word)];
-                    let now = table.score(hand);
-                    assert_eq!(p.score(), now, "{hand:?}");
-                    for new in Card::all().filter(|x| !hand.contains(x)) {
-                        let f = p.for_card(new);
-                        // Taken from the pile.
-                        let (start, take) =
-                            start_with(table, hand, now, Some(new), false, false, TABLE_KNOCK_AT);
-                        assert_eq!(
-                            f.worth_taking(),
-                            start == Start::Take,
-                            "{hand:?} take {new}"
-                        );
-                        if let Some(rule) = take {
-                            let (left, gone) = replaced(word, p.goes(f), new);
-                            assert_eq!(gone, rule.card, "{hand:?} take {new}");
-                            assert_eq!(profiles[index(left)].score(), rule.score);
-                            assert_eq!(left, sorted(rule.kept));
-                        }
-                        // Drawn from the stock.
-                        let rule = put_down_with(table, hand, now, new, false);
-                        assert_eq!(f.goes_back(), rule.card == new, "{hand:?} draw {new}");
-                        if rule.card != new {
-                            let (left, gone) = replaced(word, p.goes(f), new);
-                            assert_eq!(gone, rule.card, "{hand:?} draw {new}");
-                            assert_eq!(profiles[index(left)].score(), rule.score);
-                            assert_eq!(left, sorted(rule.kept));
-                        }
-                        checked += 1;
-                    }
+        for hand in every_hand() {
+            let word = sorted(hand);
+            let [a, b, c] = hand.map(|c| c.index());
+            assert_eq!(word, u32::from_le_bytes([a, b, c, 0]));
+            let p = profiles[index(word)];
+            let now = table.score(hand);
+            assert_eq!(p.score(), now, "{hand:?}");
+            for new in Card::all().filter(|x| !hand.contains(x)) {
+                let f = p.for_card(new);
+                // Taken from the pile.
+                let (start, take) =
+                    start_with(table, hand, now, Some(new), false, false, TABLE_KNOCK_AT);
+                assert_eq!(
+                    f.worth_taking(),
+                    start == Start::Take,
+                    "{hand:?} take {new}"
+                );
+                if let Some(rule) = take {
+                    let (left, gone) = replaced(word, p.goes(f), new);
+                    assert_eq!(gone, rule.card, "{hand:?} take {new}");
+                    assert_eq!(profiles[index(left)].score(), rule.score);
+                    assert_eq!(left, sorted(rule.kept));
                 }
+                // Drawn from the stock.
+                let rule = put_down_with(table, hand, now, new, false);
+                assert_eq!(f.goes_back(), rule.card == new, "{hand:?} draw {new}");
+                if rule.card != new {
+                    let (left, gone) = replaced(word, p.goes(f), new);
+                    assert_eq!(gone, rule.card, "{hand:?} draw {new}");
+                    assert_eq!(profiles[index(left)].score(), rule.score);
+                    assert_eq!(left, sorted(rule.kept));
+                }
+                checked += 1;
             }
         }
         assert_eq!(checked, HANDS * 49);
@@ -297,14 +296,11 @@ mod tests {
     #[test]
     fn the_index_numbers_every_hand_once() {
         let mut seen = vec![false; HANDS];
-        for c in 2..52u8 {
-            for b in 1..c {
-                for a in 0..b {
-                    let i = index(u32::from_le_bytes([a, b, c, 0]));
-                    assert!(!seen[i]);
-                    seen[i] = true;
-                }
-            }
+        for hand in every_hand() {
+            let [a, b, c] = hand.map(|c| c.index());
+            let i = index(u32::from_le_bytes([a, b, c, 0]));
+            assert!(!seen[i]);
+            seen[i] = true;
         }
         assert!(seen.iter().all(|&s| s));
     }
