@@ -212,3 +212,19 @@ def test_a_few_decisions_are_plotted(tmp_path: Path) -> None:
         reports.calibration(decisions), reports.rank_uniformity(decisions), path
     )
     assert drawn and path.stat().st_size > 0
+
+
+def test_the_screen_asks_again_what_it_recorded(tmp_path: Path) -> None:
+    """``benches/screen_calibration.py``: a build asked again at the kept queries predicts each
+    exactly as recorded (the same state and seed, no time limit), so a screened change is the
+    only difference between a recording and its score."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).parent.parent / "benches"))
+    import screen_calibration as screen
+
+    kept = tmp_path / "kept.jsonl"
+    screen.record("table", 5, 3, kept, workers=1)
+    rows = kept.read_text().splitlines()
+    assert len(rows) >= 5
+    assert screen.score(kept, workers=1) == len(rows)
