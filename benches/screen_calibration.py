@@ -20,9 +20,11 @@ well is then checked with a full ``thirtyone calibrate`` run on a new seed.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import json
 import multiprocessing
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -69,16 +71,27 @@ def record(opponents: str, decisions: int, seed: int, out: Path, workers: int) -
     settings = _settings(opponents, decisions, seed)
     settings.check()
     kept = 0
-    with multiprocessing.Pool(workers) as pool, out.open("w") as f:
-        games = ((g, settings) for g in range(1_000_000))
-        for rows in pool.imap(_record_game, games):
+    games = ((g, settings) for g in range(1_000_000))
+    with _pool(workers) as pool, out.open("w") as f:
+        for rows in pool.imap(_record_game, games) if pool else map(_record_game, games):
             for row in rows:
                 f.write(json.dumps(row) + "\n")
             kept += len(rows)
             if kept >= decisions:
-                pool.terminate()
                 break
     print(f"{kept} decisions kept in {out}")
+
+
+@contextlib.contextmanager
+def _pool(workers: int) -> Iterator[Any]:
+    """Worker processes, or None for one (played here). They are spawned, not forked: a fork
+    of a process whose Oracle has run copies its thread pool's locks but not its threads."""
+    if workers <= 1:
+        yield None
+        return
+    with multiprocessing.get_context("spawn").Pool(workers) as pool:
+        yield pool
+        pool.terminate()
 
 
 def _asked_again(line: str) -> Decision:
@@ -96,8 +109,10 @@ def score(path: Path, workers: int) -> int:
     predicted exactly as recorded."""
     lines = path.read_text().splitlines()
     recorded = [Decision(**json.loads(line)["decision"]) for line in lines]
-    with multiprocessing.Pool(workers) as pool:
-        now = pool.map(_asked_again, lines, chunksize=20)
+    with _pool(workers) as pool:
+        now = (
+            pool.map(_asked_again, lines, chunksize=20) if pool else list(map(_asked_again, lines))
+        )
     same = sum(a.p_safe == b.p_safe for a, b in zip(recorded, now, strict=True))
     print(f"{len(now)} decisions; {same} predicted exactly as recorded")
     cal = reliability_of(now)
