@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import random
 from dataclasses import dataclass, field
 from typing import Any
@@ -24,6 +23,7 @@ from thirtyone.game.rules import Rules
 from thirtyone.game.seats import Policy, TablePolicy
 from thirtyone.game.session import Event, Game
 from thirtyone.oracle.player import OraclePlayer
+from thirtyone.statistics import wilson
 
 #: The model's knock scores (the ``expert`` model's prior) and the other seat's.
 MODEL_KNOCKS = range(22, 31)
@@ -58,12 +58,8 @@ def _share(k: int, n: int) -> str:
     """k of n as a percentage with its 95% Wilson interval."""
     if n == 0:
         return "-"
-    z = 1.96
-    p = k / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return f"{100 * p:.1f}% ({100 * (c - h):.1f}-{100 * (c + h):.1f})"
+    low, high = wilson(k, n)
+    return f"{100 * k / n:.1f}% ({100 * low:.1f}-{100 * high:.1f})"
 
 
 def play(seat0: str, games: int, seed: int) -> Rounds:
