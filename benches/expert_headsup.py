@@ -40,7 +40,9 @@ class Rounds:
     def event(self, e: Event) -> None:
         if e.kind == "turn":
             self.turns += 1
-        elif e.kind in ("round_end", "wash"):
+        elif e.kind == "wash":  # dealt again: nobody lost anything
+            self.turns = 0
+        elif e.kind == "round_end":
             d = e.data
             self.rows.append(
                 {
@@ -73,7 +75,7 @@ def play(seat0: str, games: int, seed: int) -> Rounds:
             expert.max_time = None  # the same games on any machine
             first = expert
         else:
-            model = TablePolicy(knock_at=float(knocks.choice(MODEL_KNOCKS)))
+            model = TablePolicy()  # its knock score is drawn at each deal (below)
             first = model
         game = Game(rules, [first, TablePolicy(knock_at=OTHER_KNOCK)], seed=seed * 7919 + g)
         game.add_listener(rounds.event)

@@ -45,7 +45,6 @@ def _settings(opponents: str, decisions: int, seed: int) -> Settings:
         deals=DEALS,
         playouts=PLAYOUTS,
         opponents=opponents,
-        rank_deals=0,
         max_time=None,  # every answer the whole of its work: the same when asked again
     )
 
@@ -94,14 +93,21 @@ def _pool(workers: int) -> Iterator[Any]:
         pool.terminate()
 
 
-def _asked_again(line: str) -> Decision:
+def _asked_again(line: str) -> tuple[Decision, bool]:
+    """The kept decision with the ``p_safe`` the installed build gives the option that was taken,
+    and whether that build would take another option."""
     row = json.loads(line)
     d = Decision(**row["decision"])
     advice = thirtyone.advise(
         row["state"], deals=DEALS, playouts=PLAYOUTS, seed=row["seed"], threads=1, max_time=None
     )
-    taken = next(o for o in advice.options if o.option == d.option)
-    return dataclasses.replace(d, p_safe=taken.p_safe)
+    taken = next((o for o in advice.options if o.option == d.option), None)
+    if taken is None:
+        raise SystemExit(
+            f"game {d.game}, round {d.round}: this build has no option {d.option!r} "
+            f"({', '.join(o.option for o in advice.options)})"
+        )
+    return dataclasses.replace(d, p_safe=taken.p_safe), advice.best.option != d.option
 
 
 def score(path: Path, workers: int) -> int:
@@ -110,12 +116,14 @@ def score(path: Path, workers: int) -> int:
     lines = path.read_text().splitlines()
     recorded = [Decision(**json.loads(line)["decision"]) for line in lines]
     with _pool(workers) as pool:
-        now = (
-            pool.map(_asked_again, lines, chunksize=20) if pool else list(map(_asked_again, lines))
-        )
+        asked = pool.map(_asked_again, lines, chunksize=20) if pool else map(_asked_again, lines)
+        now, changed = zip(*asked, strict=True) if lines else ((), ())
     same = sum(a.p_safe == b.p_safe for a, b in zip(recorded, now, strict=True))
     print(f"{len(now)} decisions; {same} predicted exactly as recorded")
-    cal = reliability_of(now)
+    # The recorded option was the best of the recording build's own noisy estimates; a build
+    # that would now take another is scored on a choice it did not make.
+    print(f"{sum(changed)} where this build's best option is another")
+    cal = reliability_of(list(now))
     print(format_table(cal))
     outside = sum(1 for b in cal.bins if b.count and not b.ci_low <= b.predicted <= b.ci_high)
     print(f"bins outside their interval: {outside}; chi-square {cal.statistic:.1f} on {cal.df}")

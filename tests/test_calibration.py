@@ -214,13 +214,13 @@ def test_a_few_decisions_are_plotted(tmp_path: Path) -> None:
     assert drawn and path.stat().st_size > 0
 
 
-def test_the_screen_asks_again_what_it_recorded(tmp_path: Path) -> None:
+def test_the_screen_asks_again_what_it_recorded(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """``benches/screen_calibration.py``: a build asked again at the kept queries predicts each
     exactly as recorded (the same state and seed, no time limit), so a screened change is the
     only difference between a recording and its score."""
-    import sys
-
-    sys.path.insert(0, str(Path(__file__).parent.parent / "benches"))
+    monkeypatch.syspath_prepend(str(Path(__file__).parent.parent / "benches"))
     import screen_calibration as screen
 
     kept = tmp_path / "kept.jsonl"
