@@ -20,11 +20,11 @@
 //!
 //! So for each suit the profile holds a threshold for the take (`gap`: a card of that suit is
 //! worth taking exactly when its value is above it; see [`Profile`]), a threshold for going
-//! straight back, and the card of the
-//! hand that goes when a card of that suit above the gap is kept; and for the whole hand the card
-//! that goes when every choice ties, and the one that goes when the new card is below the gap. A
-//! test checks every hand, every fourth card and both sources against the rule itself
-//! ([`super::decision::put_down_with`] and [`super::decision::start_with`]).
+//! straight back, and the card of the hand that goes when a card of that suit above the gap is
+//! kept; and for the whole hand the card that goes when every choice ties, and the one that goes
+//! when the new card is below the gap. A test checks every hand, every fourth card and both
+//! sources against the rule itself ([`super::decision::put_down_with`] and
+//! [`super::decision::start_with`]).
 
 use std::sync::OnceLock;
 

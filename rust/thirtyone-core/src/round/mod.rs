@@ -3,8 +3,9 @@
 //! stock and the hidden 31s (`dealt`); the actions of the player to move, with every private check
 //! (`actions`); a whole turn by the table's decision rule (`rule_turn`); the playouts' hot path,
 //! the same turns read from the hands' profiles (`profiled`); and what an ended round costs each
-//! seat (`costs`). The game, the views, the inference and the playouts all go through it. This room may use [`crate::rules`], [`crate::hand`],
-//! [`crate::error`] and the engine's random streams.
+//! seat (`costs`). The game, the views, the inference and the playouts all go through it. This
+//! room may use [`crate::rules`], [`crate::hand`], [`crate::error`] and the engine's random
+//! streams.
 
 mod actions;
 mod costs;
