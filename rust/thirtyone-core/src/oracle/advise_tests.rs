@@ -258,3 +258,61 @@ fn ctrl_c_stops_the_least_work_too() {
         Err(Error::Cancelled)
     ));
 }
+
+/// The note on the expert: only you against one opponent read by the `expert` model, before
+/// anybody knocks (where the calibration measured the figures running high).
+#[test]
+fn one_expert_alone_before_a_knock_is_noted_and_nothing_else_is() {
+    let settings = Settings {
+        deals: 200,
+        playouts: 400,
+        seed: 3,
+        threads: Some(1),
+        max_time: None,
+        ..Settings::default()
+    };
+    let heads_up = |turns: Vec<TurnInput>| StateInput {
+        rules: RoundRules::default(),
+        seats: 2,
+        me: 0,
+        first: 1,
+        upcard: c("7S"),
+        hand: [c("AH"), c("9H"), c("4H")],
+        turns,
+        pending: None,
+    };
+    let drew = TurnInput::Play {
+        seat: 1,
+        from: Source::Stock,
+        drew: None,
+        discard: c("5C"),
+        shows: None,
+    };
+    let noted = |input: &StateInput, models: &[Model]| {
+        let a = advise_modelled(input, models, None, &settings).unwrap();
+        let notes: Vec<&String> = a.warnings.iter().filter(|w| w.contains("expert")).collect();
+        assert!(notes.len() <= 1, "{:?}", a.warnings);
+        notes.first().map(|w| w.to_string())
+    };
+    let (table, expert) = (Model::Table, Model::Expert);
+    let open = heads_up(vec![drew.clone()]);
+    let note = noted(&open, &[table, expert]).expect("one expert, nobody knocked");
+    assert!(
+        note.starts_with("these figures have run about 12 points high"),
+        "{note}"
+    );
+    assert!(
+        note.contains("seat 1 is read by the expert model"),
+        "{note}"
+    );
+    assert_eq!(noted(&open, &[table, Model::Person]), None);
+    assert_eq!(noted(&open, &[table, table]), None);
+    assert_eq!(noted(&open, &[]), None);
+    let knocked = heads_up(vec![TurnInput::Knock { seat: 1 }]);
+    assert_eq!(noted(&knocked, &[table, expert]), None);
+    let mut three = example();
+    three.seats = 3;
+    three.turns.clear();
+    three.first = 0;
+    assert_eq!(noted(&three, &[table, expert, expert]), None);
+}
