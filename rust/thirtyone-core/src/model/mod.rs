@@ -130,6 +130,14 @@ impl Model {
             Model::Expert => Some(&EXPERT),
         }
     }
+
+    /// Whether they play on in the playouts reading the table (`round::reading`) at a table of
+    /// `seats`: the expert one against one. Everyone else plays on by the table's rule at their
+    /// knock score. (Reading every hand at larger tables made the figures after a knock too
+    /// confident: `docs/evidence.md`.)
+    pub fn reads(self, seats: u8) -> bool {
+        self == Model::Expert && seats == 2
+    }
 }
 
 /// The knock score of index `i` of the weights.

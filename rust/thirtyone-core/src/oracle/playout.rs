@@ -74,6 +74,10 @@ pub struct Playouts<'a> {
     game: Option<Arc<GameValue>>,
     /// Every hand's profile (the turns under standard scoring read them).
     profiles: &'static [Profile],
+    /// By seat: an opponent who plays on reading the table (`crate::model::Model::reads`).
+    reading: [bool; MAX_SEATS],
+    /// Whether any does (the playouts are then compiled to look: `READS`).
+    reads: bool,
 }
 
 impl<'a> Playouts<'a> {
@@ -89,6 +93,7 @@ impl<'a> Playouts<'a> {
         hands[usize::from(view.me)] = view.hand;
         let drawn = view.pending.map(|(new, _)| new);
         let table = Round::unstocked(&view.public, hands, drawn, view.hid_31);
+        let reading = reading_seats(view);
         Playouts {
             view,
             table,
@@ -97,6 +102,8 @@ impl<'a> Playouts<'a> {
             take_put_downs: view.hand.to_vec(),
             game: None,
             profiles: profiles(),
+            reading,
+            reads: reading.contains(&true),
         }
     }
 
@@ -194,7 +201,7 @@ impl<'a> Playouts<'a> {
     /// Play to the end: everyone else by the table's rule knocking at `knock_at`, you at
     /// `my_knock_at`; `rng` orders the stock's draws.
     #[inline(always)]
-    fn finish<const P: bool>(
+    fn finish<const P: bool, const READS: bool>(
         &self,
         turns: &mut Profiled<'_, P>,
         mut rng: Rng,
@@ -204,10 +211,27 @@ impl<'a> Playouts<'a> {
         let mut k = *knock_at;
         k[usize::from(self.view.me)] = my_knock_at;
         while !turns.round().is_over() {
-            let to_move = turns.round().to_move();
-            turns.turn(k[usize::from(to_move)], &mut rng);
+            let to_move = usize::from(turns.round().to_move());
+            self.turn::<P, READS>(turns, k[to_move], to_move, &mut rng);
         }
         turns.settle();
+    }
+
+    /// The turn of the seat to move (`to_move`): by the table's rule at `knock_at`, or reading
+    /// the table (looked at only when `READS`: a table query's turns are as they were).
+    #[inline(always)]
+    fn turn<const P: bool, const READS: bool>(
+        &self,
+        turns: &mut Profiled<'_, P>,
+        knock_at: Score,
+        to_move: usize,
+        rng: &mut Rng,
+    ) {
+        if READS && self.reading[to_move] {
+            turns.reading_turn(knock_at, rng);
+        } else {
+            turns.turn(knock_at, rng);
+        }
     }
 
     /// One put-down variant of a choice played out from `start` on `round` (a copy of its
@@ -223,20 +247,22 @@ impl<'a> Playouts<'a> {
         out: &mut Outcomes<'_>,
     ) {
         self.play_choice(round, &mut rng, choice, v);
-        if round.turn_rule().is_standard() {
-            let turns =
-                &mut Profiled::<true>::resume(round, &start.hands, self.view.me, self.profiles);
-            self.play_on(turns, rng, (choice, v), &start.knock_at, out);
+        let (hands, me, all, at) = (&start.hands, self.view.me, self.profiles, &start.knock_at);
+        if !round.turn_rule().is_standard() {
+            let turns = &mut Profiled::<false>::resume(round, hands, me, all);
+            self.play_on::<false, false>(turns, rng, (choice, v), at, out);
+        } else if self.reads {
+            let turns = &mut Profiled::<true>::resume(round, hands, me, all);
+            self.play_on::<true, true>(turns, rng, (choice, v), at, out);
         } else {
-            let turns =
-                &mut Profiled::<false>::resume(round, &start.hands, self.view.me, self.profiles);
-            self.play_on(turns, rng, (choice, v), &start.knock_at, out);
+            let turns = &mut Profiled::<true>::resume(round, hands, me, all);
+            self.play_on::<true, false>(turns, rng, (choice, v), at, out);
         }
     }
 
     /// [`Playouts::play_variant`] after your move, compiled for one kind of turns.
     #[inline(always)]
-    fn play_on<const P: bool>(
+    fn play_on<const P: bool, const READS: bool>(
         &self,
         turns: &mut Profiled<'_, P>,
         rng: Rng,
@@ -247,16 +273,16 @@ impl<'a> Playouts<'a> {
         let per = self.per_variant(choice);
         let mut part = out.part(v * per..(v + 1) * per);
         if self.sweeps(choice) {
-            self.sweep(turns, rng, knock_at, &mut part);
+            self.sweep::<P, READS>(turns, rng, knock_at, &mut part);
         } else {
-            self.finish(turns, rng, Score::NEVER, knock_at);
+            self.finish::<P, READS>(turns, rng, Score::NEVER, knock_at);
             part.set(0..1, self.outcome(turns.round()));
         }
     }
 
     /// The shared trajectory: outcomes for every threshold and for never.
     #[inline(always)]
-    fn sweep<const P: bool>(
+    fn sweep<const P: bool, const READS: bool>(
         &self,
         turns: &mut Profiled<'_, P>,
         mut rng: Rng,
@@ -279,7 +305,7 @@ impl<'a> Playouts<'a> {
                     branch.round_mut().apply_legal(crate::round::Action::Knock);
                     #[cfg(feature = "count-turns")]
                     crate::round::turn_count::add();
-                    self.finish(branch, rng.clone(), Score::NEVER, knock_at);
+                    self.finish::<P, READS>(branch, rng.clone(), Score::NEVER, knock_at);
                     out.set(reached..upto, self.outcome(branch.round()));
                     reached = upto;
                 }
@@ -287,12 +313,25 @@ impl<'a> Playouts<'a> {
             } else {
                 knock_at[usize::from(to_move)]
             };
-            turns.turn(knock_at, &mut rng);
+            self.turn::<P, READS>(turns, knock_at, usize::from(to_move), &mut rng);
         }
         turns.settle();
         let o = self.outcome(turns.round());
         out.set(reached..out.len(), o);
     }
+}
+
+/// The seats of opponents who play on reading the table ([`Playouts::reading`]).
+fn reading_seats(view: &View) -> [bool; MAX_SEATS] {
+    let mut reading = [false; MAX_SEATS];
+    for o in view
+        .opponents
+        .iter()
+        .filter(|o| o.model.reads(view.public.seats))
+    {
+        reading[usize::from(o.seat)] = true;
+    }
+    reading
 }
 
 impl Simulator for Playouts<'_> {
@@ -358,12 +397,13 @@ impl Simulator for Playouts<'_> {
             Score::NEVER
         };
         let (hands, me, all) = (&start.hands, self.view.me, self.profiles);
+        // (One policy at a time: the reading seats are looked up at each turn.)
         if round.turn_rule().is_standard() {
             let turns = &mut Profiled::<true>::resume(&mut round, hands, me, all);
-            self.finish(turns, rng, knock_at, &start.knock_at);
+            self.finish::<true, true>(turns, rng, knock_at, &start.knock_at);
         } else {
             let turns = &mut Profiled::<false>::resume(&mut round, hands, me, all);
-            self.finish(turns, rng, knock_at, &start.knock_at);
+            self.finish::<false, false>(turns, rng, knock_at, &start.knock_at);
         }
         self.outcome(&round)
     }

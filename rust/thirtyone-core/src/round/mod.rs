@@ -12,6 +12,7 @@ mod costs;
 mod dealt;
 mod profiled;
 mod public;
+mod reading;
 mod rule_turn;
 
 pub use actions::Action;

@@ -18,8 +18,8 @@ use crate::rules::MAX_SEATS;
 /// reads only the hand that option changed.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Hands {
-    words: [u32; MAX_SEATS],
-    profiles: [Profile; MAX_SEATS],
+    pub(super) words: [u32; MAX_SEATS],
+    pub(super) profiles: [Profile; MAX_SEATS],
 }
 
 impl Hands {
@@ -53,10 +53,10 @@ impl Hands {
 /// `PROFILES` (standard scoring), by the round's own turns otherwise. With profiles the round's
 /// own hands and scores are left as they were until [`Profiled::settle`].
 pub(crate) struct Profiled<'r, const PROFILES: bool> {
-    round: &'r mut Round,
-    hands: Hands,
+    pub(super) round: &'r mut Round,
+    pub(super) hands: Hands,
     /// Every hand's profile, by index.
-    all: &'static [Profile],
+    pub(super) all: &'static [Profile],
 }
 
 impl<'r, const PROFILES: bool> Profiled<'r, PROFILES> {
@@ -119,7 +119,7 @@ impl<'r, const PROFILES: bool> Profiled<'r, PROFILES> {
     }
 
     #[inline]
-    fn may_knock_with(&self, seat: u8, now: Score) -> bool {
+    pub(super) fn may_knock_with(&self, seat: u8, now: Score) -> bool {
         if !PROFILES {
             return self.round.may_knock();
         }
@@ -207,7 +207,7 @@ impl<'r, const PROFILES: bool> Profiled<'r, PROFILES> {
 
     /// The player at `seat` puts `gone` down, keeping the sorted hand `left`.
     #[inline(always)]
-    fn put_down(&mut self, seat: usize, left: u32, gone: Card) {
+    pub(super) fn put_down(&mut self, seat: usize, left: u32, gone: Card) {
         let p = self.all[profile::index(left)];
         self.hands.words[seat] = left;
         self.hands.profiles[seat] = p;
