@@ -153,12 +153,8 @@ impl<'r, const PROFILES: bool> Profiled<'r, PROFILES> {
         if !matches!(self.round.public.stage, Stage::Start) {
             return self.turn_elsewhere(knock_at, rng);
         }
-        #[cfg(feature = "count-turns")]
-        super::turn_count::add();
-        let seat = self.round.public.to_move;
-        let s = usize::from(seat);
-        let profile = self.hands.profiles[s];
-        let now = profile.score();
+        let (seat, profile) = self.starting();
+        let (s, now) = (usize::from(seat), profile.score());
         if now >= knock_at && self.may_knock_with(seat, now) {
             self.round.public.knock();
             return;
@@ -186,6 +182,16 @@ impl<'r, const PROFILES: bool> Profiled<'r, PROFILES> {
         } else {
             self.keep(s, profile.goes(f), new);
         }
+    }
+
+    /// The player to move at the start of their turn (a turn counted, with `count-turns`):
+    /// their seat and their hand's profile.
+    #[inline(always)]
+    pub(super) fn starting(&self) -> (u8, Profile) {
+        #[cfg(feature = "count-turns")]
+        super::turn_count::add();
+        let seat = self.round.public.to_move;
+        (seat, self.hands.profiles[usize::from(seat)])
     }
 
     /// A turn that does not start at the start of a turn (a blind table, before anybody looked):
@@ -228,7 +234,7 @@ pub(crate) fn hands_of(round: &Round, all: &'static [Profile]) -> Hands {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::rules::{FirstTurnKnock, RoundRules, ThirtyOneAfterKnock};
 
@@ -243,6 +249,31 @@ mod tests {
             .collect()
     }
 
+    /// The rules of test round `game`, among those that change a turn: the first-turn knock, a
+    /// minimum knock, one-suit knocks, the two-player mercy, 31s after a knock.
+    pub(in crate::round) fn varied_rules(game: u32) -> RoundRules {
+        RoundRules {
+            first_turn_knock: if game % 3 == 1 {
+                FirstTurnKnock::Forbidden
+            } else {
+                FirstTurnKnock::Allowed
+            },
+            min_knock: if game % 4 == 1 {
+                Score::from_points(21)
+            } else {
+                RoundRules::default().min_knock
+            },
+            knock_needs_one_suit: game % 7 == 3,
+            two_player_mercy: game % 2 == 0,
+            thirty_one_after_knock: if game % 5 == 1 {
+                ThirtyOneAfterKnock::Continues
+            } else {
+                ThirtyOneAfterKnock::default()
+            },
+            ..RoundRules::default()
+        }
+    }
+
     /// Rounds of every table size under rules that change a turn (the first-turn knock, a
     /// minimum knock, one-suit knocks, the two-player mercy, 31s after a knock), from random
     /// deals with random knock scores, played by the rule's turns and by the profiled ones with
@@ -254,26 +285,7 @@ mod tests {
         let all = profile::profiles();
         let mut turns = 0;
         for game in 0..3_000u32 {
-            let rules = RoundRules {
-                first_turn_knock: if game % 3 == 1 {
-                    FirstTurnKnock::Forbidden
-                } else {
-                    FirstTurnKnock::Allowed
-                },
-                min_knock: if game % 4 == 1 {
-                    Score::from_points(21)
-                } else {
-                    RoundRules::default().min_knock
-                },
-                knock_needs_one_suit: game % 7 == 3,
-                two_player_mercy: game % 2 == 0,
-                thirty_one_after_knock: if game % 5 == 1 {
-                    ThirtyOneAfterKnock::Continues
-                } else {
-                    ThirtyOneAfterKnock::default()
-                },
-                ..RoundRules::default()
-            };
+            let rules = varied_rules(game);
             let seats = 2 + (game % 8) as u8;
             let mut cards = deck.clone();
             rng.shuffle(&mut cards);

@@ -50,12 +50,8 @@ impl<const PROFILES: bool> Profiled<'_, PROFILES> {
         if !PROFILES || !matches!(self.round.public.stage, Stage::Start) {
             return self.turn(knock_at, rng);
         }
-        #[cfg(feature = "count-turns")]
-        super::turn_count::add();
-        let seat = self.round.public.to_move;
-        let s = usize::from(seat);
-        let profile = self.hands.profiles[s];
-        let now = profile.score();
+        let (seat, profile) = self.starting();
+        let (s, now) = (usize::from(seat), profile.score());
         let (highest, lowest) = self.others(seat);
         let ahead = now >= READ_KNOCK_FROM && now > highest;
         if (now >= TABLE_KNOCK_AT || ahead) && self.may_knock_with(seat, now) {

@@ -2,8 +2,9 @@
 
 use super::*;
 use crate::hand::{profile, CardSet};
+use crate::round::profiled::tests::varied_rules;
 use crate::round::{hands_of, Action, Hands, Round};
-use crate::rules::{FirstTurnKnock, RoundRules, MAX_SEATS};
+use crate::rules::{RoundRules, MAX_SEATS};
 
 fn c(t: &str) -> Card {
     t.parse().unwrap()
@@ -159,17 +160,7 @@ fn whole_rounds_of_reading_players_keep_every_card_and_end() {
     let mut rng = Rng::stream(17, 0, 0);
     let all = profile::profiles();
     for game in 0..2_000u32 {
-        let rules = RoundRules {
-            first_turn_knock: if game % 3 == 1 {
-                FirstTurnKnock::Forbidden
-            } else {
-                FirstTurnKnock::Allowed
-            },
-            min_knock: Score::from_points(if game % 4 == 1 { 21 } else { 0 }),
-            knock_needs_one_suit: game % 7 == 3,
-            two_player_mercy: game % 2 == 0,
-            ..RoundRules::default()
-        };
+        let rules = varied_rules(game);
         let seats = 2 + (game % 8) as u8;
         let mut cards = deck.clone();
         rng.shuffle(&mut cards);
