@@ -122,29 +122,7 @@ pub(super) fn warnings(
             ));
         }
     }
-    warnings.extend(expert_alone(view));
     warnings
-}
-
-/// How far the figures have run high against one expert before anybody knocks, in points
-/// (`docs/evidence.md`: 11.6 and 12.7 in two calibrations of the model).
-const EXPERT_ALONE_HIGH: u32 = 12;
-
-/// The one place where the figures are known to run high: you against one opponent read by the
-/// `expert` model, nobody having knocked. The expert plays better than the model the playouts
-/// give it, and the calibration measured by how much.
-fn expert_alone(view: &View) -> Option<String> {
-    let [only] = view.opponents.as_slice() else {
-        return None;
-    };
-    (only.model == crate::model::Model::Expert && view.public.knocker.is_none()).then(|| {
-        format!(
-            "these figures have run about {EXPERT_ALONE_HIGH} points high against one expert, \
-             before a knock: seat {} is read by the expert model, which plays worse than the \
-             expert does",
-            only.seat
-        )
-    })
 }
 
 /// The options best first, then by p_safe (ties: lower lives lost, then the natural order), and
