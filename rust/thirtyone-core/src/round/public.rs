@@ -217,7 +217,7 @@ impl PublicRound {
 
     /// The seat after `seat`.
     #[inline(always)]
-    fn next_seat(&self, seat: u8) -> u8 {
+    pub(crate) fn next_seat(&self, seat: u8) -> u8 {
         if seat + 1 == self.seats {
             0
         } else {

@@ -64,8 +64,7 @@ impl<const PROFILES: bool> Profiled<'_, PROFILES> {
             let top = self.round.public.top;
             let f = profile.for_card(top);
             if f.worth_taking() {
-                let (left, _) = profile::replaced(self.hands.words[s], profile.goes(f), top);
-                let after = self.all[profile::index(left)].score();
+                let (_, _, after) = self.replaced(self.hands.words[s], profile.goes(f), top);
                 let takes = if knocked {
                     now > lowest || after > lowest
                 } else {
@@ -113,8 +112,7 @@ impl<const PROFILES: bool> Profiled<'_, PROFILES> {
             back: true,
         };
         let place = |p: u32| {
-            let (left, gone) = profile::replaced(hand, p, new);
-            let kept = self.all[profile::index(left)].score();
+            let (left, gone, kept) = self.replaced(hand, p, new);
             Weighed {
                 worth: i32::from(kept.halves()),
                 left,
@@ -131,18 +129,16 @@ impl<const PROFILES: bool> Profiled<'_, PROFILES> {
         let chosen = if self.round.public.knocker.is_some() {
             rule
         } else {
-            let next = self.next_seat(seat);
+            let next = usize::from(self.round.public.next_seat(seat as u8));
             let weigh = |w: Weighed| Weighed {
                 worth: w.worth - self.gain_of(next, w.gone),
                 ..w
             };
             let mut best = weigh(rule);
+            // The other places; the rule's own too when the rule sends `new` back.
             let others = [(rule_place + 1) % 3, (rule_place + 2) % 3, rule_place];
-            for (i, p) in others.into_iter().enumerate() {
-                // (The rule's own place is weighed already unless the rule sends `new` back.)
-                if i < 2 || rule.back {
-                    best = better(best, weigh(place(p)));
-                }
+            for p in others.into_iter().take(if rule.back { 3 } else { 2 }) {
+                best = better(best, weigh(place(p)));
             }
             if !from_pile && !rule.back {
                 best = better(best, weigh(back));
@@ -157,14 +153,12 @@ impl<const PROFILES: bool> Profiled<'_, PROFILES> {
         }
     }
 
-    /// The seat that moves after `seat`.
+    /// The sorted hand `word` with the card at `place` replaced by `card`: the hand left, the
+    /// card that went, and the hand's score.
     #[inline(always)]
-    fn next_seat(&self, seat: usize) -> usize {
-        if seat + 1 == usize::from(self.round.public.seats) {
-            0
-        } else {
-            seat + 1
-        }
+    fn replaced(&self, word: u32, place: u32, card: Card) -> (u32, Card, Score) {
+        let (left, gone) = profile::replaced(word, place, card);
+        (left, gone, self.all[profile::index(left)].score())
     }
 
     /// What `card` would add to the hand at `seat`, in half points, if they took it (the rule
@@ -176,8 +170,7 @@ impl<const PROFILES: bool> Profiled<'_, PROFILES> {
         if !f.worth_taking() {
             return 0;
         }
-        let (left, _) = profile::replaced(self.hands.words[seat], theirs.goes(f), card);
-        let after = self.all[profile::index(left)].score();
+        let (_, _, after) = self.replaced(self.hands.words[seat], theirs.goes(f), card);
         i32::from(after.halves()) - i32::from(theirs.score().halves())
     }
 }
