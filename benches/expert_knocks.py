@@ -1,0 +1,145 @@
+"""When the expert player knocks: the share of its turns it knocks on, by its lap of the round
+(its own turns before, from 0) and its hand's score, at tables of experts only.
+
+    python benches/expert_knocks.py [--seats 4] [--games 200] [--seed 1] [--json FILE]
+
+This is what the ``expert`` model's knock scores at three seats or more were fitted to
+(``docs/oracle.md``, "Opponent models"): a knock score of their own, from 19 to 30, lowered on
+their first four turns of a round. The experts read each other by that model, so a change to
+the model changes the experts too: fit, play again, and check that the table did not move.
+
+Only the turns on which the expert may knock count (nobody has knocked, the table allows it).
+A cell with fewer than 8 turns prints as ``.``. Beside each lap, the lowest score at which the
+expert knocks at least a third of the time.
+
+Then how the Oracle reads a knock: at each knock, 1,000 consistent deals from the view of the
+seat after the knocker (each seat read as an expert), and where each other seat's true score
+ranks among them (a rank of 0.5 on average when the read is right): the knocker's, and those
+who had not knocked.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import random
+from collections import defaultdict
+from statistics import mean
+
+from thirtyone import _core
+from thirtyone._core import Action
+from thirtyone.game.rules import Rules
+from thirtyone.game.session import Session
+from thirtyone.oracle.player import opponent
+from thirtyone.oracle.state import parse
+
+LAPS = 5  # laps 0-3, then 4 or later
+SCORES = range(14, 32)
+READ_DEALS = 1_000
+
+
+@dataclasses.dataclass
+class Reads:
+    """At each knock: the knocker's true score and the mean of the read's, and the ranks."""
+
+    held: list[float] = dataclasses.field(default_factory=list)
+    read: list[float] = dataclasses.field(default_factory=list)
+    knocker: list[float] = dataclasses.field(default_factory=list)
+    others: list[float] = dataclasses.field(default_factory=list)
+
+
+def read_knock(session: Session, reads: Reads, rng: random.Random) -> None:
+    """The read of the knock just made, from the view of the seat to move next."""
+    round_ = session.round
+    assert round_ is not None and round_.knocker is not None
+    if round_.is_over:
+        return
+    me, rules = round_.to_move, session.rules.round_rules()
+    state = session.view(session.seats[me])
+    deals, _ = _core.sample_deals(parse(state), READ_DEALS, rng.getrandbits(62), threads=1)
+    for seat in (s for s in range(round_.seats) if s != me):
+        truth = round_.score(seat)
+        scores = [_core.score(d["hands"][seat], rules) for d in deals]
+        less, equal = sum(x < truth for x in scores), sum(x == truth for x in scores)
+        rank = (less + rng.random() * equal) / len(scores)
+        if seat == round_.knocker:
+            reads.held.append(truth)
+            reads.read.append(mean(scores))
+            reads.knocker.append(rank)
+        else:
+            reads.others.append(rank)
+
+
+def play(seats: int, games: int, seed: int, reads: Reads) -> dict[tuple[int, int], list[int]]:
+    """(lap, whole points) -> [knocks, turns] over ``games`` games of ``seats`` experts; each
+    knock's read added to ``reads``."""
+    table: dict[tuple[int, int], list[int]] = defaultdict(lambda: [0, 0])
+    rng = random.Random(seed)
+    rules = dataclasses.replace(Rules.standard(), seats=seats)
+    for g in range(games):
+        game_seed = seed * 1_000_003 + g
+        policies = [opponent("expert", s, game_seed) for s in range(seats)]
+        session = Session(rules, policies, seed=game_seed)
+        while not session.over:
+            round_ = session.round
+            if round_ is None or round_.is_over:
+                session.deal()
+                continue
+            mover = round_.to_move
+            asks = round_.phase == "start" and round_.knocker is None
+            if asks and session.seat_view().allows(Action("knock")):
+                lap = min(round_.turns_played // round_.seats, LAPS - 1)
+                cell = table[(lap, int(round_.score(mover)))]
+                session.play_policy()
+                knocked = session.round is not None and session.round.knocker == mover
+                cell[0] += knocked
+                cell[1] += 1
+                if knocked:
+                    read_knock(session, reads, rng)
+            else:
+                session.play_policy()
+    return table
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seats", type=int, default=4, choices=range(3, 10))
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", dest="json_out")
+    args = parser.parse_args()
+    reads = Reads()
+    table = play(args.seats, args.games, args.seed, reads)
+    turns = sum(n for _, n in table.values())
+    print(f"{args.seats} experts, {args.games} games, {turns} turns on which they could knock")
+    print("lap     " + " ".join(f"{s:>5}" for s in SCORES) + "  a third from")
+    for lap in range(LAPS):
+        cells = [table.get((lap, s), [0, 0]) for s in SCORES]
+        shown = [f"{k / n:5.2f}" if n >= 8 else "    ." for k, n in cells]
+        third = next(
+            (s for s, (k, n) in zip(SCORES, cells, strict=True) if n >= 8 and k / n >= 1 / 3),
+            None,
+        )
+        name = f"{lap}" if lap < LAPS - 1 else f"{lap}+"
+        print(f"{name:<7} " + " ".join(shown) + f"  {third or '-'}")
+    if reads.held:
+        knocker = reads.knocker
+        low = sum(r < 0.3 for r in knocker) / len(knocker)
+        print(
+            f"{len(knocker)} knocks read: the knocker held {mean(reads.held):.1f} on average, "
+            f"read {mean(reads.read):.1f}; the knocker's rank {mean(knocker):.3f} "
+            f"({low:.0%} in the lowest three tenths), the others' {mean(reads.others):.3f}"
+        )
+    if args.json_out:
+        rows = [
+            {"lap": lap, "score": score, "knocks": k, "turns": n}
+            for (lap, score), (k, n) in table.items()
+        ]
+        with open(args.json_out, "w") as f:
+            out = {"seats": args.seats, "games": args.games, "seed": args.seed, "cells": rows}
+            json.dump(out | {"reads": dataclasses.asdict(reads)}, f)
+
+
+if __name__ == "__main__":
+    main()
