@@ -23,7 +23,9 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import os
 import random
+import sys
 from collections import defaultdict
 from statistics import mean
 
@@ -142,4 +144,8 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except BrokenPipeError:  # the reader (`| head`) has gone: nothing more to say
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(1)
