@@ -3,10 +3,11 @@
 
     python benches/expert_knocks.py [--seats 4] [--games 200] [--seed 1] [--json FILE]
 
-This is what the ``expert`` model's knock scores at three seats or more were fitted to
-(``docs/oracle.md``, "Opponent models"): a knock score of their own, from 19 to 30, lowered on
-their first four turns of a round. The experts read each other by that model, so a change to
-the model changes the experts too: fit, play again, and check that the table did not move.
+It measures what the ``expert`` model assumes of the experts' knocks (``docs/oracle.md``,
+"Opponent models": one knock score for the whole round, from 22 to 30) against what they do;
+``docs/evidence.md``, "When the experts knock", has the figures and a model fitted to them that
+was not adopted. The experts read each other by the model, so a change to the model changes
+the experts too: after a change, play again and see whether the table moved.
 
 Only the turns on which the expert may knock count (nobody has knocked, the table allows it).
 A cell with fewer than 8 turns prints as ``.``. Beside each lap, the lowest score at which the
