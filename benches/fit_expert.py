@@ -1,20 +1,25 @@
 """Fit the Oracle's model of the expert player (``expert`` in a state's ``models``) to its play.
 
-Games of four expert players (``thirtyone play --opponents expert``: the Oracle at a small
-budget) are played with every decision recorded with the hand it was made from. The model reads
-a player as the table's rule with a knock score of their own, unknown (one per player and
-round), who makes another legal move with chance ``slip`` (each other legal move alike, a knock
-aside) and knocks below their knock score with chance ``knock_slip`` (the core's
+Games of ``--seats`` expert players (four unless told; ``thirtyone play --opponents expert``: the
+Oracle at a small budget) are played with every decision recorded with the hand it was made
+from. The model reads a player as the table's rule with a knock score of their own, unknown (one
+per player and round), who makes another legal move with chance ``slip`` (each other legal move
+alike, a knock aside) and knocks below their knock score with chance ``knock_slip`` (the core's
 ``model::likelihood``). Knowing the hands, the likelihood of a player's decisions in a round is,
-for each knock score K, the product of their decisions' chances at K:
+for each knock score K, the product of their decisions' chances at K, and the prior over K (16
+to 31) maximising the sum over rounds of log(sum_K prior(K) L(K)) is found by
+expectation-maximisation (with one pseudo-round spread evenly, so that no score is ruled out by
+a small sample), for each slip of a grid; the best pair is printed as JSON (``--out`` writes it)
+with the decisions' count.
 
-and the prior over K (16 to 31) maximising the sum over rounds of log(sum_K prior(K) L(K)) is
-found by expectation-maximisation (with one pseudo-round spread evenly, so that no score is
-ruled out by a small sample), for each slip of a grid; the best pair is printed as JSON
-(``--out`` writes it) with the decisions' count and the share of decisions that are the rule's
-at the fitted prior's most likely K.
+The final turns, after somebody else knocked, are left out of that fit: the model weighs them
+by chances of their own (the core's ``model::FinalTurn``), printed as ``final_turn``: the share
+of draws where the rule takes (``passes``), of takes where it draws (``takes``), and of
+put-downs keeping less than the rule's where some card does (``below``), each with the number
+of final turns it is the share of.
 
     python benches/fit_expert.py --games 60 --seed 1 --out benches/calibration/expert-model.json
+    python benches/fit_expert.py --seats 5 --games 40 --seed 2
 
 ``--prior 22-30`` holds the prior even over those knock scores and fits the slips alone (the
 expert model's prior is chosen by calibration: ``docs/evidence.md``); ``--decisions FILE`` keeps
@@ -24,6 +29,7 @@ the decisions recorded and ``--from-decisions FILE`` fits them again without pla
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 import time
@@ -56,6 +62,8 @@ class Decision:
     new: str | None
     from_pile: bool
     made: str
+    #: Somebody else had knocked: their final turn (weighed apart, ``FinalTurn``).
+    final: bool = False
 
 
 @dataclass
@@ -88,6 +96,7 @@ def decision(view: SeatView, action: Action) -> Decision:
         new,
         source == "pile",
         str(made),
+        view.knocker is not None,
     )
 
 
@@ -183,9 +192,37 @@ def fit(
     return loglik, prior
 
 
+def fit_final(rounds: list[list[Decision]], rules: dict[str, object]) -> dict[str, object]:
+    """The final turn's chances (the core's ``model::FinalTurn``), each the share that
+    maximises the likelihood of the final turns recorded: ``passes``, the draws among the final
+    starts where the rule takes; ``takes``, the takes where it draws; ``below``, the put-downs
+    keeping less than the rule's among those where some card does."""
+    passes, takes, below = [0, 0], [0, 0], [0, 0]
+    for d in (d for r in rounds for d in r if d.final):
+        if d.phase == "put_down":
+            assert d.new is not None
+            four = [*d.hand, d.new]
+            legal = four[:3] if d.from_pile else four
+            kept = {c: _core.score([x for x in four if x != c], rules) for c in legal}
+            best = kept[_core.choose_put_down(list(d.hand), d.new, d.from_pile, rules)]
+            if any(k < best for k in kept.values()):
+                below[0] += kept[d.made] < best
+                below[1] += 1
+        elif d.may_take:
+            rule = _core.choose_start(list(d.hand), d.top, False, d.stock_empty, 31.0, rules)
+            tally = passes if rule == "take" else takes
+            tally[0] += (d.made == "take") != (rule == "take")
+            tally[1] += 1
+    return {
+        name: {"share": round(n / max(of, 1), 4), "of": of}
+        for name, (n, of) in (("passes", passes), ("takes", takes), ("below", below))
+    }
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=60)
+    ap.add_argument("--seats", type=int, default=4, choices=range(2, 10))
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", type=Path)
     ap.add_argument("--decisions", type=Path, help="Also keep the decisions recorded (JSON).")
@@ -202,7 +239,7 @@ def main() -> None:
         low, high = (int(x) for x in a.prior.split("-"))
         fixed = np.array([1.0 if low <= k <= high else 0.0 for k in KNOCKS])
         fixed /= fixed.sum()
-    rules = Rules.preset("standard")
+    rules = dataclasses.replace(Rules.preset("standard"), seats=a.seats)
     started = time.monotonic()
     recorders: list[Recorder] = []
     for g in range(0 if a.from_decisions else a.games):
@@ -221,12 +258,14 @@ def main() -> None:
     if a.decisions:
         a.decisions.parent.mkdir(parents=True, exist_ok=True)
         a.decisions.write_text(json.dumps([[vars(d) for d in r] for r in rounds]))
-    rule = rule_of(rounds, core_rules)
+    # Final turns are weighed apart (``fit_final``); the slips are fitted to the other turns.
+    rule = rule_of([[d for d in r if not d.final] for r in rounds], core_rules)
     fits = [(fit(rule, s, k, fixed), s, k) for s in SLIPS for k in KNOCK_SLIPS]
     (loglik, prior), slip, knock_slip = max(fits, key=lambda x: x[0][0])
     decisions = sum(len(r) for r in rounds)
     out = {
         "games": a.games,
+        "seats": a.seats,
         "seed": a.seed,
         "prior_held": a.prior,
         "rounds": len(rounds),
@@ -235,6 +274,7 @@ def main() -> None:
         "knock_slip": knock_slip,
         "log_likelihood": round(loglik, 3),
         "prior": {str(k): round(float(p), 5) for k, p in zip(KNOCKS, prior, strict=True)},
+        "final_turn": fit_final(rounds, core_rules),
         "seconds": round(time.monotonic() - started),
     }
     text = json.dumps(out, indent=2)

@@ -33,10 +33,12 @@ pub(super) trait Evidence {
         made: Start,
     ) -> Option<Self::Weight>;
     /// The weight after they put `discard` down from `hand` and the `new` card (taken from the
-    /// pile or drawn), showing `shows`, and the hand they kept (None: impossible).
+    /// pile or drawn) on `turn`, showing `shows`, and the hand they kept (None: impossible).
+    #[allow(clippy::too_many_arguments)]
     fn put_down(
         &self,
         w: Self::Weight,
+        turn: &OppTurn,
         hand: [Card; 3],
         new: Card,
         from_pile: bool,
@@ -78,6 +80,7 @@ impl Evidence for Filter<'_> {
     fn put_down(
         &self,
         _: (),
+        _: &OppTurn,
         hand: [Card; 3],
         new: Card,
         from_pile: bool,
@@ -284,7 +287,7 @@ impl<'a, E: Evidence> Counter<'a, E> {
             OppAct::Take { discard, shows } => {
                 let kept = ev
                     .start(b.w, b.hand, turn, Start::Take)
-                    .and_then(|w| ev.put_down(w, b.hand, turn.top, true, discard, shows));
+                    .and_then(|w| ev.put_down(w, turn, b.hand, turn.top, true, discard, shows));
                 if let Some((w, hand)) = kept {
                     return self.turn(t + 1, Branch { hand, w, ..b });
                 }
@@ -309,11 +312,12 @@ impl<'a, E: Evidence> Counter<'a, E> {
         discard: Card,
         shows: Option<[Card; 3]>,
     ) -> bool {
+        let turn = &self.o.turns[t];
         if b.pending.contains(discard) {
             // Put down now but not yet in hand: it is the card drawn.
             let kept = self
                 .evidence
-                .put_down(w, b.hand, discard, false, discard, shows);
+                .put_down(w, turn, b.hand, discard, false, discard, shows);
             if let Some((w, hand)) = kept {
                 let mut pending = b.pending;
                 pending.remove(discard);
@@ -330,7 +334,9 @@ impl<'a, E: Evidence> Counter<'a, E> {
             return true;
         }
         for c in b.pending.iter() {
-            let kept = self.evidence.put_down(w, b.hand, c, false, discard, shows);
+            let kept = self
+                .evidence
+                .put_down(w, turn, b.hand, c, false, discard, shows);
             if let Some((w, hand)) = kept {
                 let mut pending = b.pending;
                 pending.remove(c);
@@ -350,7 +356,9 @@ impl<'a, E: Evidence> Counter<'a, E> {
                 if b.fresh.contains(c) {
                     continue;
                 }
-                let kept = self.evidence.put_down(w, b.hand, c, false, discard, shows);
+                let kept = self
+                    .evidence
+                    .put_down(w, turn, b.hand, c, false, discard, shows);
                 if let Some((w, hand)) = kept {
                     let mut fresh = b.fresh;
                     fresh.insert(c);

@@ -3,7 +3,7 @@
 use montecarlo::Rng;
 
 use crate::hand::decision::TABLE_KNOCK_AT;
-use crate::hand::Card;
+use crate::hand::{Card, Score};
 use crate::round::{Round, Source};
 use crate::rules::RoundRules;
 use crate::view::{StateInput, TurnInput};
@@ -11,6 +11,16 @@ use crate::view::{StateInput, TurnInput};
 /// Play a round by the rule from a shuffled pack and return the view of the player to move
 /// after `turns` turns (None if the round ended first).
 pub fn position(seed: u64, seats: u8, turns: usize) -> Option<StateInput> {
+    position_knocking_at(seed, seats, turns, TABLE_KNOCK_AT)
+}
+
+/// As [`position`], every player knocking at `knock_at` or more.
+pub fn position_knocking_at(
+    seed: u64,
+    seats: u8,
+    turns: usize,
+    knock_at: Score,
+) -> Option<StateInput> {
     let mut deck: Vec<Card> = Card::all().collect();
     Rng::stream(seed, 0, 0).shuffle(&mut deck);
     let rules = RoundRules::default();
@@ -21,7 +31,7 @@ pub fn position(seed: u64, seats: u8, turns: usize) -> Option<StateInput> {
         if r.is_over() {
             return None;
         }
-        let rec = r.play_rule_turn(TABLE_KNOCK_AT);
+        let rec = r.play_rule_turn(knock_at);
         log.push(rec);
     }
     if r.is_over() {

@@ -23,7 +23,10 @@ use super::count::{unplayed, unseen_set, Counter, Entry, Evidence};
 use super::posterior::{sample_history, Posterior};
 use crate::hand::decision::{put_down_with, start_with, Start};
 use crate::hand::{same_cards, Card, CardSet, Score, ScoreTable};
-use crate::model::{knock_score, put_down_chance, start_chances, Params, Weights, KNOCK_SCORES};
+use crate::model::{
+    final_put_down_chance, final_start_chance, knock_score, put_down_chance, start_chances,
+    FinalTurn, Params, Weights, KNOCK_SCORES,
+};
 use crate::round::knock_limits_allow_with;
 use crate::view::{OppAct, OppTurn, Opponent, View};
 
@@ -78,6 +81,14 @@ pub(super) struct Likelihood<'a> {
     pub(super) budget: u64,
 }
 
+impl Likelihood<'_> {
+    /// How they play `turn`, when it is a final turn their model weighs by chances of its own.
+    #[inline]
+    fn final_turn(&self, turn: &OppTurn) -> Option<&'static FinalTurn> {
+        self.params.final_turn.as_ref().filter(|_| turn.final_turn)
+    }
+}
+
 impl Evidence for Likelihood<'_> {
     type Weight = Weights;
     type Total = Weights;
@@ -99,6 +110,10 @@ impl Evidence for Likelihood<'_> {
             turn.stock_empty,
             Score::NEVER,
         );
+        if let Some(f) = self.final_turn(turn) {
+            let c = final_start_chance(f, made, never, turn.may_take);
+            return Some(w.map(|x| x * c));
+        }
         let c = start_chances(self.params, made, never, may_knock, score, turn.may_take);
         Some(std::array::from_fn(|i| w[i] * c[i]))
     }
@@ -106,6 +121,7 @@ impl Evidence for Likelihood<'_> {
     fn put_down(
         &self,
         w: Weights,
+        turn: &OppTurn,
         hand: [Card; 3],
         new: Card,
         from_pile: bool,
@@ -124,11 +140,14 @@ impl Evidence for Likelihood<'_> {
         if !shown_right(kept, kept_score, shows) {
             return None;
         }
-        let c = put_down_chance(
-            self.params,
-            rule.card == discard,
-            if from_pile { 3 } else { 4 },
-        );
+        let legal = if from_pile { 3 } else { 4 };
+        let c = match self.final_turn(turn) {
+            Some(f) => {
+                let as_much = keeping_as_much(table, hand, new, from_pile, rule.score);
+                final_put_down_chance(f, kept_score >= rule.score, as_much, legal)
+            }
+            None => put_down_chance(self.params, rule.card == discard, legal),
+        };
         Some((w.map(|x| x * c), kept))
     }
 
@@ -175,6 +194,23 @@ fn kept_after(hand: [Card; 3], new: Card, from_pile: bool, discard: Card) -> Opt
     Some(kept)
 }
 
+/// How many of the cards that may go down from `hand` and the `new` card keep a hand scoring
+/// `best` or more.
+fn keeping_as_much(
+    table: ScoreTable,
+    hand: [Card; 3],
+    new: Card,
+    from_pile: bool,
+    best: Score,
+) -> usize {
+    let replaced = (0..3).filter(|&i| {
+        let mut kept = hand;
+        kept[i] = new;
+        table.score(kept) >= best
+    });
+    replaced.count() + usize::from(!from_pile && table.score(hand) >= best)
+}
+
 /// A 31 after a put-down is always shown: an unshown one, or one shown that is not the hand
 /// kept, is not this history.
 #[inline]
@@ -207,6 +243,7 @@ impl Evidence for Facts<'_> {
     fn put_down(
         &self,
         _: (),
+        _: &OppTurn,
         hand: [Card; 3],
         new: Card,
         from_pile: bool,
@@ -402,7 +439,7 @@ fn replay(ev: &Likelihood<'_>, o: &Opponent, slots: &[Card; 64]) -> Option<([Car
         };
         w = ev.start(w, hand, turn, made)?;
         if let (Some(new), Some(discard)) = (new, discard) {
-            (w, hand) = ev.put_down(w, hand, new, from_pile, discard, shows)?;
+            (w, hand) = ev.put_down(w, turn, hand, new, from_pile, discard, shows)?;
         }
     }
     Some((hand, w))

@@ -7,9 +7,10 @@ use std::collections::HashMap;
 use super::super::count::Filter;
 use super::*;
 use crate::hand::decision::{choose_put_down, choose_start};
-use crate::inference::test_positions::position;
-use crate::model::{Model, KNOCK_SCORES};
+use crate::inference::test_positions::{position, position_knocking_at};
+use crate::model::{FinalTurn, Model, KNOCK_SCORES};
 use crate::round::knock_limits_allow;
+use crate::view::{StateInput, TurnInput};
 
 /// A walk budget no test position reaches (the walks here are checked, not timed).
 const WALK: u64 = 1 << 18;
@@ -153,9 +154,13 @@ fn weigh(view: &View, o: &Opponent, p: &Params, slots: &[Card]) -> Weights {
         if (made == Start::Knock && !may_knock) || (made == Start::Take && !t.may_take) {
             return [0.0; KNOCK_SCORES];
         }
+        let last = p.final_turn.filter(|_| t.final_turn);
         for (i, x) in w.iter_mut().enumerate() {
             let rule = choose_start(scoring, hand, top, may_knock, t.stock_empty, knock_score(i));
-            *x *= start(made, rule, &moves);
+            *x *= match last {
+                Some(f) => final_start(&f, made, rule, t.may_take),
+                None => start(made, rule, &moves),
+            };
         }
         let (Some(new), Some(discard)) = (new, discard) else {
             continue;
@@ -167,8 +172,11 @@ fn weigh(view: &View, o: &Opponent, p: &Params, slots: &[Card]) -> Weights {
         if from_pile && at == 3 {
             return [0.0; KNOCK_SCORES];
         }
-        let rule = choose_put_down(scoring, hand, new, from_pile).card;
-        let c = chance(rule == discard, if from_pile { 3 } else { 4 });
+        let rule = choose_put_down(scoring, hand, new, from_pile);
+        let c = match last {
+            Some(f) => final_put_down(&f, scoring, &four, from_pile, at, rule.score),
+            None => chance(rule.card == discard, if from_pile { 3 } else { 4 }),
+        };
         four.remove(at);
         hand = [four[0], four[1], four[2]];
         let blitz = scoring.score(hand).is_blitz();
@@ -182,6 +190,43 @@ fn weigh(view: &View, o: &Opponent, p: &Params, slots: &[Card]) -> Weights {
         w = w.map(|x| x * c);
     }
     w
+}
+
+/// A final turn's start by the model's definition ([`FinalTurn`]): with no take allowed, one
+/// move; else the rule's move and the other, by the model's chances.
+fn final_start(f: &FinalTurn, made: Start, rule: Start, may_take: bool) -> f64 {
+    match (may_take, rule == Start::Take, made == Start::Take) {
+        (false, _, _) => 1.0,
+        (true, true, true) => 1.0 - f.passes,
+        (true, true, false) => f.passes,
+        (true, false, true) => f.takes,
+        (true, false, false) => 1.0 - f.takes,
+    }
+}
+
+/// A final turn's put-down of `four[at]` by the model's definition: the legal cards that keep
+/// `best` (the rule's kept score) or more share `1 - below`, the others `below`.
+fn final_put_down(
+    f: &FinalTurn,
+    scoring: &crate::hand::Scoring,
+    four: &[Card],
+    from_pile: bool,
+    at: usize,
+    best: Score,
+) -> f64 {
+    let legal: Vec<usize> = (0..4).filter(|&i| !(from_pile && i == 3)).collect();
+    let keeps = |i: usize| {
+        let kept: Vec<Card> = (0..4).filter(|&j| j != i).map(|j| four[j]).collect();
+        scoring.score([kept[0], kept[1], kept[2]]) >= best
+    };
+    let as_much = legal.iter().filter(|&&i| keeps(i)).count();
+    if as_much == legal.len() {
+        1.0 / legal.len() as f64
+    } else if keeps(at) {
+        (1.0 - f.below) / as_much as f64
+    } else {
+        f.below / (legal.len() - as_much) as f64
+    }
 }
 
 fn normalised(by_hand: impl Iterator<Item = (u64, Weights)>) -> HashMap<u64, Weights> {
@@ -201,22 +246,12 @@ fn small(view: &View, o: &Opponent) -> bool {
         && n.pow(hidden) * 8u64.pow(o.hidden_discards.len() as u32) < 2_000_000
 }
 
-#[test]
-fn the_walk_weighs_every_history_as_brute_force_does() {
-    let p = Model::Person.params().unwrap();
-    let mut checked = 0;
-    for (seed, seats, turns) in [
-        (1, 3, 4),
-        (2, 4, 6),
-        (3, 2, 5),
-        (5, 3, 7),
-        (8, 4, 9),
-        (13, 2, 8),
-    ] {
-        let Some(input) = position(seed, seats, turns) else {
-            continue;
-        };
-        let view = View::from_input(&input).unwrap();
+/// Walk each small opponent of each position and check its weights against brute force;
+/// returns how many opponents were checked (and how many of them had played a final turn).
+fn walk_against_brute_force(inputs: &[(u64, StateInput)], p: &'static Params) -> (usize, usize) {
+    let (mut checked, mut finals) = (0, 0);
+    for (seed, input) in inputs {
+        let view = View::from_input(input).unwrap();
         let unseen: Vec<Card> = view.unseen.iter().collect();
         for o in view.opponents.iter().filter(|o| small(&view, o)) {
             let cancel = AtomicBool::new(false);
@@ -245,9 +280,54 @@ fn the_walk_weighs_every_history_as_brute_force_does() {
                 }
             }
             checked += 1;
+            finals += usize::from(o.turns.iter().any(|t| t.final_turn));
         }
     }
+    (checked, finals)
+}
+
+#[test]
+fn the_walk_weighs_every_history_as_brute_force_does() {
+    let p = Model::Person.params().unwrap();
+    let inputs: Vec<(u64, StateInput)> = [
+        (1, 3, 4),
+        (2, 4, 6),
+        (3, 2, 5),
+        (5, 3, 7),
+        (8, 4, 9),
+        (13, 2, 8),
+    ]
+    .into_iter()
+    .filter_map(|(seed, seats, turns)| Some((seed, position(seed, seats, turns)?)))
+    .collect();
+    let (checked, _) = walk_against_brute_force(&inputs, p);
     assert!(checked >= 6, "only {checked} opponents checked");
+}
+
+/// The expert's final turns, after a knock, weighed by chances of their own: rounds whose
+/// players knock from 20, so that a knock comes early and small opponents play final turns.
+#[test]
+fn the_walk_weighs_final_turns_as_brute_force_does() {
+    let p = Model::Expert.params().unwrap();
+    assert!(p.final_turn.is_some());
+    let inputs: Vec<(u64, StateInput)> = (1..400)
+        .filter_map(|seed| {
+            let input = position_knocking_at(seed, 4, 6, Score::from_points(20))?;
+            let knocked = input
+                .turns
+                .iter()
+                .position(|t| matches!(t, TurnInput::Knock { .. }));
+            // A knock with a final turn played after it.
+            knocked.filter(|&k| k + 2 < input.turns.len())?;
+            Some((seed, input))
+        })
+        .take(12)
+        .collect();
+    let (checked, finals) = walk_against_brute_force(&inputs, p);
+    assert!(
+        finals >= 4,
+        "only {finals} of {checked} opponents played a final turn"
+    );
 }
 
 fn sorted(h: [Card; 3]) -> u64 {
@@ -264,6 +344,7 @@ fn without_slips_at_the_tables_knock_score_the_weights_are_the_tables_count() {
         prior,
         slip: 1e-300,
         knock_slip: 1e-300,
+        final_turn: None,
     }));
     let mut checked = 0;
     for (seed, seats, turns) in [(2, 4, 6), (4, 3, 6), (6, 2, 6), (9, 4, 10)] {

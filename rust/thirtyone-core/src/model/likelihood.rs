@@ -6,8 +6,12 @@
 //! other decision is the rule's with chance `1 - slip` (less `knock_slip` where they could have
 //! knocked), each other legal move (a knock aside) sharing `slip`. A decision with one legal move
 //! has chance 1.
+//!
+//! A model may weigh the final turn, after somebody else knocked, by chances of its own
+//! ([`FinalTurn`]): there the player only tries to beat the others' hands, and any card that
+//! keeps as much as the rule's is as likely as the rule's.
 
-use super::{knock_score, Params, KNOCK_SCORES};
+use super::{knock_score, FinalTurn, Params, KNOCK_SCORES};
 use crate::hand::decision::Start;
 use crate::hand::Score;
 
@@ -55,6 +59,38 @@ fn start_chance(p: &Params, observed: Start, rule: Start, may_knock: bool, other
         1.0 - slip - knock
     } else {
         slip / (others - 1) as f64
+    }
+}
+
+/// The chance of the `observed` start on a final turn ([`FinalTurn`]), where the rule makes
+/// `rule` and they may or may not take the top discard (no knock is open).
+pub fn final_start_chance(f: &FinalTurn, observed: Start, rule: Start, may_take: bool) -> f64 {
+    let (take, other) = match rule {
+        _ if !may_take => return 1.0,
+        Start::Take => (1.0 - f.passes, f.passes),
+        _ => (f.takes, 1.0 - f.takes),
+    };
+    if observed == Start::Take {
+        take
+    } else {
+        other
+    }
+}
+
+/// The chance of a put-down on a final turn ([`FinalTurn`]): one of the `as_much` cards of the
+/// `legal` that keep as much as the rule's card (`keeps_as_much`), alike, or one of the others.
+pub fn final_put_down_chance(
+    f: &FinalTurn,
+    keeps_as_much: bool,
+    as_much: usize,
+    legal: usize,
+) -> f64 {
+    if as_much >= legal {
+        1.0 / legal as f64
+    } else if keeps_as_much {
+        (1.0 - f.below) / as_much as f64
+    } else {
+        f.below / (legal - as_much) as f64
     }
 }
 
@@ -134,6 +170,38 @@ mod tests {
         assert!(w.iter().all(|&x| x == 1.0));
         assert_eq!(put_down_chance(p, false, 4), p.slip / 3.0);
         assert_eq!(put_down_chance(p, true, 3), 1.0 - p.slip);
+    }
+
+    /// On a final turn the chances of the legal starts, and of the legal put-downs, sum to 1;
+    /// a take where the rule draws is the model's `takes`, a lower put-down shares `below`.
+    #[test]
+    fn a_final_turns_chances_sum_to_one() {
+        let f = Model::Expert.params().unwrap().final_turn.unwrap();
+        for rule in [Start::Take, Start::Draw] {
+            let both: f64 = [Start::Take, Start::Draw]
+                .iter()
+                .map(|&m| final_start_chance(&f, m, rule, true))
+                .sum();
+            assert!((both - 1.0).abs() < 1e-15);
+            assert_eq!(final_start_chance(&f, Start::Draw, rule, false), 1.0);
+        }
+        assert_eq!(
+            final_start_chance(&f, Start::Take, Start::Draw, true),
+            f.takes
+        );
+        assert_eq!(
+            final_start_chance(&f, Start::Draw, Start::Take, true),
+            f.passes
+        );
+        for legal in [3, 4] {
+            for as_much in 1..=legal {
+                let total = as_much as f64 * final_put_down_chance(&f, true, as_much, legal)
+                    + (legal - as_much) as f64 * final_put_down_chance(&f, false, as_much, legal);
+                assert!((total - 1.0).abs() < 1e-15, "{as_much} of {legal}: {total}");
+            }
+        }
+        assert_eq!(final_put_down_chance(&f, false, 1, 4), f.below / 3.0);
+        assert_eq!(final_put_down_chance(&f, true, 2, 4), (1.0 - f.below) / 2.0);
     }
 
     /// Over the legal moves of a start, the chances sum to 1 at every knock score.

@@ -16,7 +16,9 @@
 
 mod likelihood;
 
-pub use likelihood::{put_down_chance, start_chances, Weights};
+pub use likelihood::{
+    final_put_down_chance, final_start_chance, put_down_chance, start_chances, Weights,
+};
 
 use crate::hand::decision::TABLE_KNOCK_AT;
 use crate::hand::Score;
@@ -48,6 +50,21 @@ pub struct Params {
     pub slip: f64,
     /// The chance of a knock the rule would not make at their knock score.
     pub knock_slip: f64,
+    /// How they play their final turn, after somebody else knocked (None: as any other turn).
+    pub final_turn: Option<FinalTurn>,
+}
+
+/// A modelled player's final turn, after somebody else knocked: they no longer play for later
+/// turns, only to beat the others' hands.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FinalTurn {
+    /// The chance of drawing from the stock where the rule takes the top discard.
+    pub passes: f64,
+    /// The chance of taking the top discard where the rule draws.
+    pub takes: f64,
+    /// The chance of a put-down that keeps less than the rule's; else each card that keeps as
+    /// much as the rule's is alike.
+    pub below: f64,
 }
 
 /// A person: a knock score spread evenly over 20 to 30; one decision in ten not the rule's, one
@@ -74,6 +91,7 @@ const PERSON: Params = Params {
     ],
     slip: 0.1,
     knock_slip: 0.01,
+    final_turn: None,
 };
 
 /// The expert, chosen by calibration at tables of experts (`docs/evidence.md`): a knock score
@@ -103,6 +121,18 @@ const EXPERT: Params = Params {
     ],
     slip: 0.25,
     knock_slip: 0.003,
+    final_turn: Some(EXPERT_FINAL),
+};
+
+/// The expert's final turn, fitted to its final turns at tables of four and five experts
+/// (`benches/fit_expert.py`, 2,525 final turns): it draws where the rule would take in a
+/// quarter of them, takes where the rule would draw in less than one in a hundred, and keeps
+/// less than the rule's put-down in one in a hundred, though it puts down another card that
+/// keeps as much in three in ten.
+const EXPERT_FINAL: FinalTurn = FinalTurn {
+    passes: 0.26,
+    takes: 0.007,
+    below: 0.01,
 };
 
 impl Model {

@@ -19,6 +19,8 @@ pub struct OppTurn {
     /// Whether the table allowed a knock then, before the player's own limits (the knock
     /// minimum and one-suit rule, which depend on the hidden hand).
     pub knock_open: bool,
+    /// Whether somebody else had knocked: this is the player's final turn.
+    pub final_turn: bool,
     pub stock_empty: bool,
     pub act: OppAct,
 }

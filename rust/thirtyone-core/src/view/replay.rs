@@ -192,6 +192,7 @@ impl Replay {
             top: self.public.top,
             may_take: self.public.may_take(),
             knock_open: self.public.knock_closed().is_none(),
+            final_turn: self.public.knocker.is_some(),
             stock_empty: self.public.stock_len == 0,
             act: OppAct::Knock,
         };
