@@ -10,7 +10,8 @@
 //!   posterior, and their knock score is inferred from their play along with their cards.
 //!
 //! The expert's parameters are fitted from recorded play of the product's expert player
-//! (`benches/fit_expert.py`); the person's are a broad prior, for people.
+//! (`benches/fit_expert.py`), its final turn, after somebody else knocked, weighed by chances
+//! of its own ([`FinalTurn`]); the person's are a broad prior, for people.
 //!
 //! This room may use [`crate::hand`] and [`crate::round`].
 
