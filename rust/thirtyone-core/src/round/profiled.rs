@@ -157,9 +157,11 @@ impl<'r, const PROFILES: bool> Profiled<'r, PROFILES> {
     #[inline]
     pub(crate) fn settle(&mut self) {
         if PROFILES {
-            for seat in 0..usize::from(self.round.public.seats) {
-                self.round.hands[seat] = self.hands.words[seat];
-                self.round.scores[seat] = self.hands.profiles[seat].score();
+            // Every slot, in a loop of fixed length (the slots past the table's seats are never
+            // read).
+            self.round.hands = self.hands.words;
+            for (score, profile) in self.round.scores.iter_mut().zip(&self.hands.profiles) {
+                *score = profile.score();
             }
         }
     }
