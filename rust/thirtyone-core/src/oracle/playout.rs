@@ -308,10 +308,12 @@ impl<'a> Playouts<'a> {
                 // (`may_knock` is false unless the turn is at its start.)
                 if upto > reached && turns.may_knock() {
                     // The knock is your turn by the rule at these thresholds: it is legal here.
-                    // The copy holds the hands as they are (its own checks read them).
-                    turns.settle();
+                    // The copy's hands are written back at its end (`finish`); a debug build's
+                    // check of the knock reads them before.
                     let mut copy = turns.round().clone();
                     let branch = &mut turns.branch(&mut copy);
+                    #[cfg(debug_assertions)]
+                    branch.settle();
                     branch.round_mut().apply_legal(crate::round::Action::Knock);
                     #[cfg(feature = "count-turns")]
                     crate::round::turn_count::add();

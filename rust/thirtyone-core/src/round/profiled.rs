@@ -99,8 +99,8 @@ impl<'r, const PROFILES: bool> Profiled<'r, PROFILES> {
         }
     }
 
-    /// This round played on apart in `into`, a copy of it ([`Profiled::round`]'s clone, made
-    /// after [`Profiled::settle`]).
+    /// This round played on apart in `into`, a copy of it ([`Profiled::round`]'s clone), with
+    /// the hands held here: the copy's own are current after its [`Profiled::settle`].
     #[inline]
     pub(crate) fn branch<'b>(&self, into: &'b mut Round) -> Profiled<'b, PROFILES> {
         Profiled {
