@@ -14,7 +14,7 @@ use montecarlo::{to_fixed, Outcome, Outcomes, Rng, Simulator};
 
 use crate::game::game_value::GameValue;
 use crate::game::round_outcomes::RoundResult;
-use crate::hand::profile::{profiles, Profile};
+use crate::hand::profile::{profiles, Profiles};
 use crate::hand::{Card, Score};
 use crate::inference::Deal;
 use crate::round::{set_sorted_hands, Hands, Profiled, Round};
@@ -74,7 +74,7 @@ pub struct Playouts<'a> {
     /// of winning the game (or points) once the round is over.
     game: Option<Arc<GameValue>>,
     /// Every hand's profile (the turns under standard scoring read them).
-    profiles: &'static [Profile],
+    profiles: &'static Profiles,
     /// By seat: an opponent who plays on reading the table (`crate::model::Model::reads`).
     reading: [bool; MAX_SEATS],
     /// Whether any does (the playouts are then compiled to look: `READS`).

@@ -10,7 +10,7 @@ use montecarlo::Rng;
 use super::dealt::word;
 use super::public::{knock_limits_allow_with, Move, Source, Stage};
 use super::{Round, TurnRule};
-use crate::hand::profile::{self, Profile};
+use crate::hand::profile::{self, Profile, Profiles};
 use crate::hand::{Card, CardSet, Score};
 use crate::rules::MAX_SEATS;
 
@@ -32,7 +32,7 @@ impl Hands {
 
     /// Every seat's hand of `round` (which scores hands the standard way).
     #[inline]
-    pub(crate) fn of(round: &Round, all: &'static [Profile]) -> Hands {
+    pub(crate) fn of(round: &Round, all: &'static Profiles) -> Hands {
         let mut hands = Hands::EMPTY;
         for seat in 0..round.public.seats {
             hands.read(round, seat, all);
@@ -42,7 +42,7 @@ impl Hands {
 
     /// `seat`'s hand read again from `round`.
     #[inline(always)]
-    pub(crate) fn read(&mut self, round: &Round, seat: u8, all: &'static [Profile]) {
+    pub(crate) fn read(&mut self, round: &Round, seat: u8, all: &'static Profiles) {
         let s = usize::from(seat);
         self.words[s] = profile::sorted(round.hand(seat));
         self.profiles[s] = all[profile::index(self.words[s])];
@@ -57,7 +57,7 @@ pub(crate) struct Profiled<'r, const PROFILES: bool> {
     pub(super) round: &'r mut Round,
     pub(super) hands: Hands,
     /// Every hand's profile, by index.
-    pub(super) all: &'static [Profile],
+    pub(super) all: &'static Profiles,
 }
 
 impl<'r, const PROFILES: bool> Profiled<'r, PROFILES> {
@@ -68,7 +68,7 @@ impl<'r, const PROFILES: bool> Profiled<'r, PROFILES> {
         round: &'r mut Round,
         hands: &Hands,
         changed: u8,
-        all: &'static [Profile],
+        all: &'static Profiles,
     ) -> Profiled<'r, PROFILES> {
         let mut turns = Profiled::new(round, hands, all);
         turns.read_again(changed);
@@ -80,7 +80,7 @@ impl<'r, const PROFILES: bool> Profiled<'r, PROFILES> {
     pub(crate) fn new(
         round: &'r mut Round,
         hands: &Hands,
-        all: &'static [Profile],
+        all: &'static Profiles,
     ) -> Profiled<'r, PROFILES> {
         debug_assert_eq!(PROFILES, round.score_table.is_standard());
         Profiled {
@@ -296,7 +296,7 @@ pub(crate) fn set_sorted_hands(
     hands: &mut Hands,
     (sorted, keep): (&[[Card; 3]; MAX_SEATS], u8),
     unseen: CardSet,
-    all: &'static [Profile],
+    all: &'static Profiles,
 ) {
     debug_assert!(round.score_table.is_standard());
     round.set_hands_by(sorted, keep, unseen, |seat, hand| {
@@ -312,7 +312,7 @@ pub(crate) fn set_sorted_hands(
 /// The hands of a round that scores them the standard way, for [`Profiled`]; nothing to read
 /// otherwise (the round's own turns need no profiles).
 #[cfg(test)]
-pub(crate) fn hands_of(round: &Round, all: &'static [Profile]) -> Hands {
+pub(crate) fn hands_of(round: &Round, all: &'static Profiles) -> Hands {
     if round.score_table.is_standard() {
         Hands::of(round, all)
     } else {
