@@ -189,7 +189,7 @@ impl<'r, const PROFILES: bool> Profiled<'r, PROFILES> {
             let top = public.top;
             let f = profile.for_card(top);
             if f.worth_taking() {
-                public.draw(Source::Pile);
+                public.draw_to_put_down(Source::Pile);
                 self.keep(s, profile.goes(f), top);
                 return;
             }
@@ -218,7 +218,7 @@ impl<'r, const PROFILES: bool> Profiled<'r, PROFILES> {
     #[inline(always)]
     fn draw_with(&mut self, s: usize, profile: Profile, rng: &mut Rng) {
         let new = self.round.pop_stock(Some(rng));
-        self.round.public.draw(Source::Stock);
+        self.round.public.draw_to_put_down(Source::Stock);
         let f = profile.for_card(new);
         if f.goes_back() {
             self.round.hid_31[s] = false;
@@ -239,7 +239,7 @@ impl<'r, const PROFILES: bool> Profiled<'r, PROFILES> {
         let s = usize::from(self.round.public.to_move);
         let top = self.round.public.top;
         self.round.drawn = top;
-        self.round.public.draw(Source::Pile);
+        self.round.public.draw_to_put_down(Source::Pile);
         let word = self.hands.words[s];
         let place = (0..2)
             .find(|&p| (word >> (8 * p)) & 0xFF == u32::from(card.index()))
