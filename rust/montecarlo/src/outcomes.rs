@@ -165,7 +165,7 @@ impl Outcomes<'_> {
 
     /// The playout came out `o` under the row's `policies` (each policy of a row is given one
     /// outcome per playout).
-    #[inline]
+    #[inline(always)]
     pub fn set(&mut self, policies: Range<usize>, o: Outcome) {
         assert!(
             policies.start <= policies.end && policies.end <= self.len,

@@ -1,5 +1,5 @@
 //! A hand's profile: what the table's decision rule does, under standard scoring, with any fourth
-//! card, packed in one word per hand (22,100 words, 177 KB). A playout's turn reads its seat's
+//! card, packed in one word per hand (22,100 words, 177 KB, in a table of 32,768 slots). A playout's turn reads its seat's
 //! profile instead of scoring the candidates: whether the top discard is worth taking, whether a
 //! card drawn goes straight back, and otherwise which card of the hand goes; the hand then left
 //! has a profile of its own, found by its index.
@@ -121,11 +121,12 @@ const CHOOSE: [(u32, u32); 256] = {
 };
 
 /// A sorted hand's index among all hands (colex order): the hand's cards are the bytes 0–2 of
-/// `sorted`, in increasing order.
+/// `sorted`, in increasing order. Taken below [`SLOTS`] (which it always is), so that a lookup
+/// in [`Profiles`] needs no bounds check.
 #[inline(always)]
 pub(crate) fn index(sorted: u32) -> usize {
     let [a, b, c, _] = sorted.to_le_bytes();
-    (u32::from(a) + CHOOSE[usize::from(b)].0 + CHOOSE[usize::from(c)].1) as usize
+    (u32::from(a) + CHOOSE[usize::from(b)].0 + CHOOSE[usize::from(c)].1) as usize & (SLOTS - 1)
 }
 
 /// A hand as a sorted word: its cards' bytes in increasing order, the fourth byte zero.
@@ -159,15 +160,25 @@ fn pick(c: bool, a: u32, b: u32) -> u32 {
     (a & all) | (b & !all)
 }
 
+/// The slots of [`Profiles`]: the power of two above [`HANDS`].
+pub(crate) const SLOTS: usize = HANDS.next_power_of_two();
+
+/// Every hand's profile, by [`index`]; the slots past the hands are never read (never touched,
+/// so never in memory).
+pub(crate) type Profiles = [Profile; SLOTS];
+
 /// The profiles of every hand, by [`index`], worked out on first use (about a millisecond).
-pub(crate) fn profiles() -> &'static [Profile] {
-    static PROFILES: OnceLock<Box<[Profile]>> = OnceLock::new();
+pub(crate) fn profiles() -> &'static Profiles {
+    static PROFILES: OnceLock<Box<Profiles>> = OnceLock::new();
     PROFILES.get_or_init(|| {
-        let mut all = vec![Profile(0); HANDS];
+        let mut all: Box<Profiles> = vec![Profile(0); SLOTS]
+            .into_boxed_slice()
+            .try_into()
+            .expect("SLOTS profiles");
         for hand in every_hand() {
             all[index(sorted(hand))] = profile_of(hand);
         }
-        all.into_boxed_slice()
+        all
     })
 }
 

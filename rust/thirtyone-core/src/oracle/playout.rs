@@ -14,20 +14,21 @@ use montecarlo::{to_fixed, Outcome, Outcomes, Rng, Simulator};
 
 use crate::game::game_value::GameValue;
 use crate::game::round_outcomes::RoundResult;
-use crate::hand::profile::{profiles, Profile};
+use crate::hand::profile::{profiles, Profiles};
 use crate::hand::{Card, Score};
 use crate::inference::Deal;
-use crate::round::{hands_of, Hands, Profiled, Round};
+use crate::round::{set_sorted_hands, Hands, Profiled, Round};
 use crate::rules::MAX_SEATS;
 use crate::view::View;
 
 /// The score each seat knocks at in a playout (yours is the policy's).
 type KnockAt = [Score; MAX_SEATS];
 
-/// What the playouts keep of a consistent deal: every hand and the score each opponent knocks
-/// at, 36 bytes (the stock is the unseen cards the hands leave). Ten thousand deals take 360 KB,
-/// which a small cache holds as the playouts walk them again and again; the rounds set out from
-/// them (256 bytes each) would not.
+/// What the playouts keep of a consistent deal: every hand (under standard scoring its cards in
+/// the order of their indices, as the profiled turns hold them) and the score each opponent
+/// knocks at, 36 bytes (the stock is the unseen cards the hands leave). Ten thousand deals take
+/// 360 KB, which a small cache holds as the playouts walk them again and again; the rounds set
+/// out from them (256 bytes each) would not.
 #[derive(Clone, Debug)]
 pub struct Kept {
     hands: [[Card; 3]; MAX_SEATS],
@@ -73,7 +74,7 @@ pub struct Playouts<'a> {
     /// of winning the game (or points) once the round is over.
     game: Option<Arc<GameValue>>,
     /// Every hand's profile (the turns under standard scoring read them).
-    profiles: &'static [Profile],
+    profiles: &'static Profiles,
     /// By seat: an opponent who plays on reading the table (`crate::model::Model::reads`).
     reading: [bool; MAX_SEATS],
     /// Whether any does (the playouts are then compiled to look: `READS`).
@@ -152,18 +153,25 @@ impl<'a> Playouts<'a> {
     }
 
     /// Your move for one put-down variant of a choice (the Oracle offers only legal ones); `rng`
-    /// orders the stock's draws (see `Round::pop_stock`).
-    fn play_choice(&self, round: &mut Round, rng: &mut Rng, choice: &Choice, variant: usize) {
+    /// orders the stock's draws (see `Round::pop_stock`). A draw and a take are played on the
+    /// profiled hands; the others on the round, your hand then read again.
+    fn play_choice<const P: bool>(
+        &self,
+        turns: &mut Profiled<'_, P>,
+        rng: &mut Rng,
+        choice: &Choice,
+        variant: usize,
+    ) {
         use crate::round::Action;
-        match *choice {
-            Choice::Knock => round.apply_legal(Action::Knock),
-            Choice::Draw => {
-                round.draw_by_rule(Some(rng));
-            }
-            Choice::Take => round.take_putting_down(self.take_put_downs[variant]),
-            Choice::Discard(c) => round.apply_legal(Action::PutDown(c)),
-            Choice::Decline => round.apply_legal(Action::Decline),
-        }
+        let action = match *choice {
+            Choice::Draw => return turns.draw_by_rule(rng),
+            Choice::Take => return turns.take_putting_down(self.take_put_downs[variant]),
+            Choice::Knock => Action::Knock,
+            Choice::Discard(c) => Action::PutDown(c),
+            Choice::Decline => Action::Decline,
+        };
+        turns.round_mut().apply_legal(action);
+        turns.read_again(self.view.me);
     }
 
     /// The outcome of a round that is over, for you.
@@ -246,17 +254,19 @@ impl<'a> Playouts<'a> {
         (choice, v): (&Choice, usize),
         out: &mut Outcomes<'_>,
     ) {
-        self.play_choice(round, &mut rng, choice, v);
-        let (hands, me, all, at) = (&start.hands, self.view.me, self.profiles, &start.knock_at);
+        let (hands, all, at) = (&start.hands, self.profiles, &start.knock_at);
         if !round.turn_rule().is_standard() {
-            let turns = &mut Profiled::<false>::resume(round, hands, me, all);
+            let turns = &mut Profiled::<false>::new(round, hands, all);
+            self.play_choice(turns, &mut rng, choice, v);
             self.play_on::<false, false>(turns, rng, (choice, v), at, out);
-        } else if self.reads {
-            let turns = &mut Profiled::<true>::resume(round, hands, me, all);
-            self.play_on::<true, true>(turns, rng, (choice, v), at, out);
         } else {
-            let turns = &mut Profiled::<true>::resume(round, hands, me, all);
-            self.play_on::<true, false>(turns, rng, (choice, v), at, out);
+            let turns = &mut Profiled::<true>::new(round, hands, all);
+            self.play_choice(turns, &mut rng, choice, v);
+            if self.reads {
+                self.play_on::<true, true>(turns, rng, (choice, v), at, out);
+            } else {
+                self.play_on::<true, false>(turns, rng, (choice, v), at, out);
+            }
         }
     }
 
@@ -298,10 +308,12 @@ impl<'a> Playouts<'a> {
                 // (`may_knock` is false unless the turn is at its start.)
                 if upto > reached && turns.may_knock() {
                     // The knock is your turn by the rule at these thresholds: it is legal here.
-                    // The copy holds the hands as they are (its own checks read them).
-                    turns.settle();
+                    // The copy's hands are written back at its end (`finish`); a debug build's
+                    // check of the knock reads them before.
                     let mut copy = turns.round().clone();
                     let branch = &mut turns.branch(&mut copy);
+                    #[cfg(debug_assertions)]
+                    branch.settle();
                     branch.round_mut().apply_legal(crate::round::Action::Knock);
                     #[cfg(feature = "count-turns")]
                     crate::round::turn_count::add();
@@ -346,8 +358,15 @@ impl Simulator for Playouts<'_> {
     }
 
     fn keep(&self, deal: &Deal) -> Kept {
+        let mut hands = deal.hands;
+        if self.table.turn_rule().is_standard() {
+            // In the order the profiled turns keep them in (`start` reads them so).
+            for hand in &mut hands {
+                hand.sort_unstable_by_key(|c| c.index());
+            }
+        }
         let kept = Kept {
-            hands: deal.hands,
+            hands,
             knock_at: deal.knock_at,
         };
         debug_assert_eq!(self.start(&kept, &mut None).round.stock_cards(), deal.stock);
@@ -356,17 +375,26 @@ impl Simulator for Playouts<'_> {
 
     fn start<'s>(&self, kept: &Kept, last: &'s mut Option<Dealt>) -> &'s Dealt {
         // Only the hidden hands, the stock and the knock scores differ from deal to deal.
-        let dealt = last.get_or_insert_with(|| Dealt {
-            round: self.table.clone(),
-            knock_at: kept.knock_at,
-            // Read below, once the deal's hands are set (the table's are placeholders).
-            hands: Hands::EMPTY,
+        let (me, unseen) = (self.view.me, self.view.unseen);
+        let dealt = last.get_or_insert_with(|| {
+            let mut hands = Hands::EMPTY;
+            // Yours, the table's; the others are read below as the deal's hands are set.
+            if self.table.turn_rule().is_standard() {
+                hands.read(&self.table, me, self.profiles);
+            }
+            Dealt {
+                round: self.table.clone(),
+                knock_at: kept.knock_at,
+                hands,
+            }
         });
-        dealt
-            .round
-            .set_hands(&kept.hands, self.view.me, self.view.unseen);
+        if dealt.round.turn_rule().is_standard() {
+            let (round, hands) = (&mut dealt.round, &mut dealt.hands);
+            set_sorted_hands(round, hands, (&kept.hands, me), unseen, self.profiles);
+        } else {
+            dealt.round.set_hands(&kept.hands, me, unseen);
+        }
         dealt.knock_at = kept.knock_at;
-        dealt.hands = hands_of(&dealt.round, self.profiles);
         dealt
     }
 
@@ -390,19 +418,23 @@ impl Simulator for Playouts<'_> {
         let mut rng = rng.clone();
         let per = self.per_variant(choice);
         let (v, t) = (policy / per, policy % per);
-        self.play_choice(&mut round, &mut rng, choice, v);
         let knock_at = if self.sweeps(choice) {
             self.threshold_of(t).unwrap_or(Score::NEVER)
         } else {
             Score::NEVER
         };
-        let (hands, me, all) = (&start.hands, self.view.me, self.profiles);
-        // (One policy at a time: the reading seats are looked up at each turn.)
+        let (hands, all) = (&start.hands, self.profiles);
         if round.turn_rule().is_standard() {
-            let turns = &mut Profiled::<true>::resume(&mut round, hands, me, all);
-            self.finish::<true, true>(turns, rng, knock_at, &start.knock_at);
+            let turns = &mut Profiled::<true>::new(&mut round, hands, all);
+            self.play_choice(turns, &mut rng, choice, v);
+            if self.reads {
+                self.finish::<true, true>(turns, rng, knock_at, &start.knock_at);
+            } else {
+                self.finish::<true, false>(turns, rng, knock_at, &start.knock_at);
+            }
         } else {
-            let turns = &mut Profiled::<false>::resume(&mut round, hands, me, all);
+            let turns = &mut Profiled::<false>::new(&mut round, hands, all);
+            self.play_choice(turns, &mut rng, choice, v);
             self.finish::<false, false>(turns, rng, knock_at, &start.knock_at);
         }
         self.outcome(&round)

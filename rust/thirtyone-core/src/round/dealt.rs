@@ -167,12 +167,25 @@ impl Round {
     /// playouts set each deal out so, on a round that holds the rest.
     #[inline]
     pub(crate) fn set_hands(&mut self, hands: &[[Card; 3]; MAX_SEATS], keep: u8, unseen: CardSet) {
+        let table = self.score_table;
+        self.set_hands_by(hands, keep, unseen, |_, hand| table.score(hand));
+    }
+
+    /// [`Round::set_hands`], each hand's score given by `score` (of its seat and its hand).
+    #[inline(always)]
+    pub(super) fn set_hands_by(
+        &mut self,
+        hands: &[[Card; 3]; MAX_SEATS],
+        keep: u8,
+        unseen: CardSet,
+        mut score: impl FnMut(usize, [Card; 3]) -> Score,
+    ) {
         let mut stock = unseen.bits();
         let seats = usize::from(self.public.seats);
         for (seat, &hand) in hands.iter().enumerate().take(seats) {
             if seat != usize::from(keep) {
                 self.hands[seat] = word(hand);
-                self.scores[seat] = self.score_table.score(hand);
+                self.scores[seat] = score(seat, hand);
                 for c in hand {
                     stock &= !(1u64 << c.index());
                 }

@@ -17,7 +17,9 @@ mod rule_turn;
 
 pub use actions::Action;
 pub use dealt::{Phase, Round};
-pub(crate) use profiled::{hands_of, Hands, Profiled};
+#[cfg(test)]
+pub(crate) use profiled::hands_of;
+pub(crate) use profiled::{set_sorted_hands, Hands, Profiled};
 pub use public::{
     knock_limits, knock_limits_allow, knock_limits_allow_with, End, Move, PublicRound, Source,
     Stage,

@@ -7,15 +7,16 @@
 
 use montecarlo::Rng;
 
+use super::dealt::word;
 use super::public::{knock_limits_allow_with, Move, Source, Stage};
 use super::{Round, TurnRule};
-use crate::hand::profile::{self, Profile};
-use crate::hand::{Card, Score};
+use crate::hand::profile::{self, Profile, Profiles};
+use crate::hand::{Card, CardSet, Score};
 use crate::rules::MAX_SEATS;
 
 /// Each seat's hand sorted by card index (the bytes of [`profile::sorted`]) with its profile:
 /// what [`Profiled`] reads of a round, kept with a playout's deal so that each of its options
-/// reads only the hand that option changed.
+/// changes only the hand it plays (read again when the option is played on the round itself).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Hands {
     pub(super) words: [u32; MAX_SEATS],
@@ -31,7 +32,7 @@ impl Hands {
 
     /// Every seat's hand of `round` (which scores hands the standard way).
     #[inline]
-    pub(crate) fn of(round: &Round, all: &'static [Profile]) -> Hands {
+    pub(crate) fn of(round: &Round, all: &'static Profiles) -> Hands {
         let mut hands = Hands::EMPTY;
         for seat in 0..round.public.seats {
             hands.read(round, seat, all);
@@ -41,7 +42,7 @@ impl Hands {
 
     /// `seat`'s hand read again from `round`.
     #[inline(always)]
-    fn read(&mut self, round: &Round, seat: u8, all: &'static [Profile]) {
+    pub(crate) fn read(&mut self, round: &Round, seat: u8, all: &'static Profiles) {
         let s = usize::from(seat);
         self.words[s] = profile::sorted(round.hand(seat));
         self.profiles[s] = all[profile::index(self.words[s])];
@@ -56,29 +57,50 @@ pub(crate) struct Profiled<'r, const PROFILES: bool> {
     pub(super) round: &'r mut Round,
     pub(super) hands: Hands,
     /// Every hand's profile, by index.
-    pub(super) all: &'static [Profile],
+    pub(super) all: &'static Profiles,
 }
 
 impl<'r, const PROFILES: bool> Profiled<'r, PROFILES> {
     /// Play on from `round`, whose hands are `hands` but for `changed`'s (read again here).
     /// Without profiles, `hands` is not read.
-    #[inline]
+    #[cfg(test)]
     pub(crate) fn resume(
         round: &'r mut Round,
         hands: &Hands,
         changed: u8,
-        all: &'static [Profile],
+        all: &'static Profiles,
     ) -> Profiled<'r, PROFILES> {
-        debug_assert_eq!(PROFILES, round.score_table.is_standard());
-        let mut hands = *hands;
-        if PROFILES {
-            hands.read(round, changed, all);
-        }
-        Profiled { round, hands, all }
+        let mut turns = Profiled::new(round, hands, all);
+        turns.read_again(changed);
+        turns
     }
 
-    /// This round played on apart in `into`, a copy of it ([`Profiled::round`]'s clone, made
-    /// after [`Profiled::settle`]).
+    /// Play on from `round`, whose hands are `hands` (not read without profiles).
+    #[inline(always)]
+    pub(crate) fn new(
+        round: &'r mut Round,
+        hands: &Hands,
+        all: &'static Profiles,
+    ) -> Profiled<'r, PROFILES> {
+        debug_assert_eq!(PROFILES, round.score_table.is_standard());
+        Profiled {
+            round,
+            hands: *hands,
+            all,
+        }
+    }
+
+    /// `seat`'s hand read again from the round, after an action on the round itself changed it
+    /// (nothing to read without profiles).
+    #[inline(always)]
+    pub(crate) fn read_again(&mut self, seat: u8) {
+        if PROFILES {
+            self.hands.read(self.round, seat, self.all);
+        }
+    }
+
+    /// This round played on apart in `into`, a copy of it ([`Profiled::round`]'s clone), with
+    /// the hands held here: the copy's own are current after its [`Profiled::settle`].
     #[inline]
     pub(crate) fn branch<'b>(&self, into: &'b mut Round) -> Profiled<'b, PROFILES> {
         Profiled {
@@ -95,7 +117,8 @@ impl<'r, const PROFILES: bool> Profiled<'r, PROFILES> {
         self.round
     }
 
-    /// The round, to apply an action of the player to move that changes no hand (a knock).
+    /// The round, to apply an action of the player to move that changes no hand (a knock), or
+    /// one whose hand is then read again ([`Profiled::read_again`]).
     #[inline(always)]
     pub(crate) fn round_mut(&mut self) -> &mut Round {
         self.round
@@ -134,9 +157,11 @@ impl<'r, const PROFILES: bool> Profiled<'r, PROFILES> {
     #[inline]
     pub(crate) fn settle(&mut self) {
         if PROFILES {
-            for seat in 0..usize::from(self.round.public.seats) {
-                self.round.hands[seat] = self.hands.words[seat];
-                self.round.scores[seat] = self.hands.profiles[seat].score();
+            // Every slot, in a loop of fixed length (the slots past the table's seats are never
+            // read).
+            self.round.hands = self.hands.words;
+            for (score, profile) in self.round.scores.iter_mut().zip(&self.hands.profiles) {
+                *score = profile.score();
             }
         }
     }
@@ -164,7 +189,7 @@ impl<'r, const PROFILES: bool> Profiled<'r, PROFILES> {
             let top = public.top;
             let f = profile.for_card(top);
             if f.worth_taking() {
-                public.draw(Source::Pile);
+                public.draw_to_put_down(Source::Pile);
                 self.keep(s, profile.goes(f), top);
                 return;
             }
@@ -173,15 +198,54 @@ impl<'r, const PROFILES: bool> Profiled<'r, PROFILES> {
             public.apply(Move::Decline);
             return;
         }
+        self.draw_with(s, profile, rng);
+    }
+
+    /// [`Round::draw_by_rule`]: the player to move draws from the stock and puts a card down by
+    /// the table's rule (with profiles: [`Profiled::draw_with`]).
+    #[inline(always)]
+    pub(crate) fn draw_by_rule(&mut self, rng: &mut Rng) {
+        if !PROFILES {
+            self.round.draw_by_rule(Some(rng));
+            return;
+        }
+        let seat = usize::from(self.round.public.to_move);
+        self.draw_with(seat, self.hands.profiles[seat], rng);
+    }
+
+    /// The player at `seat` (to move), whose hand's profile is `profile`, draws from the stock
+    /// and puts a card down by the table's rule.
+    #[inline(always)]
+    fn draw_with(&mut self, s: usize, profile: Profile, rng: &mut Rng) {
         let new = self.round.pop_stock(Some(rng));
-        self.round.public.draw(Source::Stock);
+        self.round.public.draw_to_put_down(Source::Stock);
         let f = profile.for_card(new);
         if f.goes_back() {
             self.round.hid_31[s] = false;
-            self.round.public.put_down(new, now.is_blitz());
+            self.round.public.put_down(new, profile.score().is_blitz());
         } else {
             self.keep(s, profile.goes(f), new);
         }
+    }
+
+    /// [`Round::take_putting_down`]: the player to move takes the top discard and puts `card`
+    /// down (a card of their hand: legal, which a debug build checks).
+    #[inline]
+    pub(crate) fn take_putting_down(&mut self, card: Card) {
+        if !PROFILES {
+            self.round.take_putting_down(card);
+            return;
+        }
+        let s = usize::from(self.round.public.to_move);
+        let top = self.round.public.top;
+        self.round.drawn = top;
+        self.round.public.draw_to_put_down(Source::Pile);
+        let word = self.hands.words[s];
+        let place = (0..2)
+            .find(|&p| (word >> (8 * p)) & 0xFF == u32::from(card.index()))
+            .unwrap_or(2);
+        debug_assert_eq!((word >> (8 * place)) & 0xFF, u32::from(card.index()));
+        self.keep(s, place, top);
     }
 
     /// The player to move at the start of their turn (a turn counted, with `count-turns`):
@@ -222,10 +286,33 @@ impl<'r, const PROFILES: bool> Profiled<'r, PROFILES> {
     }
 }
 
+/// A deal's hands set out on `round` ([`Round::set_hands`]: every hand but `keep`'s, and the
+/// stock they leave of `unseen`) and read into `hands` as they are set. Each hand's cards are in
+/// the order of their indices (the order `hands` holds them in); the round scores hands the
+/// standard way.
+#[inline]
+pub(crate) fn set_sorted_hands(
+    round: &mut Round,
+    hands: &mut Hands,
+    (sorted, keep): (&[[Card; 3]; MAX_SEATS], u8),
+    unseen: CardSet,
+    all: &'static Profiles,
+) {
+    debug_assert!(round.score_table.is_standard());
+    round.set_hands_by(sorted, keep, unseen, |seat, hand| {
+        let w = word(hand);
+        debug_assert_eq!(w, profile::sorted(hand));
+        let p = all[profile::index(w)];
+        hands.words[seat] = w;
+        hands.profiles[seat] = p;
+        p.score()
+    });
+}
+
 /// The hands of a round that scores them the standard way, for [`Profiled`]; nothing to read
 /// otherwise (the round's own turns need no profiles).
-#[inline]
-pub(crate) fn hands_of(round: &Round, all: &'static [Profile]) -> Hands {
+#[cfg(test)]
+pub(crate) fn hands_of(round: &Round, all: &'static Profiles) -> Hands {
     if round.score_table.is_standard() {
         Hands::of(round, all)
     } else {
@@ -320,5 +407,57 @@ pub(super) mod tests {
             }
         }
         assert!(turns > 30_000, "{turns}");
+    }
+
+    /// The Oracle's draw and take options played on the profiled hands
+    /// ([`Profiled::draw_by_rule`], [`Profiled::take_putting_down`]) leave the round as the
+    /// round's own do, at every turn of random rounds where the player to move may draw or take.
+    #[test]
+    fn profiled_options_are_the_rounds() {
+        let deck: Vec<Card> = Card::all().collect();
+        let mut rng = Rng::stream(12, 0, 0);
+        let all = profile::profiles();
+        let (mut draws, mut takes) = (0, 0);
+        for game in 0..1_000u32 {
+            let seats = 2 + (game % 8) as u8;
+            let mut cards = deck.clone();
+            rng.shuffle(&mut cards);
+            let Ok(mut round) = Round::deal(varied_rules(game), seats, 0, &cards) else {
+                panic!("a legal deal")
+            };
+            while !round.is_over() {
+                let hands = Hands::of(&round, all);
+                let same = |by_round: &Round, mut by_profile: Profiled<'_, true>| {
+                    by_profile.settle();
+                    let now = by_profile.round();
+                    assert_eq!(now.public, by_round.public, "game {game}");
+                    assert_eq!(settled(now), settled(by_round), "game {game}");
+                    assert_eq!(now.scores, by_round.scores);
+                    assert_eq!(now.hid_31, by_round.hid_31);
+                    assert_eq!(now.stock, by_round.stock);
+                };
+                if round.public.stage == Stage::Start && round.stock_len() > 0 {
+                    let (mut by_round, mut copy) = (round.clone(), round.clone());
+                    let seed = u64::from(game);
+                    by_round.draw_by_rule(Some(&mut Rng::stream(4, 0, seed)));
+                    let mut by_profile = Profiled::<true>::new(&mut copy, &hands, all);
+                    by_profile.draw_by_rule(&mut Rng::stream(4, 0, seed));
+                    same(&by_round, by_profile);
+                    draws += 1;
+                }
+                if round.may_take() {
+                    for card in round.hand(round.to_move()) {
+                        let (mut by_round, mut copy) = (round.clone(), round.clone());
+                        by_round.take_putting_down(card);
+                        let mut by_profile = Profiled::<true>::new(&mut copy, &hands, all);
+                        by_profile.take_putting_down(card);
+                        same(&by_round, by_profile);
+                        takes += 1;
+                    }
+                }
+                round.rule_turn(Score::from_points(27), Some(&mut rng));
+            }
+        }
+        assert!(draws > 5_000 && takes > 15_000, "{draws} {takes}");
     }
 }

@@ -246,6 +246,16 @@ impl PublicRound {
         };
     }
 
+    /// [`PublicRound::draw`] from `source` when the put-down that ends the turn follows at once
+    /// (the profiled turns): the stage the draw passes through is not written, as the put-down
+    /// ([`PublicRound::put_down`]) writes the next.
+    #[inline(always)]
+    pub(crate) fn draw_to_put_down(&mut self, source: Source) {
+        if source == Source::Stock {
+            self.stock_len -= 1;
+        }
+    }
+
     /// [`Move::PutDown`] by the player to move.
     #[inline(always)]
     pub(crate) fn put_down(&mut self, card: Card, shows_31: bool) {
