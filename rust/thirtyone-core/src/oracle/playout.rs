@@ -155,6 +155,7 @@ impl<'a> Playouts<'a> {
     /// Your move for one put-down variant of a choice (the Oracle offers only legal ones); `rng`
     /// orders the stock's draws (see `Round::pop_stock`). A draw and a take are played on the
     /// profiled hands; the others on the round, your hand then read again.
+    #[inline(always)]
     fn play_choice<const P: bool>(
         &self,
         turns: &mut Profiled<'_, P>,
