@@ -130,7 +130,8 @@ impl Evidence for Likelihood<'_> {
     ) -> Option<(Weights, [Card; 3])> {
         let kept = kept_after(hand, new, from_pile, discard)?;
         let table = self.view.public.rules.scoring.table();
-        let rule = put_down_with(table, hand, table.score(hand), new, from_pile);
+        let now = table.score(hand);
+        let rule = put_down_with(table, hand, now, new, from_pile);
         // The rule's put-down has its kept hand scored already.
         let kept_score = if rule.card == discard {
             rule.score
@@ -143,7 +144,7 @@ impl Evidence for Likelihood<'_> {
         let legal = if from_pile { 3 } else { 4 };
         let c = match self.final_turn(turn) {
             Some(f) => {
-                let as_much = keeping_as_much(table, hand, new, from_pile, rule.score);
+                let as_much = keeping_as_much(table, (hand, now), new, from_pile, rule.score);
                 final_put_down_chance(f, kept_score >= rule.score, as_much, legal)
             }
             None => put_down_chance(self.params, rule.card == discard, legal),
@@ -194,11 +195,11 @@ fn kept_after(hand: [Card; 3], new: Card, from_pile: bool, discard: Card) -> Opt
     Some(kept)
 }
 
-/// How many of the cards that may go down from `hand` and the `new` card keep a hand scoring
-/// `best` or more.
+/// How many of the cards that may go down from `hand` (scoring `now`) and the `new` card keep a
+/// hand scoring `best` or more.
 fn keeping_as_much(
     table: ScoreTable,
-    hand: [Card; 3],
+    (hand, now): ([Card; 3], Score),
     new: Card,
     from_pile: bool,
     best: Score,
@@ -208,7 +209,7 @@ fn keeping_as_much(
         kept[i] = new;
         table.score(kept) >= best
     });
-    replaced.count() + usize::from(!from_pile && table.score(hand) >= best)
+    replaced.count() + usize::from(!from_pile && now >= best)
 }
 
 /// A 31 after a put-down is always shown: an unshown one, or one shown that is not the hand
