@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import numpy as np
 import pytest
 from click.testing import CliRunner
 from helpers import ref_score
@@ -75,6 +76,27 @@ def test_the_why_line_and_the_read_say_what_the_model_believes() -> None:
     line = why_line(advice, list(reads(state, names, advice)))
     assert line is None or "27 or more in 100" not in line
     assert line is None or "seat" not in line
+
+
+def test_an_experts_low_knock_is_read_by_when_experts_knock() -> None:
+    """The expert model reads a knock by how often experts knock with each score on that lap of
+    the round (not by a knock score for the round): a knock below 27 is read as the low hand it
+    most likely is, and the read names no knock score for the knocker."""
+    state, knocker = low_knock()
+    models = list(state["models"])
+    models[knocker] = "expert"
+    expert = {**state, "models": models}
+    scores = knocker_scores(expert, knocker)
+    assert float(np.median(scores)) < 24
+    assert sum(s < 27 for s in scores) / len(scores) > 0.8
+    names = ["You", "Ann", "Ben", "Cara"]
+    advice = advise(expert, deals=400, playouts=1000, seed=2, max_time=None, names=names)
+    assert knocker not in advice.opponent_knocks
+    read = {r.seat: r for r in reads(expert, names, advice)}[knocker]
+    assert read.knocked and read.weighed and read.knock_from() is None
+    assert "knocks from about" not in read.line()
+    line = why_line(advice, list(reads(expert, names, advice)))
+    assert line is None or "knocks from about" not in line
 
 
 def test_the_table_model_is_the_answer_without_models() -> None:

@@ -29,10 +29,15 @@ class Read:
     scores: npt.NDArray[np.float64]
     took: tuple[str, ...]
     #: For an opponent read by a model (a person, the expert: ``models``), the score they knock
-    #: at in each deal; None for a player of the table's rule (who knocks at 27).
+    #: at in each deal; None for a player of the table's rule (who knocks at 27), and for an
+    #: expert who has knocked (the expert's knock is read by when experts knock, not by a knock
+    #: score of their own).
     knocks: npt.NDArray[np.float64] | None = None
     #: They knocked this round.
     knocked: bool = False
+    #: Read by a model (a person, the expert): each deal weighed by how likely their play is in
+    #: it, not kept or ruled out by the table's rule.
+    weighed: bool = False
 
     def knock_from(self) -> float | None:
         """The score they knock from, as the deals read it (the median over the deals); None
@@ -100,6 +105,7 @@ def reads(state: dict[str, Any], names: Sequence[str], advice: Advice) -> list[R
     took = held_from_pile(state)
     me, n_seats = state["me"], state["seats"]
     knocker = next((t["seat"] for t in state["turns"] if t.get("knock")), None)
+    models = state.get("models") or [None] * n_seats
     seats = sorted(advice.opponent_scores, key=lambda s: (s - me) % n_seats)
     return [
         Read(
@@ -109,6 +115,7 @@ def reads(state: dict[str, Any], names: Sequence[str], advice: Advice) -> list[R
             tuple(took.get(seat, ())),
             advice.opponent_knocks.get(seat),
             seat == knocker,
+            models[seat] not in (None, "table"),
         )
         for seat in seats
     ]
@@ -160,6 +167,8 @@ def _why_head(threat: Read) -> str:
     knocks = threat.knock_text()
     if threat.knocked and knocks:
         return f"{threat.name} knocked, read as a player who {knocks}: "
+    if threat.knocked and threat.weighed:
+        return f"{threat.name} knocked, read by when experts knock: "
     if threat.took:
         return f"{threat.name} took the {' and the '.join(threat.took)}: "
     return ""
@@ -168,6 +177,6 @@ def _why_head(threat: Read) -> str:
 def _deals(threat: Read) -> str:
     """The deals the share is of: consistent with a table player's play, weighed by a modelled
     player's."""
-    if threat.knocks is not None:
+    if threat.weighed:
         return f"the deals, each weighed by how likely {threat.name}'s play is"
     return f"the deals consistent with {threat.name}'s play"

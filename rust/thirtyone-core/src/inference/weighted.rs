@@ -101,7 +101,7 @@ impl Evidence for Likelihood<'_> {
         let table = self.view.public.rules.scoring.table();
         let (score, may_knock) = start_facts(self.view, table, hand, turn, made)?;
         let top = turn.may_take.then_some(turn.top);
-        let (never, _) = start_with(
+        let (never, taken) = start_with(
             table,
             hand,
             score,
@@ -111,7 +111,12 @@ impl Evidence for Likelihood<'_> {
             Score::NEVER,
         );
         if let Some(f) = self.final_turn(turn) {
-            let c = final_start_chance(f, made, never, turn.may_take);
+            let after = taken.map_or(score, |t| t.score);
+            let c = final_start_chance(f, made, never, turn.may_take, (score, after));
+            return Some(w.map(|x| x * c));
+        }
+        if let (Start::Knock, Some(k)) = (made, &self.params.knocks) {
+            let c = k.chance(self.view.public.seats, turn.lap, score);
             return Some(w.map(|x| x * c));
         }
         let c = start_chances(self.params, made, never, may_knock, score, turn.may_take);

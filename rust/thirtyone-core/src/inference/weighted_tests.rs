@@ -155,11 +155,19 @@ fn weigh(view: &View, o: &Opponent, p: &Params, slots: &[Card]) -> Weights {
             return [0.0; KNOCK_SCORES];
         }
         let last = p.final_turn.filter(|_| t.final_turn);
+        // A knock read by the model's curve: the same chance at every knock score.
+        let curve = p.knocks.filter(|_| made == Start::Knock);
+        // Where the rule takes: the hand's score now and after its take.
+        let take = (
+            scoring.score(hand),
+            choose_put_down(scoring, hand, t.top, true).score,
+        );
         for (i, x) in w.iter_mut().enumerate() {
             let rule = choose_start(scoring, hand, top, may_knock, t.stock_empty, knock_score(i));
-            *x *= match last {
-                Some(f) => final_start(&f, made, rule, t.may_take),
-                None => start(made, rule, &moves),
+            *x *= match (last, curve) {
+                (Some(f), _) => final_start(&f, made, rule, t.may_take, take),
+                (None, Some(k)) => k.chance(view.public.seats, t.lap, scoring.score(hand)),
+                (None, None) => start(made, rule, &moves),
             };
         }
         let (Some(new), Some(discard)) = (new, discard) else {
@@ -194,11 +202,17 @@ fn weigh(view: &View, o: &Opponent, p: &Params, slots: &[Card]) -> Weights {
 
 /// A final turn's start by the model's definition ([`FinalTurn`]): with no take allowed, one
 /// move; else the rule's move and the other, by the model's chances.
-fn final_start(f: &FinalTurn, made: Start, rule: Start, may_take: bool) -> f64 {
+fn final_start(
+    f: &FinalTurn,
+    made: Start,
+    rule: Start,
+    may_take: bool,
+    take: (Score, Score),
+) -> f64 {
     match (may_take, rule == Start::Take, made == Start::Take) {
         (false, _, _) => 1.0,
-        (true, true, true) => 1.0 - f.passes,
-        (true, true, false) => f.passes,
+        (true, true, true) => f.take.chance(take.0, take.1),
+        (true, true, false) => 1.0 - f.take.chance(take.0, take.1),
         (true, false, true) => f.takes,
         (true, false, false) => 1.0 - f.takes,
     }
@@ -345,6 +359,7 @@ fn without_slips_at_the_tables_knock_score_the_weights_are_the_tables_count() {
         slip: 1e-300,
         knock_slip: 1e-300,
         final_turn: None,
+        knocks: None,
     }));
     let mut checked = 0;
     for (seed, seats, turns) in [(2, 4, 6), (4, 3, 6), (6, 2, 6), (9, 4, 10)] {

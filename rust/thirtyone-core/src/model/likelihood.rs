@@ -63,11 +63,21 @@ fn start_chance(p: &Params, observed: Start, rule: Start, may_knock: bool, other
 }
 
 /// The chance of the `observed` start on a final turn ([`FinalTurn`]), where the rule makes
-/// `rule` and they may or may not take the top discard (no knock is open).
-pub fn final_start_chance(f: &FinalTurn, observed: Start, rule: Start, may_take: bool) -> f64 {
+/// `rule` and they may or may not take the top discard (no knock is open); `take`: the hand's
+/// score now and after the rule's take (read only where the rule takes).
+pub fn final_start_chance(
+    f: &FinalTurn,
+    observed: Start,
+    rule: Start,
+    may_take: bool,
+    take: (Score, Score),
+) -> f64 {
     let (take, other) = match rule {
         _ if !may_take => return 1.0,
-        Start::Take => (1.0 - f.passes, f.passes),
+        Start::Take => {
+            let t = f.take.chance(take.0, take.1);
+            (t, 1.0 - t)
+        }
         _ => (f.takes, 1.0 - f.takes),
     };
     if observed == Start::Take {
@@ -177,22 +187,26 @@ mod tests {
     #[test]
     fn a_final_turns_chances_sum_to_one() {
         let f = Model::Expert.params().unwrap().final_turn.unwrap();
+        let at = |now, after| (Score::from_points(now), Score::from_points(after));
         for rule in [Start::Take, Start::Draw] {
-            let both: f64 = [Start::Take, Start::Draw]
-                .iter()
-                .map(|&m| final_start_chance(&f, m, rule, true))
-                .sum();
-            assert!((both - 1.0).abs() < 1e-15);
-            assert_eq!(final_start_chance(&f, Start::Draw, rule, false), 1.0);
+            for take in [at(10, 12), at(12, 21), at(20, 30)] {
+                let both: f64 = [Start::Take, Start::Draw]
+                    .iter()
+                    .map(|&m| final_start_chance(&f, m, rule, true, take))
+                    .sum();
+                assert!((both - 1.0).abs() < 1e-15);
+                assert_eq!(final_start_chance(&f, Start::Draw, rule, false, take), 1.0);
+            }
         }
+        let draw_for =
+            |now, after| final_start_chance(&f, Start::Draw, Start::Take, true, at(now, after));
         assert_eq!(
-            final_start_chance(&f, Start::Take, Start::Draw, true),
+            final_start_chance(&f, Start::Take, Start::Draw, true, at(12, 12)),
             f.takes
         );
-        assert_eq!(
-            final_start_chance(&f, Start::Draw, Start::Take, true),
-            f.passes
-        );
+        // Where the rule takes: a take to 11 is left for a draw, one to 21 made.
+        assert!(draw_for(9, 11) > 0.95 && draw_for(15, 21) < 0.1);
+        assert!(draw_for(12, 14) > draw_for(12, 16) && draw_for(13, 16) > draw_for(10, 16));
         for legal in [3, 4] {
             for as_much in 1..=legal {
                 let total = as_much as f64 * final_put_down_chance(&f, true, as_much, legal)

@@ -15,8 +15,10 @@
 //!
 //! This room may use [`crate::hand`] and [`crate::round`].
 
+mod knocks;
 mod likelihood;
 
+pub use knocks::{KnockCurve, KNOCK_LAPS, KNOCK_TABLES};
 pub use likelihood::{
     final_put_down_chance, final_start_chance, put_down_chance, start_chances, Weights,
 };
@@ -53,19 +55,42 @@ pub struct Params {
     pub knock_slip: f64,
     /// How they play their final turn, after somebody else knocked (None: as any other turn).
     pub final_turn: Option<FinalTurn>,
+    /// How a knock, once made, is read (None: by the knock score, as any other decision).
+    pub knocks: Option<KnockCurve>,
 }
 
 /// A modelled player's final turn, after somebody else knocked: they no longer play for later
 /// turns, only to beat the others' hands.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct FinalTurn {
-    /// The chance of drawing from the stock where the rule takes the top discard.
-    pub passes: f64,
+    /// Where the rule takes the top discard, the chance that they take it (else they draw).
+    pub take: TakeCurve,
     /// The chance of taking the top discard where the rule draws.
     pub takes: f64,
     /// The chance of a put-down that keeps less than the rule's; else each card that keeps as
     /// much as the rule's is alike.
     pub below: f64,
+}
+
+/// The chance of taking the top discard on a final turn where the rule takes it: it rises with
+/// the hand the take leaves (`after` points, the rule's put-down made) and with what the take
+/// gains (`after - now`), as `top / (1 + exp(-(bias + per_point * after + per_gain * gain)))`.
+/// A take that leaves a low hand is left for a draw and a chance of more.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TakeCurve {
+    pub bias: f64,
+    pub per_point: f64,
+    pub per_gain: f64,
+    pub top: f64,
+}
+
+impl TakeCurve {
+    /// The chance of the take, from a hand scoring `now` to one scoring `after`.
+    pub fn chance(&self, now: Score, after: Score) -> f64 {
+        let (now, after) = (now.points(), after.points());
+        let z = self.bias + self.per_point * after + self.per_gain * (after - now);
+        self.top / (1.0 + (-z).exp())
+    }
 }
 
 /// A person: a knock score spread evenly over 20 to 30; one decision in ten not the rule's, one
@@ -93,6 +118,7 @@ const PERSON: Params = Params {
     slip: 0.1,
     knock_slip: 0.01,
     final_turn: None,
+    knocks: None,
 };
 
 /// The expert, chosen by calibration at tables of experts (`docs/evidence.md`): a knock score
@@ -123,18 +149,66 @@ const EXPERT: Params = Params {
     slip: 0.25,
     knock_slip: 0.003,
     final_turn: Some(EXPERT_FINAL),
+    knocks: Some(EXPERT_KNOCKS),
 };
 
-/// The expert's final turn: the shares of 2,525 final turns of tables of four and five experts
-/// who read each other by the model before this one (`docs/evidence.md`). It draws where the
-/// rule would take in a quarter of them, takes where the rule would draw in less than one in a
-/// hundred, and keeps less than the rule's put-down in one in a hundred, though it puts down
-/// another card that keeps as much in three in ten. Fitted again with the experts reading by
-/// this model (`benches/fit_expert.py --seats 4`, `--seats 5`): 0.29, 0.015 and 0.016.
+/// The expert's final turn, fitted to 2,525 final turns of tables of four and five experts
+/// (`benches/fit_expert.py`, `docs/evidence.md`): where the rule would take, it takes nearly
+/// always when the take leaves 16 or more and hardly ever below 12; it takes where the rule
+/// would draw in less than one final turn in a hundred, and keeps less than the rule's put-down
+/// in one in a hundred, though it puts down another card that keeps as much in three in ten.
 const EXPERT_FINAL: FinalTurn = FinalTurn {
-    passes: 0.26,
+    take: TakeCurve {
+        bias: -14.25,
+        per_point: 0.848,
+        per_gain: 0.877,
+        top: 0.948,
+    },
     takes: 0.007,
     below: 0.01,
+};
+
+/// When the expert knocks (`benches/expert_knocks.py --fit`: games of experts only, at each
+/// table size, every turn on which they could knock, by lap and score): `(mid, width)` by table
+/// size (2, 3, 4, 5, 6 or more seats) and lap (0 to 3, 4 or later).
+const EXPERT_KNOCKS: KnockCurve = KnockCurve {
+    cells: [
+        [
+            (19.04, 0.96),
+            (19.48, 1.01),
+            (20.30, 0.78),
+            (20.59, 0.98),
+            (21.03, 0.75),
+        ],
+        [
+            (17.87, 1.00),
+            (19.46, 0.96),
+            (20.30, 0.81),
+            (21.06, 0.87),
+            (20.94, 0.71),
+        ],
+        [
+            (16.44, 0.73),
+            (18.78, 0.89),
+            (20.21, 0.73),
+            (20.87, 0.98),
+            (20.79, 0.50),
+        ],
+        [
+            (15.73, 0.71),
+            (18.44, 0.97),
+            (20.25, 1.06),
+            (21.04, 0.92),
+            (22.09, 0.93),
+        ],
+        [
+            (14.87, 0.60),
+            (18.25, 0.96),
+            (19.95, 0.94),
+            (21.44, 0.85),
+            (20.86, 0.71),
+        ],
+    ],
 };
 
 impl Model {

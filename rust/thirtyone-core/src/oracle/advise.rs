@@ -17,7 +17,7 @@ use crate::game::GameRules;
 use crate::hand::{Card, Score};
 use crate::inference::{Deal, Inference};
 use crate::model::Model;
-use crate::view::{StateInput, View};
+use crate::view::{Opponent, StateInput, View};
 
 /// An option as reported.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -116,11 +116,16 @@ fn opponent_scores(view: &View, deals: &[Deal]) -> Vec<(u8, Vec<Score>)> {
         .collect()
 }
 
-/// The score each modelled opponent knocks at in each deal.
+/// The score each modelled opponent knocks at in each deal; not for a knocker whose model reads
+/// the knock by a curve of its own (`model::KnockCurve`): the score drawn for them then says
+/// nothing of the knock they made, and they play no more this round.
 fn opponent_knocks(view: &View, deals: &[Deal]) -> Vec<(u8, Vec<Score>)> {
+    let curve_read = |o: &&Opponent| {
+        view.public.knocker == Some(o.seat) && o.model.params().is_some_and(|p| p.knocks.is_some())
+    };
     view.opponents
         .iter()
-        .filter(|o| o.model != Model::Table)
+        .filter(|o| o.model != Model::Table && !curve_read(o))
         .map(|o| {
             let s = o.seat as usize;
             (o.seat, deals.iter().map(|d| d.knock_at[s]).collect())

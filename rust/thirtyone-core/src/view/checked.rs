@@ -21,6 +21,8 @@ pub struct OppTurn {
     pub knock_open: bool,
     /// Whether somebody else had knocked: this is the player's final turn.
     pub final_turn: bool,
+    /// The round's lap: the turns played before this one, over the seats (at most 255).
+    pub lap: u8,
     pub stock_empty: bool,
     pub act: OppAct,
 }

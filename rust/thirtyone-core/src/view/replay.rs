@@ -193,6 +193,8 @@ impl Replay {
             may_take: self.public.may_take(),
             knock_open: self.public.knock_closed().is_none(),
             final_turn: self.public.knocker.is_some(),
+            lap: u8::try_from(self.public.turns_played / u16::from(self.public.seats))
+                .unwrap_or(u8::MAX),
             stock_empty: self.public.stock_len == 0,
             act: OppAct::Knock,
         };
