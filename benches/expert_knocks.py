@@ -1,7 +1,7 @@
 """When the expert player knocks: the share of its turns it knocks on, by its lap of the round
 (its own turns before, from 0) and its hand's score, at tables of experts only.
 
-    python benches/expert_knocks.py [--seats 4] [--games 200] [--seed 1] [--json FILE]
+    python benches/expert_knocks.py [--seats 4] [--games 200] [--seed 1] [--json FILE] [--fit]
 
 It measures what the ``expert`` model assumes of the experts' knocks (``docs/oracle.md``,
 "Opponent models": one knock score for the whole round, from 22 to 30) against what they do;
@@ -12,6 +12,11 @@ the experts too: after a change, play again and see whether the table moved.
 Only the turns on which the expert may knock count (nobody has knocked, the table allows it).
 A cell with fewer than 8 turns prints as ``.``. Beside each lap, the lowest score at which the
 expert knocks at least a third of the time.
+
+With ``--fit``, the knock curve of the ``expert`` model (``model::KnockCurve``) fitted to those
+turns: on each lap, the chance of a knock with a hand of ``s`` points as
+``top / (1 + exp(-(s - mid) / width))`` by maximum likelihood, printed as the row of
+``(mid, width)`` the model keeps for this table size (``top`` cancels in the read of a knock).
 
 Then how the Oracle reads a knock: at each knock, 1,000 consistent deals from the view of the
 seat after the knocker (each seat read as an expert), and where each other seat's true score
@@ -24,6 +29,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import math
 import os
 import random
 import sys
@@ -105,12 +111,44 @@ def play(seats: int, games: int, seed: int, reads: Reads) -> dict[tuple[int, int
     return table
 
 
+def fit_lap(cells: list[tuple[int, int, int]]) -> tuple[float, float, float]:
+    """``(mid, width, top)`` of the knock curve by maximum likelihood over ``(score, knocks,
+    turns)`` cells."""
+    import numpy as np
+    from scipy.optimize import minimize
+
+    s, k, n = (np.array(col, dtype=float) for col in zip(*cells, strict=True))
+
+    def minus_log_likelihood(theta: np.ndarray) -> float:
+        mid, log_width, logit_top = theta
+        top = 1 / (1 + math.exp(-logit_top))
+        p = np.clip(top / (1 + np.exp(-(s - mid) / math.exp(log_width))), 1e-9, 1 - 1e-9)
+        return float(-(k * np.log(p) + (n - k) * np.log(1 - p)).sum())
+
+    options = {"maxiter": 4000, "xatol": 1e-4, "fatol": 1e-6}
+    best = minimize(minus_log_likelihood, [20.0, 0.0, 2.0], method="Nelder-Mead", options=options)
+    mid, log_width, logit_top = best.x
+    return float(mid), math.exp(log_width), 1 / (1 + math.exp(-logit_top))
+
+
+def print_fit(table: dict[tuple[int, int], list[int]]) -> None:
+    """The fitted curve, lap by lap, and the model's row for this table size."""
+    row = []
+    for lap in range(LAPS):
+        cells = [(score, k, n) for (lp, score), (k, n) in table.items() if lp == lap and n]
+        mid, width, top = fit_lap(cells)
+        print(f"lap {lap}: mid {mid:.2f}, width {width:.2f}, top {top:.2f}")
+        row.append(f"({mid:.2f}, {width:.2f})")
+    print("the model's row: [" + ", ".join(row) + "]")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seats", type=int, default=4, choices=range(3, 10))
+    parser.add_argument("--seats", type=int, default=4, choices=range(2, 10))
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", dest="json_out")
+    parser.add_argument("--fit", action="store_true", help="fit the model's knock curve")
     args = parser.parse_args()
     reads = Reads()
     table = play(args.seats, args.games, args.seed, reads)
@@ -126,13 +164,16 @@ def main() -> None:
         )
         name = f"{lap}" if lap < LAPS - 1 else f"{lap}+"
         print(f"{name:<7} " + " ".join(shown) + f"  {third or '-'}")
+    if args.fit:
+        print_fit(table)
     if reads.held:
         knocker = reads.knocker
         low = sum(r < 0.3 for r in knocker) / len(knocker)
         print(
             f"{len(knocker)} knocks read: the knocker held {mean(reads.held):.1f} on average, "
             f"read {mean(reads.read):.1f}; the knocker's rank {mean(knocker):.3f} "
-            f"({low:.0%} in the lowest three tenths), the others' {mean(reads.others):.3f}"
+            f"({low:.0%} in the lowest three tenths)"
+            + (f", the others' {mean(reads.others):.3f}" if reads.others else "")
         )
     if args.json_out:
         rows = [

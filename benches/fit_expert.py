@@ -13,17 +13,19 @@ a small sample), for each slip of a grid; the best pair is printed as JSON (``--
 with the decisions' count.
 
 The final turns, after somebody else knocked, are left out of that fit: the model weighs them
-by chances of their own (the core's ``model::FinalTurn``), printed as ``final_turn``: the share
-of draws where the rule takes (``passes``), of takes where it draws (``takes``), and of
-put-downs keeping less than the rule's where some card does (``below``), each with the number
-of final turns it is the share of.
+by chances of their own (the core's ``model::FinalTurn``), printed as ``final_turn``: where the
+rule takes, the chance of a take by the hand it leaves and what it gains (``take``, a logistic
+curve fitted by maximum likelihood; ``passes`` beside it, the share of draws there), the share
+of takes where the rule draws (``takes``), and of put-downs keeping less than the rule's where
+some card does (``below``), each with the number of final turns it is fitted to.
 
     python benches/fit_expert.py --games 60 --seed 1 --out benches/calibration/expert-model.json
     python benches/fit_expert.py --seats 5 --games 40 --seed 2
 
 ``--prior 22-30`` holds the prior even over those knock scores and fits the slips alone (the
 expert model's prior is chosen by calibration: ``docs/evidence.md``); ``--decisions FILE`` keeps
-the decisions recorded and ``--from-decisions FILE`` fits them again without playing.
+the decisions recorded and ``--from-decisions FILE [FILE ...]`` fits them again without
+playing (several files together: tables of four and five, say).
 """
 
 from __future__ import annotations
@@ -192,12 +194,46 @@ def fit(
     return loglik, prior
 
 
+def fit_take(rows: list[tuple[float, float, bool]]) -> dict[str, float]:
+    """The take curve of a final turn where the rule takes (the core's ``model::TakeCurve``):
+    over ``(now, after, took)`` rows, the chance of a take
+    ``top / (1 + exp(-(bias + per_point * after + per_gain * (after - now))))`` by maximum
+    likelihood."""
+    from scipy.optimize import minimize
+
+    now, after, took = (np.array(col, dtype=float) for col in zip(*rows, strict=True))
+
+    def chance(theta: np.ndarray) -> np.ndarray:
+        bias, per_point, per_gain, logit_top = theta
+        z = bias + per_point * after + per_gain * (after - now)
+        return np.clip(1 / (1 + np.exp(-logit_top)) / (1 + np.exp(-z)), 1e-12, 1 - 1e-12)
+
+    def minus_log_likelihood(theta: np.ndarray) -> float:
+        p = chance(theta)
+        return float(-(took * np.log(p) + (1 - took) * np.log(1 - p)).sum())
+
+    options = {"maxiter": 20_000, "xatol": 1e-6, "fatol": 1e-8}
+    best = minimize(
+        minus_log_likelihood, [-10.0, 0.7, 0.3, 3.0], method="Nelder-Mead", options=options
+    )
+    bias, per_point, per_gain, logit_top = (float(x) for x in best.x)
+    return {
+        "bias": round(bias, 3),
+        "per_point": round(per_point, 3),
+        "per_gain": round(per_gain, 3),
+        "top": round(1 / (1 + np.exp(-logit_top)), 3),
+        "of": len(rows),
+    }
+
+
 def fit_final(rounds: list[list[Decision]], rules: dict[str, object]) -> dict[str, object]:
-    """The final turn's chances (the core's ``model::FinalTurn``), each the share that
-    maximises the likelihood of the final turns recorded: ``passes``, the draws among the final
-    starts where the rule takes; ``takes``, the takes where it draws; ``below``, the put-downs
-    keeping less than the rule's among those where some card does."""
+    """The final turn's chances (the core's ``model::FinalTurn``), fitted to the final turns
+    recorded by maximum likelihood: ``take``, the take curve where the rule takes (``passes``
+    beside it: the share of draws there, one chance for all such turns); ``takes``, the share
+    of takes where it draws; ``below``, the share of put-downs keeping less than the rule's among
+    those where some card does."""
     passes, takes, below = [0, 0], [0, 0], [0, 0]
+    take_rows: list[tuple[float, float, bool]] = []
     for d in (d for r in rounds for d in r if d.final):
         if d.phase == "put_down":
             assert d.new is not None
@@ -213,10 +249,16 @@ def fit_final(rounds: list[list[Decision]], rules: dict[str, object]) -> dict[st
             tally = passes if rule == "take" else takes
             tally[0] += (d.made == "take") != (rule == "take")
             tally[1] += 1
-    return {
+            if rule == "take":
+                assert d.top is not None
+                put = _core.choose_put_down(list(d.hand), d.top, True, rules)
+                after = _core.score([c for c in [*d.hand, d.top] if c != put], rules)
+                take_rows.append((_core.score(list(d.hand), rules), after, d.made == "take"))
+    shares = {
         name: {"share": round(n / max(of, 1), 4), "of": of}
         for name, (n, of) in (("passes", passes), ("takes", takes), ("below", below))
     }
+    return {"take": fit_take(take_rows) if take_rows else None, **shares}
 
 
 def main() -> None:
@@ -227,7 +269,10 @@ def main() -> None:
     ap.add_argument("--out", type=Path)
     ap.add_argument("--decisions", type=Path, help="Also keep the decisions recorded (JSON).")
     ap.add_argument(
-        "--from-decisions", type=Path, help="Fit to decisions kept earlier instead of playing."
+        "--from-decisions",
+        type=Path,
+        nargs="+",
+        help="Fit to decisions kept earlier (one file or more) instead of playing.",
     )
     ap.add_argument(
         "--prior",
@@ -251,9 +296,9 @@ def main() -> None:
         recorders += seats
         print(f"game {g + 1}/{a.games}: {time.monotonic() - started:.0f} s", file=sys.stderr)
     rounds = [r for rec in recorders for r in rec.rounds.values()]
-    if a.from_decisions:
-        kept = json.loads(a.from_decisions.read_text())
-        rounds = [[Decision(**{**d, "hand": tuple(d["hand"])}) for d in r] for r in kept]
+    for path in a.from_decisions or []:
+        kept = json.loads(path.read_text())
+        rounds += [[Decision(**{**d, "hand": tuple(d["hand"])}) for d in r] for r in kept]
     core_rules = rules.round_rules()
     if a.decisions:
         a.decisions.parent.mkdir(parents=True, exist_ok=True)
