@@ -92,6 +92,10 @@ def test_an_experts_low_knock_is_read_by_when_experts_knock() -> None:
     names = ["You", "Ann", "Ben", "Cara"]
     advice = advise(expert, deals=400, playouts=1000, seed=2, max_time=None, names=names)
     assert knocker not in advice.opponent_knocks
+    # After a knock nobody knocks: no other seat's knock score is reported either.
+    others = [m if i in (knocker, state["me"]) else "person" for i, m in enumerate(models)]
+    after = advise({**state, "models": others}, deals=200, playouts=500, seed=2, max_time=None)
+    assert after.opponent_knocks == {}
     read = {r.seat: r for r in reads(expert, names, advice)}[knocker]
     assert read.knocked and read.weighed and read.knock_from() is None
     assert "knocks from about" not in read.line()

@@ -258,6 +258,7 @@ def test_the_read_panel_fits_a_terminal_and_breaks_between_words() -> None:
         np.array([14.0, 21.0, 25.0, 28.0, 31.0] * 20),
         ("QD", "JD", "10D"),
         knocks=np.array([22.0] * 100),
+        weighed=True,
     )
     short = Read(2, "Ann", np.array([20.0] * 10), ())
     for width in (80, 60):
@@ -284,3 +285,22 @@ def test_a_read_whose_middle_is_one_score_says_it_once() -> None:
     assert Read(2, "Ann", np.array([20.0] * 5 + [25.0] * 5), ()).line() == (
         "Ann: 20 to 25 in 8 deals of 10; 27 or more in 0.0%"
     )
+
+
+def test_the_read_panel_says_the_deals_are_weighed_when_a_model_reads_anyone() -> None:
+    """A modelled opponent's deals are weighed by their play even when no knock score is shown
+    (after a knock); only a table of the table's rule is read by deals consistent with it."""
+    from io import StringIO
+
+    from rich.console import Console
+    from thirtyone.terminal.keys import read_panel
+
+    def head(found: list[Read]) -> str:
+        out = StringIO()
+        Console(file=out, width=80, color_system=None).print(read_panel(found, 80))
+        return out.getvalue().splitlines()[1]
+
+    expert = Read(1, "Cara", np.array([17.0, 20.0, 22.0]), (), knocked=True, weighed=True)
+    table = Read(2, "Ann", np.array([20.0] * 10), ())
+    assert "weighed by their play" in head([expert, table])
+    assert "consistent with their play" in head([table])

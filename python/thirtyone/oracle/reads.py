@@ -29,9 +29,9 @@ class Read:
     scores: npt.NDArray[np.float64]
     took: tuple[str, ...]
     #: For an opponent read by a model (a person, the expert: ``models``), the score they knock
-    #: at in each deal; None for a player of the table's rule (who knocks at 27), and for an
-    #: expert who has knocked (the expert's knock is read by when experts knock, not by a knock
-    #: score of their own).
+    #: at in each deal, before anybody knocks (and for a person who knocked: how their knock was
+    #: read); None for a player of the table's rule (who knocks at 27), after a knock, and for
+    #: an expert who knocked (the expert's knock is read by when experts knock).
     knocks: npt.NDArray[np.float64] | None = None
     #: They knocked this round.
     knocked: bool = False

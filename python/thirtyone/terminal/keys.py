@@ -89,7 +89,7 @@ def _show_reads(player: Seat, view: SeatView) -> None:
 def read_panel(found: Sequence[Read], width: int) -> Panel:
     """The ``r`` panel: one entry an opponent, broken between words to fit ``width`` columns
     (the panel's border and padding included), its later lines indented under the name."""
-    head = "weighed by" if any(r.knocks is not None for r in found) else "consistent with"
+    head = "weighed by" if any(r.weighed for r in found) else "consistent with"
     inner = max(width - 4, 20)
     lines = [Text(f"Their hands, in the deals {head} their play:", style="bold")]
     for r in found:

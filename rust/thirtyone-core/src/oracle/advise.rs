@@ -116,16 +116,18 @@ fn opponent_scores(view: &View, deals: &[Deal]) -> Vec<(u8, Vec<Score>)> {
         .collect()
 }
 
-/// The score each modelled opponent knocks at in each deal; not for a knocker whose model reads
-/// the knock by a curve of its own (`model::KnockCurve`): the score drawn for them then says
-/// nothing of the knock they made, and they play no more this round.
+/// The score each modelled opponent knocks at in each deal, where it says something: before
+/// anybody knocks, and for a knocker whose knock was read by that score (a person: it is how
+/// their knock was read). Nobody knocks after a knock, and the expert's knock is read by a curve
+/// of its own (`model::KnockCurve`), the same at every knock score.
 fn opponent_knocks(view: &View, deals: &[Deal]) -> Vec<(u8, Vec<Score>)> {
-    let curve_read = |o: &&Opponent| {
-        view.public.knocker == Some(o.seat) && o.model.params().is_some_and(|p| p.knocks.is_some())
+    let says = |o: &&Opponent| match view.public.knocker {
+        None => true,
+        Some(k) => k == o.seat && o.model.params().is_some_and(|p| p.knocks.is_none()),
     };
     view.opponents
         .iter()
-        .filter(|o| o.model != Model::Table && !curve_read(o))
+        .filter(|o| o.model != Model::Table && says(o))
         .map(|o| {
             let s = o.seat as usize;
             (o.seat, deals.iter().map(|d| d.knock_at[s]).collect())
