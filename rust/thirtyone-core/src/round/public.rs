@@ -62,7 +62,7 @@ pub enum Move {
 }
 
 /// The public state of a round. Seats are numbered 0..seats in turn order.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PublicRound {
     pub rules: RoundRules,
     pub seats: u8,
