@@ -183,15 +183,15 @@ impl<'r, const PROFILES: bool> Profiled<'r, PROFILES> {
             self.round.public.knock();
             return;
         }
+        // Whether the top discard is worth taking is asked first: most often it is not, and
+        // whether it may be taken is then not asked.
         let public = &mut self.round.public;
-        if public.may_take() {
-            let top = public.top;
-            let f = profile.for_card(top);
-            if f.worth_taking() {
-                public.draw_to_put_down(Source::Pile);
-                self.keep(s, profile.goes(f), top);
-                return;
-            }
+        let top = public.top;
+        let f = profile.for_card(top);
+        if f.worth_taking() && public.may_take() {
+            public.draw_to_put_down(Source::Pile);
+            self.keep(s, profile.goes(f), top);
+            return;
         }
         if public.stock_len == 0 {
             public.apply(Move::Decline);
