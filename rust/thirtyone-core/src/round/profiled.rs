@@ -221,7 +221,9 @@ impl<'r, const PROFILES: bool> Profiled<'r, PROFILES> {
         let f = profile.for_card(new);
         if f.goes_back() {
             self.round.hid_31[s] = false;
-            self.round.public.put_down(new, profile.score().is_blitz());
+            self.round
+                .public
+                .put_down_from_start(new, profile.score().is_blitz());
         } else {
             self.keep(s, profile.goes(f), new);
         }
@@ -281,7 +283,9 @@ impl<'r, const PROFILES: bool> Profiled<'r, PROFILES> {
         self.hands.words[seat] = left;
         self.hands.profiles[seat] = p;
         self.round.hid_31[seat] = false;
-        self.round.public.put_down(gone, p.score().is_blitz());
+        self.round
+            .public
+            .put_down_from_start(gone, p.score().is_blitz());
     }
 }
 

@@ -70,7 +70,7 @@ impl<const PROFILES: bool> Profiled<'_, PROFILES> {
                     after >= TAKE_FROM
                 };
                 if takes || stock_empty {
-                    self.round.public.draw(Source::Pile);
+                    self.round.public.draw_to_put_down(Source::Pile);
                     self.read_put_down(s, top, true);
                     return;
                 }
@@ -81,7 +81,7 @@ impl<const PROFILES: bool> Profiled<'_, PROFILES> {
             return;
         }
         let new = self.round.pop_stock(Some(draws));
-        self.round.public.draw(Source::Stock);
+        self.round.public.draw_to_put_down(Source::Stock);
         self.read_put_down(s, new, false);
     }
 
@@ -146,7 +146,9 @@ impl<const PROFILES: bool> Profiled<'_, PROFILES> {
         };
         if chosen.back {
             self.round.hid_31[seat] = false;
-            self.round.public.put_down(new, profile.score().is_blitz());
+            self.round
+                .public
+                .put_down_from_start(new, profile.score().is_blitz());
         } else {
             self.put_down(seat, chosen.left, chosen.gone);
         }

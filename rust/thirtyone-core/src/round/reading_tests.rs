@@ -38,7 +38,7 @@ fn read_turn(round: &mut Round) {
         // random), then the reading player's put-down.
         let s = usize::from(me);
         let new = turns.round.pop_stock(None);
-        turns.round.public.draw(Source::Stock);
+        turns.round.public.draw_to_put_down(Source::Stock);
         turns.read_put_down(s, new, false);
     }
     turns.settle();
