@@ -295,6 +295,31 @@ impl<'a> Playouts<'a> {
         }
     }
 
+    /// The outcome of a knock by you now, at your turn in `turns` (the thresholds newly
+    /// reached), played on a copy of the round. Kept out of the sweep's loop (not inlined), which
+    /// branches off here at few of its turns: the loop of every turn is compiled with the
+    /// registers to itself.
+    #[inline(never)]
+    fn knock_branch<const P: bool, const READS: bool>(
+        &self,
+        turns: &Profiled<'_, P>,
+        draws: &mut Draws,
+        knock_at: &KnockAt,
+    ) -> Outcome {
+        // The knock is your turn by the rule at these thresholds: it is legal here. The
+        // copy's hands are written back at its end (`finish`); a debug build's check of the
+        // knock reads them before.
+        let mut copy = turns.round().clone();
+        let branch = &mut turns.branch(&mut copy);
+        #[cfg(debug_assertions)]
+        branch.settle();
+        branch.round_mut().apply_legal(crate::round::Action::Knock);
+        #[cfg(feature = "count-turns")]
+        crate::round::turn_count::add();
+        self.finish::<P, READS>(branch, draws, Score::NEVER, knock_at);
+        self.outcome(branch.round())
+    }
+
     /// The shared trajectory: outcomes for every threshold and for never.
     #[inline(always)]
     fn sweep<const P: bool, const READS: bool>(
@@ -312,18 +337,8 @@ impl<'a> Playouts<'a> {
                 let upto = usize::from(self.reached_by[usize::from(turns.score(me).halves())]);
                 // (`may_knock` is false unless the turn is at its start.)
                 if upto > reached && turns.may_knock() {
-                    // The knock is your turn by the rule at these thresholds: it is legal here.
-                    // The copy's hands are written back at its end (`finish`); a debug build's
-                    // check of the knock reads them before.
-                    let mut copy = turns.round().clone();
-                    let branch = &mut turns.branch(&mut copy);
-                    #[cfg(debug_assertions)]
-                    branch.settle();
-                    branch.round_mut().apply_legal(crate::round::Action::Knock);
-                    #[cfg(feature = "count-turns")]
-                    crate::round::turn_count::add();
-                    self.finish::<P, READS>(branch, draws, Score::NEVER, knock_at);
-                    out.set(reached..upto, self.outcome(branch.round()));
+                    let o = self.knock_branch::<P, READS>(turns, draws, knock_at);
+                    out.set(reached..upto, o);
                     reached = upto;
                 }
                 Score::NEVER
