@@ -223,7 +223,7 @@ impl<'r, const PROFILES: bool> Profiled<'r, PROFILES> {
             self.round.hid_31[s] = false;
             self.round
                 .public
-                .put_down_from_start(new, profile.score().is_blitz());
+                .put_down_from_start(s, new, profile.score().is_blitz());
         } else {
             self.keep(s, profile.goes(f), new);
         }
@@ -285,7 +285,7 @@ impl<'r, const PROFILES: bool> Profiled<'r, PROFILES> {
         self.round.hid_31[seat] = false;
         self.round
             .public
-            .put_down_from_start(gone, p.score().is_blitz());
+            .put_down_from_start(seat, gone, p.score().is_blitz());
     }
 }
 

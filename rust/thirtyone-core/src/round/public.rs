@@ -260,18 +260,20 @@ impl PublicRound {
     #[inline(always)]
     pub(crate) fn put_down(&mut self, card: Card, shows_31: bool) {
         self.stage = Stage::Start;
-        self.put_down_from_start(card, shows_31);
+        self.put_down_from_start(usize::from(self.to_move), card, shows_31);
     }
 
-    /// [`PublicRound::put_down`] after [`PublicRound::draw_to_put_down`] (the profiled turns):
-    /// the stage is still the turn's start, and is not written again.
+    /// [`PublicRound::put_down`] after [`PublicRound::draw_to_put_down`] (the profiled turns)
+    /// by the player at `s`, the player to move (whose seat the caller holds: it is not read
+    /// again): the stage is still the turn's start, and is not written again.
     #[inline(always)]
-    pub(crate) fn put_down_from_start(&mut self, card: Card, shows_31: bool) {
+    pub(crate) fn put_down_from_start(&mut self, s: usize, card: Card, shows_31: bool) {
         debug_assert!(matches!(self.stage, Stage::Start));
-        let seat = self.to_move;
+        debug_assert_eq!(s, usize::from(self.to_move));
+        let seat = s as u8;
         self.top = card;
         self.top_by = Some(seat);
-        self.put_downs[seat as usize].insert(card);
+        self.put_downs[s].insert(card);
         self.turns_played += 1;
         if shows_31 {
             self.showed_31[seat as usize] = true;
