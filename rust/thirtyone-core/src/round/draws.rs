@@ -16,23 +16,22 @@ use crate::hand::Card;
 #[cfg(test)]
 use crate::hand::CardSet;
 
-/// The draws of one playout: the cards drawn so far in the order drawn, and the stock they
-/// leave with the stream that draws the next.
+/// The draws of one playout: the cards drawn so far, by the size of the stock each was drawn
+/// from, and the stock they leave with the stream that draws the next.
 #[derive(Clone, Debug)]
 pub(crate) struct Draws {
     /// The stream as it was before the first draw (whose draws these are).
     seed: Rng,
     /// The stream that makes the next draw.
     rng: Rng,
-    /// The cards not drawn yet (the first `size - drawn` slots), in no order. 256 slots, so
-    /// that a slot indexed by a byte needs no bounds check.
+    /// The cards not drawn yet (the first `left` slots), in no order. 256 slots, so that a
+    /// slot indexed by a byte needs no bounds check.
     rest: [Card; 256],
-    /// The cards drawn, in the order drawn (the first `drawn` slots; 256 as `rest`).
+    /// The cards drawn, each in the slot of the stock's size it was drawn from (the slots
+    /// above `left`, up to the stock's size before the first draw; 256 as `rest`).
     order: [Card; 256],
-    /// How many cards have been drawn.
-    drawn: u8,
-    /// The stock's size before the first draw.
-    size: u8,
+    /// How many cards have not been drawn yet.
+    left: u8,
     /// The draws are of the round set out now (false after [`Draws::stale`]).
     current: bool,
 }
@@ -45,8 +44,7 @@ impl Draws {
             rng: rng.clone(),
             rest: [Card::from_index(0); 256],
             order: [Card::from_index(0); 256],
-            drawn: 0,
-            size: 0,
+            left: 0,
             current: false,
         };
         draws.begin(round, rng);
@@ -70,8 +68,7 @@ impl Draws {
         self.seed = rng.clone();
         self.rng = rng.clone();
         self.rest[..STOCK_SLOTS].copy_from_slice(&round.stock);
-        self.drawn = 0;
-        self.size = round.public.stock_len;
+        self.left = round.public.stock_len;
         self.current = true;
     }
 
@@ -79,9 +76,8 @@ impl Draws {
     /// trajectory), or a random card of those left, made now.
     #[inline(always)]
     pub(crate) fn next(&mut self, stock_len: u8) -> Card {
-        let k = self.size.wrapping_sub(stock_len);
-        if k < self.drawn {
-            self.order[usize::from(k)]
+        if stock_len > self.left {
+            self.order[usize::from(stock_len)]
         } else {
             self.draw(stock_len)
         }
@@ -92,21 +88,21 @@ impl Draws {
     /// the call cost about one instruction per table-rule turn more.
     #[inline(always)]
     fn draw(&mut self, stock_len: u8) -> Card {
-        debug_assert_eq!(self.size - stock_len, self.drawn);
+        debug_assert_eq!(stock_len, self.left);
         debug_assert!(stock_len > 0);
         // Below `stock_len`, so a byte.
         let j = usize::from(self.rng.below(u32::from(stock_len)) as u8);
         let card = self.rest[j];
         self.rest[j] = self.rest[usize::from(stock_len - 1)];
-        self.order[usize::from(self.drawn)] = card;
-        self.drawn += 1;
+        self.order[usize::from(stock_len)] = card;
+        self.left -= 1;
         card
     }
 
     /// The cards not drawn yet.
     #[cfg(test)]
     pub(crate) fn stock_cards(&self) -> CardSet {
-        self.rest[..usize::from(self.size - self.drawn)]
+        self.rest[..usize::from(self.left)]
             .iter()
             .copied()
             .collect()
@@ -159,7 +155,7 @@ mod tests {
             // Another stream starts again.
             let other = Rng::stream(8, 1, game + 1000);
             draws.begin(&round, &other);
-            assert_eq!(draws.drawn, 0);
+            assert_eq!(draws.left, len);
             assert_eq!(draws.stock_cards(), round.stock_cards());
         }
     }
