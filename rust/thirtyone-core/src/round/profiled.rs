@@ -223,7 +223,7 @@ impl<'r, const PROFILES: bool> Profiled<'r, PROFILES> {
             self.round.hid_31[s] = false;
             self.round
                 .public
-                .put_down_from_start(s, new, profile.score().is_blitz());
+                .put_down_from_start(s, new, profile.is_31());
         } else {
             self.keep(s, profile.goes(f), new);
         }
@@ -283,9 +283,7 @@ impl<'r, const PROFILES: bool> Profiled<'r, PROFILES> {
         self.hands.words[seat] = left;
         self.hands.profiles[seat] = p;
         self.round.hid_31[seat] = false;
-        self.round
-            .public
-            .put_down_from_start(seat, gone, p.score().is_blitz());
+        self.round.public.put_down_from_start(seat, gone, p.is_31());
     }
 }
 

@@ -148,7 +148,7 @@ impl<const PROFILES: bool> Profiled<'_, PROFILES> {
             self.round.hid_31[seat] = false;
             self.round
                 .public
-                .put_down_from_start(seat, new, profile.score().is_blitz());
+                .put_down_from_start(seat, new, profile.is_31());
         } else {
             self.put_down(seat, chosen.left, chosen.gone);
         }
