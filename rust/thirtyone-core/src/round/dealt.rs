@@ -36,7 +36,9 @@ pub struct Round {
     /// store in a playout's turn.
     pub(super) hands: [u32; MAX_SEATS],
     /// The stock, its top card last (the first `public.stock_len` slots are in play; a draw's
-    /// index is capped at the last slot, so that it needs no bounds check).
+    /// index is capped at the last slot, so that it needs no bounds check). A playout's round
+    /// keeps its stock as it was set out: its draws, at random, are the playout's
+    /// (`super::draws::Draws`), which hold the cards left.
     pub(crate) stock: [Card; STOCK_SLOTS],
     /// The fourth card of the player to move while they put one down.
     pub(crate) drawn: Card,
