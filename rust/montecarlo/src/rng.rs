@@ -2,7 +2,7 @@
 //! (seed, purpose, task), so that results never depend on the number of threads.
 
 /// A small, fast generator (xoshiro256++).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Rng {
     s: [u64; 4],
 }

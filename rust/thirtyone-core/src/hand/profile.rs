@@ -33,7 +33,8 @@ use super::{Card, Score};
 /// The number of three-card hands.
 pub(crate) const HANDS: usize = 22_100;
 
-/// A hand's profile. Bits 0–5: the hand's score in half points. Bits 8–9: the place (0–2, in
+/// A hand's profile. Bits 0–5: the hand's score in half points; bit 6: the hand is a 31 (one
+/// test where its score would take two). Bits 8–9: the place (0–2, in
 /// the hand sorted by card index) of the card that goes when every choice keeps the score
 /// (`tied`); bits 10–11: the one that goes when the new card is below its suit's gap and kept
 /// (`below`). From bit 16, twelve bits for each suit: the gap (bits 0–3, at most 15: the new card
@@ -70,6 +71,12 @@ impl Profile {
     #[inline(always)]
     pub(crate) fn score(self) -> Score {
         Score((self.0 & 63) as u8)
+    }
+
+    /// The hand is a 31 ([`Score::is_blitz`] of its score).
+    #[inline(always)]
+    pub(crate) fn is_31(self) -> bool {
+        self.0 & 64 != 0
     }
 
     /// What the profile says about `card`.
@@ -230,7 +237,8 @@ fn profile_of(hand: [Card; 3]) -> Profile {
         .map(value)
         .min()
         .unwrap_or(15);
-    let mut word = u64::from(now as u8 * 2) | (tied << 8) | (below << 10);
+    let thirty_one = u64::from(now == 31) << 6;
+    let mut word = u64::from(now as u8 * 2) | thirty_one | (tied << 8) | (below << 10);
     for s in 0..4u8 {
         let mine = in_suit(s);
         let (gap, back, goes) = if mine == 0b111 {
@@ -272,6 +280,7 @@ mod tests {
             let p = profiles[index(word)];
             let now = table.score(hand);
             assert_eq!(p.score(), now, "{hand:?}");
+            assert_eq!(p.is_31(), now.is_blitz(), "{hand:?}");
             for new in Card::all().filter(|x| !hand.contains(x)) {
                 let f = p.for_card(new);
                 // Taken from the pile.

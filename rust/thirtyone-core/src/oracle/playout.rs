@@ -8,6 +8,7 @@
 //! thresholds newly reached branch off (a copy of the round knocks and plays its final turns) and
 //! the trajectory goes on without knocking.
 
+use std::cell::RefCell;
 use std::sync::Arc;
 
 use montecarlo::{to_fixed, Outcome, Outcomes, Rng, Simulator};
@@ -17,7 +18,7 @@ use crate::game::round_outcomes::RoundResult;
 use crate::hand::profile::{profiles, Profiles};
 use crate::hand::{Card, Score};
 use crate::inference::Deal;
-use crate::round::{set_sorted_hands, Hands, Profiled, Round};
+use crate::round::{set_sorted_hands, Draws, Hands, Profiled, Round};
 use crate::rules::MAX_SEATS;
 use crate::view::View;
 
@@ -36,12 +37,15 @@ pub struct Kept {
 }
 
 /// A deal's round as it stands, its stock not yet in any order, with the score each opponent
-/// knocks at and the hands as the profiled turns read them.
+/// knocks at, the hands as the profiled turns read them, and the playout's stock draws, made
+/// by its first trajectory to reach each and read back by the others (`Draws`; set out again
+/// for each playout, and apart from the round, which its trajectories copy).
 #[derive(Clone, Debug)]
 pub struct Dealt {
     round: Round,
     knock_at: KnockAt,
     hands: Hands,
+    draws: RefCell<Draws>,
 }
 
 /// One of your options.
@@ -152,20 +156,20 @@ impl<'a> Playouts<'a> {
         self.take_put_downs[variant]
     }
 
-    /// Your move for one put-down variant of a choice (the Oracle offers only legal ones); `rng`
-    /// orders the stock's draws (see `Round::pop_stock`). A draw and a take are played on the
-    /// profiled hands; the others on the round, your hand then read again.
+    /// Your move for one put-down variant of a choice (the Oracle offers only legal ones); a
+    /// stock draw is the playout's next of `draws` (see `Round::pop_stock`). A draw and a take
+    /// are played on the profiled hands; the others on the round, your hand then read again.
     #[inline(always)]
     fn play_choice<const P: bool>(
         &self,
         turns: &mut Profiled<'_, P>,
-        rng: &mut Rng,
+        draws: &mut Draws,
         choice: &Choice,
         variant: usize,
     ) {
         use crate::round::Action;
         let action = match *choice {
-            Choice::Draw => return turns.draw_by_rule(rng),
+            Choice::Draw => return turns.draw_by_rule(draws),
             Choice::Take => return turns.take_putting_down(self.take_put_downs[variant]),
             Choice::Knock => Action::Knock,
             Choice::Discard(c) => Action::PutDown(c),
@@ -208,12 +212,12 @@ impl<'a> Playouts<'a> {
     }
 
     /// Play to the end: everyone else by the table's rule knocking at `knock_at`, you at
-    /// `my_knock_at`; `rng` orders the stock's draws.
+    /// `my_knock_at`; the stock's draws are the playout's `draws`.
     #[inline(always)]
     fn finish<const P: bool, const READS: bool>(
         &self,
         turns: &mut Profiled<'_, P>,
-        mut rng: Rng,
+        draws: &mut Draws,
         my_knock_at: Score,
         knock_at: &KnockAt,
     ) {
@@ -221,7 +225,7 @@ impl<'a> Playouts<'a> {
         k[usize::from(self.view.me)] = my_knock_at;
         while !turns.round().is_over() {
             let to_move = usize::from(turns.round().to_move());
-            self.turn::<P, READS>(turns, k[to_move], to_move, &mut rng);
+            self.turn::<P, READS>(turns, k[to_move], to_move, draws);
         }
         turns.settle();
     }
@@ -234,12 +238,12 @@ impl<'a> Playouts<'a> {
         turns: &mut Profiled<'_, P>,
         knock_at: Score,
         to_move: usize,
-        rng: &mut Rng,
+        draws: &mut Draws,
     ) {
         if READS && self.reading[to_move] {
-            turns.reading_turn(knock_at, rng);
+            turns.reading_turn(knock_at, draws);
         } else {
-            turns.turn(knock_at, rng);
+            turns.turn(knock_at, draws);
         }
     }
 
@@ -251,22 +255,22 @@ impl<'a> Playouts<'a> {
         &self,
         round: &mut Round,
         start: &Dealt,
-        mut rng: Rng,
+        draws: &mut Draws,
         (choice, v): (&Choice, usize),
         out: &mut Outcomes<'_>,
     ) {
         let (hands, all, at) = (&start.hands, self.profiles, &start.knock_at);
         if !round.turn_rule().is_standard() {
             let turns = &mut Profiled::<false>::new(round, hands, all);
-            self.play_choice(turns, &mut rng, choice, v);
-            self.play_on::<false, false>(turns, rng, (choice, v), at, out);
+            self.play_choice(turns, draws, choice, v);
+            self.play_on::<false, false>(turns, draws, (choice, v), at, out);
         } else {
             let turns = &mut Profiled::<true>::new(round, hands, all);
-            self.play_choice(turns, &mut rng, choice, v);
+            self.play_choice(turns, draws, choice, v);
             if self.reads {
-                self.play_on::<true, true>(turns, rng, (choice, v), at, out);
+                self.play_on::<true, true>(turns, draws, (choice, v), at, out);
             } else {
-                self.play_on::<true, false>(turns, rng, (choice, v), at, out);
+                self.play_on::<true, false>(turns, draws, (choice, v), at, out);
             }
         }
     }
@@ -276,7 +280,7 @@ impl<'a> Playouts<'a> {
     fn play_on<const P: bool, const READS: bool>(
         &self,
         turns: &mut Profiled<'_, P>,
-        rng: Rng,
+        draws: &mut Draws,
         (choice, v): (&Choice, usize),
         knock_at: &KnockAt,
         out: &mut Outcomes<'_>,
@@ -284,11 +288,36 @@ impl<'a> Playouts<'a> {
         let per = self.per_variant(choice);
         let mut part = out.part(v * per..(v + 1) * per);
         if self.sweeps(choice) {
-            self.sweep::<P, READS>(turns, rng, knock_at, &mut part);
+            self.sweep::<P, READS>(turns, draws, knock_at, &mut part);
         } else {
-            self.finish::<P, READS>(turns, rng, Score::NEVER, knock_at);
+            self.finish::<P, READS>(turns, draws, Score::NEVER, knock_at);
             part.set(0..1, self.outcome(turns.round()));
         }
+    }
+
+    /// The outcome of a knock by you now, at your turn in `turns` (the thresholds newly
+    /// reached), played on a copy of the round. Kept out of the sweep's loop (not inlined), which
+    /// branches off here at few of its turns: the loop of every turn is compiled with the
+    /// registers to itself.
+    #[inline(never)]
+    fn knock_branch<const P: bool, const READS: bool>(
+        &self,
+        turns: &Profiled<'_, P>,
+        draws: &mut Draws,
+        knock_at: &KnockAt,
+    ) -> Outcome {
+        // The knock is your turn by the rule at these thresholds: it is legal here. The
+        // copy's hands are written back at its end (`finish`); a debug build's check of the
+        // knock reads them before.
+        let mut copy = turns.round().clone();
+        let branch = &mut turns.branch(&mut copy);
+        #[cfg(debug_assertions)]
+        branch.settle();
+        branch.round_mut().apply_legal(crate::round::Action::Knock);
+        #[cfg(feature = "count-turns")]
+        crate::round::turn_count::add();
+        self.finish::<P, READS>(branch, draws, Score::NEVER, knock_at);
+        self.outcome(branch.round())
     }
 
     /// The shared trajectory: outcomes for every threshold and for never.
@@ -296,7 +325,7 @@ impl<'a> Playouts<'a> {
     fn sweep<const P: bool, const READS: bool>(
         &self,
         turns: &mut Profiled<'_, P>,
-        mut rng: Rng,
+        draws: &mut Draws,
         knock_at: &KnockAt,
         out: &mut Outcomes<'_>,
     ) {
@@ -308,25 +337,15 @@ impl<'a> Playouts<'a> {
                 let upto = usize::from(self.reached_by[usize::from(turns.score(me).halves())]);
                 // (`may_knock` is false unless the turn is at its start.)
                 if upto > reached && turns.may_knock() {
-                    // The knock is your turn by the rule at these thresholds: it is legal here.
-                    // The copy's hands are written back at its end (`finish`); a debug build's
-                    // check of the knock reads them before.
-                    let mut copy = turns.round().clone();
-                    let branch = &mut turns.branch(&mut copy);
-                    #[cfg(debug_assertions)]
-                    branch.settle();
-                    branch.round_mut().apply_legal(crate::round::Action::Knock);
-                    #[cfg(feature = "count-turns")]
-                    crate::round::turn_count::add();
-                    self.finish::<P, READS>(branch, rng.clone(), Score::NEVER, knock_at);
-                    out.set(reached..upto, self.outcome(branch.round()));
+                    let o = self.knock_branch::<P, READS>(turns, draws, knock_at);
+                    out.set(reached..upto, o);
                     reached = upto;
                 }
                 Score::NEVER
             } else {
                 knock_at[usize::from(to_move)]
             };
-            self.turn::<P, READS>(turns, knock_at, usize::from(to_move), &mut rng);
+            self.turn::<P, READS>(turns, knock_at, usize::from(to_move), draws);
         }
         turns.settle();
         let o = self.outcome(turns.round());
@@ -384,6 +403,7 @@ impl Simulator for Playouts<'_> {
                 hands.read(&self.table, me, self.profiles);
             }
             Dealt {
+                draws: RefCell::new(Draws::new(&self.table, &Rng::stream(0, 0, 0))),
                 round: self.table.clone(),
                 knock_at: kept.knock_at,
                 hands,
@@ -396,15 +416,19 @@ impl Simulator for Playouts<'_> {
             dealt.round.set_hands(&kept.hands, me, unseen);
         }
         dealt.knock_at = kept.knock_at;
+        dealt.draws.get_mut().stale();
         dealt
     }
 
-    /// Every variant starts from the same stock order (`rng` as it is: the caller's stream is
-    /// not advanced).
+    /// Every variant draws the same stock order (`rng` as it is: the caller's stream is not
+    /// advanced), made by the first trajectory of the playout to reach each draw (the choices
+    /// of a playout come with the same stream: see `Draws`).
     fn playout(&self, start: &Dealt, choice: &Choice, rng: &mut Rng, out: &mut Outcomes<'_>) {
+        let draws = &mut *start.draws.borrow_mut();
+        draws.begin(&start.round, rng);
         for v in 0..self.variants(choice) {
             let round = &mut start.round.clone();
-            self.play_variant(round, start, rng.clone(), (choice, v), out);
+            self.play_variant(round, start, draws, (choice, v), out);
         }
     }
 
@@ -416,7 +440,8 @@ impl Simulator for Playouts<'_> {
         rng: &mut Rng,
     ) -> Outcome {
         let mut round = start.round.clone();
-        let mut rng = rng.clone();
+        let draws = &mut *start.draws.borrow_mut();
+        draws.begin(&start.round, rng);
         let per = self.per_variant(choice);
         let (v, t) = (policy / per, policy % per);
         let knock_at = if self.sweeps(choice) {
@@ -427,16 +452,16 @@ impl Simulator for Playouts<'_> {
         let (hands, all) = (&start.hands, self.profiles);
         if round.turn_rule().is_standard() {
             let turns = &mut Profiled::<true>::new(&mut round, hands, all);
-            self.play_choice(turns, &mut rng, choice, v);
+            self.play_choice(turns, draws, choice, v);
             if self.reads {
-                self.finish::<true, true>(turns, rng, knock_at, &start.knock_at);
+                self.finish::<true, true>(turns, draws, knock_at, &start.knock_at);
             } else {
-                self.finish::<true, false>(turns, rng, knock_at, &start.knock_at);
+                self.finish::<true, false>(turns, draws, knock_at, &start.knock_at);
             }
         } else {
             let turns = &mut Profiled::<false>::new(&mut round, hands, all);
-            self.play_choice(turns, &mut rng, choice, v);
-            self.finish::<false, false>(turns, rng, knock_at, &start.knock_at);
+            self.play_choice(turns, draws, choice, v);
+            self.finish::<false, false>(turns, draws, knock_at, &start.knock_at);
         }
         self.outcome(&round)
     }

@@ -1,7 +1,7 @@
 //! The actions of the player to move: which are legal now, why one is not (the table's reason,
 //! or the hand's), and what each does, through the public round's one transition function.
 
-use montecarlo::Rng;
+use super::draws::Draws;
 
 use super::dealt::{word, STOCK_SLOTS};
 use super::public::{Move, Source, Stage};
@@ -188,21 +188,15 @@ impl Round {
     }
 
     /// Take the top card of the stock. In a playout (`shuffle` given) the stock is in no
-    /// particular order and the draw picks a random card of it: a shuffle done one draw at a
-    /// time. (The stream is the caller's local, so that its state can stay in registers.)
+    /// particular order and the draw is the playout's next ([`Draws::next`]: a random card of
+    /// the stock, made once for all the playout's trajectories); the round's own stock is then
+    /// left as it was set out, the cards left being the draws'.
     #[inline(always)]
-    pub(super) fn pop_stock(&mut self, shuffle: Option<&mut Rng>) -> Card {
+    pub(super) fn pop_stock(&mut self, shuffle: Option<&mut Draws>) -> Card {
         let len = self.public.stock_len;
-        let last = (len as usize - 1).min(STOCK_SLOTS - 1);
         match shuffle {
-            Some(rng) => {
-                // The card at a random slot is drawn; the top card takes its slot.
-                let j = (rng.below(len as u32) as usize).min(STOCK_SLOTS - 1);
-                let card = self.stock[j];
-                self.stock[j] = self.stock[last];
-                card
-            }
-            None => self.stock[last],
+            Some(draws) => draws.next(len),
+            None => self.stock[(len as usize - 1).min(STOCK_SLOTS - 1)],
         }
     }
 

@@ -29,14 +29,16 @@ pub enum Phase {
 
 /// A dealt round: the [`PublicRound`] plus what the table does not see — every hand, the
 /// stock's order, the card just drawn and the 31s kept hidden.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Round {
     pub(crate) public: PublicRound,
     /// Each seat's hand as one word, its three cards' bytes and a zero (`word`): one load and one
     /// store in a playout's turn.
     pub(super) hands: [u32; MAX_SEATS],
     /// The stock, its top card last (the first `public.stock_len` slots are in play; a draw's
-    /// index is capped at the last slot, so that it needs no bounds check).
+    /// index is capped at the last slot, so that it needs no bounds check). A playout's round
+    /// keeps its stock as it was set out: its draws, at random, are the playout's
+    /// (`super::draws::Draws`), which hold the cards left.
     pub(crate) stock: [Card; STOCK_SLOTS],
     /// The fourth card of the player to move while they put one down.
     pub(crate) drawn: Card,
@@ -46,24 +48,6 @@ pub struct Round {
     pub(crate) scores: [Score; MAX_SEATS],
     /// How this table scores a hand (looked up once, not every turn).
     pub(super) score_table: ScoreTable,
-}
-
-/// Field by field: with a derived clone the sweep's copy of a round (at each of its branches)
-/// is one call to the C library's `memcpy`; written out, the compiler copies it inline, and the
-/// 14 benchmark positions took 0.963 of the time (two threads, best of 11; `docs/evidence.md`).
-impl Clone for Round {
-    #[inline(always)]
-    fn clone(&self) -> Round {
-        Round {
-            public: self.public.clone(),
-            hands: self.hands,
-            stock: self.stock,
-            drawn: self.drawn,
-            hid_31: self.hid_31,
-            scores: self.scores,
-            score_table: self.score_table,
-        }
-    }
 }
 
 impl Round {
@@ -124,7 +108,7 @@ impl Round {
     ) -> Round {
         let score_table = public.rules.scoring.table();
         Round {
-            public: public.clone(),
+            public: *public,
             scores: scores_with(score_table, public.seats, &hands),
             score_table,
             hands: padded(&hands),

@@ -2,7 +2,8 @@
 //! transition function every player sees (`public`); a dealt round, that state plus the hands, the
 //! stock and the hidden 31s (`dealt`); the actions of the player to move, with every private check
 //! (`actions`); a whole turn by the table's decision rule (`rule_turn`); the playouts' hot path,
-//! the same turns read from the hands' profiles (`profiled`); and what an ended round costs each
+//! the same turns read from the hands' profiles (`profiled`), with a playout's stock draws made once
+//! for all its trajectories (`draws`); and what an ended round costs each
 //! seat (`costs`). The game, the views, the inference and the playouts all go through it. This
 //! room may use [`crate::rules`], [`crate::hand`], [`crate::error`] and the engine's random
 //! streams.
@@ -10,6 +11,7 @@
 mod actions;
 mod costs;
 mod dealt;
+mod draws;
 mod profiled;
 mod public;
 mod reading;
@@ -17,6 +19,7 @@ mod rule_turn;
 
 pub use actions::Action;
 pub use dealt::{Phase, Round};
+pub(crate) use draws::Draws;
 #[cfg(test)]
 pub(crate) use profiled::hands_of;
 pub(crate) use profiled::{set_sorted_hands, Hands, Profiled};

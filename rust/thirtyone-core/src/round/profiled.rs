@@ -5,9 +5,8 @@
 //! [`Profiled::settle`]. A test plays rounds both ways and compares them after every turn. Under
 //! scoring options the round's own rule turn is played.
 
-use montecarlo::Rng;
-
 use super::dealt::word;
+use super::draws::Draws;
 use super::public::{knock_limits_allow_with, Move, Source, Stage};
 use super::{Round, TurnRule};
 use crate::hand::profile::{self, Profile, Profiles};
@@ -167,16 +166,16 @@ impl<'r, const PROFILES: bool> Profiled<'r, PROFILES> {
     }
 
     /// [`Round::play_rule_turn`]: the whole turn of the player to move, knocking at `knock_at`
-    /// or more; a stock draw takes a random card of the stock with `rng`, as a playout's does.
+    /// or more; a stock draw is the playout's next of `draws`.
     #[inline(always)]
-    pub(crate) fn turn(&mut self, knock_at: Score, rng: &mut Rng) {
+    pub(crate) fn turn(&mut self, knock_at: Score, draws: &mut Draws) {
         if !PROFILES {
             let rule = TurnRule::Scored(self.round.score_table);
-            self.round.rule_turn_by(knock_at, Some(rng), rule);
+            self.round.rule_turn_by(knock_at, Some(draws), rule);
             return;
         }
         if !matches!(self.round.public.stage, Stage::Start) {
-            return self.turn_elsewhere(knock_at, rng);
+            return self.turn_elsewhere(knock_at, draws);
         }
         let (seat, profile) = self.starting();
         let (s, now) = (usize::from(seat), profile.score());
@@ -184,53 +183,56 @@ impl<'r, const PROFILES: bool> Profiled<'r, PROFILES> {
             self.round.public.knock();
             return;
         }
+        // Whether the top discard is worth taking is asked first: most often it is not, and
+        // whether it may be taken is then not asked.
         let public = &mut self.round.public;
-        if public.may_take() {
-            let top = public.top;
-            let f = profile.for_card(top);
-            if f.worth_taking() {
-                public.draw_to_put_down(Source::Pile);
-                self.keep(s, profile.goes(f), top);
-                return;
-            }
+        let top = public.top;
+        let f = profile.for_card(top);
+        if f.worth_taking() && public.may_take() {
+            public.draw_to_put_down(Source::Pile);
+            self.keep(s, profile.goes(f), top);
+            return;
         }
         if public.stock_len == 0 {
             public.apply(Move::Decline);
             return;
         }
-        self.draw_with(s, profile, rng);
+        self.draw_with(s, profile, draws);
     }
 
     /// [`Round::draw_by_rule`]: the player to move draws from the stock and puts a card down by
     /// the table's rule (with profiles: [`Profiled::draw_with`]).
     #[inline(always)]
-    pub(crate) fn draw_by_rule(&mut self, rng: &mut Rng) {
+    pub(crate) fn draw_by_rule(&mut self, draws: &mut Draws) {
         if !PROFILES {
-            self.round.draw_by_rule(Some(rng));
+            self.round.draw_by_rule(Some(draws));
             return;
         }
         let seat = usize::from(self.round.public.to_move);
-        self.draw_with(seat, self.hands.profiles[seat], rng);
+        self.draw_with(seat, self.hands.profiles[seat], draws);
     }
 
     /// The player at `seat` (to move), whose hand's profile is `profile`, draws from the stock
     /// and puts a card down by the table's rule.
     #[inline(always)]
-    fn draw_with(&mut self, s: usize, profile: Profile, rng: &mut Rng) {
-        let new = self.round.pop_stock(Some(rng));
+    fn draw_with(&mut self, s: usize, profile: Profile, draws: &mut Draws) {
+        let new = self.round.pop_stock(Some(draws));
         self.round.public.draw_to_put_down(Source::Stock);
         let f = profile.for_card(new);
         if f.goes_back() {
             self.round.hid_31[s] = false;
-            self.round.public.put_down(new, profile.score().is_blitz());
+            self.round
+                .public
+                .put_down_from_start(s, new, profile.is_31());
         } else {
             self.keep(s, profile.goes(f), new);
         }
     }
 
     /// [`Round::take_putting_down`]: the player to move takes the top discard and puts `card`
-    /// down (a card of their hand: legal, which a debug build checks).
-    #[inline]
+    /// down (a card of their hand: legal, which a debug build checks). Inlined into the
+    /// playouts (a call of its own cost about half an instruction per table-rule turn more).
+    #[inline(always)]
     pub(crate) fn take_putting_down(&mut self, card: Card) {
         if !PROFILES {
             self.round.take_putting_down(card);
@@ -262,9 +264,9 @@ impl<'r, const PROFILES: bool> Profiled<'r, PROFILES> {
     /// the round's own.
     #[cold]
     #[inline(never)]
-    fn turn_elsewhere(&mut self, knock_at: Score, rng: &mut Rng) {
+    fn turn_elsewhere(&mut self, knock_at: Score, draws: &mut Draws) {
         self.settle();
-        self.round.rule_turn(knock_at, Some(rng));
+        self.round.rule_turn(knock_at, Some(draws));
         self.hands = Hands::of(self.round, self.all);
     }
 
@@ -282,7 +284,7 @@ impl<'r, const PROFILES: bool> Profiled<'r, PROFILES> {
         self.hands.words[seat] = left;
         self.hands.profiles[seat] = p;
         self.round.hid_31[seat] = false;
-        self.round.public.put_down(gone, p.score().is_blitz());
+        self.round.public.put_down_from_start(seat, gone, p.is_31());
     }
 }
 
@@ -324,6 +326,7 @@ pub(crate) fn hands_of(round: &Round, all: &'static Profiles) -> Hands {
 pub(super) mod tests {
     use super::*;
     use crate::rules::{FirstTurnKnock, RoundRules, ThirtyOneAfterKnock};
+    use montecarlo::Rng;
 
     /// The hands of a round as sets (the profiled turns keep them sorted).
     fn settled(round: &Round) -> Vec<[u8; 3]> {
@@ -386,14 +389,13 @@ pub(super) mod tests {
             let hands = Hands::of(&by_profile, all);
             let first = by_profile.to_move();
             let mut profiled = Profiled::<true>::resume(&mut by_profile, &hands, first, all);
-            let (mut r1, mut r2) = (
-                Rng::stream(3, 1, u64::from(game)),
-                Rng::stream(3, 1, u64::from(game)),
-            );
+            // The same draws, made apart for each.
+            let stream = Rng::stream(3, 1, u64::from(game));
+            let (mut d1, mut d2) = (Draws::new(&by_rule, &stream), Draws::new(&by_rule, &stream));
             while !by_rule.is_over() {
                 let k = knock_at[usize::from(by_rule.to_move())];
-                by_rule.rule_turn(k, Some(&mut r1));
-                profiled.turn(k, &mut r2);
+                by_rule.rule_turn(k, Some(&mut d1));
+                profiled.turn(k, &mut d2);
                 let mut copy = profiled.round().clone();
                 let mut now = profiled.branch(&mut copy);
                 now.settle();
@@ -402,7 +404,7 @@ pub(super) mod tests {
                 assert_eq!(settled(now), settled(&by_rule), "game {game}");
                 assert_eq!(now.scores, by_rule.scores);
                 assert_eq!(now.hid_31, by_rule.hid_31);
-                assert_eq!(now.stock, by_rule.stock);
+                assert_eq!(d1.stock_cards(), d2.stock_cards());
                 turns += 1;
             }
         }
@@ -438,10 +440,10 @@ pub(super) mod tests {
                 };
                 if round.public.stage == Stage::Start && round.stock_len() > 0 {
                     let (mut by_round, mut copy) = (round.clone(), round.clone());
-                    let seed = u64::from(game);
-                    by_round.draw_by_rule(Some(&mut Rng::stream(4, 0, seed)));
+                    let stream = Rng::stream(4, 0, u64::from(game));
+                    by_round.draw_by_rule(Some(&mut Draws::new(&round, &stream)));
                     let mut by_profile = Profiled::<true>::new(&mut copy, &hands, all);
-                    by_profile.draw_by_rule(&mut Rng::stream(4, 0, seed));
+                    by_profile.draw_by_rule(&mut Draws::new(&round, &stream));
                     same(&by_round, by_profile);
                     draws += 1;
                 }
@@ -455,7 +457,8 @@ pub(super) mod tests {
                         takes += 1;
                     }
                 }
-                round.rule_turn(Score::from_points(27), Some(&mut rng));
+                // The stock's top card (the deck was shuffled).
+                round.rule_turn(Score::from_points(27), None);
             }
         }
         assert!(draws > 5_000 && takes > 15_000, "{draws} {takes}");

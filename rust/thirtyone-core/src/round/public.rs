@@ -62,7 +62,7 @@ pub enum Move {
 }
 
 /// The public state of a round. Seats are numbered 0..seats in turn order.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PublicRound {
     pub rules: RoundRules,
     pub seats: u8,
@@ -247,8 +247,8 @@ impl PublicRound {
     }
 
     /// [`PublicRound::draw`] from `source` when the put-down that ends the turn follows at once
-    /// (the profiled turns): the stage the draw passes through is not written, as the put-down
-    /// ([`PublicRound::put_down`]) writes the next.
+    /// (the profiled turns): the stage the draw passes through is not written, and the
+    /// put-down ([`PublicRound::put_down_from_start`]) writes only a stage that changes.
     #[inline(always)]
     pub(crate) fn draw_to_put_down(&mut self, source: Source) {
         if source == Source::Stock {
@@ -259,11 +259,21 @@ impl PublicRound {
     /// [`Move::PutDown`] by the player to move.
     #[inline(always)]
     pub(crate) fn put_down(&mut self, card: Card, shows_31: bool) {
-        let seat = self.to_move;
+        self.stage = Stage::Start;
+        self.put_down_from_start(usize::from(self.to_move), card, shows_31);
+    }
+
+    /// [`PublicRound::put_down`] after [`PublicRound::draw_to_put_down`] (the profiled turns)
+    /// by the player at `s`, the player to move (whose seat the caller holds: it is not read
+    /// again): the stage is still the turn's start, and is not written again.
+    #[inline(always)]
+    pub(crate) fn put_down_from_start(&mut self, s: usize, card: Card, shows_31: bool) {
+        debug_assert!(matches!(self.stage, Stage::Start));
+        debug_assert_eq!(s, usize::from(self.to_move));
+        let seat = s as u8;
         self.top = card;
         self.top_by = Some(seat);
-        self.put_downs[seat as usize].insert(card);
-        self.stage = Stage::Start;
+        self.put_downs[s].insert(card);
         self.turns_played += 1;
         if shows_31 {
             self.showed_31[seat as usize] = true;

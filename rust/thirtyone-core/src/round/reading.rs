@@ -18,8 +18,7 @@
 //! With the stock empty it takes what the rule takes. Without profiles (other scorings), and at
 //! a blind table's look, its turn is the rule's at its knock score ([`Profiled::turn`]).
 
-use montecarlo::Rng;
-
+use super::draws::Draws;
 use super::profiled::Profiled;
 use super::public::{Move, Source, Stage};
 use crate::hand::decision::TABLE_KNOCK_AT;
@@ -46,9 +45,9 @@ impl<const PROFILES: bool> Profiled<'_, PROFILES> {
     /// The turn of the player to move, reading the other hands (see the module's documentation);
     /// `knock_at`: their knock score where they play the rule.
     #[inline(never)]
-    pub(crate) fn reading_turn(&mut self, knock_at: Score, rng: &mut Rng) {
+    pub(crate) fn reading_turn(&mut self, knock_at: Score, draws: &mut Draws) {
         if !PROFILES || !matches!(self.round.public.stage, Stage::Start) {
-            return self.turn(knock_at, rng);
+            return self.turn(knock_at, draws);
         }
         let (seat, profile) = self.starting();
         let (s, now) = (usize::from(seat), profile.score());
@@ -71,7 +70,7 @@ impl<const PROFILES: bool> Profiled<'_, PROFILES> {
                     after >= TAKE_FROM
                 };
                 if takes || stock_empty {
-                    self.round.public.draw(Source::Pile);
+                    self.round.public.draw_to_put_down(Source::Pile);
                     self.read_put_down(s, top, true);
                     return;
                 }
@@ -81,8 +80,8 @@ impl<const PROFILES: bool> Profiled<'_, PROFILES> {
             self.round.public.apply(Move::Decline);
             return;
         }
-        let new = self.round.pop_stock(Some(rng));
-        self.round.public.draw(Source::Stock);
+        let new = self.round.pop_stock(Some(draws));
+        self.round.public.draw_to_put_down(Source::Stock);
         self.read_put_down(s, new, false);
     }
 
@@ -147,7 +146,9 @@ impl<const PROFILES: bool> Profiled<'_, PROFILES> {
         };
         if chosen.back {
             self.round.hid_31[seat] = false;
-            self.round.public.put_down(new, profile.score().is_blitz());
+            self.round
+                .public
+                .put_down_from_start(seat, new, profile.is_31());
         } else {
             self.put_down(seat, chosen.left, chosen.gone);
         }

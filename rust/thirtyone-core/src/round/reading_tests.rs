@@ -3,8 +3,9 @@
 use super::*;
 use crate::hand::{profile, CardSet};
 use crate::round::profiled::tests::varied_rules;
-use crate::round::{hands_of, Action, Hands, Round};
+use crate::round::{hands_of, Action, Draws, Hands, Round};
 use crate::rules::{RoundRules, MAX_SEATS};
+use montecarlo::Rng;
 
 fn c(t: &str) -> Card {
     t.parse().unwrap()
@@ -30,13 +31,14 @@ fn read_turn(round: &mut Round) {
     let me = round.to_move();
     let mut turns = Profiled::<true>::resume(round, &hands, me, all);
     if turns.round.public.stock_len > 0 && !would_draw(&turns) {
-        turns.reading_turn(TABLE_KNOCK_AT, &mut Rng::stream(1, 0, 0));
+        let mut draws = Draws::new(turns.round, &Rng::stream(1, 0, 0));
+        turns.reading_turn(TABLE_KNOCK_AT, &mut draws);
     } else {
         // A draw: the stock's top card, as the test set it out (the turn's own draw is at
         // random), then the reading player's put-down.
         let s = usize::from(me);
         let new = turns.round.pop_stock(None);
-        turns.round.public.draw(Source::Stock);
+        turns.round.public.draw_to_put_down(Source::Stock);
         turns.read_put_down(s, new, false);
     }
     turns.settle();
@@ -47,7 +49,8 @@ fn would_draw(turns: &Profiled<'_, true>) -> bool {
     let mut copy = turns.round.clone();
     let mut probe = turns.branch(&mut copy);
     let before = probe.round.public.stock_len;
-    probe.reading_turn(TABLE_KNOCK_AT, &mut Rng::stream(1, 0, 0));
+    let mut draws = Draws::new(probe.round, &Rng::stream(1, 0, 0));
+    probe.reading_turn(TABLE_KNOCK_AT, &mut draws);
     probe.round.public.stock_len < before
 }
 
@@ -123,7 +126,7 @@ fn on_its_final_turn_the_lowest_hand_takes_only_what_lifts_it_above_the_lowest_o
 }
 
 /// Every card once: in a hand, in the stock, or on the pile (which holds the rest).
-fn assert_whole(r: &Round, game: u32) {
+fn assert_whole(r: &Round, stock: CardSet, game: u32) {
     let mut seen = CardSet::EMPTY;
     let mut count = 0;
     for s in 0..r.seats() {
@@ -137,7 +140,6 @@ fn assert_whole(r: &Round, game: u32) {
             r.public.rules.scoring.score(r.hand(s))
         );
     }
-    let stock = r.stock_cards();
     assert_eq!(stock.len(), usize::from(r.public.stock_len), "game {game}");
     assert!(
         !seen.intersects(stock),
@@ -168,22 +170,22 @@ fn whole_rounds_of_reading_players_keep_every_card_and_end() {
         let reading: [bool; MAX_SEATS] = std::array::from_fn(|s| game % 2 == 0 || s % 2 == 0);
         let hands: Hands = hands_of(&r, all);
         let first = r.to_move();
+        let mut draws = Draws::new(&r, &Rng::stream(5, 0, u64::from(game)));
         let mut turns = Profiled::<true>::resume(&mut r, &hands, first, all);
-        let mut stream = Rng::stream(5, 0, u64::from(game));
         for _ in 0..200 {
             if turns.round.is_over() {
                 break;
             }
             let to_move = usize::from(turns.round.to_move());
             if reading[to_move] {
-                turns.reading_turn(TABLE_KNOCK_AT, &mut stream);
+                turns.reading_turn(TABLE_KNOCK_AT, &mut draws);
             } else {
-                turns.turn(TABLE_KNOCK_AT, &mut stream);
+                turns.turn(TABLE_KNOCK_AT, &mut draws);
             }
             let mut copy = turns.round.clone();
             let mut now = turns.branch(&mut copy);
             now.settle();
-            assert_whole(now.round, game);
+            assert_whole(now.round, draws.stock_cards(), game);
         }
         assert!(turns.round.is_over(), "game {game} did not end");
     }
@@ -202,13 +204,13 @@ fn heads_up_the_reader_loses_far_less_often_than_the_rule() {
         let mut r = Round::deal(RoundRules::default(), 2, (game % 2) as u8, &cards).unwrap();
         let hands = hands_of(&r, all);
         let first = r.to_move();
+        let mut draws = Draws::new(&r, &Rng::stream(9, 0, u64::from(game)));
         let mut turns = Profiled::<true>::resume(&mut r, &hands, first, all);
-        let mut stream = Rng::stream(9, 0, u64::from(game));
         while !turns.round.is_over() {
             if turns.round.to_move() == 0 {
-                turns.reading_turn(TABLE_KNOCK_AT, &mut stream);
+                turns.reading_turn(TABLE_KNOCK_AT, &mut draws);
             } else {
-                turns.turn(TABLE_KNOCK_AT, &mut stream);
+                turns.turn(TABLE_KNOCK_AT, &mut draws);
             }
         }
         turns.settle();

@@ -3,7 +3,7 @@
 //! same rule from the hands' profiles: `profiled`, checked against this turn). It applies the
 //! same transitions as a player's own actions.
 
-use montecarlo::Rng;
+use super::draws::Draws;
 
 #[cfg(feature = "count-turns")]
 use super::turn_count;
@@ -38,10 +38,10 @@ impl Round {
         TurnRule::of(self.score_table)
     }
 
-    /// [`Round::play_rule_turn`]; a stock draw picks a random card when `shuffle` is given (see
+    /// [`Round::play_rule_turn`]; a stock draw is the playout's next when `shuffle` is given (see
     /// [`Round::pop_stock`]).
     #[inline(always)]
-    pub(crate) fn rule_turn(&mut self, knock_at: Score, shuffle: Option<&mut Rng>) -> TurnRecord {
+    pub(crate) fn rule_turn(&mut self, knock_at: Score, shuffle: Option<&mut Draws>) -> TurnRecord {
         self.rule_turn_by(knock_at, shuffle, self.turn_rule())
     }
 
@@ -52,7 +52,7 @@ impl Round {
     pub(crate) fn rule_turn_by(
         &mut self,
         knock_at: Score,
-        shuffle: Option<&mut Rng>,
+        shuffle: Option<&mut Draws>,
         rule: TurnRule,
     ) -> TurnRecord {
         debug_assert_eq!(
@@ -121,13 +121,20 @@ impl Round {
     /// Oracle's `draw` option, and the rule's turn when it neither knocks nor takes). Returns the
     /// card drawn and the put-down.
     #[inline(always)]
-    pub(crate) fn draw_by_rule(&mut self, shuffle: Option<&mut Rng>) -> (Card, decision::PutDown) {
+    pub(crate) fn draw_by_rule(
+        &mut self,
+        shuffle: Option<&mut Draws>,
+    ) -> (Card, decision::PutDown) {
         self.draw_by(shuffle, self.turn_rule())
     }
 
     /// [`Round::draw_by_rule`] by `rule`, as in [`Round::rule_turn_by`].
     #[inline(always)]
-    fn draw_by(&mut self, shuffle: Option<&mut Rng>, rule: TurnRule) -> (Card, decision::PutDown) {
+    fn draw_by(
+        &mut self,
+        shuffle: Option<&mut Draws>,
+        rule: TurnRule,
+    ) -> (Card, decision::PutDown) {
         debug_assert_eq!(self.refuse(Action::Draw(Source::Stock)), None);
         let seat = self.public.to_move;
         let new = self.pop_stock(shuffle);
