@@ -11,7 +11,9 @@
 //!
 //! The expert's parameters are fitted from recorded play of the product's expert player
 //! (`benches/fit_expert.py`), its final turn, after somebody else knocked, weighed by chances
-//! of its own ([`FinalTurn`]); the person's are a broad prior, for people.
+//! of its own ([`FinalTurn`]), and a knock it makes read by when experts knock
+//! ([`KnockCurve`], `benches/expert_knocks.py --fit`); the person's are a broad prior, for
+//! people.
 //!
 //! This room may use [`crate::hand`] and [`crate::round`].
 
