@@ -240,6 +240,40 @@ def test_read_as_reads_every_opponent_by_one_model(monkeypatch: pytest.MonkeyPat
         OraclePlayer(read_as="robot")
 
 
+def test_one_oracle_player_may_read_by_a_model_of_its_own(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The expert@table reads without models (as before there were models); the oracle-game,
+    # without an @, reads each opponent by its own model: the expert as an expert.
+    states = asked(monkeypatch, "--players", "oracle-game,expert@table,table")
+    full = [s for s in states if s["seats"] == 3]
+    by_expert = [s for s in full if s["deals"] == oracle_player.EXPERT_DEALS]
+    by_oracle = [s for s in full if s["deals"] == 20]
+    assert by_expert and all("models" not in s for s in by_expert)
+    assert by_oracle and all(
+        sorted(map(str, opponents(s))) == ["expert", "table"] for s in by_oracle
+    )
+    # Its own model wins over --read-as; the others read by --read-as.
+    states = asked(monkeypatch, "--players", "oracle,expert@expert,table", "--read-as", "person")
+    full = [s for s in states if s["seats"] == 3]
+    assert {tuple(opponents(s)) for s in full if s["deals"] == 20} == {("person", "person")}
+    assert {tuple(opponents(s)) for s in full if s["deals"] != 20} == {("expert", "expert")}
+    assert parse_players("Oracle-Game , EXPERT@Table") == ("oracle-game", "expert@table")
+
+
+@pytest.mark.parametrize(
+    ("players", "words"),
+    [
+        ("oracle,table@table", "only an Oracle player"),
+        ("oracle,noisy@person", "only an Oracle player"),
+        ("oracle,expert@robot", "one of table, person, expert"),
+        ("oracle,expert@", "one of table, person, expert"),
+        ("oracle,expert@table@table", "one of table, person, expert"),
+    ],
+)
+def test_a_bad_model_after_a_player_is_refused(players: str, words: str) -> None:
+    code, _, err = invoke("--games", "1", "--players", players)
+    assert code == 2 and words in err and "Traceback" not in err, err
+
+
 def test_the_settings_record_read_as_only_when_given() -> None:
     base = ["--games", "1", "--players", "table,table:25", "--jobs", "1", "--json"]
     code, out, _ = invoke(*base)

@@ -46,7 +46,9 @@ def _players(ctx: click.Context, param: click.Parameter, value: str) -> tuple[st
     "at K or more), noisy (the table's rule at a knock score of 22 to 29 drawn each game, 3% of "
     "its moves at random), oracle (the Oracle at --deals/--playouts, playing for the round), "
     "oracle-game (the same, playing for the game), expert (the Oracle at 300 deals and 1,000 "
-    "playouts, playing for the round). Seats are rotated over the games.",
+    "playouts, playing for the round). An Oracle player may read by one model of its own: "
+    "expert@table reads every opponent by the table's rule (also @person, @expert). Seats are "
+    "rotated over the games.",
 )
 @click.option(
     "--rules",

@@ -17,7 +17,11 @@ at random for each game, from its seed). Player kinds:
 Each Oracle player reads every other seat by that seat's model (``noisy`` and ``table:K`` as a
 ``person``, the Oracle players as ``expert``, ``table`` as ``table``); with ``read_as``
 (``--read-as``) every Oracle player reads every opponent by that one model instead, to measure
-what a model is worth: the same table read with another.
+what a model is worth: the same table read with another. One Oracle player alone may read by
+one model, written after its kind: ``expert@table`` is an expert that reads every opponent as
+the table's rule (as every Oracle player did before opponent models), so that
+``oracle-game,expert@table,expert@table,expert@table`` measures the model's worth to the one
+who reads with it, against opponents who do not.
 
 The Oracle's queries have no time limit here and one thread each, so the same seed gives
 the same results whatever ``--jobs``: the games are shared among worker processes and their
@@ -38,7 +42,7 @@ from typing import Any
 from thirtyone import _core
 from thirtyone.errors import RuleError, SettingsError
 from thirtyone.game.rules import Rules
-from thirtyone.game.seats import TABLE_KNOCK_AT, NoisyPolicy, Policy, TablePolicy
+from thirtyone.game.seats import MODELS, TABLE_KNOCK_AT, NoisyPolicy, Policy, TablePolicy
 from thirtyone.game.session import Event, Game
 from thirtyone.oracle.player import EXPERT_DEALS, EXPERT_PLAYOUTS, OraclePlayer
 from thirtyone.oracle.state import check_read_as
@@ -53,6 +57,28 @@ MAX_JOBS = 64
 MAX_SEED = 2**63 - 1
 #: The kinds a ``--players`` entry may name (``table:K`` with a score ``K`` from 0 to 31).
 KINDS = ("table", "table:K", "noisy", "oracle", "oracle-game", "expert")
+#: The kinds that ask the Oracle, and may read by one model of their own (``expert@table``).
+ORACLE_KINDS = ("oracle", "oracle-game", "expert")
+
+
+def split_read(text: str) -> tuple[str, str | None]:
+    """A player entry's kind and the model it reads every opponent by (``"expert@table"``:
+    ``("expert", "table")``; without ``@``: None); ValueError naming the problem when the
+    model is unknown or the kind does not ask the Oracle."""
+    kind, at, model = text.strip().lower().partition("@")
+    if not at:
+        return kind, None
+    if model not in MODELS:
+        raise ValueError(
+            f"{text.strip()[:40]!r}: after @ comes the model it reads by, one of "
+            f"{', '.join(MODELS)}"
+        )
+    if kind not in ORACLE_KINDS:
+        raise ValueError(
+            f"{text.strip()[:40]!r}: only an Oracle player ({', '.join(ORACLE_KINDS)}) reads "
+            "the table by a model"
+        )
+    return kind, model
 
 
 def parse_kind(text: str) -> tuple[str, float | None]:
@@ -85,9 +111,11 @@ def parse_players(text: str) -> tuple[str, ...]:
         raise ValueError(f"a tournament needs 2 to 9 players, not {len(players)}")
     out = []
     for p in players:
-        kind, knock_at = parse_kind(p)
+        base, reads = split_read(p)
+        kind, knock_at = parse_kind(base)
         short = repr(knock_at).removesuffix(".0")  # (the same number, its shortest text)
-        out.append(f"table:{short}" if p.startswith("table:") else kind)
+        name = f"table:{short}" if base.startswith("table:") else kind
+        out.append(name if reads is None else f"{name}@{reads}")
     return tuple(out)
 
 
@@ -139,7 +167,8 @@ class Settings:
 
     def player(self, index: int, game: int) -> Policy:
         """The ``index``-th player of the list, for game ``game``."""
-        kind, knock_at = parse_kind(self.players[index])
+        base, reads = split_read(self.players[index])
+        kind, knock_at = parse_kind(base)
         if kind == "table":
             return TablePolicy(knock_at)
         seed = _seed("tournament-player", self.seed, game, index)
@@ -156,7 +185,7 @@ class Settings:
             threads=1,
             max_time=None,
             objective="game" if kind == "oracle-game" else "round",
-            read_as=self.read_as,
+            read_as=self.read_as if reads is None else reads,
         )
 
 
@@ -483,15 +512,16 @@ def report(settings: Settings, tallies: list[Tally], played: int | None = None) 
         + ("" if settings.read_as is None else f"opponents read as {settings.read_as}; ")
         + f"seed {settings.seed}"
     )
-    cols = f"{'player':<14} {'wins':>7} {'win rate':>9} {'95% CI':>15} {'mean place':>11} "
+    labels = [f"{t.player} #{t.position}" for t in tallies]
+    w = max([14, *map(len, labels)])
+    cols = f"{'player':<{w}} {'wins':>7} {'win rate':>9} {'95% CI':>15} {'mean place':>11} "
     cols += f"{'lives/round':>12} {'knocks':>7} {'caught':>7}"
     lines = [head, "", cols]
-    for t in tallies:
-        label = f"{t.player} #{t.position}"
+    for t, label in zip(tallies, labels, strict=True):
         ci = f"{t.ci[0]:.1%}-{t.ci[1]:.1%}"
         caught = _num(t.caught_rate, ".1%")
         lines.append(
-            f"{label:<14} {t.wins:>7,} {t.win_rate:>9.1%} {ci:>15} "
+            f"{label:<{w}} {t.wins:>7,} {t.win_rate:>9.1%} {ci:>15} "
             f"{_num(t.mean_place, '.2f'):>11} {_num(t.lives_per_round, '.3f'):>12} "
             f"{t.knocks:>7,} {caught:>7}"
         )
