@@ -18,7 +18,7 @@ use crate::game::round_outcomes::RoundResult;
 use crate::hand::profile::{profiles, Profiles};
 use crate::hand::{Card, Score};
 use crate::inference::Deal;
-use crate::round::{set_sorted_hands, Draws, Hands, Profiled, Round};
+use crate::round::{knock_loss_applies, set_sorted_hands, Draws, Hands, Profiled, Round};
 use crate::rules::MAX_SEATS;
 use crate::view::View;
 
@@ -83,6 +83,9 @@ pub struct Playouts<'a> {
     reading: [bool; MAX_SEATS],
     /// Whether any does (the playouts are then compiled to look: `READS`).
     reads: bool,
+    /// Whether your knocks' final turns may be played apart (`Profiled::knock_loss`) in a
+    /// round-level query (the game's value needs the whole round).
+    knocks_apart: bool,
 }
 
 impl<'a> Playouts<'a> {
@@ -99,6 +102,7 @@ impl<'a> Playouts<'a> {
         let drawn = view.pending.map(|(new, _)| new);
         let table = Round::unstocked(&view.public, hands, drawn, view.hid_31);
         let reading = reading_seats(view);
+        let knocks_apart = knock_loss_applies(&table);
         Playouts {
             view,
             table,
@@ -109,6 +113,7 @@ impl<'a> Playouts<'a> {
             profiles: profiles(),
             reading,
             reads: reading.contains(&true),
+            knocks_apart,
         }
     }
 
@@ -306,16 +311,24 @@ impl<'a> Playouts<'a> {
         draws: &mut Draws,
         knock_at: &KnockAt,
     ) -> Outcome {
-        // The knock is your turn by the rule at these thresholds: it is legal here. The
-        // copy's hands are written back at its end (`finish`); a debug build's check of the
+        // The knock is your turn by the rule at these thresholds: it is legal here.
+        #[cfg(feature = "count-turns")]
+        crate::round::turn_count::add();
+        if P && !READS && self.knocks_apart && self.game.is_none() {
+            let lost = turns.knock_loss(draws);
+            return Outcome {
+                success: lost == 0,
+                cost: u32::from(lost),
+                value: 0,
+            };
+        }
+        // The copy's hands are written back at its end (`finish`); a debug build's check of the
         // knock reads them before.
         let mut copy = turns.round().clone();
         let branch = &mut turns.branch(&mut copy);
         #[cfg(debug_assertions)]
         branch.settle();
         branch.round_mut().apply_legal(crate::round::Action::Knock);
-        #[cfg(feature = "count-turns")]
-        crate::round::turn_count::add();
         self.finish::<P, READS>(branch, draws, Score::NEVER, knock_at);
         self.outcome(branch.round())
     }
