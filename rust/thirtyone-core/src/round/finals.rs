@@ -13,6 +13,7 @@
 use super::costs::showdown_pays;
 use super::draws::Draws;
 use super::profiled::Profiled;
+use super::public::{End, Stage};
 use super::Round;
 use crate::hand::profile;
 use crate::hand::Score;
@@ -88,6 +89,35 @@ impl<const PROFILES: bool> Profiled<'_, PROFILES> {
         let seats = usize::from(public.seats);
         showdown_pays(rules, &scores[..seats], Some(me), usize::from(me)) + shown
     }
+
+    /// The lives `seat` loses in the round, which is over: [`Round::loss_of`] after
+    /// [`Profiled::settle`], read from the hands' profiles at the common endings (a 31 shown, a
+    /// showdown) without writing the hands back; settled first otherwise. Only with profiles,
+    /// where [`knock_loss_applies`].
+    #[inline(always)]
+    pub(crate) fn settled_loss(&mut self, seat: u8) -> u8 {
+        debug_assert!(PROFILES && knock_loss_applies(self.round));
+        let public = &self.round.public;
+        let s = usize::from(seat);
+        match public.stage {
+            Stage::Over(End::ThirtyOne { seat: shower }) => {
+                u8::from(shower != seat) + public.shown_losses[s]
+            }
+            Stage::Over(End::Showdown | End::StockOut { .. }) => {
+                let mut scores = [Score(0); MAX_SEATS];
+                for (score, p) in scores.iter_mut().zip(&self.hands.profiles) {
+                    *score = p.score();
+                }
+                let seats = usize::from(public.seats);
+                showdown_pays(&public.rules, &scores[..seats], public.knocker, s)
+                    + public.shown_losses[s]
+            }
+            _ => {
+                self.settle();
+                self.round.loss_of(seat)
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -96,14 +126,16 @@ mod tests {
     use crate::hand::profile::profiles;
     use crate::hand::Card;
     use crate::round::profiled::tests::varied_rules;
-    use crate::round::{Action, End, Hands, Stage};
+    use crate::round::{Action, Hands};
     use crate::rules::KnockerTie;
     use montecarlo::Rng;
 
     /// At every turn of random rounds (2 to 9 seats, rules that change a turn, every tie rule
     /// and knock penalty) where the player to move may knock, the knock's loss played apart is
     /// the loss of the knock played on a copy of the round, its final turns by
-    /// [`Profiled::turn`] with the same draws; the round played apart is left as it was.
+    /// [`Profiled::turn`] with the same draws; the round played apart is left as it was. At the
+    /// end of each such knock and of each round, every seat's loss read from the profiles is
+    /// the round's.
     #[test]
     fn a_knock_played_apart_loses_what_the_round_does() {
         let deck: Vec<Card> = Card::all().collect();
@@ -145,9 +177,13 @@ mod tests {
                     while !on_copy.round().is_over() {
                         on_copy.turn(Score::NEVER, &mut d2);
                     }
+                    let read: Vec<u8> = (0..seats).map(|s| on_copy.settled_loss(s)).collect();
                     on_copy.settle();
                     let me = before.to_move();
                     assert_eq!(lost, copy.loss_of(me), "game {game}");
+                    for s in 0..seats {
+                        assert_eq!(read[usize::from(s)], copy.loss_of(s), "game {game}");
+                    }
                     assert_eq!(round.public, before.public, "game {game}");
                     knocks += 1;
                     ends[match copy.end() {
@@ -159,6 +195,12 @@ mod tests {
                 // Played on by the rule, at a score that knocks now and then.
                 let k = Score::from_points(20 + rng.below(12) as u8);
                 round.rule_turn(k, Some(&mut draws));
+            }
+            // The round's own end, its losses read from the profiles.
+            let (hands, mut copy) = (Hands::of(&round, all), round.clone());
+            let mut read = Profiled::<true>::new(&mut copy, &hands, all);
+            for s in 0..seats {
+                assert_eq!(read.settled_loss(s), round.loss_of(s), "game {game}");
             }
         }
         assert!(
