@@ -59,8 +59,9 @@ impl<const PROFILES: bool> Profiled<'_, PROFILES> {
             let f = now.for_card(top);
             let may_take =
                 !public.put_downs[s].contains(top) || (mercy && public.top_by == Some(seat));
-            let (left, gone) = if f.worth_taking() && may_take {
-                profile::replaced(word, now.goes(f), top)
+            let (after, gone) = if f.worth_taking() && may_take {
+                let (left, gone) = profile::replaced(word, now.goes(f), top);
+                (self.all[profile::index(left)], gone)
             } else if stock_len == 0 {
                 // Declined: the round ends as at the showdown.
                 break;
@@ -69,12 +70,12 @@ impl<const PROFILES: bool> Profiled<'_, PROFILES> {
                 stock_len -= 1;
                 let f = now.for_card(new);
                 if f.goes_back() {
-                    (word, new)
+                    (now, new)
                 } else {
-                    profile::replaced(word, now.goes(f), new)
+                    let (left, gone) = profile::replaced(word, now.goes(f), new);
+                    (self.all[profile::index(left)], gone)
                 }
             };
-            let after = self.all[profile::index(left)];
             if after.is_31() {
                 if rules.thirty_one_after_knock != ThirtyOneAfterKnock::Continues {
                     // Shown: everyone else loses a life (and what they lost before).
