@@ -318,9 +318,10 @@ impl<'a> Playouts<'a> {
     }
 
     /// The outcome of a knock by you now, at your turn in `turns` (the thresholds newly
-    /// reached), played on a copy of the round. Kept out of the sweep's loop (not inlined), which
-    /// branches off here at few of its turns: the loop of every turn is compiled with the
-    /// registers to itself.
+    /// reached): in a round-level query its final turns played apart
+    /// ([`Profiled::knock_loss`]), else on a copy of the round ([`Playouts::knock_on_copy`]).
+    /// Kept out of the sweep's loop (not inlined), which branches off here at few of its turns:
+    /// the loop of every turn is compiled with the registers to itself.
     #[inline(never)]
     fn knock_branch<const P: bool, const READS: bool>(
         &self,
@@ -339,6 +340,18 @@ impl<'a> Playouts<'a> {
                 value: 0,
             };
         }
+        self.knock_on_copy::<P, READS>(turns, draws, knock_at)
+    }
+
+    /// [`Playouts::knock_branch`] played on a copy of the round (out of line: the function
+    /// above is compiled for its common case alone).
+    #[inline(never)]
+    fn knock_on_copy<const P: bool, const READS: bool>(
+        &self,
+        turns: &Profiled<'_, P>,
+        draws: &mut Draws,
+        knock_at: &KnockAt,
+    ) -> Outcome {
         // The copy's hands are written back at its end (`finish`); a debug build's check of the
         // knock reads them before.
         let mut copy = turns.round().clone();
