@@ -18,7 +18,7 @@ use crate::game::round_outcomes::RoundResult;
 use crate::hand::profile::{profiles, Profiles};
 use crate::hand::{Card, Score};
 use crate::inference::Deal;
-use crate::round::{set_sorted_hands, Draws, Hands, Profiled, Round};
+use crate::round::{knock_loss_applies, set_sorted_hands, Draws, Hands, Profiled, Round};
 use crate::rules::MAX_SEATS;
 use crate::view::View;
 
@@ -83,6 +83,10 @@ pub struct Playouts<'a> {
     reading: [bool; MAX_SEATS],
     /// Whether any does (the playouts are then compiled to look: `READS`).
     reads: bool,
+    /// Whether a round-level query reads your loss from the hands' profiles and plays your
+    /// knocks' final turns apart (`Profiled::settled_loss`, `Profiled::knock_loss`; the game's
+    /// value reads the whole round).
+    apart: bool,
 }
 
 impl<'a> Playouts<'a> {
@@ -99,6 +103,7 @@ impl<'a> Playouts<'a> {
         let drawn = view.pending.map(|(new, _)| new);
         let table = Round::unstocked(&view.public, hands, drawn, view.hid_31);
         let reading = reading_seats(view);
+        let apart = knock_loss_applies(&table);
         Playouts {
             view,
             table,
@@ -109,6 +114,7 @@ impl<'a> Playouts<'a> {
             profiles: profiles(),
             reading,
             reads: reading.contains(&true),
+            apart,
         }
     }
 
@@ -195,6 +201,22 @@ impl<'a> Playouts<'a> {
         }
     }
 
+    /// The outcome for you of the round played on `turns`, which is over (its hands written
+    /// back to it unless read from the profiles: [`Profiled::settled_loss`]).
+    #[inline(always)]
+    fn outcome_of<const P: bool>(&self, turns: &mut Profiled<'_, P>) -> Outcome {
+        if P && self.apart && self.game.is_none() {
+            let lost = turns.settled_loss(self.view.me);
+            return Outcome {
+                success: lost == 0,
+                cost: u32::from(lost),
+                value: 0,
+            };
+        }
+        turns.settle();
+        self.outcome(turns.round())
+    }
+
     /// [`Playouts::outcome`] valued by the game (kept apart so that the round-level outcome is
     /// small enough to inline).
     #[inline(never)]
@@ -212,7 +234,8 @@ impl<'a> Playouts<'a> {
     }
 
     /// Play to the end: everyone else by the table's rule knocking at `knock_at`, you at
-    /// `my_knock_at`; the stock's draws are the playout's `draws`.
+    /// `my_knock_at`; the stock's draws are the playout's `draws`. The hands are not written
+    /// back to the round ([`Playouts::outcome_of`] does so where it reads them).
     #[inline(always)]
     fn finish<const P: bool, const READS: bool>(
         &self,
@@ -227,7 +250,6 @@ impl<'a> Playouts<'a> {
             let to_move = usize::from(turns.round().to_move());
             self.turn::<P, READS>(turns, k[to_move], to_move, draws);
         }
-        turns.settle();
     }
 
     /// The turn of the seat to move (`to_move`): by the table's rule at `knock_at`, or reading
@@ -291,14 +313,15 @@ impl<'a> Playouts<'a> {
             self.sweep::<P, READS>(turns, draws, knock_at, &mut part);
         } else {
             self.finish::<P, READS>(turns, draws, Score::NEVER, knock_at);
-            part.set(0..1, self.outcome(turns.round()));
+            part.set(0..1, self.outcome_of(turns));
         }
     }
 
     /// The outcome of a knock by you now, at your turn in `turns` (the thresholds newly
-    /// reached), played on a copy of the round. Kept out of the sweep's loop (not inlined), which
-    /// branches off here at few of its turns: the loop of every turn is compiled with the
-    /// registers to itself.
+    /// reached): in a round-level query its final turns played apart
+    /// ([`Profiled::knock_loss`]), else on a copy of the round ([`Playouts::knock_on_copy`]).
+    /// Kept out of the sweep's loop (not inlined), which branches off here at few of its turns:
+    /// the loop of every turn is compiled with the registers to itself.
     #[inline(never)]
     fn knock_branch<const P: bool, const READS: bool>(
         &self,
@@ -306,17 +329,38 @@ impl<'a> Playouts<'a> {
         draws: &mut Draws,
         knock_at: &KnockAt,
     ) -> Outcome {
-        // The knock is your turn by the rule at these thresholds: it is legal here. The
-        // copy's hands are written back at its end (`finish`); a debug build's check of the
+        // The knock is your turn by the rule at these thresholds: it is legal here.
+        #[cfg(feature = "count-turns")]
+        crate::round::turn_count::add();
+        if P && !READS && self.apart && self.game.is_none() {
+            let lost = turns.knock_loss(draws);
+            return Outcome {
+                success: lost == 0,
+                cost: u32::from(lost),
+                value: 0,
+            };
+        }
+        self.knock_on_copy::<P, READS>(turns, draws, knock_at)
+    }
+
+    /// [`Playouts::knock_branch`] played on a copy of the round (out of line: the function
+    /// above is compiled for its common case alone).
+    #[inline(never)]
+    fn knock_on_copy<const P: bool, const READS: bool>(
+        &self,
+        turns: &Profiled<'_, P>,
+        draws: &mut Draws,
+        knock_at: &KnockAt,
+    ) -> Outcome {
+        // The copy's hands are written back at its end (`finish`); a debug build's check of the
         // knock reads them before.
         let mut copy = turns.round().clone();
         let branch = &mut turns.branch(&mut copy);
         #[cfg(debug_assertions)]
         branch.settle();
         branch.round_mut().apply_legal(crate::round::Action::Knock);
-        #[cfg(feature = "count-turns")]
-        crate::round::turn_count::add();
         self.finish::<P, READS>(branch, draws, Score::NEVER, knock_at);
+        branch.settle();
         self.outcome(branch.round())
     }
 
@@ -347,8 +391,7 @@ impl<'a> Playouts<'a> {
             };
             self.turn::<P, READS>(turns, knock_at, usize::from(to_move), draws);
         }
-        turns.settle();
-        let o = self.outcome(turns.round());
+        let o = self.outcome_of(turns);
         out.set(reached..out.len(), o);
     }
 }
@@ -458,11 +501,12 @@ impl Simulator for Playouts<'_> {
             } else {
                 self.finish::<true, false>(turns, draws, knock_at, &start.knock_at);
             }
+            self.outcome_of(turns)
         } else {
             let turns = &mut Profiled::<false>::new(&mut round, hands, all);
             self.play_choice(turns, draws, choice, v);
             self.finish::<false, false>(turns, draws, knock_at, &start.knock_at);
+            self.outcome_of(turns)
         }
-        self.outcome(&round)
     }
 }

@@ -2,7 +2,7 @@
 
 use super::{End, Round, Stage};
 use crate::hand::Score;
-use crate::rules::{KnockerTie, LivesMode, MAX_SEATS};
+use crate::rules::{KnockerTie, LivesMode, RoundRules, MAX_SEATS};
 
 impl Round {
     /// Lives `seat` loses this round: [`Round::losses`] for one seat, with a quick way for the
@@ -19,14 +19,8 @@ impl Round {
                     && !self.hid_31.contains(&true) =>
             {
                 let scores = &self.scores[..usize::from(self.public.seats)];
-                // Most often somebody is lower, and the seat pays nothing at the showdown.
-                let low = scores[s];
-                let pays = if scores.iter().any(|&x| x < low) {
-                    0
-                } else {
-                    self.lowest_pays(&Showdown { scores, low }, self.public.knocker, s)
-                };
-                pays + self.public.shown_losses[s]
+                showdown_pays(&self.public.rules, scores, self.public.knocker, s)
+                    + self.public.shown_losses[s]
             }
             _ => self.losses()[s],
         }
@@ -110,59 +104,68 @@ impl Round {
     /// The showdown in lives (`scores`: the seats' counted hands): what each seat pays.
     fn lowest_pay(&self, scores: &[Score], knocker: Option<u8>, lost: &mut [u8]) {
         let showdown = Showdown::of(scores);
-        let rates = self.lowest_rates(&showdown, knocker);
+        let rates = lowest_rates(&self.public.rules, &showdown, knocker);
         for (s, l) in lost.iter_mut().enumerate().take(scores.len()) {
-            *l = Self::pays(&showdown, knocker, rates, s);
+            *l = pays(&showdown, knocker, rates, s);
         }
     }
+}
 
-    /// What `seat` pays at a showdown in lives: one for a hand among the lowest, except a
-    /// knocker among the lowest, who pays the knock penalty, a tie settled by `knocker_tie`.
-    #[inline]
-    fn lowest_pays(&self, showdown: &Showdown, knocker: Option<u8>, seat: usize) -> u8 {
-        if showdown.scores[seat] != showdown.low {
-            return 0;
-        }
-        Self::pays(
-            showdown,
-            knocker,
-            self.lowest_rates(showdown, knocker),
-            seat,
-        )
+/// What `seat` pays at a showdown in lives where every hand counts its score (no hidden 31;
+/// `scores`: the table's seats'), `knocker` as it is: [`Round::loss_of`]'s common case, and a
+/// knock's final turns played apart (`super::finals`).
+#[inline]
+pub(super) fn showdown_pays(
+    rules: &RoundRules,
+    scores: &[Score],
+    knocker: Option<u8>,
+    seat: usize,
+) -> u8 {
+    // Most often somebody is lower, and the seat pays nothing at the showdown.
+    let low = scores[seat];
+    if scores.iter().any(|&x| x < low) {
+        return 0;
     }
+    let showdown = Showdown { scores, low };
+    pays(
+        &showdown,
+        knocker,
+        lowest_rates(rules, &showdown, knocker),
+        seat,
+    )
+}
 
-    /// What a hand among the lowest pays: (the knocker's, any other's). With no knocker among
-    /// the lowest, one each.
-    #[inline]
-    fn lowest_rates(&self, showdown: &Showdown, knocker: Option<u8>) -> (u8, u8) {
-        match knocker {
-            Some(k) if showdown.scores[k as usize] == showdown.low => {
-                let penalty = self.public.rules.knock_penalty;
-                if showdown.tied() == 1 {
-                    // The knocker alone is lowest (nobody else pays).
-                    return (penalty, 0);
-                }
-                match self.public.rules.knocker_tie {
-                    KnockerTie::KnockerPays => (penalty, 1),
-                    KnockerTie::OthersPay => (0, 1),
-                    KnockerTie::OnlyKnocker => (penalty, 0),
-                    KnockerTie::Cadillac => (2, 0),
-                }
+/// What a hand among the lowest pays: (the knocker's, any other's). With no knocker among the
+/// lowest, one each.
+#[inline]
+fn lowest_rates(rules: &RoundRules, showdown: &Showdown, knocker: Option<u8>) -> (u8, u8) {
+    match knocker {
+        Some(k) if showdown.scores[k as usize] == showdown.low => {
+            let penalty = rules.knock_penalty;
+            if showdown.tied() == 1 {
+                // The knocker alone is lowest (nobody else pays).
+                return (penalty, 0);
             }
-            _ => (1, 1),
+            match rules.knocker_tie {
+                KnockerTie::KnockerPays => (penalty, 1),
+                KnockerTie::OthersPay => (0, 1),
+                KnockerTie::OnlyKnocker => (penalty, 0),
+                KnockerTie::Cadillac => (2, 0),
+            }
         }
+        _ => (1, 1),
     }
+}
 
-    /// What `seat` pays, by the rates of [`Round::lowest_rates`].
-    #[inline]
-    fn pays(showdown: &Showdown, knocker: Option<u8>, rates: (u8, u8), seat: usize) -> u8 {
-        if showdown.scores[seat] != showdown.low {
-            0
-        } else if knocker == Some(seat as u8) {
-            rates.0
-        } else {
-            rates.1
-        }
+/// What `seat` pays, by the rates of [`lowest_rates`].
+#[inline]
+fn pays(showdown: &Showdown, knocker: Option<u8>, rates: (u8, u8), seat: usize) -> u8 {
+    if showdown.scores[seat] != showdown.low {
+        0
+    } else if knocker == Some(seat as u8) {
+        rates.0
+    } else {
+        rates.1
     }
 }
 

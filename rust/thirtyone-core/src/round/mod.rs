@@ -12,6 +12,7 @@ mod actions;
 mod costs;
 mod dealt;
 mod draws;
+mod finals;
 mod profiled;
 mod public;
 mod reading;
@@ -20,6 +21,7 @@ mod rule_turn;
 pub use actions::Action;
 pub use dealt::{Phase, Round};
 pub(crate) use draws::Draws;
+pub(crate) use finals::knock_loss_applies;
 #[cfg(test)]
 pub(crate) use profiled::hands_of;
 pub(crate) use profiled::{set_sorted_hands, Hands, Profiled};

@@ -1,0 +1,212 @@
+//! Your knock in a playout, its final turns played apart. A knock branches off the shared
+//! trajectory at few of your turns (one knock threshold newly reached), and each branch is
+//! the same few turns: everyone else's final turn by the table's rule, then the showdown. Played
+//! on a copy of the round ([`Profiled::branch`]), a branch cost about two hundred instructions
+//! besides its turns (the round's 256 bytes and the hands copied, the hands written back, the
+//! loss worked out from the whole round). The final turns change little: the top discard, the
+//! stock's size and each player's own hand, each once; whether a player may take the top
+//! discard reads the cards they put down before, which their own final turn is the first to
+//! change. [`Profiled::knock_loss`] plays them on those few values and works out your loss
+//! from the hands' scores, with [`super::costs::showdown_pays`], the rule [`Round::loss_of`]
+//! reads. A test plays every knock of random rounds both ways.
+
+use super::costs::showdown_pays;
+use super::draws::Draws;
+use super::profiled::Profiled;
+use super::public::{End, Stage};
+use super::Round;
+use crate::hand::profile;
+use crate::hand::Score;
+use crate::rules::{LivesMode, ThirtyOneAfterKnock, MAX_SEATS};
+
+/// Whether [`Profiled::knock_loss`] applies to playouts of `round`: standard scoring (the
+/// profiles), a table in lives (not Gin lives), and no 31 hidden (the profiled turns hide none:
+/// none is hidden later).
+pub(crate) fn knock_loss_applies(round: &Round) -> bool {
+    round.score_table.is_standard()
+        && round.public.rules.lives_mode == LivesMode::Lives
+        && round.hid_31 == [false; MAX_SEATS]
+}
+
+impl<const PROFILES: bool> Profiled<'_, PROFILES> {
+    /// The lives the player to move loses by knocking now (they may: [`Profiled::may_knock`]),
+    /// everyone else then playing their final turn by the table's rule with the playout's
+    /// `draws`: what [`Round`]'s knock on a copy of the round, [`Profiled::turn`] until the
+    /// round is over, [`Profiled::settle`] and [`Round::loss_of`] come to, the round itself left
+    /// as it is. Only with profiles, where [`knock_loss_applies`] (a debug build checks).
+    #[inline]
+    pub(crate) fn knock_loss(&self, draws: &mut Draws) -> u8 {
+        debug_assert!(PROFILES && knock_loss_applies(self.round) && self.may_knock());
+        let public = &self.round.public;
+        let rules = &public.rules;
+        let me = public.to_move;
+        // The two-player mercy: at a table of two the one final turn may take back its own
+        // last put-down (the top discard's `top_by` is then the round's).
+        let mercy = rules.two_player_mercy && public.seats == 2;
+        let mut scores = [Score(0); MAX_SEATS];
+        for (score, p) in scores.iter_mut().zip(&self.hands.profiles) {
+            *score = p.score();
+        }
+        let (mut top, mut stock_len) = (public.top, public.stock_len);
+        let mut shown = public.shown_losses[usize::from(me)];
+        let mut seat = public.next_seat(me);
+        while seat != me {
+            #[cfg(feature = "count-turns")]
+            super::turn_count::add();
+            let s = usize::from(seat);
+            let (word, now) = (self.hands.words[s], self.hands.profiles[s]);
+            // Nobody knocks again. The take: as `PublicRound::may_take` after a knock.
+            let f = now.for_card(top);
+            let may_take =
+                !public.put_downs[s].contains(top) || (mercy && public.top_by == Some(seat));
+            let (after, gone) = if f.worth_taking() && may_take {
+                let (left, gone) = profile::replaced(word, now.goes(f), top);
+                (self.all[profile::index(left)], gone)
+            } else if stock_len == 0 {
+                // Declined: the round ends as at the showdown.
+                break;
+            } else {
+                let new = draws.next(stock_len);
+                stock_len -= 1;
+                let f = now.for_card(new);
+                if f.goes_back() {
+                    (now, new)
+                } else {
+                    let (left, gone) = profile::replaced(word, now.goes(f), new);
+                    (self.all[profile::index(left)], gone)
+                }
+            };
+            if after.is_31() {
+                if rules.thirty_one_after_knock != ThirtyOneAfterKnock::Continues {
+                    // Shown: everyone else loses a life (and what they lost before).
+                    return 1 + shown;
+                }
+                shown += 1;
+            }
+            scores[s] = after.score();
+            top = gone;
+            seat = public.next_seat(seat);
+        }
+        let seats = usize::from(public.seats);
+        showdown_pays(rules, &scores[..seats], Some(me), usize::from(me)) + shown
+    }
+
+    /// The lives `seat` loses in the round, which is over: [`Round::loss_of`] after
+    /// [`Profiled::settle`], read from the hands' profiles at the common endings (a 31 shown, a
+    /// showdown) without writing the hands back; settled first otherwise. Only with profiles,
+    /// where [`knock_loss_applies`].
+    #[inline(always)]
+    pub(crate) fn settled_loss(&mut self, seat: u8) -> u8 {
+        debug_assert!(PROFILES && knock_loss_applies(self.round));
+        let public = &self.round.public;
+        let s = usize::from(seat);
+        match public.stage {
+            Stage::Over(End::ThirtyOne { seat: shower }) => {
+                u8::from(shower != seat) + public.shown_losses[s]
+            }
+            Stage::Over(End::Showdown | End::StockOut { .. }) => {
+                let mut scores = [Score(0); MAX_SEATS];
+                for (score, p) in scores.iter_mut().zip(&self.hands.profiles) {
+                    *score = p.score();
+                }
+                let seats = usize::from(public.seats);
+                showdown_pays(&public.rules, &scores[..seats], public.knocker, s)
+                    + public.shown_losses[s]
+            }
+            _ => {
+                self.settle();
+                self.round.loss_of(seat)
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::hand::profile::profiles;
+    use crate::hand::Card;
+    use crate::round::profiled::tests::varied_rules;
+    use crate::round::{Action, Hands};
+    use crate::rules::KnockerTie;
+    use montecarlo::Rng;
+
+    /// At every turn of random rounds (2 to 9 seats, rules that change a turn, every tie rule
+    /// and knock penalty) where the player to move may knock, the knock's loss played apart is
+    /// the loss of the knock played on a copy of the round, its final turns by
+    /// [`Profiled::turn`] with the same draws; the round played apart is left as it was. At the
+    /// end of each such knock and of each round, every seat's loss read from the profiles is
+    /// the round's.
+    #[test]
+    fn a_knock_played_apart_loses_what_the_round_does() {
+        let deck: Vec<Card> = Card::all().collect();
+        let mut rng = Rng::stream(13, 0, 0);
+        let all = profiles();
+        let ties = [
+            KnockerTie::KnockerPays,
+            KnockerTie::OthersPay,
+            KnockerTie::OnlyKnocker,
+            KnockerTie::Cadillac,
+        ];
+        let (mut knocks, mut ends) = (0, [0usize; 3]);
+        for game in 0..3_000u32 {
+            let rules = crate::rules::RoundRules {
+                knocker_tie: ties[(game / 3 % 4) as usize],
+                knock_penalty: 1 + (game / 2 % 2) as u8,
+                ..varied_rules(game)
+            };
+            let seats = 2 + (game % 8) as u8;
+            let mut cards = deck.clone();
+            rng.shuffle(&mut cards);
+            let Ok(mut round) = Round::deal(rules, seats, 0, &cards) else {
+                panic!("a legal deal")
+            };
+            assert!(knock_loss_applies(&round));
+            let stream = Rng::stream(6, 2, u64::from(game));
+            let mut draws = Draws::new(&round, &stream);
+            while !round.is_over() {
+                let hands = Hands::of(&round, all);
+                if round.public.stage == Stage::Start && round.may_knock() {
+                    let before = round.clone();
+                    let apart = Profiled::<true>::new(&mut round, &hands, all);
+                    let mut d1 = draws.clone();
+                    let lost = apart.knock_loss(&mut d1);
+                    let mut copy = before.clone();
+                    copy.apply_legal(Action::Knock);
+                    let mut on_copy = Profiled::<true>::new(&mut copy, &hands, all);
+                    let mut d2 = draws.clone();
+                    while !on_copy.round().is_over() {
+                        on_copy.turn(Score::NEVER, &mut d2);
+                    }
+                    let read: Vec<u8> = (0..seats).map(|s| on_copy.settled_loss(s)).collect();
+                    on_copy.settle();
+                    let me = before.to_move();
+                    assert_eq!(lost, copy.loss_of(me), "game {game}");
+                    for s in 0..seats {
+                        assert_eq!(read[usize::from(s)], copy.loss_of(s), "game {game}");
+                    }
+                    assert_eq!(round.public, before.public, "game {game}");
+                    knocks += 1;
+                    ends[match copy.end() {
+                        Some(End::ThirtyOne { .. }) => 0,
+                        Some(End::StockOut { .. }) => 1,
+                        _ => 2,
+                    }] += 1;
+                }
+                // Played on by the rule, at a score that knocks now and then.
+                let k = Score::from_points(20 + rng.below(12) as u8);
+                round.rule_turn(k, Some(&mut draws));
+            }
+            // The round's own end, its losses read from the profiles.
+            let (hands, mut copy) = (Hands::of(&round, all), round.clone());
+            let mut read = Profiled::<true>::new(&mut copy, &hands, all);
+            for s in 0..seats {
+                assert_eq!(read.settled_loss(s), round.loss_of(s), "game {game}");
+            }
+        }
+        assert!(
+            knocks > 20_000 && ends.iter().all(|&e| e > 60),
+            "{knocks} {ends:?}"
+        );
+    }
+}
