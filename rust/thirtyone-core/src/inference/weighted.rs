@@ -24,8 +24,8 @@ use super::posterior::{sample_history, Posterior};
 use crate::hand::decision::{put_down_with, start_with, Start};
 use crate::hand::{same_cards, Card, CardSet, Score, ScoreTable};
 use crate::model::{
-    final_put_down_chance, final_start_chance, knock_score, put_down_chance, start_chances,
-    FinalTurn, Params, Weights, KNOCK_SCORES,
+    final_put_down_chance, final_start_chance, knock_score, put_down_chance, FinalTurn, Params,
+    StartChances, Weights, KNOCK_SCORES,
 };
 use crate::round::knock_limits_allow_with;
 use crate::view::{OppAct, OppTurn, Opponent, View};
@@ -87,19 +87,19 @@ impl Likelihood<'_> {
     fn final_turn(&self, turn: &OppTurn) -> Option<&'static FinalTurn> {
         self.params.final_turn.as_ref().filter(|_| turn.final_turn)
     }
-}
 
-impl Evidence for Likelihood<'_> {
-    type Weight = Weights;
-    type Total = Weights;
-
-    fn dealt(&self) -> Weights {
-        self.params.prior
-    }
-
-    fn start(&self, w: Weights, hand: [Card; 3], turn: &OppTurn, made: Start) -> Option<Weights> {
-        let table = self.view.public.rules.scoring.table();
-        let (score, may_knock) = start_facts(self.view, table, hand, turn, made)?;
+    /// [`Evidence::start`] in place, the hand's score at hand: `w` times the chance of `made`,
+    /// or None when the table does not allow it (`w` then is of no use).
+    #[inline(always)]
+    fn weigh_start(
+        &self,
+        w: &mut Weights,
+        table: ScoreTable,
+        (hand, score): ([Card; 3], Score),
+        turn: &OppTurn,
+        made: Start,
+    ) -> Option<()> {
+        let may_knock = start_facts(self.view, hand, score, turn, made)?;
         let top = turn.may_take.then_some(turn.top);
         let (never, taken) = start_with(
             table,
@@ -113,29 +113,33 @@ impl Evidence for Likelihood<'_> {
         if let Some(f) = self.final_turn(turn) {
             let after = taken.map_or(score, |t| t.score);
             let c = final_start_chance(f, made, never, turn.may_take, (score, after));
-            return Some(w.map(|x| x * c));
-        }
-        if let (Start::Knock, Some(k)) = (made, &self.params.knocks) {
+            w.iter_mut().for_each(|x| *x *= c);
+        } else if let (Start::Knock, Some(k)) = (made, &self.params.knocks) {
             let c = k.chance(self.view.public.seats, turn.lap, score);
-            return Some(w.map(|x| x * c));
+            w.iter_mut().for_each(|x| *x *= c);
+        } else {
+            let p = self.params;
+            StartChances::new(p, made, never, may_knock, score, turn.may_take).weigh(w);
         }
-        let c = start_chances(self.params, made, never, may_knock, score, turn.may_take);
-        Some(std::array::from_fn(|i| w[i] * c[i]))
+        Some(())
     }
 
-    fn put_down(
+    /// [`Evidence::put_down`] in place, the hand's score (`now`) at hand: `w` times the chance of
+    /// putting `discard` down (`from_pile`: the new card was taken from the pile), and the hand
+    /// kept with its score, or None when the card facts rule it out.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn weigh_put_down(
         &self,
-        w: Weights,
+        w: &mut Weights,
+        table: ScoreTable,
         turn: &OppTurn,
-        hand: [Card; 3],
+        (hand, now): ([Card; 3], Score),
         new: Card,
-        from_pile: bool,
-        discard: Card,
+        (from_pile, discard): (bool, Card),
         shows: Option<[Card; 3]>,
-    ) -> Option<(Weights, [Card; 3])> {
+    ) -> Option<([Card; 3], Score)> {
         let kept = kept_after(hand, new, from_pile, discard)?;
-        let table = self.view.public.rules.scoring.table();
-        let now = table.score(hand);
         let rule = put_down_with(table, hand, now, new, from_pile);
         // The rule's put-down has its kept hand scored already.
         let kept_score = if rule.card == discard {
@@ -154,7 +158,42 @@ impl Evidence for Likelihood<'_> {
             }
             None => put_down_chance(self.params, rule.card == discard, legal),
         };
-        Some((w.map(|x| x * c), kept))
+        w.iter_mut().for_each(|x| *x *= c);
+        Some((kept, kept_score))
+    }
+}
+
+impl Evidence for Likelihood<'_> {
+    type Weight = Weights;
+    type Total = Weights;
+
+    fn dealt(&self) -> Weights {
+        self.params.prior
+    }
+
+    fn start(&self, w: Weights, hand: [Card; 3], turn: &OppTurn, made: Start) -> Option<Weights> {
+        let table = self.view.public.rules.scoring.table();
+        let mut w = w;
+        self.weigh_start(&mut w, table, (hand, table.score(hand)), turn, made)?;
+        Some(w)
+    }
+
+    fn put_down(
+        &self,
+        w: Weights,
+        turn: &OppTurn,
+        hand: [Card; 3],
+        new: Card,
+        from_pile: bool,
+        discard: Card,
+        shows: Option<[Card; 3]>,
+    ) -> Option<(Weights, [Card; 3])> {
+        let table = self.view.public.rules.scoring.table();
+        let mut w = w;
+        let now = (hand, table.score(hand));
+        let (kept, _) =
+            self.weigh_put_down(&mut w, table, turn, now, new, (from_pile, discard), shows)?;
+        Some((w, kept))
     }
 
     fn add(total: &mut Weights, w: Weights) {
@@ -168,22 +207,21 @@ impl Evidence for Likelihood<'_> {
     }
 }
 
-/// The card facts of a start: the hand's score and whether they may knock now with it, or None
-/// when the table does not allow `made` with this hand (a fact, not a slip).
+/// The card facts of a start: whether they may knock now with `hand` (scoring `score`), or
+/// None when the table does not allow `made` with this hand (a fact, not a slip).
 #[inline]
 fn start_facts(
     view: &View,
-    table: ScoreTable,
     hand: [Card; 3],
+    score: Score,
     turn: &OppTurn,
     made: Start,
-) -> Option<(Score, bool)> {
-    let score = table.score(hand);
+) -> Option<bool> {
     let may_knock = turn.knock_open && knock_limits_allow_with(&view.public.rules, hand, score);
     if (made == Start::Knock && !may_knock) || (made == Start::Take && !turn.may_take) {
         return None;
     }
-    Some((score, may_knock))
+    Some(may_knock)
 }
 
 /// The hand kept when `discard` goes down from `hand` and the `new` card, or None when it
@@ -242,8 +280,8 @@ impl Evidence for Facts<'_> {
     fn dealt(&self) {}
 
     fn start(&self, _: (), hand: [Card; 3], turn: &OppTurn, made: Start) -> Option<()> {
-        let table = self.view.public.rules.scoring.table();
-        start_facts(self.view, table, hand, turn, made).map(|_| ())
+        let score = self.view.public.rules.scoring.score(hand);
+        start_facts(self.view, hand, score, turn, made).map(|_| ())
     }
 
     fn put_down(
@@ -418,10 +456,14 @@ fn sampled(
 }
 
 /// One history (3 dealt cards, then the stock draws in order) weighed turn by turn: the hand it
-/// ends in and its weights, or None when the card facts rule it out.
+/// ends in and its weights, or None when the card facts rule it out. The weights are worked out
+/// in place and each hand's score carried from turn to turn (the same products as the
+/// [`Evidence`] methods', in the same order).
 fn replay(ev: &Likelihood<'_>, o: &Opponent, slots: &[Card; 64]) -> Option<([Card; 3], Weights)> {
+    let table = ev.view.public.rules.scoring.table();
     let mut hand = [slots[0], slots[1], slots[2]];
-    if ev.view.public.rules.scoring.score(hand).is_blitz() {
+    let mut score = table.score(hand);
+    if score.is_blitz() {
         return None; // a dealt 31 would have ended the round before play
     }
     let mut w = ev.dealt();
@@ -443,9 +485,11 @@ fn replay(ev: &Likelihood<'_>, o: &Opponent, slots: &[Card; 64]) -> Option<([Car
                 shows,
             ),
         };
-        w = ev.start(w, hand, turn, made)?;
+        ev.weigh_start(&mut w, table, (hand, score), turn, made)?;
         if let (Some(new), Some(discard)) = (new, discard) {
-            (w, hand) = ev.put_down(w, turn, hand, new, from_pile, discard, shows)?;
+            let now = (hand, score);
+            (hand, score) =
+                ev.weigh_put_down(&mut w, table, turn, now, new, (from_pile, discard), shows)?;
         }
     }
     Some((hand, w))
