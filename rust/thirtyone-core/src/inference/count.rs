@@ -380,9 +380,7 @@ impl<'a, E: Evidence> Counter<'a, E> {
 }
 
 pub(super) fn unseen_set(bits: u64) -> CardSet {
-    Card::all()
-        .filter(|c| bits & (1u64 << c.index()) != 0)
-        .collect()
+    CardSet::from_bits(bits)
 }
 
 /// The `k`-subsets of `0..n` (k <= 3), as increasing indices, without allocating.

@@ -335,10 +335,19 @@ fn cumulative(w: &Weights) -> [u32; KNOCK_SCORES] {
     let mut run = 0u32;
     std::array::from_fn(|i| {
         if total > 0.0 {
-            run += (w[i] / total * KNOCK_SCALE).round() as u32;
+            run += rounded(w[i] / total * KNOCK_SCALE) as u32;
         }
         run
     })
+}
+
+/// `x.round() as u64` for `x` from 0 to 2^52 (a half away from zero), without the library's
+/// call: the whole part, and one more when what is left is a half or more (exact: at these
+/// sizes `x` less its whole part is a float).
+#[inline]
+fn rounded(x: f64) -> u64 {
+    let whole = x as u64;
+    whole + u64::from(x - whole as f64 >= 0.5)
 }
 
 /// A modelled opponent's posterior, and their knock scores by hand.
@@ -395,7 +404,7 @@ fn weighted(entries: Vec<Entry<Weights>>, mut knocks: Knocks) -> (Posterior, Kno
         if sum <= 0.0 {
             continue;
         }
-        total += ((sum / heaviest * SCALE).round() as u64).max(1);
+        total += rounded(sum / heaviest * SCALE).max(1);
         hands.push((hand, unseen_set(bits)));
         cumulative.push(total);
         knocks.by_hand.insert(bits, self::cumulative(&w));
