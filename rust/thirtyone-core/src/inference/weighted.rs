@@ -266,8 +266,8 @@ fn shown_right(kept: [Card; 3], score: Score, shows: Option<[Card; 3]>) -> bool 
 }
 
 /// The card facts alone: a branch ends exactly where the [`Likelihood`]'s does, with no weight
-/// worked out. Its walk takes the same steps as the likelihood's, several times cheaper, and
-/// tells beforehand whether that walk would end within its budget.
+/// worked out and no hand listed. Its walk takes the same steps as the likelihood's, several
+/// times cheaper, and tells beforehand whether that walk would end within its budget.
 struct Facts<'a> {
     view: &'a View,
     budget: u64,
@@ -300,6 +300,8 @@ impl Evidence for Facts<'_> {
     }
 
     fn add(_: &mut (), _: ()) {}
+
+    const TALLIES: bool = false;
 
     fn budget(&self) -> u64 {
         self.budget
