@@ -134,6 +134,10 @@ impl CardSet {
     pub const fn bits(self) -> u64 {
         self.0
     }
+    /// The cards of a mask's bits (those above the pack's 52 dropped).
+    pub const fn from_bits(bits: u64) -> CardSet {
+        CardSet(bits & CardSet::FULL.0)
+    }
     pub fn contains(self, c: Card) -> bool {
         self.0 & (1u64 << c.0) != 0
     }

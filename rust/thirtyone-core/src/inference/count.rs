@@ -49,6 +49,9 @@ pub(super) trait Evidence {
     fn add(total: &mut Self::Total, w: Self::Weight);
     /// The steps the walk may take before it gives up.
     fn budget(&self) -> u64;
+    /// Whether the walk keeps each hand's total: a walk that only tells whether it ends within
+    /// its budget (the card facts') counts its steps and lists no hand.
+    const TALLIES: bool = true;
 }
 
 /// The table's rule, replayed: a branch lives only while the rule does what they did.
@@ -268,7 +271,7 @@ impl<'a, E: Evidence> Counter<'a, E> {
             return false;
         }
         let Some(turn) = self.o.turns.get(t) else {
-            if b.pending.is_empty() && b.fresh_left == 0 {
+            if E::TALLIES && b.pending.is_empty() && b.fresh_left == 0 {
                 let e = self
                     .counts
                     .entry(b.fresh.bits())
@@ -380,9 +383,7 @@ impl<'a, E: Evidence> Counter<'a, E> {
 }
 
 pub(super) fn unseen_set(bits: u64) -> CardSet {
-    Card::all()
-        .filter(|c| bits & (1u64 << c.index()) != 0)
-        .collect()
+    CardSet::from_bits(bits)
 }
 
 /// The `k`-subsets of `0..n` (k <= 3), as increasing indices, without allocating.

@@ -247,32 +247,26 @@ pub(super) fn sample_history(
     slots: &mut [Card; 64],
 ) -> CardSet {
     let slots_len = 3 + o.stock_draws as usize;
+    let below = |n: usize| if n >= 64 { u64::MAX } else { (1u64 << n) - 1 };
     let mut filled = 0u64; // bit i: slot i holds a card put down later
     for &(card, avail) in &o.hidden_discards {
-        let free = avail as u32 - filled.count_ones();
-        let mut r = rng.below(free);
-        let mut s = 0usize;
-        loop {
-            if filled & (1 << s) == 0 {
-                if r == 0 {
-                    break;
-                }
-                r -= 1;
-            }
-            s += 1;
+        // The `r`-th free slot of the first `avail`: the lowest free ones dropped `r` times.
+        let mut free = below(avail as usize) & !filled;
+        for _ in 0..rng.below(free.count_ones()) {
+            free &= free - 1;
         }
+        let s = free.trailing_zeros() as usize;
         filled |= 1 << s;
         slots[s] = card;
     }
     let mut fresh = [Card::from_index(0); 3];
     let k = slots_len - o.hidden_discards.len();
     let used = draw_unseen(unseen, k, CardSet::EMPTY, rng, &mut fresh);
-    let mut j = 0;
-    for (s, slot) in slots.iter_mut().enumerate().take(slots_len) {
-        if filled & (1 << s) == 0 {
-            *slot = fresh[j];
-            j += 1;
-        }
+    // The free slots in order, from the lowest.
+    let mut free = below(slots_len) & !filled;
+    for &card in &fresh[..k] {
+        slots[free.trailing_zeros() as usize] = card;
+        free &= free - 1;
     }
     used
 }

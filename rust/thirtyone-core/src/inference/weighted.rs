@@ -24,8 +24,8 @@ use super::posterior::{sample_history, Posterior};
 use crate::hand::decision::{put_down_with, start_with, Start};
 use crate::hand::{same_cards, Card, CardSet, Score, ScoreTable};
 use crate::model::{
-    final_put_down_chance, final_start_chance, knock_score, put_down_chance, start_chances,
-    FinalTurn, Params, Weights, KNOCK_SCORES,
+    final_put_down_chance, final_start_chance, knock_score, put_down_chance, FinalTurn, Params,
+    StartChances, Weights, KNOCK_SCORES,
 };
 use crate::round::knock_limits_allow_with;
 use crate::view::{OppAct, OppTurn, Opponent, View};
@@ -41,8 +41,9 @@ const WALK_PER_HISTORY: u64 = 2;
 /// The pool is sampled in chunks of this many histories, each on a random stream of its own
 /// and summed in chunk order: the same pool on any number of threads.
 const CHUNK: usize = 1 << 10;
-/// Chunks of the pool sampled at once (their buffers kept from batch to batch).
-const IN_FLIGHT: usize = 8;
+/// Chunks of the pool sampled at once (their buffers kept from batch to batch): two, about
+/// 300 KB of histories, stay within a core's L2 of 512 KB, where eight (1.2 MB) did not.
+const IN_FLIGHT: usize = 2;
 
 /// How much work a modelled opponent's posterior may take: the walk's steps and the pool's
 /// histories, by the deals the query collects.
@@ -87,19 +88,19 @@ impl Likelihood<'_> {
     fn final_turn(&self, turn: &OppTurn) -> Option<&'static FinalTurn> {
         self.params.final_turn.as_ref().filter(|_| turn.final_turn)
     }
-}
 
-impl Evidence for Likelihood<'_> {
-    type Weight = Weights;
-    type Total = Weights;
-
-    fn dealt(&self) -> Weights {
-        self.params.prior
-    }
-
-    fn start(&self, w: Weights, hand: [Card; 3], turn: &OppTurn, made: Start) -> Option<Weights> {
-        let table = self.view.public.rules.scoring.table();
-        let (score, may_knock) = start_facts(self.view, table, hand, turn, made)?;
+    /// [`Evidence::start`] in place, the hand's score at hand: `w` times the chance of `made`,
+    /// or None when the table does not allow it (`w` then is of no use).
+    #[inline(always)]
+    fn weigh_start(
+        &self,
+        w: &mut Weights,
+        table: ScoreTable,
+        (hand, score): ([Card; 3], Score),
+        turn: &OppTurn,
+        made: Start,
+    ) -> Option<()> {
+        let may_knock = start_facts(self.view, hand, score, turn, made)?;
         let top = turn.may_take.then_some(turn.top);
         let (never, taken) = start_with(
             table,
@@ -113,29 +114,33 @@ impl Evidence for Likelihood<'_> {
         if let Some(f) = self.final_turn(turn) {
             let after = taken.map_or(score, |t| t.score);
             let c = final_start_chance(f, made, never, turn.may_take, (score, after));
-            return Some(w.map(|x| x * c));
-        }
-        if let (Start::Knock, Some(k)) = (made, &self.params.knocks) {
+            w.iter_mut().for_each(|x| *x *= c);
+        } else if let (Start::Knock, Some(k)) = (made, &self.params.knocks) {
             let c = k.chance(self.view.public.seats, turn.lap, score);
-            return Some(w.map(|x| x * c));
+            w.iter_mut().for_each(|x| *x *= c);
+        } else {
+            let p = self.params;
+            StartChances::new(p, made, never, may_knock, score, turn.may_take).weigh(w);
         }
-        let c = start_chances(self.params, made, never, may_knock, score, turn.may_take);
-        Some(std::array::from_fn(|i| w[i] * c[i]))
+        Some(())
     }
 
-    fn put_down(
+    /// [`Evidence::put_down`] in place, the hand's score (`now`) at hand: `w` times the chance of
+    /// putting `discard` down (`from_pile`: the new card was taken from the pile), and the hand
+    /// kept with its score, or None when the card facts rule it out.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn weigh_put_down(
         &self,
-        w: Weights,
+        w: &mut Weights,
+        table: ScoreTable,
         turn: &OppTurn,
-        hand: [Card; 3],
+        (hand, now): ([Card; 3], Score),
         new: Card,
-        from_pile: bool,
-        discard: Card,
+        (from_pile, discard): (bool, Card),
         shows: Option<[Card; 3]>,
-    ) -> Option<(Weights, [Card; 3])> {
+    ) -> Option<([Card; 3], Score)> {
         let kept = kept_after(hand, new, from_pile, discard)?;
-        let table = self.view.public.rules.scoring.table();
-        let now = table.score(hand);
         let rule = put_down_with(table, hand, now, new, from_pile);
         // The rule's put-down has its kept hand scored already.
         let kept_score = if rule.card == discard {
@@ -154,7 +159,42 @@ impl Evidence for Likelihood<'_> {
             }
             None => put_down_chance(self.params, rule.card == discard, legal),
         };
-        Some((w.map(|x| x * c), kept))
+        w.iter_mut().for_each(|x| *x *= c);
+        Some((kept, kept_score))
+    }
+}
+
+impl Evidence for Likelihood<'_> {
+    type Weight = Weights;
+    type Total = Weights;
+
+    fn dealt(&self) -> Weights {
+        self.params.prior
+    }
+
+    fn start(&self, w: Weights, hand: [Card; 3], turn: &OppTurn, made: Start) -> Option<Weights> {
+        let table = self.view.public.rules.scoring.table();
+        let mut w = w;
+        self.weigh_start(&mut w, table, (hand, table.score(hand)), turn, made)?;
+        Some(w)
+    }
+
+    fn put_down(
+        &self,
+        w: Weights,
+        turn: &OppTurn,
+        hand: [Card; 3],
+        new: Card,
+        from_pile: bool,
+        discard: Card,
+        shows: Option<[Card; 3]>,
+    ) -> Option<(Weights, [Card; 3])> {
+        let table = self.view.public.rules.scoring.table();
+        let mut w = w;
+        let now = (hand, table.score(hand));
+        let (kept, _) =
+            self.weigh_put_down(&mut w, table, turn, now, new, (from_pile, discard), shows)?;
+        Some((w, kept))
     }
 
     fn add(total: &mut Weights, w: Weights) {
@@ -168,22 +208,21 @@ impl Evidence for Likelihood<'_> {
     }
 }
 
-/// The card facts of a start: the hand's score and whether they may knock now with it, or None
-/// when the table does not allow `made` with this hand (a fact, not a slip).
+/// The card facts of a start: whether they may knock now with `hand` (scoring `score`), or
+/// None when the table does not allow `made` with this hand (a fact, not a slip).
 #[inline]
 fn start_facts(
     view: &View,
-    table: ScoreTable,
     hand: [Card; 3],
+    score: Score,
     turn: &OppTurn,
     made: Start,
-) -> Option<(Score, bool)> {
-    let score = table.score(hand);
+) -> Option<bool> {
     let may_knock = turn.knock_open && knock_limits_allow_with(&view.public.rules, hand, score);
     if (made == Start::Knock && !may_knock) || (made == Start::Take && !turn.may_take) {
         return None;
     }
-    Some((score, may_knock))
+    Some(may_knock)
 }
 
 /// The hand kept when `discard` goes down from `hand` and the `new` card, or None when it
@@ -228,8 +267,8 @@ fn shown_right(kept: [Card; 3], score: Score, shows: Option<[Card; 3]>) -> bool 
 }
 
 /// The card facts alone: a branch ends exactly where the [`Likelihood`]'s does, with no weight
-/// worked out. Its walk takes the same steps as the likelihood's, several times cheaper, and
-/// tells beforehand whether that walk would end within its budget.
+/// worked out and no hand listed. Its walk takes the same steps as the likelihood's, several
+/// times cheaper, and tells beforehand whether that walk would end within its budget.
 struct Facts<'a> {
     view: &'a View,
     budget: u64,
@@ -242,8 +281,8 @@ impl Evidence for Facts<'_> {
     fn dealt(&self) {}
 
     fn start(&self, _: (), hand: [Card; 3], turn: &OppTurn, made: Start) -> Option<()> {
-        let table = self.view.public.rules.scoring.table();
-        start_facts(self.view, table, hand, turn, made).map(|_| ())
+        let score = self.view.public.rules.scoring.score(hand);
+        start_facts(self.view, hand, score, turn, made).map(|_| ())
     }
 
     fn put_down(
@@ -262,6 +301,8 @@ impl Evidence for Facts<'_> {
     }
 
     fn add(_: &mut (), _: ()) {}
+
+    const TALLIES: bool = false;
 
     fn budget(&self) -> u64 {
         self.budget
@@ -297,10 +338,19 @@ fn cumulative(w: &Weights) -> [u32; KNOCK_SCORES] {
     let mut run = 0u32;
     std::array::from_fn(|i| {
         if total > 0.0 {
-            run += (w[i] / total * KNOCK_SCALE).round() as u32;
+            run += rounded(w[i] / total * KNOCK_SCALE) as u32;
         }
         run
     })
+}
+
+/// `x.round() as u64` for `x` from 0 to 2^52 (a half away from zero), without the library's
+/// call: the whole part, and one more when what is left is a half or more (exact: at these
+/// sizes `x` less its whole part is a float).
+#[inline]
+fn rounded(x: f64) -> u64 {
+    let whole = x as u64;
+    whole + u64::from(x - whole as f64 >= 0.5)
 }
 
 /// A modelled opponent's posterior, and their knock scores by hand.
@@ -357,7 +407,7 @@ fn weighted(entries: Vec<Entry<Weights>>, mut knocks: Knocks) -> (Posterior, Kno
         if sum <= 0.0 {
             continue;
         }
-        total += ((sum / heaviest * SCALE).round() as u64).max(1);
+        total += rounded(sum / heaviest * SCALE).max(1);
         hands.push((hand, unseen_set(bits)));
         cumulative.push(total);
         knocks.by_hand.insert(bits, self::cumulative(&w));
@@ -385,8 +435,12 @@ fn sampled(
     // more than weighing them.
     let mut buffers: Vec<Vec<(u64, [Card; 3], Weights)>> =
         (0..IN_FLIGHT).map(|_| Vec::with_capacity(CHUNK)).collect();
-    // Summed in the order drawn, whatever thread drew them.
-    let mut by_hand: HashMap<u64, ([Card; 3], Weights)> = HashMap::default();
+    // Summed in the order drawn, whatever thread drew them: each hand's place in the map, its
+    // cards (as first drawn) and its weights side by side in lists (the map of places stays
+    // small, the weights dense).
+    let mut place: HashMap<u64, u32> = HashMap::default();
+    let mut hands: Vec<(u64, [Card; 3])> = Vec::new();
+    let mut totals: Vec<Weights> = Vec::new();
     let chunks = pool.div_ceil(CHUNK);
     for first in (0..chunks).step_by(IN_FLIGHT) {
         let batch = &mut buffers[..IN_FLIGHT.min(chunks - first)];
@@ -406,22 +460,37 @@ fn sampled(
                 }
             }
         });
-        for &(bits, hand, w) in batch.iter().flatten() {
-            let e = by_hand.entry(bits).or_insert((hand, [0.0; KNOCK_SCORES]));
-            Likelihood::add(&mut e.1, w);
+        for (bits, hand, w) in batch.iter().flatten() {
+            let at = *place.entry(*bits).or_insert_with(|| {
+                hands.push((*bits, *hand));
+                totals.push([0.0; KNOCK_SCORES]);
+                totals.len() as u32 - 1
+            });
+            Likelihood::add(&mut totals[at as usize], *w);
         }
     }
-    let mut entries: Vec<Entry<Weights>> =
-        by_hand.into_iter().map(|(k, (h, w))| (k, h, w)).collect();
-    entries.sort_unstable_by_key(|e| e.0);
-    entries
+    // In the order of the unseen cards' bits (each hand's once: the same order as a sort of
+    // the entries themselves), without moving the weights to sort them.
+    let mut order: Vec<u32> = (0..hands.len() as u32).collect();
+    order.sort_unstable_by_key(|&i| hands[i as usize].0);
+    order
+        .into_iter()
+        .map(|i| {
+            let (bits, hand) = hands[i as usize];
+            (bits, hand, totals[i as usize])
+        })
+        .collect()
 }
 
 /// One history (3 dealt cards, then the stock draws in order) weighed turn by turn: the hand it
-/// ends in and its weights, or None when the card facts rule it out.
+/// ends in and its weights, or None when the card facts rule it out. The weights are worked out
+/// in place and each hand's score carried from turn to turn (the same products as the
+/// [`Evidence`] methods', in the same order).
 fn replay(ev: &Likelihood<'_>, o: &Opponent, slots: &[Card; 64]) -> Option<([Card; 3], Weights)> {
+    let table = ev.view.public.rules.scoring.table();
     let mut hand = [slots[0], slots[1], slots[2]];
-    if ev.view.public.rules.scoring.score(hand).is_blitz() {
+    let mut score = table.score(hand);
+    if score.is_blitz() {
         return None; // a dealt 31 would have ended the round before play
     }
     let mut w = ev.dealt();
@@ -443,9 +512,11 @@ fn replay(ev: &Likelihood<'_>, o: &Opponent, slots: &[Card; 64]) -> Option<([Car
                 shows,
             ),
         };
-        w = ev.start(w, hand, turn, made)?;
+        ev.weigh_start(&mut w, table, (hand, score), turn, made)?;
         if let (Some(new), Some(discard)) = (new, discard) {
-            (w, hand) = ev.put_down(w, turn, hand, new, from_pile, discard, shows)?;
+            let now = (hand, score);
+            (hand, score) =
+                ev.weigh_put_down(&mut w, table, turn, now, new, (from_pile, discard), shows)?;
         }
     }
     Some((hand, w))

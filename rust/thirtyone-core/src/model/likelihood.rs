@@ -11,7 +11,7 @@
 //! ([`FinalTurn`]): there the player only tries to beat the others' hands, and any card that
 //! keeps as much as the rule's is as likely as the rule's.
 
-use super::{knock_score, FinalTurn, Params, KNOCK_SCORES};
+use super::{FinalTurn, Params, KNOCK_SCORES, LOWEST_KNOCK};
 use crate::hand::decision::Start;
 use crate::hand::Score;
 
@@ -29,17 +29,63 @@ pub fn start_chances(
     score: Score,
     may_take: bool,
 ) -> Weights {
-    // Besides a knock: take (when allowed), and draw or, from an empty stock, decline.
-    let others = usize::from(may_take) + 1;
-    let knocking = start_chance(p, observed, Start::Knock, may_knock, others);
-    let not_knocking = start_chance(p, observed, never, may_knock, others);
-    std::array::from_fn(|i| {
-        if may_knock && score >= knock_score(i) {
-            knocking
-        } else {
-            not_knocking
+    let s = StartChances::new(p, observed, never, may_knock, score, may_take);
+    std::array::from_fn(|i| s.at(i))
+}
+
+/// [`start_chances`] in three numbers: the chance at the knock scores the hand reaches (the
+/// first `knocks` of them, where the rule knocks) and at the others.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct StartChances {
+    pub knocking: f64,
+    pub not_knocking: f64,
+    /// How many knock scores (from the lowest) the rule knocks at with this hand, now.
+    pub knocks: usize,
+}
+
+impl StartChances {
+    #[inline]
+    pub fn new(
+        p: &Params,
+        observed: Start,
+        never: Start,
+        may_knock: bool,
+        score: Score,
+        may_take: bool,
+    ) -> StartChances {
+        // Besides a knock: take (when allowed), and draw or, from an empty stock, decline.
+        let others = usize::from(may_take) + 1;
+        // The knock scores at or below the hand's: those of index up to its points less the
+        // lowest (a half point rounds down).
+        let reached = usize::from(score.halves() / 2).saturating_sub(usize::from(LOWEST_KNOCK) - 1);
+        StartChances {
+            knocking: start_chance(p, observed, Start::Knock, may_knock, others),
+            not_knocking: start_chance(p, observed, never, may_knock, others),
+            knocks: if may_knock {
+                reached.min(KNOCK_SCORES)
+            } else {
+                0
+            },
         }
-    })
+    }
+
+    /// The chance at knock score index `i`.
+    #[inline]
+    pub fn at(&self, i: usize) -> f64 {
+        if i < self.knocks {
+            self.knocking
+        } else {
+            self.not_knocking
+        }
+    }
+
+    /// `w` times the chance, at every knock score.
+    #[inline]
+    pub fn weigh(&self, w: &mut Weights) {
+        let (knocking, rest) = w.split_at_mut(self.knocks);
+        knocking.iter_mut().for_each(|x| *x *= self.knocking);
+        rest.iter_mut().for_each(|x| *x *= self.not_knocking);
+    }
 }
 
 /// The chance of the `observed` start when the rule's is `rule`.
@@ -216,6 +262,26 @@ mod tests {
         }
         assert_eq!(final_put_down_chance(&f, false, 1, 4), f.below / 3.0);
         assert_eq!(final_put_down_chance(&f, true, 2, 4), (1.0 - f.below) / 2.0);
+    }
+
+    /// The three numbers of [`StartChances`] say the same as the rule read knock score by
+    /// knock score: the knocking chance wherever the hand reaches the knock score.
+    #[test]
+    fn the_split_chances_are_the_rule_at_every_knock_score() {
+        let p = Model::Expert.params().unwrap();
+        for halves in 0..=62u8 {
+            let score = Score(halves);
+            for may_knock in [false, true] {
+                let s = StartChances::new(p, Start::Draw, Start::Draw, may_knock, score, true);
+                let mut w = [1.0; KNOCK_SCORES];
+                s.weigh(&mut w);
+                for (i, &x) in w.iter().enumerate() {
+                    let reached = may_knock && score >= crate::model::knock_score(i);
+                    let want = if reached { s.knocking } else { s.not_knocking };
+                    assert_eq!((s.at(i), x), (want, want), "{score}, {i}");
+                }
+            }
+        }
     }
 
     /// Over the legal moves of a start, the chances sum to 1 at every knock score.

@@ -22,7 +22,8 @@ mod likelihood;
 
 pub use knocks::{KnockCurve, KNOCK_LAPS, KNOCK_TABLES};
 pub use likelihood::{
-    final_put_down_chance, final_start_chance, put_down_chance, start_chances, Weights,
+    final_put_down_chance, final_start_chance, put_down_chance, start_chances, StartChances,
+    Weights,
 };
 
 use crate::hand::decision::TABLE_KNOCK_AT;
