@@ -217,6 +217,13 @@ impl GameValue {
         losses_index(by_position).map(|index| self.by_losses[index])
     }
 
+    /// Whether [`GameValue::after_losses`] answers a round of `seats` first played by `first`
+    /// whenever no position lost more than the table lists (a playout may then value its round
+    /// from the seats' losses alone).
+    pub fn lists_losses(&self, first: usize, seats: usize) -> bool {
+        !self.by_losses.is_empty() && seats == self.seq.len() && first < seats
+    }
+
     /// [`GameValue::after_round`] worked out: the step to the next state and its value.
     fn stepped(&self, result: &RoundResult) -> f64 {
         match step(&self.rules, &self.seq, result) {

@@ -84,9 +84,12 @@ pub struct Playouts<'a> {
     /// Whether any does (the playouts are then compiled to look: `READS`).
     reads: bool,
     /// Whether a round-level query reads your loss from the hands' profiles and plays your
-    /// knocks' final turns apart (`Profiled::settled_loss`, `Profiled::knock_loss`; the game's
-    /// value reads the whole round).
+    /// knocks' final turns apart (`Profiled::settled_loss`, `Profiled::knock_loss`).
     apart: bool,
+    /// Whether a game-level query does so too, its value read from every seat's loss
+    /// (`Profiled::knock_losses`, `Profiled::settled_losses`, `GameValue::after_losses`): the
+    /// table lists the round's losses (not ranked placing) and the turns are profiled as above.
+    game_apart: bool,
 }
 
 impl<'a> Playouts<'a> {
@@ -115,11 +118,17 @@ impl<'a> Playouts<'a> {
             reading,
             reads: reading.contains(&true),
             apart,
+            game_apart: false,
         }
     }
 
     /// Value each playout by the game: your chance of winning it (or points) after the round.
     pub fn with_game(mut self, game: Option<Arc<GameValue>>) -> Self {
+        let (first, seats) = (self.table.first(), self.table.seats());
+        self.game_apart = self.apart
+            && game
+                .as_ref()
+                .is_some_and(|g| g.lists_losses(usize::from(first), usize::from(seats)));
         self.game = game;
         self
     }
@@ -213,8 +222,29 @@ impl<'a> Playouts<'a> {
                 value: 0,
             };
         }
+        if P && self.game_apart {
+            if let Some(o) = self.game_outcome_of(&turns.settled_losses()) {
+                return o;
+            }
+        }
         turns.settle();
         self.outcome(turns.round())
+    }
+
+    /// The game-level outcome for you of a round that is over, from every seat's loss (`all`,
+    /// by seat) where the table lists them ([`Playouts::game_apart`]); None where a seat lost
+    /// more than it lists (the round's own [`Playouts::game_outcome`] then values it).
+    #[inline(always)]
+    fn game_outcome_of(&self, all: &[u8; MAX_SEATS]) -> Option<Outcome> {
+        let g = self.game.as_deref()?;
+        let (first, seats) = (self.table.first(), self.table.seats());
+        let value = g.after_losses(all, usize::from(first), usize::from(seats))?;
+        let lost = all[usize::from(self.view.me)];
+        Some(Outcome {
+            success: lost == 0,
+            cost: u32::from(lost),
+            value: to_fixed(value),
+        })
     }
 
     /// [`Playouts::outcome`] valued by the game (kept apart so that the round-level outcome is
@@ -318,8 +348,10 @@ impl<'a> Playouts<'a> {
     }
 
     /// The outcome of a knock by you now, at your turn in `turns` (the thresholds newly
-    /// reached): in a round-level query its final turns played apart
-    /// ([`Profiled::knock_loss`]), else on a copy of the round ([`Playouts::knock_on_copy`]).
+    /// reached): its final turns played apart, for your loss in a round-level query
+    /// ([`Profiled::knock_loss`]) or every seat's in a game-level one where the table lists
+    /// them ([`Profiled::knock_losses`]), else on a copy of the round
+    /// ([`Playouts::knock_on_copy`]).
     /// Kept out of the sweep's loop (not inlined), which branches off here at few of its turns:
     /// the loop of every turn is compiled with the registers to itself.
     #[inline(never)]
@@ -339,6 +371,12 @@ impl<'a> Playouts<'a> {
                 cost: u32::from(lost),
                 value: 0,
             };
+        }
+        if P && !READS && self.game_apart {
+            // (The copy plays the same draws where the table does not list the losses.)
+            if let Some(o) = self.game_outcome_of(&turns.knock_losses(draws)) {
+                return o;
+            }
         }
         self.knock_on_copy::<P, READS>(turns, draws, knock_at)
     }

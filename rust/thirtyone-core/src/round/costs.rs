@@ -103,11 +103,24 @@ impl Round {
 
     /// The showdown in lives (`scores`: the seats' counted hands): what each seat pays.
     fn lowest_pay(&self, scores: &[Score], knocker: Option<u8>, lost: &mut [u8]) {
-        let showdown = Showdown::of(scores);
-        let rates = lowest_rates(&self.public.rules, &showdown, knocker);
-        for (s, l) in lost.iter_mut().enumerate().take(scores.len()) {
-            *l = pays(&showdown, knocker, rates, s);
-        }
+        showdown_losses(&self.public.rules, scores, knocker, lost);
+    }
+}
+
+/// What each seat pays at a showdown in lives (`scores`: the seats' counted hands), written to
+/// `lost` by seat: [`Round::losses`]'s showdown, and a knock's final turns played apart for the
+/// game's outcome (`super::finals`).
+#[inline]
+pub(super) fn showdown_losses(
+    rules: &RoundRules,
+    scores: &[Score],
+    knocker: Option<u8>,
+    lost: &mut [u8],
+) {
+    let showdown = Showdown::of(scores);
+    let rates = lowest_rates(rules, &showdown, knocker);
+    for (s, l) in lost.iter_mut().enumerate().take(scores.len()) {
+        *l = pays(&showdown, knocker, rates, s);
     }
 }
 

@@ -8,15 +8,18 @@
 //! discard reads the cards they put down before, which their own final turn is the first to
 //! change. [`Profiled::knock_loss`] plays them on those few values and works out your loss
 //! from the hands' scores, with [`super::costs::showdown_pays`], the rule [`Round::loss_of`]
-//! reads. A test plays every knock of random rounds both ways.
+//! reads. A game-level query values the round from every seat's loss
+//! ([`Profiled::knock_losses`], with [`super::costs::showdown_losses`], the rule
+//! [`Round::losses`] reads; the round's end likewise, [`Profiled::settled_losses`]). Tests play
+//! every knock of random rounds both ways.
 
-use super::costs::showdown_pays;
+use super::costs::{showdown_losses, showdown_pays};
 use super::draws::Draws;
 use super::profiled::Profiled;
 use super::public::{End, Stage};
 use super::Round;
-use crate::hand::profile;
-use crate::hand::Score;
+use crate::hand::profile::{self, Profile};
+use crate::hand::{Card, Score};
 use crate::rules::{LivesMode, ThirtyOneAfterKnock, MAX_SEATS};
 
 /// Whether [`Profiled::knock_loss`] applies to playouts of `round`: standard scoring (the
@@ -26,6 +29,13 @@ pub(crate) fn knock_loss_applies(round: &Round) -> bool {
     round.score_table.is_standard()
         && round.public.rules.lives_mode == LivesMode::Lives
         && round.hid_31 == [false; MAX_SEATS]
+}
+
+/// The two-player mercy: at a table of two the one final turn may take back its own last
+/// put-down (the top discard's `top_by` is then the round's).
+#[inline(always)]
+fn mercy(public: &super::public::PublicRound) -> bool {
+    public.rules.two_player_mercy && public.seats == 2
 }
 
 impl<const PROFILES: bool> Profiled<'_, PROFILES> {
@@ -40,9 +50,7 @@ impl<const PROFILES: bool> Profiled<'_, PROFILES> {
         let public = &self.round.public;
         let rules = &public.rules;
         let me = public.to_move;
-        // The two-player mercy: at a table of two the one final turn may take back its own
-        // last put-down (the top discard's `top_by` is then the round's).
-        let mercy = rules.two_player_mercy && public.seats == 2;
+        let mercy = mercy(public);
         let mut scores = [Score(0); MAX_SEATS];
         for (score, p) in scores.iter_mut().zip(&self.hands.profiles) {
             *score = p.score();
@@ -51,30 +59,9 @@ impl<const PROFILES: bool> Profiled<'_, PROFILES> {
         let mut shown = public.shown_losses[usize::from(me)];
         let mut seat = public.next_seat(me);
         while seat != me {
-            #[cfg(feature = "count-turns")]
-            super::turn_count::add();
-            let s = usize::from(seat);
-            let (word, now) = (self.hands.words[s], self.hands.profiles[s]);
-            // Nobody knocks again. The take: as `PublicRound::may_take` after a knock.
-            let f = now.for_card(top);
-            let may_take =
-                !public.put_downs[s].contains(top) || (mercy && public.top_by == Some(seat));
-            let (after, gone) = if f.worth_taking() && may_take {
-                let (left, gone) = profile::replaced(word, now.goes(f), top);
-                (self.all[profile::index(left)], gone)
-            } else if stock_len == 0 {
-                // Declined: the round ends as at the showdown.
+            let Some((after, gone)) = self.final_turn(seat, top, &mut stock_len, (mercy, draws))
+            else {
                 break;
-            } else {
-                let new = draws.next(stock_len);
-                stock_len -= 1;
-                let f = now.for_card(new);
-                if f.goes_back() {
-                    (now, new)
-                } else {
-                    let (left, gone) = profile::replaced(word, now.goes(f), new);
-                    (self.all[profile::index(left)], gone)
-                }
             };
             if after.is_31() {
                 if rules.thirty_one_after_knock != ThirtyOneAfterKnock::Continues {
@@ -83,12 +70,96 @@ impl<const PROFILES: bool> Profiled<'_, PROFILES> {
                 }
                 shown += 1;
             }
-            scores[s] = after.score();
+            scores[usize::from(seat)] = after.score();
             top = gone;
             seat = public.next_seat(seat);
         }
         let seats = usize::from(public.seats);
         showdown_pays(rules, &scores[..seats], Some(me), usize::from(me)) + shown
+    }
+
+    /// Every seat's lives lost (by seat) if the player to move knocks now (they may), everyone
+    /// else then playing their final turn by the table's rule with the playout's `draws`:
+    /// [`Profiled::knock_loss`] for the whole table, what [`Round::losses`] comes to after the
+    /// knock played on a copy of the round (the game's outcome is made from it), the round
+    /// itself left as it is. Only with profiles, where [`knock_loss_applies`].
+    #[inline]
+    pub(crate) fn knock_losses(&self, draws: &mut Draws) -> [u8; MAX_SEATS] {
+        debug_assert!(PROFILES && knock_loss_applies(self.round) && self.may_knock());
+        let public = &self.round.public;
+        let rules = &public.rules;
+        let (me, seats) = (public.to_move, usize::from(public.seats));
+        let mercy = mercy(public);
+        let mut scores = [Score(0); MAX_SEATS];
+        for (score, p) in scores.iter_mut().zip(&self.hands.profiles) {
+            *score = p.score();
+        }
+        let (mut top, mut stock_len) = (public.top, public.stock_len);
+        let mut lost = public.shown_losses;
+        let mut seat = public.next_seat(me);
+        while seat != me {
+            let Some((after, gone)) = self.final_turn(seat, top, &mut stock_len, (mercy, draws))
+            else {
+                break;
+            };
+            if after.is_31() {
+                // Everyone else loses a life: at once, or as the final turns go on.
+                for (o, l) in lost.iter_mut().enumerate().take(seats) {
+                    *l += u8::from(o != usize::from(seat));
+                }
+                if rules.thirty_one_after_knock != ThirtyOneAfterKnock::Continues {
+                    return lost;
+                }
+            }
+            scores[usize::from(seat)] = after.score();
+            top = gone;
+            seat = public.next_seat(seat);
+        }
+        let shown = lost;
+        showdown_losses(rules, &scores[..seats], Some(me), &mut lost);
+        for (l, extra) in lost.iter_mut().zip(shown).take(seats) {
+            *l += extra;
+        }
+        lost
+    }
+
+    /// The final turn of `seat` after a knock by the table's rule (nobody knocks again), `top`
+    /// the top discard and `stock_len` the stock's size (one less when it draws), `mercy` the
+    /// table's [`mercy`]: the hand's
+    /// profile after it and the card put down. None: the top discard declined with the stock
+    /// empty, which ends the round as at the showdown.
+    #[inline(always)]
+    fn final_turn(
+        &self,
+        seat: u8,
+        top: Card,
+        stock_len: &mut u8,
+        (mercy, draws): (bool, &mut Draws),
+    ) -> Option<(Profile, Card)> {
+        #[cfg(feature = "count-turns")]
+        super::turn_count::add();
+        let public = &self.round.public;
+        let s = usize::from(seat);
+        let (word, now) = (self.hands.words[s], self.hands.profiles[s]);
+        // The take: as `PublicRound::may_take` after a knock.
+        let f = now.for_card(top);
+        let may_take = !public.put_downs[s].contains(top) || (mercy && public.top_by == Some(seat));
+        if f.worth_taking() && may_take {
+            let (left, gone) = profile::replaced(word, now.goes(f), top);
+            return Some((self.all[profile::index(left)], gone));
+        }
+        if *stock_len == 0 {
+            return None;
+        }
+        let new = draws.next(*stock_len);
+        *stock_len -= 1;
+        let f = now.for_card(new);
+        if f.goes_back() {
+            Some((now, new))
+        } else {
+            let (left, gone) = profile::replaced(word, now.goes(f), new);
+            Some((self.all[profile::index(left)], gone))
+        }
     }
 
     /// The lives `seat` loses in the round, which is over: [`Round::loss_of`] after
@@ -118,6 +189,40 @@ impl<const PROFILES: bool> Profiled<'_, PROFILES> {
                 self.round.loss_of(seat)
             }
         }
+    }
+
+    /// Every seat's lives lost (by seat) in the round, which is over: [`Round::losses`] after
+    /// [`Profiled::settle`], read from the hands' profiles at the common endings as
+    /// [`Profiled::settled_loss`] reads one seat's; settled first otherwise. Only with profiles,
+    /// where [`knock_loss_applies`].
+    #[inline]
+    pub(crate) fn settled_losses(&mut self) -> [u8; MAX_SEATS] {
+        debug_assert!(PROFILES && knock_loss_applies(self.round));
+        let public = &self.round.public;
+        let seats = usize::from(public.seats);
+        let mut lost = [0u8; MAX_SEATS];
+        match public.stage {
+            Stage::Over(End::ThirtyOne { seat: shower }) => {
+                for (s, l) in lost.iter_mut().enumerate().take(seats) {
+                    *l = u8::from(s != usize::from(shower));
+                }
+            }
+            Stage::Over(End::Showdown | End::StockOut { .. }) => {
+                let mut scores = [Score(0); MAX_SEATS];
+                for (score, p) in scores.iter_mut().zip(&self.hands.profiles) {
+                    *score = p.score();
+                }
+                showdown_losses(&public.rules, &scores[..seats], public.knocker, &mut lost);
+            }
+            _ => {
+                self.settle();
+                return self.round.losses();
+            }
+        }
+        for (l, extra) in lost.iter_mut().zip(public.shown_losses).take(seats) {
+            *l += extra;
+        }
+        lost
     }
 }
 
@@ -207,6 +312,77 @@ mod tests {
         assert!(
             knocks > 20_000 && ends.iter().all(|&e| e > 60),
             "{knocks} {ends:?}"
+        );
+    }
+
+    /// The game-level outcome is read from every seat's loss (`GameValue::after_losses`): at
+    /// every turn of random rounds where the player to move may knock (as above: every seat
+    /// count, rules that change a turn, tie rules and penalties, 31s after a knock ending the
+    /// round or not), every seat's loss of the knock played apart is the round's
+    /// [`Round::losses`] after the knock played on a copy with the same draws, and so are the
+    /// losses read from the profiles at the knock's end and at each round's end.
+    #[test]
+    fn a_knock_played_apart_costs_every_seat_what_the_round_does() {
+        let deck: Vec<Card> = Card::all().collect();
+        let mut rng = Rng::stream(17, 0, 0);
+        let all = profiles();
+        let ties = [
+            KnockerTie::KnockerPays,
+            KnockerTie::OthersPay,
+            KnockerTie::OnlyKnocker,
+            KnockerTie::Cadillac,
+        ];
+        let (mut knocks, mut ends, mut shown) = (0, [0usize; 3], 0);
+        for game in 0..3_000u32 {
+            let rules = crate::rules::RoundRules {
+                knocker_tie: ties[(game / 5 % 4) as usize],
+                knock_penalty: 1 + (game / 2 % 2) as u8,
+                ..varied_rules(game)
+            };
+            let seats = 2 + (game % 8) as u8;
+            let mut cards = deck.clone();
+            rng.shuffle(&mut cards);
+            let Ok(mut round) = Round::deal(rules, seats, 0, &cards) else {
+                panic!("a legal deal")
+            };
+            let stream = Rng::stream(7, 3, u64::from(game));
+            let mut draws = Draws::new(&round, &stream);
+            while !round.is_over() {
+                let hands = Hands::of(&round, all);
+                if round.public.stage == Stage::Start && round.may_knock() {
+                    let before = round.clone();
+                    let apart = Profiled::<true>::new(&mut round, &hands, all);
+                    let lost = apart.knock_losses(&mut draws.clone());
+                    let mut copy = before.clone();
+                    copy.apply_legal(Action::Knock);
+                    let mut on_copy = Profiled::<true>::new(&mut copy, &hands, all);
+                    let mut d2 = draws.clone();
+                    while !on_copy.round().is_over() {
+                        on_copy.turn(Score::NEVER, &mut d2);
+                    }
+                    let read = on_copy.settled_losses();
+                    on_copy.settle();
+                    assert_eq!(lost, copy.losses(), "game {game}");
+                    assert_eq!(read, copy.losses(), "game {game}");
+                    assert_eq!(round.public, before.public, "game {game}");
+                    knocks += 1;
+                    shown += usize::from(copy.public.shown_losses.iter().any(|&l| l > 0));
+                    ends[match copy.end() {
+                        Some(End::ThirtyOne { .. }) => 0,
+                        Some(End::StockOut { .. }) => 1,
+                        _ => 2,
+                    }] += 1;
+                }
+                let k = Score::from_points(20 + rng.below(12) as u8);
+                round.rule_turn(k, Some(&mut draws));
+            }
+            let (hands, mut copy) = (Hands::of(&round, all), round.clone());
+            let mut read = Profiled::<true>::new(&mut copy, &hands, all);
+            assert_eq!(read.settled_losses(), round.losses(), "game {game}");
+        }
+        assert!(
+            knocks > 20_000 && ends.iter().all(|&e| e > 60) && shown > 30,
+            "{knocks} {ends:?} {shown}"
         );
     }
 }
