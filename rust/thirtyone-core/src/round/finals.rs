@@ -39,6 +39,17 @@ fn mercy(public: &super::public::PublicRound) -> bool {
 }
 
 impl<const PROFILES: bool> Profiled<'_, PROFILES> {
+    /// Every seat's score now, read from the hands' profiles (the slots past the table's seats
+    /// are never read).
+    #[inline(always)]
+    fn scores(&self) -> [Score; MAX_SEATS] {
+        let mut scores = [Score(0); MAX_SEATS];
+        for (score, p) in scores.iter_mut().zip(&self.hands.profiles) {
+            *score = p.score();
+        }
+        scores
+    }
+
     /// The lives the player to move loses by knocking now (they may: [`Profiled::may_knock`]),
     /// everyone else then playing their final turn by the table's rule with the playout's
     /// `draws`: what [`Round`]'s knock on a copy of the round, [`Profiled::turn`] until the
@@ -51,10 +62,7 @@ impl<const PROFILES: bool> Profiled<'_, PROFILES> {
         let rules = &public.rules;
         let me = public.to_move;
         let mercy = mercy(public);
-        let mut scores = [Score(0); MAX_SEATS];
-        for (score, p) in scores.iter_mut().zip(&self.hands.profiles) {
-            *score = p.score();
-        }
+        let mut scores = self.scores();
         let (mut top, mut stock_len) = (public.top, public.stock_len);
         let mut shown = public.shown_losses[usize::from(me)];
         let mut seat = public.next_seat(me);
@@ -90,10 +98,7 @@ impl<const PROFILES: bool> Profiled<'_, PROFILES> {
         let rules = &public.rules;
         let (me, seats) = (public.to_move, usize::from(public.seats));
         let mercy = mercy(public);
-        let mut scores = [Score(0); MAX_SEATS];
-        for (score, p) in scores.iter_mut().zip(&self.hands.profiles) {
-            *score = p.score();
-        }
+        let mut scores = self.scores();
         let (mut top, mut stock_len) = (public.top, public.stock_len);
         let mut lost = public.shown_losses;
         let mut seat = public.next_seat(me);
@@ -237,11 +242,12 @@ mod tests {
     use montecarlo::Rng;
 
     /// At every turn of random rounds (2 to 9 seats, rules that change a turn, every tie rule
-    /// and knock penalty) where the player to move may knock, the knock's loss played apart is
-    /// the loss of the knock played on a copy of the round, its final turns by
-    /// [`Profiled::turn`] with the same draws; the round played apart is left as it was. At the
-    /// end of each such knock and of each round, every seat's loss read from the profiles is
-    /// the round's.
+    /// and knock penalty, a 31 after a knock ending the round or not) where the player to move
+    /// may knock, the knock played apart loses what the knock played on a copy of the round
+    /// does, its final turns by [`Profiled::turn`] with the same draws: the knocker's loss
+    /// ([`Profiled::knock_loss`], for the round) and every seat's ([`Profiled::knock_losses`],
+    /// for the game); the round played apart is left as it was. At the end of each such knock
+    /// and of each round, every seat's loss read from the profiles is the round's.
     #[test]
     fn a_knock_played_apart_loses_what_the_round_does() {
         let deck: Vec<Card> = Card::all().collect();
@@ -253,7 +259,7 @@ mod tests {
             KnockerTie::OnlyKnocker,
             KnockerTie::Cadillac,
         ];
-        let (mut knocks, mut ends) = (0, [0usize; 3]);
+        let (mut knocks, mut ends, mut shown) = (0, [0usize; 3], 0);
         for game in 0..3_000u32 {
             let rules = crate::rules::RoundRules {
                 knocker_tie: ties[(game / 3 % 4) as usize],
@@ -274,8 +280,8 @@ mod tests {
                 if round.public.stage == Stage::Start && round.may_knock() {
                     let before = round.clone();
                     let apart = Profiled::<true>::new(&mut round, &hands, all);
-                    let mut d1 = draws.clone();
-                    let lost = apart.knock_loss(&mut d1);
+                    let lost = apart.knock_loss(&mut draws.clone());
+                    let every = apart.knock_losses(&mut draws.clone());
                     let mut copy = before.clone();
                     copy.apply_legal(Action::Knock);
                     let mut on_copy = Profiled::<true>::new(&mut copy, &hands, all);
@@ -284,14 +290,17 @@ mod tests {
                         on_copy.turn(Score::NEVER, &mut d2);
                     }
                     let read: Vec<u8> = (0..seats).map(|s| on_copy.settled_loss(s)).collect();
+                    let read_all = on_copy.settled_losses();
                     on_copy.settle();
-                    let me = before.to_move();
-                    assert_eq!(lost, copy.loss_of(me), "game {game}");
+                    assert_eq!(lost, copy.loss_of(before.to_move()), "game {game}");
+                    assert_eq!(every, copy.losses(), "game {game}");
+                    assert_eq!(read_all, copy.losses(), "game {game}");
                     for s in 0..seats {
                         assert_eq!(read[usize::from(s)], copy.loss_of(s), "game {game}");
                     }
                     assert_eq!(round.public, before.public, "game {game}");
                     knocks += 1;
+                    shown += usize::from(copy.public.shown_losses.iter().any(|&l| l > 0));
                     ends[match copy.end() {
                         Some(End::ThirtyOne { .. }) => 0,
                         Some(End::StockOut { .. }) => 1,
@@ -308,76 +317,6 @@ mod tests {
             for s in 0..seats {
                 assert_eq!(read.settled_loss(s), round.loss_of(s), "game {game}");
             }
-        }
-        assert!(
-            knocks > 20_000 && ends.iter().all(|&e| e > 60),
-            "{knocks} {ends:?}"
-        );
-    }
-
-    /// The game-level outcome is read from every seat's loss (`GameValue::after_losses`): at
-    /// every turn of random rounds where the player to move may knock (as above: every seat
-    /// count, rules that change a turn, tie rules and penalties, 31s after a knock ending the
-    /// round or not), every seat's loss of the knock played apart is the round's
-    /// [`Round::losses`] after the knock played on a copy with the same draws, and so are the
-    /// losses read from the profiles at the knock's end and at each round's end.
-    #[test]
-    fn a_knock_played_apart_costs_every_seat_what_the_round_does() {
-        let deck: Vec<Card> = Card::all().collect();
-        let mut rng = Rng::stream(17, 0, 0);
-        let all = profiles();
-        let ties = [
-            KnockerTie::KnockerPays,
-            KnockerTie::OthersPay,
-            KnockerTie::OnlyKnocker,
-            KnockerTie::Cadillac,
-        ];
-        let (mut knocks, mut ends, mut shown) = (0, [0usize; 3], 0);
-        for game in 0..3_000u32 {
-            let rules = crate::rules::RoundRules {
-                knocker_tie: ties[(game / 5 % 4) as usize],
-                knock_penalty: 1 + (game / 2 % 2) as u8,
-                ..varied_rules(game)
-            };
-            let seats = 2 + (game % 8) as u8;
-            let mut cards = deck.clone();
-            rng.shuffle(&mut cards);
-            let Ok(mut round) = Round::deal(rules, seats, 0, &cards) else {
-                panic!("a legal deal")
-            };
-            let stream = Rng::stream(7, 3, u64::from(game));
-            let mut draws = Draws::new(&round, &stream);
-            while !round.is_over() {
-                let hands = Hands::of(&round, all);
-                if round.public.stage == Stage::Start && round.may_knock() {
-                    let before = round.clone();
-                    let apart = Profiled::<true>::new(&mut round, &hands, all);
-                    let lost = apart.knock_losses(&mut draws.clone());
-                    let mut copy = before.clone();
-                    copy.apply_legal(Action::Knock);
-                    let mut on_copy = Profiled::<true>::new(&mut copy, &hands, all);
-                    let mut d2 = draws.clone();
-                    while !on_copy.round().is_over() {
-                        on_copy.turn(Score::NEVER, &mut d2);
-                    }
-                    let read = on_copy.settled_losses();
-                    on_copy.settle();
-                    assert_eq!(lost, copy.losses(), "game {game}");
-                    assert_eq!(read, copy.losses(), "game {game}");
-                    assert_eq!(round.public, before.public, "game {game}");
-                    knocks += 1;
-                    shown += usize::from(copy.public.shown_losses.iter().any(|&l| l > 0));
-                    ends[match copy.end() {
-                        Some(End::ThirtyOne { .. }) => 0,
-                        Some(End::StockOut { .. }) => 1,
-                        _ => 2,
-                    }] += 1;
-                }
-                let k = Score::from_points(20 + rng.below(12) as u8);
-                round.rule_turn(k, Some(&mut draws));
-            }
-            let (hands, mut copy) = (Hands::of(&round, all), round.clone());
-            let mut read = Profiled::<true>::new(&mut copy, &hands, all);
             assert_eq!(read.settled_losses(), round.losses(), "game {game}");
         }
         assert!(
