@@ -474,6 +474,12 @@ def shown(x: float, digits: int = 1) -> str:
     return str(decimal.Decimal(x).quantize(quantum, rounding=decimal.ROUND_HALF_UP))
 
 
+def tens_written(text: str) -> str:
+    """The Oracle's words as the page writes them: a ten as 10 (``TD`` -> ``10D``), as on its
+    cards."""
+    return re.sub(r"\bT(?=[CDHS]\b)", "10", text)
+
+
 def test_the_oracle_panel_shows_each_options_figures(page: Page, server: str) -> None:
     """Every option of the Oracle's answer in the panel: safe %, its ±, the chance to win the
     game, ★ for the best, ≈ for the tied, ♔ for the best for the game; the reason and the
@@ -496,9 +502,9 @@ def test_the_oracle_panel_shows_each_options_figures(page: Page, server: str) ->
         assert cells[0].startswith(marks) and ("♔" in cells[0]) == (
             o["option"] == advice["best_game"]
         )
-    expect(oracle.locator(".reason")).to_have_text(advice["reason"])
+    expect(oracle.locator(".reason")).to_have_text(tens_written(advice["reason"]))
     if advice["why"]:
-        expect(oracle.locator(".why")).to_have_text(advice["why"])
+        expect(oracle.locator(".why")).to_have_text(tens_written(advice["why"]))
     expect(page.get_by_role("button", name="Play the Oracle's best")).to_contain_text(
         options[0]["option"] if options[0]["kind"] in ("draw", "knock") else "put down"
     )
@@ -512,6 +518,20 @@ def test_the_oracle_panel_shows_each_options_figures(page: Page, server: str) ->
     for o in options:
         cells = oracle.locator(f'tbody tr[data-option="{o["option"]}"] td').all_inner_texts()
         assert cells[3] == shown(o["lives_lost"], 2)
+    # A ten in the Oracle's words is written as the page writes it on the cards and buttons.
+    tens = {
+        "reason": "Take the TD and put down the 2C: safe in 61.0% (TH kept).",
+        "why": "Cara knocked with TS.",
+    }
+    page.evaluate(
+        "async (a) => (await import('/static/oracle.js')).drawAdvice({ full: a },"
+        " { shown: true, mode: 'always', thinking: true })",
+        {**advice, **tens},
+    )
+    expect(oracle.locator(".reason")).to_have_text(
+        "Take the 10D and put down the 2C: safe in 61.0% (10H kept)."
+    )
+    expect(oracle.locator(".why")).to_have_text("Cara knocked with 10S.")
 
 
 def test_a_rounds_showdown_fits_a_phone(browser: Browser, server: str) -> None:
@@ -535,3 +555,24 @@ def test_a_rounds_showdown_fits_a_phone(browser: Browser, server: str) -> None:
     assert table["x"] + table["width"] <= box["x"] + box["width"]
     fits(page)
     context.close()
+
+
+def test_the_round_logs_numbers_are_not_cut_off(page: Page, server: str) -> None:
+    """A long round's log numbers its moves past 100: the list leaves room for "100." beside
+    each move (the numbers are drawn in the list's padding, which its scrolling box clips)."""
+    open_table(page, server)
+    start_game(page, Seed="3")
+    room = page.evaluate(
+        """() => {
+        const log = document.getElementById("log");
+        for (let i = 0; i < 120; i++) log.append(document.createElement("li"));
+        const probe = document.createElement("span");
+        probe.textContent = "100. ";
+        probe.style.font = getComputedStyle(log).font;
+        document.body.append(probe);
+        const width = probe.getBoundingClientRect().width;
+        probe.remove();
+        return [parseFloat(getComputedStyle(log).paddingLeft), width];
+    }"""
+    )
+    assert room[0] >= room[1], f"the log leaves {room[0]} px for numbers {room[1]} px wide"

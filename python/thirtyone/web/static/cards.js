@@ -34,6 +34,12 @@ export function label(card) {
   return (r === "T" ? "10" : r) + suit(card);
 }
 
+/** The Oracle's words with every ten written as the page writes it: "put down the TD" reads
+ * "put down the 10D" (the core names a ten T, as the terminal does). */
+export function tensWritten(text) {
+  return text.replace(/\bT(?=[CDHS]\b)/g, "10");
+}
+
 /** "7 of hearts", "queen of spades". */
 export function cardName(card) {
   const r = rank(card);

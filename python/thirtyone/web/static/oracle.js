@@ -3,7 +3,7 @@
 // the reason and the "Why" line; the first estimate shown at once and replaced by the figures
 // at full precision. And the tutor, which asks before a move that costs too much.
 
-import { label } from "./cards.js";
+import { label, tensWritten } from "./cards.js";
 import { element } from "./view.js";
 
 const $ = (id) => document.getElementById(id);
@@ -119,8 +119,8 @@ function adviceBody(advice) {
       ` (${figure}, against ${gameFigure(advice, top)} for the round's best)`));
   }
   parts.push(optionsTable(advice));
-  parts.push(element("p", { class: "reason", text: advice.reason }));
-  if (advice.why) parts.push(element("p", { class: "why", text: advice.why }));
+  parts.push(element("p", { class: "reason", text: tensWritten(advice.reason) }));
+  if (advice.why) parts.push(element("p", { class: "why", text: tensWritten(advice.why) }));
   for (const warning of advice.warnings) parts.push(element("p", { class: "warning", text: `Note: ${warning}` }));
   return parts;
 }

@@ -76,6 +76,13 @@ export function count(n, noun) {
 const SUITS = { C: ["♣", "clubs"], D: ["♦", "diamonds"], H: ["♥", "hearts"], S: ["♠", "spades"] };
 const RANKS = { A: "ace", K: "king", Q: "queen", J: "jack", T: "10" };
 
+/** The Oracle's words with every ten written as 10 ("put down the TD" reads "put down the
+ * 10D"), as the table's page writes them: the study pages are served on their own, so they do not
+ * import the table's `cards.js`. */
+export function tensWritten(text) {
+  return text.replace(/\bT(?=[CDHS]\b)/g, "10");
+}
+
 /** A card (`7H`, `TS`) drawn as a small tile, named for screen readers (`10 of spades`). */
 export function card(text) {
   const rank = text.slice(0, -1).toUpperCase();

@@ -1,7 +1,8 @@
 // The review page: a saved game's decisions set against the Oracle (GET /api/review, the JSON of
 // `thirtyone review --json`), stepped one by one, charted, and retried.
 import {
-  card, cards, chartWidth, count, el, getJSON, ordinal, pct, points, redrawOnResize, svg, whole,
+  card, cards, chartWidth, count, el, getJSON, ordinal, pct, points, redrawOnResize, svg,
+  tensWritten, whole,
 } from "./common.js";
 
 const $ = (id) => document.getElementById(id);
@@ -170,7 +171,7 @@ function decisionView(d) {
   facts.push(el("dt", {}, "Cost"), el("dd", {}, cost.join(", ")));
   parts.push(el("dl", { class: "facts" }, facts));
   if (d.note) parts.push(el("p", { class: "muted" }, d.note));
-  parts.push(el("p", {}, d.advice.reason));
+  parts.push(el("p", {}, tensWritten(d.advice.reason)));
   parts.push(optionsTable(d, d.choice));
   return parts;
 }
@@ -366,7 +367,7 @@ function chosen(d, option) {
   $("retry-body").replaceChildren(
     ...position(d),
     el("div", { class: "outcome" }, said),
-    el("p", {}, d.advice.reason),
+    el("p", {}, tensWritten(d.advice.reason)),
     optionsTable(d, option.option),
     el("div", { class: "row" },
       el("button", { type: "button", class: "primary", onclick: retry }, "Try again"),
