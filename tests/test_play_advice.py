@@ -225,6 +225,14 @@ def test_a_knock_at_the_first_chance_is_explained_by_the_hand_kept_not_by_any_ha
     draw = OptionAdvice("draw", 0.7, 0.01, 0.3, **first_chance)
     line = why_line(Advice([draw], [], "", 100, 100), found)
     assert line == f"Why: Alice holds 27 or more in 20.0% {consistent}"
+    # After a knock (nothing swept) a draw keeps at least the hand held now: the threat is a
+    # hand above it. Alice holds more than 17 in 3 deals of 5, Ben in 1.
+    last = OptionAdvice("draw", 0.6, 0.01, 0.4)
+    line = why_line(Advice([last], [], "", 100, 100), found, now=17.0)
+    assert line == f"Why: Alice holds more than your 17 now in 60.0% {consistent}"
+    # (Without the hand's score, as before: 27 or more.)
+    line = why_line(Advice([last], [], "", 100, 100), found)
+    assert line == f"Why: Alice holds 27 or more in 20.0% {consistent}"
     # A knock score some deals do not reach is itself the threat.
     later = OptionAdvice("draw", 0.7, 0.01, 0.3, swept=True, knock_at=15.0)
     line = why_line(Advice([later], [], "", 100, 100), found)

@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from thirtyone import _core
 from thirtyone.oracle.answer import Advice
 from thirtyone.oracle.words import pct, score_text
 
@@ -121,10 +122,18 @@ def reads(state: dict[str, Any], names: Sequence[str], advice: Advice) -> list[R
     ]
 
 
-def why_line(advice: Advice, table_reads: Sequence[Read]) -> str | None:
+def score_now(state: dict[str, Any]) -> float:
+    """The score of your hand as ``state`` (the Oracle's input) holds it, by its rules."""
+    return _core.score(list(state["hand"]), _core.parse_rules(state.get("rules")))
+
+
+def why_line(advice: Advice, table_reads: Sequence[Read], now: float | None = None) -> str | None:
     """One line: the opponent who most often beats the hand the best option keeps, and the read
     of them; when the option plans a later knock, or keeps a hand not yet known (a draw), the
-    opponent most often at the score the plan knocks at (27 when it never knocks).
+    opponent most often at the score the plan knocks at (27 when it never knocks). After a
+    knock, a draw keeps at least your hand ``now`` (its put-down keeps the best three cards):
+    the threat is then a hand above it ("more than your 17 now"), which says more than 27
+    against players who knock lower.
 
     Said only when it explains the option's risk: when that opponent's share is at least half
     the share of rounds the option is not safe in (None otherwise, and for a safe option). The
@@ -143,7 +152,13 @@ def why_line(advice: Advice, table_reads: Sequence[Read]) -> str | None:
             # which says nothing. The threat is then a hand above the one kept, or at the
             # table's score.
             plan = None if best.keeps is not None else HIGH
-    if best.keeps is not None and plan is None:
+    if best.keeps is None and not best.swept and now is not None:
+        # Somebody knocked (nothing is swept) and the option is a draw: your last turn.
+        held = now
+        what = f"more than your {score_text(held)} now"
+        threat = max(table_reads, key=lambda r: r.share_above(held))
+        share = threat.share_above(held)
+    elif best.keeps is not None and plan is None:
         if best.keeps >= 31:
             return None
         what = f"more than your {score_text(best.keeps)}"

@@ -19,7 +19,7 @@ from thirtyone.errors import ThirtyOneError
 from thirtyone.game.seats import SeatView, position_seed
 from thirtyone.oracle import query
 from thirtyone.oracle.answer import Advice
-from thirtyone.oracle.reads import Read, reads, why_line
+from thirtyone.oracle.reads import Read, reads, score_now, why_line
 from thirtyone.terminal import advice_view
 from thirtyone.terminal.display import Layouts
 
@@ -90,7 +90,7 @@ class OracleAdvisor:
 
     def _why(self, found: Advice, view: SeatView) -> str | None:
         """The line that says why, from the deals the advice rests on."""
-        return why_line(found, self._reads(found, view))
+        return why_line(found, self._reads(found, view), score_now(view.state()))
 
     def _reads(self, found: Advice, view: SeatView) -> list[Read]:
         return reads(view.state(), list(view.names), found)

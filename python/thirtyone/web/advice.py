@@ -26,7 +26,7 @@ from thirtyone.errors import ThirtyOneError
 from thirtyone.game.seats import SeatView, position_seed
 from thirtyone.oracle import query
 from thirtyone.oracle.answer import Advice
-from thirtyone.oracle.reads import reads, why_line
+from thirtyone.oracle.reads import reads, score_now, why_line
 from thirtyone.web import views
 from thirtyone.web.work import off_loop
 
@@ -74,7 +74,7 @@ def compute(
     found = query.advise(
         state, deals=deals, playouts=playouts, seed=seed, max_time=limit, names=names
     )
-    return found, why_line(found, reads(state, names, found))
+    return found, why_line(found, reads(state, names, found), score_now(state))
 
 
 class Desk:
