@@ -415,19 +415,23 @@ impl<'a> Playouts<'a> {
         let mut reached = 0usize; // thresholds[..reached] have branched off
         while !turns.round().is_over() {
             let to_move = turns.round().to_move();
-            let knock_at = if to_move == me {
-                let upto = usize::from(self.reached_by[usize::from(turns.score(me).halves())]);
-                // (`may_knock` is false unless the turn is at its start.)
-                if upto > reached && turns.may_knock() {
-                    let o = self.knock_branch::<P, READS>(turns, draws, knock_at);
-                    out.set(reached..upto, o);
-                    reached = upto;
-                }
-                Score::NEVER
-            } else {
-                knock_at[usize::from(to_move)]
-            };
-            self.turn::<P, READS>(turns, knock_at, usize::from(to_move), draws);
+            // The others' turns and yours are played by two copies of the turn: the others'
+            // reads the stage and the seat once a turn (one copy after the branch's call read
+            // them again), yours leaves out the knock (you knock in the branches alone). About
+            // 1.5 instructions a table-rule turn fewer.
+            if to_move != me {
+                let k = knock_at[usize::from(to_move)];
+                self.turn::<P, READS>(turns, k, usize::from(to_move), draws);
+                continue;
+            }
+            let upto = usize::from(self.reached_by[usize::from(turns.score(me).halves())]);
+            // (`may_knock` is false unless the turn is at its start.)
+            if upto > reached && turns.may_knock() {
+                let o = self.knock_branch::<P, READS>(turns, draws, knock_at);
+                out.set(reached..upto, o);
+                reached = upto;
+            }
+            self.turn::<P, READS>(turns, Score::NEVER, usize::from(me), draws);
         }
         let o = self.outcome_of(turns);
         out.set(reached..out.len(), o);
