@@ -81,6 +81,9 @@ pub struct Playouts<'a> {
     profiles: &'static Profiles,
     /// By seat: an opponent who plays on reading the table (`crate::model::Model::reads`).
     reading: [bool; MAX_SEATS],
+    /// Whether those who read the table also knock when ahead of every other hand (one against
+    /// one, not at three seats: `crate::model::Model::knocks_when_ahead`).
+    when_ahead: bool,
     /// Whether any does (the playouts are then compiled to look: `READS`).
     reads: bool,
     /// Whether a round-level query reads your loss from the hands' profiles and plays your
@@ -116,6 +119,10 @@ impl<'a> Playouts<'a> {
             game: None,
             profiles: profiles(),
             reading,
+            when_ahead: view
+                .opponents
+                .iter()
+                .any(|o| o.model.knocks_when_ahead(view.public.seats)),
             reads: reading.contains(&true),
             apart,
             game_apart: false,
@@ -293,7 +300,7 @@ impl<'a> Playouts<'a> {
         draws: &mut Draws,
     ) {
         if READS && self.reading[to_move] {
-            turns.reading_turn(knock_at, draws);
+            turns.reading_turn(knock_at, draws, self.when_ahead);
         } else {
             turns.turn(knock_at, draws);
         }

@@ -1,12 +1,14 @@
 //! A playout's turn for a player who reads the table: how the `expert` model plays on at a table
-//! of two (`crate::model::Model::reads`; `docs/oracle.md`, "Opponent models"). The expert, being the Oracle, plays far better than
-//! the table's rule, and most of its edge comes from what it reads of the other hands: when to
-//! knock, which card not to hand to the next player, which discard is not worth taking, and, on
-//! its final turn, what it needs to beat. In a playout the other hands are known, and the model
-//! reads them exactly. Under standard scoring, at the start of a turn:
+//! of two or three (`crate::model::Model::reads`; `docs/oracle.md`, "Opponent models"). The
+//! expert, being the Oracle, plays far better than the table's rule, and most of its edge comes
+//! from what it reads of the other hands: when to knock, which card not to hand to the next
+//! player, which discard is not worth taking, and, on its final turn, what it needs to beat. In
+//! a playout the other hands are known, and the model reads them exactly. Under standard
+//! scoring, at the start of a turn:
 //!
 //! - it knocks with [`TABLE_KNOCK_AT`] or more, or from [`READ_KNOCK_FROM`] with more than every
-//!   other hand holds;
+//!   other hand holds (one against one; at three seats at its own knock score alone:
+//!   `crate::model::Model::knocks_when_ahead`);
 //! - before anybody knocks it takes a discard that the rule would take only if the hand left
 //!   scores [`TAKE_FROM`] or more (else it draws), and puts down the card that leaves the most
 //!   of its own score less what that card would add to the next player's hand if they took it
@@ -43,17 +45,23 @@ struct Weighed {
 
 impl<const PROFILES: bool> Profiled<'_, PROFILES> {
     /// The turn of the player to move, reading the other hands (see the module's documentation);
-    /// `knock_at`: their knock score where they play the rule.
+    /// `knock_at`: their knock score where they play the rule. With `when_ahead` they knock with
+    /// [`TABLE_KNOCK_AT`], or from [`READ_KNOCK_FROM`] holding more than every other hand; else
+    /// at `knock_at` alone (the expert at three seats: `crate::model::Model::knocks_when_ahead`).
     #[inline(never)]
-    pub(crate) fn reading_turn(&mut self, knock_at: Score, draws: &mut Draws) {
+    pub(crate) fn reading_turn(&mut self, knock_at: Score, draws: &mut Draws, when_ahead: bool) {
         if !PROFILES || !matches!(self.round.public.stage, Stage::Start) {
             return self.turn(knock_at, draws);
         }
         let (seat, profile) = self.starting();
         let (s, now) = (usize::from(seat), profile.score());
         let (highest, lowest) = self.others(seat);
-        let ahead = now >= READ_KNOCK_FROM && now > highest;
-        if (now >= TABLE_KNOCK_AT || ahead) && self.may_knock_with(seat, now) {
+        let (at, ahead) = if when_ahead {
+            (TABLE_KNOCK_AT, now >= READ_KNOCK_FROM && now > highest)
+        } else {
+            (knock_at, false)
+        };
+        if (now >= at || ahead) && self.may_knock_with(seat, now) {
             self.round.public.knock();
             return;
         }

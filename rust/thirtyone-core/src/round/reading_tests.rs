@@ -32,7 +32,7 @@ fn read_turn(round: &mut Round) {
     let mut turns = Profiled::<true>::resume(round, &hands, me, all);
     if turns.round.public.stock_len > 0 && !would_draw(&turns) {
         let mut draws = Draws::new(turns.round, &Rng::stream(1, 0, 0));
-        turns.reading_turn(TABLE_KNOCK_AT, &mut draws);
+        turns.reading_turn(TABLE_KNOCK_AT, &mut draws, true);
     } else {
         // A draw: the stock's top card, as the test set it out (the turn's own draw is at
         // random), then the reading player's put-down.
@@ -50,7 +50,7 @@ fn would_draw(turns: &Profiled<'_, true>) -> bool {
     let mut probe = turns.branch(&mut copy);
     let before = probe.round.public.stock_len;
     let mut draws = Draws::new(probe.round, &Rng::stream(1, 0, 0));
-    probe.reading_turn(TABLE_KNOCK_AT, &mut draws);
+    probe.reading_turn(TABLE_KNOCK_AT, &mut draws, true);
     probe.round.public.stock_len < before
 }
 
@@ -74,6 +74,31 @@ fn it_knocks_from_20_only_when_ahead_of_every_other_hand() {
     let mut r = round(0, ["KS 9S 2H", "5C 6D 9H"], "3D", "4C");
     read_turn(&mut r);
     assert_eq!(r.knocker(), None);
+}
+
+/// Whether the reading player at `round`'s seat to move knocks, at `knock_at`, `when_ahead` or not.
+fn knocks(round: &Round, knock_at: Score, when_ahead: bool) -> bool {
+    let all = profile::profiles();
+    let mut copy = round.clone();
+    let hands = hands_of(&copy, all);
+    let me = copy.to_move();
+    let mut turns = Profiled::<true>::resume(&mut copy, &hands, me, all);
+    let mut draws = Draws::new(turns.round, &Rng::stream(1, 0, 0));
+    turns.reading_turn(knock_at, &mut draws, when_ahead);
+    turns.round.knocker() == Some(me)
+}
+
+/// At three seats the reading expert knocks at its own knock score alone: 20 against 9 is a
+/// knock when ahead, not at a knock score of 27; 27 is a knock either way, and so is 20 at a
+/// knock score of 20.
+#[test]
+fn without_the_knock_when_ahead_it_knocks_at_its_knock_score() {
+    let r = round(0, ["KS QS 2H", "5C 6D 9H"], "3C", "4C");
+    assert!(knocks(&r, Score::from_points(27), true));
+    assert!(!knocks(&r, Score::from_points(27), false));
+    assert!(knocks(&r, Score::from_points(20), false));
+    let r = round(0, ["KS QS 7S", "5C 6D 9H"], "3C", "4C");
+    assert!(knocks(&r, Score::from_points(27), false));
 }
 
 #[test]
@@ -178,7 +203,7 @@ fn whole_rounds_of_reading_players_keep_every_card_and_end() {
             }
             let to_move = usize::from(turns.round.to_move());
             if reading[to_move] {
-                turns.reading_turn(TABLE_KNOCK_AT, &mut draws);
+                turns.reading_turn(TABLE_KNOCK_AT, &mut draws, true);
             } else {
                 turns.turn(TABLE_KNOCK_AT, &mut draws);
             }
@@ -208,7 +233,7 @@ fn heads_up_the_reader_loses_far_less_often_than_the_rule() {
         let mut turns = Profiled::<true>::resume(&mut r, &hands, first, all);
         while !turns.round.is_over() {
             if turns.round.to_move() == 0 {
-                turns.reading_turn(TABLE_KNOCK_AT, &mut draws);
+                turns.reading_turn(TABLE_KNOCK_AT, &mut draws, true);
             } else {
                 turns.turn(TABLE_KNOCK_AT, &mut draws);
             }
