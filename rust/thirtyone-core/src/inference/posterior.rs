@@ -92,7 +92,7 @@ impl<'a> Inference<'a> {
         let (posteriors, knocks): (Vec<Posterior>, Vec<Option<Knocks>>) = view
             .opponents
             .par_iter()
-            .map(|o| match o.model.params() {
+            .map(|o| match o.model.params_at(view.public.seats) {
                 None => (count_by_rule(view, o, &unseen, cancel), None),
                 Some(params) => {
                     let (p, k) = count_modelled(view, o, &unseen, cancel, params, effort);
