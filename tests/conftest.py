@@ -7,6 +7,10 @@ the installed wheel."""
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -31,3 +35,13 @@ def _own_data_folder(
     tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("THIRTYONE_DATA_DIR", str(tmp_path_factory.mktemp("data")))
+
+
+@pytest.fixture
+def short_tmp() -> Iterator[Path]:
+    """A folder of its own with a short path (``/tmp/t31-…``): for the tests that read a path
+    back whole from a message or a screen line, which crop a long path or break it where the
+    terminal ends. ``tmp_path`` is longer under pytest-xdist's workers and in a deep TMPDIR."""
+    folder = Path(tempfile.mkdtemp(prefix="t31-", dir="/tmp" if os.name != "nt" else None))
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)

@@ -277,10 +277,11 @@ def test_advice_asked_for_keeps_the_title_on_the_screen(keys: str, tmp_path: Pat
     assert "percentage points" in full and "percentage points" not in "\n".join(screen)
 
 
-def test_the_opening_note_of_the_save_breaks_between_words(tmp_path: Path) -> None:
+def test_the_opening_note_of_the_save_breaks_between_words(short_tmp: Path) -> None:
     """At 80 columns the line that says where the game is saved is broken between words (the
-    terminal cut it inside "thirtyone": "thir" / "tyone play --resume")."""
-    out = play(["--seed", "5"], "q\n", 80, 24, tmp_path)
+    terminal cut it inside "thirtyone": "thir" / "tyone play --resume"). (A path wider than the
+    terminal has no word to break at: the folder's path is a short one.)"""
+    out = play(["--seed", "5"], "q\n", 80, 24, short_tmp)
     lines = _laid_out(out, 80)
     start = next(i for i, line in enumerate(lines) if line.startswith("Saved as you play"))
     end = next(i for i in range(start, len(lines)) if lines[i].rstrip().endswith("--resume)."))

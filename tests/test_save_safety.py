@@ -408,7 +408,8 @@ def test_autoplay_finishes_a_turn_left_at_the_put_down(tmp_path: Path) -> None:
         (b"\xff\xfe\x00binary", "it is not text"),
     ],
 )
-def test_save_file_refuses_a_foreign_file(tmp_path: Path, content: bytes, why: str) -> None:
+def test_save_file_refuses_a_foreign_file(short_tmp: Path, content: bytes, why: str) -> None:
+    tmp_path = short_tmp  # (the message names the path whole)
     path = tmp_path / "notes.txt"
     path.write_bytes(content)
     os.chmod(path, 0o644)
@@ -421,7 +422,8 @@ def test_save_file_refuses_a_foreign_file(tmp_path: Path, content: bytes, why: s
     assert path.stat().st_mode & 0o777 == 0o644
 
 
-def test_a_folder_in_place_of_the_save_is_refused(tmp_path: Path) -> None:
+def test_a_folder_in_place_of_the_save_is_refused(short_tmp: Path) -> None:
+    tmp_path = short_tmp  # (the message names the path whole)
     (tmp_path / "saved-game.json").mkdir()
     r = invoke(["--seed", "3"], "d\n4\nq\n", tmp_path)
     assert r.exit_code == 2
