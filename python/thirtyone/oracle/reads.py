@@ -152,18 +152,19 @@ def why_line(advice: Advice, table_reads: Sequence[Read], now: float | None = No
             # which says nothing. The threat is then a hand above the one kept, or at the
             # table's score.
             plan = None if best.keeps is not None else HIGH
-    if best.keeps is None and not best.swept and now is not None:
-        # Somebody knocked (nothing is swept) and the option is a draw: your last turn.
-        held = now
-        what = f"more than your {score_text(held)} now"
+    # The hand to beat: the one the option keeps, or after a knock (nothing swept) a draw's
+    # least, your hand now; None where the plan's knock score is the threat.
+    if best.keeps is not None:
+        beat = best.keeps if plan is None else None
+    else:
+        beat = now if not best.swept else None
+    if beat is not None:
+        if beat >= 31:
+            return None
+        held = beat
+        what = f"more than your {score_text(held)}" + (" now" if best.keeps is None else "")
         threat = max(table_reads, key=lambda r: r.share_above(held))
         share = threat.share_above(held)
-    elif best.keeps is not None and plan is None:
-        if best.keeps >= 31:
-            return None
-        what = f"more than your {score_text(best.keeps)}"
-        threat = max(table_reads, key=lambda r: r.share_above(best.keeps or 0))
-        share = threat.share_above(best.keeps)
     else:
         target = plan if plan is not None else HIGH
         what = f"{score_text(target)} or more"
