@@ -89,6 +89,25 @@ def test_with_lives_lost_alike_the_best_wins_the_game_more_often_then_is_the_saf
     assert "marginally ahead at 64.0% safe against 63.0%" in advice.reason
 
 
+def test_a_game_figure_higher_by_less_than_its_margin_is_said_to_be_within_it() -> None:
+    # Seen in a game: tied on safety, the star went to the higher game figure by 0.1 point,
+    # and the words said it "wins the game more often" with nothing about the margin.
+    five = opt("discard:5H", 0.604, 0.40, p_win=0.246)
+    four = opt("discard:4H", 0.607, 0.40, p_win=0.245)
+    advice = ranked_advice([four, five], [five])
+    assert advice.best is five
+    assert (
+        "The first has the higher chance to win the game as shown (24.6% against 24.5%), "
+        "within the margin of ±0.4 percentage points." in advice.reason
+    )
+    assert "more often" not in advice.reason
+    assert gist(advice) == "Tied on safety with put down 4H; game 24.6% against 24.5%, within ±0.4."
+    # Apart by more than the margin: no such words.
+    clear = opt("discard:5H", 0.604, 0.40, p_win=0.250)
+    advice = ranked_advice([four, clear], [clear])
+    assert "within the margin" not in advice.reason + gist(advice)
+
+
 def test_an_option_outside_the_margin_never_takes_the_star() -> None:
     knock = opt("knock", 0.70, 0.67, margin=0.01)
     draw = opt("draw", 0.60, 0.10, margin=0.01)  # far fewer lives lost, but far less safe

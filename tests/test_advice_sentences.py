@@ -59,9 +59,14 @@ def check_words(advice: Advice, state: dict[str, Any], names: list[str]) -> None
     top = safest(best, tied)
     if top is not best:
         assert "tied on safety" in advice.reason
-        assert any(
-            w in advice.reason for w in ("loses fewer", "wins the game more", "more points")
-        ), advice.reason
+        decided = (
+            "loses fewer",
+            "wins the game more",
+            "more points",
+            "higher chance to win the game",
+            "higher expected points",
+        )
+        assert any(w in advice.reason for w in decided), advice.reason
     # The game's option, named only for a higher figure as shown.
     if advice.best_game is not None and advice.best_game.option != best.option:
         assert higher_game(advice.best_game, best, advice.points)

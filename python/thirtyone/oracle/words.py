@@ -164,16 +164,31 @@ def star_why(
     best: OptionAdvice, other: OptionAdvice, unit: str = "lives", points: bool = False
 ) -> str:
     """Why the best goes before ``other``, an option as safe or safer: ``loses fewer lives on
-    average (0.38 against 0.67)``, or ``wins the game more often (…)``; empty when neither."""
+    average (0.38 against 0.67)``, or ``wins the game more often (…)``, or where the game's
+    figures differ by less than the best's margin, that it has the higher one as shown and by
+    how little; empty when neither."""
     if fewer_lost(best, other):
         return (
             f"loses fewer {unit} on average ({lost_shown(best.lives_lost)} against "
             f"{lost_shown(other.lives_lost)})"
         )
-    if higher_game(best, other, points):
-        more = "expects more points" if points else "wins the game more often"
-        return f"{more} ({game_shown(best, points)} against {game_shown(other, points)})"
-    return ""
+    if not higher_game(best, other, points):
+        return ""
+    figures = f"({game_shown(best, points)} against {game_shown(other, points)})"
+    within = game_within(best, other, points)
+    if within:
+        what = "expected points" if points else "chance to win the game"
+        return f"has the higher {what} as shown {figures}, within the margin of ±{within}"
+    return f"{'expects more points' if points else 'wins the game more often'} {figures}"
+
+
+def game_within(best: OptionAdvice, other: OptionAdvice, points: bool = False) -> str:
+    """The best's game margin (``2.8 percentage points``, ``0.05 points``) when its figure is
+    above ``other``'s by no more than it; empty otherwise."""
+    margin = best.p_win_margin or 0.0
+    if (best.p_win or 0.0) - (other.p_win or 0.0) > margin:
+        return ""
+    return f"{margin:.2f} points" if points else f"{100 * margin:.1f} percentage points"
 
 
 def reason(
@@ -266,6 +281,11 @@ def _cost_caveat(best: OptionAdvice, second: OptionAdvice, unit: str) -> str:
     )
 
 
+def _margin_short(margin: float, points: bool) -> str:
+    """A game figure's margin, short: ``2.8`` (percentage points) or ``0.05`` (points)."""
+    return f"{margin:.2f}" if points else f"{100 * margin:.1f}"
+
+
 def _points(x: float) -> str:
     """A difference or margin in percentage points, short: ``7.8 points``."""
     return f"{100 * x:.1f} points"
@@ -284,6 +304,14 @@ def gist(advice: Advice) -> str:
     if tied:
         top = safest(best, tied)
         if top is not best:
+            if not fewer_lost(best, top) and game_within(best, top, advice.points):
+                # The short line: the figures and their margin, no more.
+                game, points = game_shown(best, advice.points), advice.points
+                return (
+                    f"{lead}Tied on safety with {label(top)}; game {game} against "
+                    f"{game_shown(top, points)}, within ±"
+                    f"{_margin_short(best.p_win_margin or 0.0, points)}."
+                )
             why = star_why(best, top, unit, advice.points)
             return f"{lead}Tied on safety with {label(top)}; it {why}."
         others = label(tied[0]) if len(tied) == 1 else f"{len(tied)} other options"
