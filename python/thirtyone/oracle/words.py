@@ -188,7 +188,7 @@ def game_within(best: OptionAdvice, other: OptionAdvice, points: bool = False) -
     margin = best.p_win_margin or 0.0
     if (best.p_win or 0.0) - (other.p_win or 0.0) > margin:
         return ""
-    return f"{margin:.2f} points" if points else f"{100 * margin:.1f} percentage points"
+    return f"{_margin_short(margin, points)} {'points' if points else 'percentage points'}"
 
 
 def reason(
