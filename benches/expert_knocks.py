@@ -56,6 +56,8 @@ class Reads:
     read: list[float] = dataclasses.field(default_factory=list)
     knocker: list[float] = dataclasses.field(default_factory=list)
     others: list[float] = dataclasses.field(default_factory=list)
+    #: The score of the seat that reads (the one to move after the knock), at each knock.
+    reader: list[float] = dataclasses.field(default_factory=list)
 
 
 def read_knock(session: Session, reads: Reads, rng: random.Random) -> None:
@@ -76,6 +78,7 @@ def read_knock(session: Session, reads: Reads, rng: random.Random) -> None:
             reads.held.append(truth)
             reads.read.append(mean(scores))
             reads.knocker.append(rank)
+            reads.reader.append(round_.score(me))
         else:
             reads.others.append(rank)
 
@@ -142,6 +145,33 @@ def print_fit(table: dict[tuple[int, int], list[int]]) -> None:
     print("the model's row: [" + ", ".join(row) + "]")
 
 
+#: Bands of the reading seat's own score, for the split of the knocker's read.
+READER_BANDS = ((0, 15), (15, 20), (20, 25), (25, 32))
+
+
+def print_reads(reads: Reads) -> None:
+    """The knocker's read on average, then split by the score of the seat that reads: the
+    experts knock when they read the others low, so a knock against a seat holding much means
+    more than one against a seat holding little, which a read by score and lap cannot say."""
+    knocker = reads.knocker
+    low = sum(r < 0.3 for r in knocker) / len(knocker)
+    print(
+        f"{len(knocker)} knocks read: the knocker held {mean(reads.held):.1f} on average, "
+        f"read {mean(reads.read):.1f}; the knocker's rank {mean(knocker):.3f} "
+        f"({low:.0%} in the lowest three tenths)"
+        + (f", the others' {mean(reads.others):.3f}" if reads.others else "")
+    )
+    for lo, hi in READER_BANDS:
+        at = [i for i, s in enumerate(reads.reader) if lo <= s < hi]
+        if at:
+            print(
+                f"  the reader holding {lo}-{hi}: {len(at)} knocks, the knocker held "
+                f"{mean(reads.held[i] for i in at):.1f}, read "
+                f"{mean(reads.read[i] for i in at):.1f}, rank "
+                f"{mean(knocker[i] for i in at):.3f}"
+            )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seats", type=int, default=4, choices=range(2, 10))
@@ -167,14 +197,7 @@ def main() -> None:
     if args.fit:
         print_fit(table)
     if reads.held:
-        knocker = reads.knocker
-        low = sum(r < 0.3 for r in knocker) / len(knocker)
-        print(
-            f"{len(knocker)} knocks read: the knocker held {mean(reads.held):.1f} on average, "
-            f"read {mean(reads.read):.1f}; the knocker's rank {mean(knocker):.3f} "
-            f"({low:.0%} in the lowest three tenths)"
-            + (f", the others' {mean(reads.others):.3f}" if reads.others else "")
-        )
+        print_reads(reads)
     if args.json_out:
         rows = [
             {"lap": lap, "score": score, "knocks": k, "turns": n}
