@@ -21,7 +21,8 @@ turns: on each lap, the chance of a knock with a hand of ``s`` points as
 Then how the Oracle reads a knock: at each knock, 1,000 consistent deals from the view of the
 seat after the knocker (each seat read as an expert), and where each other seat's true score
 ranks among them (a rank of 0.5 on average when the read is right): the knocker's, and those
-who had not knocked.
+who had not knocked; and the knocker's again by the reading seat's own score (the experts knock
+with more against a seat that holds much, which a curve by score and lap cannot say).
 """
 
 from __future__ import annotations
