@@ -161,10 +161,9 @@ def why_line(advice: Advice, table_reads: Sequence[Read], now: float | None = No
     if beat is not None:
         if beat >= 31:
             return None
-        held = beat  # (for the lambda: `beat` is Optional to mypy there)
-        what = f"more than your {score_text(held)}" + (" now" if best.keeps is None else "")
-        threat = max(table_reads, key=lambda r: r.share_above(held))
-        share = threat.share_above(held)
+        what = f"more than your {score_text(beat)}" + (" now" if best.keeps is None else "")
+        threat = max(table_reads, key=lambda r: r.share_above(beat))
+        share = threat.share_above(beat)
     else:
         target = plan if plan is not None else HIGH
         what = f"{score_text(target)} or more"
