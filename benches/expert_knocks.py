@@ -2,6 +2,7 @@
 (its own turns before, from 0) and its hand's score, at tables of experts only.
 
     python benches/expert_knocks.py [--seats 4] [--games 200] [--seed 1] [--json FILE] [--fit]
+    python benches/expert_knocks.py --fit-from RUN.json [RUN.json ...]
 
 It measures what the ``expert`` model assumes of the experts' knocks (``docs/oracle.md``,
 "Opponent models": one knock score for the whole round, from 22 to 30) against what they do;
@@ -14,15 +15,19 @@ A cell with fewer than 8 turns prints as ``.``. Beside each lap, the lowest scor
 expert knocks at least a third of the time.
 
 With ``--fit``, the knock curve of the ``expert`` model (``model::KnockCurve``) fitted to those
-turns: on each lap, the chance of a knock with a hand of ``s`` points as
-``top / (1 + exp(-(s - mid) / width))`` by maximum likelihood, printed as the row of
-``(mid, width)`` the model keeps for this table size (``top`` cancels in the read of a knock).
+turns: the chance of a knock with a hand of ``s`` points as
+``top / (1 + exp(-(s - mid - per_point * (yours - 16)) / width))``, with ``mid`` and ``width``
+by lap, ``yours`` the score of another seat's hand (each other seat in turn, weighed by one
+over their number: the seat that will read the knock may be any of them) and ``top`` and
+``per_point`` one for the table, by maximum likelihood; printed as the row of ``(mid, width)``
+and the ``per_point_yours`` the model keeps for this table size (``top`` cancels in the read).
 
 Then how the Oracle reads a knock: at each knock, 1,000 consistent deals from the view of the
 seat after the knocker (each seat read as an expert), and where each other seat's true score
 ranks among them (a rank of 0.5 on average when the read is right): the knocker's, and those
 who had not knocked; and the knocker's again by the reading seat's own score (the experts knock
-with more against a seat that holds much, which a curve by score and lap cannot say).
+with more against a seat that holds much, which the curve reads through that seat's score: the
+rank should be about the same in every band).
 """
 
 from __future__ import annotations
@@ -84,10 +89,21 @@ def read_knock(session: Session, reads: Reads, rng: random.Random) -> None:
             reads.others.append(rank)
 
 
-def play(seats: int, games: int, seed: int, reads: Reads) -> dict[tuple[int, int], list[int]]:
-    """(lap, whole points) -> [knocks, turns] over ``games`` games of ``seats`` experts; each
-    knock's read added to ``reads``."""
-    table: dict[tuple[int, int], list[int]] = defaultdict(lambda: [0, 0])
+@dataclasses.dataclass(frozen=True)
+class Turn:
+    """A turn on which an expert could knock: the lap (at most ``LAPS - 1``), the hand's score,
+    whether it knocked, and the other seats' scores."""
+
+    lap: int
+    score: float
+    knocked: bool
+    others: tuple[float, ...]
+
+
+def play(seats: int, games: int, seed: int, reads: Reads) -> list[Turn]:
+    """Every turn on which an expert could knock, over ``games`` games of ``seats`` experts;
+    each knock's read added to ``reads``."""
+    turns: list[Turn] = []
     rng = random.Random(seed)
     rules = dataclasses.replace(Rules.standard(), seats=seats)
     for g in range(games):
@@ -103,47 +119,72 @@ def play(seats: int, games: int, seed: int, reads: Reads) -> dict[tuple[int, int
             asks = round_.phase == "start" and round_.knocker is None
             if asks and session.seat_view().allows(Action("knock")):
                 lap = min(round_.turns_played // round_.seats, LAPS - 1)
-                cell = table[(lap, int(round_.score(mover)))]
+                others = tuple(round_.score(s) for s in range(round_.seats) if s != mover)
+                score = round_.score(mover)
                 session.play_policy()
                 knocked = session.round is not None and session.round.knocker == mover
-                cell[0] += knocked
-                cell[1] += 1
+                turns.append(Turn(lap, score, knocked, others))
                 if knocked:
                     read_knock(session, reads, rng)
             else:
                 session.play_policy()
+    return turns
+
+
+def cells_of(turns: list[Turn]) -> dict[tuple[int, int], list[int]]:
+    """(lap, whole points) -> [knocks, turns]."""
+    table: dict[tuple[int, int], list[int]] = defaultdict(lambda: [0, 0])
+    for t in turns:
+        cell = table[(t.lap, int(t.score))]
+        cell[0] += t.knocked
+        cell[1] += 1
     return table
 
 
-def fit_lap(cells: list[tuple[int, int, int]]) -> tuple[float, float, float]:
-    """``(mid, width, top)`` of the knock curve by maximum likelihood over ``(score, knocks,
-    turns)`` cells."""
+#: The reader's score at which the fitted middles are given (``model::knocks::YOURS_AT``).
+YOURS_AT = 16.0
+
+
+def fit(turns: list[Turn]) -> tuple[list[tuple[float, float]], float, float]:
+    """The knock curve by maximum likelihood: ``(mid, width)`` by lap, ``per_point`` and ``top``
+    (see the module's docstring)."""
     import numpy as np
     from scipy.optimize import minimize
 
-    s, k, n = (np.array(col, dtype=float) for col in zip(*cells, strict=True))
+    rows = [(t.lap, t.score, t.knocked, y, 1 / len(t.others)) for t in turns for y in t.others]
+    lap, s, k, yours, w = (np.array(col, dtype=float) for col in zip(*rows, strict=True))
+    lap = lap.astype(int)
+    yours -= YOURS_AT
 
     def minus_log_likelihood(theta: np.ndarray) -> float:
-        mid, log_width, logit_top = theta
-        top = 1 / (1 + math.exp(-logit_top))
-        p = np.clip(top / (1 + np.exp(-(s - mid) / math.exp(log_width))), 1e-9, 1 - 1e-9)
-        return float(-(k * np.log(p) + (n - k) * np.log(1 - p)).sum())
+        mids, log_widths = theta[:LAPS], theta[LAPS : 2 * LAPS]
+        top = 1 / (1 + math.exp(-theta[2 * LAPS]))
+        z = (s - mids[lap] - theta[2 * LAPS + 1] * yours) / np.exp(log_widths[lap])
+        p = np.clip(top / (1 + np.exp(-z)), 1e-9, 1 - 1e-9)
+        return float(-(w * (k * np.log(p) + (1 - k) * np.log(1 - p))).sum())
 
-    options = {"maxiter": 4000, "xatol": 1e-4, "fatol": 1e-6}
-    best = minimize(minus_log_likelihood, [20.0, 0.0, 2.0], method="Nelder-Mead", options=options)
-    mid, log_width, logit_top = best.x
-    return float(mid), math.exp(log_width), 1 / (1 + math.exp(-logit_top))
+    start = np.r_[[20.0] * LAPS, [0.0] * LAPS, 2.0, 0.0]
+    best = minimize(minus_log_likelihood, start, method="Powell", options={"maxiter": 200_000})
+    best = minimize(minus_log_likelihood, best.x, method="Nelder-Mead", options={"maxfev": 80_000})
+    x = best.x
+    cells = [(float(x[i]), math.exp(x[LAPS + i])) for i in range(LAPS)]
+    return cells, float(x[2 * LAPS + 1]), 1 / (1 + math.exp(-x[2 * LAPS]))
 
 
-def print_fit(table: dict[tuple[int, int], list[int]]) -> None:
+def saved_turns(path: str) -> list[Turn]:
+    """The turns of a run saved by ``--json``."""
+    with open(path) as f:
+        return [Turn(**{**t, "others": tuple(t["others"])}) for t in json.load(f)["turns"]]
+
+
+def print_fit(turns: list[Turn]) -> None:
     """The fitted curve, lap by lap, and the model's row for this table size."""
-    row = []
-    for lap in range(LAPS):
-        cells = [(score, k, n) for (lp, score), (k, n) in table.items() if lp == lap and n]
-        mid, width, top = fit_lap(cells)
-        print(f"lap {lap}: mid {mid:.2f}, width {width:.2f}, top {top:.2f}")
-        row.append(f"({mid:.2f}, {width:.2f})")
-    print("the model's row: [" + ", ".join(row) + "]")
+    cells, per_point, top = fit(turns)
+    for lap, (mid, width) in enumerate(cells):
+        print(f"lap {lap}: mid {mid:.2f}, width {width:.2f}")
+    print(f"per point of another seat's hand {per_point:+.3f}, top {top:.2f}")
+    print("the model's row: [" + ", ".join(f"({m:.2f}, {w:.2f})" for m, w in cells) + "]")
+    print(f"the model's per_point_yours: {per_point:.3f}")
 
 
 #: Bands of the reading seat's own score, for the split of the knocker's read.
@@ -153,7 +194,8 @@ READER_BANDS = ((0, 15), (15, 20), (20, 25), (25, 32))
 def print_reads(reads: Reads) -> None:
     """The knocker's read on average, then split by the score of the seat that reads: the
     experts knock when they read the others low, so a knock against a seat holding much means
-    more than one against a seat holding little, which a read by score and lap cannot say."""
+    more than one against a seat holding little; the curve's ``per_point_yours`` is to make the
+    read alike in every band."""
     knocker = reads.knocker
     low = sum(r < 0.3 for r in knocker) / len(knocker)
     print(
@@ -180,11 +222,17 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", dest="json_out")
     parser.add_argument("--fit", action="store_true", help="fit the model's knock curve")
+    parser.add_argument(
+        "--fit-from", nargs="+", metavar="JSON", help="fit to the turns of runs saved by --json"
+    )
     args = parser.parse_args()
+    if args.fit_from:
+        print_fit([t for path in args.fit_from for t in saved_turns(path)])
+        return
     reads = Reads()
-    table = play(args.seats, args.games, args.seed, reads)
-    turns = sum(n for _, n in table.values())
-    print(f"{args.seats} experts, {args.games} games, {turns} turns on which they could knock")
+    turns = play(args.seats, args.games, args.seed, reads)
+    table = cells_of(turns)
+    print(f"{args.seats} experts, {args.games} games, {len(turns)} turns on which they could knock")
     print("lap     " + " ".join(f"{s:>5}" for s in SCORES) + "  a third from")
     for lap in range(LAPS):
         cells = [table.get((lap, s), [0, 0]) for s in SCORES]
@@ -196,7 +244,7 @@ def main() -> None:
         name = f"{lap}" if lap < LAPS - 1 else f"{lap}+"
         print(f"{name:<7} " + " ".join(shown) + f"  {third or '-'}")
     if args.fit:
-        print_fit(table)
+        print_fit(turns)
     if reads.held:
         print_reads(reads)
     if args.json_out:
@@ -206,6 +254,7 @@ def main() -> None:
         ]
         with open(args.json_out, "w") as f:
             out = {"seats": args.seats, "games": args.games, "seed": args.seed, "cells": rows}
+            out["turns"] = [dataclasses.asdict(t) for t in turns]
             json.dump(out | {"reads": dataclasses.asdict(reads)}, f)
 
 

@@ -116,7 +116,8 @@ impl Likelihood<'_> {
             let c = final_start_chance(f, made, never, turn.may_take, (score, after));
             w.iter_mut().for_each(|x| *x *= c);
         } else if let (Start::Knock, Some(k)) = (made, &self.params.knocks) {
-            let c = k.chance(self.view.public.seats, turn.lap, score);
+            let yours = table.score(self.view.hand);
+            let c = k.chance(self.view.public.seats, turn.lap, score, yours);
             w.iter_mut().for_each(|x| *x *= c);
         } else {
             let p = self.params;

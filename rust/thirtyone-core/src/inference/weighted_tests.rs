@@ -166,7 +166,10 @@ fn weigh(view: &View, o: &Opponent, p: &Params, slots: &[Card]) -> Weights {
             let rule = choose_start(scoring, hand, top, may_knock, t.stock_empty, knock_score(i));
             *x *= match (last, curve) {
                 (Some(f), _) => final_start(&f, made, rule, t.may_take, take),
-                (None, Some(k)) => k.chance(view.public.seats, t.lap, scoring.score(hand)),
+                (None, Some(k)) => {
+                    let yours = scoring.score(view.hand);
+                    k.chance(view.public.seats, t.lap, scoring.score(hand), yours)
+                }
                 (None, None) => start(made, rule, &moves),
             };
         }

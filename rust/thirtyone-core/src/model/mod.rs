@@ -193,46 +193,48 @@ const EXPERT_FINAL: FinalTurn = FinalTurn {
 };
 
 /// When the expert knocks (`benches/expert_knocks.py --fit`: games of experts only, at each
-/// table size, every turn on which they could knock, by lap and score): `(mid, width)` by table
-/// size (2, 3, 4, 5, 6 or more seats) and lap (0 to 3, 4 or later).
+/// table size, every turn on which they could knock, by lap, score and the other seats'
+/// scores): `(mid, width)` by table size (2, 3, 4, 5, 6 or more seats) and lap (0 to 3, 4 or
+/// later) for a reader holding 16, and how far the middle moves a point the reader holds more.
 const EXPERT_KNOCKS: KnockCurve = KnockCurve {
     cells: [
         [
-            (19.04, 0.96),
-            (19.48, 1.01),
-            (20.30, 0.78),
-            (20.59, 0.98),
-            (21.03, 0.75),
+            (19.30, 1.07),
+            (19.15, 0.90),
+            (20.29, 0.93),
+            (20.70, 1.02),
+            (21.71, 1.23),
         ],
         [
-            (17.87, 1.00),
-            (19.46, 0.96),
-            (20.30, 0.81),
-            (21.06, 0.87),
-            (20.94, 0.71),
+            (17.78, 1.04),
+            (19.11, 1.02),
+            (20.26, 1.06),
+            (20.75, 0.84),
+            (21.16, 0.99),
         ],
         [
-            (16.44, 0.73),
-            (18.78, 0.89),
-            (20.21, 0.73),
-            (20.87, 0.98),
-            (20.79, 0.50),
+            (16.69, 0.85),
+            (18.57, 0.92),
+            (20.01, 0.94),
+            (20.58, 0.92),
+            (21.90, 1.39),
         ],
         [
-            (15.73, 0.71),
-            (18.44, 0.97),
-            (20.25, 1.06),
-            (21.04, 0.92),
-            (22.09, 0.93),
+            (15.93, 0.86),
+            (18.16, 0.87),
+            (19.57, 0.96),
+            (20.30, 0.85),
+            (22.12, 1.57),
         ],
         [
-            (14.87, 0.60),
-            (18.25, 0.96),
-            (19.95, 0.94),
-            (21.44, 0.85),
-            (20.86, 0.71),
+            (14.94, 0.66),
+            (17.88, 0.88),
+            (19.60, 0.92),
+            (20.23, 0.59),
+            (20.96, 0.55),
         ],
     ],
+    per_point_yours: [0.079, 0.071, 0.074, 0.069, 0.030],
 };
 
 impl Model {
