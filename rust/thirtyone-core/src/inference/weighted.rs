@@ -76,10 +76,26 @@ const PURPOSE_POOL: u64 = 0x504f_4f4c; // "POOL"
 
 /// A modelled player's play, weighed: the likelihood of each decision by [`crate::model`].
 pub(super) struct Likelihood<'a> {
-    pub(super) view: &'a View,
-    pub(super) params: &'static Params,
+    view: &'a View,
+    params: &'static Params,
     /// The walk's steps ([`Effort::walk`]).
-    pub(super) budget: u64,
+    budget: u64,
+    /// Your hand's score, which moves the middle of a modelled knock's curve
+    /// ([`crate::model::KnockCurve`]): worked out once, not at each history's knock.
+    yours: Score,
+}
+
+impl<'a> Likelihood<'a> {
+    /// The likelihood of a `params` player's play in `view`, walked within `budget` steps.
+    pub(super) fn new(view: &'a View, params: &'static Params, budget: u64) -> Likelihood<'a> {
+        let yours = view.public.rules.scoring.score(view.hand);
+        Likelihood {
+            view,
+            params,
+            budget,
+            yours,
+        }
+    }
 }
 
 impl Likelihood<'_> {
@@ -116,8 +132,7 @@ impl Likelihood<'_> {
             let c = final_start_chance(f, made, never, turn.may_take, (score, after));
             w.iter_mut().for_each(|x| *x *= c);
         } else if let (Start::Knock, Some(k)) = (made, &self.params.knocks) {
-            let yours = table.score(self.view.hand);
-            let c = k.chance(self.view.public.seats, turn.lap, score, yours);
+            let c = k.chance(self.view.public.seats, turn.lap, score, self.yours);
             w.iter_mut().for_each(|x| *x *= c);
         } else {
             let p = self.params;
@@ -377,11 +392,7 @@ pub(super) fn count_modelled(
     if o.turns.is_empty() {
         return (unplayed(view, unseen), knocks);
     }
-    let evidence = Likelihood {
-        view,
-        params,
-        budget: effort.walk,
-    };
+    let evidence = Likelihood::new(view, params, effort.walk);
     // The walk is tried only where it ends within its budget: the facts' walk tells so at a
     // fraction of the cost (a weighed walk given up was a fifth of a late position's read).
     let facts = Facts {
@@ -426,11 +437,7 @@ fn sampled(
     params: &'static Params,
     pool: usize,
 ) -> Vec<Entry<Weights>> {
-    let ev = Likelihood {
-        view,
-        params,
-        budget: 0,
-    };
+    let ev = Likelihood::new(view, params, 0);
     // A batch of chunks at a time, in buffers used again for every batch: the histories of a
     // whole pool (5 MB an opponent) were written to fresh memory, whose faults and misses cost
     // more than weighing them.

@@ -272,18 +272,8 @@ fn walk_against_brute_force(inputs: &[(u64, StateInput)], p: &'static Params) ->
         let unseen: Vec<Card> = view.unseen.iter().collect();
         for o in view.opponents.iter().filter(|o| small(&view, o)) {
             let cancel = AtomicBool::new(false);
-            let walked = Counter::walk(
-                &view,
-                o,
-                &unseen,
-                &cancel,
-                Likelihood {
-                    view: &view,
-                    params: p,
-                    budget: WALK,
-                },
-            )
-            .expect("within the budget");
+            let walked = Counter::walk(&view, o, &unseen, &cancel, Likelihood::new(&view, p, WALK))
+                .expect("within the budget");
             let walked = normalised(walked.into_iter().map(|(k, _, w)| (k, w)));
             let brute = normalised(brute_force(&view, o, p).into_iter());
             assert_eq!(walked.len(), brute.len(), "seed {seed}, seat {}", o.seat);
@@ -375,11 +365,7 @@ fn without_slips_at_the_tables_knock_score_the_weights_are_the_tables_count() {
             let cancel = AtomicBool::new(false);
             let filter = Filter { view: &view };
             let table = Counter::walk(&view, o, &unseen, &cancel, filter).unwrap();
-            let model = Likelihood {
-                view: &view,
-                params: strict,
-                budget: WALK,
-            };
+            let model = Likelihood::new(&view, strict, WALK);
             let Some(walked) = Counter::walk(&view, o, &unseen, &cancel, model) else {
                 continue; // over the weighed walk's budget
             };
@@ -419,18 +405,8 @@ fn the_sampled_posterior_agrees_with_the_walk() {
     let unseen: Vec<Card> = view.unseen.iter().collect();
     let o = view.opponents.iter().find(|o| !o.turns.is_empty()).unwrap();
     let cancel = AtomicBool::new(false);
-    let walked = Counter::walk(
-        &view,
-        o,
-        &unseen,
-        &cancel,
-        Likelihood {
-            view: &view,
-            params: p,
-            budget: WALK,
-        },
-    )
-    .unwrap();
+    let walked =
+        Counter::walk(&view, o, &unseen, &cancel, Likelihood::new(&view, p, WALK)).unwrap();
     let walked = normalised(walked.into_iter().map(|(k, _, w)| (k, w)));
     let pool = normalised(
         sampled(&view, o, &unseen, &cancel, p, POOL)
@@ -528,11 +504,7 @@ fn the_facts_walk_fits_exactly_where_the_weighed_walk_fits() {
             for model in [Model::Person, Model::Expert] {
                 let params = model.params().unwrap();
                 let weighed = |budget| {
-                    let ev = Likelihood {
-                        view: &view,
-                        params,
-                        budget,
-                    };
+                    let ev = Likelihood::new(&view, params, budget);
                     Counter::walk(&view, o, &unseen, &cancel, ev).is_some()
                 };
                 let facts = |budget| {
