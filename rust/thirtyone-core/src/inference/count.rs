@@ -113,7 +113,7 @@ pub(super) struct Counter<'a, E: Evidence> {
     view: &'a View,
     o: &'a Opponent,
     unseen: &'a [Card],
-    evidence: E,
+    evidence: &'a E,
     /// Each hand's total, by the unseen cards it holds.
     counts: HashMap<u64, ([Card; 3], E::Total)>,
     steps: u64,
@@ -121,15 +121,184 @@ pub(super) struct Counter<'a, E: Evidence> {
 }
 
 #[derive(Clone, Copy)]
-struct Branch<W> {
-    hand: [Card; 3],
+pub(super) struct Branch<W> {
+    pub(super) hand: [Card; 3],
     /// Cards they put down later that are not yet in their hand.
-    pending: CardSet,
+    pub(super) pending: CardSet,
     /// Hidden cards they hold now that have not yet entered their hand, and those that have.
-    fresh_left: usize,
-    fresh: CardSet,
+    pub(super) fresh_left: usize,
+    pub(super) fresh: CardSet,
     /// What the evidence says of the branch so far.
+    pub(super) w: W,
+}
+
+impl<W> Branch<W> {
+    /// Whether the branch has placed every card of the slots: a history of its own.
+    pub(super) fn is_whole(&self) -> bool {
+        self.pending.is_empty() && self.fresh_left == 0
+    }
+}
+
+/// A turn up to its stock draw ([`start_of`]).
+pub(super) enum Started<W> {
+    /// The start is ruled out.
+    Out,
+    /// A knock, or a take with its put-down: the branch after the whole turn.
+    Done(Branch<W>),
+    /// A stock draw, the branch weighed by the start; its put-down of `discard` (showing
+    /// `shows`) follows for every card it may have drawn ([`drawn`]).
+    Draws(Branch<W>, Card, Option<[Card; 3]>),
+}
+
+/// Turn `t` of `o` for branch `b`, up to its stock draw: the branching of the walk and of the
+/// particles (`particles`) alike.
+#[inline(always)]
+pub(super) fn start_of<E: Evidence>(
+    ev: &E,
+    o: &Opponent,
+    t: usize,
+    b: Branch<E::Weight>,
+) -> Started<E::Weight> {
+    let turn = &o.turns[t];
+    match turn.act {
+        OppAct::Knock => match ev.start(b.w, b.hand, turn, Start::Knock) {
+            Some(w) => Started::Done(Branch { w, ..b }),
+            None => Started::Out,
+        },
+        OppAct::Take { discard, shows } => {
+            let kept = ev
+                .start(b.w, b.hand, turn, Start::Take)
+                .and_then(|w| ev.put_down(w, turn, b.hand, turn.top, true, discard, shows));
+            match kept {
+                Some((w, hand)) => Started::Done(Branch { hand, w, ..b }),
+                None => Started::Out,
+            }
+        }
+        OppAct::Draw { discard, shows, .. } => match ev.start(b.w, b.hand, turn, Start::Draw) {
+            Some(w) => Started::Draws(Branch { w, ..b }, discard, shows),
+            None => Started::Out,
+        },
+    }
+}
+
+/// Turn `t`, a stock draw after which they put down `discard` ([`Started::Draws`]): the branch
+/// for every card they may have drawn, each given to `f` until it returns false (then false).
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+pub(super) fn drawn<E: Evidence>(
+    ev: &E,
+    o: &Opponent,
+    unseen: &[Card],
+    t: usize,
+    b: Branch<E::Weight>,
+    discard: Card,
+    shows: Option<[Card; 3]>,
+    mut f: impl FnMut(Branch<E::Weight>) -> bool,
+) -> bool {
+    if b.pending.contains(discard) {
+        // Put down now but not yet in hand: it is the card drawn.
+        return match drawn_card(ev, o, t, b, discard, (discard, shows)) {
+            Some(next) => f(next),
+            None => true,
+        };
+    }
+    for c in b.pending.iter() {
+        if let Some(next) = drawn_card(ev, o, t, b, c, (discard, shows)) {
+            if !f(next) {
+                return false;
+            }
+        }
+    }
+    if b.fresh_left > 0 {
+        for &c in unseen {
+            if b.fresh.contains(c) {
+                continue;
+            }
+            if let Some(next) = drawn_card(ev, o, t, b, c, (discard, shows)) {
+                if !f(next) {
+                    return false;
+                }
+            }
+        }
+    }
+    true
+}
+
+/// Branch `b` at turn `t` (a stock draw, [`drawn`]) when the card drawn was `c`: one they put
+/// down later, or a fresh unseen card; None where the put-down of `discard` rules it out.
+#[inline(always)]
+pub(super) fn drawn_card<E: Evidence>(
+    ev: &E,
+    o: &Opponent,
+    t: usize,
+    b: Branch<E::Weight>,
+    c: Card,
+    (discard, shows): (Card, Option<[Card; 3]>),
+) -> Option<Branch<E::Weight>> {
+    let (w, hand) = ev.put_down(b.w, &o.turns[t], b.hand, c, false, discard, shows)?;
+    let mut next = Branch { hand, w, ..b };
+    if next.pending.contains(c) {
+        next.pending.remove(c);
+    } else {
+        next.fresh.insert(c);
+        next.fresh_left -= 1;
+    }
+    Some(next)
+}
+
+/// Every hand `o` may have been dealt: some of the cards they put down later, and fresh unseen
+/// cards (a dealt 31 left out: it would have ended the round before play), each given to `f`
+/// until it returns false (then false).
+pub(super) fn dealt<W: Copy>(
+    view: &View,
+    o: &Opponent,
+    unseen: &[Card],
     w: W,
+    mut f: impl FnMut(Branch<W>) -> bool,
+) -> bool {
+    let later: Vec<Card> = o.hidden_discards.iter().map(|&(c, _)| c).collect();
+    let all_later: CardSet = later.iter().copied().collect();
+    let hidden_now = o.hidden_now();
+    let u = unseen.len();
+    for a in 0..=later.len().min(3) {
+        let f_count = 3 - a;
+        if f_count > hidden_now {
+            continue;
+        }
+        for subset in combinations(later.len(), a) {
+            let mut fresh_combos = Combinations::new(u, f_count);
+            while let Some(fresh_idx) = fresh_combos.next_combination() {
+                let mut hand = [Card::from_index(0); 3];
+                let mut k = 0;
+                let mut pending = all_later;
+                for &i in &subset {
+                    hand[k] = later[i];
+                    pending.remove(later[i]);
+                    k += 1;
+                }
+                let mut fresh = CardSet::EMPTY;
+                for &i in fresh_idx {
+                    hand[k] = unseen[i];
+                    fresh.insert(unseen[i]);
+                    k += 1;
+                }
+                if view.public.rules.scoring.score(hand).is_blitz() {
+                    continue;
+                }
+                let b = Branch {
+                    hand,
+                    pending,
+                    fresh_left: hidden_now - f_count,
+                    fresh,
+                    w,
+                };
+                if !f(b) {
+                    return false;
+                }
+            }
+        }
+    }
+    true
 }
 
 /// One hand's entry of a count: the unseen cards it holds (bits), the hand, its total.
@@ -199,7 +368,7 @@ impl<'a, E: Evidence> Counter<'a, E> {
             view,
             o,
             unseen,
-            evidence,
+            evidence: &evidence,
             counts: HashMap::default(),
             steps: 0,
             cancel,
@@ -213,52 +382,11 @@ impl<'a, E: Evidence> Counter<'a, E> {
         Some(entries)
     }
 
-    /// Every dealt hand: some of the cards they put down later, and fresh unseen cards.
-    /// Returns false when the count went over its budget or was cancelled.
+    /// Every dealt hand ([`dealt`]), walked. Returns false when the count went over its
+    /// budget or was cancelled.
     fn deal(&mut self) -> bool {
-        let later: Vec<Card> = self.o.hidden_discards.iter().map(|&(c, _)| c).collect();
-        let all_later: CardSet = later.iter().copied().collect();
-        let hidden_now = self.o.hidden_now();
-        let u = self.unseen.len();
-        for a in 0..=later.len().min(3) {
-            let f = 3 - a;
-            if f > hidden_now {
-                continue;
-            }
-            for subset in combinations(later.len(), a) {
-                let mut fresh_combos = Combinations::new(u, f);
-                while let Some(fresh_idx) = fresh_combos.next_combination() {
-                    let mut hand = [Card::from_index(0); 3];
-                    let mut k = 0;
-                    let mut pending = all_later;
-                    for &i in &subset {
-                        hand[k] = later[i];
-                        pending.remove(later[i]);
-                        k += 1;
-                    }
-                    let mut fresh = CardSet::EMPTY;
-                    for &i in fresh_idx {
-                        hand[k] = self.unseen[i];
-                        fresh.insert(self.unseen[i]);
-                        k += 1;
-                    }
-                    if self.view.public.rules.scoring.score(hand).is_blitz() {
-                        continue;
-                    }
-                    let b = Branch {
-                        hand,
-                        pending,
-                        fresh_left: hidden_now - f,
-                        fresh,
-                        w: self.evidence.dealt(),
-                    };
-                    if !self.turn(0, b) {
-                        return false;
-                    }
-                }
-            }
-        }
-        true
+        let (view, o, unseen) = (self.view, self.o, self.unseen);
+        dealt(view, o, unseen, self.evidence.dealt(), |b| self.turn(0, b))
     }
 
     /// Replay turn `t` and everything after it. Returns false over budget or when cancelled.
@@ -270,8 +398,8 @@ impl<'a, E: Evidence> Counter<'a, E> {
         if self.steps % LOOK_EVERY == 0 && self.cancel.load(Ordering::Relaxed) {
             return false;
         }
-        let Some(turn) = self.o.turns.get(t) else {
-            if E::TALLIES && b.pending.is_empty() && b.fresh_left == 0 {
+        if t == self.o.turns.len() {
+            if E::TALLIES && b.is_whole() {
                 let e = self
                     .counts
                     .entry(b.fresh.bits())
@@ -279,106 +407,17 @@ impl<'a, E: Evidence> Counter<'a, E> {
                 E::add(&mut e.1, b.w);
             }
             return true;
-        };
-        let ev = &self.evidence;
-        match turn.act {
-            OppAct::Knock => {
-                if let Some(w) = ev.start(b.w, b.hand, turn, Start::Knock) {
-                    return self.turn(t + 1, Branch { w, ..b });
-                }
-            }
-            OppAct::Take { discard, shows } => {
-                let kept = ev
-                    .start(b.w, b.hand, turn, Start::Take)
-                    .and_then(|w| ev.put_down(w, turn, b.hand, turn.top, true, discard, shows));
-                if let Some((w, hand)) = kept {
-                    return self.turn(t + 1, Branch { hand, w, ..b });
-                }
-            }
-            OppAct::Draw { discard, shows, .. } => {
-                let Some(w) = ev.start(b.w, b.hand, turn, Start::Draw) else {
-                    return true;
-                };
-                return self.draw(t, b, w, discard, shows);
+        }
+        let (ev, o, unseen) = (self.evidence, self.o, self.unseen);
+        match start_of(ev, o, t, b) {
+            Started::Out => true,
+            Started::Done(next) => self.turn(t + 1, next),
+            Started::Draws(b, discard, shows) => {
+                drawn(ev, o, unseen, t, b, discard, shows, |next| {
+                    self.turn(t + 1, next)
+                })
             }
         }
-        true
-    }
-
-    /// Turn `t`, a stock draw after which they put down `discard`: every card they may have
-    /// drawn. Returns false over budget or when cancelled.
-    fn draw(
-        &mut self,
-        t: usize,
-        b: Branch<E::Weight>,
-        w: E::Weight,
-        discard: Card,
-        shows: Option<[Card; 3]>,
-    ) -> bool {
-        let turn = &self.o.turns[t];
-        if b.pending.contains(discard) {
-            // Put down now but not yet in hand: it is the card drawn.
-            let kept = self
-                .evidence
-                .put_down(w, turn, b.hand, discard, false, discard, shows);
-            if let Some((w, hand)) = kept {
-                let mut pending = b.pending;
-                pending.remove(discard);
-                return self.turn(
-                    t + 1,
-                    Branch {
-                        hand,
-                        pending,
-                        w,
-                        ..b
-                    },
-                );
-            }
-            return true;
-        }
-        for c in b.pending.iter() {
-            let kept = self
-                .evidence
-                .put_down(w, turn, b.hand, c, false, discard, shows);
-            if let Some((w, hand)) = kept {
-                let mut pending = b.pending;
-                pending.remove(c);
-                let next = Branch {
-                    hand,
-                    pending,
-                    w,
-                    ..b
-                };
-                if !self.turn(t + 1, next) {
-                    return false;
-                }
-            }
-        }
-        if b.fresh_left > 0 {
-            for &c in self.unseen {
-                if b.fresh.contains(c) {
-                    continue;
-                }
-                let kept = self
-                    .evidence
-                    .put_down(w, turn, b.hand, c, false, discard, shows);
-                if let Some((w, hand)) = kept {
-                    let mut fresh = b.fresh;
-                    fresh.insert(c);
-                    let next = Branch {
-                        hand,
-                        fresh,
-                        fresh_left: b.fresh_left - 1,
-                        w,
-                        ..b
-                    };
-                    if !self.turn(t + 1, next) {
-                        return false;
-                    }
-                }
-            }
-        }
-        true
     }
 }
 

@@ -11,6 +11,7 @@ mod conditional;
 mod count;
 mod deals;
 mod joint;
+mod particles;
 mod posterior;
 #[cfg(test)]
 mod test_positions;
@@ -18,4 +19,4 @@ mod weighted;
 
 pub(crate) use posterior::Posterior;
 pub use posterior::{Deal, Inference, OppDeal, COUNT_BUDGET};
-pub use weighted::{Effort, POOL};
+pub use weighted::{Effort, PARTICLES};

@@ -8,19 +8,19 @@
 //! weighted deals) serves unchanged; with it, each hand keeps its posterior over the knock
 //! scores ([`Knocks`]), from which a deal draws the score the opponent knocks at in the playouts.
 //!
-//! A walk that grows past its budget is replaced by a sample of histories drawn from those the
-//! card facts allow (on fixed random streams, weighed the same way): an importance-sampled
-//! posterior, no longer exact but never empty. Both sizes follow the deals asked for
-//! ([`Effort`]): a small query is not made to pay for a posterior finer than its deals can use.
+//! A walk that would grow past its budget is replaced by particles carried through the same
+//! branches and resampled at each stock draw (`particles`): no longer exact, but never empty.
+//! Both sizes follow the deals asked for ([`Effort`]): a small query is not made to pay for a
+//! posterior finer than its deals can use.
 
 use rustc_hash::FxHashMap as HashMap;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 
 use montecarlo::Rng;
-use rayon::prelude::*;
 
 use super::count::{unplayed, unseen_set, Counter, Entry, Evidence};
-use super::posterior::{sample_history, Posterior};
+use super::particles::particles;
+use super::posterior::Posterior;
 use crate::hand::decision::{put_down_with, start_with, Start};
 use crate::hand::{same_cards, Card, CardSet, Score, ScoreTable};
 use crate::model::{
@@ -28,43 +28,39 @@ use crate::model::{
     StartChances, Weights, KNOCK_SCORES,
 };
 use crate::round::knock_limits_allow_with;
-use crate::view::{OppAct, OppTurn, Opponent, View};
+use crate::view::{OppTurn, Opponent, View};
 
-/// The most histories sampled when a walk is over its budget (a query of 8,192 deals or more).
-pub const POOL: usize = 1 << 15;
-/// Histories sampled per deal asked for.
-const POOL_PER_DEAL: usize = 4;
-/// Steps the weighed walk may take per history of the pool: no branch ends at an unlikely move,
-/// so the walk grows faster than the table's count, and a walk given up is work lost; past this,
-/// the pool is quicker for the same accuracy.
-const WALK_PER_HISTORY: u64 = 2;
-/// The pool is sampled in chunks of this many histories, each on a random stream of its own
-/// and summed in chunk order: the same pool on any number of threads.
-const CHUNK: usize = 1 << 10;
-/// Chunks of the pool sampled at once (their buffers kept from batch to batch): two, about
-/// 300 KB of histories, stay within a core's L2 of 512 KB, where eight (1.2 MB) did not.
-const IN_FLIGHT: usize = 2;
+/// The most particles a modelled opponent's posterior carries (a query of 8,192 deals or
+/// more): fewer, and late in a round the answers moved by several margins with the particles'
+/// random stream (`docs/evidence.md`).
+pub const PARTICLES: usize = 1 << 13;
+/// The particles come in whole units of this many.
+const PARTICLE_UNIT: usize = 1 << 10;
+/// Steps the weighed walk may take per deal asked for (in whole units of [`WALK_UNIT`]): no
+/// branch ends at an unlikely move, so the walk grows faster than the table's count, and a walk
+/// given up is work lost; past this the particles are quicker for the same accuracy.
+const WALK_PER_DEAL: usize = 8;
+const WALK_UNIT: usize = 1 << 11;
+/// The longest weighed walk (a query of 8,192 deals or more).
+const WALK: usize = 1 << 16;
 
-/// How much work a modelled opponent's posterior may take: the walk's steps and the pool's
-/// histories, by the deals the query collects.
+/// How much work a modelled opponent's posterior may take: the walk's steps and the particles
+/// carried when the walk is over its budget, by the deals the query collects.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Effort {
     pub walk: u64,
-    pub pool: usize,
+    pub particles: usize,
 }
 
 impl Effort {
-    /// The effort for a query of `deals` deals: [`POOL_PER_DEAL`] histories a deal, in whole
-    /// chunks, at most [`POOL`].
+    /// The effort for a query of `deals` deals: a particle a deal and eight walk steps, each in
+    /// whole units, at most [`PARTICLES`] and [`WALK`].
     pub fn for_deals(deals: usize) -> Effort {
-        let pool = deals
-            .saturating_mul(POOL_PER_DEAL)
-            .div_ceil(CHUNK)
-            .clamp(1, POOL / CHUNK)
-            * CHUNK;
+        let whole =
+            |x: usize, unit: usize, most: usize| x.div_ceil(unit).clamp(1, most / unit) * unit;
         Effort {
-            walk: pool as u64 * WALK_PER_HISTORY,
-            pool,
+            walk: whole(deals.saturating_mul(WALK_PER_DEAL), WALK_UNIT, WALK) as u64,
+            particles: whole(deals, PARTICLE_UNIT, PARTICLES),
         }
     }
 }
@@ -72,7 +68,6 @@ impl Effort {
 const SCALE: f64 = (1u64 << 32) as f64;
 /// The resolution of a hand's posterior over the knock scores.
 const KNOCK_SCALE: f64 = (1u32 << 20) as f64;
-const PURPOSE_POOL: u64 = 0x504f_4f4c; // "POOL"
 
 /// A modelled player's play, weighed: the likelihood of each decision by [`crate::model`].
 pub(super) struct Likelihood<'a> {
@@ -403,7 +398,10 @@ pub(super) fn count_modelled(
     let walked = fits.then(|| Counter::walk(view, o, unseen, cancel, evidence));
     let entries = match walked.flatten() {
         Some(entries) => entries,
-        None => sampled(view, o, unseen, cancel, params, effort.pool),
+        None => {
+            let ev = Likelihood::new(view, params, 0);
+            particles(view, o, unseen, cancel, &ev, effort.particles)
+        }
     };
     weighted(entries, knocks)
 }
@@ -425,109 +423,6 @@ fn weighted(entries: Vec<Entry<Weights>>, mut knocks: Knocks) -> (Posterior, Kno
         knocks.by_hand.insert(bits, self::cumulative(&w));
     }
     (Posterior::Counted { hands, cumulative }, knocks)
-}
-
-/// `pool` histories (whole chunks) drawn from those the card facts allow, each weighed by the
-/// likelihood of what the opponent did: the entries of an importance-sampled posterior.
-fn sampled(
-    view: &View,
-    o: &Opponent,
-    unseen: &[Card],
-    cancel: &AtomicBool,
-    params: &'static Params,
-    pool: usize,
-) -> Vec<Entry<Weights>> {
-    let ev = Likelihood::new(view, params, 0);
-    // A batch of chunks at a time, in buffers used again for every batch: the histories of a
-    // whole pool (5 MB an opponent) were written to fresh memory, whose faults and misses cost
-    // more than weighing them.
-    let mut buffers: Vec<Vec<(u64, [Card; 3], Weights)>> =
-        (0..IN_FLIGHT).map(|_| Vec::with_capacity(CHUNK)).collect();
-    // Summed in the order drawn, whatever thread drew them: each hand's place in the map, its
-    // cards (as first drawn) and its weights side by side in lists (the map of places stays
-    // small, the weights dense).
-    let mut place: HashMap<u64, u32> = HashMap::default();
-    let mut hands: Vec<(u64, [Card; 3])> = Vec::new();
-    let mut totals: Vec<Weights> = Vec::new();
-    let chunks = pool.div_ceil(CHUNK);
-    for first in (0..chunks).step_by(IN_FLIGHT) {
-        let batch = &mut buffers[..IN_FLIGHT.min(chunks - first)];
-        batch.par_iter_mut().enumerate().for_each(|(j, drawn)| {
-            drawn.clear();
-            if cancel.load(Ordering::Relaxed) {
-                return;
-            }
-            let chunk = first + j;
-            let task = ((o.turns.len() as u64) << 32) | chunk as u64;
-            let mut rng = Rng::stream(u64::from(o.seat), PURPOSE_POOL, task);
-            let mut slots = [Card::from_index(0); 64];
-            for _ in 0..CHUNK {
-                let used = sample_history(unseen, o, &mut rng, &mut slots);
-                if let Some((hand, w)) = replay(&ev, o, &slots) {
-                    drawn.push((used.bits(), hand, w));
-                }
-            }
-        });
-        for (bits, hand, w) in batch.iter().flatten() {
-            let at = *place.entry(*bits).or_insert_with(|| {
-                hands.push((*bits, *hand));
-                totals.push([0.0; KNOCK_SCORES]);
-                totals.len() as u32 - 1
-            });
-            Likelihood::add(&mut totals[at as usize], *w);
-        }
-    }
-    // In the order of the unseen cards' bits (each hand's once: the same order as a sort of
-    // the entries themselves), without moving the weights to sort them.
-    let mut order: Vec<u32> = (0..hands.len() as u32).collect();
-    order.sort_unstable_by_key(|&i| hands[i as usize].0);
-    order
-        .into_iter()
-        .map(|i| {
-            let (bits, hand) = hands[i as usize];
-            (bits, hand, totals[i as usize])
-        })
-        .collect()
-}
-
-/// One history (3 dealt cards, then the stock draws in order) weighed turn by turn: the hand it
-/// ends in and its weights, or None when the card facts rule it out. The weights are worked out
-/// in place and each hand's score carried from turn to turn (the same products as the
-/// [`Evidence`] methods', in the same order).
-fn replay(ev: &Likelihood<'_>, o: &Opponent, slots: &[Card; 64]) -> Option<([Card; 3], Weights)> {
-    let table = ev.view.public.rules.scoring.table();
-    let mut hand = [slots[0], slots[1], slots[2]];
-    let mut score = table.score(hand);
-    if score.is_blitz() {
-        return None; // a dealt 31 would have ended the round before play
-    }
-    let mut w = ev.dealt();
-    for turn in &o.turns {
-        let (made, new, from_pile, discard, shows) = match turn.act {
-            OppAct::Knock => (Start::Knock, None, false, None, None),
-            OppAct::Take { discard, shows } => {
-                (Start::Take, Some(turn.top), true, Some(discard), shows)
-            }
-            OppAct::Draw {
-                draw,
-                discard,
-                shows,
-            } => (
-                Start::Draw,
-                Some(slots[3 + draw as usize]),
-                false,
-                Some(discard),
-                shows,
-            ),
-        };
-        ev.weigh_start(&mut w, table, (hand, score), turn, made)?;
-        if let (Some(new), Some(discard)) = (new, discard) {
-            let now = (hand, score);
-            (hand, score) =
-                ev.weigh_put_down(&mut w, table, turn, now, new, (from_pile, discard), shows)?;
-        }
-    }
-    Some((hand, w))
 }
 
 #[cfg(test)]

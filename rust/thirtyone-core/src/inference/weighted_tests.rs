@@ -10,7 +10,7 @@ use crate::hand::decision::{choose_put_down, choose_start};
 use crate::inference::test_positions::{position, position_knocking_at};
 use crate::model::{FinalTurn, Model, KNOCK_SCORES};
 use crate::round::knock_limits_allow;
-use crate::view::{StateInput, TurnInput};
+use crate::view::{OppAct, StateInput, TurnInput};
 
 /// A walk budget no test position reaches (the walks here are checked, not timed).
 const WALK: u64 = 1 << 18;
@@ -395,71 +395,29 @@ fn without_slips_at_the_tables_knock_score_the_weights_are_the_tables_count() {
     assert!(checked >= 6, "only {checked}");
 }
 
-/// Over its budget, the walk is replaced by a sample of histories: on a position small enough
-/// for both, the sample's posterior is the walk's within its sampling error.
-#[test]
-fn the_sampled_posterior_agrees_with_the_walk() {
-    let p = Model::Person.params().unwrap();
-    let input = (1..60).find_map(|s| position(s, 3, 5)).unwrap();
-    let view = View::from_input(&input).unwrap();
-    let unseen: Vec<Card> = view.unseen.iter().collect();
-    let o = view.opponents.iter().find(|o| !o.turns.is_empty()).unwrap();
-    let cancel = AtomicBool::new(false);
-    let walked =
-        Counter::walk(&view, o, &unseen, &cancel, Likelihood::new(&view, p, WALK)).unwrap();
-    let walked = normalised(walked.into_iter().map(|(k, _, w)| (k, w)));
-    let pool = normalised(
-        sampled(&view, o, &unseen, &cancel, p, POOL)
-            .into_iter()
-            .map(|(k, _, w)| (k, w)),
-    );
-    // The distribution of the hand's score, and of the knock score, in both.
-    let score = |m: &HashMap<u64, Weights>| {
-        let mut h = [0.0; 64];
-        let mut k = [0.0; KNOCK_SCORES];
-        for (bits, w) in m {
-            let mut cards: Vec<Card> = unseen_set(*bits).iter().collect();
-            cards.extend(o.known_held.iter());
-            let s = view
-                .public
-                .rules
-                .scoring
-                .score([cards[0], cards[1], cards[2]]);
-            h[usize::from(s.halves())] += w.iter().sum::<f64>();
-            for (a, b) in k.iter_mut().zip(w) {
-                *a += b;
-            }
-        }
-        (h, k)
-    };
-    let ((hw, kw), (hp, kp)) = (score(&walked), score(&pool));
-    let tv = |a: &[f64], b: &[f64]| a.iter().zip(b).map(|(x, y)| (x - y).abs()).sum::<f64>() / 2.0;
-    assert!(tv(&hw, &hp) < 0.03, "scores: {}", tv(&hw, &hp));
-    assert!(tv(&kw, &kp) < 0.02, "knock scores: {}", tv(&kw, &kp));
-}
-
-/// A query's effort follows its deals: four histories a deal in whole chunks, at most [`POOL`],
-/// and the walk two steps a history.
+/// A query's effort follows its deals: a particle a deal in whole units of 1,024, at most
+/// [`PARTICLES`], and eight walk steps a deal in whole units of 2,048, at most 65,536 (the walks
+/// of the pool's days: two steps for each of its four histories a deal).
 #[test]
 fn the_effort_follows_the_deals() {
-    for (deals, pool) in [
-        (1, 1024),
-        (300, 2048),
-        (1_000, 4096),
-        (2_000, 8192),
-        (8_192, POOL),
-        (10_000, POOL),
-        (usize::MAX, POOL),
+    for (deals, particles, walk) in [
+        (1, 1024, 2048),
+        (300, 1024, 4096),
+        (1_000, 1024, 8192),
+        (2_000, 2048, 16_384),
+        (8_192, PARTICLES, 65_536),
+        (10_000, PARTICLES, 65_536),
+        (usize::MAX, PARTICLES, 65_536),
     ] {
         let e = Effort::for_deals(deals);
-        assert_eq!((e.pool, e.walk), (pool, 2 * pool as u64), "{deals} deals");
+        assert_eq!((e.particles, e.walk), (particles, walk), "{deals} deals");
     }
 }
 
-/// The pool is drawn in chunks on streams of their own and summed in their order: the same
-/// weights, to the last bit, on one thread and on two.
+/// The particles are the same on any number of threads: the same weights, to the last bit, on
+/// one thread and on two.
 #[test]
-fn the_pool_is_the_same_on_any_number_of_threads() {
+fn the_particles_are_the_same_on_any_number_of_threads() {
     let p = Model::Expert.params().unwrap();
     let input = (1..60).find_map(|s| position(s, 4, 9)).unwrap();
     let view = View::from_input(&input).unwrap();
@@ -471,7 +429,8 @@ fn the_pool_is_the_same_on_any_number_of_threads() {
                 .num_threads(threads)
                 .build()
                 .unwrap();
-            pool.install(|| sampled(&view, o, &unseen, &cancel, p, 8 * 1024))
+            let ev = Likelihood::new(&view, p, 0);
+            pool.install(|| particles(&view, o, &unseen, &cancel, &ev, 2048))
         };
         let (one, two) = (on(1), on(2));
         assert!(!one.is_empty());
