@@ -34,8 +34,12 @@ use crate::view::{OppTurn, Opponent, View};
 /// more): fewer, and late in a round the answers moved by several margins with the particles'
 /// random stream (`docs/evidence.md`).
 pub const PARTICLES: usize = 1 << 13;
-/// The particles come in whole units of this many.
+/// The particles come in whole units of this many, two a deal asked for, at least two units:
+/// at 1,000 deals 1,024 particles still moved the answers by up to five margins with their
+/// stream, 2,048 by three (`docs/evidence.md`).
 const PARTICLE_UNIT: usize = 1 << 10;
+const PARTICLES_PER_DEAL: usize = 2;
+const LEAST_PARTICLES: usize = 2 * PARTICLE_UNIT;
 /// Steps the weighed walk may take per deal asked for (in whole units of [`WALK_UNIT`]): no
 /// branch ends at an unlikely move, so the walk grows faster than the table's count, and a walk
 /// given up is work lost; past this the particles are quicker for the same accuracy.
@@ -53,14 +57,15 @@ pub struct Effort {
 }
 
 impl Effort {
-    /// The effort for a query of `deals` deals: a particle a deal and eight walk steps, each in
-    /// whole units, at most [`PARTICLES`] and [`WALK`].
+    /// The effort for a query of `deals` deals: two particles a deal and eight walk steps,
+    /// each in whole units, the particles from [`LEAST_PARTICLES`] to [`PARTICLES`] and the
+    /// walk at most [`WALK`].
     pub fn for_deals(deals: usize) -> Effort {
-        let whole =
-            |x: usize, unit: usize, most: usize| x.div_ceil(unit).clamp(1, most / unit) * unit;
+        let whole = |x: usize, unit: usize| x.div_ceil(unit).max(1).saturating_mul(unit);
         Effort {
-            walk: whole(deals.saturating_mul(WALK_PER_DEAL), WALK_UNIT, WALK) as u64,
-            particles: whole(deals, PARTICLE_UNIT, PARTICLES),
+            walk: whole(deals.saturating_mul(WALK_PER_DEAL), WALK_UNIT).min(WALK) as u64,
+            particles: whole(deals.saturating_mul(PARTICLES_PER_DEAL), PARTICLE_UNIT)
+                .clamp(LEAST_PARTICLES, PARTICLES),
         }
     }
 }
