@@ -34,12 +34,12 @@ use crate::view::{OppTurn, Opponent, View};
 /// more): fewer, and late in a round the answers moved by several margins with the particles'
 /// random stream (`docs/evidence.md`).
 pub const PARTICLES: usize = 1 << 13;
-/// The particles come in whole units of this many, two a deal asked for, at least two units:
-/// at 1,000 deals 1,024 particles still moved the answers by up to five margins with their
-/// stream, 2,048 by three (`docs/evidence.md`).
+/// The particles come in whole units of this many, two a deal asked for, at least one unit:
+/// at 1,000 deals 1,024 particles still moved the answers by up to six standard errors with
+/// their stream, 2,048 by three; at an expert's 300 deals 1,024 by four (`docs/evidence.md`).
 const PARTICLE_UNIT: usize = 1 << 10;
 const PARTICLES_PER_DEAL: usize = 2;
-const LEAST_PARTICLES: usize = 2 * PARTICLE_UNIT;
+const LEAST_PARTICLES: usize = PARTICLE_UNIT;
 /// Steps the weighed walk may take per deal asked for (in whole units of [`WALK_UNIT`]): no
 /// branch ends at an unlikely move, so the walk grows faster than the table's count, and a walk
 /// given up is work lost; past this the particles are quicker for the same accuracy.
