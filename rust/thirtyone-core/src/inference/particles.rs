@@ -295,7 +295,7 @@ impl Sums {
 #[cfg(test)]
 mod tests {
     use super::super::count::Counter;
-    use super::super::test_positions::position;
+    use super::super::test_positions::small_views;
     use super::super::weighted::Likelihood;
     use super::*;
     use crate::model::Model;
@@ -306,26 +306,20 @@ mod tests {
     fn unresampled_particles_are_the_walk() {
         let cancel = AtomicBool::new(false);
         let mut checked = 0;
-        for model in [Model::Person, Model::Expert] {
-            let p = model.params().unwrap();
-            for (seed, seats, turns) in [(1, 2, 3), (2, 3, 4), (3, 3, 6), (4, 4, 5), (5, 2, 7)] {
-                let Some(input) = (seed..seed + 40).find_map(|s| position(s, seats, turns)) else {
-                    continue;
-                };
-                let view = View::from_input(&input).unwrap();
-                let unseen: Vec<Card> = view.unseen.iter().collect();
-                for o in view.opponents.iter().filter(|o| !o.turns.is_empty()) {
+        for view in small_views() {
+            let unseen: Vec<Card> = view.unseen.iter().collect();
+            for o in view.opponents.iter().filter(|o| !o.turns.is_empty()) {
+                for model in [Model::Person, Model::Expert] {
+                    let p = model.params().unwrap();
                     let ev = Likelihood::new(&view, p, 1 << 22);
-                    let Some(walked) = Counter::walk(&view, o, &unseen, &cancel, ev) else {
-                        continue;
-                    };
+                    let walked = Counter::walk(&view, o, &unseen, &cancel, ev).unwrap();
                     let ev = Likelihood::new(&view, p, 0);
                     let got = particles(&view, o, &unseen, &cancel, &ev, usize::MAX);
                     let walked: Vec<_> = walked
                         .into_iter()
                         .filter(|e| e.2.iter().sum::<f64>() > 0.0)
                         .collect();
-                    assert_eq!(got.len(), walked.len(), "seed {seed}, seat {}", o.seat);
+                    assert_eq!(got.len(), walked.len(), "{model:?}, seat {}", o.seat);
                     for (a, b) in got.iter().zip(&walked) {
                         assert_eq!((a.0, a.1), (b.0, b.1));
                         for (x, y) in a.2.iter().zip(&b.2) {

@@ -6,7 +6,7 @@ use crate::hand::decision::TABLE_KNOCK_AT;
 use crate::hand::{Card, Score};
 use crate::round::{Round, Source};
 use crate::rules::RoundRules;
-use crate::view::{StateInput, TurnInput};
+use crate::view::{StateInput, TurnInput, View};
 
 /// Play a round by the rule from a shuffled pack and return the view of the player to move
 /// after `turns` turns (None if the round ended first).
@@ -62,4 +62,16 @@ pub fn position_knocking_at(
         turns,
         pending: None,
     })
+}
+
+/// The views of five small positions (seed, seats, turns: the first of 40 seeds from `seed`
+/// whose round lasts that long), small enough for every walk.
+pub fn small_views() -> Vec<View> {
+    [(1, 2, 3), (2, 3, 4), (3, 3, 6), (4, 4, 5), (5, 2, 7)]
+        .into_iter()
+        .filter_map(|(seed, seats, turns)| {
+            (seed..seed + 40).find_map(|s| position(s, seats, turns))
+        })
+        .map(|input| View::from_input(&input).unwrap())
+        .collect()
 }
