@@ -295,10 +295,9 @@ impl Sums {
 #[cfg(test)]
 mod tests {
     use super::super::count::Counter;
-    use super::super::test_positions::small_views;
+    use super::super::test_positions::each_small_opponent;
     use super::super::weighted::Likelihood;
     use super::*;
-    use crate::model::Model;
 
     /// Enough particles that none is ever resampled: the particles are then the walk's
     /// histories, and each hand's weights the walk's (to the rounding of their sums).
@@ -306,30 +305,24 @@ mod tests {
     fn unresampled_particles_are_the_walk() {
         let cancel = AtomicBool::new(false);
         let mut checked = 0;
-        for view in small_views() {
-            let unseen: Vec<Card> = view.unseen.iter().collect();
-            for o in view.opponents.iter().filter(|o| !o.turns.is_empty()) {
-                for model in [Model::Person, Model::Expert] {
-                    let p = model.params().unwrap();
-                    let ev = Likelihood::new(&view, p, 1 << 22);
-                    let walked = Counter::walk(&view, o, &unseen, &cancel, ev).unwrap();
-                    let ev = Likelihood::new(&view, p, 0);
-                    let got = particles(&view, o, &unseen, &cancel, &ev, usize::MAX);
-                    let walked: Vec<_> = walked
-                        .into_iter()
-                        .filter(|e| e.2.iter().sum::<f64>() > 0.0)
-                        .collect();
-                    assert_eq!(got.len(), walked.len(), "{model:?}, seat {}", o.seat);
-                    for (a, b) in got.iter().zip(&walked) {
-                        assert_eq!((a.0, a.1), (b.0, b.1));
-                        for (x, y) in a.2.iter().zip(&b.2) {
-                            assert!((x - y).abs() <= 1e-9 * y.abs().max(1e-300), "{x} {y}");
-                        }
-                    }
-                    checked += 1;
+        each_small_opponent(|view, unseen, o, model, p| {
+            let walked = Counter::walk(view, o, unseen, &cancel, Likelihood::new(view, p, 1 << 22));
+            let ev = Likelihood::new(view, p, 0);
+            let got = particles(view, o, unseen, &cancel, &ev, usize::MAX);
+            let walked: Vec<_> = walked
+                .unwrap()
+                .into_iter()
+                .filter(|e| e.2.iter().sum::<f64>() > 0.0)
+                .collect();
+            assert_eq!(got.len(), walked.len(), "{model:?}, seat {}", o.seat);
+            for (a, b) in got.iter().zip(&walked) {
+                assert_eq!((a.0, a.1), (b.0, b.1));
+                for (x, y) in a.2.iter().zip(&b.2) {
+                    assert!((x - y).abs() <= 1e-9 * y.abs().max(1e-300), "{x} {y}");
                 }
             }
-        }
+            checked += 1;
+        });
         assert!(checked >= 8, "only {checked}");
     }
 }

@@ -4,9 +4,10 @@ use montecarlo::Rng;
 
 use crate::hand::decision::TABLE_KNOCK_AT;
 use crate::hand::{Card, Score};
+use crate::model::{Model, Params};
 use crate::round::{Round, Source};
 use crate::rules::RoundRules;
-use crate::view::{StateInput, TurnInput, View};
+use crate::view::{Opponent, StateInput, TurnInput, View};
 
 /// Play a round by the rule from a shuffled pack and return the view of the player to move
 /// after `turns` turns (None if the round ended first).
@@ -62,6 +63,19 @@ pub fn position_knocking_at(
         turns,
         pending: None,
     })
+}
+
+/// Every opponent who has played in [`small_views`], with the view's unseen cards, under each
+/// modelled player's parameters: `f(view, unseen, opponent, model, params)`.
+pub fn each_small_opponent(mut f: impl FnMut(&View, &[Card], &Opponent, Model, &'static Params)) {
+    for view in small_views() {
+        let unseen: Vec<Card> = view.unseen.iter().collect();
+        for o in view.opponents.iter().filter(|o| !o.turns.is_empty()) {
+            for model in [Model::Person, Model::Expert] {
+                f(&view, &unseen, o, model, model.params().unwrap());
+            }
+        }
+    }
 }
 
 /// The views of five small positions (seed, seats, turns: the first of 40 seeds from `seed`

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use super::super::count::Filter;
 use super::*;
 use crate::hand::decision::{choose_put_down, choose_start};
-use crate::inference::test_positions::{position, position_knocking_at, small_views};
+use crate::inference::test_positions::{each_small_opponent, position, position_knocking_at};
 use crate::model::{FinalTurn, Model, KNOCK_SCORES};
 use crate::round::knock_limits_allow;
 use crate::view::{OppAct, StateInput, TurnInput};
@@ -454,39 +454,30 @@ fn the_particles_are_the_same_on_any_number_of_threads() {
 fn the_facts_walk_fits_exactly_where_the_weighed_walk_fits() {
     let cancel = AtomicBool::new(false);
     let mut checked = 0;
-    for view in small_views() {
-        let unseen: Vec<Card> = view.unseen.iter().collect();
-        for o in view.opponents.iter().filter(|o| !o.turns.is_empty()) {
-            for model in [Model::Person, Model::Expert] {
-                let params = model.params().unwrap();
-                let weighed = |budget| {
-                    let ev = Likelihood::new(&view, params, budget);
-                    Counter::walk(&view, o, &unseen, &cancel, ev).is_some()
-                };
-                let facts = |budget| {
-                    let ev = Facts {
-                        view: &view,
-                        budget,
-                    };
-                    Counter::walk(&view, o, &unseen, &cancel, ev).is_some()
-                };
-                let (mut low, mut high) = (0u64, 1u64 << 22);
-                if !weighed(high) {
-                    continue;
-                }
-                while high - low > 1 {
-                    let mid = (low + high) / 2;
-                    if weighed(mid) {
-                        high = mid;
-                    } else {
-                        low = mid;
-                    }
-                }
-                assert!(facts(high) && !facts(low), "{model:?}, seat {}", o.seat);
-                checked += 1;
+    each_small_opponent(|view, unseen, o, model, params| {
+        let weighed = |budget| {
+            let ev = Likelihood::new(view, params, budget);
+            Counter::walk(view, o, unseen, &cancel, ev).is_some()
+        };
+        let facts = |budget| {
+            let ev = Facts { view, budget };
+            Counter::walk(view, o, unseen, &cancel, ev).is_some()
+        };
+        let (mut low, mut high) = (0u64, 1u64 << 22);
+        if !weighed(high) {
+            return;
+        }
+        while high - low > 1 {
+            let mid = (low + high) / 2;
+            if weighed(mid) {
+                high = mid;
+            } else {
+                low = mid;
             }
         }
-    }
+        assert!(facts(high) && !facts(low), "{model:?}, seat {}", o.seat);
+        checked += 1;
+    });
     assert!(checked >= 8, "only {checked}");
 }
 
