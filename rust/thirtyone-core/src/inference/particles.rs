@@ -1,25 +1,22 @@
 //! A modelled opponent's posterior when the weighed walk (`weighted`) is over its budget:
-//! particles carried through their turns in order, the way the walk branches (`count`), each
-//! turn's start weighed for every particle and every card a stock draw may have brought
-//! weighed for those kept, so that the histories carried on are the ones their play makes
-//! likely.
+//! particles carried through their turns by the walk's own branching (`count`).
 //!
-//! Histories drawn at random from those the card facts allow and only then weighed (the first
-//! way) were nearly all unlike what the opponent did: late in a round, the 32,768 of a query
-//! carried the weight of 16 to 560 histories (their effective number), and two streams of
-//! them gave the same query answers 13 points apart.
+//! A sequential Monte Carlo. Every dealt hand is weighed by the turns up to the first stock
+//! draw. At each stock draw, each particle's branch for every card the draw may have brought is
+//! weighed, with the turns up to the next draw's start, and listed by its weight alone (summed
+//! over the knock scores); when there are more branches than particles, as many are drawn by
+//! systematic resampling in proportion to their weight, each one drawn made again and given its
+//! draws' share of the whole (its weights' shape across the knock scores kept). At the last
+//! draw every history is kept and summed by the hand it ends in. A branch that can no longer
+//! place its slots (its cards still to draw not as many as its draws left) is dropped where it
+//! is found. Where no step has more branches than particles, the result is the walk's exactly;
+//! otherwise each kept branch stands for the weight of those it replaced, and the estimate is
+//! unbiased. Branches are listed in fixed chunks (on any thread) and resampled on one stream
+//! per opponent: the same posterior on any number of threads.
 //!
-//! The particles are a sequential Monte Carlo: before each stock draw, when more branches live
-//! than `n`, `n` of them are chosen by systematic resampling in proportion to their weight
-//! (summed over the knock scores), each chosen branch then weighing its share of the whole
-//! (its weights' shape across the knock scores kept), and a branch chosen more than once
-//! continuing once with its copies' weight. Every card the draw may have brought is then
-//! weighed exactly. A branch that can no longer place its slots (the cards it is still to draw
-//! are not as many as its draws left) is dropped where it is found. Before any resampling the
-//! branches are exactly the walk's, so a small enough history is counted exactly; the
-//! estimate is unbiased throughout (each kept branch stands for the weight of those it
-//! replaced). One stream per opponent and history: the same posterior on any number of
-//! threads.
+//! A sample of histories drawn uniformly from the card facts and only then weighed (the way
+//! before) rested, late in a round, on an effective 16 to 1,400 of its 32,768 histories, and
+//! two random streams of it gave the same query answers up to 13 points apart.
 
 use rustc_hash::FxHashMap as HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
