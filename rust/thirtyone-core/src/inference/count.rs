@@ -181,8 +181,8 @@ pub(super) fn start_of<E: Evidence>(
     }
 }
 
-/// Turn `t`, a stock draw after which they put down `discard` ([`Started::Draws`]): the branch
-/// for every card they may have drawn, each given to `f` until it returns false (then false).
+/// Turn `t`, a stock draw after which they put down `discard` ([`Started::Draws`]): every card
+/// they may have drawn and its branch, each given to `f` until it returns false (then false).
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 pub(super) fn drawn<E: Evidence>(
@@ -193,18 +193,18 @@ pub(super) fn drawn<E: Evidence>(
     b: Branch<E::Weight>,
     discard: Card,
     shows: Option<[Card; 3]>,
-    mut f: impl FnMut(Branch<E::Weight>) -> bool,
+    mut f: impl FnMut(Card, Branch<E::Weight>) -> bool,
 ) -> bool {
     if b.pending.contains(discard) {
         // Put down now but not yet in hand: it is the card drawn.
         return match drawn_card(ev, o, t, b, discard, (discard, shows)) {
-            Some(next) => f(next),
+            Some(next) => f(discard, next),
             None => true,
         };
     }
     for c in b.pending.iter() {
         if let Some(next) = drawn_card(ev, o, t, b, c, (discard, shows)) {
-            if !f(next) {
+            if !f(c, next) {
                 return false;
             }
         }
@@ -215,7 +215,7 @@ pub(super) fn drawn<E: Evidence>(
                 continue;
             }
             if let Some(next) = drawn_card(ev, o, t, b, c, (discard, shows)) {
-                if !f(next) {
+                if !f(c, next) {
                     return false;
                 }
             }
@@ -413,7 +413,7 @@ impl<'a, E: Evidence> Counter<'a, E> {
             Started::Out => true,
             Started::Done(next) => self.turn(t + 1, next),
             Started::Draws(b, discard, shows) => {
-                drawn(ev, o, unseen, t, b, discard, shows, |next| {
+                drawn(ev, o, unseen, t, b, discard, shows, |_, next| {
                     self.turn(t + 1, next)
                 })
             }

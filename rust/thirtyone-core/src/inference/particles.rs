@@ -92,7 +92,7 @@ pub(super) fn particles<E: Evidence<Weight = Weights> + Sync>(
                 .map(|bs| {
                     let mut sums = Sums::default();
                     for &b in bs {
-                        drawn(ev, o, unseen, t, b, discard, shows, |b| {
+                        drawn(ev, o, unseen, t, b, discard, shows, |_, b| {
                             sums.add_some(carried(b));
                             true
                         });
@@ -116,9 +116,9 @@ pub(super) fn particles<E: Evidence<Weight = Weights> + Sync>(
                 let mut out = Vec::with_capacity(bs.len() * 32);
                 for (j, &b) in bs.iter().enumerate() {
                     let i = (k * CHUNK + j) as u32;
-                    drawn(ev, o, unseen, t, b, discard, shows, |next| {
+                    drawn(ev, o, unseen, t, b, discard, shows, |card, next| {
                         if let Some(c) = carried(next) {
-                            out.push((i, new_card(&b, &next), mass(&c.w)));
+                            out.push((i, card, mass(&c.w)));
                         }
                         true
                     });
@@ -172,13 +172,6 @@ fn advance<E: Evidence<Weight = Weights>>(
 #[inline]
 fn mass(w: &Weights) -> f64 {
     w.iter().sum()
-}
-
-/// The card `next` drew that `b` did not hold: the one it placed of its slots.
-#[inline]
-fn new_card(b: &Branch<Weights>, next: &Branch<Weights>) -> Card {
-    let placed = (next.fresh.bits() & !b.fresh.bits()) | (b.pending.bits() & !next.pending.bits());
-    Card::from_index(placed.trailing_zeros() as u8)
 }
 
 /// Which of `len` items of weight `mass(i)` are kept, and the factor each one's weights are

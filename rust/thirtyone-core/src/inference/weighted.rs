@@ -104,18 +104,19 @@ impl Likelihood<'_> {
     fn final_turn(&self, turn: &OppTurn) -> Option<&'static FinalTurn> {
         self.params.final_turn.as_ref().filter(|_| turn.final_turn)
     }
+}
 
-    /// [`Evidence::start`] in place, the hand's score at hand: `w` times the chance of `made`,
-    /// or None when the table does not allow it (`w` then is of no use).
-    #[inline(always)]
-    fn weigh_start(
-        &self,
-        w: &mut Weights,
-        table: ScoreTable,
-        (hand, score): ([Card; 3], Score),
-        turn: &OppTurn,
-        made: Start,
-    ) -> Option<()> {
+impl Evidence for Likelihood<'_> {
+    type Weight = Weights;
+    type Total = Weights;
+
+    fn dealt(&self) -> Weights {
+        self.params.prior
+    }
+
+    fn start(&self, w: Weights, hand: [Card; 3], turn: &OppTurn, made: Start) -> Option<Weights> {
+        let table = self.view.public.rules.scoring.table();
+        let score = table.score(hand);
         let may_knock = start_facts(self.view, hand, score, turn, made)?;
         let top = turn.may_take.then_some(turn.top);
         let (never, taken) = start_with(
@@ -127,6 +128,7 @@ impl Likelihood<'_> {
             turn.stock_empty,
             Score::NEVER,
         );
+        let mut w = w;
         if let Some(f) = self.final_turn(turn) {
             let after = taken.map_or(score, |t| t.score);
             let c = final_start_chance(f, made, never, turn.may_take, (score, after));
@@ -136,26 +138,23 @@ impl Likelihood<'_> {
             w.iter_mut().for_each(|x| *x *= c);
         } else {
             let p = self.params;
-            StartChances::new(p, made, never, may_knock, score, turn.may_take).weigh(w);
+            StartChances::new(p, made, never, may_knock, score, turn.may_take).weigh(&mut w);
         }
-        Some(())
+        Some(w)
     }
 
-    /// [`Evidence::put_down`] in place, the hand's score (`now`) at hand: `w` times the chance of
-    /// putting `discard` down (`from_pile`: the new card was taken from the pile), and the hand
-    /// kept with its score, or None when the card facts rule it out.
-    #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
-    fn weigh_put_down(
+    fn put_down(
         &self,
-        w: &mut Weights,
-        table: ScoreTable,
+        w: Weights,
         turn: &OppTurn,
-        (hand, now): ([Card; 3], Score),
+        hand: [Card; 3],
         new: Card,
-        (from_pile, discard): (bool, Card),
+        from_pile: bool,
+        discard: Card,
         shows: Option<[Card; 3]>,
-    ) -> Option<([Card; 3], Score)> {
+    ) -> Option<(Weights, [Card; 3])> {
+        let table = self.view.public.rules.scoring.table();
+        let now = table.score(hand);
         let kept = kept_after(hand, new, from_pile, discard)?;
         let rule = put_down_with(table, hand, now, new, from_pile);
         // The rule's put-down has its kept hand scored already.
@@ -175,41 +174,8 @@ impl Likelihood<'_> {
             }
             None => put_down_chance(self.params, rule.card == discard, legal),
         };
+        let mut w = w;
         w.iter_mut().for_each(|x| *x *= c);
-        Some((kept, kept_score))
-    }
-}
-
-impl Evidence for Likelihood<'_> {
-    type Weight = Weights;
-    type Total = Weights;
-
-    fn dealt(&self) -> Weights {
-        self.params.prior
-    }
-
-    fn start(&self, w: Weights, hand: [Card; 3], turn: &OppTurn, made: Start) -> Option<Weights> {
-        let table = self.view.public.rules.scoring.table();
-        let mut w = w;
-        self.weigh_start(&mut w, table, (hand, table.score(hand)), turn, made)?;
-        Some(w)
-    }
-
-    fn put_down(
-        &self,
-        w: Weights,
-        turn: &OppTurn,
-        hand: [Card; 3],
-        new: Card,
-        from_pile: bool,
-        discard: Card,
-        shows: Option<[Card; 3]>,
-    ) -> Option<(Weights, [Card; 3])> {
-        let table = self.view.public.rules.scoring.table();
-        let mut w = w;
-        let now = (hand, table.score(hand));
-        let (kept, _) =
-            self.weigh_put_down(&mut w, table, turn, now, new, (from_pile, discard), shows)?;
         Some((w, kept))
     }
 
