@@ -68,7 +68,11 @@ pub(super) fn particles<E: Evidence<Weight = Weights> + Sync>(
         resample(&mut live, n, &mut rng);
     }
     let mut sums = Sums::default();
+    // Buffers kept from one draw to the next (fresh memory is slow to touch).
     let mut children: Vec<Child> = Vec::new();
+    let mut listed: Vec<Vec<Child>> = Vec::new();
+    let mut chosen: Vec<(usize, f64)> = Vec::new();
+    let mut next: Vec<Branch<Weights>> = Vec::new();
     for (j, &t) in draws.iter().enumerate() {
         if cancel.load(Ordering::Relaxed) {
             return Vec::new();
@@ -109,11 +113,15 @@ pub(super) fn particles<E: Evidence<Weight = Weights> + Sync>(
         // Each particle's branches by the card drawn, carried to the next draw's start, listed
         // by their weight alone (in chunks of particles on any thread, kept in order);
         // resampled over all of them, and only those drawn made again.
-        let listed: Vec<Vec<Child>> = live
-            .par_chunks(CHUNK)
+        let chunks = live.len().div_ceil(CHUNK);
+        if listed.len() < chunks {
+            listed.resize_with(chunks, Vec::new);
+        }
+        live.par_chunks(CHUNK)
+            .zip(listed[..chunks].par_iter_mut())
             .enumerate()
-            .map(|(k, bs)| {
-                let mut out = Vec::with_capacity(bs.len() * 32);
+            .for_each(|(k, (bs, out))| {
+                out.clear();
                 for (j, &b) in bs.iter().enumerate() {
                     let i = (k * CHUNK + j) as u32;
                     drawn(ev, o, unseen, t, b, discard, shows, |card, next| {
@@ -123,22 +131,21 @@ pub(super) fn particles<E: Evidence<Weight = Weights> + Sync>(
                         true
                     });
                 }
-                out
-            })
-            .collect();
+            });
         children.clear();
-        children.extend(listed.into_iter().flatten());
-        let chosen = systematic(children.len(), |k| children[k].2, n, &mut rng);
-        live = chosen
-            .par_iter()
-            .map(|&(k, factor)| {
-                let (i, card, _) = children[k];
-                let b = drawn_card(ev, o, t, live[i as usize], card, (discard, shows))
-                    .and_then(carried)
-                    .expect("a branch listed is made again the same");
-                scaled(b, factor)
-            })
-            .collect();
+        for out in &listed[..chunks] {
+            children.extend_from_slice(out);
+        }
+        systematic(children.len(), |k| children[k].2, n, &mut rng, &mut chosen);
+        next.clear();
+        next.par_extend(chosen.par_iter().map(|&(k, factor)| {
+            let (i, card, _) = children[k];
+            let b = drawn_card(ev, o, t, live[i as usize], card, (discard, shows))
+                .and_then(carried)
+                .expect("a branch listed is made again the same");
+            scaled(b, factor)
+        }));
+        std::mem::swap(&mut live, &mut next);
     }
     // Without a stock draw, the particles are the walk's whole histories.
     for b in &live {
@@ -175,38 +182,46 @@ fn mass(w: &Weights) -> f64 {
 }
 
 /// Which of `len` items of weight `mass(i)` are kept, and the factor each one's weights are
-/// then scaled by: all of weight above 0, unscaled, when there are at most `n`; else `n` draws
-/// by systematic resampling in proportion to weight, an item drawn `k` times kept once with
-/// `k` draws' share of the whole (the whole's weight over `n` per draw). In the items' order.
+/// then scaled by, into `kept`: all of weight above 0, unscaled, when there are at most `n`;
+/// else `n` draws by systematic resampling in proportion to weight, an item drawn `k` times kept
+/// once with `k` draws' share of the whole (the whole's weight over `n` per draw). In the
+/// items' order.
 fn systematic(
     len: usize,
     mass: impl Fn(usize) -> f64,
     n: usize,
     rng: &mut Rng,
-) -> Vec<(usize, f64)> {
+    kept: &mut Vec<(usize, f64)>,
+) {
+    kept.clear();
     let live = (0..len).filter(|&i| mass(i) > 0.0);
     if live.clone().nth(n).is_none() {
-        return live.map(|i| (i, 1.0)).collect();
+        kept.extend(live.map(|i| (i, 1.0)));
+        return;
     }
     let total: f64 = (0..len).map(&mass).sum();
     let step = total / n as f64;
     // One uniform offset in [0, step): the draws fall at offset, offset + step, ...
     let offset = (rng.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64) * step;
-    let mut kept = Vec::with_capacity(n);
-    let (mut run, mut draws) = (0.0, 0usize);
+    // The draws before the running weight `run`: those at offset + j * step < run, counted
+    // without a branch (a loop over the draws mispredicted at every item).
+    let before = |run: f64| {
+        let x = (run - offset) / step;
+        let whole = x as i64;
+        (whole + i64::from(x > whole as f64)).clamp(0, n as i64) as usize
+    };
+    // Each item is written at the end and kept only when drawn.
+    kept.resize(n + 1, (0, 0.0));
+    let (mut run, mut draws, mut k) = (0.0, 0usize, 0usize);
     for i in 0..len {
         let m = mass(i);
         run += m;
-        let mut copies = 0usize;
-        while draws < n && offset + draws as f64 * step < run {
-            copies += 1;
-            draws += 1;
-        }
-        if copies > 0 {
-            kept.push((i, copies as f64 * step / m));
-        }
+        let upto = before(run);
+        kept[k] = (i, (upto - draws) as f64 * step / m);
+        k += usize::from(upto > draws);
+        draws = upto;
     }
-    kept
+    kept.truncate(k);
 }
 
 /// `b` with its weights scaled by `factor`.
@@ -220,7 +235,8 @@ fn scaled(mut b: Branch<Weights>, factor: f64) -> Branch<Weights> {
 
 /// Keep at most `n` of `branches` ([`systematic`]), in the order they stood.
 fn resample(branches: &mut Vec<Branch<Weights>>, n: usize, rng: &mut Rng) {
-    let kept = systematic(branches.len(), |i| mass(&branches[i].w), n, rng);
+    let mut kept = Vec::new();
+    systematic(branches.len(), |i| mass(&branches[i].w), n, rng, &mut kept);
     *branches = kept
         .into_iter()
         .map(|(i, f)| scaled(branches[i], f))
