@@ -9,7 +9,11 @@
 //! draws' share of the whole (its weights' shape across the knock scores kept). At the last
 //! draw every history is kept and summed by the hand it ends in. A branch that can no longer
 //! place its slots (its cards still to draw not as many as its draws left) is dropped where it
-//! is found. Where no step has more branches than particles, the result is the walk's exactly;
+//! is found. Particles come to the same state (the cards held, those still to draw and put
+//! down, the hidden ones drawn) by different histories, and from there every later turn weighs
+//! them alike: after each resampling, those of one state are carried as one, their weights
+//! summed (late in a round, 7,455 particles were 2,455 states). Where no step has more branches
+//! than particles, the result is the walk's exactly;
 //! otherwise each kept branch stands for the weight of those it replaced, and the estimate is
 //! unbiased. Branches are listed in fixed chunks (on any thread) and resampled on one stream
 //! per opponent: the same posterior on any number of threads.
@@ -19,13 +23,14 @@
 //! two random streams of it gave the same query answers up to 13 points apart.
 
 use rustc_hash::FxHashMap as HashMap;
+use std::collections::hash_map::Entry as Slot;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use montecarlo::Rng;
 use rayon::prelude::*;
 
 use super::count::{dealt, drawn, drawn_card, start_of, Branch, Entry, Evidence, Started};
-use crate::hand::Card;
+use crate::hand::{Card, CardSet};
 use crate::model::{Weights, KNOCK_SCORES};
 use crate::view::{OppAct, Opponent, View};
 
@@ -64,15 +69,18 @@ pub(super) fn particles<E: Evidence<Weight = Weights> + Sync>(
         }
         true
     });
+    // Buffers kept from one draw to the next (fresh memory is slow to touch).
+    let mut next: Vec<Branch<Weights>> = Vec::new();
+    let mut at: HashMap<State, u32> = HashMap::default();
     if !draws.is_empty() {
         resample(&mut live, n, &mut rng);
+        std::mem::swap(&mut live, &mut next);
+        merge(&next, &mut live, &mut at);
     }
     let mut sums = Sums::default();
-    // Buffers kept from one draw to the next (fresh memory is slow to touch).
     let mut children: Vec<Child> = Vec::new();
     let mut listed: Vec<Vec<Child>> = Vec::new();
     let mut chosen: Vec<(usize, f64)> = Vec::new();
-    let mut next: Vec<Branch<Weights>> = Vec::new();
     for (j, &t) in draws.iter().enumerate() {
         if cancel.load(Ordering::Relaxed) {
             return Vec::new();
@@ -145,13 +153,48 @@ pub(super) fn particles<E: Evidence<Weight = Weights> + Sync>(
                 .expect("a branch listed is made again the same");
             scaled(b, factor)
         }));
-        std::mem::swap(&mut live, &mut next);
+        merge(&next, &mut live, &mut at);
     }
     // Without a stock draw, the particles are the walk's whole histories.
     for b in &live {
         sums.add(b);
     }
     sums.entries()
+}
+
+/// What a branch's future depends on: the cards it holds, those it has still to draw and put
+/// down, and the hidden ones it has drawn (the weights aside). Particles of one state are
+/// weighed alike by every later turn: they are carried as one, their weights summed (exactly
+/// what carrying both would give, for the work of one).
+type State = (u64, u64, u64);
+
+#[inline]
+fn state(b: &Branch<Weights>) -> State {
+    let hand: CardSet = b.hand.iter().copied().collect();
+    (hand.bits(), b.pending.bits(), b.fresh.bits())
+}
+
+/// `branches` into `out`, those of one state made one (their weights summed in the order they
+/// stand), in the order their states first stand; `at` a map kept for its memory.
+fn merge(
+    branches: &[Branch<Weights>],
+    out: &mut Vec<Branch<Weights>>,
+    at: &mut HashMap<State, u32>,
+) {
+    out.clear();
+    at.clear();
+    for b in branches {
+        match at.entry(state(b)) {
+            Slot::Occupied(e) => {
+                let into = &mut out[*e.get() as usize];
+                into.w.iter_mut().zip(&b.w).for_each(|(x, y)| *x += y);
+            }
+            Slot::Vacant(e) => {
+                e.insert(out.len() as u32);
+                out.push(*b);
+            }
+        }
+    }
 }
 
 /// `b` (before turn `from`) carried through the turns to `to`: to the start of the stock draw
@@ -304,6 +347,7 @@ mod tests {
     use super::super::test_positions::each_small_opponent;
     use super::super::weighted::Likelihood;
     use super::*;
+    use crate::hand::same_cards;
 
     /// Enough particles that none is ever resampled: the particles are then the walk's
     /// histories, and each hand's weights the walk's (to the rounding of their sums).
@@ -322,7 +366,9 @@ mod tests {
                 .collect();
             assert_eq!(got.len(), walked.len(), "{model:?}, seat {}", o.seat);
             for (a, b) in got.iter().zip(&walked) {
-                assert_eq!((a.0, a.1), (b.0, b.1));
+                // The same hand (its cards in the order either met them first).
+                assert_eq!(a.0, b.0);
+                assert!(same_cards(a.1, b.1), "{:?} {:?}", a.1, b.1);
                 for (x, y) in a.2.iter().zip(&b.2) {
                     assert!((x - y).abs() <= 1e-9 * y.abs().max(1e-300), "{x} {y}");
                 }
@@ -391,7 +437,9 @@ mod resampled_tests {
                     let case = format!("{model:?}, seed {seed}, seat {}", o.seat);
                     assert!(score < 0.05, "{case}: scores {score}");
                     assert!(knock < 0.03, "{case}: knock scores {knock}");
-                    resampled += usize::from(score > 0.0);
+                    // Where no draw had more states than particles, the walk's exactly (to the
+                    // sums' rounding): the check is of those resampled.
+                    resampled += usize::from(score > 1e-9 || knock > 1e-9);
                 }
             }
         }
