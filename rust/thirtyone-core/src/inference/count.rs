@@ -376,9 +376,16 @@ impl<'a, E: Evidence> Counter<'a, E> {
         if !c.deal() {
             return None;
         }
-        let mut entries: Vec<Entry<E::Total>> =
-            c.counts.into_iter().map(|(k, (h, n))| (k, h, n)).collect();
-        entries.sort_unstable_by_key(|e| e.0);
+        // The keys sorted, not the entries (a model's total is 16 numbers).
+        let mut keys: Vec<u64> = c.counts.keys().copied().collect();
+        keys.sort_unstable();
+        let entries = keys
+            .into_iter()
+            .map(|k| {
+                let (h, n) = c.counts[&k];
+                (k, h, n)
+            })
+            .collect();
         Some(entries)
     }
 

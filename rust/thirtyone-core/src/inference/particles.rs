@@ -314,11 +314,10 @@ impl Sums {
         }
     }
 
-    /// Add `other`'s sums to these, hand by hand in the order `other` met them.
+    /// Add `other`'s sums to these, hand by hand in the order of the unseen cards' bits.
     fn absorb(&mut self, other: Sums) {
-        let mut other: Vec<_> = other.by_hand.into_iter().collect();
-        other.sort_unstable_by_key(|e| e.0);
-        for (bits, (hand, w)) in other {
+        for bits in other.hands() {
+            let (hand, w) = other.by_hand[&bits];
             let e = self
                 .by_hand
                 .entry(bits)
@@ -329,15 +328,23 @@ impl Sums {
         }
     }
 
+    /// The hands summed, by their unseen cards' bits, in order (the keys sorted, not the
+    /// entries: a hand's sums are 16 numbers).
+    fn hands(&self) -> Vec<u64> {
+        let mut hands: Vec<u64> = self.by_hand.keys().copied().collect();
+        hands.sort_unstable();
+        hands
+    }
+
     /// The sums in the order of the unseen cards' bits.
     fn entries(self) -> Vec<Entry<Weights>> {
-        let mut entries: Vec<Entry<Weights>> = self
-            .by_hand
+        self.hands()
             .into_iter()
-            .map(|(bits, (hand, w))| (bits, hand, w))
-            .collect();
-        entries.sort_unstable_by_key(|e| e.0);
-        entries
+            .map(|bits| {
+                let (hand, w) = self.by_hand[&bits];
+                (bits, hand, w)
+            })
+            .collect()
     }
 }
 

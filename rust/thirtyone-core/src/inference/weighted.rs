@@ -114,6 +114,7 @@ impl Evidence for Likelihood<'_> {
         self.params.prior
     }
 
+    #[inline(always)]
     fn start(&self, w: Weights, hand: [Card; 3], turn: &OppTurn, made: Start) -> Option<Weights> {
         let table = self.view.public.rules.scoring.table();
         let score = table.score(hand);
@@ -143,6 +144,7 @@ impl Evidence for Likelihood<'_> {
         Some(w)
     }
 
+    #[inline(always)]
     fn put_down(
         &self,
         w: Weights,
