@@ -11,6 +11,7 @@ import numpy.typing as npt
 __all__ = [
     "DEFAULT_DEALS",
     "DEFAULT_PLAYOUTS",
+    "KEEPS_FREED_MEMORY",
     "TABLE_KNOCK_AT",
     "Action",
     "Answer",
@@ -49,6 +50,9 @@ _Floats = npt.NDArray[np.float64]
 
 DEFAULT_DEALS: int
 DEFAULT_PLAYOUTS: int
+# Whether the process's malloc keeps the memory a query frees for the next (glibc; set at
+# import unless THIRTYONE_SYSTEM_MALLOC is set).
+KEEPS_FREED_MEMORY: bool
 TABLE_KNOCK_AT: float
 
 @final

@@ -7,6 +7,7 @@ mod errors;
 mod functions;
 mod game;
 mod game_rules;
+mod memory;
 mod oracle;
 mod round;
 mod rules;
@@ -32,9 +33,11 @@ mod _core {
     use pyo3::prelude::*;
 
     /// The core's defaults, exported once: the Oracle's deals and playouts, and the table's
-    /// knock score (the decision rule knocks from it).
+    /// knock score (the decision rule knocks from it); and whether the allocator keeps freed
+    /// memory for the next query (`memory`).
     #[pymodule_init]
     fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
+        m.add("KEEPS_FREED_MEMORY", crate::memory::keep_freed_memory())?;
         let defaults = thirtyone_core::oracle::Settings::default();
         m.add("DEFAULT_DEALS", defaults.deals)?;
         m.add("DEFAULT_PLAYOUTS", defaults.playouts)?;
