@@ -202,6 +202,7 @@ impl Flat {
                 hand: cards,
                 unseen_used: cards.into_iter().collect(),
                 knock_at: TABLE_KNOCK_AT,
+                row: OppDeal::UNLISTED,
             };
         }
     }
@@ -229,12 +230,13 @@ impl Listed {
         Listed {
             narrow,
             alias,
-            deals: hands
-                .iter()
-                .map(|&(hand, unseen_used)| OppDeal {
+            deals: (0u32..)
+                .zip(hands)
+                .map(|(row, &(hand, unseen_used))| OppDeal {
                     hand,
                     unseen_used,
                     knock_at: TABLE_KNOCK_AT,
+                    row,
                 })
                 .collect(),
             sets,

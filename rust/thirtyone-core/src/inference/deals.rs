@@ -135,7 +135,7 @@ impl Inference<'_> {
     /// posterior (a table player's part as it is, the stream untouched).
     fn knocking(&self, i: usize, mut part: OppDeal, rng: &mut Rng) -> OppDeal {
         if let Some(k) = &self.knocks[i] {
-            part.knock_at = k.draw(part.unseen_used, rng);
+            part.knock_at = k.draw(part.row, rng);
         }
         part
     }

@@ -74,8 +74,12 @@ pub(super) fn particles<E: Evidence<Weight = Weights> + Sync>(
     let mut at: HashMap<State, u32> = HashMap::default();
     if !draws.is_empty() {
         resample(&mut live, n, &mut rng);
-        std::mem::swap(&mut live, &mut next);
-        merge(&next, &mut live, &mut at);
+        // No two dealt hands come to one state before a draw (a take puts down a card the
+        // hand holds, which tells the hand before it): nothing to merge yet.
+        debug_assert!({
+            merge(&live, &mut next, &mut at);
+            next.len() == live.len()
+        });
     }
     let mut sums = Sums::default();
     let mut children: Vec<Child> = Vec::new();
@@ -96,10 +100,10 @@ pub(super) fn particles<E: Evidence<Weight = Weights> + Sync>(
                 .flatten()
         };
         if left == 0 {
-            // The last draw: every history kept whole, summed in fixed parts of the particles
-            // (the same sums on any number of threads), the parts then in order.
+            // The last draw: every history kept whole, summed by hand in fixed parts of the
+            // particles (the same sums on any number of threads), the parts then in order.
             let part = live.len().div_ceil(LAST_PARTS).max(1);
-            let parts: Vec<Sums> = live
+            let parts: Vec<Vec<Entry<Weights>>> = live
                 .par_chunks(part)
                 .map(|bs| {
                     let mut sums = Sums::default();
@@ -109,14 +113,10 @@ pub(super) fn particles<E: Evidence<Weight = Weights> + Sync>(
                             true
                         });
                     }
-                    sums
+                    sums.entries()
                 })
                 .collect();
-            for part in parts {
-                sums.absorb(part);
-            }
-            live.clear();
-            break;
+            return in_order(&parts);
         }
         // Each particle's branches by the card drawn, carried to the next draw's start, listed
         // by their weight alone (in chunks of particles on any thread, kept in order);
@@ -276,14 +276,43 @@ fn scaled(mut b: Branch<Weights>, factor: f64) -> Branch<Weights> {
     b
 }
 
-/// Keep at most `n` of `branches` ([`systematic`]), in the order they stood.
+/// Keep at most `n` of `branches` ([`systematic`]), in the order they stood (in place: each
+/// kept one moves to its place among the kept, at or before where it stood).
 fn resample(branches: &mut Vec<Branch<Weights>>, n: usize, rng: &mut Rng) {
     let mut kept = Vec::new();
     systematic(branches.len(), |i| mass(&branches[i].w), n, rng, &mut kept);
-    *branches = kept
-        .into_iter()
-        .map(|(i, f)| scaled(branches[i], f))
-        .collect();
+    for (to, &(from, factor)) in kept.iter().enumerate() {
+        branches[to] = scaled(branches[from], factor);
+    }
+    branches.truncate(kept.len());
+}
+
+/// The entries of `parts` (each in the order of the unseen cards' bits, a hand once) summed
+/// hand by hand, the parts' weights added in the parts' order, into one list in that order (a
+/// hand's cards as the first part holding it has them).
+fn in_order(parts: &[Vec<Entry<Weights>>]) -> Vec<Entry<Weights>> {
+    let mut at = vec![0usize; parts.len()];
+    let mut out = Vec::with_capacity(parts.iter().map(Vec::len).max().unwrap_or(0));
+    // The least bits among the parts' next entries, until every part is through.
+    while let Some(bits) = parts
+        .iter()
+        .zip(&at)
+        .filter_map(|(p, &k)| p.get(k))
+        .map(|e| e.0)
+        .min()
+    {
+        let mut sum: Option<Entry<Weights>> = None;
+        for (p, k) in parts.iter().zip(at.iter_mut()) {
+            let Some(&(_, hand, w)) = p.get(*k).filter(|e| e.0 == bits) else {
+                continue;
+            };
+            *k += 1;
+            let into = sum.get_or_insert((bits, hand, [0.0; KNOCK_SCORES]));
+            into.2.iter_mut().zip(&w).for_each(|(t, x)| *t += x);
+        }
+        out.extend(sum);
+    }
+    out
 }
 
 /// The whole histories' weights summed by the hand they end in (its unseen cards).
@@ -311,20 +340,6 @@ impl Sums {
             .or_insert((b.hand, [0.0; KNOCK_SCORES]));
         for (t, x) in e.1.iter_mut().zip(&b.w) {
             *t += x;
-        }
-    }
-
-    /// Add `other`'s sums to these, hand by hand in the order of the unseen cards' bits.
-    fn absorb(&mut self, other: Sums) {
-        for bits in other.hands() {
-            let (hand, w) = other.by_hand[&bits];
-            let e = self
-                .by_hand
-                .entry(bits)
-                .or_insert((hand, [0.0; KNOCK_SCORES]));
-            for (t, x) in e.1.iter_mut().zip(&w) {
-                *t += x;
-            }
         }
     }
 

@@ -37,6 +37,14 @@ pub struct OppDeal {
     pub unseen_used: CardSet,
     /// The score they knock at in the playouts: the table's, or a modelled player's own.
     pub knock_at: Score,
+    /// The hand's row in the opponent's listed posterior, where its knock scores are kept
+    /// ([`OppDeal::UNLISTED`] for a hand drawn otherwise).
+    pub row: u32,
+}
+
+impl OppDeal {
+    /// The row of a hand not drawn from a listed posterior.
+    pub const UNLISTED: u32 = u32::MAX;
 }
 
 /// A consistent deal: every opponent's hand now, and the unseen cards left (the stock).
@@ -173,6 +181,7 @@ impl<'a> Inference<'a> {
                 hand: h,
                 unseen_used: CardSet::EMPTY,
                 knock_at: TABLE_KNOCK_AT,
+                row: OppDeal::UNLISTED,
             });
         }
         let mut slots = [Card::from_index(0); 64];
@@ -182,6 +191,7 @@ impl<'a> Inference<'a> {
             hand,
             unseen_used: used,
             knock_at: TABLE_KNOCK_AT,
+            row: OppDeal::UNLISTED,
         })
     }
 
@@ -193,6 +203,7 @@ impl<'a> Inference<'a> {
                 hand: h,
                 unseen_used: CardSet::EMPTY,
                 knock_at: TABLE_KNOCK_AT,
+                row: OppDeal::UNLISTED,
             };
         }
         let mut hand = [Card::from_index(0); 3];
@@ -210,6 +221,7 @@ impl<'a> Inference<'a> {
             hand,
             unseen_used: used,
             knock_at: TABLE_KNOCK_AT,
+            row: OppDeal::UNLISTED,
         }
     }
 }

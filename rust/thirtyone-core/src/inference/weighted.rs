@@ -13,7 +13,7 @@
 //! Both sizes follow the deals asked for ([`Effort`]): a small query is not made to pay for a
 //! posterior finer than its deals can use.
 
-use rustc_hash::FxHashMap as HashMap;
+use rayon::prelude::*;
 use std::sync::atomic::AtomicBool;
 
 use montecarlo::Rng;
@@ -293,25 +293,26 @@ impl Evidence for Facts<'_> {
     }
 }
 
-/// Each hand's posterior over the knock scores, cumulative in whole numbers, by the hand's
-/// unseen cards; hands not listed (an opponent who has not played) follow the prior.
+/// Each hand's posterior over the knock scores, cumulative in whole numbers, by the hand's row
+/// in the listed posterior; hands not listed (an opponent who has not played) follow the prior.
 #[derive(Clone, Debug)]
 pub(crate) struct Knocks {
-    by_hand: HashMap<u64, [u32; KNOCK_SCORES]>,
+    rows: Vec<[u32; KNOCK_SCORES]>,
     prior: [u32; KNOCK_SCORES],
 }
 
 impl Knocks {
     fn new(prior: &Weights) -> Knocks {
         Knocks {
-            by_hand: HashMap::default(),
+            rows: Vec::new(),
             prior: cumulative(prior),
         }
     }
 
-    /// The score a deal's opponent holding `unseen_used` knocks at, drawn from its posterior.
-    pub(crate) fn draw(&self, unseen_used: CardSet, rng: &mut Rng) -> Score {
-        let c = self.by_hand.get(&unseen_used.bits()).unwrap_or(&self.prior);
+    /// The score a deal's opponent holding the hand of `row` knocks at, drawn from its
+    /// posterior.
+    pub(crate) fn draw(&self, row: u32, rng: &mut Rng) -> Score {
+        let c = self.rows.get(row as usize).unwrap_or(&self.prior);
         let r = rng.below(c[KNOCK_SCORES - 1]);
         knock_score(c.iter().position(|&x| x > r).unwrap_or(KNOCK_SCORES - 1))
     }
@@ -379,22 +380,30 @@ pub(super) fn count_modelled(
     weighted(entries, knocks)
 }
 
-/// The entries' weights as a counted posterior, with each hand's knock scores.
+/// The entries' weights as a counted posterior, with each hand's knock scores (worked out on
+/// any thread).
 fn weighted(entries: Vec<Entry<Weights>>, mut knocks: Knocks) -> (Posterior, Knocks) {
-    let sums: Vec<f64> = entries.iter().map(|e| e.2.iter().sum()).collect();
-    let heaviest = sums.iter().copied().fold(0.0, f64::max);
+    let entries: Vec<(Entry<Weights>, f64)> = entries
+        .into_iter()
+        .map(|e| {
+            let sum = e.2.iter().sum();
+            (e, sum)
+        })
+        .filter(|&(_, sum)| sum > 0.0)
+        .collect();
+    let heaviest = entries.iter().map(|e| e.1).fold(0.0, f64::max);
     let mut hands = Vec::with_capacity(entries.len());
     let mut cumulative = Vec::with_capacity(entries.len());
     let mut total = 0u64;
-    for ((bits, hand, w), sum) in entries.into_iter().zip(sums) {
-        if sum <= 0.0 {
-            continue;
-        }
+    for &((bits, hand, _), sum) in &entries {
         total += rounded(sum / heaviest * SCALE).max(1);
         hands.push((hand, unseen_set(bits)));
         cumulative.push(total);
-        knocks.by_hand.insert(bits, self::cumulative(&w));
     }
+    knocks.rows = entries
+        .par_iter()
+        .map(|(e, _)| self::cumulative(&e.2))
+        .collect();
     (Posterior::Counted { hands, cumulative }, knocks)
 }
 
