@@ -25,5 +25,5 @@ pub use explain::Unexplained;
 pub use outcomes::{Outcome, Outcomes};
 pub use rng::Rng;
 pub use runner::{Runner, Stop};
-pub use stats::{margin, to_fixed, Tally, VALUE_ONE};
+pub use stats::{margin, rounded, to_fixed, Tally, VALUE_ONE};
 pub use worlds::{collect, CollectSettings, Collected, Factored, Weighted};

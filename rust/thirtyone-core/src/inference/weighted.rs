@@ -16,7 +16,7 @@
 use rayon::prelude::*;
 use std::sync::atomic::AtomicBool;
 
-use montecarlo::Rng;
+use montecarlo::{rounded, Rng};
 
 use super::count::{unplayed, unseen_set, Counter, Entry, Evidence};
 use super::particles::particles;
@@ -327,15 +327,6 @@ fn cumulative(w: &Weights) -> [u32; KNOCK_SCORES] {
         }
         run
     })
-}
-
-/// `x.round() as u64` for `x` from 0 to 2^52 (a half away from zero), without the library's
-/// call: the whole part, and one more when what is left is a half or more (exact: at these
-/// sizes `x` less its whole part is a float).
-#[inline]
-fn rounded(x: f64) -> u64 {
-    let whole = x as u64;
-    whole + u64::from(x - whole as f64 >= 0.5)
 }
 
 /// A modelled opponent's posterior, and their knock scores by hand.

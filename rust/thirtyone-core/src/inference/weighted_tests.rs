@@ -480,27 +480,3 @@ fn the_facts_walk_fits_exactly_where_the_weighed_walk_fits() {
     });
     assert!(checked >= 8, "only {checked}");
 }
-
-/// `rounded` is `f64::round` over the sizes it is given: halves, the floats either side of
-/// them, and a spread of fractions up to the hands' scale.
-#[test]
-fn rounded_is_the_librarys_round() {
-    let mut xs = vec![0.0, 0.5, 1.0, 1.5, 2.5, KNOCK_SCALE, SCALE, SCALE - 0.5];
-    for whole in [0.0, 1.0, 2.0, 3.0, 1023.0, 1048575.0, 4294967295.0] {
-        let half: f64 = whole + 0.5;
-        xs.extend([
-            half,
-            half.next_down(),
-            half.next_up(),
-            whole + 1.0 - f64::EPSILON,
-        ]);
-    }
-    let mut rng = Rng::stream(1, 2, 3);
-    for _ in 0..100_000 {
-        let x = f64::from(rng.below(u32::MAX)) / f64::from(u32::MAX);
-        xs.extend([x, x * KNOCK_SCALE, x * SCALE]);
-    }
-    for x in xs {
-        assert_eq!(rounded(x), x.round() as u64, "{x:e}");
-    }
-}

@@ -118,9 +118,15 @@ pub(super) fn showdown_losses(
     lost: &mut [u8],
 ) {
     let showdown = Showdown::of(scores);
-    let rates = lowest_rates(rules, &showdown, knocker);
-    for (s, l) in lost.iter_mut().enumerate().take(scores.len()) {
-        *l = pays(&showdown, knocker, rates, s);
+    let (knockers, others) = lowest_rates(rules, &showdown, knocker);
+    // (A seat number no seat has when nobody knocked.)
+    let k = knocker.map_or(usize::MAX, usize::from);
+    for (s, (l, &score)) in lost.iter_mut().zip(scores).enumerate() {
+        *l = match (score == showdown.low, s == k) {
+            (false, _) => 0,
+            (true, true) => knockers,
+            (true, false) => others,
+        };
     }
 }
 
@@ -191,7 +197,13 @@ struct Showdown<'a> {
 impl<'a> Showdown<'a> {
     #[inline]
     fn of(scores: &'a [Score]) -> Showdown<'a> {
-        let low = scores.iter().copied().min().expect("at least two seats");
+        // A plain loop: at most nine seats, too few for the vector code `min` compiles to.
+        let mut low = scores[0];
+        for &x in &scores[1..] {
+            if x < low {
+                low = x;
+            }
+        }
         Showdown { scores, low }
     }
 
