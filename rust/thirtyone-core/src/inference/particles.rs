@@ -81,7 +81,6 @@ pub(super) fn particles<E: Evidence<Weight = Weights> + Sync>(
             next.len() == live.len()
         });
     }
-    let mut sums = Sums::default();
     let mut children: Vec<Child> = Vec::new();
     let mut listed: Vec<Vec<Child>> = Vec::new();
     let mut chosen: Vec<(usize, f64)> = Vec::new();
@@ -156,6 +155,7 @@ pub(super) fn particles<E: Evidence<Weight = Weights> + Sync>(
         merge(&next, &mut live, &mut at);
     }
     // Without a stock draw, the particles are the walk's whole histories.
+    let mut sums = Sums::default();
     for b in &live {
         sums.add(b);
     }
