@@ -54,6 +54,11 @@ pub struct GameValue {
     by_losses: Vec<f64>,
 }
 
+/// Each seat's weight in the place of a round's losses among [`GameValue::by_losses`]: its
+/// position's power of 3 (0 for a seat not at the table).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LossWeights([u32; MAX_SEATS]);
+
 /// The losses per position that [`GameValue::by_losses`] lists, at most.
 const BY_LOSSES_UP_TO: u32 = 2;
 
@@ -209,12 +214,36 @@ impl GameValue {
     /// ask [`GameValue::after_round`].
     #[inline]
     pub fn after_losses(&self, lost: &[u8; MAX_SEATS], first: usize, seats: usize) -> Option<f64> {
-        let n = self.seq.len();
-        if self.by_losses.is_empty() || seats != n || first >= n {
+        self.after_weighed_losses(lost, &self.loss_weights(first, seats)?)
+    }
+
+    /// The weights that make a round's losses by seat into their place in the listed values,
+    /// for a round of `seats` first played by `first` (None where the table does not list
+    /// them: [`GameValue::lists_losses`]): worked out once for a query's every playout.
+    pub fn loss_weights(&self, first: usize, seats: usize) -> Option<LossWeights> {
+        if !self.lists_losses(first, seats) {
             return None;
         }
-        let by_position = lost[first..n].iter().chain(&lost[..first]).copied();
-        losses_index(by_position).map(|index| self.by_losses[index])
+        let mut weights = [0u32; MAX_SEATS];
+        let mut w = 1;
+        for p in 0..seats {
+            weights[(first + p) % seats] = w;
+            w *= BY_LOSSES_UP_TO + 1;
+        }
+        Some(LossWeights(weights))
+    }
+
+    /// [`GameValue::after_losses`] with its weights worked out before (None: a seat lost more
+    /// than the table lists).
+    #[inline]
+    pub fn after_weighed_losses(&self, lost: &[u8; MAX_SEATS], w: &LossWeights) -> Option<f64> {
+        let (mut index, mut over) = (0u32, false);
+        for (&l, &x) in lost.iter().zip(&w.0) {
+            index += u32::from(l) * x;
+            // (Only the table's seats have a weight.)
+            over |= x > 0 && u32::from(l) > BY_LOSSES_UP_TO;
+        }
+        (!over).then(|| self.by_losses[index as usize])
     }
 
     /// Whether [`GameValue::after_losses`] answers a round of `seats` first played by `first`

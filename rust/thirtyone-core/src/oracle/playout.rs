@@ -13,7 +13,7 @@ use std::sync::Arc;
 
 use montecarlo::{to_fixed, Outcome, Outcomes, Rng, Simulator};
 
-use crate::game::game_value::GameValue;
+use crate::game::game_value::{GameValue, LossWeights};
 use crate::game::round_outcomes::RoundResult;
 use crate::hand::profile::{profiles, Profiles};
 use crate::hand::{Card, Score};
@@ -87,9 +87,10 @@ pub struct Playouts<'a> {
     /// knocks' final turns apart (`Profiled::settled_loss`, `Profiled::knock_loss`).
     apart: bool,
     /// Whether a game-level query does so too, its value read from every seat's loss
-    /// (`Profiled::knock_losses`, `Profiled::settled_losses`, `GameValue::after_losses`): the
-    /// table lists the round's losses (not ranked placing) and the turns are profiled as above.
-    game_apart: bool,
+    /// (`Profiled::knock_losses`, `Profiled::settled_losses`, `GameValue::after_losses`), with
+    /// the weights of the table's listed losses: the table lists the round's losses (not ranked
+    /// placing) and the turns are profiled as above.
+    game_apart: Option<LossWeights>,
 }
 
 impl<'a> Playouts<'a> {
@@ -118,17 +119,17 @@ impl<'a> Playouts<'a> {
             reading,
             reads: reading.contains(&true),
             apart,
-            game_apart: false,
+            game_apart: None,
         }
     }
 
     /// Value each playout by the game: your chance of winning it (or points) after the round.
     pub fn with_game(mut self, game: Option<Arc<GameValue>>) -> Self {
         let (first, seats) = (self.table.first(), self.table.seats());
-        self.game_apart = self.apart
-            && game
-                .as_ref()
-                .is_some_and(|g| g.lists_losses(usize::from(first), usize::from(seats)));
+        self.game_apart = game
+            .as_ref()
+            .filter(|_| self.apart)
+            .and_then(|g| g.loss_weights(usize::from(first), usize::from(seats)));
         self.game = game;
         self
     }
@@ -222,7 +223,7 @@ impl<'a> Playouts<'a> {
                 value: 0,
             };
         }
-        if P && self.game_apart {
+        if P && self.game_apart.is_some() {
             if let Some(o) = self.game_outcome_of(&turns.settled_losses()) {
                 return o;
             }
@@ -236,9 +237,8 @@ impl<'a> Playouts<'a> {
     /// more than it lists (the round's own [`Playouts::game_outcome`] then values it).
     #[inline(always)]
     fn game_outcome_of(&self, all: &[u8; MAX_SEATS]) -> Option<Outcome> {
-        let g = self.game.as_deref()?;
-        let (first, seats) = (self.table.first(), self.table.seats());
-        let value = g.after_losses(all, usize::from(first), usize::from(seats))?;
+        let (g, weights) = (self.game.as_deref()?, self.game_apart.as_ref()?);
+        let value = g.after_weighed_losses(all, weights)?;
         let lost = all[usize::from(self.view.me)];
         Some(Outcome {
             success: lost == 0,
@@ -372,7 +372,7 @@ impl<'a> Playouts<'a> {
                 value: 0,
             };
         }
-        if P && !READS && self.game_apart {
+        if P && !READS && self.game_apart.is_some() {
             // (The copy plays the same draws where the table does not list the losses.)
             if let Some(o) = self.game_outcome_of(&turns.knock_losses(draws)) {
                 return o;
