@@ -304,6 +304,20 @@ pub(super) fn dealt<W: Copy>(
 /// One hand's entry of a count: the unseen cards it holds (bits), the hand, its total.
 pub(super) type Entry<T> = (u64, [Card; 3], T);
 
+/// The hands' totals by their unseen cards' bits, as entries in the order of the bits (a
+/// fixed order: results must not depend on hashing). The keys are sorted, not the entries (a
+/// model's total is 16 numbers).
+pub(super) fn by_key<T: Copy>(totals: &HashMap<u64, ([Card; 3], T)>) -> Vec<Entry<T>> {
+    let mut keys: Vec<u64> = totals.keys().copied().collect();
+    keys.sort_unstable();
+    keys.into_iter()
+        .map(|k| {
+            let (hand, total) = totals[&k];
+            (k, hand, total)
+        })
+        .collect()
+}
+
 /// The table's count of one opponent: their counted posterior, or rejection over the budget.
 pub(super) fn count_by_rule(
     view: &View,
@@ -376,17 +390,7 @@ impl<'a, E: Evidence> Counter<'a, E> {
         if !c.deal() {
             return None;
         }
-        // The keys sorted, not the entries (a model's total is 16 numbers).
-        let mut keys: Vec<u64> = c.counts.keys().copied().collect();
-        keys.sort_unstable();
-        let entries = keys
-            .into_iter()
-            .map(|k| {
-                let (h, n) = c.counts[&k];
-                (k, h, n)
-            })
-            .collect();
-        Some(entries)
+        Some(by_key(&c.counts))
     }
 
     /// Every dealt hand ([`dealt`]), walked. Returns false when the count went over its

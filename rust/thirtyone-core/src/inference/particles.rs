@@ -29,7 +29,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use montecarlo::Rng;
 use rayon::prelude::*;
 
-use super::count::{dealt, drawn, drawn_card, start_of, Branch, Entry, Evidence, Started};
+use super::count::{by_key, dealt, drawn, drawn_card, start_of, Branch, Entry, Evidence, Started};
 use crate::hand::{Card, CardSet};
 use crate::model::{Weights, KNOCK_SCORES};
 use crate::view::{OppAct, Opponent, View};
@@ -343,23 +343,9 @@ impl Sums {
         }
     }
 
-    /// The hands summed, by their unseen cards' bits, in order (the keys sorted, not the
-    /// entries: a hand's sums are 16 numbers).
-    fn hands(&self) -> Vec<u64> {
-        let mut hands: Vec<u64> = self.by_hand.keys().copied().collect();
-        hands.sort_unstable();
-        hands
-    }
-
     /// The sums in the order of the unseen cards' bits.
     fn entries(self) -> Vec<Entry<Weights>> {
-        self.hands()
-            .into_iter()
-            .map(|bits| {
-                let (hand, w) = self.by_hand[&bits];
-                (bits, hand, w)
-            })
-            .collect()
+        by_key(&self.by_hand)
     }
 }
 

@@ -118,15 +118,11 @@ pub(super) fn showdown_losses(
     lost: &mut [u8],
 ) {
     let showdown = Showdown::of(scores);
-    let (knockers, others) = lowest_rates(rules, &showdown, knocker);
+    let rates = lowest_rates(rules, &showdown, knocker);
     // (A seat number no seat has when nobody knocked.)
     let k = knocker.map_or(usize::MAX, usize::from);
     for (s, (l, &score)) in lost.iter_mut().zip(scores).enumerate() {
-        *l = match (score == showdown.low, s == k) {
-            (false, _) => 0,
-            (true, true) => knockers,
-            (true, false) => others,
-        };
+        *l = pays(score == showdown.low, s == k, rates);
     }
 }
 
@@ -146,12 +142,8 @@ pub(super) fn showdown_pays(
         return 0;
     }
     let showdown = Showdown { scores, low };
-    pays(
-        &showdown,
-        knocker,
-        lowest_rates(rules, &showdown, knocker),
-        seat,
-    )
+    let rates = lowest_rates(rules, &showdown, knocker);
+    pays(true, knocker == Some(seat as u8), rates)
 }
 
 /// What a hand among the lowest pays: (the knocker's, any other's). With no knocker among the
@@ -176,15 +168,14 @@ fn lowest_rates(rules: &RoundRules, showdown: &Showdown, knocker: Option<u8>) ->
     }
 }
 
-/// What `seat` pays, by the rates of [`lowest_rates`].
+/// What a seat pays, by the rates of [`lowest_rates`] (the knocker's, any other's): nothing
+/// unless its hand is among the `lowest`; `knocks`: it is the knocker.
 #[inline]
-fn pays(showdown: &Showdown, knocker: Option<u8>, rates: (u8, u8), seat: usize) -> u8 {
-    if showdown.scores[seat] != showdown.low {
-        0
-    } else if knocker == Some(seat as u8) {
-        rates.0
-    } else {
-        rates.1
+fn pays(lowest: bool, knocks: bool, (knockers, others): (u8, u8)) -> u8 {
+    match (lowest, knocks) {
+        (false, _) => 0,
+        (true, true) => knockers,
+        (true, false) => others,
     }
 }
 
