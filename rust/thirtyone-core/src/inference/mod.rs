@@ -14,7 +14,7 @@ mod joint;
 mod particles;
 mod posterior;
 #[cfg(test)]
-mod test_positions;
+pub(crate) mod test_positions;
 mod weighted;
 
 pub(crate) use posterior::Posterior;

@@ -352,6 +352,7 @@ fn without_slips_at_the_tables_knock_score_the_weights_are_the_tables_count() {
         slip: 1e-300,
         knock_slip: 1e-300,
         final_turn: None,
+        lap_pull: 0.0,
         knocks: None,
     }));
     let mut checked = 0;

@@ -1,7 +1,7 @@
 //! Playouts: a consistent deal and a fresh stock order played to the end of the round after one
 //! of your options, everyone else by the table's rule knocking at the deal's score for them (27,
-//! or a modelled opponent's own, `crate::model`), you by the table's rule knocking at the swept
-//! score.
+//! or a modelled opponent's own, `crate::model`, moved by the round's lap where the model says
+//! so: `crate::model::LapKnocks`), you by the table's rule knocking at the swept score.
 //!
 //! Every knock threshold plays the same game until the first of your turns where your score
 //! reaches it, so one trajectory serves them all: at each of your turns where you may knock, the
@@ -21,6 +21,8 @@ use crate::inference::Deal;
 use crate::round::{knock_loss_applies, set_sorted_hands, Draws, Hands, Profiled, Round};
 use crate::rules::MAX_SEATS;
 use crate::view::View;
+
+use super::opponents::Opponents;
 
 /// The score each seat knocks at in a playout (yours is the policy's).
 type KnockAt = [Score; MAX_SEATS];
@@ -79,10 +81,10 @@ pub struct Playouts<'a> {
     game: Option<Arc<GameValue>>,
     /// Every hand's profile (the turns under standard scoring read them).
     profiles: &'static Profiles,
-    /// By seat: an opponent who plays on reading the table (`crate::model::Model::reads`).
-    reading: [bool; MAX_SEATS],
-    /// Whether any does (the playouts are then compiled to look: `READS`).
-    reads: bool,
+    /// How the opponents play on: by the rule, reading the table, or knocking by the lap.
+    opponents: Opponents,
+    /// Whether any is looked at each turn (the playouts are then compiled to: `READS`).
+    looks: bool,
     /// Whether a round-level query reads your loss from the hands' profiles and plays your
     /// knocks' final turns apart (`Profiled::settled_loss`, `Profiled::knock_loss`).
     apart: bool,
@@ -106,7 +108,7 @@ impl<'a> Playouts<'a> {
         hands[usize::from(view.me)] = view.hand;
         let drawn = view.pending.map(|(new, _)| new);
         let table = Round::unstocked(&view.public, hands, drawn, view.hid_31);
-        let reading = reading_seats(view);
+        let opponents = Opponents::new(view);
         let apart = knock_loss_applies(&table);
         Playouts {
             view,
@@ -116,8 +118,8 @@ impl<'a> Playouts<'a> {
             take_put_downs: view.hand.to_vec(),
             game: None,
             profiles: profiles(),
-            reading,
-            reads: reading.contains(&true),
+            looks: opponents.looked_at(),
+            opponents,
             apart,
             game_apart: None,
         }
@@ -292,11 +294,16 @@ impl<'a> Playouts<'a> {
         to_move: usize,
         draws: &mut Draws,
     ) {
-        if READS && self.reading[to_move] {
-            turns.reading_turn(knock_at, draws);
-        } else {
-            turns.turn(knock_at, draws);
+        if READS && self.opponents.reading[to_move] {
+            return turns.reading_turn(knock_at, draws);
         }
+        if READS {
+            let played = turns.round().public.turns_played;
+            if let Some(k) = self.opponents.lap_knock(to_move, knock_at, played) {
+                return turns.turn(k, draws);
+            }
+        }
+        turns.turn(knock_at, draws);
     }
 
     /// One put-down variant of a choice played out from `start` on `round` (a copy of its
@@ -313,17 +320,52 @@ impl<'a> Playouts<'a> {
     ) {
         let (hands, all, at) = (&start.hands, self.profiles, &start.knock_at);
         if !round.turn_rule().is_standard() {
-            let turns = &mut Profiled::<false>::new(round, hands, all);
-            self.play_choice(turns, draws, choice, v);
-            self.play_on::<false, false>(turns, draws, (choice, v), at, out);
+            return self.play_unprofiled(round, start, draws, (choice, v), out);
+        }
+        let turns = &mut Profiled::<true>::new(round, hands, all);
+        self.play_choice(turns, draws, choice, v);
+        if self.looks {
+            self.play_on_looking(turns, draws, (choice, v), at, out);
         } else {
-            let turns = &mut Profiled::<true>::new(round, hands, all);
-            self.play_choice(turns, draws, choice, v);
-            if self.reads {
-                self.play_on::<true, true>(turns, draws, (choice, v), at, out);
-            } else {
-                self.play_on::<true, false>(turns, draws, (choice, v), at, out);
-            }
+            self.play_on::<true, false>(turns, draws, (choice, v), at, out);
+        }
+    }
+
+    /// [`Playouts::play_on`] where an opponent is looked at each turn (`READS`) under the
+    /// standard way of scoring, out of line: a table query's loops in
+    /// [`Playouts::play_variant`] are compiled with the registers to themselves.
+    #[inline(never)]
+    fn play_on_looking(
+        &self,
+        turns: &mut Profiled<'_, true>,
+        draws: &mut Draws,
+        choice: (&Choice, usize),
+        knock_at: &KnockAt,
+        out: &mut Outcomes<'_>,
+    ) {
+        self.play_on::<true, true>(turns, draws, choice, knock_at, out);
+    }
+
+    /// [`Playouts::play_variant`] where hands do not score the standard way (no profiles; an
+    /// opponent reading the table plays the rule there, and only the knocks by the lap are
+    /// looked at), out of line: the standard way's loops are compiled with the registers to
+    /// themselves.
+    #[inline(never)]
+    fn play_unprofiled(
+        &self,
+        round: &mut Round,
+        start: &Dealt,
+        draws: &mut Draws,
+        (choice, v): (&Choice, usize),
+        out: &mut Outcomes<'_>,
+    ) {
+        let (hands, all, at) = (&start.hands, self.profiles, &start.knock_at);
+        let turns = &mut Profiled::<false>::new(round, hands, all);
+        self.play_choice(turns, draws, choice, v);
+        if self.opponents.knock_by_lap() {
+            self.play_on::<false, true>(turns, draws, (choice, v), at, out);
+        } else {
+            self.play_on::<false, false>(turns, draws, (choice, v), at, out);
         }
     }
 
@@ -364,7 +406,9 @@ impl<'a> Playouts<'a> {
         // The knock is your turn by the rule at these thresholds: it is legal here.
         #[cfg(feature = "count-turns")]
         crate::round::turn_count::add();
-        if P && !READS && self.apart && self.game.is_none() {
+        // (An opponent who knocks by the lap plays the final turns by the rule, as the table's.)
+        let by_rule = !READS || !self.opponents.reads;
+        if P && by_rule && self.apart && self.game.is_none() {
             let lost = turns.knock_loss(draws);
             return Outcome {
                 success: lost == 0,
@@ -372,7 +416,7 @@ impl<'a> Playouts<'a> {
                 value: 0,
             };
         }
-        if P && !READS && self.game_apart.is_some() {
+        if P && by_rule && self.game_apart.is_some() {
             // (The copy plays the same draws where the table does not list the losses.)
             if let Some(o) = self.game_outcome_of(&turns.knock_losses(draws)) {
                 return o;
@@ -436,19 +480,6 @@ impl<'a> Playouts<'a> {
         let o = self.outcome_of(turns);
         out.set(reached..out.len(), o);
     }
-}
-
-/// The seats of opponents who play on reading the table ([`Playouts::reading`]).
-fn reading_seats(view: &View) -> [bool; MAX_SEATS] {
-    let mut reading = [false; MAX_SEATS];
-    for o in view
-        .opponents
-        .iter()
-        .filter(|o| o.model.reads(view.public.seats))
-    {
-        reading[usize::from(o.seat)] = true;
-    }
-    reading
 }
 
 impl Simulator for Playouts<'_> {
@@ -538,7 +569,7 @@ impl Simulator for Playouts<'_> {
         if round.turn_rule().is_standard() {
             let turns = &mut Profiled::<true>::new(&mut round, hands, all);
             self.play_choice(turns, draws, choice, v);
-            if self.reads {
+            if self.looks {
                 self.finish::<true, true>(turns, draws, knock_at, &start.knock_at);
             } else {
                 self.finish::<true, false>(turns, draws, knock_at, &start.knock_at);
@@ -547,7 +578,11 @@ impl Simulator for Playouts<'_> {
         } else {
             let turns = &mut Profiled::<false>::new(&mut round, hands, all);
             self.play_choice(turns, draws, choice, v);
-            self.finish::<false, false>(turns, draws, knock_at, &start.knock_at);
+            if self.opponents.knock_by_lap() {
+                self.finish::<false, true>(turns, draws, knock_at, &start.knock_at);
+            } else {
+                self.finish::<false, false>(turns, draws, knock_at, &start.knock_at);
+            }
             self.outcome_of(turns)
         }
     }

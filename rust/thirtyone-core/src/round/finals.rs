@@ -55,7 +55,7 @@ impl<const PROFILES: bool> Profiled<'_, PROFILES> {
     /// `draws`: what [`Round`]'s knock on a copy of the round, [`Profiled::turn`] until the
     /// round is over, [`Profiled::settle`] and [`Round::loss_of`] come to, the round itself left
     /// as it is. Only with profiles, where [`knock_loss_applies`] (a debug build checks).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn knock_loss(&self, draws: &mut Draws) -> u8 {
         debug_assert!(PROFILES && knock_loss_applies(self.round) && self.may_knock());
         let public = &self.round.public;
