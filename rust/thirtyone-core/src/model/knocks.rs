@@ -47,10 +47,19 @@ impl KnockCurve {
     /// The chance, in proportion, of a knock with a hand scoring `score` on `lap` at `seats`,
     /// read by a player who held `yours` when it was made.
     pub fn chance(&self, seats: u8, lap: u8, score: Score, yours: Score) -> f64 {
-        let table = usize::from(seats.clamp(2, 6) - 2);
-        let (mid, width) = self.cells[table][usize::from(lap).min(KNOCK_LAPS - 1)];
-        let mid = mid + self.per_point_yours[table] * (yours.points() - YOURS_AT);
+        let (mid, width) = self.cell(seats, usize::from(lap), yours);
         1.0 / (1.0 + (-(score.points() - mid) / width).exp())
+    }
+
+    /// The curve's `(mid, width)` on `lap` at `seats` for a reader holding `yours`.
+    #[inline(always)]
+    fn cell(&self, seats: u8, lap: usize, yours: Score) -> (f64, f64) {
+        let table = usize::from(seats.clamp(2, 6) - 2);
+        let (mid, width) = self.cells[table][lap.min(KNOCK_LAPS - 1)];
+        (
+            mid + self.per_point_yours[table] * (yours.points() - YOURS_AT),
+            width,
+        )
     }
 }
 
@@ -77,14 +86,12 @@ impl LapKnocks {
         pull: f64,
         yours: Score,
     ) -> LapKnocks {
-        let table = usize::from(seats.clamp(2, 6) - 2);
         let span = f64::from(last - first) + 1.0;
-        let shift = curve.per_point_yours[table] * (yours.points() - YOURS_AT);
         let at = std::array::from_fn(|i| {
-            let (k, lap) = (Score((i >> 3) as u8).points(), (i & 7).min(KNOCK_LAPS - 1));
+            let k = Score((i >> 3) as u8).points();
             let u = ((k - f64::from(first) + 0.5) / span).clamp(0.01, 0.99);
-            let (mid, width) = curve.cells[table][lap];
-            let t = mid + shift + width * (u / (1.0 - u)).ln();
+            let (mid, width) = curve.cell(seats, i & 7, yours);
+            let t = mid + width * (u / (1.0 - u)).ln();
             let pulled = (1.0 - pull) * k + pull * t;
             // The lowest score in half points at or above the pulled knock (at least 1).
             Score((2.0 * pulled).ceil().clamp(1.0, 62.0) as u8)

@@ -69,11 +69,14 @@ pub struct Params {
 impl Params {
     /// The knock scores of the prior, lowest and highest, in points.
     pub fn knock_range(&self) -> (u8, u8) {
-        let held: Vec<u8> = (0..KNOCK_SCORES)
-            .filter(|&i| self.prior[i] > 0.0)
-            .map(|i| LOWEST_KNOCK + i as u8)
-            .collect();
-        (held[0], held[held.len() - 1])
+        let held = |p: &f64| *p > 0.0;
+        let first = self.prior.iter().position(held).unwrap_or(0);
+        let last = self
+            .prior
+            .iter()
+            .rposition(held)
+            .unwrap_or(KNOCK_SCORES - 1);
+        (LOWEST_KNOCK + first as u8, LOWEST_KNOCK + last as u8)
     }
 
     /// Their knocks in the playouts at a table of `seats`, when they are pulled by the lap,

@@ -284,8 +284,9 @@ impl<'a> Playouts<'a> {
         }
     }
 
-    /// The turn of the seat to move (`to_move`): by the table's rule at `knock_at`, or reading
-    /// the table (looked at only when `READS`: a table query's turns are as they were).
+    /// The turn of the seat to move (`to_move`): by the table's rule at `knock_at`, reading the
+    /// table, or by the rule at a knock moved by the lap (the last two looked at only when
+    /// `READS`: a table query's turns are as they were).
     #[inline(always)]
     fn turn<const P: bool, const READS: bool>(
         &self,
