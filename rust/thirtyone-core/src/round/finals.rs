@@ -91,7 +91,7 @@ impl<const PROFILES: bool> Profiled<'_, PROFILES> {
     /// [`Profiled::knock_loss`] for the whole table, what [`Round::losses`] comes to after the
     /// knock played on a copy of the round (the game's outcome is made from it), the round
     /// itself left as it is. Only with profiles, where [`knock_loss_applies`].
-    #[inline]
+    #[inline(always)]
     pub(crate) fn knock_losses(&self, draws: &mut Draws) -> [u8; MAX_SEATS] {
         debug_assert!(PROFILES && knock_loss_applies(self.round) && self.may_knock());
         let public = &self.round.public;
@@ -200,7 +200,7 @@ impl<const PROFILES: bool> Profiled<'_, PROFILES> {
     /// [`Profiled::settle`], read from the hands' profiles at the common endings as
     /// [`Profiled::settled_loss`] reads one seat's; settled first otherwise. Only with profiles,
     /// where [`knock_loss_applies`].
-    #[inline]
+    #[inline(always)]
     pub(crate) fn settled_losses(&mut self) -> [u8; MAX_SEATS] {
         debug_assert!(PROFILES && knock_loss_applies(self.round));
         let public = &self.round.public;
