@@ -54,10 +54,66 @@ pub struct GameValue {
     by_losses: Vec<f64>,
 }
 
-/// Each seat's weight in the place of a round's losses among [`GameValue::by_losses`]: its
-/// position's power of 3 (0 for a seat not at the table).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct LossWeights([u32; MAX_SEATS]);
+/// Where a round's losses, by seat, are listed among [`GameValue::by_losses`]: each seat's weight
+/// is its position's power of 3 (0 for a seat not at the table), and the place the sum of every
+/// seat's losses times its weight. A playout's end reads it ([`LossWeights::index`]), so it is
+/// laid out for a few instructions: the first eight seats' losses, once each is known to be at
+/// most 2, make two bytes of four 2-bit fields ([`four_fields`]), and each byte's weighed sum is
+/// read from a table of 256; the ninth seat's is added.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LossWeights {
+    /// By seats 0–3 and 4–7: each byte of four 2-bit losses' weighed sum.
+    by_four: [[u32; 256]; 2],
+    /// The ninth seat's weight.
+    ninth: u32,
+}
+
+// Eight seats fit a u64 of losses, the ninth is read alone.
+const _: () = assert!(MAX_SEATS == 9);
+
+/// Four losses of at most 3, the bytes of `four` (lowest first), as the 2-bit fields of a byte
+/// (lowest first): each loss's two bits moved next to the one before.
+#[inline(always)]
+fn four_fields(four: u32) -> usize {
+    let x = (four | (four >> 6)) & 0x000F_000F;
+    ((x | (x >> 12)) & 0xFF) as usize
+}
+
+impl LossWeights {
+    /// The weights of `weights` (by seat) laid out as [`LossWeights`] reads them.
+    fn new(weights: [u32; MAX_SEATS]) -> LossWeights {
+        let mut by_four = [[0u32; 256]; 2];
+        for (half, table) in by_four.iter_mut().enumerate() {
+            for (code, sum) in table.iter_mut().enumerate() {
+                *sum = (0..4)
+                    .map(|j| ((code >> (2 * j)) & 3) as u32 * weights[4 * half + j])
+                    .sum();
+            }
+        }
+        LossWeights {
+            by_four,
+            ninth: weights[8],
+        }
+    }
+
+    /// The place of `lost` (every seat's losses, by seat; 0 for a seat not at the table) among
+    /// the listed values; None where a seat lost more than the table lists.
+    #[inline(always)]
+    pub fn index(&self, lost: &[u8; MAX_SEATS]) -> Option<usize> {
+        let mut eight = [0u8; 8];
+        eight.copy_from_slice(&lost[..8]);
+        let v = u64::from_le_bytes(eight);
+        // A byte of 3 to 0x82 reaches its top bit when 0x7D is added (without a carry to the
+        // next byte); a byte of 0x80 or more has it already.
+        let over = (v | v.wrapping_add(0x7D7D_7D7D_7D7D_7D7D)) & 0x8080_8080_8080_8080 != 0;
+        if over || u32::from(lost[8]) > BY_LOSSES_UP_TO {
+            return None;
+        }
+        let low = self.by_four[0][four_fields(v as u32)];
+        let high = self.by_four[1][four_fields((v >> 32) as u32)];
+        Some((low + high + self.ninth * u32::from(lost[8])) as usize)
+    }
+}
 
 /// The losses per position that [`GameValue::by_losses`] lists, at most.
 const BY_LOSSES_UP_TO: u32 = 2;
@@ -214,12 +270,17 @@ impl GameValue {
     /// ask [`GameValue::after_round`].
     #[inline]
     pub fn after_losses(&self, lost: &[u8; MAX_SEATS], first: usize, seats: usize) -> Option<f64> {
-        self.after_weighed_losses(lost, &self.loss_weights(first, seats)?)
+        if !self.lists_losses(first, seats) {
+            return None;
+        }
+        let index = losses_index((0..seats).map(|p| lost[(first + p) % seats]))?;
+        Some(self.by_losses[index])
     }
 
     /// The weights that make a round's losses by seat into their place in the listed values,
     /// for a round of `seats` first played by `first` (None where the table does not list
-    /// them: [`GameValue::lists_losses`]): worked out once for a query's every playout.
+    /// them: [`GameValue::lists_losses`]): worked out once for a query's every playout (the
+    /// same values as [`GameValue::after_losses`]).
     pub fn loss_weights(&self, first: usize, seats: usize) -> Option<LossWeights> {
         if !self.lists_losses(first, seats) {
             return None;
@@ -230,20 +291,20 @@ impl GameValue {
             weights[(first + p) % seats] = w;
             w *= BY_LOSSES_UP_TO + 1;
         }
-        Some(LossWeights(weights))
+        Some(LossWeights::new(weights))
     }
 
     /// [`GameValue::after_losses`] with its weights worked out before (None: a seat lost more
     /// than the table lists).
     #[inline]
     pub fn after_weighed_losses(&self, lost: &[u8; MAX_SEATS], w: &LossWeights) -> Option<f64> {
-        let (mut index, mut over) = (0u32, false);
-        for (&l, &x) in lost.iter().zip(&w.0) {
-            index += u32::from(l) * x;
-            // (Only the table's seats have a weight.)
-            over |= x > 0 && u32::from(l) > BY_LOSSES_UP_TO;
-        }
-        (!over).then(|| self.by_losses[index as usize])
+        w.index(lost).map(|index| self.by_losses[index])
+    }
+
+    /// Every value [`GameValue::after_weighed_losses`] reads, by [`LossWeights::index`] (empty
+    /// where the table does not list them): for a query to lay them out as it counts them.
+    pub fn listed_by_losses(&self) -> &[f64] {
+        &self.by_losses
     }
 
     /// Whether [`GameValue::after_losses`] answers a round of `seats` first played by `first`

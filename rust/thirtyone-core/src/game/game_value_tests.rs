@@ -238,6 +238,34 @@ fn the_value_read_by_seat_is_the_one_worked_out_by_position() {
     assert_eq!(g.after_losses(&[0; MAX_SEATS], 3, 4), None);
 }
 
+/// The place of a round's losses read by [`LossWeights::index`] (two bytes of 2-bit fields and
+/// their tables) is the place worked out by position ([`losses_index`]): at 9 seats, every first
+/// player, random losses of 0 to 2 and, at a random seat, more (3, and the bytes whose top bit the
+/// reading tests: 0x7F to 0x84 and 0xFF), which none is.
+#[test]
+fn the_place_of_a_rounds_losses_is_read_as_it_is_worked_out() {
+    let mut rng = montecarlo::Rng::stream(29, 0, 0);
+    for first in 0..9 {
+        let mut weights = [0u32; MAX_SEATS];
+        for p in 0..9 {
+            weights[(first + p) % 9] = 3u32.pow(p as u32);
+        }
+        let w = LossWeights::new(weights);
+        for case in 0..2_000 {
+            let mut lost = [0u8; MAX_SEATS];
+            for l in &mut lost {
+                *l = rng.below(3) as u8;
+            }
+            if case % 2 == 1 {
+                let more = [3, 0x7F, 0x80, 0x82, 0x83, 0x84, 0xFF];
+                lost[rng.below(9) as usize] = more[rng.below(more.len() as u32) as usize];
+            }
+            let by_position = losses_index((0..9).map(|p| lost[(first + p) % 9]));
+            assert_eq!(w.index(&lost), by_position, "{lost:?}, first {first}");
+        }
+    }
+}
+
 #[test]
 fn the_clock_is_read_by_the_results_gone_through_not_only_by_the_states() {
     // A distribution far larger than any table's (a file could hold one): 600,000 results.

@@ -8,6 +8,7 @@
 
 mod advise;
 mod answer;
+mod game_losses;
 pub mod input;
 mod models_input;
 mod opponents;

@@ -13,7 +13,7 @@ use std::sync::Arc;
 
 use montecarlo::{to_fixed, Outcome, Outcomes, Rng, Simulator};
 
-use crate::game::game_value::{GameValue, LossWeights};
+use crate::game::game_value::GameValue;
 use crate::game::round_outcomes::RoundResult;
 use crate::hand::profile::{profiles, Profiles};
 use crate::hand::{Card, Score};
@@ -22,6 +22,7 @@ use crate::round::{knock_loss_applies, set_sorted_hands, Draws, Hands, Profiled,
 use crate::rules::MAX_SEATS;
 use crate::view::View;
 
+use super::game_losses::GameLosses;
 use super::opponents::Opponents;
 
 /// The score each seat knocks at in a playout (yours is the policy's).
@@ -89,10 +90,10 @@ pub struct Playouts<'a> {
     /// knocks' final turns apart (`Profiled::settled_loss`, `Profiled::knock_loss`).
     apart: bool,
     /// Whether a game-level query does so too, its value read from every seat's loss
-    /// (`Profiled::knock_losses`, `Profiled::settled_losses`, `GameValue::after_losses`), with
-    /// the weights of the table's listed losses: the table lists the round's losses (not ranked
-    /// placing) and the turns are profiled as above.
-    game_apart: Option<LossWeights>,
+    /// (`Profiled::knock_losses`, `Profiled::settled_losses`), with the table's listed values
+    /// laid out by those losses: the table lists the round's losses (not ranked placing) and the
+    /// turns are profiled as above.
+    game_apart: Option<GameLosses>,
 }
 
 impl<'a> Playouts<'a> {
@@ -131,7 +132,7 @@ impl<'a> Playouts<'a> {
         self.game_apart = game
             .as_ref()
             .filter(|_| self.apart)
-            .and_then(|g| g.loss_weights(usize::from(first), usize::from(seats)));
+            .and_then(|g| GameLosses::new(g, (first, seats), self.view.me));
         self.game = game;
         self
     }
@@ -239,14 +240,7 @@ impl<'a> Playouts<'a> {
     /// more than it lists (the round's own [`Playouts::game_outcome`] then values it).
     #[inline(always)]
     fn game_outcome_of(&self, all: &[u8; MAX_SEATS]) -> Option<Outcome> {
-        let (g, weights) = (self.game.as_deref()?, self.game_apart.as_ref()?);
-        let value = g.after_weighed_losses(all, weights)?;
-        let lost = all[usize::from(self.view.me)];
-        Some(Outcome {
-            success: lost == 0,
-            cost: u32::from(lost),
-            value: to_fixed(value),
-        })
+        self.game_apart.as_ref()?.outcome(all)
     }
 
     /// [`Playouts::outcome`] valued by the game (kept apart so that the round-level outcome is
