@@ -38,6 +38,16 @@ fn mercy(public: &super::public::PublicRound) -> bool {
     public.rules.two_player_mercy && public.seats == 2
 }
 
+/// The lives each seat lost to 31s shown after the knock (`shown`, by seat) added to `lost`:
+/// every slot, in a loop of fixed length that compiles to a few whole-word additions (the slots
+/// past the table's seats are 0 in both).
+#[inline(always)]
+fn add_shown(lost: &mut [u8; MAX_SEATS], shown: &[u8; MAX_SEATS]) {
+    for (l, extra) in lost.iter_mut().zip(shown) {
+        *l += extra;
+    }
+}
+
 impl<const PROFILES: bool> Profiled<'_, PROFILES> {
     /// Every seat's score now, read from the hands' profiles (the slots past the table's seats
     /// are never read).
@@ -122,9 +132,7 @@ impl<const PROFILES: bool> Profiled<'_, PROFILES> {
         }
         let shown = lost;
         showdown_losses(rules, &scores[..seats], Some(me), &mut lost);
-        for (l, extra) in lost.iter_mut().zip(shown).take(seats) {
-            *l += extra;
-        }
+        add_shown(&mut lost, &shown);
         lost
     }
 
@@ -224,9 +232,7 @@ impl<const PROFILES: bool> Profiled<'_, PROFILES> {
                 return self.round.losses();
             }
         }
-        for (l, extra) in lost.iter_mut().zip(public.shown_losses).take(seats) {
-            *l += extra;
-        }
+        add_shown(&mut lost, &public.shown_losses);
         lost
     }
 }
