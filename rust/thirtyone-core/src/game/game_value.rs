@@ -64,8 +64,8 @@ pub struct GameValue {
 pub struct LossWeights {
     /// By seats 0–3 and 4–7: each byte of four 2-bit losses' weighed sum.
     by_four: [[u32; 256]; 2],
-    /// The ninth seat's weight.
-    ninth: u32,
+    /// Each seat's weight.
+    by_seat: [u32; MAX_SEATS],
 }
 
 // Eight seats fit a u64 of losses, the ninth is read alone.
@@ -92,8 +92,15 @@ impl LossWeights {
         }
         LossWeights {
             by_four,
-            ninth: weights[8],
+            by_seat: weights,
         }
+    }
+
+    /// The place of the losses where `seat` alone lost `lives` (None: more than the table lists).
+    #[inline(always)]
+    pub fn index_of_one(&self, seat: u8, lives: u8) -> Option<usize> {
+        let lives = u32::from(lives);
+        (lives <= BY_LOSSES_UP_TO).then(|| (lives * self.by_seat[usize::from(seat)]) as usize)
     }
 
     /// The place of `lost` (every seat's losses, by seat; 0 for a seat not at the table) among
@@ -111,7 +118,7 @@ impl LossWeights {
         }
         let low = self.by_four[0][four_fields(v as u32)];
         let high = self.by_four[1][four_fields((v >> 32) as u32)];
-        Some((low + high + self.ninth * u32::from(lost[8])) as usize)
+        Some((low + high + self.by_seat[8] * u32::from(lost[8])) as usize)
     }
 }
 

@@ -6,6 +6,8 @@
 use montecarlo::{to_fixed, Outcome};
 
 use crate::game::game_value::{GameValue, LossWeights};
+use crate::round::Losses;
+#[cfg(test)]
 use crate::rules::MAX_SEATS;
 
 /// Your outcome by every seat's losses in a round of the table a query asks about.
@@ -34,9 +36,19 @@ impl GameLosses {
     /// you lost, and the game's value after the round; None where a seat lost more than the
     /// table lists (the round is then valued by the game's step).
     #[inline(always)]
-    pub(crate) fn outcome(&self, all: &[u8; MAX_SEATS]) -> Option<Outcome> {
-        let value = self.values[self.weights.index(all)?];
-        let lost = all[self.me];
+    pub(crate) fn outcome(&self, losses: &Losses) -> Option<Outcome> {
+        let (index, lost) = match *losses {
+            Losses::One { seat, lives } => (
+                self.weights.index_of_one(seat, lives)?,
+                if usize::from(seat) == self.me {
+                    lives
+                } else {
+                    0
+                },
+            ),
+            Losses::All(ref all) => (self.weights.index(all)?, all[self.me]),
+        };
+        let value = self.values[index];
         Some(Outcome {
             success: lost == 0,
             cost: u32::from(lost),
@@ -54,7 +66,8 @@ mod tests {
 
     /// Every way a 4-seat round's seats may lose up to three lives each (first played by each
     /// seat), read here and by the game's own reading ([`GameValue::after_losses`]): the same
-    /// value in fixed point, and your loss; none where a seat lost three.
+    /// value in fixed point, and your loss; none where a seat lost three. One seat's loss told
+    /// alone ([`Losses::One`]) is read as the same losses told by seat.
     #[test]
     fn the_outcome_is_the_games_value_after_the_losses() {
         let rules = RoundRules::default();
@@ -79,7 +92,20 @@ mod tests {
                 for (s, l) in lost.iter_mut().enumerate().take(4) {
                     *l = (code >> (2 * s) & 3) as u8;
                 }
-                let o = losses.outcome(&lost);
+                let o = losses.outcome(&Losses::All(lost));
+                // One seat alone lost: told as that seat's loss, the same outcome.
+                if let [(seat, &lives)] = lost
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, &l)| l > 0)
+                    .collect::<Vec<_>>()[..]
+                {
+                    let one = Losses::One {
+                        seat: seat as u8,
+                        lives,
+                    };
+                    assert_eq!(losses.outcome(&one), o, "{lost:?}");
+                }
                 match g.after_losses(&lost, usize::from(first), 4) {
                     Some(v) => assert_eq!(
                         o,

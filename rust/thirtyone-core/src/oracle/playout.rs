@@ -18,7 +18,7 @@ use crate::game::round_outcomes::RoundResult;
 use crate::hand::profile::{profiles, Profiles};
 use crate::hand::{Card, Score};
 use crate::inference::Deal;
-use crate::round::{knock_loss_applies, set_sorted_hands, Draws, Hands, Profiled, Round};
+use crate::round::{knock_loss_applies, set_sorted_hands, Draws, Hands, Losses, Profiled, Round};
 use crate::rules::MAX_SEATS;
 use crate::view::View;
 
@@ -235,12 +235,12 @@ impl<'a> Playouts<'a> {
         self.outcome(turns.round())
     }
 
-    /// The game-level outcome for you of a round that is over, from every seat's loss (`all`,
-    /// by seat) where the table lists them ([`Playouts::game_apart`]); None where a seat lost
+    /// The game-level outcome for you of a round that is over, from every seat's `losses` where
+    /// the table lists them ([`Playouts::game_apart`]); None where a seat lost
     /// more than it lists (the round's own [`Playouts::game_outcome`] then values it).
     #[inline(always)]
-    fn game_outcome_of(&self, all: &[u8; MAX_SEATS]) -> Option<Outcome> {
-        self.game_apart.as_ref()?.outcome(all)
+    fn game_outcome_of(&self, losses: &Losses) -> Option<Outcome> {
+        self.game_apart.as_ref()?.outcome(losses)
     }
 
     /// [`Playouts::outcome`] valued by the game (kept apart so that the round-level outcome is

@@ -146,6 +146,55 @@ pub(super) fn showdown_pays(
     pays(true, knocker == Some(seat as u8), rates)
 }
 
+/// Every seat's losses in a round that is over, as a game-level playout's end reads them: most
+/// often one seat alone loses (one hand lowest at a showdown, no 31 shown), told as that seat
+/// and its loss; otherwise every seat's, by seat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Losses {
+    One { seat: u8, lives: u8 },
+    All([u8; MAX_SEATS]),
+}
+
+impl Losses {
+    /// Every seat's losses, by seat.
+    #[cfg(test)]
+    pub(crate) fn by_seat(self) -> [u8; MAX_SEATS] {
+        match self {
+            Losses::One { seat, lives } => {
+                let mut lost = [0; MAX_SEATS];
+                lost[usize::from(seat)] = lives;
+                lost
+            }
+            Losses::All(lost) => lost,
+        }
+    }
+}
+
+/// The showdown in lives where one hand alone is lowest (`scores`: the table's seats' counted
+/// hands): its seat and what it pays, the knocker the penalty and anyone else one (as
+/// [`showdown_losses`] comes to: nobody else pays). None where hands tie for the lowest.
+#[inline(always)]
+pub(super) fn lowest_alone(
+    rules: &RoundRules,
+    scores: &[Score],
+    knocker: Option<u8>,
+) -> Option<Losses> {
+    let (mut low, mut seat, mut tied) = (scores[0], 0, false);
+    for (s, &x) in scores.iter().enumerate().skip(1) {
+        if x < low {
+            (low, seat, tied) = (x, s as u8, false);
+        } else if x == low {
+            tied = true;
+        }
+    }
+    let lives = if knocker == Some(seat) {
+        rules.knock_penalty
+    } else {
+        1
+    };
+    (!tied).then_some(Losses::One { seat, lives })
+}
+
 /// What a hand among the lowest pays: (the knocker's, any other's). With no knocker among the
 /// lowest, one each.
 #[inline]

@@ -13,14 +13,14 @@
 //! [`Round::losses`] reads; the round's end likewise, [`Profiled::settled_losses`]). Tests play
 //! every knock of random rounds both ways.
 
-use super::costs::{showdown_losses, showdown_pays};
+use super::costs::{lowest_alone, showdown_losses, showdown_pays, Losses};
 use super::draws::Draws;
 use super::profiled::Profiled;
 use super::public::{End, Stage};
 use super::Round;
 use crate::hand::profile::{self, Profile};
 use crate::hand::{Card, Score};
-use crate::rules::{LivesMode, ThirtyOneAfterKnock, MAX_SEATS};
+use crate::rules::{LivesMode, RoundRules, ThirtyOneAfterKnock, MAX_SEATS};
 
 /// Whether [`Profiled::knock_loss`] applies to playouts of `round`: standard scoring (the
 /// profiles), a table in lives (not Gin lives), and no 31 hidden (the profiled turns hide none:
@@ -38,14 +38,29 @@ fn mercy(public: &super::public::PublicRound) -> bool {
     public.rules.two_player_mercy && public.seats == 2
 }
 
-/// The lives each seat lost to 31s shown after the knock (`shown`, by seat) added to `lost`:
-/// every slot, in a loop of fixed length that compiles to a few whole-word additions (the slots
-/// past the table's seats are 0 in both).
+/// Every seat's losses at a showdown in lives (`scores`: the table's seats' counted hands) on
+/// top of the lives lost to 31s shown after the knock (`shown`, by seat): one seat's where one
+/// hand alone is lowest and no 31 was shown, the common case ([`lowest_alone`]); else every
+/// seat's.
 #[inline(always)]
-fn add_shown(lost: &mut [u8; MAX_SEATS], shown: &[u8; MAX_SEATS]) {
+fn showdown_with_shown(
+    rules: &RoundRules,
+    scores: &[Score],
+    knocker: Option<u8>,
+    shown: [u8; MAX_SEATS],
+) -> Losses {
+    if shown == [0; MAX_SEATS] {
+        if let Some(one) = lowest_alone(rules, scores, knocker) {
+            return one;
+        }
+    }
+    let mut lost = [0; MAX_SEATS];
+    showdown_losses(rules, scores, knocker, &mut lost);
+    // Every slot, in a loop of fixed length (the slots past the table's seats are 0 in both).
     for (l, extra) in lost.iter_mut().zip(shown) {
         *l += extra;
     }
+    Losses::All(lost)
 }
 
 impl<const PROFILES: bool> Profiled<'_, PROFILES> {
@@ -102,7 +117,7 @@ impl<const PROFILES: bool> Profiled<'_, PROFILES> {
     /// knock played on a copy of the round (the game's outcome is made from it), the round
     /// itself left as it is. Only with profiles, where [`knock_loss_applies`].
     #[inline(always)]
-    pub(crate) fn knock_losses(&self, draws: &mut Draws) -> [u8; MAX_SEATS] {
+    pub(crate) fn knock_losses(&self, draws: &mut Draws) -> Losses {
         debug_assert!(PROFILES && knock_loss_applies(self.round) && self.may_knock());
         let public = &self.round.public;
         let rules = &public.rules;
@@ -123,17 +138,14 @@ impl<const PROFILES: bool> Profiled<'_, PROFILES> {
                     *l += u8::from(o != usize::from(seat));
                 }
                 if rules.thirty_one_after_knock != ThirtyOneAfterKnock::Continues {
-                    return lost;
+                    return Losses::All(lost);
                 }
             }
             scores[usize::from(seat)] = after.score();
             top = gone;
             seat = public.next_seat(seat);
         }
-        let shown = lost;
-        showdown_losses(rules, &scores[..seats], Some(me), &mut lost);
-        add_shown(&mut lost, &shown);
-        lost
+        showdown_with_shown(rules, &scores[..seats], Some(me), lost)
     }
 
     /// The final turn of `seat` after a knock by the table's rule (nobody knocks again), `top`
@@ -209,31 +221,28 @@ impl<const PROFILES: bool> Profiled<'_, PROFILES> {
     /// [`Profiled::settled_loss`] reads one seat's; settled first otherwise. Only with profiles,
     /// where [`knock_loss_applies`].
     #[inline(always)]
-    pub(crate) fn settled_losses(&mut self) -> [u8; MAX_SEATS] {
+    pub(crate) fn settled_losses(&mut self) -> Losses {
         debug_assert!(PROFILES && knock_loss_applies(self.round));
         let public = &self.round.public;
         let seats = usize::from(public.seats);
-        let mut lost = [0u8; MAX_SEATS];
         match public.stage {
             Stage::Over(End::ThirtyOne { seat: shower }) => {
+                let mut lost = public.shown_losses;
                 for (s, l) in lost.iter_mut().enumerate().take(seats) {
-                    *l = u8::from(s != usize::from(shower));
+                    *l += u8::from(s != usize::from(shower));
                 }
+                Losses::All(lost)
             }
             Stage::Over(End::Showdown | End::StockOut { .. }) => {
-                let mut scores = [Score(0); MAX_SEATS];
-                for (score, p) in scores.iter_mut().zip(&self.hands.profiles) {
-                    *score = p.score();
-                }
-                showdown_losses(&public.rules, &scores[..seats], public.knocker, &mut lost);
+                let scores = self.scores();
+                let (rules, knocker) = (&public.rules, public.knocker);
+                showdown_with_shown(rules, &scores[..seats], knocker, public.shown_losses)
             }
             _ => {
                 self.settle();
-                return self.round.losses();
+                Losses::All(self.round.losses())
             }
         }
-        add_shown(&mut lost, &public.shown_losses);
-        lost
     }
 }
 
@@ -292,7 +301,7 @@ mod tests {
                     // game-level playout's knock does when the table does not list a loss
                     // (`Playouts::knock_branch`): the same cards, read back by the stock's size.
                     let mut shared = draws.clone();
-                    let every = apart.knock_losses(&mut shared);
+                    let every = apart.knock_losses(&mut shared).by_seat();
                     let mut copy = before.clone();
                     copy.apply_legal(Action::Knock);
                     let mut on_copy = Profiled::<true>::new(&mut copy, &hands, all);
@@ -300,7 +309,7 @@ mod tests {
                         on_copy.turn(Score::NEVER, &mut shared);
                     }
                     let read: Vec<u8> = (0..seats).map(|s| on_copy.settled_loss(s)).collect();
-                    let read_all = on_copy.settled_losses();
+                    let read_all = on_copy.settled_losses().by_seat();
                     on_copy.settle();
                     assert_eq!(lost, copy.loss_of(before.to_move()), "game {game}");
                     assert_eq!(every, copy.losses(), "game {game}");
@@ -329,7 +338,11 @@ mod tests {
             for s in 0..seats {
                 assert_eq!(read.settled_loss(s), round.loss_of(s), "game {game}");
             }
-            assert_eq!(read.settled_losses(), round.losses(), "game {game}");
+            assert_eq!(
+                read.settled_losses().by_seat(),
+                round.losses(),
+                "game {game}"
+            );
         }
         assert!(
             knocks > 20_000 && ends.iter().all(|&e| e > 60) && shown > 30 && over_two > 30,

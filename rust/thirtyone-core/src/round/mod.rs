@@ -19,6 +19,7 @@ mod reading;
 mod rule_turn;
 
 pub use actions::Action;
+pub(crate) use costs::Losses;
 pub use dealt::{Phase, Round};
 pub(crate) use draws::Draws;
 pub(crate) use finals::knock_loss_applies;
