@@ -58,7 +58,7 @@ pub struct GameValue {
 /// is its position's power of 3 (0 for a seat not at the table), and the place the sum of every
 /// seat's losses times its weight. A playout's end reads it ([`LossWeights::index`]), so it is
 /// laid out for a few instructions: the first eight seats' losses, once each is known to be at
-/// most 2, make two bytes of four 2-bit fields ([`four_fields`]), and each byte's weighed sum is
+/// most 2, make two bytes of four 2-bit fields (`four_fields`), and each byte's weighed sum is
 /// read from a table of 256; the ninth seat's is added.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LossWeights {
@@ -301,15 +301,9 @@ impl GameValue {
         Some(LossWeights::new(weights))
     }
 
-    /// [`GameValue::after_losses`] with its weights worked out before (None: a seat lost more
-    /// than the table lists).
-    #[inline]
-    pub fn after_weighed_losses(&self, lost: &[u8; MAX_SEATS], w: &LossWeights) -> Option<f64> {
-        w.index(lost).map(|index| self.by_losses[index])
-    }
-
-    /// Every value [`GameValue::after_weighed_losses`] reads, by [`LossWeights::index`] (empty
-    /// where the table does not list them): for a query to lay them out as it counts them.
+    /// The values [`GameValue::after_losses`] reads, by the place [`LossWeights::index`] finds
+    /// (empty where the table does not list them): for a query to lay them out as it counts
+    /// them.
     pub fn listed_by_losses(&self) -> &[f64] {
         &self.by_losses
     }
