@@ -51,7 +51,9 @@ impl Holding {
         k + k * k.saturating_sub(1) / 2 + k * k.saturating_sub(1) * k.saturating_sub(2) / 6
     }
 
-    /// The total count of the hands that hold any of the `k` cards of `taken`.
+    /// The total count of the hands that hold any of the `k` cards of `taken`. Not inlined: its
+    /// room for the cards would weigh on every count of a posterior drawn otherwise.
+    #[inline(never)]
     pub(super) fn meeting(&self, taken: CardSet, k: usize) -> u64 {
         let mut cards = [0usize; 52];
         for (slot, c) in cards.iter_mut().zip(taken.iter()) {
