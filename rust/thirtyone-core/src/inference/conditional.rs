@@ -16,7 +16,8 @@
 //!   also kept in 32-bit masks (`narrow`): the walk reads half the memory, and when few of the
 //!   cards the hands use are left, what is left is the sum over the sets of those cards, looked
 //!   up, instead of a walk. A hand is drawn by rejection from the whole posterior when enough of
-//!   it is left, else from the walk (or the sets, visited in the same order: the same hand).
+//!   it is left (`alias`, whose buckets carry their hands' cards), else from the walk (or the
+//!   sets, visited in the same order: the same hand).
 
 mod alias;
 mod holding;
@@ -225,7 +226,7 @@ impl Listed {
             .collect();
         let sets: Vec<CardSet> = hands.iter().map(|h| h.1).collect();
         let holding = (hands.len() >= LARGE).then(|| Box::new(Holding::new(&sets, &counts)));
-        let alias = Alias::new(&counts, before);
+        let alias = Alias::new(&counts, before, &sets);
         let narrow = places.and_then(|p| Narrow::new(p.clone(), &sets, &counts, before));
         Listed {
             narrow,
@@ -290,12 +291,7 @@ impl Listed {
         }
         let k = if kept >= self.total / REJECT_DOWN_TO {
             // Enough of the posterior is left: draw from all of it until a hand fits.
-            loop {
-                let k = self.alias.draw(rng);
-                if self.sets[k].bits() & t == 0 {
-                    break k;
-                }
-            }
+            self.alias.draw_outside(taken, rng)
         } else if let Some((n, t)) = narrow {
             n.nth(t, rng.below_u64(kept))
         } else {

@@ -113,12 +113,12 @@ fn the_alias_table_is_exact() {
         vec![3, 3, 3],
     ] {
         let total: u64 = counts.iter().sum();
-        let a = Alias::new(&counts, total);
+        let a = Alias::new(&counts, total, &vec![CardSet::EMPTY; counts.len()]);
         let n = counts.len() as u128;
         let mut got = vec![0u128; counts.len()];
-        for b in 0..counts.len() {
-            got[b] += a.keep[b] as u128;
-            got[a.other[b] as usize] += (total - a.keep[b]) as u128;
+        for (b, bucket) in a.buckets.iter().enumerate() {
+            got[b] += bucket.keep as u128;
+            got[bucket.other as usize] += (total - bucket.keep) as u128;
         }
         let want: Vec<u128> = counts.iter().map(|&c| c as u128 * n).collect();
         assert_eq!(got, want, "{counts:?}");
