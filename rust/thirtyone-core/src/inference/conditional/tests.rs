@@ -188,6 +188,8 @@ fn the_narrow_form_counts_and_finds_what_the_wide_walk_does() {
                 .collect();
             let kept: u64 = left.iter().map(|&i| l.counts[i]).sum();
             assert_eq!(n.kept(t), kept, "{k} cards taken");
+            // Again: remembered, for a posterior of many hands that walked.
+            assert_eq!(n.kept(t), kept, "{k} cards taken, again");
             match n.subsets(t) {
                 Some(_) => visited += 1,
                 None => walked += 1,
