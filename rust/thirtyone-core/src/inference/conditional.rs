@@ -15,7 +15,7 @@
 //!   unseen cards). Over at most 32 unseen cards (late in a round of many seats) the hands are
 //!   also kept in 32-bit masks (`narrow`): the walk reads half the memory, and when few of the
 //!   cards the hands use are left, what is left is the sum over the sets of those cards, looked
-//!   up, instead of a walk; and what a walk counted is remembered by the cards it was given
+//!   up, instead of a walk; and what either counted is remembered by the cards it was given
 //!   (`memo`), as the same few sets of cards taken come back draw after draw. A hand is drawn
 //!   by rejection from the whole posterior when enough of it is left (`alias`, whose buckets
 //!   carry their hands' cards), else from the walk (or the sets, visited in the same order: the

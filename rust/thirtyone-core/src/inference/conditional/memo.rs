@@ -1,10 +1,10 @@
-//! The counts left that a narrow posterior's walks found, remembered for the draws that follow:
-//! late in a round of many seats the opponents drawn first leave the same few sets of cards
-//! taken again and again (a few thousand sets over hundreds of thousands of draws), and a
-//! walk over hundreds of hands is then a lookup.
+//! The counts left that a narrow posterior's walks (or visits of its sets) found, remembered for
+//! the draws that follow: late in a round of many seats the opponents drawn first leave the same
+//! few sets of cards taken again and again (a few thousand sets over hundreds of thousands of
+//! draws), and a walk over hundreds of hands, or a visit of dozens of sets, is then a lookup.
 //!
-//! A count found here is exactly the walk's count, so the draws are the same whether it was
-//! found or walked, on any number of threads.
+//! A count found here is exactly the count worked out, so the draws are the same whether it was
+//! found or worked out, on any number of threads.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
@@ -14,12 +14,12 @@ use std::sync::OnceLock;
 const SLOTS_PER_HAND: usize = 256;
 const MOST_SLOTS: usize = 1 << 16;
 
-/// The count left by each set of places taken (among the places the hands use) that a walk
-/// counted, in a table of fixed size indexed by a hash of the set. Each slot holds one set and
-/// its count in one 64-bit word (the set in the high half; 0 for none, as a walk's set is never
+/// The count left by each set of places taken (among the places the hands use) that was worked
+/// out, in a table of fixed size indexed by a hash of the set. Each slot holds one set and its
+/// count in one 64-bit word (the set in the high half; 0 for none, as a set worked out is never
 /// empty), so that the threads of a query share the table without a lock, each seeing a whole
-/// entry or none; an entry may replace another in its slot. The table is made at the first walk
-/// (a posterior counted otherwise never needs it).
+/// entry or none; an entry may replace another in its slot. The table is made at the first count
+/// worked out (a posterior never drawn after cards it uses never needs it).
 pub(super) struct Memo {
     slots: OnceLock<Box<[AtomicU64]>>,
     hands: usize,
