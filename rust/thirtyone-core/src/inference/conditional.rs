@@ -12,8 +12,9 @@
 //!   hundred to a few thousand), or for a large posterior and few cards taken, by inclusion and
 //!   exclusion over the cards taken: the whole count, less the hands holding each taken card,
 //!   plus those holding each two, less those holding each three (a hand holds at most three
-//!   unseen cards). Over at most 32 unseen cards (late in a round of many seats) the hands are
-//!   also kept in 32-bit masks (`narrow`): the walk reads half the memory, and when few of the
+//!   unseen cards). Over more unseen cards the walk reads the hands' sets in two 32-bit halves
+//!   (`halves`), four hands at a time. Over at most 32 (late in a round of many seats) the hands
+//!   are also kept in 32-bit masks (`narrow`): the walk reads half the memory, and when few of the
 //!   cards the hands use are left, what is left is the sum over the sets of those cards, looked
 //!   up, instead of a walk; and what either counted is remembered by the cards it was given
 //!   (`memo`), as the same few sets of cards taken come back draw after draw. A hand is drawn
@@ -22,6 +23,7 @@
 //!   same hand).
 
 mod alias;
+mod halves;
 mod holding;
 mod memo;
 mod narrow;
@@ -37,12 +39,15 @@ use crate::hand::{Card, CardSet, Scoring};
 use crate::view::Opponent;
 
 use alias::Alias;
+use halves::Halves;
 use holding::Holding;
 use narrow::Narrow;
 pub(crate) use narrow::Places;
 
-/// One opponent's posterior, ready to be drawn given the cards others hold.
+/// One opponent's posterior, ready to be drawn given the cards others hold. (One a counted
+/// opponent: the listed form's size costs nothing, where a box would add a load to every draw.)
 #[derive(Clone, Debug)]
+#[allow(clippy::large_enum_variant)]
 pub(crate) enum Conditional {
     Flat(Flat),
     Listed(Listed),
@@ -74,6 +79,8 @@ pub(crate) struct Listed {
     alias: Alias,
     /// Over at most 32 unseen cards: the hands in 32-bit masks, for the walks.
     narrow: Option<Narrow>,
+    /// Over more: the hands' sets in halves, for the walks.
+    halves: Option<Box<Halves>>,
 }
 
 /// Hands (and fewer) at which a listed posterior also keeps its [`Holding`] counts.
@@ -231,7 +238,12 @@ impl Listed {
         let holding = (hands.len() >= LARGE).then(|| Box::new(Holding::new(&sets, &counts)));
         let alias = Alias::new(&counts, before, &sets);
         let narrow = places.and_then(|p| Narrow::new(p.clone(), &sets, &counts, before));
+        let halves = narrow
+            .is_none()
+            .then(|| Halves::new(&sets, &counts, before).map(Box::new))
+            .flatten();
         Listed {
+            halves,
             narrow,
             alias,
             deals: (0u32..)
@@ -264,6 +276,9 @@ impl Listed {
         }
         if let Some((n, t)) = narrow {
             return n.kept(t);
+        }
+        if let Some(h) = &self.halves {
+            return h.kept(taken);
         }
         let t = taken.bits();
         // Without branches or 64-bit comparisons (which baseline x86-64 vectors lack): a hand

@@ -125,6 +125,37 @@ fn the_alias_table_is_exact() {
     }
 }
 
+/// Over more than 32 unseen cards the walk over the sets in halves counts what the walk over the
+/// whole sets counts.
+#[test]
+fn the_walk_over_halves_counts_what_the_whole_walk_counts() {
+    let mut rng = Rng::stream(13, 14, 15);
+    let mut checked = 0;
+    for (seed, seats, turns) in [(2, 9, 9), (4, 6, 6), (1, 4, 8), (3, 9, 18)] {
+        let view = View::from_input(&position(seed, seats, turns).unwrap()).unwrap();
+        let inference = Inference::new(&view);
+        let unseen: Vec<Card> = view.unseen.iter().collect();
+        for c in inference.conditionals.iter().flatten() {
+            let Conditional::Listed(l) = c else { continue };
+            let Some(h) = &l.halves else { continue };
+            for _ in 0..50 {
+                let k = rng.below(unseen.len() as u32 + 1) as usize;
+                let taken = some_taken(&unseen, k, &mut rng);
+                let walked: u64 = l
+                    .sets
+                    .iter()
+                    .zip(&l.counts)
+                    .filter(|(s, _)| !s.intersects(taken))
+                    .map(|(_, &n)| n)
+                    .sum();
+                assert_eq!(h.kept(taken), walked, "{k} cards taken");
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 500, "only {checked} checks");
+}
+
 /// Cards taken at random among the unseen: `k` of them.
 fn some_taken(unseen: &[Card], k: usize, rng: &mut Rng) -> CardSet {
     let mut taken = CardSet::EMPTY;
