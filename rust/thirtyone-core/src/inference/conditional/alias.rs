@@ -34,12 +34,23 @@ impl Alias {
         let n = counts.len();
         let mut mass: Vec<u128> = counts.iter().map(|&c| c as u128 * n as u128).collect();
         let cap = total as u128;
-        let mut keep = vec![total; n];
-        let mut other: Vec<u32> = (0..n as u32).collect();
+        // Every bucket starts whole, with its own hand (`other` unused until it is set).
+        let mut buckets: Vec<Bucket> = sets
+            .iter()
+            .enumerate()
+            .map(|(k, &own)| Bucket {
+                keep: total,
+                other: k as u32,
+                own,
+                others: own,
+            })
+            .collect();
         let (mut small, mut large): (Vec<usize>, Vec<usize>) = (0..n).partition(|&k| mass[k] < cap);
         while let (Some(s), Some(&l)) = (small.pop(), large.last()) {
-            keep[s] = mass[s] as u64;
-            other[s] = l as u32;
+            let b = &mut buckets[s];
+            b.keep = mass[s] as u64;
+            b.other = l as u32;
+            b.others = sets[l];
             mass[l] -= cap - mass[s];
             if mass[l] < cap {
                 large.pop();
@@ -48,14 +59,7 @@ impl Alias {
         }
         // Whatever is left holds exactly `cap` (whole numbers: no rounding is left over).
         Alias {
-            buckets: (0..n)
-                .map(|k| Bucket {
-                    keep: keep[k],
-                    other: other[k],
-                    own: sets[k],
-                    others: sets[other[k] as usize],
-                })
-                .collect(),
+            buckets,
             total,
             below: total.wrapping_neg().checked_rem(total).unwrap_or(0),
         }
