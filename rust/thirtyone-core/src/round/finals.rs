@@ -10,8 +10,9 @@
 //! from the hands' scores, with [`super::costs::showdown_pays`], the rule [`Round::loss_of`]
 //! reads. A game-level query values the round from every seat's loss
 //! ([`Profiled::knock_losses`], with [`super::costs::showdown_losses`], the rule
-//! [`Round::losses`] reads; the round's end likewise, [`Profiled::settled_losses`]). Tests play
-//! every knock of random rounds both ways.
+//! [`Round::losses`] reads; the round's end likewise, [`Profiled::settled_losses`]), told as one
+//! seat's loss where one hand alone is lowest and no 31 was shown ([`super::costs::Losses`]).
+//! Tests play every knock of random rounds both ways.
 
 use super::costs::{lowest_alone, showdown_losses, showdown_pays, Losses};
 use super::draws::Draws;
