@@ -84,6 +84,23 @@ class Recorder:
         return action
 
 
+def play_experts(rules: Rules, games: int, seed: int) -> list[list[Decision]]:
+    """Play ``games`` games of experts under ``rules`` (game ``g`` dealt by seed ``seed *
+    1_000_003 + g``); each player-round's decisions, in order."""
+    started = time.monotonic()
+    recorders: list[Recorder] = []
+    for g in range(games):
+        game_seed = seed * 1_000_003 + g
+        seats = [
+            Recorder(OraclePlayer.expert(seed=seat_seed(game_seed, s)), g)
+            for s in range(rules.seats)
+        ]
+        Game(rules, seats, seed=game_seed).play()
+        recorders += seats
+        print(f"game {g + 1}/{games}: {time.monotonic() - started:.0f} s", file=sys.stderr)
+    return [r for rec in recorders for r in rec.rounds.values()]
+
+
 def decision(view: SeatView, action: Action) -> Decision:
     may_take = Action("take") in view.pending.legal
     new, source = view.drawn if view.drawn is not None else (None, "")
@@ -286,16 +303,7 @@ def main() -> None:
         fixed /= fixed.sum()
     rules = dataclasses.replace(Rules.preset("standard"), seats=a.seats)
     started = time.monotonic()
-    recorders: list[Recorder] = []
-    for g in range(0 if a.from_decisions else a.games):
-        seed = a.seed * 1_000_003 + g
-        seats = [
-            Recorder(OraclePlayer.expert(seed=seat_seed(seed, s)), g) for s in range(rules.seats)
-        ]
-        Game(rules, seats, seed=seed).play()
-        recorders += seats
-        print(f"game {g + 1}/{a.games}: {time.monotonic() - started:.0f} s", file=sys.stderr)
-    rounds = [r for rec in recorders for r in rec.rounds.values()]
+    rounds = play_experts(rules, 0 if a.from_decisions else a.games, a.seed)
     for path in a.from_decisions or []:
         kept = json.loads(path.read_text())
         rounds += [[Decision(**{**d, "hand": tuple(d["hand"])}) for d in r] for r in kept]

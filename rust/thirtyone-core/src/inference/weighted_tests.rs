@@ -354,6 +354,7 @@ fn without_slips_at_the_tables_knock_score_the_weights_are_the_tables_count() {
         final_turn: None,
         lap_pull: 0.0,
         knocks: None,
+        take_from: None,
     }));
     let mut checked = 0;
     for (seed, seats, turns) in [(2, 4, 6), (4, 3, 6), (6, 2, 6), (9, 4, 10)] {

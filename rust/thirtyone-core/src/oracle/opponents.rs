@@ -1,7 +1,8 @@
 //! How the playouts play each opponent after your option (`playout`): by the table's rule at the
 //! knock score their deal drew for them; one against one, the expert reading the table
 //! (`crate::round::reading`); at four seats or more, the expert knocking at a score that moves
-//! with the round's lap (`crate::model::LapKnocks`).
+//! with the round's lap (`crate::model::LapKnocks`) and taking a discard before a knock only
+//! where it leaves enough (`crate::model::Params::take_from`).
 
 use crate::hand::Score;
 use crate::model::LapKnocks;
@@ -18,6 +19,9 @@ pub(crate) struct Opponents {
     by_lap: [bool; MAX_SEATS],
     /// Their knocks, when any has them (the expert's: `crate::model::Params::lap_pull`).
     lap_knocks: Option<Box<LapKnocks>>,
+    /// By seat: the least score a take before a knock leaves for them to take
+    /// (`crate::model::Params::take_from`; None: the rule's takes).
+    take_from: [Option<Score>; MAX_SEATS],
 }
 
 impl Opponents {
@@ -27,15 +31,16 @@ impl Opponents {
         let mut reading = [false; MAX_SEATS];
         let mut by_lap = [false; MAX_SEATS];
         let mut lap_knocks = None;
+        let mut take_from = [None; MAX_SEATS];
         for o in &view.opponents {
             let s = usize::from(o.seat);
             if o.model.reads(seats) {
                 reading[s] = true;
-            } else if let Some(k) = o
-                .model
-                .params_at(seats)
-                .and_then(|p| p.lap_knocks(seats, yours))
-            {
+                continue;
+            }
+            let params = o.model.params_at(seats);
+            take_from[s] = params.and_then(|p| p.take_from);
+            if let Some(k) = params.and_then(|p| p.lap_knocks(seats, yours)) {
                 // One model knocks by the lap: every such seat shares its knocks.
                 by_lap[s] = true;
                 lap_knocks.get_or_insert_with(|| Box::new(k));
@@ -46,6 +51,7 @@ impl Opponents {
             reads: reading.contains(&true),
             by_lap,
             lap_knocks,
+            take_from,
         }
     }
 
@@ -56,7 +62,13 @@ impl Opponents {
 
     /// Whether any opponent is looked at each turn (the playouts are then compiled to: `READS`).
     pub fn looked_at(&self) -> bool {
-        self.reads || self.knock_by_lap()
+        self.reads || self.knock_by_lap() || self.take_from.iter().any(Option::is_some)
+    }
+
+    /// The least score a take before a knock leaves for `seat` to take (None: the rule's takes).
+    #[inline(always)]
+    pub fn take_from(&self, seat: usize) -> Option<Score> {
+        self.take_from[seat]
     }
 
     /// The score `seat`, of knock score `knock_at`, knocks at after `turns` turns of the round,
@@ -124,6 +136,38 @@ mod tests {
         for (seats, model) in [(3, Model::Expert), (4, Model::Table), (4, Model::Person)] {
             let o = Opponents::new(&view(seats, model));
             assert!(!o.looked_at(), "{model:?} at {seats} seats");
+        }
+    }
+
+    /// From four seats the expert takes a discard before a knock only where it leaves 16 or
+    /// more; at two (it reads the table) and three seats, and table players and persons
+    /// everywhere, take as the rule does.
+    #[test]
+    fn the_expert_takes_only_what_leaves_16_from_four_seats() {
+        for seats in [4, 5, 6, 9] {
+            let v = view(seats, Model::Expert);
+            let o = Opponents::new(&v);
+            for other in &v.opponents {
+                let seat = usize::from(other.seat);
+                assert_eq!(
+                    o.take_from(seat),
+                    Some(Score::from_points(16)),
+                    "{seats} seats"
+                );
+            }
+            assert_eq!(o.take_from(usize::from(v.me)), None, "you, {seats} seats");
+        }
+        for (seats, model) in [
+            (2, Model::Expert),
+            (3, Model::Expert),
+            (4, Model::Table),
+            (4, Model::Person),
+        ] {
+            let v = view(seats, model);
+            let o = Opponents::new(&v);
+            for seat in 0..MAX_SEATS {
+                assert_eq!(o.take_from(seat), None, "{model:?} at {seats} seats");
+            }
         }
     }
 }

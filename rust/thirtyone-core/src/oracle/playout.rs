@@ -279,8 +279,8 @@ impl<'a> Playouts<'a> {
     }
 
     /// The turn of the seat to move (`to_move`): by the table's rule at `knock_at`, reading the
-    /// table, or by the rule at a knock moved by the lap (the last two looked at only when
-    /// `READS`: a table query's turns are as they were).
+    /// table, or by the rule at a knock moved by the lap and taking only what leaves enough (the
+    /// last two looked at only when `READS`: a table query's turns are as they were).
     #[inline(always)]
     fn turn<const P: bool, const READS: bool>(
         &self,
@@ -294,9 +294,11 @@ impl<'a> Playouts<'a> {
         }
         if READS {
             let played = turns.round().public.turns_played;
-            if let Some(k) = self.opponents.lap_knock(to_move, knock_at, played) {
-                return turns.turn(k, draws);
+            let k = (self.opponents.lap_knock(to_move, knock_at, played)).unwrap_or(knock_at);
+            if let Some(take_from) = self.opponents.take_from(to_move) {
+                return turns.choosy_turn(k, take_from, draws);
             }
+            return turns.turn(k, draws);
         }
         turns.turn(knock_at, draws);
     }

@@ -215,7 +215,7 @@ impl<'r, const PROFILES: bool> Profiled<'r, PROFILES> {
     /// The player at `seat` (to move), whose hand's profile is `profile`, draws from the stock
     /// and puts a card down by the table's rule.
     #[inline(always)]
-    fn draw_with(&mut self, s: usize, profile: Profile, draws: &mut Draws) {
+    pub(super) fn draw_with(&mut self, s: usize, profile: Profile, draws: &mut Draws) {
         let new = self.round.pop_stock(Some(draws));
         self.round.public.draw_to_put_down(Source::Stock);
         let f = profile.for_card(new);
@@ -272,7 +272,7 @@ impl<'r, const PROFILES: bool> Profiled<'r, PROFILES> {
 
     /// The player at `seat` keeps `new`, putting down the card at `place` of their sorted hand.
     #[inline(always)]
-    fn keep(&mut self, seat: usize, place: u32, new: Card) {
+    pub(super) fn keep(&mut self, seat: usize, place: u32, new: Card) {
         let (left, gone) = profile::replaced(self.hands.words[seat], place, new);
         self.put_down(seat, left, gone);
     }

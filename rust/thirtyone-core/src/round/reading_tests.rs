@@ -221,3 +221,68 @@ fn heads_up_the_reader_loses_far_less_often_than_the_rule() {
     assert!(reader_lost * 100 < 20_000 * 46, "{reader_lost} {rule_lost}");
     assert!(rule_lost * 100 > 20_000 * 54, "{reader_lost} {rule_lost}");
 }
+
+/// The choosy turn is the rule's but for a take before a knock that leaves less than its
+/// threshold: with the stock not empty that take becomes a draw (and the rule's put-down of the
+/// card drawn), checked turn by turn on copies of whole rounds of 3 to 9 seats under rules that
+/// change a turn.
+#[test]
+fn a_choosy_turn_is_the_rules_but_for_a_take_that_leaves_too_little() {
+    let deck: Vec<Card> = Card::all().collect();
+    let mut rng = Rng::stream(29, 0, 0);
+    let all = profile::profiles();
+    let take_from = Score::from_points(16);
+    let (mut declined, mut same) = (0u32, 0u32);
+    for game in 0..1_500u32 {
+        let rules = varied_rules(game);
+        let seats = 3 + (game % 7) as u8;
+        let mut cards = deck.clone();
+        rng.shuffle(&mut cards);
+        let mut r = Round::deal(rules, seats, 0, &cards).unwrap();
+        let hands: Hands = hands_of(&r, all);
+        let first = r.to_move();
+        let mut draws = Draws::new(&r, &Rng::stream(7, 0, u64::from(game)));
+        let mut turns = Profiled::<true>::resume(&mut r, &hands, first, all);
+        while !turns.round.is_over() {
+            let seat = turns.round.to_move();
+            let (knocked, stock) = (turns.round.knocker(), turns.round.public.stock_len);
+            let (mut rule_copy, mut choosy_copy) = (turns.round.clone(), turns.round.clone());
+            let (mut rule_draws, mut choosy_draws) = (draws.clone(), draws.clone());
+            let mut by_rule = turns.branch(&mut rule_copy);
+            by_rule.turn(TABLE_KNOCK_AT, &mut rule_draws);
+            by_rule.settle();
+            let mut choosy = turns.branch(&mut choosy_copy);
+            choosy.choosy_turn(TABLE_KNOCK_AT, take_from, &mut choosy_draws);
+            choosy.settle();
+            let rule_took = rule_copy.public.stock_len == stock
+                && rule_copy.public.top_by == Some(seat)
+                && !rule_copy.public.put_downs[usize::from(seat)].contains(turns.round.public.top);
+            if rule_took && knocked.is_none() && stock > 0 && rule_copy.score(seat) < take_from {
+                // The take declined: a draw from the stock instead.
+                declined += 1;
+                assert_eq!(choosy_copy.public.stock_len, stock - 1, "game {game}");
+                assert_eq!(choosy_copy.public.top_by, Some(seat), "game {game}");
+                assert!(choosy_copy.knocker().is_none(), "game {game}");
+            } else {
+                same += 1;
+                assert_eq!(
+                    hand_of(&choosy_copy, seat),
+                    hand_of(&rule_copy, seat),
+                    "game {game}"
+                );
+                assert_eq!(choosy_copy.public.top, rule_copy.public.top, "game {game}");
+                assert_eq!(
+                    choosy_copy.public.stage, rule_copy.public.stage,
+                    "game {game}"
+                );
+                assert_eq!(choosy_copy.knocker(), rule_copy.knocker(), "game {game}");
+            }
+            turns.turn(TABLE_KNOCK_AT, &mut draws);
+        }
+    }
+    // Both kinds of turn were met many times.
+    assert!(
+        declined > 1_000 && same > 10_000,
+        "{declined} declined, {same} the same"
+    );
+}
