@@ -295,10 +295,7 @@ impl<'a> Playouts<'a> {
         if READS {
             let played = turns.round().public.turns_played;
             let k = (self.opponents.lap_knock(to_move, knock_at, played)).unwrap_or(knock_at);
-            if let Some(take_from) = self.opponents.take_from(to_move) {
-                return turns.choosy_turn(k, take_from, draws);
-            }
-            return turns.turn(k, draws);
+            return turns.turn_taking_from(k, self.opponents.take_from(to_move), draws);
         }
         turns.turn(knock_at, draws);
     }

@@ -169,6 +169,20 @@ impl<'r, const PROFILES: bool> Profiled<'r, PROFILES> {
     /// or more; a stock draw is the playout's next of `draws`.
     #[inline(always)]
     pub(crate) fn turn(&mut self, knock_at: Score, draws: &mut Draws) {
+        self.turn_taking_from(knock_at, None, draws);
+    }
+
+    /// [`Profiled::turn`], but where `take_from` is given, a take of the top discard before
+    /// anybody knocks is made only where the hand it leaves scores that or more, or where the
+    /// stock is empty (else a draw): the modelled expert's (`round::reading`). Without profiles,
+    /// the round's own turn.
+    #[inline(always)]
+    pub(crate) fn turn_taking_from(
+        &mut self,
+        knock_at: Score,
+        take_from: Option<Score>,
+        draws: &mut Draws,
+    ) {
         if !PROFILES {
             let rule = TurnRule::Scored(self.round.score_table);
             self.round.rule_turn_by(knock_at, Some(draws), rule);
@@ -185,19 +199,37 @@ impl<'r, const PROFILES: bool> Profiled<'r, PROFILES> {
         }
         // Whether the top discard is worth taking is asked first: most often it is not, and
         // whether it may be taken is then not asked.
-        let public = &mut self.round.public;
-        let top = public.top;
+        let top = self.round.public.top;
         let f = profile.for_card(top);
-        if f.worth_taking() && public.may_take() {
-            public.draw_to_put_down(Source::Pile);
-            self.keep(s, profile.goes(f), top);
-            return;
+        if f.worth_taking() && self.round.public.may_take() {
+            let place = profile.goes(f);
+            if self.takes(s, place, top, take_from) {
+                self.round.public.draw_to_put_down(Source::Pile);
+                self.keep(s, place, top);
+                return;
+            }
         }
-        if public.stock_len == 0 {
-            public.apply(Move::Decline);
+        if self.round.public.stock_len == 0 {
+            self.round.public.apply(Move::Decline);
             return;
         }
         self.draw_with(s, profile, draws);
+    }
+
+    /// Whether the player at `seat`, to whom the rule gives the top discard `top` (putting down
+    /// the card at `place`), takes it: always without `take_from`; with it, after a knock, with
+    /// the stock empty, or where the hand left scores `take_from` or more.
+    #[inline(always)]
+    fn takes(&self, seat: usize, place: u32, top: Card, take_from: Option<Score>) -> bool {
+        let Some(least) = take_from else {
+            return true;
+        };
+        let public = &self.round.public;
+        if public.knocker.is_some() || public.stock_len == 0 {
+            return true;
+        }
+        let (left, _) = profile::replaced(self.hands.words[seat], place, top);
+        self.all[profile::index(left)].score() >= least
     }
 
     /// [`Round::draw_by_rule`]: the player to move draws from the stock and puts a card down by
@@ -215,7 +247,7 @@ impl<'r, const PROFILES: bool> Profiled<'r, PROFILES> {
     /// The player at `seat` (to move), whose hand's profile is `profile`, draws from the stock
     /// and puts a card down by the table's rule.
     #[inline(always)]
-    pub(super) fn draw_with(&mut self, s: usize, profile: Profile, draws: &mut Draws) {
+    fn draw_with(&mut self, s: usize, profile: Profile, draws: &mut Draws) {
         let new = self.round.pop_stock(Some(draws));
         self.round.public.draw_to_put_down(Source::Stock);
         let f = profile.for_card(new);
@@ -272,7 +304,7 @@ impl<'r, const PROFILES: bool> Profiled<'r, PROFILES> {
 
     /// The player at `seat` keeps `new`, putting down the card at `place` of their sorted hand.
     #[inline(always)]
-    pub(super) fn keep(&mut self, seat: usize, place: u32, new: Card) {
+    fn keep(&mut self, seat: usize, place: u32, new: Card) {
         let (left, gone) = profile::replaced(self.hands.words[seat], place, new);
         self.put_down(seat, left, gone);
     }

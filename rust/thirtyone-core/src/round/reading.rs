@@ -20,7 +20,7 @@
 //!
 //! At larger tables the expert plays on by the rule, but for its takes before anybody knocks:
 //! it takes a discard the rule would take only where the hand left scores enough
-//! ([`Profiled::choosy_turn`]; `crate::model::Params::take_from`).
+//! ([`Profiled::turn_taking_from`]; `crate::model::Params::take_from`).
 
 use super::draws::Draws;
 use super::profiled::Profiled;
@@ -87,43 +87,6 @@ impl<const PROFILES: bool> Profiled<'_, PROFILES> {
         let new = self.round.pop_stock(Some(draws));
         self.round.public.draw_to_put_down(Source::Stock);
         self.read_put_down(s, new, false);
-    }
-
-    /// The turn of the player to move by the table's rule at `knock_at`, but for a take of the
-    /// top discard before anybody knocks: made only where the hand it leaves scores `take_from`
-    /// or more (else they draw), or where the stock is empty. Inlined into the modelled
-    /// playouts' loops (out of line, it cost the expert query at `4p-late` a tenth more).
-    #[inline(always)]
-    pub(crate) fn choosy_turn(&mut self, knock_at: Score, take_from: Score, draws: &mut Draws) {
-        if !PROFILES
-            || !matches!(self.round.public.stage, Stage::Start)
-            || self.round.public.knocker.is_some()
-        {
-            return self.turn(knock_at, draws);
-        }
-        let (seat, profile) = self.starting();
-        let (s, now) = (usize::from(seat), profile.score());
-        if now >= knock_at && self.may_knock_with(seat, now) {
-            self.round.public.knock();
-            return;
-        }
-        let top = self.round.public.top;
-        let f = profile.for_card(top);
-        let stock_empty = self.round.public.stock_len == 0;
-        if f.worth_taking() && self.round.public.may_take() {
-            let place = profile.goes(f);
-            let (_, _, after) = self.replaced(self.hands.words[s], place, top);
-            if after >= take_from || stock_empty {
-                self.round.public.draw_to_put_down(Source::Pile);
-                self.keep(s, place, top);
-                return;
-            }
-        }
-        if stock_empty {
-            self.round.public.apply(Move::Decline);
-            return;
-        }
-        self.draw_with(s, profile, draws);
     }
 
     /// The highest and the lowest score of the hands other than `seat`'s.

@@ -222,12 +222,12 @@ fn heads_up_the_reader_loses_far_less_often_than_the_rule() {
     assert!(rule_lost * 100 > 20_000 * 54, "{reader_lost} {rule_lost}");
 }
 
-/// The choosy turn is the rule's but for a take before a knock that leaves less than its
-/// threshold: with the stock not empty that take becomes a draw (and the rule's put-down of the
+/// A turn taking only from a threshold is the rule's but for a take before a knock that leaves
+/// less than the threshold: with the stock not empty that take becomes a draw (and the rule's put-down of the
 /// card drawn), checked turn by turn on copies of whole rounds of 3 to 9 seats under rules that
 /// change a turn.
 #[test]
-fn a_choosy_turn_is_the_rules_but_for_a_take_that_leaves_too_little() {
+fn a_turn_taking_from_16_is_the_rules_but_for_a_take_that_leaves_less() {
     let deck: Vec<Card> = Card::all().collect();
     let mut rng = Rng::stream(29, 0, 0);
     let all = profile::profiles();
@@ -252,7 +252,7 @@ fn a_choosy_turn_is_the_rules_but_for_a_take_that_leaves_too_little() {
             by_rule.turn(TABLE_KNOCK_AT, &mut rule_draws);
             by_rule.settle();
             let mut choosy = turns.branch(&mut choosy_copy);
-            choosy.choosy_turn(TABLE_KNOCK_AT, take_from, &mut choosy_draws);
+            choosy.turn_taking_from(TABLE_KNOCK_AT, Some(take_from), &mut choosy_draws);
             choosy.settle();
             let rule_took = rule_copy.public.stock_len == stock
                 && rule_copy.public.top_by == Some(seat)
