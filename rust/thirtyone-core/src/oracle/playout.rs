@@ -294,7 +294,10 @@ impl<'a> Playouts<'a> {
         }
         if READS {
             let played = turns.round().public.turns_played;
-            let k = (self.opponents.lap_knock(to_move, knock_at, played)).unwrap_or(knock_at);
+            let k = self
+                .opponents
+                .lap_knock(to_move, knock_at, played)
+                .unwrap_or(knock_at);
             return turns.turn_taking_from(k, self.opponents.take_from(to_move), draws);
         }
         turns.turn(knock_at, draws);

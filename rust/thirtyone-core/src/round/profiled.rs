@@ -3,7 +3,9 @@
 //! state goes through its one transition function as in [`Round::play_rule_turn`]; only the hands
 //! are held here, sorted, with their profiles, and written back to the round by
 //! [`Profiled::settle`]. A test plays rounds both ways and compares them after every turn. Under
-//! scoring options the round's own rule turn is played.
+//! scoring options the round's own rule turn is played. A modelled expert at four seats or more
+//! plays the same turn with a least score for its takes before a knock
+//! ([`Profiled::turn_taking_from`]; `crate::model::Params::take_from`).
 
 use super::dealt::word;
 use super::draws::Draws;
@@ -494,5 +496,76 @@ pub(super) mod tests {
             }
         }
         assert!(draws > 5_000 && takes > 15_000, "{draws} {takes}");
+    }
+
+    /// A turn taking only from a threshold is the rule's but for a take before a knock that leaves
+    /// less than the threshold: with the stock not empty that take becomes a draw (and the rule's put-down of the
+    /// card drawn), checked turn by turn on copies of whole rounds of 3 to 9 seats under rules that
+    /// change a turn.
+    #[test]
+    fn a_turn_taking_from_16_is_the_rules_but_for_a_take_that_leaves_less() {
+        let deck: Vec<Card> = Card::all().collect();
+        let mut rng = Rng::stream(29, 0, 0);
+        let all = profile::profiles();
+        let take_from = Score::from_points(16);
+        let (mut declined, mut same) = (0u32, 0u32);
+        for game in 0..1_500u32 {
+            let rules = varied_rules(game);
+            let seats = 3 + (game % 7) as u8;
+            let mut cards = deck.clone();
+            rng.shuffle(&mut cards);
+            let mut r = Round::deal(rules, seats, 0, &cards).unwrap();
+            let hands: Hands = hands_of(&r, all);
+            let first = r.to_move();
+            let mut draws = Draws::new(&r, &Rng::stream(7, 0, u64::from(game)));
+            let mut turns = Profiled::<true>::resume(&mut r, &hands, first, all);
+            while !turns.round.is_over() {
+                let seat = turns.round.to_move();
+                let (knocked, stock) = (turns.round.knocker(), turns.round.public.stock_len);
+                let (mut rule_copy, mut choosy_copy) = (turns.round.clone(), turns.round.clone());
+                let (mut rule_draws, mut choosy_draws) = (draws.clone(), draws.clone());
+                let mut by_rule = turns.branch(&mut rule_copy);
+                by_rule.turn(crate::hand::decision::TABLE_KNOCK_AT, &mut rule_draws);
+                by_rule.settle();
+                let mut choosy = turns.branch(&mut choosy_copy);
+                choosy.turn_taking_from(
+                    crate::hand::decision::TABLE_KNOCK_AT,
+                    Some(take_from),
+                    &mut choosy_draws,
+                );
+                choosy.settle();
+                let rule_took = rule_copy.public.stock_len == stock
+                    && rule_copy.public.top_by == Some(seat)
+                    && !rule_copy.public.put_downs[usize::from(seat)]
+                        .contains(turns.round.public.top);
+                if rule_took && knocked.is_none() && stock > 0 && rule_copy.score(seat) < take_from
+                {
+                    // The take declined: a draw from the stock instead.
+                    declined += 1;
+                    assert_eq!(choosy_copy.public.stock_len, stock - 1, "game {game}");
+                    assert_eq!(choosy_copy.public.top_by, Some(seat), "game {game}");
+                    assert!(choosy_copy.knocker().is_none(), "game {game}");
+                } else {
+                    same += 1;
+                    assert_eq!(
+                        settled(&choosy_copy)[usize::from(seat)],
+                        settled(&rule_copy)[usize::from(seat)],
+                        "game {game}"
+                    );
+                    assert_eq!(choosy_copy.public.top, rule_copy.public.top, "game {game}");
+                    assert_eq!(
+                        choosy_copy.public.stage, rule_copy.public.stage,
+                        "game {game}"
+                    );
+                    assert_eq!(choosy_copy.knocker(), rule_copy.knocker(), "game {game}");
+                }
+                turns.turn(crate::hand::decision::TABLE_KNOCK_AT, &mut draws);
+            }
+        }
+        // Both kinds of turn were met many times.
+        assert!(
+            declined > 1_000 && same > 10_000,
+            "{declined} declined, {same} the same"
+        );
     }
 }

@@ -1,8 +1,8 @@
-//! A playout's turn for a modelled expert. Reading the table: how the `expert` model plays on
-//! at a table of two (`crate::model::Model::reads`; `docs/oracle.md`, "Opponent models"). The
-//! expert, being the Oracle, plays far better than the table's rule, and most of its edge comes
-//! from what it reads of the other hands: when to knock, which card not to hand to the next
-//! player, which discard is not worth taking, and, on its final turn, what it needs to beat. In a playout the other hands are known, and the model
+//! A playout's turn for a player who reads the table: how the `expert` model plays on at a table
+//! of two (`crate::model::Model::reads`; `docs/oracle.md`, "Opponent models"). The expert, being the Oracle, plays far better than
+//! the table's rule, and most of its edge comes from what it reads of the other hands: when to
+//! knock, which card not to hand to the next player, which discard is not worth taking, and, on
+//! its final turn, what it needs to beat. In a playout the other hands are known, and the model
 //! reads them exactly. Under standard scoring, at the start of a turn:
 //!
 //! - it knocks with [`TABLE_KNOCK_AT`] or more, or from [`READ_KNOCK_FROM`] with more than every
@@ -17,10 +17,6 @@
 //!
 //! With the stock empty it takes what the rule takes. Without profiles (other scorings), and at
 //! a blind table's look, its turn is the rule's at its knock score ([`Profiled::turn`]).
-//!
-//! At larger tables the expert plays on by the rule, but for its takes before anybody knocks:
-//! it takes a discard the rule would take only where the hand left scores enough
-//! ([`Profiled::turn_taking_from`]; `crate::model::Params::take_from`).
 
 use super::draws::Draws;
 use super::profiled::Profiled;
