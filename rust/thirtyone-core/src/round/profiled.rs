@@ -176,8 +176,8 @@ impl<'r, const PROFILES: bool> Profiled<'r, PROFILES> {
 
     /// [`Profiled::turn`], but where `take_from` is given, a take of the top discard before
     /// anybody knocks is made only where the hand it leaves scores that or more, or where the
-    /// stock is empty (else a draw): the modelled expert's (`round::reading`). Without profiles,
-    /// the round's own turn.
+    /// stock is empty (else a draw): the modelled expert's at four seats or more
+    /// (`crate::model::Params::take_from`). Without profiles, the round's own turn.
     #[inline(always)]
     pub(crate) fn turn_taking_from(
         &mut self,
@@ -359,6 +359,7 @@ pub(crate) fn hands_of(round: &Round, all: &'static Profiles) -> Hands {
 #[cfg(test)]
 pub(super) mod tests {
     use super::*;
+    use crate::hand::decision::TABLE_KNOCK_AT;
     use crate::rules::{FirstTurnKnock, RoundRules, ThirtyOneAfterKnock};
     use montecarlo::Rng;
 
@@ -525,14 +526,10 @@ pub(super) mod tests {
                 let (mut rule_copy, mut choosy_copy) = (turns.round.clone(), turns.round.clone());
                 let (mut rule_draws, mut choosy_draws) = (draws.clone(), draws.clone());
                 let mut by_rule = turns.branch(&mut rule_copy);
-                by_rule.turn(crate::hand::decision::TABLE_KNOCK_AT, &mut rule_draws);
+                by_rule.turn(TABLE_KNOCK_AT, &mut rule_draws);
                 by_rule.settle();
                 let mut choosy = turns.branch(&mut choosy_copy);
-                choosy.turn_taking_from(
-                    crate::hand::decision::TABLE_KNOCK_AT,
-                    Some(take_from),
-                    &mut choosy_draws,
-                );
+                choosy.turn_taking_from(TABLE_KNOCK_AT, Some(take_from), &mut choosy_draws);
                 choosy.settle();
                 let rule_took = rule_copy.public.stock_len == stock
                     && rule_copy.public.top_by == Some(seat)
@@ -559,7 +556,7 @@ pub(super) mod tests {
                     );
                     assert_eq!(choosy_copy.knocker(), rule_copy.knocker(), "game {game}");
                 }
-                turns.turn(crate::hand::decision::TABLE_KNOCK_AT, &mut draws);
+                turns.turn(TABLE_KNOCK_AT, &mut draws);
             }
         }
         // Both kinds of turn were met many times.
