@@ -10,6 +10,8 @@ option that was taken, as ``thirtyone calibrate`` prints it.
         --seed 1 --out /tmp/expert.jsonl
     python benches/screen_calibration.py score /tmp/expert.jsonl
 
+``--seats`` (as ``thirtyone calibrate``'s: ``3``, ``2-6``) records tables of those sizes only.
+
 What it can and cannot say: the outcome of each decision is the one the recorded game played,
 so a build that predicts differently is scored on the same events, fairly, for the option that
 was taken. But the table's own players are those of the recording: experts, who read each
@@ -38,10 +40,11 @@ from thirtyone.study.calibration_report import format_table
 DEALS, PLAYOUTS = 1_000, 2_000
 
 
-def _settings(opponents: str, decisions: int, seed: int) -> Settings:
+def _settings(opponents: str, decisions: int, seed: int, seats: tuple[int, ...]) -> Settings:
     return Settings(
         decisions=decisions,
         seed=seed,
+        seats=seats,
         deals=DEALS,
         playouts=PLAYOUTS,
         opponents=opponents,
@@ -66,8 +69,10 @@ def _record_game(args: tuple[int, Settings]) -> list[dict[str, Any]]:
     ]
 
 
-def record(opponents: str, decisions: int, seed: int, out: Path, workers: int) -> None:
-    settings = _settings(opponents, decisions, seed)
+def record(
+    opponents: str, decisions: int, seed: int, out: Path, workers: int, seats: tuple[int, ...]
+) -> None:
+    settings = _settings(opponents, decisions, seed, seats)
     settings.check()
     kept = 0
     games = ((g, settings) for g in range(1_000_000))
@@ -139,12 +144,15 @@ def main() -> None:
     rec.add_argument("--seed", type=int, default=1)
     rec.add_argument("--out", type=Path, required=True)
     rec.add_argument("--workers", type=int, default=2)
+    rec.add_argument(
+        "--seats", type=calibration.parse_seats, default=(2, 3, 4, 5, 6), help="as calibrate's"
+    )
     sc = sub.add_parser("score", help="Ask again at every kept query; the reliability table.")
     sc.add_argument("path", type=Path)
     sc.add_argument("--workers", type=int, default=2)
     a = ap.parse_args()
     if a.command == "record":
-        record(a.opponents, a.decisions, a.seed, a.out, a.workers)
+        record(a.opponents, a.decisions, a.seed, a.out, a.workers, a.seats)
     else:
         score(a.path, a.workers)
 

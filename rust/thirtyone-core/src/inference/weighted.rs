@@ -104,6 +104,21 @@ impl Likelihood<'_> {
     fn final_turn(&self, turn: &OppTurn) -> Option<&'static FinalTurn> {
         self.params.final_turn.as_ref().filter(|_| turn.final_turn)
     }
+
+    /// The model's start when the rule's is `rule` (not a knock), a take leaving `left`: the
+    /// rule's, but where the model takes a discard before a knock only where it leaves
+    /// [`Params::take_from`] or more and the stock has cards, a draw (as the playouts play it).
+    #[inline(always)]
+    fn declining(&self, rule: Start, left: Option<Score>, turn: &OppTurn) -> Start {
+        match (self.params.take_from, left) {
+            (Some(least), Some(left))
+                if rule == Start::Take && left < least && !turn.final_turn && !turn.stock_empty =>
+            {
+                Start::Draw
+            }
+            _ => rule,
+        }
+    }
 }
 
 impl Evidence for Likelihood<'_> {
@@ -120,7 +135,7 @@ impl Evidence for Likelihood<'_> {
         let score = table.score(hand);
         let may_knock = start_facts(self.view, hand, score, turn, made)?;
         let top = turn.may_take.then_some(turn.top);
-        let (never, taken) = start_with(
+        let (rule, taken) = start_with(
             table,
             hand,
             score,
@@ -129,6 +144,7 @@ impl Evidence for Likelihood<'_> {
             turn.stock_empty,
             Score::NEVER,
         );
+        let never = self.declining(rule, taken.map(|t| t.score), turn);
         let mut w = w;
         if let Some(f) = self.final_turn(turn) {
             let after = taken.map_or(score, |t| t.score);

@@ -162,8 +162,16 @@ fn weigh(view: &View, o: &Opponent, p: &Params, slots: &[Card]) -> Weights {
             scoring.score(hand),
             choose_put_down(scoring, hand, t.top, true).score,
         );
+        // Before a knock with stock left, a take leaving less than the model's threshold is
+        // declined: the model draws there.
+        let declines = !t.final_turn && !t.stock_empty && p.take_from.is_some_and(|l| take.1 < l);
         for (i, x) in w.iter_mut().enumerate() {
             let rule = choose_start(scoring, hand, top, may_knock, t.stock_empty, knock_score(i));
+            let rule = if rule == Start::Take && declines {
+                Start::Draw
+            } else {
+                rule
+            };
             *x *= match (last, curve) {
                 (Some(f), _) => final_start(&f, made, rule, t.may_take, take),
                 (None, Some(k)) => {
@@ -334,6 +342,35 @@ fn the_walk_weighs_final_turns_as_brute_force_does() {
     assert!(
         finals >= 4,
         "only {finals} of {checked} opponents played a final turn"
+    );
+}
+
+/// The expert at four seats takes a discard before a knock only where it leaves 16 or more:
+/// the walk weighs the rule's other takes as slips and the draws there as the model's move, as
+/// brute force does; and on these positions that threshold changes some opponent's weights.
+#[test]
+fn the_walk_weighs_the_experts_takes_by_its_threshold_as_brute_force_does() {
+    let p = Model::Expert.params_at(4).unwrap();
+    assert_eq!(p.take_from, Some(Score::from_points(16)));
+    let rule_takes: &'static Params = Box::leak(Box::new(Params {
+        take_from: None,
+        ..*p
+    }));
+    let inputs: Vec<(u64, StateInput)> = (1..40)
+        .filter_map(|seed| Some((seed, position(seed, 4, 4 + (seed % 5) as usize)?)))
+        .collect();
+    let (checked, _) = walk_against_brute_force(&inputs, p);
+    assert!(checked >= 12, "only {checked} opponents checked");
+    let mut moved = 0;
+    for (_, input) in &inputs {
+        let view = View::from_input(input).unwrap();
+        for o in view.opponents.iter().filter(|o| small(&view, o)) {
+            moved += usize::from(brute_force(&view, o, p) != brute_force(&view, o, rule_takes));
+        }
+    }
+    assert!(
+        moved >= 3,
+        "the threshold moved only {moved} opponents' weights"
     );
 }
 

@@ -65,8 +65,9 @@ pub struct Params {
     /// their knock score as it is.
     pub lap_pull: f64,
     /// Before anybody knocks, the least score a take of the top discard must leave for them to
-    /// take it in the playouts, where the rule would (else they draw; None: wherever the rule
-    /// takes). The read weighs their takes and draws as the rule's, with slips.
+    /// take it, where the rule would, with cards left in the stock (else they draw; None:
+    /// wherever the rule takes): in the playouts and in the read, which weighs such a draw as
+    /// their move and such a take as a slip.
     pub take_from: Option<Score>,
 }
 
@@ -173,10 +174,11 @@ const PERSON: Params = Params {
 /// changes how they play: 0.6 read the experts of before right and 0.2 those who played by 0.6;
 /// 0.35 is where the two meet (`docs/evidence.md`). Before a knock the experts take a discard
 /// the rule would take about half as often as the rule (`benches/expert_takes.py`: at four
-/// seats, 16% where the take leaves 13, 47% at 16, 84% at 20, nearly all from 27); in the
-/// playouts they take it only where it leaves 16 or more, the threshold that agrees with most
-/// of their choices, which put every bin of the calibration at tables of experts inside its
-/// interval on two seeds where the rule's takes left one outside (`docs/evidence.md`).
+/// seats, 16% where the take leaves 13, 47% at 16, 84% at 20, nearly all from 27); the model
+/// takes it only where it leaves 16 or more, the threshold that agrees with most of their
+/// choices, in the playouts (which put every bin of the calibration at tables of experts inside
+/// its interval on two seeds where the rule's takes left one outside) and in the read (every
+/// bin inside on the same two seeds again: `docs/evidence.md`).
 const EXPERT: Params = Params {
     prior: [
         0.0,
@@ -202,6 +204,14 @@ const EXPERT: Params = Params {
     knocks: Some(EXPERT_KNOCKS),
     lap_pull: 0.35,
     take_from: Some(Score::from_points(16)),
+};
+
+/// The expert one against one (`Model::params_at`): as [`EXPERT`], but read taking wherever the
+/// rule takes (the playouts read the table there instead: `Model::reads`; the experts' takes
+/// were measured at four seats and more).
+const EXPERT_TWO: Params = Params {
+    take_from: None,
+    ..EXPERT
 };
 
 /// The expert at a table of three (`Model::params_at`): as [`EXPERT`], with a knock score spread
@@ -315,9 +325,11 @@ impl Model {
     }
 
     /// The parameters of a modelled player at a table of `seats`: the expert's knock score is
-    /// higher at three ([`EXPERT_THREE`]); otherwise [`Model::params`].
+    /// higher at three ([`EXPERT_THREE`]), and one against one its takes are read as the rule's
+    /// ([`EXPERT_TWO`]); otherwise [`Model::params`].
     pub fn params_at(self, seats: u8) -> Option<&'static Params> {
         match self {
+            Model::Expert if seats == 2 => Some(&EXPERT_TWO),
             Model::Expert if seats == 3 => Some(&EXPERT_THREE),
             _ => self.params(),
         }
