@@ -370,13 +370,23 @@ mod tests {
             for m in Model::ALL {
                 let p = m.params_at(seats);
                 assert!(p.is_none_or(|p| (p.prior.iter().sum::<f64>() - 1.0).abs() < 1e-9));
-                // Only the expert at three seats has parameters of its own.
-                if seats != 3 || m != Model::Expert {
+                // Only the expert at two and three seats has parameters of its own.
+                if seats > 3 || m != Model::Expert {
                     assert_eq!(p, m.params(), "{m:?} at {seats}");
                 }
             }
         }
         assert_eq!(Model::Expert.params_at(3).unwrap().prior[27 - 16], 0.2);
+        // One against one the expert's takes are read as the rule's, and only they differ.
+        let two = Model::Expert.params_at(2).unwrap();
+        assert_eq!(two.take_from, None);
+        assert_eq!(
+            Some(&Params {
+                take_from: EXPERT.take_from,
+                ..*two
+            }),
+            Model::Expert.params()
+        );
         assert!(Model::Expert.reads(2) && !Model::Expert.reads(3) && !Model::Expert.reads(4));
         assert!(!Model::Person.reads(2) && !Model::Table.reads(3));
         assert_eq!(Model::from_name("Table"), None);
