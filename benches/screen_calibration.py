@@ -70,7 +70,12 @@ def _record_game(args: tuple[int, Settings]) -> list[dict[str, Any]]:
 
 
 def record(
-    opponents: str, decisions: int, seed: int, out: Path, workers: int, seats: tuple[int, ...]
+    opponents: str,
+    decisions: int,
+    seed: int,
+    out: Path,
+    workers: int,
+    seats: tuple[int, ...] = Settings.seats,
 ) -> None:
     settings = _settings(opponents, decisions, seed, seats)
     settings.check()

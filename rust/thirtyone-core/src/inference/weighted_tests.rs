@@ -98,31 +98,6 @@ fn weigh(view: &View, o: &Opponent, p: &Params, slots: &[Card]) -> Weights {
             p.slip / (legal - 1) as f64
         }
     };
-    // A start: the legal moves listed, each given its chance when the rule makes `rule`.
-    let start = |made: Start, rule: Start, moves: &[Start]| {
-        let knock_legal = moves.contains(&Start::Knock);
-        let others: Vec<Start> = moves
-            .iter()
-            .copied()
-            .filter(|&m| m != Start::Knock)
-            .collect();
-        if rule == Start::Knock {
-            return if made == Start::Knock {
-                1.0 - p.slip
-            } else {
-                p.slip / others.len() as f64
-            };
-        }
-        let alternatives = others.len() - 1;
-        match made {
-            Start::Knock => p.knock_slip,
-            m if m == rule => {
-                1.0 - if alternatives > 0 { p.slip } else { 0.0 }
-                    - if knock_legal { p.knock_slip } else { 0.0 }
-            }
-            _ => p.slip / alternatives as f64,
-        }
-    };
     let mut w = p.prior;
     for t in &o.turns {
         let may_knock = t.knock_open && knock_limits_allow(rules, hand);
@@ -178,7 +153,7 @@ fn weigh(view: &View, o: &Opponent, p: &Params, slots: &[Card]) -> Weights {
                     let yours = scoring.score(view.hand);
                     k.chance(view.public.seats, t.lap, scoring.score(hand), yours)
                 }
-                (None, None) => start(made, rule, &moves),
+                (None, None) => start_by_definition(p, made, rule, &moves),
             };
         }
         let (Some(new), Some(discard)) = (new, discard) else {
@@ -209,6 +184,33 @@ fn weigh(view: &View, o: &Opponent, p: &Params, slots: &[Card]) -> Weights {
         w = w.map(|x| x * c);
     }
     w
+}
+
+/// A start's chance by the model's definition: the legal `moves` listed, each given its chance
+/// when the rule makes `rule`.
+fn start_by_definition(p: &Params, made: Start, rule: Start, moves: &[Start]) -> f64 {
+    let knock_legal = moves.contains(&Start::Knock);
+    let others: Vec<Start> = moves
+        .iter()
+        .copied()
+        .filter(|&m| m != Start::Knock)
+        .collect();
+    if rule == Start::Knock {
+        return if made == Start::Knock {
+            1.0 - p.slip
+        } else {
+            p.slip / others.len() as f64
+        };
+    }
+    let alternatives = others.len() - 1;
+    match made {
+        Start::Knock => p.knock_slip,
+        m if m == rule => {
+            1.0 - if alternatives > 0 { p.slip } else { 0.0 }
+                - if knock_legal { p.knock_slip } else { 0.0 }
+        }
+        _ => p.slip / alternatives as f64,
+    }
 }
 
 /// A final turn's start by the model's definition ([`FinalTurn`]): with no take allowed, one
