@@ -53,6 +53,23 @@ pub fn choose_start(
     .0
 }
 
+/// Whether a player who takes a discard only where it leaves `least` or more (None: wherever the
+/// rule does) makes a take the rule makes, the hand then left scoring `left` (asked only where
+/// it counts): always after a knock (`knocked`) or with the stock empty. The modelled expert's
+/// takes (`crate::model::Params::take_from`), played in the playouts and weighed in the read.
+#[inline(always)]
+pub fn takes_leaving(
+    least: Option<Score>,
+    knocked: bool,
+    stock_empty: bool,
+    left: impl FnOnce() -> Score,
+) -> bool {
+    match least {
+        Some(least) if !knocked && !stock_empty => left() >= least,
+        _ => true,
+    }
+}
+
 /// [`choose_start`] with the score table and the hand's score at hand; a take comes with its
 /// put-down (rule 2 has already chosen it).
 #[inline(always)]

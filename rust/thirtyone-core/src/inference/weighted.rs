@@ -21,7 +21,7 @@ use montecarlo::{rounded, Rng};
 use super::count::{unplayed, unseen_set, Counter, Entry, Evidence};
 use super::particles::particles;
 use super::posterior::Posterior;
-use crate::hand::decision::{put_down_with, start_with, Start};
+use crate::hand::decision::{put_down_with, start_with, takes_leaving, Start};
 use crate::hand::{same_cards, Card, CardSet, Score, ScoreTable};
 use crate::model::{
     final_put_down_chance, final_start_chance, knock_score, put_down_chance, FinalTurn, Params,
@@ -110,9 +110,11 @@ impl Likelihood<'_> {
     /// [`Params::take_from`] or more and the stock has cards, a draw (as the playouts play it).
     #[inline(always)]
     fn declining(&self, rule: Start, left: Option<Score>, turn: &OppTurn) -> Start {
-        match (self.params.take_from, left) {
-            (Some(least), Some(left))
-                if rule == Start::Take && left < least && !turn.final_turn && !turn.stock_empty =>
+        let least = self.params.take_from;
+        match left {
+            Some(left)
+                if rule == Start::Take
+                    && !takes_leaving(least, turn.final_turn, turn.stock_empty, || left) =>
             {
                 Start::Draw
             }

@@ -11,6 +11,7 @@ use super::dealt::word;
 use super::draws::Draws;
 use super::public::{knock_limits_allow_with, Move, Source, Stage};
 use super::{Round, TurnRule};
+use crate::hand::decision::takes_leaving;
 use crate::hand::profile::{self, Profile, Profiles};
 use crate::hand::{Card, CardSet, Score};
 use crate::rules::MAX_SEATS;
@@ -223,15 +224,16 @@ impl<'r, const PROFILES: bool> Profiled<'r, PROFILES> {
     /// the stock empty, or where the hand left scores `take_from` or more.
     #[inline(always)]
     fn takes(&self, seat: usize, place: u32, top: Card, take_from: Option<Score>) -> bool {
-        let Some(least) = take_from else {
-            return true;
-        };
         let public = &self.round.public;
-        if public.knocker.is_some() || public.stock_len == 0 {
-            return true;
-        }
-        let (left, _) = profile::replaced(self.hands.words[seat], place, top);
-        self.all[profile::index(left)].score() >= least
+        takes_leaving(
+            take_from,
+            public.knocker.is_some(),
+            public.stock_len == 0,
+            || {
+                let (left, _) = profile::replaced(self.hands.words[seat], place, top);
+                self.all[profile::index(left)].score()
+            },
+        )
     }
 
     /// [`Round::draw_by_rule`]: the player to move draws from the stock and puts a card down by
