@@ -258,3 +258,35 @@ fn ctrl_c_stops_the_least_work_too() {
         Err(Error::Cancelled)
     ));
 }
+
+/// You hid a 31 (AS KS QS) on your first turn. To draw now plays the table's rule, which keeps a
+/// 31 whatever comes and shows it: the round ends there and nobody takes a life from you. To
+/// knock keeps it hidden, where it counts 30 and another's 31 or 30 still costs you. (The
+/// playouts' turns leave a hidden 31 alone after your own move, which a debug build checks.)
+#[test]
+fn a_hidden_31_is_shown_by_a_draw_and_counts_30_in_a_knock() {
+    let json = r#"{"rules": {"preset": "standard", "may_hide_31": true}, "seats": 3, "me": 0,
+     "first": 0, "upcard": "2D", "hand": ["AS", "KS", "QS"],
+     "turns": [{"seat": 0, "draw": "stock", "drew": "QS", "discard": "5C", "hides": true},
+       {"seat": 1, "draw": "stock", "discard": "4H"}, {"seat": 2, "draw": "stock", "discard": "7C"}]}"#;
+    let state = crate::oracle::input::from_json(json.as_bytes(), &Default::default()).unwrap();
+    let settings = Settings {
+        deals: 1_000,
+        playouts: 4_000,
+        seed: 3,
+        threads: Some(2),
+        max_time: None,
+        ..Settings::default()
+    };
+    let a = advise(&state.round, None, &settings).unwrap();
+    let option = |kind: OptionKind| a.options.iter().find(|o| o.kind == kind).unwrap();
+    let (draw, knock) = (option(OptionKind::Draw), option(OptionKind::Knock));
+    assert_eq!((draw.p_safe, draw.lives_lost), (1.0, 0.0));
+    assert!(knock.p_safe < 1.0 && knock.lives_lost > 0.0, "{knock:?}");
+    let takes: Vec<_> = a
+        .options
+        .iter()
+        .filter(|o| matches!(o.kind, OptionKind::Take { .. }))
+        .collect();
+    assert!(!takes.is_empty() && takes.iter().all(|t| t.p_safe < 1.0));
+}

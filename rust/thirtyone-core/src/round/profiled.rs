@@ -54,13 +54,35 @@ impl Hands {
 
 /// A round played on by the table's rule in a playout, reading the hands' profiles when
 /// `PROFILES` (standard scoring), by the round's own turns otherwise. With profiles the round's
-/// own hands and scores are left as they were until [`Profiled::settle`].
+/// own hands and scores are left as they were until [`Profiled::settle`]. A hidden 31 can only
+/// be yours (nobody sees another's), and your option, the playout's first move, shows or keeps
+/// no hidden 31 once you put a card down ([`Profiled::draw_by_rule`] and
+/// [`Profiled::take_putting_down`] clear it; a put-down on the round itself, its own rule): the
+/// turns after it, which hide none, leave `hid_31` alone (a debug build checks).
 pub(crate) struct Profiled<'r, const PROFILES: bool> {
     pub(super) round: &'r mut Round,
     pub(super) hands: Hands,
     /// Every hand's profile, by index.
     pub(super) all: &'static Profiles,
+    /// The seat after each seat ([`super::public::PublicRound::next_seat`]; 16 slots, read at
+    /// a seat's index masked to four bits).
+    next: [u8; 16],
 }
+
+/// For each number of seats, the seat after each seat.
+const NEXT_SEATS: [[u8; 16]; 16] = {
+    let mut t = [[0u8; 16]; 16];
+    let mut seats = 1;
+    while seats < 16 {
+        let mut seat = 0;
+        while seat < seats {
+            t[seats][seat] = if seat + 1 == seats { 0 } else { seat as u8 + 1 };
+            seat += 1;
+        }
+        seats += 1;
+    }
+    t
+};
 
 impl<'r, const PROFILES: bool> Profiled<'r, PROFILES> {
     /// Play on from `round`, whose hands are `hands` but for `changed`'s (read again here).
@@ -85,10 +107,12 @@ impl<'r, const PROFILES: bool> Profiled<'r, PROFILES> {
         all: &'static Profiles,
     ) -> Profiled<'r, PROFILES> {
         debug_assert_eq!(PROFILES, round.score_table.is_standard());
+        let next = NEXT_SEATS[usize::from(round.public.seats) & 15];
         Profiled {
             round,
             hands: *hands,
             all,
+            next,
         }
     }
 
@@ -109,6 +133,7 @@ impl<'r, const PROFILES: bool> Profiled<'r, PROFILES> {
             round: into,
             hands: self.hands,
             all: self.all,
+            next: self.next,
         }
     }
 
@@ -245,6 +270,7 @@ impl<'r, const PROFILES: bool> Profiled<'r, PROFILES> {
             return;
         }
         let seat = usize::from(self.round.public.to_move);
+        self.round.hid_31[seat] = false;
         self.draw_with(seat, self.hands.profiles[seat], draws);
     }
 
@@ -256,10 +282,11 @@ impl<'r, const PROFILES: bool> Profiled<'r, PROFILES> {
         self.round.public.draw_to_put_down(Source::Stock);
         let f = profile.for_card(new);
         if f.goes_back() {
-            self.round.hid_31[s] = false;
+            debug_assert!(!self.round.hid_31[s]);
+            let next = self.next[s & 15];
             self.round
                 .public
-                .put_down_from_start(s, new, profile.is_31());
+                .put_down_passing_to(s, new, profile.is_31(), next);
         } else {
             self.keep(s, profile.goes(f), new);
         }
@@ -275,6 +302,7 @@ impl<'r, const PROFILES: bool> Profiled<'r, PROFILES> {
             return;
         }
         let s = usize::from(self.round.public.to_move);
+        self.round.hid_31[s] = false;
         let top = self.round.public.top;
         self.round.drawn = top;
         self.round.public.draw_to_put_down(Source::Pile);
@@ -319,8 +347,11 @@ impl<'r, const PROFILES: bool> Profiled<'r, PROFILES> {
         let p = self.all[profile::index(left)];
         self.hands.words[seat] = left;
         self.hands.profiles[seat] = p;
-        self.round.hid_31[seat] = false;
-        self.round.public.put_down_from_start(seat, gone, p.is_31());
+        debug_assert!(!self.round.hid_31[seat]);
+        let next = self.next[seat & 15];
+        self.round
+            .public
+            .put_down_passing_to(seat, gone, p.is_31(), next);
     }
 }
 

@@ -145,7 +145,7 @@ impl<const PROFILES: bool> Profiled<'_, PROFILES> {
             best
         };
         if chosen.back {
-            self.round.hid_31[seat] = false;
+            debug_assert!(!self.round.hid_31[seat]);
             self.round
                 .public
                 .put_down_from_start(seat, new, profile.is_31());
