@@ -9,7 +9,7 @@
 
 use super::dealt::word;
 use super::draws::Draws;
-use super::public::{knock_limits_allow_with, Move, Source, Stage};
+use super::public::{knock_limits_allow_with, Move, Source, Stage, NEXT_SEATS};
 use super::{Round, TurnRule};
 use crate::hand::decision::takes_leaving;
 use crate::hand::profile::{self, Profile, Profiles};
@@ -68,21 +68,6 @@ pub(crate) struct Profiled<'r, const PROFILES: bool> {
     /// a seat's index masked to four bits).
     next: [u8; 16],
 }
-
-/// For each number of seats, the seat after each seat.
-const NEXT_SEATS: [[u8; 16]; 16] = {
-    let mut t = [[0u8; 16]; 16];
-    let mut seats = 1;
-    while seats < 16 {
-        let mut seat = 0;
-        while seat < seats {
-            t[seats][seat] = if seat + 1 == seats { 0 } else { seat as u8 + 1 };
-            seat += 1;
-        }
-        seats += 1;
-    }
-    t
-};
 
 impl<'r, const PROFILES: bool> Profiled<'r, PROFILES> {
     /// Play on from `round`, whose hands are `hands` but for `changed`'s (read again here).

@@ -310,6 +310,22 @@ impl PublicRound {
     }
 }
 
+/// For each number of seats, the seat after each seat ([`PublicRound::next_seat`]), 16 slots a
+/// row: the profiled turns hold their table's row.
+pub(crate) const NEXT_SEATS: [[u8; 16]; 16] = {
+    let mut t = [[0u8; 16]; 16];
+    let mut seats = 1;
+    while seats < 16 {
+        let mut seat = 0;
+        while seat < seats {
+            t[seats][seat] = if seat + 1 == seats { 0 } else { seat as u8 + 1 };
+            seat += 1;
+        }
+        seats += 1;
+    }
+    t
+};
+
 /// Whether the table's own limits allow a knock with this hand, whose score is `score`: the
 /// minimum score and the one-suit rule.
 #[inline]
