@@ -39,45 +39,64 @@ struct Sums {
 }
 
 impl Sums {
+    /// The successes and the costs of `o` (its value's sums left at 0).
     #[inline]
-    fn of(o: Outcome) -> Sums {
+    fn of_counts(o: Outcome) -> Sums {
         let cost = u64::from(o.cost);
         Sums {
             successes: u64::from(o.success),
             cost,
             cost_sq: cost * cost,
-            value: u64::from(o.value),
-            value_sq: u128::from(o.value) * u128::from(o.value),
+            value: 0,
+            value_sq: 0,
             #[cfg(debug_assertions)]
             given: 1,
         }
     }
 
+    /// The successes and the costs of `d` added (wrapping), its value's sums left out.
     #[inline]
-    fn add(&mut self, d: &Sums) {
+    fn add_counts(&mut self, d: &Sums) {
         self.successes = self.successes.wrapping_add(d.successes);
         self.cost = self.cost.wrapping_add(d.cost);
         self.cost_sq = self.cost_sq.wrapping_add(d.cost_sq);
-        self.value = self.value.wrapping_add(d.value);
-        self.value_sq = self.value_sq.wrapping_add(d.value_sq);
         #[cfg(debug_assertions)]
         {
             self.given = self.given.wrapping_add(d.given);
         }
     }
 
-    /// Take `d` away (wrapping).
+    /// The successes and the costs of `d` taken away (wrapping), its value's sums left out.
     #[inline]
-    fn sub(&mut self, d: &Sums) {
+    fn sub_counts(&mut self, d: &Sums) {
         self.successes = self.successes.wrapping_sub(d.successes);
         self.cost = self.cost.wrapping_sub(d.cost);
         self.cost_sq = self.cost_sq.wrapping_sub(d.cost_sq);
-        self.value = self.value.wrapping_sub(d.value);
-        self.value_sq = self.value_sq.wrapping_sub(d.value_sq);
         #[cfg(debug_assertions)]
         {
             self.given = self.given.wrapping_sub(d.given);
         }
+    }
+
+    /// A value and its square added (`sign` 1) or taken away (`sign` -1, wrapping).
+    #[inline]
+    fn add_value(&mut self, value: u64, sign: i64) {
+        let (v, v_sq) = (value, u128::from(value) * u128::from(value));
+        if sign > 0 {
+            self.value = self.value.wrapping_add(v);
+            self.value_sq = self.value_sq.wrapping_add(v_sq);
+        } else {
+            self.value = self.value.wrapping_sub(v);
+            self.value_sq = self.value_sq.wrapping_sub(v_sq);
+        }
+    }
+
+    /// Every sum of `d` added (wrapping).
+    #[inline]
+    fn add(&mut self, d: &Sums) {
+        self.add_counts(d);
+        self.value = self.value.wrapping_add(d.value);
+        self.value_sq = self.value_sq.wrapping_add(d.value_sq);
     }
 }
 
@@ -114,12 +133,19 @@ impl Runs {
         }
     }
 
-    /// Policies `first..end` came out `o`.
+    /// Policies `first..end` came out `o`. An outcome worth nothing beyond the playout (every
+    /// outcome of a round-level query) leaves the value's sums alone: adding 0 and its square
+    /// changes nothing, and the square's product and the 128-bit sums are left out.
     #[inline]
     fn add(&mut self, first: usize, end: usize, o: Outcome) {
-        let d = Sums::of(o);
-        self.diffs[first].add(&d);
-        self.diffs[end].sub(&d);
+        let d = Sums::of_counts(o);
+        self.diffs[first].add_counts(&d);
+        self.diffs[end].sub_counts(&d);
+        if o.value != 0 {
+            let value = u64::from(o.value);
+            self.diffs[first].add_value(value, 1);
+            self.diffs[end].add_value(value, -1);
+        }
     }
 
     /// The outcome of a one-playout chunk under `policy`.
