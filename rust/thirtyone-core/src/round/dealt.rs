@@ -214,7 +214,7 @@ impl Round {
         self.public.top
     }
     pub fn top_by(&self) -> Option<u8> {
-        self.public.top_by
+        self.public.top_by()
     }
     pub fn stock_len(&self) -> u8 {
         self.public.stock_len

@@ -169,7 +169,7 @@ impl<const PROFILES: bool> Profiled<'_, PROFILES> {
         let (word, now) = (self.hands.words[s], self.hands.profiles[s]);
         // The take: as `PublicRound::may_take` after a knock.
         let f = now.for_card(top);
-        let may_take = !public.put_downs[s].contains(top) || (mercy && public.top_by == Some(seat));
+        let may_take = !public.put_downs[s].contains(top) || (mercy && public.top_by == seat);
         if f.worth_taking() && may_take {
             let (left, gone) = profile::replaced(word, now.goes(f), top);
             return Some((self.all[profile::index(left)], gone));

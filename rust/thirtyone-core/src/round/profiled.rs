@@ -550,7 +550,7 @@ pub(super) mod tests {
                 choosy.turn_taking_from(TABLE_KNOCK_AT, Some(take_from), &mut choosy_draws);
                 choosy.settle();
                 let rule_took = rule_copy.public.stock_len == stock
-                    && rule_copy.public.top_by == Some(seat)
+                    && rule_copy.public.top_by() == Some(seat)
                     && !rule_copy.public.put_downs[usize::from(seat)]
                         .contains(turns.round.public.top);
                 if rule_took && knocked.is_none() && stock > 0 && rule_copy.score(seat) < take_from
@@ -558,7 +558,7 @@ pub(super) mod tests {
                     // The take declined: a draw from the stock instead.
                     declined += 1;
                     assert_eq!(choosy_copy.public.stock_len, stock - 1, "game {game}");
-                    assert_eq!(choosy_copy.public.top_by, Some(seat), "game {game}");
+                    assert_eq!(choosy_copy.public.top_by(), Some(seat), "game {game}");
                     assert!(choosy_copy.knocker().is_none(), "game {game}");
                 } else {
                     same += 1;

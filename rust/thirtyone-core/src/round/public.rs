@@ -69,9 +69,10 @@ pub struct PublicRound {
     pub first: u8,
     pub to_move: u8,
     pub stage: Stage,
-    /// The top discard, and who put it down (None: the upcard).
+    /// The top discard, and who put it down ([`PublicRound::top_by`]: a seat, or
+    /// [`UPCARD`] for the upcard; one byte, so that a put-down writes it at once).
     pub top: Card,
-    pub top_by: Option<u8>,
+    pub(crate) top_by: u8,
     pub stock_len: u8,
     /// Turns played this round (a knock is a turn; looking at a blind table is not).
     pub turns_played: u16,
@@ -85,7 +86,15 @@ pub struct PublicRound {
     pub put_downs: [CardSet; MAX_SEATS],
 }
 
+/// [`PublicRound`]'s `top_by` while the top discard is the upcard.
+pub(crate) const UPCARD: u8 = u8::MAX;
+
 impl PublicRound {
+    /// Who put the top discard down (None: it is the upcard).
+    pub fn top_by(&self) -> Option<u8> {
+        (self.top_by != UPCARD).then_some(self.top_by)
+    }
+
     /// The table right after the deal (`upcard` turned up), before anybody looks.
     pub fn dealt(rules: RoundRules, seats: u8, first: u8, upcard: Card) -> PublicRound {
         PublicRound {
@@ -95,7 +104,7 @@ impl PublicRound {
             to_move: first,
             stage: Stage::Blind,
             top: upcard,
-            top_by: None,
+            top_by: UPCARD,
             stock_len: 52 - 3 * seats - 1,
             turns_played: 0,
             knocker: None,
@@ -151,7 +160,7 @@ impl PublicRound {
                 || (self.rules.two_player_mercy
                     && self.seats == 2
                     && self.knocker.is_some()
-                    && self.top_by == Some(seat)))
+                    && self.top_by == seat))
     }
 
     /// Why `m` is not a legal move of the player to move now (None: it is). Only what the table
@@ -281,7 +290,7 @@ impl PublicRound {
         debug_assert_eq!(s, usize::from(self.to_move));
         let seat = s as u8;
         self.top = card;
-        self.top_by = Some(seat);
+        self.top_by = seat;
         self.put_downs[s].insert_by_table(card);
         self.turns_played += 1;
         if shows_31 {
