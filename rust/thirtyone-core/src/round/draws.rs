@@ -57,12 +57,16 @@ impl Draws {
         self.current = false;
     }
 
-    /// Ready to draw from `round`'s stock with `rng`: the draws made so far are kept when they
-    /// are of the same round with the same stream (another trajectory of the same playout),
-    /// and started again otherwise.
+    /// Ready to draw from `round`'s stock with `rng`: the draws made so far are kept until the
+    /// round is set out again ([`Draws::stale`]), as every trajectory of one playout draws with
+    /// the same stream (a debug build checks), and started again after.
     #[inline]
     pub(crate) fn begin(&mut self, round: &Round, rng: &Rng) {
-        if self.current && self.seed == *rng {
+        if self.current {
+            debug_assert!(
+                self.seed == *rng,
+                "a playout's trajectories draw with one stream"
+            );
             return;
         }
         self.seed = rng.clone();
@@ -152,8 +156,9 @@ mod tests {
                 .collect();
                 assert_eq!(seen[..], expected[..usize::from(len - stop)], "game {game}");
             }
-            // Another stream starts again.
+            // The round set out again (another playout, another stream): they start again.
             let other = Rng::stream(8, 1, game + 1000);
+            draws.stale();
             draws.begin(&round, &other);
             assert_eq!(draws.left, len);
             assert_eq!(draws.stock_cards(), round.stock_cards());
