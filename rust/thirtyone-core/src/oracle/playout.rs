@@ -510,7 +510,7 @@ impl Simulator for Playouts<'_> {
         // Only the hidden hands, the stock and the knock scores differ from deal to deal.
         let (me, unseen) = (self.view.me, self.view.unseen);
         let dealt = last.get_or_insert_with(|| {
-            let mut hands = Hands::EMPTY;
+            let mut hands = Hands::at_table(self.table.seats());
             // Yours, the table's; the others are read below as the deal's hands are set.
             if self.table.turn_rule().is_standard() {
                 hands.read(&self.table, me, self.profiles);

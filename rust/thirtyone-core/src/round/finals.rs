@@ -91,7 +91,7 @@ impl<const PROFILES: bool> Profiled<'_, PROFILES> {
         let mut scores = self.scores();
         let (mut top, mut stock_len) = (public.top, public.stock_len);
         let mut shown = public.shown_losses[usize::from(me)];
-        let mut seat = public.next_seat(me);
+        let mut seat = self.next_seat(me);
         while seat != me {
             let Some((after, gone)) = self.final_turn(seat, top, &mut stock_len, (mercy, draws))
             else {
@@ -106,7 +106,7 @@ impl<const PROFILES: bool> Profiled<'_, PROFILES> {
             }
             scores[usize::from(seat)] = after.score();
             top = gone;
-            seat = public.next_seat(seat);
+            seat = self.next_seat(seat);
         }
         let seats = usize::from(public.seats);
         showdown_pays(rules, &scores[..seats], Some(me), usize::from(me)) + shown
@@ -127,7 +127,7 @@ impl<const PROFILES: bool> Profiled<'_, PROFILES> {
         let mut scores = self.scores();
         let (mut top, mut stock_len) = (public.top, public.stock_len);
         let mut lost = public.shown_losses;
-        let mut seat = public.next_seat(me);
+        let mut seat = self.next_seat(me);
         while seat != me {
             let Some((after, gone)) = self.final_turn(seat, top, &mut stock_len, (mercy, draws))
             else {
@@ -144,7 +144,7 @@ impl<const PROFILES: bool> Profiled<'_, PROFILES> {
             }
             scores[usize::from(seat)] = after.score();
             top = gone;
-            seat = public.next_seat(seat);
+            seat = self.next_seat(seat);
         }
         showdown_with_shown(rules, &scores[..seats], Some(me), lost)
     }

@@ -19,10 +19,13 @@ use crate::rules::MAX_SEATS;
 /// Each seat's hand sorted by card index (the bytes of [`profile::sorted`]) with its profile:
 /// what [`Profiled`] reads of a round, kept with a playout's deal so that each of its options
 /// changes only the hand it plays (read again when the option is played on the round itself).
+/// With them, the seat after each seat ([`super::public::PublicRound::next_seat`]; 16 slots,
+/// read at a seat masked to four bits), set once for the table.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Hands {
     pub(super) words: [u32; MAX_SEATS],
     pub(super) profiles: [Profile; MAX_SEATS],
+    next: [u8; 16],
 }
 
 impl Hands {
@@ -30,12 +33,21 @@ impl Hands {
     pub(crate) const EMPTY: Hands = Hands {
         words: [0; MAX_SEATS],
         profiles: [Profile(0); MAX_SEATS],
+        next: [0; 16],
     };
+
+    /// No hands read yet, at a table of `seats`.
+    pub(crate) fn at_table(seats: u8) -> Hands {
+        Hands {
+            next: NEXT_SEATS[usize::from(seats) & 15],
+            ..Hands::EMPTY
+        }
+    }
 
     /// Every seat's hand of `round` (which scores hands the standard way).
     #[inline]
     pub(crate) fn of(round: &Round, all: &'static Profiles) -> Hands {
-        let mut hands = Hands::EMPTY;
+        let mut hands = Hands::at_table(round.public.seats);
         for seat in 0..round.public.seats {
             hands.read(round, seat, all);
         }
@@ -64,9 +76,6 @@ pub(crate) struct Profiled<'r, const PROFILES: bool> {
     pub(super) hands: Hands,
     /// Every hand's profile, by index.
     pub(super) all: &'static Profiles,
-    /// The seat after each seat ([`super::public::PublicRound::next_seat`]; 16 slots, read at
-    /// a seat's index masked to four bits).
-    next: [u8; 16],
 }
 
 impl<'r, const PROFILES: bool> Profiled<'r, PROFILES> {
@@ -92,12 +101,11 @@ impl<'r, const PROFILES: bool> Profiled<'r, PROFILES> {
         all: &'static Profiles,
     ) -> Profiled<'r, PROFILES> {
         debug_assert_eq!(PROFILES, round.score_table.is_standard());
-        let next = NEXT_SEATS[usize::from(round.public.seats) & 15];
+        debug_assert!(!PROFILES || hands.next == NEXT_SEATS[usize::from(round.public.seats) & 15]);
         Profiled {
             round,
             hands: *hands,
             all,
-            next,
         }
     }
 
@@ -118,7 +126,6 @@ impl<'r, const PROFILES: bool> Profiled<'r, PROFILES> {
             round: into,
             hands: self.hands,
             all: self.all,
-            next: self.next,
         }
     }
 
@@ -134,6 +141,12 @@ impl<'r, const PROFILES: bool> Profiled<'r, PROFILES> {
     #[inline(always)]
     pub(crate) fn round_mut(&mut self) -> &mut Round {
         self.round
+    }
+
+    /// The seat after `seat` ([`super::public::PublicRound::next_seat`]), from the table held.
+    #[inline(always)]
+    pub(super) fn next_seat(&self, seat: u8) -> u8 {
+        self.hands.next[usize::from(seat) & 15]
     }
 
     /// The score of `seat`'s hand now.
@@ -214,7 +227,7 @@ impl<'r, const PROFILES: bool> Profiled<'r, PROFILES> {
         // whether it may be taken is then not asked.
         let top = self.round.public.top;
         let f = profile.for_card(top);
-        if f.worth_taking() && self.round.public.may_take() {
+        if f.worth_taking() && self.round.public.may_take_at_start() {
             let place = profile.goes(f);
             if self.takes(s, place, top, take_from) {
                 self.round.public.draw_to_put_down(Source::Pile);
@@ -268,7 +281,7 @@ impl<'r, const PROFILES: bool> Profiled<'r, PROFILES> {
         let f = profile.for_card(new);
         if f.goes_back() {
             debug_assert!(!self.round.hid_31[s]);
-            let next = self.next[s & 15];
+            let next = self.hands.next[s & 15];
             self.round
                 .public
                 .put_down_passing_to(s, new, profile.is_31(), next);
@@ -333,7 +346,7 @@ impl<'r, const PROFILES: bool> Profiled<'r, PROFILES> {
         self.hands.words[seat] = left;
         self.hands.profiles[seat] = p;
         debug_assert!(!self.round.hid_31[seat]);
-        let next = self.next[seat & 15];
+        let next = self.hands.next[seat & 15];
         self.round
             .public
             .put_down_passing_to(seat, gone, p.is_31(), next);

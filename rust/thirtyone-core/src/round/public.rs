@@ -154,13 +154,19 @@ impl PublicRound {
     /// on the final turn after the opponent's knock.
     #[inline]
     pub fn may_take(&self) -> bool {
+        matches!(self.stage, Stage::Start) && self.may_take_at_start()
+    }
+
+    /// [`PublicRound::may_take`] at the start of a turn (the caller read the stage).
+    #[inline(always)]
+    pub(crate) fn may_take_at_start(&self) -> bool {
+        debug_assert!(matches!(self.stage, Stage::Start));
         let seat = self.to_move;
-        matches!(self.stage, Stage::Start)
-            && (!self.put_downs[seat as usize].contains(self.top)
-                || (self.rules.two_player_mercy
-                    && self.seats == 2
-                    && self.knocker.is_some()
-                    && self.top_by == seat))
+        !self.put_downs[seat as usize].contains(self.top)
+            || (self.rules.two_player_mercy
+                && self.seats == 2
+                && self.knocker.is_some()
+                && self.top_by == seat)
     }
 
     /// Why `m` is not a legal move of the player to move now (None: it is). Only what the table

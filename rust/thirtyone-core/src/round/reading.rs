@@ -59,7 +59,7 @@ impl<const PROFILES: bool> Profiled<'_, PROFILES> {
         }
         let knocked = self.round.public.knocker.is_some();
         let stock_empty = self.round.public.stock_len == 0;
-        if self.round.public.may_take() {
+        if self.round.public.may_take_at_start() {
             let top = self.round.public.top;
             let f = profile.for_card(top);
             if f.worth_taking() {
