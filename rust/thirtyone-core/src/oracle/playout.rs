@@ -198,6 +198,24 @@ impl<'a> Playouts<'a> {
         turns.read_again(self.view.me);
     }
 
+    /// The round of a chunk's first playout, before its deal is set out (out of line: it is
+    /// made once a chunk, and every other playout's start is the lighter for it).
+    #[cold]
+    #[inline(never)]
+    fn first_dealt(&self, kept: &Kept) -> Dealt {
+        let mut hands = Hands::at_table(self.table.seats());
+        // Yours, the table's; the others are read as each deal's hands are set.
+        if self.table.turn_rule().is_standard() {
+            hands.read(&self.table, self.view.me, self.profiles);
+        }
+        Dealt {
+            draws: RefCell::new(Draws::new(&self.table, &Rng::stream(0, 0, 0))),
+            round: self.table.clone(),
+            knock_at: kept.knock_at,
+            hands,
+        }
+    }
+
     /// The outcome of a round that is over, for you.
     #[inline]
     fn outcome(&self, round: &Round) -> Outcome {
@@ -509,19 +527,7 @@ impl Simulator for Playouts<'_> {
     fn start<'s>(&self, kept: &Kept, last: &'s mut Option<Dealt>) -> &'s Dealt {
         // Only the hidden hands, the stock and the knock scores differ from deal to deal.
         let (me, unseen) = (self.view.me, self.view.unseen);
-        let dealt = last.get_or_insert_with(|| {
-            let mut hands = Hands::at_table(self.table.seats());
-            // Yours, the table's; the others are read below as the deal's hands are set.
-            if self.table.turn_rule().is_standard() {
-                hands.read(&self.table, me, self.profiles);
-            }
-            Dealt {
-                draws: RefCell::new(Draws::new(&self.table, &Rng::stream(0, 0, 0))),
-                round: self.table.clone(),
-                knock_at: kept.knock_at,
-                hands,
-            }
-        });
+        let dealt = last.get_or_insert_with(|| self.first_dealt(kept));
         if dealt.round.turn_rule().is_standard() {
             let (round, hands) = (&mut dealt.round, &mut dealt.hands);
             set_sorted_hands(round, hands, (&kept.hands, me), unseen, self.profiles);
