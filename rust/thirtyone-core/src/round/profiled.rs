@@ -192,7 +192,7 @@ impl<'r, const PROFILES: bool> Profiled<'r, PROFILES> {
             self.round.public.apply(Move::Decline);
             return;
         }
-        self.draw_with(s, profile, draws);
+        self.draw_with(s, profile, draws, false);
     }
 
     /// Whether the player at `seat`, to whom the rule gives the top discard `top` (putting down
@@ -222,22 +222,25 @@ impl<'r, const PROFILES: bool> Profiled<'r, PROFILES> {
         }
         let seat = usize::from(self.round.public.to_move);
         self.round.hid_31[seat] = false;
-        self.draw_with(seat, self.hands.profiles[seat], draws);
+        self.draw_with(seat, self.hands.profiles[seat], draws, true);
     }
 
     /// The player at `seat` (to move), whose hand's profile is `profile`, draws from the stock
-    /// and puts a card down by the table's rule.
+    /// and puts a card down by the table's rule. `hidden`: the hand may be a 31 you hid (your
+    /// option, a playout's first move); at any later turn's start no hand is a 31 (one made is
+    /// shown, a dealt one ends the round at the look), so a card sent back shows none.
     #[inline(always)]
-    fn draw_with(&mut self, s: usize, profile: Profile, draws: &mut Draws) {
+    fn draw_with(&mut self, s: usize, profile: Profile, draws: &mut Draws, hidden: bool) {
         let new = self.round.pop_stock(Some(draws));
         self.round.public.draw_to_put_down(Source::Stock);
         let f = profile.for_card(new);
         if f.goes_back() {
             debug_assert!(!self.round.hid_31[s]);
+            debug_assert!(hidden || !profile.is_31());
             let next = self.hands.next[s & 15];
             self.round
                 .public
-                .put_down_passing_to(s, new, profile.is_31(), next);
+                .put_down_passing_to(s, new, hidden && profile.is_31(), next);
         } else {
             self.keep(s, profile.goes(f), new);
         }
