@@ -173,7 +173,8 @@ impl<'r, const PROFILES: bool> Profiled<'r, PROFILES> {
         let (seat, profile) = self.starting();
         let (s, now) = (usize::from(seat), profile.score());
         if now >= knock_at && self.may_knock_with(seat, now) {
-            self.round.public.knock();
+            let next = self.next_seat(seat);
+            self.round.public.knock_passing_to(next);
             return;
         }
         // Whether the top discard is worth taking is asked first: most often it is not, and

@@ -243,11 +243,19 @@ impl PublicRound {
     /// [`Move::Knock`] by the player to move.
     #[inline(always)]
     pub(crate) fn knock(&mut self) {
+        self.knock_passing_to(self.next_seat(self.to_move));
+    }
+
+    /// [`PublicRound::knock`], `next` the seat after the knocker's ([`PublicRound::next_seat`],
+    /// which the profiled turns hold in a table).
+    #[inline(always)]
+    pub(crate) fn knock_passing_to(&mut self, next: u8) {
         let seat = self.to_move;
+        debug_assert_eq!(next, self.next_seat(seat));
         self.knocker = Some(seat);
         self.finals_left = self.seats - 1;
         self.turns_played += 1;
-        self.to_move = self.next_seat(seat);
+        self.to_move = next;
     }
 
     /// [`Move::Draw`] by the player to move.
