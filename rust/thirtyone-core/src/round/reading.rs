@@ -54,7 +54,8 @@ impl<const PROFILES: bool> Profiled<'_, PROFILES> {
         let (highest, lowest) = self.others(seat);
         let ahead = now >= READ_KNOCK_FROM && now > highest;
         if (now >= TABLE_KNOCK_AT || ahead) && self.may_knock_with(seat, now) {
-            self.round.public.knock();
+            let next = self.next_seat(seat);
+            self.round.public.knock_passing_to(next);
             return;
         }
         let knocked = self.round.public.knocker.is_some();
@@ -128,7 +129,7 @@ impl<const PROFILES: bool> Profiled<'_, PROFILES> {
         let chosen = if self.round.public.knocker.is_some() {
             rule
         } else {
-            let next = usize::from(self.round.public.next_seat(seat as u8));
+            let next = usize::from(self.next_seat(seat as u8));
             let weigh = |w: Weighed| Weighed {
                 worth: w.worth - self.gain_of(next, w.gone),
                 ..w
