@@ -33,8 +33,9 @@ use super::{Card, Score};
 /// The number of three-card hands.
 pub(crate) const HANDS: usize = 22_100;
 
-/// A hand's profile. Bits 0–5: the hand's score in half points; bit 6: the hand is a 31 (one
-/// test where its score would take two). Bits 8–9: the place (0–2, in
+/// A hand's profile. Bits 0–7: the hand's score in half points (at most 62: the low byte is the
+/// score as it is, with no mask); bit 12: the hand is a 31 (one test where its score would take
+/// two). Bits 8–9: the place (0–2, in
 /// the hand sorted by card index) of the card that goes when every choice keeps the score
 /// (`tied`); bits 10–11: the one that goes when the new card is below its suit's gap and kept
 /// (`below`). From bit 16, twelve bits for each suit: the gap (bits 0–3, at most 15: the new card
@@ -44,6 +45,9 @@ pub(crate) const HANDS: usize = 22_100;
 /// above the gap (bits 8–9).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) struct Profile(pub(crate) u64);
+
+/// A profile's bit for a hand that is a 31.
+const THIRTY_ONE: u64 = 1 << 12;
 
 /// What a profile says about one fourth card: its suit's twelve bits, and its value.
 #[derive(Clone, Copy)]
@@ -70,13 +74,13 @@ impl Profile {
     /// The hand's score.
     #[inline(always)]
     pub(crate) fn score(self) -> Score {
-        Score((self.0 & 63) as u8)
+        Score(self.0 as u8)
     }
 
     /// The hand is a 31 ([`Score::is_blitz`] of its score).
     #[inline(always)]
     pub(crate) fn is_31(self) -> bool {
-        self.0 & 64 != 0
+        self.0 & THIRTY_ONE != 0
     }
 
     /// What the profile says about `card`.
@@ -237,7 +241,7 @@ fn profile_of(hand: [Card; 3]) -> Profile {
         .map(value)
         .min()
         .unwrap_or(15);
-    let thirty_one = u64::from(now == 31) << 6;
+    let thirty_one = if now == 31 { THIRTY_ONE } else { 0 };
     let mut word = u64::from(now as u8 * 2) | thirty_one | (tied << 8) | (below << 10);
     for s in 0..4u8 {
         let mine = in_suit(s);
