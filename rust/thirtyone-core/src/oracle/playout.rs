@@ -253,6 +253,28 @@ impl<'a> Playouts<'a> {
         self.outcome(turns.round())
     }
 
+    /// [`Playouts::outcome_of`] written for `policies` of `out`, each way apart: a round-level
+    /// outcome is then known where it is written to be worth nothing beyond the playout, and
+    /// is tallied without its value's sums.
+    #[inline(always)]
+    fn set_outcome_of<const P: bool>(
+        &self,
+        turns: &mut Profiled<'_, P>,
+        out: &mut Outcomes<'_>,
+        policies: std::ops::Range<usize>,
+    ) {
+        if P && self.apart && self.game.is_none() {
+            let lost = turns.settled_loss(self.view.me);
+            let o = Outcome {
+                success: lost == 0,
+                cost: u32::from(lost),
+                value: 0,
+            };
+            return out.set(policies, o);
+        }
+        out.set(policies, self.outcome_of(turns));
+    }
+
     /// The game-level outcome for you of a round that is over, from every seat's `losses` where
     /// the table lists them ([`Playouts::game_apart`]); None where a seat lost
     /// more than it lists (the round's own [`Playouts::game_outcome`] then values it).
@@ -400,7 +422,7 @@ impl<'a> Playouts<'a> {
             self.sweep::<P, READS>(turns, draws, knock_at, &mut part);
         } else {
             self.finish::<P, READS>(turns, draws, Score::NEVER, knock_at);
-            part.set(0..1, self.outcome_of(turns));
+            self.set_outcome_of(turns, &mut part, 0..1);
         }
     }
 
@@ -492,8 +514,8 @@ impl<'a> Playouts<'a> {
             }
             self.turn::<P, READS>(turns, Score::NEVER, usize::from(me), draws);
         }
-        let o = self.outcome_of(turns);
-        out.set(reached..out.len(), o);
+        let len = out.len();
+        self.set_outcome_of(turns, out, reached..len);
     }
 }
 
