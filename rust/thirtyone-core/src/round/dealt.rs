@@ -152,12 +152,15 @@ impl Round {
     #[inline]
     pub(crate) fn set_hands(&mut self, hands: &[[Card; 3]; MAX_SEATS], keep: u8, unseen: CardSet) {
         let table = self.score_table;
-        self.set_hands_by(hands, keep, unseen, |_, hand| table.score(hand));
+        self.set_hands_by::<true>(hands, keep, unseen, |_, hand| table.score(hand));
     }
 
-    /// [`Round::set_hands`], each hand's score given by `score` (of its seat and its hand).
+    /// [`Round::set_hands`], each hand's score given by `score` (of its seat and its hand). The
+    /// round's own hands and scores of those seats are written when `ROUND`; else they are left
+    /// as they were, for turns that hold the hands themselves and write them back when they
+    /// settle (`super::profiled`), and `score` is only told the hands.
     #[inline(always)]
-    pub(super) fn set_hands_by(
+    pub(super) fn set_hands_by<const ROUND: bool>(
         &mut self,
         hands: &[[Card; 3]; MAX_SEATS],
         keep: u8,
@@ -168,8 +171,11 @@ impl Round {
         let seats = usize::from(self.public.seats);
         for (seat, &hand) in hands.iter().enumerate().take(seats) {
             if seat != usize::from(keep) {
-                self.hands[seat] = word(hand);
-                self.scores[seat] = score(seat, hand);
+                let s = score(seat, hand);
+                if ROUND {
+                    self.hands[seat] = word(hand);
+                    self.scores[seat] = s;
+                }
                 for c in hand {
                     stock &= !(1u64 << c.index());
                 }

@@ -310,10 +310,11 @@ impl<'r, const PROFILES: bool> Profiled<'r, PROFILES> {
     }
 }
 
-/// A deal's hands set out on `round` ([`Round::set_hands`]: every hand but `keep`'s, and the
-/// stock they leave of `unseen`) and read into `hands` as they are set. Each hand's cards are in
-/// the order of their indices (the order `hands` holds them in); the round scores hands the
-/// standard way.
+/// A deal's hands set out for the profiled turns: read into `hands` (every hand but `keep`'s),
+/// and the stock they leave of `unseen` set out on `round` ([`Round::set_hands`]), whose own
+/// hands and scores of those seats are left for [`Profiled::settle`] to write. Each hand's
+/// cards are in the order of their indices (the order `hands` holds them in); the round scores
+/// hands the standard way.
 #[inline]
 pub(crate) fn set_sorted_hands(
     round: &mut Round,
@@ -323,7 +324,7 @@ pub(crate) fn set_sorted_hands(
     all: &'static Profiles,
 ) {
     debug_assert!(round.score_table.is_standard());
-    round.set_hands_by(sorted, keep, unseen, |seat, hand| {
+    round.set_hands_by::<false>(sorted, keep, unseen, |seat, hand| {
         let w = word(hand);
         debug_assert_eq!(w, profile::sorted(hand));
         let p = all[profile::index(w)];
