@@ -78,25 +78,25 @@ impl Sums {
         }
     }
 
-    /// A value and its square added (`sign` 1) or taken away (`sign` -1, wrapping).
+    /// A value and its square added (wrapping).
     #[inline]
-    fn add_value(&mut self, value: u64, sign: i64) {
-        let (v, v_sq) = (value, u128::from(value) * u128::from(value));
-        if sign > 0 {
-            self.value = self.value.wrapping_add(v);
-            self.value_sq = self.value_sq.wrapping_add(v_sq);
-        } else {
-            self.value = self.value.wrapping_sub(v);
-            self.value_sq = self.value_sq.wrapping_sub(v_sq);
-        }
+    fn add_value(&mut self, (value, value_sq): (u64, u128)) {
+        self.value = self.value.wrapping_add(value);
+        self.value_sq = self.value_sq.wrapping_add(value_sq);
+    }
+
+    /// A value and its square taken away (wrapping).
+    #[inline]
+    fn sub_value(&mut self, (value, value_sq): (u64, u128)) {
+        self.value = self.value.wrapping_sub(value);
+        self.value_sq = self.value_sq.wrapping_sub(value_sq);
     }
 
     /// Every sum of `d` added (wrapping).
     #[inline]
     fn add(&mut self, d: &Sums) {
         self.add_counts(d);
-        self.value = self.value.wrapping_add(d.value);
-        self.value_sq = self.value_sq.wrapping_add(d.value_sq);
+        self.add_value((d.value, d.value_sq));
     }
 }
 
@@ -142,9 +142,12 @@ impl Runs {
         self.diffs[first].add_counts(&d);
         self.diffs[end].sub_counts(&d);
         if o.value != 0 {
-            let value = u64::from(o.value);
-            self.diffs[first].add_value(value, 1);
-            self.diffs[end].add_value(value, -1);
+            let value = (
+                u64::from(o.value),
+                u128::from(o.value) * u128::from(o.value),
+            );
+            self.diffs[first].add_value(value);
+            self.diffs[end].sub_value(value);
         }
     }
 

@@ -128,7 +128,8 @@ impl std::str::FromStr for Card {
 pub struct CardSet(u64);
 
 /// Each card's bit in a [`CardSet`], by index (256 slots: read at a byte without a bounds
-/// check; those past the cards are never read).
+/// check; those past the cards are never read): a load where the shift took three
+/// instructions (the playouts' put-downs insert a card every turn).
 static CARD_BITS: [u64; 256] = {
     let mut t = [0u64; 256];
     let mut i = 0;
@@ -153,13 +154,8 @@ impl CardSet {
     pub fn contains(self, c: Card) -> bool {
         self.0 & (1u64 << c.0) != 0
     }
-    pub fn insert(&mut self, c: Card) {
-        self.0 |= 1u64 << c.0;
-    }
-    /// [`CardSet::insert`] by a table of the cards' bits (a load where the shift took three
-    /// instructions: the playouts' put-downs).
     #[inline(always)]
-    pub(crate) fn insert_by_table(&mut self, c: Card) {
+    pub fn insert(&mut self, c: Card) {
         self.0 |= CARD_BITS[usize::from(c.0)];
     }
     pub fn remove(&mut self, c: Card) {

@@ -50,6 +50,16 @@ pub struct Dealt {
     draws: RefCell<Draws>,
 }
 
+/// A round-level playout's outcome: the lives you lost, worth nothing beyond the round.
+#[inline(always)]
+fn lives_lost(lost: u8) -> Outcome {
+    Outcome {
+        success: lost == 0,
+        cost: u32::from(lost),
+        value: 0,
+    }
+}
+
 /// One of your options.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Choice {
@@ -221,11 +231,7 @@ impl<'a> Playouts<'a> {
         match &self.game {
             None => {
                 let lost = round.loss_of(self.view.me);
-                Outcome {
-                    success: lost == 0,
-                    cost: u32::from(lost),
-                    value: 0,
-                }
+                lives_lost(lost)
             }
             Some(g) => self.game_outcome(g, round),
         }
@@ -237,11 +243,7 @@ impl<'a> Playouts<'a> {
     fn outcome_of<const P: bool>(&self, turns: &mut Profiled<'_, P>) -> Outcome {
         if P && self.apart && self.game.is_none() {
             let lost = turns.settled_loss(self.view.me);
-            return Outcome {
-                success: lost == 0,
-                cost: u32::from(lost),
-                value: 0,
-            };
+            return lives_lost(lost);
         }
         if P && self.game_apart.is_some() {
             if let Some(o) = self.game_outcome_of(&turns.settled_losses()) {
@@ -263,13 +265,7 @@ impl<'a> Playouts<'a> {
         policies: std::ops::Range<usize>,
     ) {
         if P && self.apart && self.game.is_none() {
-            let lost = turns.settled_loss(self.view.me);
-            let o = Outcome {
-                success: lost == 0,
-                cost: u32::from(lost),
-                value: 0,
-            };
-            return out.set(policies, o);
+            return out.set(policies, lives_lost(turns.settled_loss(self.view.me)));
         }
         out.set(policies, self.outcome_of(turns));
     }
@@ -446,11 +442,7 @@ impl<'a> Playouts<'a> {
         let by_rule = !READS || !self.opponents.reads;
         if P && by_rule && self.apart && self.game.is_none() {
             let lost = turns.knock_loss(draws);
-            return Outcome {
-                success: lost == 0,
-                cost: u32::from(lost),
-                value: 0,
-            };
+            return lives_lost(lost);
         }
         if P && by_rule && self.game_apart.is_some() {
             // (The copy plays the same draws where the table does not list the losses.)

@@ -271,7 +271,7 @@ impl PublicRound {
 
     /// [`PublicRound::draw`] from `source` when the put-down that ends the turn follows at once
     /// (the profiled turns): the stage the draw passes through is not written, and the
-    /// put-down ([`PublicRound::put_down_from_start`]) writes only a stage that changes.
+    /// put-down ([`PublicRound::put_down_passing_to`]) writes only a stage that changes.
     #[inline(always)]
     pub(crate) fn draw_to_put_down(&mut self, source: Source) {
         if source == Source::Stock {
@@ -283,20 +283,15 @@ impl PublicRound {
     #[inline(always)]
     pub(crate) fn put_down(&mut self, card: Card, shows_31: bool) {
         self.stage = Stage::Start;
-        self.put_down_from_start(usize::from(self.to_move), card, shows_31);
+        let seat = self.to_move;
+        self.put_down_passing_to(usize::from(seat), card, shows_31, self.next_seat(seat));
     }
 
     /// [`PublicRound::put_down`] after [`PublicRound::draw_to_put_down`] (the profiled turns)
     /// by the player at `s`, the player to move (whose seat the caller holds: it is not read
-    /// again): the stage is still the turn's start, and is not written again.
-    #[inline(always)]
-    pub(crate) fn put_down_from_start(&mut self, s: usize, card: Card, shows_31: bool) {
-        self.put_down_passing_to(s, card, shows_31, self.next_seat(s as u8));
-    }
-
-    /// [`PublicRound::put_down_from_start`], `next` the seat after `s` ([`PublicRound::next_seat`],
-    /// which the profiled turns hold in a table: a load where working it out took four
-    /// instructions).
+    /// again): the stage is still the turn's start, and is not written again. `next`: the seat
+    /// after `s` ([`PublicRound::next_seat`], which the profiled turns hold in a table: a load
+    /// where working it out took four instructions).
     #[inline(always)]
     pub(crate) fn put_down_passing_to(&mut self, s: usize, card: Card, shows_31: bool, next: u8) {
         debug_assert!(matches!(self.stage, Stage::Start));
@@ -305,7 +300,7 @@ impl PublicRound {
         let seat = s as u8;
         self.top = card;
         self.top_by = seat;
-        self.put_downs[s].insert_by_table(card);
+        self.put_downs[s].insert(card);
         self.turns_played += 1;
         if shows_31 {
             self.showed_31[seat as usize] = true;

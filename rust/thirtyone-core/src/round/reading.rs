@@ -147,9 +147,10 @@ impl<const PROFILES: bool> Profiled<'_, PROFILES> {
         };
         if chosen.back {
             debug_assert!(!self.round.hid_31[seat]);
+            let next = self.next_seat(seat as u8);
             self.round
                 .public
-                .put_down_from_start(seat, new, profile.is_31());
+                .put_down_passing_to(seat, new, profile.is_31(), next);
         } else {
             self.put_down(seat, chosen.left, chosen.gone);
         }
