@@ -23,6 +23,7 @@
 //!   same hand).
 
 mod alias;
+mod guide;
 mod halves;
 mod holding;
 mod memo;
@@ -39,6 +40,7 @@ use crate::hand::{Card, CardSet, Scoring};
 use crate::view::Opponent;
 
 use alias::Alias;
+use guide::Guide;
 use halves::Halves;
 use holding::Holding;
 use narrow::Narrow;
@@ -71,7 +73,8 @@ pub(crate) struct Listed {
     deals: Vec<OppDeal>,
     sets: Vec<CardSet>,
     counts: Vec<u64>,
-    cumulative: Vec<u64>,
+    /// For draws from the whole posterior (the rejection sampler's).
+    guide: Guide,
     total: u64,
     /// For a large posterior: the counts of the hands holding each card, two cards, three.
     holding: Option<Box<Holding>>,
@@ -257,7 +260,7 @@ impl Listed {
                 .collect(),
             sets,
             counts,
-            cumulative: cumulative.to_vec(),
+            guide: Guide::new(cumulative.to_vec()),
             total: before,
             holding,
         }
@@ -296,8 +299,7 @@ impl Listed {
 
     /// A hand drawn from the whole posterior, as by the rejection sampler.
     fn draw_any(&self, rng: &mut Rng) -> usize {
-        let r = rng.below_u64(self.total);
-        self.cumulative.partition_point(|&c| c <= r)
+        self.guide.find(rng.below_u64(self.total))
     }
 
     fn draw(&self, taken: CardSet, rng: &mut Rng) -> Option<(OppDeal, f64)> {

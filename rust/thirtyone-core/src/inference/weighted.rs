@@ -332,7 +332,11 @@ impl Knocks {
     pub(crate) fn draw(&self, row: u32, rng: &mut Rng) -> Score {
         let c = self.rows.get(row as usize).unwrap_or(&self.prior);
         let r = rng.below(c[KNOCK_SCORES - 1]);
-        knock_score(c.iter().position(|&x| x > r).unwrap_or(KNOCK_SCORES - 1))
+        // The first score whose cumulative weight is above `r`: as the weights never fall, the
+        // number of them at or below it, counted without a branch (where the search stopped at
+        // a place as good as random).
+        let at_or_below = c.iter().map(|&x| usize::from(x <= r)).sum::<usize>();
+        knock_score(at_or_below.min(KNOCK_SCORES - 1))
     }
 }
 
