@@ -20,7 +20,8 @@
 //!   (`memo`), as the same few sets of cards taken come back draw after draw. A hand is drawn
 //!   by rejection from the whole posterior when enough of it is left (`alias`, whose buckets
 //!   carry their hands' cards), else from the walk (or the sets, visited in the same order: the
-//!   same hand).
+//!   same hand). The rejection sampler's draws from the whole posterior find their hand through
+//!   a guide table (`guide`).
 
 mod alias;
 mod guide;
