@@ -32,7 +32,7 @@ from positions import BenchPosition, bench_positions, fingerprint
 from thirtyone import _core
 from thirtyone.oracle.state import parse
 from turn_count import counted_turns
-from turn_estimate import Reference, reference_playouts
+from turn_estimate import Reference, ReferencePlayouts
 
 Log = Callable[[str], None]
 
@@ -82,10 +82,10 @@ def run(prec: Precision, quick: bool, log: Log, callgrind: bool = False) -> dict
     if not ref.ok:
         log(f"pure-Python reference unavailable: {ref.error}")
     sp = by_name[SCALING_POSITION]
-    result["scaling"], one_thread_deals = thread_scaling(sp, prec, log)
-    result["reference"] = reference_ratio(
-        ref, sp, prec, result["scaling"]["one_thread_s"], one_thread_deals, latency, log
-    )
+    runs = ReferencePlayouts(ref, sp) if ref.ok else None
+    result["scaling"], one_thread_deals, batches = thread_scaling(sp, prec, log, runs)
+    one_thread = (result["scaling"]["one_thread_s"], one_thread_deals, batches)
+    result["reference"] = reference_ratio(ref, runs, sp, prec, one_thread, latency)
     result["memory"] = memory(by_name, prec, log)
     result["host_independent"] = host_independent(by_name, prec, log)
     if "skipped" in result["host_independent"]:
@@ -229,18 +229,22 @@ def latency_entry(
 
 
 def thread_scaling(
-    sp: BenchPosition, prec: Precision, log: Log
-) -> tuple[dict[str, Any], list[float]]:
+    sp: BenchPosition, prec: Precision, log: Log, ref: ReferencePlayouts | None = None
+) -> tuple[dict[str, Any], list[float], list[tuple[float, int]]]:
     """One and two threads on the same position, interleaved; also the deals part on one thread
-    (for the reference ratio)."""
-    log(f"thread scaling on {sp.name}")
+    and, with ``ref``, a batch of the Python reference's playouts (for the reference ratio: each
+    repetition times both sides in turn)."""
+    log(f"thread scaling on {sp.name}" + ("" if ref is None else ", and the Python reference"))
     t1: list[float] = []
     t2: list[float] = []
     d1: list[float] = []
+    py: list[tuple[float, int]] = []
     for rep in range(prec.reps):
         t1.append(timed(query, sp, prec, rep + 1, 1)[0])
         t2.append(timed(query, sp, prec, rep + 1, 2)[0])
         d1.append(timed(deals_only, sp, prec.deals, rep + 1, 1)[0])
+        if ref is not None:
+            py.append(ref.batch(prec.reference_playouts))
     scaling = {
         "position": sp.name,
         "one_thread_s": t1,
@@ -249,33 +253,37 @@ def thread_scaling(
         # Fastest against fastest: less sensitive to other processes taking the second core.
         "ratio_best": min(t1) / min(t2),
     }
-    return scaling, d1
+    return scaling, d1, py
 
 
 def reference_ratio(
     ref: Reference,
+    runs: ReferencePlayouts | None,
     sp: BenchPosition,
     prec: Precision,
-    t1: list[float],
-    d1: list[float],
+    timings: tuple[list[float], list[float], list[tuple[float, int]]],
     latency: dict[str, Any],
-    log: Log,
 ) -> dict[str, Any]:
-    """The Rust engine's playout rate on one core against the Python reference's."""
-    if not ref.ok:
+    """The Rust engine's playout rate on one core against the Python reference's, each the
+    median of the repetitions that timed both in turn (`timings`: the engine's one-thread
+    queries, their deals parts, and the reference's batches)."""
+    if runs is None:
         return {"error": ref.error}
-    log(f"pure-Python reference playouts on {sp.name}")
-    option, t_py, n_turns = reference_playouts(ref, sp, prec.reference_playouts)
+    t1, d1, batches = timings
+    t_py = median([t for t, _ in batches])
+    n_turns = sum(n for _, n in batches)
     py_rate = prec.reference_playouts / t_py
     rust_play_1 = max(median(t1) - median(d1), 1e-9)
     rust_rate_1 = latency[sp.name]["playouts_per_query"] / rust_play_1
     ratio: dict[str, Any] = {
         "position": sp.name,
-        "python_option": option,
+        "python_option": runs.option,
         "python_playouts": prec.reference_playouts,
+        "python_batches": len(batches),
+        "python_batch_s": [t for t, _ in batches],
         "python_s": t_py,
         "python_playouts_per_s": py_rate,
-        "python_turns_per_s": n_turns / t_py,
+        "python_turns_per_s": n_turns / sum(t for t, _ in batches),
         "rust_one_thread_playout_time_s": rust_play_1,
         "rust_playouts_per_s_one_thread": rust_rate_1,
         "playout_ratio": rust_rate_1 / py_rate,
@@ -283,5 +291,5 @@ def reference_ratio(
     if "turns_per_query" in latency[sp.name]:
         rust_turns_1 = latency[sp.name]["turns_per_query"] / rust_play_1
         ratio["rust_turns_per_s_one_thread"] = rust_turns_1
-        ratio["turn_ratio"] = rust_turns_1 / (n_turns / t_py)
+        ratio["turn_ratio"] = rust_turns_1 / ratio["python_turns_per_s"]
     return ratio

@@ -58,24 +58,33 @@ class Reference:
         ]
 
 
-def reference_playouts(ref: Reference, p: BenchPosition, playouts: int) -> tuple[str, float, int]:
-    """The reference's playouts of one option never knocking, timed: the option, the wall time
-    and the table-rule turns they played."""
-    pos = ref.position(p)
-    ref_deals = ref.deals(p, 200, 3)
-    option = "draw" if "pending" not in p.state else f"discard:{p.state['hand'][0]}"
-    rng = random.Random(5)
-    n_turns = 0
+class ReferencePlayouts:
+    """The reference's playouts of one option never knocking at a position, set up once (the
+    deals, the option, one random stream for the stocks) and then timed in batches: the batches
+    can run in turns with the engine's own timings, so that both see the host as it was."""
 
-    def python_playouts() -> None:
-        nonlocal n_turns
-        for i in range(playouts):
-            deal = ref_deals[i % len(ref_deals)]
-            stock = list(deal.rest)
-            rng.shuffle(stock)
-            log_: list[Any] = []
-            ref.play_out(pos, deal, stock, option, None, None, log_)
-            n_turns += len(log_) - 1
+    def __init__(self, ref: Reference, p: BenchPosition) -> None:
+        self.ref = ref
+        self.pos = ref.position(p)
+        self.deals = ref.deals(p, 200, 3)
+        self.option = "draw" if "pending" not in p.state else f"discard:{p.state['hand'][0]}"
+        self.rng = random.Random(5)
+        self.played = 0
 
-    t_py, _ = timed(python_playouts)
-    return option, t_py, n_turns
+    def batch(self, playouts: int) -> tuple[float, int]:
+        """``playouts`` more of them, timed: the wall time and the table-rule turns played."""
+        n_turns = 0
+
+        def python_playouts() -> None:
+            nonlocal n_turns
+            for _ in range(playouts):
+                deal = self.deals[self.played % len(self.deals)]
+                self.played += 1
+                stock = list(deal.rest)
+                self.rng.shuffle(stock)
+                log_: list[Any] = []
+                self.ref.play_out(self.pos, deal, stock, self.option, None, None, log_)
+                n_turns += len(log_) - 1
+
+        t_py, _ = timed(python_playouts)
+        return t_py, n_turns
