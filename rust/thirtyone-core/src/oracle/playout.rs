@@ -256,7 +256,9 @@ impl<'a> Playouts<'a> {
 
     /// [`Playouts::outcome_of`] written for `policies` of `out`, each way apart: a round-level
     /// outcome is then known where it is written to be worth nothing beyond the playout, and
-    /// is tallied without its value's sums.
+    /// is tallied without its value's sums. (Its first case repeats `outcome_of`'s on purpose:
+    /// written as `out.set(policies, self.outcome_of(turns))` alone it cost 0.3 instructions a
+    /// table-rule turn more, the value's test no longer left out.)
     #[inline(always)]
     fn set_outcome_of<const P: bool>(
         &self,

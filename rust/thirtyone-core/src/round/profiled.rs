@@ -238,7 +238,7 @@ impl<'r, const PROFILES: bool> Profiled<'r, PROFILES> {
         if f.goes_back() {
             debug_assert!(!self.round.hid_31[s]);
             debug_assert!(hidden || !profile.is_31());
-            let next = self.hands.next[s & 15];
+            let next = self.next_seat(s as u8);
             self.round
                 .public
                 .put_down_passing_to(s, new, hidden && profile.is_31(), next);
@@ -303,7 +303,7 @@ impl<'r, const PROFILES: bool> Profiled<'r, PROFILES> {
         self.hands.words[seat] = left;
         self.hands.profiles[seat] = p;
         debug_assert!(!self.round.hid_31[seat]);
-        let next = self.hands.next[seat & 15];
+        let next = self.next_seat(seat as u8);
         self.round
             .public
             .put_down_passing_to(seat, gone, p.is_31(), next);
