@@ -63,6 +63,17 @@ impl ForCard {
         self.value > self.suit & 15
     }
 
+    /// The score of the hand a take of the card leaves, `now` being the hand's score; for a card
+    /// [`ForCard::worth_taking`] only. Its suit is then the only best one, at its total with the
+    /// card: the hand's score less the gap, plus the card's value (the gap is the hand's score
+    /// less the suit's total, or, with three cards of the suit, its lowest card's value, which
+    /// goes).
+    #[inline(always)]
+    pub(crate) fn taken_score(self, now: Score) -> Score {
+        debug_assert!(self.worth_taking());
+        Score(now.0 + 2 * (self.value - (self.suit & 15)) as u8)
+    }
+
     /// Drawn from the stock, the card goes straight back.
     #[inline(always)]
     pub(crate) fn goes_back(self) -> bool {
@@ -299,6 +310,7 @@ mod tests {
                     let (left, gone) = replaced(word, p.goes(f), new);
                     assert_eq!(gone, rule.card, "{hand:?} take {new}");
                     assert_eq!(profiles[index(left)].score(), rule.score);
+                    assert_eq!(f.taken_score(now), rule.score, "{hand:?} take {new}");
                     assert_eq!(left, sorted(rule.kept));
                 }
                 // Drawn from the stock.

@@ -13,7 +13,7 @@ use super::hands::Hands;
 use super::public::{knock_limits_allow_with, Move, Source, Stage, NEXT_SEATS};
 use super::{Round, TurnRule};
 use crate::hand::decision::takes_leaving;
-use crate::hand::profile::{self, Profile, Profiles};
+use crate::hand::profile::{self, ForCard, Profile, Profiles};
 use crate::hand::{Card, CardSet, Score};
 use crate::rules::MAX_SEATS;
 
@@ -183,7 +183,7 @@ impl<'r, const PROFILES: bool> Profiled<'r, PROFILES> {
         let f = profile.for_card(top);
         if f.worth_taking() && self.round.public.may_take_at_start() {
             let place = profile.goes(f);
-            if self.takes(s, place, top, take_from) {
+            if self.takes(f, now, take_from) {
                 self.round.public.draw_to_put_down(Source::Pile);
                 self.keep(s, place, top);
                 return;
@@ -196,20 +196,17 @@ impl<'r, const PROFILES: bool> Profiled<'r, PROFILES> {
         self.draw_with(s, profile, draws, false);
     }
 
-    /// Whether the player at `seat`, to whom the rule gives the top discard `top` (putting down
-    /// the card at `place`), takes it: always without `take_from`; with it, after a knock, with
-    /// the stock empty, or where the hand left scores `take_from` or more.
+    /// Whether the player to move, holding a hand of score `now`, takes the top discard `f` says
+    /// the rule takes: always without `take_from`; with it, after a knock, with the stock empty,
+    /// or where the hand the take leaves ([`ForCard::taken_score`]) scores `take_from` or more.
     #[inline(always)]
-    fn takes(&self, seat: usize, place: u32, top: Card, take_from: Option<Score>) -> bool {
+    fn takes(&self, f: ForCard, now: Score, take_from: Option<Score>) -> bool {
         let public = &self.round.public;
         takes_leaving(
             take_from,
             public.knocker.is_some(),
             public.stock_len == 0,
-            || {
-                let (left, _) = profile::replaced(self.hands.words[seat], place, top);
-                self.all[profile::index(left)].score()
-            },
+            || f.taken_score(now),
         )
     }
 
