@@ -217,7 +217,8 @@ def test_a_new_game_over_an_unfinished_one_asks_and_resume_keeps_it(tmp_path: Pa
     before = unfinished_save(path)
     journal = saves.read(path).journal
     child = spawn(f"--seed 5 --save-file {path}", tmp_path)
-    child.expect(f"You have an unfinished game saved at {path}")
+    child.expect(r"You have an unfinished game, saved in\r?\n  ")
+    child.expect_exact(str(path))
     child.expect(r"round 1 · You 3 lives, Alice 3 lives")
     child.expect(r"Your choice \(r, n or c\)")
     child.sendline("x")

@@ -452,6 +452,10 @@ def test_the_other_players_moves_are_animated_unless_motion_is_reduced(
             re.compile(rf"^{names[seat]}\s*2 lives")
         )
     expect(page.locator("#my-lives")).to_have_text("· 2 lives")
+    # The head names the lives the game started with, not a count that no longer holds.
+    expect(page.locator("#round-head")).to_have_text(
+        re.compile(r"^Round 2 · .+ dealt · started with 3 lives each$")
+    )
     expect(page.locator("#seat-2")).to_contain_text("This round: drew, put down 2C")
     expect(page.locator("#seat-3")).to_contain_text("knocked")
     motion = page.evaluate("window.motion")

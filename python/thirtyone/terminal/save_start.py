@@ -106,7 +106,8 @@ def _ask(path: Path, game: Session | None, why: str, console: Console, read: Lin
     """``resume``, ``new`` or raises :class:`Cancelled`."""
     backup = saves.next_backup(path).name
     if game is not None:
-        head = f"You have an unfinished game saved at {path}:\n{standing(game)}."
+        # The path on a line of its own: whole to copy, and never broken at the screen's edge.
+        head = f"You have an unfinished game, saved in\n  {path}\n{standing(game)}."
         choices = "  r  resume it\n"
         keys, explain = "r, n or c", "Type r to resume it, n for a new game, or c to cancel."
     else:

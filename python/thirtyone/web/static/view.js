@@ -84,14 +84,16 @@ export function drawCentre(table) {
   }
 }
 
-/** The line above the table: the round, the dealer, the lives. */
+/** The line above the table: the round, the dealer, the lives the game started with (each
+ * seat shows what it has left: "3 lives each" beside a seat of 2 would read as a contradiction). */
 export function drawHead(game, table) {
   if (!table.round) {
     $("round-head").textContent = game.lives_summary;
     return;
   }
   const names = new Names(game.names, game.you);
-  $("round-head").textContent = `Round ${table.round} · ${names.of(table.dealer)} dealt · ${game.lives_summary}`;
+  const lives = game.unit === "letters" ? game.lives_summary : `started with ${game.lives_summary}`;
+  $("round-head").textContent = `Round ${table.round} · ${names.of(table.dealer)} dealt · ${lives}`;
 }
 
 /** Your hand: plain cards, or, when you put one down, a button per card. */
