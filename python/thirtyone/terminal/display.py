@@ -227,7 +227,9 @@ def help_text(
                 lines.append(Text(meaning))
     if advice_keys:
         lines.append(Text("  Enter      play the Oracle's best move, the ★ (you confirm first)"))
-        lines.append(Text("  a / o      the advice in full / advice on every turn or only on a"))
+        lines.append(
+            Text("  a / o      the advice in full / advice on every turn or only when asked")
+        )
         lines.append(Text("  r / l      what the opponents probably hold / the round and the pile"))
     else:
         lines.append(Text("  l          the round so far and the discard pile"))
