@@ -64,7 +64,7 @@ impl<const PROFILES: bool> Profiled<'_, PROFILES> {
             let top = self.round.public.top;
             let f = profile.for_card(top);
             if f.worth_taking() {
-                let (_, _, after) = self.replaced(self.hands.words[s], profile.goes(f), top);
+                let after = f.taken_score(now);
                 let takes = if knocked {
                     now > lowest || after > lowest
                 } else {
@@ -173,7 +173,7 @@ impl<const PROFILES: bool> Profiled<'_, PROFILES> {
         if !f.worth_taking() {
             return 0;
         }
-        let (_, _, after) = self.replaced(self.hands.words[seat], theirs.goes(f), card);
+        let after = f.taken_score(theirs.score());
         i32::from(after.halves()) - i32::from(theirs.score().halves())
     }
 }
