@@ -368,6 +368,29 @@ def test_refused_settings_exit_2_with_one_line(args: list[str], message: str) ->
     assert "Traceback" not in result.output
 
 
+def test_a_state_past_a_mebibyte_is_refused_unread() -> None:
+    """/dev/zero, or a pipe that never ends, fills no memory: the first byte past 1 MiB ends
+    the read with one line (as ``POST /api/oracle`` answers 413)."""
+    endless = subprocess.run(
+        [sys.executable, "-m", "thirtyone", "oracle", "/dev/zero", *FAST],
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, **ENV),
+        timeout=120,
+    )
+    assert endless.returncode == 2, endless.stderr
+    assert endless.stderr == (
+        "Error: the state in /dev/zero is over 1,048,576 bytes; no state is near that size\n"
+    )
+    big = json.dumps(example()) + " " * (1 << 20)
+    result = run(["oracle", "-", *FAST], input=big)
+    assert result.exit_code == 2 and "the state in standard input is over 1,048,576" in result.stderr
+    # The last byte allowed still reads: a state padded to exactly 1 MiB is answered.
+    text = json.dumps(example())
+    result = run(["oracle", "-", "--json", *FAST], input=text + " " * ((1 << 20) - len(text)))
+    assert result.exit_code == 0, result.output
+
+
 def test_unreadable_file_and_bad_options_exit_2() -> None:
     result = run(["oracle", str(DATA / "no_such_state.json")])
     assert result.exit_code == 2

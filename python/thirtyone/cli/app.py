@@ -366,13 +366,23 @@ def completion(shell: str) -> None:
 
 
 def _read_state(source: str) -> bytes:
-    """The state file's bytes (``-``: standard input)."""
-    if source == "-":
-        return sys.stdin.buffer.read()
+    """The state file's bytes (``-``: standard input), refused past
+    :data:`~thirtyone.oracle.query.MAX_STATE_BYTES` without reading the rest (``/dev/zero`` or
+    an endless pipe must not fill the memory)."""
+    from thirtyone.oracle.query import MAX_STATE_BYTES as most
+
     try:
-        return Path(source).read_bytes()
+        if source == "-":
+            data = sys.stdin.buffer.read(most + 1)
+        else:
+            with Path(source).open("rb") as f:
+                data = f.read(most + 1)
     except OSError as err:
         _fail(f"cannot read {saves.short(source)}: {err.strerror or err}")
+    if len(data) > most:
+        where = "standard input" if source == "-" else saves.short(source)
+        _fail(f"the state in {where} is over {most:,} bytes; no state is near that size")
+    return data
 
 
 def _model_list(

@@ -24,6 +24,9 @@ from thirtyone.paths import data_dir
 #: The presets' round results, shipped with the package (``scripts/round_results``), so that
 #: the game-level figures need no simulation at the standard tables.
 ROUND_RESULTS = Path(__file__).parent.parent / "data" / "round-results"
+#: No state comes near this size (a round has at most 1,000 turns): a larger one is refused
+#: unread, by ``thirtyone oracle`` and by ``POST /api/oracle`` alike.
+MAX_STATE_BYTES = 1 << 20
 
 
 def _option(raw: _core.OptionRecord) -> OptionAdvice:

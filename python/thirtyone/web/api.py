@@ -41,13 +41,11 @@ from starlette.staticfiles import StaticFiles
 from thirtyone import _core
 from thirtyone.errors import ThirtyOneError
 from thirtyone.names import crop, quoted
-from thirtyone.oracle.query import answer_text, ask
+from thirtyone.oracle.query import MAX_STATE_BYTES, answer_text, ask
 from thirtyone.store import record, saves
 from thirtyone.store import summary as record_summary
 from thirtyone.study import review, review_json
 
-#: No state comes near this size (a round has at most 1,000 turns); a larger body is refused.
-MAX_STATE_BYTES = 1 << 20
 #: The query parameters of ``POST /api/oracle`` and of ``GET /api/review``.
 ORACLE_PARAMETERS = ("deals", "playouts", "seed", "max_time", "objective")
 REVIEW_PARAMETERS = ("game", "deals", "playouts", "seed")
