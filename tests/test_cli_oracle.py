@@ -384,7 +384,8 @@ def test_a_state_past_a_mebibyte_is_refused_unread() -> None:
     )
     big = json.dumps(example()) + " " * (1 << 20)
     result = run(["oracle", "-", *FAST], input=big)
-    assert result.exit_code == 2 and "the state in standard input is over 1,048,576" in result.stderr
+    assert result.exit_code == 2
+    assert "the state in standard input is over 1,048,576" in result.stderr
     # The last byte allowed still reads: a state padded to exactly 1 MiB is answered.
     text = json.dumps(example())
     result = run(["oracle", "-", "--json", *FAST], input=text + " " * ((1 << 20) - len(text)))
