@@ -21,6 +21,7 @@ once after the put-down, so no knock is ever made with it.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -38,6 +39,24 @@ def knock_score(knock_at: float | None) -> float | None:
     return float(knock_at)
 
 
+def tenths(x: float) -> int:
+    """``100 * x`` in tenths (of a percentage or of a percentage point) as every screen shows
+    it: ``x`` rounded to the four places of the JSON answer, then half up (0.1275 → 128, shown
+    12.8%). Worked out on the integer number of hundredths, so that a page formatting the
+    JSON's figure the same way shows the same digits as these words."""
+    hundredths = round(round(x, 4) * 10_000)
+    whole = (abs(hundredths) + 5) // 10
+    return whole if hundredths >= 0 else -whole
+
+
+def percent_shown(x: float) -> str:
+    """``100 * x`` to one decimal as shown (:func:`tenths`): ``12.8`` for 0.1275."""
+    if not math.isfinite(x):
+        return f"{100 * x:.1f}"
+    t = tenths(x)
+    return f"{'-' if t < 0 else ''}{abs(t) // 10}.{abs(t) % 10}"
+
+
 def lost_shown(x: float) -> str:
     """The unit lost as shown: ``0.38``."""
     return f"{x:.2f}"
@@ -47,14 +66,14 @@ def game_shown(option: OptionAdvice, points: bool = False) -> str:
     """The game-level figure as shown: ``41.2%``, or ``1.62`` points (empty without one)."""
     if option.p_win is None:
         return ""
-    return f"{option.p_win:.2f}" if points else f"{100 * option.p_win:.1f}%"
+    return f"{option.p_win:.2f}" if points else f"{percent_shown(option.p_win)}%"
 
 
 def _game_key(option: OptionAdvice, points: bool) -> float:
     """The game-level figure rounded as shown (-1 without one), for comparisons."""
     if option.p_win is None:
         return -1.0
-    return round(option.p_win, 2) if points else round(1000 * option.p_win) / 1000
+    return round(option.p_win, 2) if points else tenths(option.p_win) / 1000
 
 
 def fewer_lost(a: OptionAdvice, b: OptionAdvice) -> bool:

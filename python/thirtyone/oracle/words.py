@@ -9,6 +9,8 @@ at every table.
   show it", not as a plan for later.
 - When every option is hopeless (0% safe), the options are ranked by what they cost and then by
   the hand they keep, and the reason says so.
+- A figure is shown as the JSON answer reports it: its four places, then one decimal of a
+  percentage, halves up (:func:`~thirtyone.oracle.rank.tenths`), as the browser shows it too.
 - Two figures are compared only when they differ as shown (one decimal of a percentage, two
   decimals of lives); a difference of lives lost only when it also exceeds the sum of the two
   margins (:func:`~thirtyone.oracle.rank.fewer_lost`).
@@ -25,7 +27,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 from thirtyone.oracle.answer import Kind
-from thirtyone.oracle.rank import fewer_lost, game_shown, higher_game, lost_shown
+from thirtyone.oracle.rank import fewer_lost, game_shown, higher_game, lost_shown, percent_shown
 
 if TYPE_CHECKING:
     from thirtyone.oracle.answer import Advice, OptionAdvice
@@ -36,13 +38,13 @@ MAKES_31 = "makes 31 — show it"
 
 
 def pct(p: float) -> str:
-    """``94.9%``."""
-    return f"{100 * p:.1f}%"
+    """``94.9%`` (as shown: :func:`~thirtyone.oracle.rank.tenths`)."""
+    return f"{percent_shown(p)}%"
 
 
 def pp(x: float) -> str:
     """A difference or margin in percentage points: ``7.1 percentage points``."""
-    return f"{100 * x:.1f} percentage points"
+    return f"{percent_shown(x)} percentage points"
 
 
 def score_text(score: float) -> str:
@@ -283,12 +285,12 @@ def _cost_caveat(best: OptionAdvice, second: OptionAdvice, unit: str) -> str:
 
 def _margin_short(margin: float, points: bool) -> str:
     """A game figure's margin, short: ``2.8`` (percentage points) or ``0.05`` (points)."""
-    return f"{margin:.2f}" if points else f"{100 * margin:.1f}"
+    return f"{margin:.2f}" if points else percent_shown(margin)
 
 
 def _points(x: float) -> str:
     """A difference or margin in percentage points, short: ``7.8 points``."""
-    return f"{100 * x:.1f} points"
+    return f"{percent_shown(x)} points"
 
 
 def gist(advice: Advice) -> str:
@@ -422,7 +424,7 @@ def game_reason(
         f" ({lives.summary(unit)})"
     )
     if g - b <= margin:
-        text += f", within the margin of ±{100 * margin:.1f} percentage points"
+        text += f", within the margin of ±{pp(margin)}"
     return text + ". " + _upper_first(_game_why(best, best_game, lives, unit)) + "."
 
 

@@ -21,7 +21,7 @@ from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
-from thirtyone.oracle.rank import higher_game
+from thirtyone.oracle.rank import higher_game, percent_shown
 
 if TYPE_CHECKING:
     from thirtyone.oracle.answer import Advice, OptionAdvice, Sweep
@@ -32,6 +32,7 @@ from thirtyone.oracle.words import (
     later_plan,
     lives_matter,
     makes_31,
+    pct,
     plan,
     safest,
 )
@@ -68,11 +69,6 @@ def bar(fraction: float, width: int) -> str:
     return ("█" * full + (_EIGHTHS[part] if part else "")).ljust(width)
 
 
-def pct(p: float) -> str:
-    """``94.9%``."""
-    return f"{100 * p:.1f}%"
-
-
 def lost(x: float) -> str:
     """The unit lost on average: ``0.48``."""
     return f"{x:.2f}"
@@ -80,7 +76,7 @@ def lost(x: float) -> str:
 
 def points(margin: float) -> str:
     """A margin in percentage points: ``±1.0``."""
-    return f"±{100 * margin:.1f}"
+    return f"±{percent_shown(margin)}"
 
 
 def knock_at_text(option: OptionAdvice) -> str:
