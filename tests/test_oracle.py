@@ -19,6 +19,7 @@ from positions import Position, positions
 from thirtyone import _core
 from thirtyone.errors import CardError, RuleError, SettingsError, StateError, ThirtyOneError
 from thirtyone.oracle.answer import Advice
+from thirtyone.oracle.words import pct
 from thirtyone.oracle.query import advise as oracle_advise
 from thirtyone.oracle.state import parse
 
@@ -248,7 +249,34 @@ def test_ties_are_said_in_words() -> None:
     b = advise(EXAMPLE, seed=1, deals=10_000, playouts=50_000, max_time=None)
     assert "statistically tied" not in b.reason
     assert b.best.describe() in b.reason.lower()
-    assert f"{100 * b.best.p_safe:.1f}%" in b.reason
+    assert pct(b.best.p_safe) in b.reason
+
+
+def test_lives_lost_count_no_more_lives_than_you_hold() -> None:
+    """A knock caught lowest costs two lives; on your last life it costs that one life (you are
+    out either way), so the lives lost are then the share of rounds you lose a life in. With
+    the county, a player on their last life has the county's stage still to lose: two."""
+
+    def by_option(lives: list[int], **rules: Any) -> dict[str, Any]:
+        # A weak hand (13): a knock with it is often caught lowest.
+        state = dict(EXAMPLE, lives=lives, rules={"preset": "standard", **rules})
+        state["hand"] = ["2H", "4C", "9S"]
+        answer = advise(state, seed=3, deals=3_000, playouts=8_000, max_time=None)
+        return {o["option"]: o for o in answer.to_dict()["options"]}
+
+    def beyond_one(o: dict[str, Any]) -> float:
+        return float(o["lives_lost"] - (1 - o["p_safe"]))
+
+    plenty = by_option([3, 3, 2, 1])
+    assert beyond_one(plenty["knock"]) > 0.01, plenty["knock"]  # caught knocks cost two
+    last = by_option([1, 3, 2, 1])
+    for o in last.values():
+        assert abs(beyond_one(o)) <= 2e-4, o
+    county = by_option([1, 3, 2, 1], county=True)
+    assert beyond_one(county["knock"]) > 0.01, county["knock"]
+    on_the_county = by_option([0, 3, 2, 1], county=True)
+    for o in on_the_county.values():
+        assert abs(beyond_one(o)) <= 2e-4, o
 
 
 def test_output_follows_oracle_md() -> None:

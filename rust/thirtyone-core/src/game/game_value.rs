@@ -43,7 +43,8 @@ pub enum Unavailable {
 pub struct GameValue {
     rules: GameRules,
     memo: Arc<Memo>,
-    /// The lives now, in turn order from this round's first player.
+    /// The losses each player can take before they are out (their lives, and the county's
+    /// stage where the table has one), in turn order from this round's first player.
     seq: Vec<u8>,
     /// My position in `seq`.
     me: usize,
@@ -341,6 +342,13 @@ impl GameValue {
     /// must keep the order of the hands.
     pub fn points(&self) -> bool {
         self.rules.placing == Placing::Ranked
+    }
+
+    /// The most lives you can lose in this round: the losses that put you out (your lives, and
+    /// the county's stage after the last where the table has one; a loss past them puts you
+    /// out all the same, so a round's lives lost count no further).
+    pub fn most_you_can_lose(&self) -> u8 {
+        self.seq[self.me]
     }
 
     /// The largest value there is: 1 (a chance), or the winner's points.

@@ -17,6 +17,8 @@ pub(crate) struct GameLosses {
     values: Box<[u32]>,
     /// Your seat.
     me: usize,
+    /// The most lives you can lose ([`GameValue::most_you_can_lose`]).
+    most: u8,
 }
 
 impl GameLosses {
@@ -29,11 +31,13 @@ impl GameLosses {
             weights,
             values,
             me: usize::from(me),
+            most: g.most_you_can_lose(),
         })
     }
 
     /// Your outcome when the seats lost `all` (by seat): safe when you lost nothing, the lives
-    /// you lost, and the game's value after the round; None where a seat lost more than the
+    /// you lost (no more than you can: [`GameValue::most_you_can_lose`]), and the game's value
+    /// after the round; None where a seat lost more than the
     /// table lists (the round is then valued by the game's step).
     #[inline(always)]
     pub(crate) fn outcome(&self, losses: &Losses) -> Option<Outcome> {
@@ -51,7 +55,7 @@ impl GameLosses {
         let value = self.values[index];
         Some(Outcome {
             success: lost == 0,
-            cost: u32::from(lost),
+            cost: u32::from(lost.min(self.most)),
             value,
         })
     }

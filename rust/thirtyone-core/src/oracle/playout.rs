@@ -291,7 +291,7 @@ impl<'a> Playouts<'a> {
         let lost = all[usize::from(self.view.me)];
         Outcome {
             success: lost == 0,
-            cost: u32::from(lost),
+            cost: u32::from(lost.min(g.most_you_can_lose())),
             value: to_fixed(value),
         }
     }
