@@ -164,3 +164,32 @@ def test_schema_refuses_an_unknown_name() -> None:
     result = run(["schema", "round"])
     assert result.exit_code == 2
     assert "'round' is not one of 'state', 'advice'" in result.output
+
+
+SEEDED = [
+    ["play"],
+    ["oracle", "STATE"],
+    ["review"],
+    ["tournament", "--games", "1"],
+    ["calibrate", "--decisions", "1"],
+    ["study", "knock"],
+]
+
+
+@pytest.mark.parametrize("args", SEEDED, ids=[a[0] for a in SEEDED])
+def test_every_command_takes_the_same_seeds(args: list[str], tmp_path: Path) -> None:
+    """A seed is a whole number from 0 to 2**64 - 1 in every command, refused outside with the
+    same one line before any work (a negative seed was played and saved by one command and
+    refused by another)."""
+    state = tmp_path / "state.json"
+    state.write_text("{}")
+    args = [str(state) if a == "STATE" else a for a in args]
+    env = {"XDG_DATA_HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path)}
+    for seed in ("-1", str(2**64)):
+        result = CliRunner(env=env).invoke(main, [*args, "--seed", seed], input="")
+        assert result.exit_code == 2, result.output
+        shown = seed if seed == "-1" else f"{seed} (about 1.8e19)"
+        assert result.stderr == (
+            f"Error: --seed must be a whole number from 0 to 18,446,744,073,709,551,615, "
+            f"not {shown}\n"
+        )

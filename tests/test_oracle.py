@@ -19,9 +19,9 @@ from positions import Position, positions
 from thirtyone import _core
 from thirtyone.errors import CardError, RuleError, SettingsError, StateError, ThirtyOneError
 from thirtyone.oracle.answer import Advice
-from thirtyone.oracle.words import pct
 from thirtyone.oracle.query import advise as oracle_advise
 from thirtyone.oracle.state import parse
+from thirtyone.oracle.words import pct
 
 # The example of docs/oracle.md.
 EXAMPLE: dict[str, Any] = json.loads(

@@ -18,6 +18,7 @@ from thirtyone.cli import manners
 from thirtyone.cli.calibrate import calibrate_command
 from thirtyone.cli.manners import count_option as _count_option
 from thirtyone.cli.manners import fail as _fail
+from thirtyone.cli.manners import seed_option as _seed_option
 from thirtyone.cli.review import review_command
 from thirtyone.cli.serve import serve_command
 from thirtyone.cli.stats import stats_command
@@ -74,7 +75,7 @@ def _rule_assignments(
 @click.option(
     "--knock-penalty", type=int, help="Lives a knocker pays when lowest or tied lowest (1 or 2)."
 )
-@click.option("--seed", type=int, help="Seed for the dealer draw and every deal (reproducible).")
+@_seed_option("Seed for the dealer draw and every deal (reproducible).")
 @click.option(
     "--rules",
     "preset",
@@ -397,7 +398,7 @@ def _model_list(
 @main.command()
 @click.argument("state_file", metavar="STATE.json")
 @click.option("--json", "as_json", is_flag=True, help="Print the advice as JSON (oracle.md).")
-@click.option("--seed", type=int, help="Seed of the simulation: same seed, same numbers.")
+@_seed_option("Seed of the simulation: same seed, same numbers.")
 @_count_option(
     "--deals", _core.DEFAULT_DEALS, "Consistent deals to collect (at most), 1 to 1,000,000."
 )

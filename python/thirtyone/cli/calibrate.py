@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, NoReturn
 
 import click
 
-from thirtyone.cli.manners import backend_options
+from thirtyone.cli.manners import backend_options, seed_option
 from thirtyone.errors import ThirtyOneError
 from thirtyone.game.seats import MODELS
 from thirtyone.study import cluster as study_cluster
@@ -33,13 +33,7 @@ def _fail(message: str) -> NoReturn:
     show_default=True,
     help="Oracle decisions to play and score (each is one game turn), 1 to 1,000,000.",
 )
-@click.option(
-    "--seed",
-    type=int,
-    default=1,
-    show_default=True,
-    help="Seed of the games and of the Oracle's simulations (same seed, same report).",
-)
+@seed_option("Seed of the games and of the Oracle's simulations (same seed, same report).", 1)
 @click.option(
     "--deals",
     type=int,

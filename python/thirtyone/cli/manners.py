@@ -168,6 +168,28 @@ def count_option(name: str, default: int, help: str) -> Callable[[FC], FC]:
     )
 
 
+def seed_option(help: str, default: int | None = None) -> Callable[[FC], FC]:
+    """``--seed``: a whole number from 0 to 2**64 - 1 in every command (the engine's seeds),
+    checked as soon as it is read (one line, exit 2)."""
+
+    def check(ctx: click.Context, param: click.Parameter, value: int | None) -> int | None:
+        if value is not None:
+            try:
+                _core.check_settings(seed=value)
+            except ThirtyOneError as err:
+                fail(f"--{err}")
+        return value
+
+    return click.option(
+        "--seed",
+        type=int,
+        default=default,
+        show_default=default is not None,
+        help=help,
+        callback=check,
+    )
+
+
 def backend_options(kept: str, same: str) -> Callable[[FC], FC]:
     """A study's ``--cluster`` and ``--checkpoint`` (docs/cluster.md): ``kept`` says what the
     checkpoint keeps ("each finished batch of games"), ``same`` what the same seed gives ("same

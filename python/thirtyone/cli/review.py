@@ -12,6 +12,7 @@ import click
 from rich.console import Console
 
 from thirtyone import _core
+from thirtyone.cli.manners import seed_option
 from thirtyone.errors import ThirtyOneError
 from thirtyone.store import saves
 from thirtyone.study import review
@@ -65,7 +66,7 @@ def _progress(console: Console) -> Iterator[Callable[[int, int], None] | None]:
     callback=_check,
     help="Playouts per option per decision (full precision: 50,000).",
 )
-@click.option("--seed", type=int, help="Seed of the Oracle's simulations (default: the game's).")
+@seed_option("Seed of the Oracle's simulations (default: the game's).")
 def review_command(
     save: Path | None, as_json: bool, deals: int, playouts: int, seed: int | None
 ) -> None:

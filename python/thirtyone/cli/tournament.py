@@ -8,7 +8,7 @@ from typing import NoReturn
 
 import click
 
-from thirtyone.cli.manners import backend_options
+from thirtyone.cli.manners import backend_options, seed_option
 from thirtyone.errors import ThirtyOneError
 from thirtyone.game.rules import Rules
 from thirtyone.game.seats import MODELS
@@ -81,7 +81,7 @@ def _players(ctx: click.Context, param: click.Parameter, value: str) -> tuple[st
     "person, the Oracle players as expert): to measure what a model is worth, by reading the "
     "same table with another (e.g. --players oracle-game,noisy,noisy,noisy --read-as table).",
 )
-@click.option("--seed", type=int, default=1, show_default=True, help="Same seed, same results.")
+@seed_option("Same seed, same results.", 1)
 @click.option(
     "--jobs",
     type=int,
