@@ -181,9 +181,13 @@ def test_rank_check_catches_a_wrong_posterior() -> None:
 def test_parse_seats() -> None:
     assert cal.parse_seats("4") == (4,)
     assert cal.parse_seats("2-4,6") == (2, 3, 4, 6)
-    for bad in ("1", "2-10", "x", ""):
-        with pytest.raises(ValueError):
+    for bad in ("1", "2-10", "x", "", "2-", "-4", "4,"):
+        with pytest.raises(ValueError, match="seats must be"):
             cal.parse_seats(bad)
+    # A range given backwards is named as such (it read "must be 2 to 9" of two seat counts
+    # that are both 2 to 9).
+    with pytest.raises(ValueError, match="from the fewer to the more, not '4-2'"):
+        cal.parse_seats("4-2")
 
 
 def test_the_interval_holds_the_observed_share_however_few_the_decisions() -> None:

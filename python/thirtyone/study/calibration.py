@@ -78,17 +78,22 @@ def oracle_advisor(
 
 
 def parse_seats(text: str) -> tuple[int, ...]:
-    """Seat counts from ``4``, ``2-6`` or ``2,4,6`` (ValueError when not 2 to 9)."""
+    """Seat counts from ``4``, ``2-6`` or ``2,4,6`` (ValueError naming the part that is not a
+    seat count of 2 to 9 or a range from a lower to a higher one)."""
     seats: list[int] = []
     for part in text.split(","):
-        low, _, high = part.strip().partition("-")
+        low, dash, high = part.strip().partition("-")
         try:
-            first, last = int(low), int(high or low)
+            first, last = int(low), int(high if dash else low)
         except ValueError:
             raise ValueError(f"seats must be like 4, 2-6 or 2,4,6, not {text!r}") from None
         # (Checked before the range is made: "2-1000000000" must not build a billion seats.)
-        if not 2 <= first <= last <= 9:
-            raise ValueError(f"seats must be 2 to 9, not {text!r}")
+        if not (2 <= first <= 9 and 2 <= last <= 9):
+            raise ValueError(f"seats must be 2 to 9, not {part.strip()!r}")
+        if last < first:
+            raise ValueError(
+                f"a range of seats goes from the fewer to the more, not {part.strip()!r}"
+            )
         seats.extend(range(first, last + 1))
     return tuple(seats)
 

@@ -100,9 +100,13 @@ where
     serde_path_to_error::deserialize(de)
         .map(|Object(doc)| doc)
         .map_err(|e| {
-            let path = e.path().to_string();
+            // (A path serde could not follow, as at a text cut short, is the whole state.)
+            let path = match e.path().to_string() {
+                p if p == "?" => ".".to_string(),
+                p => p,
+            };
             let inner = e.into_inner();
-            let msg = shorten_quotes(&inner.to_string());
+            let msg = whole_number_read(&shorten_quotes(&inner.to_string()));
             if path.starts_with("rules") && !is_syntax(&inner) {
                 return Error::BadRule("rules", format!("{path}: {msg}"));
             }
@@ -116,6 +120,19 @@ where
                 format!("{path}: {msg}")
             })
         })
+}
+
+/// serde's word for a number too large for a whole one ("invalid type: floating point
+/// `1e+23`, expected a whole number …") as a player reads it: "must be a whole number, not
+/// 1e+23 …".
+fn whole_number_read(msg: &str) -> String {
+    let Some(rest) = msg.strip_prefix("invalid type: floating point `") else {
+        return msg.to_string();
+    };
+    match rest.split_once("`, expected a whole number") {
+        Some((number, after)) => format!("must be a whole number, not {number}{after}"),
+        None => msg.to_string(),
+    }
 }
 
 // -- shape ----------------------------------------------------------------------------------------

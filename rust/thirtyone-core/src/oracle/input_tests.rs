@@ -69,6 +69,34 @@ fn refusals_name_the_place() {
     }
 }
 
+/// The words of a refusal are a player's: a text cut short names no path serde could not
+/// follow ("at ?"), and a number too large for a whole one reads as that, not as serde's
+/// "invalid type: floating point".
+#[test]
+fn refusals_read_as_a_player_would_say_them() {
+    let cut = parse("{").unwrap_err().to_string();
+    assert!(cut.starts_with("the state is not valid JSON: EOF"), "{cut}");
+    let huge = parse(&with("seats", "99999999999999999999999"))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        huge.starts_with("seats: must be a whole number, not 1e+23"),
+        "{huge}"
+    );
+    let half = parse(&with("me", "1.5")).unwrap_err().to_string();
+    assert!(
+        half.starts_with("me: must be a whole number, not 1.5"),
+        "{half}"
+    );
+    let cut_turn = parse(&EXAMPLE[..EXAMPLE.find("\"discard\"").unwrap() + 11])
+        .unwrap_err()
+        .to_string();
+    assert!(
+        cut_turn.contains("not valid JSON at turns[0].discard"),
+        "{cut_turn}"
+    );
+}
+
 #[test]
 fn the_county_allows_zero_lives_and_rule_numbers_read_as_text() {
     let mut v: serde_json::Value = serde_json::from_str(EXAMPLE).unwrap();

@@ -103,8 +103,8 @@ impl ModelsDoc {
     pub(super) fn check(self, seats: u8, me: u8) -> Result<Vec<Model>> {
         if self.0.len() != usize::from(seats) {
             return Err(Error::BadState(format!(
-                "models has {} entries, but the table has {seats} seats: give one per seat \
-                 (anything, null say, for yours)",
+                "models has {} entries, but the table has {seats} seats: give one per seat, \
+                 your own included (null there; - in --models)",
                 self.0.len()
             )));
         }
