@@ -76,7 +76,7 @@ def _integrity() -> str:
 TOP = 2**64 - 1
 
 
-@pytest.mark.parametrize("seed", [TOP, 2**63, -1, 7])
+@pytest.mark.parametrize("seed", [TOP, 2**63, 0, 7])
 def test_a_game_with_any_seed_is_recorded(seed: int) -> None:
     autoplayed = run(["play", "--autoplay", "--seed", str(seed), "--seats", "2"])
     assert autoplayed.exit_code == 0, autoplayed.output

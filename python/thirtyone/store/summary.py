@@ -191,14 +191,18 @@ def report(games: Sequence[GameRecord], path: Path) -> str:
         f"Record of games: {path} ({_when(games[0])} to {_when(games[-1])} UTC)",
         "",
         f"{'':<22} {'games':>6} {'wins':>6} {'win rate':>9} {'95% CI':>14} {'mean place':>11}",
-        _row("all", total),
+        # (With autoplayed games the first row says it holds them: the record at a game's end,
+        # "Your record", is the row of the games played by you.)
+        _row("all (you and autoplay)" if any(g.autoplay for g in games) else "all", total),
     ]
     for word, key in (
+        ("played by", _played_by),
         ("preset", lambda g: g.preset),
         ("opponents", lambda g: g.opponents),
-        ("played by", _played_by),
     ):
-        lines += [_row(f"{word} {t.label}", t) for t in _groups(games, key)]
+        # (Yours before the autoplayed: stable, the most played first otherwise.)
+        tallies = sorted(_groups(games, key), key=lambda t: t.label != "you")
+        lines += [_row(f"{word} {t.label}", t) for t in tallies]
     lines.append("")
     yours = _agreement(g for g in games if not g.autoplay)
     lines.append(decisions_line("Your decisions", yours))
