@@ -217,7 +217,7 @@ def test_a_knock_at_the_first_chance_is_explained_by_the_hand_kept_not_by_any_ha
     ben = Read(2, "Ben", np.array([8.0, 10.0, 14.0, 16.0, 20.0]), ())
     found = [alice, ben]
     first_chance = {"swept": True, "knock_at": 2.0}
-    put_down = OptionAdvice("discard", 0.8, 0.01, 0.2, discard="3C", keeps=17, **first_chance)
+    put_down = OptionAdvice("discard", 0.5, 0.01, 0.5, discard="3C", keeps=17, **first_chance)
     line = why_line(Advice([put_down], [], "", 100, 100), found)
     consistent = "of the deals consistent with Alice's play."
     assert line == f"Why: Alice holds more than your 17 in 60.0% {consistent}"
@@ -237,6 +237,10 @@ def test_a_knock_at_the_first_chance_is_explained_by_the_hand_kept_not_by_any_ha
     later = OptionAdvice("draw", 0.7, 0.01, 0.3, swept=True, knock_at=15.0)
     line = why_line(Advice([later], [], "", 100, 100), found)
     assert line == f"Why: Alice holds 15 or more in 60.0% {consistent}"
+    # A share far above the risk explains none of it: beaten by one of the others is no loss
+    # at a table of more (it read "safe in 99.2%" beside "holds more than your 23 in 10.3%").
+    safe = OptionAdvice("discard", 0.97, 0.01, 0.03, discard="3C", keeps=17, **first_chance)
+    assert why_line(Advice([safe], [], "", 100, 100), found) is None
 
 
 def test_the_advice_panel_shows_the_chance_of_winning_the_game(tmp_path: Path) -> None:
