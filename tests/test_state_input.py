@@ -156,7 +156,9 @@ def oracle_cli(text: bytes, *args: str) -> subprocess.CompletedProcess[bytes]:
         (b"[" * 100_000 + b"]" * 100_000, b"JSON object"),
         (json.dumps(example()).replace('"seats": 4', '"seats": ' + "9" * 5000).encode(), b"seats"),
         (json.dumps(example()).replace('"7S"', '"\\ud800"').encode(), b"upcard"),
-        (json.dumps(example(upcard="Q" * 50_000_000)).encode(), b"upcard"),
+        # (50 MB: refused for its size, unread, before any key is looked at.)
+        (json.dumps(example(upcard="Q" * 50_000_000)).encode(), b"over 1,048,576 bytes"),
+        (json.dumps(example(upcard="Q" * 500_000)).encode(), b"upcard"),
         (json.dumps(example(lives=[-5, 3, 3, 3])).encode(), b"lives[0]"),
         (json.dumps(example(rules={"seats": 2})).encode(), b"seats"),
         (json.dumps(example(colour="red")).encode(), b"colour"),
