@@ -190,6 +190,6 @@ def test_every_command_takes_the_same_seeds(args: list[str], tmp_path: Path) -> 
         assert result.exit_code == 2, result.output
         shown = seed if seed == "-1" else f"{seed} (about 1.8e19)"
         assert result.stderr == (
-            f"Error: --seed must be a whole number from 0 to 18,446,744,073,709,551,615, "
+            f"Error: seed must be a whole number from 0 to 18,446,744,073,709,551,615, "
             f"not {shown}\n"
         )

@@ -177,7 +177,7 @@ def seed_option(help: str, default: int | None = None) -> Callable[[FC], FC]:
             try:
                 _core.check_settings(seed=value)
             except ThirtyOneError as err:
-                fail(f"--{err}")
+                fail(str(err))
         return value
 
     return click.option(
