@@ -11,13 +11,10 @@ play at once: nothing here waits on the clock, it waits for what the page shows.
 
 from __future__ import annotations
 
-import contextlib
 import decimal
 import json
-import os
 import re
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -25,11 +22,8 @@ import pytest
 pytest.importorskip("playwright", reason="the browser tests need playwright (the test extra)")
 pytest.importorskip("starlette", reason="the browser tests need the web extra")
 
-from playwright.sync_api import Browser, BrowserContext, Page, expect
-from web_helpers import free_port, start_server, stop
-
-CHROMIUM = Path(os.environ.get("THIRTYONE_CHROMIUM", "/usr/bin/chromium"))
-SHOTS = Path(__file__).parent.parent / "test-results" / "web"
+from browser_helpers import CHROMIUM, fits, open_table, phone_context, serving, shot, start_game
+from playwright.sync_api import Browser, Page, expect
 
 pytestmark = [
     pytest.mark.posix_only,
@@ -54,18 +48,6 @@ def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]
     }
 
 
-@contextlib.contextmanager
-def serving(deals: int, playouts: int) -> Iterator[str]:
-    """``thirtyone serve`` on a free port (in this test's own data folder), its address."""
-    budget = ["--oracle-deals", str(deals), "--oracle-playouts", str(playouts)]
-    proc, url = start_server("--port", str(free_port()), *budget)
-    try:
-        yield url
-    finally:
-        _, err = stop(proc)
-        assert "Traceback" not in err, err
-
-
 @pytest.fixture
 def server() -> Iterator[str]:
     """The table with a small Oracle (one query a decision)."""
@@ -78,32 +60,6 @@ def server_in_two_stages() -> Iterator[str]:
     """The table with an Oracle above the first estimate's budget: two queries a decision."""
     with serving(1500, 3000) as url:
         yield url
-
-
-def shot(page: Page, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"))
-
-
-def open_table(page: Page, url: str) -> list[dict[str, Any]]:
-    """Open the table with the other players at once; the messages the server sends it."""
-    received: list[dict[str, Any]] = []
-
-    def on_socket(ws: Any) -> None:
-        ws.on("framereceived", lambda frame: received.append(json.loads(frame)))
-
-    page.on("websocket", on_socket)
-    page.add_init_script("localStorage.setItem('thirtyone.pace', '0')")
-    page.goto(url)
-    return received
-
-
-def start_game(page: Page, **fields: str) -> None:
-    expect(page.get_by_role("button", name="Start the game")).to_be_visible()
-    for label, value in fields.items():
-        page.get_by_label(label, exact=True).fill(value)
-    page.get_by_role("button", name="Start the game").click()
-    expect(page.get_by_role("region", name="Your hand")).to_be_visible()
 
 
 #: What may need doing next: a result to go past, the game's end, a decision of yours.
@@ -207,39 +163,8 @@ def test_a_reload_in_the_middle_of_a_turn_keeps_the_card_drawn(page: Page, serve
     expect(page.get_by_role("button", name=re.compile(r"^Put down"))).to_have_count(4)
 
 
-TAP_TARGETS = """() => {
-  const small = [];
-  for (const e of document.querySelectorAll('button, a, select, input, summary')) {
-    const box = (e.type === 'checkbox' ? e.closest('label') : e).getBoundingClientRect();
-    const shown = box.width > 0 && box.height > 0 && box.right > 0
-      && getComputedStyle(e).visibility !== 'hidden' && e.offsetParent !== null;
-    if (shown && (box.width < 44 || box.height < 44)) {
-      const name = e.id || e.textContent.trim().slice(0, 20);
-      small.push(`${e.tagName} ${name} ${box.width}x${box.height}`);
-    }
-  }
-  return small;
-}"""
-
-
-def fits(page: Page) -> None:
-    width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= 390, f"the page is {width} px wide"
-    assert page.evaluate(TAP_TARGETS) == []
-
-
-def _phone(browser: Browser) -> BrowserContext:
-    """A phone's screen: 390x844, touch, no animations."""
-    return browser.new_context(
-        viewport={"width": 390, "height": 844},
-        is_mobile=True,
-        has_touch=True,
-        reduced_motion="reduce",
-    )
-
-
 def test_a_phone_screen_fits_with_large_tap_targets(browser: Browser, server: str) -> None:
-    context = _phone(browser)
+    context = phone_context(browser)
     page = context.new_page()
     open_table(page, server)
     expect(page.get_by_role("button", name="Start the game")).to_be_visible()
@@ -542,7 +467,7 @@ def test_a_rounds_showdown_fits_a_phone(browser: Browser, server: str) -> None:
     """At 390x844 the showdown's table (every hand, score, loss and standing) fits its dialog:
     nothing cut off at the right, no sideways scrolling inside it. (Seed 10: you draw and put
     the new card down, then Alice takes your discard and shows 31.)"""
-    context = _phone(browser)
+    context = phone_context(browser)
     page = context.new_page()
     open_table(page, server)
     start_game(page, Seed="10")

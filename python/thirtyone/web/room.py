@@ -189,7 +189,9 @@ class Room:
             table.advise()
 
     async def new(self, message: dict[str, Any]) -> None:
-        found = await self.games.new(message.get("setup"), message.get("keep") is True)
+        found = await self.games.new(
+            message.get("setup"), message.get("keep") is True, starter=self.outbox
+        )
         if isinstance(found, dict):
             self.send(found)
             return

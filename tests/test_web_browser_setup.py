@@ -1,0 +1,107 @@
+"""The start screen and the figures of the table in a real browser (Debian's Chromium driven by
+Playwright, as in test_web_browser.py): a new game started over an unfinished one stays on the
+page that started it, the form's words and messages, the preset list on a phone, the page's
+percentages rounded as the Oracle's words round them, and the game's end pointing to the Stats
+page. Screenshots are kept in test-results/web/."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("playwright", reason="the browser tests need playwright (the test extra)")
+pytest.importorskip("starlette", reason="the browser tests need the web extra")
+
+from browser_helpers import CHROMIUM, open_table, serving, start_game
+from playwright.sync_api import Page, expect
+from thirtyone.store import saves
+
+pytestmark = [
+    pytest.mark.posix_only,
+    pytest.mark.skipif(
+        not CHROMIUM.exists(),
+        reason=f"no Chromium at {CHROMIUM}: apt-get install -y chromium runs the browser tests",
+    ),
+]
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
+    return {**browser_type_launch_args, "executable_path": str(CHROMIUM), "args": ["--no-sandbox"]}
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]:
+    return {
+        **browser_context_args,
+        "viewport": {"width": 1280, "height": 800},
+        "reduced_motion": "reduce",
+    }
+
+
+@pytest.fixture
+def server() -> Iterator[str]:
+    """The table with a small Oracle."""
+    with serving(300, 1000) as url:
+        yield url
+
+
+def the_save() -> Path:
+    """The save of the server the test started (in the test's own data folder)."""
+    return Path(os.environ["THIRTYONE_DATA_DIR"]) / "saved-game.json"
+
+
+def state_from(page: Page, received: list[dict[str, Any]], at: int) -> dict[str, Any]:
+    """The first state the server sent at position ``at`` or later (polled: a hang guard of two
+    minutes)."""
+    for _ in range(1200):
+        found = [m for m in received if m["type"] == "state" and m["at"] >= at]
+        if found:
+            state: dict[str, Any] = found[0]
+            return state
+        page.wait_for_timeout(100)
+    raise AssertionError(f"no state at {at}")
+
+
+def test_a_new_game_over_an_unfinished_one_stays_on_the_page_that_started_it(
+    page: Page, server: str
+) -> None:
+    """New game -> scat, seed 7 -> keep the unfinished game as saved-game.1.json: the page
+    plays the new game (it went back to the old one, following it to its backup), and a move
+    goes into saved-game.json, not into the backup."""
+    received = open_table(page, server)
+    start_game(page, Seed="5")
+    page.get_by_role("button", name="Draw from the stock").click()
+    expect(page.locator("#hand .card-slot.new")).to_be_visible()
+    old_at = [m for m in received if m["type"] == "state"][-1]["at"]
+    page.get_by_role("button", name="New game").click()
+    form = page.get_by_role("form", name="New game")
+    form.get_by_label("Preset").select_option("scat")
+    form.get_by_label("Seed", exact=True).fill("7")
+    form.get_by_role("button", name="Start the game").click()
+    confirm = page.get_by_role("dialog", name="An unfinished game is saved")
+    expect(confirm).to_contain_text("saved-game.1.json")
+    confirm.get_by_role("button", name="Start the new game").click()
+    draw = page.get_by_role("button", name="Draw from the stock")
+    expect(draw).to_be_visible(timeout=120_000)
+    new = [m for m in received if m["type"] == "state"][-1]
+    assert new["game"] == 0 and new["setup"]["preset"] == "scat"
+    shown = page.locator("#hand .card-slot").evaluate_all("s => s.map(e => e.dataset.card)")
+    assert shown == new["table"]["hand"]
+    draw.click()
+    page.locator("#hand button:enabled").last.click()  # (the card just drawn)
+    after = state_from(page, received, new["at"] + 2)
+    assert after["game"] == 0
+    assert [m for m in received if m["type"] == "moved"] == []
+    assert "game=" not in page.url
+    expect(page.locator("#hand .card-slot.new")).to_have_count(0)
+    played = saves.read(the_save())
+    assert played.seed == 7 and len(played.journal) >= new["at"] + 2
+    kept = saves.read(the_save().with_name("saved-game.1.json"))
+    assert kept.seed == 5 and len(kept.journal) == old_at
+    assert json.loads(the_save().read_text())["journal"][new["at"]] == ["draw"]

@@ -1,0 +1,58 @@
+"""The new-game form and the games it starts, over the WebSocket (Starlette's test client): a
+new game started over an unfinished one stays on the page that started it, the form's choices
+in words, and the form's and the tutor's messages for a field left empty or out of bounds."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette")
+
+from starlette.testclient import TestClient
+from thirtyone.store import saves
+from web_helpers import Page, make_app
+
+
+@pytest.fixture
+def save(tmp_path: Path) -> Path:
+    return tmp_path / "saved-game.json"
+
+
+@pytest.fixture
+def app(save: Path) -> Any:
+    return make_app(save)
+
+
+def test_the_page_that_starts_a_new_game_over_an_unfinished_one_plays_the_new_one(
+    app: Any, save: Path
+) -> None:
+    """The page that answered "start the new game" is not sent after the game it kept aside
+    (a ``moved`` to it made the page leave its new game for the backup); another page that
+    watched the old game is."""
+    with (
+        TestClient(app) as http,
+        http.websocket_connect("/ws") as a,
+        http.websocket_connect("/ws") as b,
+    ):
+        starter, other = Page(a), Page(b)
+        starter.hello()
+        old = starter.act(starter.start(seed=1), "draw")
+        other.hello()
+        starter.send(type="new", setup={"seed": 7, "advice": "never"})
+        starter.until("confirm_new")
+        starter.send(type="new", setup={"seed": 7, "advice": "never"}, keep=True)
+        new = starter.settled()[-1]
+        assert new["game"] == 0 and new["at"] < old["at"] + 10
+        moved = other.until("moved")[-1]
+        assert moved["game"] == 1
+        # Nothing after the new game's start sends the starter elsewhere: its next message
+        # answers its own move, at the save.
+        after = starter.act(new, "draw")
+        assert after["game"] == 0 and after["at"] == new["at"] + 1
+        assert [m for m in starter.seen if m["type"] == "moved"] == []
+    assert saves.read(save).seed == 7 and len(saves.read(save).journal) == after["at"]
+    kept = saves.read(save.with_name("saved-game.1.json"))
+    assert kept.seed == 1 and len(kept.journal) == old["at"]
