@@ -10,6 +10,7 @@ import contextlib
 import json
 import os
 from collections.abc import Iterator
+from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 from typing import Any
 
@@ -87,3 +88,12 @@ def phone_context(browser: Browser) -> BrowserContext:
         has_touch=True,
         reduced_motion="reduce",
     )
+
+
+def tenths(p: float) -> str:
+    """A share as the Oracle's words write it in percent, one decimal: the figure as its answer
+    gives it (``repr``, four decimals) in whole hundredths of a percent, half up, then tenths,
+    half up, on integers (0.1275 -> 1275 -> 128: ``12.8``)."""
+    n = int((Decimal(repr(p)) * 10000).quantize(Decimal(1), rounding=ROUND_HALF_UP))
+    t = (n + 5) // 10
+    return f"{'-' if t < 0 else ''}{abs(t) // 10}.{abs(t) % 10}"

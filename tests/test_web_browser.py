@@ -22,7 +22,16 @@ import pytest
 pytest.importorskip("playwright", reason="the browser tests need playwright (the test extra)")
 pytest.importorskip("starlette", reason="the browser tests need the web extra")
 
-from browser_helpers import CHROMIUM, fits, open_table, phone_context, serving, shot, start_game
+from browser_helpers import (
+    CHROMIUM,
+    fits,
+    open_table,
+    phone_context,
+    serving,
+    shot,
+    start_game,
+    tenths,
+)
 from playwright.sync_api import Browser, Page, expect
 
 pytestmark = [
@@ -397,8 +406,8 @@ def test_the_other_players_moves_are_animated_unless_motion_is_reduced(
     context.close()
 
 
-def shown(x: float, digits: int = 1) -> str:
-    """A figure as the page writes it (JavaScript's toFixed: the exact value, half up)."""
+def shown(x: float, digits: int) -> str:
+    """A figure as the page writes it with toFixed (the exact value, half up): lives lost."""
     quantum = decimal.Decimal(1).scaleb(-digits)
     return str(decimal.Decimal(x).quantize(quantum, rounding=decimal.ROUND_HALF_UP))
 
@@ -424,9 +433,9 @@ def test_the_oracle_panel_shows_each_options_figures(page: Page, server: str) ->
     expect(oracle.locator("tbody tr")).to_have_count(len(options))
     for i, o in enumerate(options):
         cells = oracle.locator(f'tbody tr[data-option="{o["option"]}"] td').all_inner_texts()
-        assert cells[1].strip() == f"{shown(100 * o['p_safe'])}%"
-        assert cells[2] == f"±{shown(100 * o['margin'])}"
-        assert cells[3 + advice["lives_matter"]] == f"{shown(100 * o['p_win'])}%"
+        assert cells[1].strip() == f"{tenths(o['p_safe'])}%"
+        assert cells[2] == f"±{tenths(o['margin'])}"
+        assert cells[3 + advice["lives_matter"]] == f"{tenths(o['p_win'])}%"
         marks = "★" if i == 0 else "≈" if o["option"] in advice["tied"] else ""
         assert cells[0].startswith(marks) and ("♔" in cells[0]) == (
             o["option"] == advice["best_game"]

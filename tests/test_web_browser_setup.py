@@ -17,7 +17,7 @@ import pytest
 pytest.importorskip("playwright", reason="the browser tests need playwright (the test extra)")
 pytest.importorskip("starlette", reason="the browser tests need the web extra")
 
-from browser_helpers import CHROMIUM, open_table, serving, start_game
+from browser_helpers import CHROMIUM, open_table, serving, start_game, tenths
 from playwright.sync_api import Page, expect
 from thirtyone.store import saves
 
@@ -105,3 +105,33 @@ def test_a_new_game_over_an_unfinished_one_stays_on_the_page_that_started_it(
     kept = saves.read(the_save().with_name("saved-game.1.json"))
     assert kept.seed == 5 and len(kept.journal) == old_at
     assert json.loads(the_save().read_text())["journal"][new["at"]] == ["draw"]
+
+
+#: Shares whose tenths toFixed wrote otherwise than the Oracle's words (12.75 is stored as
+#: 12.7499…), and the ends.
+EXAMPLES = {
+    0.1275: "12.8",
+    0.1225: "12.3",
+    0.0215: "2.2",
+    0.99995: "100.0",
+    0.0: "0.0",
+    1.0: "100.0",
+}
+
+
+def test_the_pages_percentages_round_as_the_oracles_words_do(page: Page, server: str) -> None:
+    """pct() and the margin's ± in Chromium: every figure of four decimals from 0 to 1 written
+    as the Oracle's reason writes it (hundredths of a percent, then tenths, each half up on
+    integers), so that the table and the reason beside it agree digit for digit."""
+    page.goto(server)
+    shares = [k / 10_000 for k in range(10_001)] + list(EXAMPLES)
+    written = page.evaluate(
+        "async (xs) => { const o = await import('/static/oracle.js');"
+        " return [xs.map(o.pct), xs.map(o.pts)]; }",
+        shares,
+    )
+    assert written[0] == [f"{tenths(p)}%" for p in shares]
+    assert written[1] == [f"±{tenths(p)}" for p in shares]
+    for p, text in EXAMPLES.items():
+        assert written[0][shares.index(p)] == f"{text}%"
+        assert written[1][shares.index(p)] == f"±{text}"
