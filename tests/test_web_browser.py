@@ -116,6 +116,9 @@ def test_a_whole_game_by_clicks_with_the_oracle(page: Page, server_in_two_stages
     expect(over.get_by_role("heading")).to_contain_text("won the game")
     expect(over.locator("#over-placing li")).to_have_count(4)
     expect(over.get_by_role("link", name="Review this game")).to_have_attribute("href", "/review")
+    # The record points to the page's own Stats page (a link here), not to a terminal command.
+    expect(over.locator("#over-record")).to_contain_text("(the Stats page tells more)")
+    expect(over.get_by_role("link", name="Stats", exact=True)).to_have_attribute("href", "/stats")
     assert decisions > 5 and results >= 2
     # The first estimate came before the figures at full precision, at the same position.
     stages = [(m["at"], m["stage"]) for m in received if m["type"] == "advice"]

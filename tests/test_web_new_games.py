@@ -12,8 +12,8 @@ import pytest
 pytest.importorskip("starlette")
 
 from starlette.testclient import TestClient
-from thirtyone.store import saves
-from web_helpers import Page, make_app
+from thirtyone.store import record, saves, summary
+from web_helpers import Page, make_app, play_to_the_end
 
 
 @pytest.fixture
@@ -56,3 +56,15 @@ def test_the_page_that_starts_a_new_game_over_an_unfinished_one_plays_the_new_on
     assert saves.read(save).seed == 7 and len(saves.read(save).journal) == after["at"]
     kept = saves.read(save.with_name("saved-game.1.json"))
     assert kept.seed == 1 and len(kept.journal) == old["at"]
+
+
+def test_the_record_at_a_games_end_points_to_the_stats_page_in_the_browser(app: Any) -> None:
+    """The browser's record names its own Stats page; the terminal's names the command."""
+    with TestClient(app) as http, http.websocket_connect("/ws") as ws:
+        page = Page(ws)
+        page.hello()
+        last = play_to_the_end(page, page.start(seed=8))
+    assert last["over"] and any("(the Stats page tells more)" in x for x in last["record"])
+    assert not any("thirtyone stats tells more" in x for x in last["record"])
+    games = record.read(record.default_path()).games
+    assert "(thirtyone stats tells more)" in summary.record_lines(games)[0]
