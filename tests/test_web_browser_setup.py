@@ -17,8 +17,17 @@ import pytest
 pytest.importorskip("playwright", reason="the browser tests need playwright (the test extra)")
 pytest.importorskip("starlette", reason="the browser tests need the web extra")
 
-from browser_helpers import CHROMIUM, open_table, serving, start_game, tenths
-from playwright.sync_api import Page, expect
+from browser_helpers import (
+    CHROMIUM,
+    fits,
+    open_table,
+    phone_context,
+    serving,
+    shot,
+    start_game,
+    tenths,
+)
+from playwright.sync_api import Browser, Page, expect
 from thirtyone.store import saves
 
 pytestmark = [
@@ -135,3 +144,91 @@ def test_the_pages_percentages_round_as_the_oracles_words_do(page: Page, server:
     for p, text in EXAMPLES.items():
         assert written[0][shares.index(p)] == f"{text}%"
         assert written[1][shares.index(p)] == f"±{text}"
+
+
+#: Each option of a select whose text is wider than the select shows (its content box less the
+#: arrow's room), measured in the select's own font.
+CUT_OFF = """(select) => {
+  const style = getComputedStyle(select);
+  const room = select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+  const probe = document.createElement("span");
+  probe.style.font = style.font;
+  probe.style.whiteSpace = "pre";
+  document.body.append(probe);
+  const cut = [];
+  for (const option of select.options) {
+    probe.textContent = option.text;
+    const width = probe.getBoundingClientRect().width;
+    if (width > room - 20) cut.push(`${option.text}: ${width} px in ${room - 20}`);
+  }
+  probe.remove();
+  return cut;
+}"""
+
+
+def test_the_new_game_form_on_a_phone_shows_whole_presets_and_rules_in_words(
+    browser: Browser, server: str
+) -> None:
+    """At 390x844 every preset's name fits its select (it read "standard (rule document 000
+    (rules.md", cut off), the rule options are shown in words with the rule's values behind
+    them, and the page fits the phone."""
+    context = phone_context(browser)
+    page = context.new_page()
+    open_table(page, server)
+    form = page.get_by_role("form", name="New game")
+    preset = form.get_by_label("Preset")
+    expect(preset.locator("option")).to_have_count(7)
+    assert preset.evaluate(CUT_OFF) == []
+    assert preset.locator("option").all_inner_texts()[:2] == ["standard", "five-lives"]
+    preset.select_option("scat")
+    expect(form.locator("#f-preset-note")).to_contain_text("From rule document 003 (main rules).")
+    shot(page, "new-game-390")
+    form.get_by_text("More rule options").tap()
+    placing = form.get_by_label("Result of a game")
+    expect(placing.locator("option")).to_have_text(
+        ["last one in wins", "ranked: points for the last three"]
+    )
+    assert placing.locator("option").evaluate_all("os => os.map(o => o.value)") == [
+        "winner_takes_all",
+        "ranked",
+    ]
+    tie = form.get_by_label("Knocker tied for lowest")
+    tie.select_option(label="knocker safe, others tied pay 1")
+    assert tie.input_value() == "others_pay"
+    shown = form.locator("#f-more").inner_text()
+    assert "_" not in shown, shown
+    for select in form.locator("select").all():
+        assert select.evaluate(CUT_OFF) == [], select.get_attribute("id")
+    shot(page, "new-game-rules-390")
+    fits(page)
+    context.close()
+
+
+def test_a_field_left_empty_is_named_and_the_tutors_points_say_how_to_turn_it_off(
+    page: Page, server: str
+) -> None:
+    """An empty Seats field says so (it said "must be a whole number, not null"); the tutor's
+    points at -3 say the bounds and how to play without it (it said "or null (off)")."""
+    open_table(page, server)
+    form = page.get_by_role("form", name="New game")
+    form.get_by_label("Seats").fill("")
+    form.get_by_role("button", name="Start the game").click()
+    problem = page.locator("#form-problem")
+    expect(problem).to_have_text("Seats is empty: give a whole number from 2 to 9")
+    shot(page, "form-empty-seats-1280")
+    form.get_by_label("Seats").fill("4")
+    form.get_by_label("Tutor", exact=True).check()
+    form.locator("#f-tutor").fill("")
+    form.get_by_role("button", name="Start the game").click()
+    expect(problem).to_contain_text("Tutor: the points are empty: give a number from 0.1 to 100")
+    form.get_by_label("Tutor", exact=True).uncheck()
+    start_game(page, Seed="3")
+    oracle = page.get_by_role("complementary", name="Oracle")
+    oracle.get_by_label("Tutor", exact=True).check()
+    oracle.locator("#tutor-points").fill("-3")
+    oracle.locator("#tutor-points").dispatch_event("change")
+    expect(page.locator("#problem")).to_have_text(
+        "Tutor: the points must be a number from 0.1 to 100, not -3 "
+        "(untick Tutor to play without the tutor)"
+    )
+    assert "null" not in page.locator("#problem").inner_text()

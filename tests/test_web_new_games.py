@@ -13,6 +13,7 @@ pytest.importorskip("starlette")
 
 from starlette.testclient import TestClient
 from thirtyone.store import record, saves, summary
+from thirtyone.web import views
 from web_helpers import Page, make_app, play_to_the_end
 
 
@@ -68,3 +69,50 @@ def test_the_record_at_a_games_end_points_to_the_stats_page_in_the_browser(app: 
     assert not any("thirtyone stats tells more" in x for x in last["record"])
     games = record.read(record.default_path()).games
     assert "(thirtyone stats tells more)" in summary.record_lines(games)[0]
+
+
+def test_the_forms_rule_options_are_in_words_and_send_the_rules_values() -> None:
+    """Every rule option has a label and, for a choice, words for each value, with none of the
+    identifiers (``winner_takes_all``) a player never sees elsewhere; the values stay the
+    rule's own."""
+    options = {o["name"]: o for o in views.setup_options()["options"]}
+    for name, option in options.items():
+        shown = [option["label"], option["meaning"], *option.get("words", [])]
+        assert not [text for text in shown if "_" in text], name
+        if "choices" in option:
+            assert len(option["words"]) == len(option["choices"]), name
+    placing = options["placing"]
+    assert placing["choices"] == ["winner_takes_all", "ranked"]
+    assert placing["words"] == ["last one in wins", "ranked: points for the last three"]
+    assert options["knocker_tie"]["words"][1] == "knocker safe, others tied pay 1"
+
+
+def test_a_field_left_empty_or_out_of_bounds_is_named_without_null(app: Any) -> None:
+    """The page sends an empty number field as null: the message names the field as the form
+    labels it and says it is empty; the tutor's points say how to turn it off."""
+    with TestClient(app) as http, http.websocket_connect("/ws") as ws:
+        page = Page(ws)
+        page.hello()
+        said = {}
+        for case, form in {
+            "seats": {"rules": {"seats": None}},
+            "min_knock": {"rules": {"min_knock": None}},
+            "tutor": {"tutor": ""},
+            "tutor -3": {"tutor": -3},
+        }.items():
+            page.send(type="new", setup=form)
+            said[case] = page.until("error")[-1]["message"]
+        state = page.start(seed=3)
+        page.send(type="mode", advice="always", tutor=-3)
+        said["mode"] = page.until("error")[-1]["message"]
+        page.send(type="mode", advice="always", tutor=None)
+        assert page.until("state")[-1]["at"] == state["at"]
+    assert said["seats"] == "Seats is empty: give a whole number from 2 to 9"
+    assert said["min_knock"] == "Lowest score to knock is empty: give a number from 0 to 31"
+    assert said["tutor"].startswith("Tutor: the points are empty: give a number from 0.1 to 100")
+    for case in ("tutor -3", "mode"):
+        assert said[case] == (
+            "Tutor: the points must be a number from 0.1 to 100, not -3 "
+            "(untick Tutor to play without the tutor)"
+        )
+    assert not [text for text in said.values() if "null" in text]
