@@ -11,13 +11,10 @@ play at once: nothing here waits on the clock, it waits for what the page shows.
 
 from __future__ import annotations
 
-import contextlib
 import decimal
 import json
-import os
 import re
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -25,11 +22,17 @@ import pytest
 pytest.importorskip("playwright", reason="the browser tests need playwright (the test extra)")
 pytest.importorskip("starlette", reason="the browser tests need the web extra")
 
-from playwright.sync_api import Browser, BrowserContext, Page, expect
-from web_helpers import free_port, start_server, stop
-
-CHROMIUM = Path(os.environ.get("THIRTYONE_CHROMIUM", "/usr/bin/chromium"))
-SHOTS = Path(__file__).parent.parent / "test-results" / "web"
+from browser_helpers import (
+    CHROMIUM,
+    fits,
+    open_table,
+    phone_context,
+    serving,
+    shot,
+    start_game,
+    tenths,
+)
+from playwright.sync_api import Browser, Page, expect
 
 pytestmark = [
     pytest.mark.posix_only,
@@ -54,18 +57,6 @@ def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]
     }
 
 
-@contextlib.contextmanager
-def serving(deals: int, playouts: int) -> Iterator[str]:
-    """``thirtyone serve`` on a free port (in this test's own data folder), its address."""
-    budget = ["--oracle-deals", str(deals), "--oracle-playouts", str(playouts)]
-    proc, url = start_server("--port", str(free_port()), *budget)
-    try:
-        yield url
-    finally:
-        _, err = stop(proc)
-        assert "Traceback" not in err, err
-
-
 @pytest.fixture
 def server() -> Iterator[str]:
     """The table with a small Oracle (one query a decision)."""
@@ -78,32 +69,6 @@ def server_in_two_stages() -> Iterator[str]:
     """The table with an Oracle above the first estimate's budget: two queries a decision."""
     with serving(1500, 3000) as url:
         yield url
-
-
-def shot(page: Page, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"))
-
-
-def open_table(page: Page, url: str) -> list[dict[str, Any]]:
-    """Open the table with the other players at once; the messages the server sends it."""
-    received: list[dict[str, Any]] = []
-
-    def on_socket(ws: Any) -> None:
-        ws.on("framereceived", lambda frame: received.append(json.loads(frame)))
-
-    page.on("websocket", on_socket)
-    page.add_init_script("localStorage.setItem('thirtyone.pace', '0')")
-    page.goto(url)
-    return received
-
-
-def start_game(page: Page, **fields: str) -> None:
-    expect(page.get_by_role("button", name="Start the game")).to_be_visible()
-    for label, value in fields.items():
-        page.get_by_label(label, exact=True).fill(value)
-    page.get_by_role("button", name="Start the game").click()
-    expect(page.get_by_role("region", name="Your hand")).to_be_visible()
 
 
 #: What may need doing next: a result to go past, the game's end, a decision of yours.
@@ -151,6 +116,9 @@ def test_a_whole_game_by_clicks_with_the_oracle(page: Page, server_in_two_stages
     expect(over.get_by_role("heading")).to_contain_text("won the game")
     expect(over.locator("#over-placing li")).to_have_count(4)
     expect(over.get_by_role("link", name="Review this game")).to_have_attribute("href", "/review")
+    # The record points to the page's own Stats page (a link here), not to a terminal command.
+    expect(over.locator("#over-record")).to_contain_text("(the Stats page tells more)")
+    expect(over.get_by_role("link", name="Stats", exact=True)).to_have_attribute("href", "/stats")
     assert decisions > 5 and results >= 2
     # The first estimate came before the figures at full precision, at the same position.
     stages = [(m["at"], m["stage"]) for m in received if m["type"] == "advice"]
@@ -207,39 +175,8 @@ def test_a_reload_in_the_middle_of_a_turn_keeps_the_card_drawn(page: Page, serve
     expect(page.get_by_role("button", name=re.compile(r"^Put down"))).to_have_count(4)
 
 
-TAP_TARGETS = """() => {
-  const small = [];
-  for (const e of document.querySelectorAll('button, a, select, input, summary')) {
-    const box = (e.type === 'checkbox' ? e.closest('label') : e).getBoundingClientRect();
-    const shown = box.width > 0 && box.height > 0 && box.right > 0
-      && getComputedStyle(e).visibility !== 'hidden' && e.offsetParent !== null;
-    if (shown && (box.width < 44 || box.height < 44)) {
-      const name = e.id || e.textContent.trim().slice(0, 20);
-      small.push(`${e.tagName} ${name} ${box.width}x${box.height}`);
-    }
-  }
-  return small;
-}"""
-
-
-def fits(page: Page) -> None:
-    width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= 390, f"the page is {width} px wide"
-    assert page.evaluate(TAP_TARGETS) == []
-
-
-def _phone(browser: Browser) -> BrowserContext:
-    """A phone's screen: 390x844, touch, no animations."""
-    return browser.new_context(
-        viewport={"width": 390, "height": 844},
-        is_mobile=True,
-        has_touch=True,
-        reduced_motion="reduce",
-    )
-
-
 def test_a_phone_screen_fits_with_large_tap_targets(browser: Browser, server: str) -> None:
-    context = _phone(browser)
+    context = phone_context(browser)
     page = context.new_page()
     open_table(page, server)
     expect(page.get_by_role("button", name="Start the game")).to_be_visible()
@@ -472,8 +409,8 @@ def test_the_other_players_moves_are_animated_unless_motion_is_reduced(
     context.close()
 
 
-def shown(x: float, digits: int = 1) -> str:
-    """A figure as the page writes it (JavaScript's toFixed: the exact value, half up)."""
+def shown(x: float, digits: int) -> str:
+    """A figure as the page writes it with toFixed (the exact value, half up): lives lost."""
     quantum = decimal.Decimal(1).scaleb(-digits)
     return str(decimal.Decimal(x).quantize(quantum, rounding=decimal.ROUND_HALF_UP))
 
@@ -499,9 +436,9 @@ def test_the_oracle_panel_shows_each_options_figures(page: Page, server: str) ->
     expect(oracle.locator("tbody tr")).to_have_count(len(options))
     for i, o in enumerate(options):
         cells = oracle.locator(f'tbody tr[data-option="{o["option"]}"] td').all_inner_texts()
-        assert cells[1].strip() == f"{shown(100 * o['p_safe'])}%"
-        assert cells[2] == f"±{shown(100 * o['margin'])}"
-        assert cells[3 + advice["lives_matter"]] == f"{shown(100 * o['p_win'])}%"
+        assert cells[1].strip() == f"{tenths(o['p_safe'])}%"
+        assert cells[2] == f"±{tenths(o['margin'])}"
+        assert cells[3 + advice["lives_matter"]] == f"{tenths(o['p_win'])}%"
         marks = "★" if i == 0 else "≈" if o["option"] in advice["tied"] else ""
         assert cells[0].startswith(marks) and ("♔" in cells[0]) == (
             o["option"] == advice["best_game"]
@@ -542,7 +479,7 @@ def test_a_rounds_showdown_fits_a_phone(browser: Browser, server: str) -> None:
     """At 390x844 the showdown's table (every hand, score, loss and standing) fits its dialog:
     nothing cut off at the right, no sideways scrolling inside it. (Seed 10: you draw and put
     the new card down, then Alice takes your discard and shows 31.)"""
-    context = _phone(browser)
+    context = phone_context(browser)
     page = context.new_page()
     open_table(page, server)
     start_game(page, Seed="10")

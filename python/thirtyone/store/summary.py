@@ -240,10 +240,12 @@ def decisions_line(head: str, a: Agreement) -> str:
     return text + "."
 
 
-def record_lines(games: Sequence[GameRecord]) -> list[str]:
+def record_lines(games: Sequence[GameRecord], more: str = "thirtyone stats") -> list[str]:
     """One or two lines for the end of a game: your record over the games you played yourself
     (not autoplayed), and your agreement with the Oracle when it advised you (costs in
-    percentage points, as ``thirtyone review`` and ``thirtyone stats`` give them)."""
+    percentage points, as ``thirtyone review`` and ``thirtyone stats`` give them). ``more``:
+    where the player finds the rest (the command in the terminal, the Stats page in the
+    browser)."""
     mine = [g for g in games if not g.autoplay]
     if not mine:
         return []
@@ -254,7 +256,7 @@ def record_lines(games: Sequence[GameRecord]) -> list[str]:
     lines = [
         f"Your record: {t.games:,} game{'s' if t.games != 1 else ''}, {t.wins:,} won "
         f"({_pct(t.win_rate)}, 95% CI {lo:.0%}-{hi:.0%}), mean place {t.mean_place:.2f} "
-        "(thirtyone stats tells more)."
+        f"({more} tells more)."
     ]
     a = _agreement(mine)
     if a.advised:
@@ -266,9 +268,12 @@ def record_lines(games: Sequence[GameRecord]) -> list[str]:
     return lines
 
 
-def after_game(game: GameRecord, path: Path | None = None) -> list[str]:
+def after_game(
+    game: GameRecord, path: Path | None = None, more: str = "thirtyone stats"
+) -> list[str]:
     """Write ``game`` to the record and return the lines to show: the record when the game was
-    yours (nothing for an autoplayed game), or one line saying why it could not be recorded."""
+    yours (nothing for an autoplayed game), or one line saying why it could not be recorded.
+    ``more``: as for :func:`record_lines`."""
     path = path or record.default_path()
     try:
         record.add(path, game)
@@ -282,7 +287,7 @@ def after_game(game: GameRecord, path: Path | None = None) -> list[str]:
         return []
     if game.autoplay:
         return []
-    lines = record_lines(contents.games)
+    lines = record_lines(contents.games, more)
     if contents.skipped:
         count = len(contents.skipped)
         rows = "1 row" if count == 1 else f"{count:,} rows"

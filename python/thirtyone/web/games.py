@@ -20,7 +20,7 @@ from typing import Any
 from thirtyone.store import saves
 from thirtyone.web import newgame, views
 from thirtyone.web.advice import Budget, Gates
-from thirtyone.web.table import Table
+from thirtyone.web.table import Table, Watcher
 from thirtyone.web.work import off_loop
 
 #: The most backups the lobby lists.
@@ -86,10 +86,14 @@ class Games:
             self.live[number] = table
             return table
 
-    async def new(self, form: object, keep: bool) -> Table | dict[str, Any]:
+    async def new(
+        self, form: object, keep: bool, starter: Watcher | None = None
+    ) -> Table | dict[str, Any]:
         """A new game at the save (game 0), from the new-game form. Where an unfinished game (or
         one that cannot be replayed) is saved, returns the question to ask first unless
-        ``keep``: then it is kept as the next backup. Raises :class:`Refused`."""
+        ``keep``: then it is kept as the next backup, and the pages that watched it follow it
+        there, all but ``starter`` (the page that starts the new game: it plays the new one).
+        Raises :class:`Refused`."""
         try:
             saved = newgame.saved_game(form)
         except newgame.FormError as err:
@@ -108,7 +112,7 @@ class Games:
             if found.state in ("unfinished", "damaged"):
                 if not keep:
                     return await self._question(found)
-                await self._keep()
+                await self._keep(starter)
             try:
                 saves.prepare_folder(path)
                 args = self._args()
@@ -143,8 +147,9 @@ class Games:
             "save": saves.short(self.path),
         }
 
-    async def _keep(self) -> None:
-        """Keep the unfinished game as the next backup; the pages playing it follow it there."""
+    async def _keep(self, starter: Watcher | None) -> None:
+        """Keep the unfinished game as the next backup; the pages playing it follow it there,
+        but for ``starter``, which stays at the save for the new game."""
         old = self.live.pop(0, None)
         if old is not None:
             async with old.lock:
@@ -155,6 +160,8 @@ class Games:
             raise Refused(str(err)) from None
         if old is not None:
             number = backup_number(self.path, kept)
+            if starter is not None:
+                old.watchers.discard(starter)
             old.broadcast(
                 {
                     "type": "moved",

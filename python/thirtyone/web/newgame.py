@@ -16,7 +16,9 @@ from thirtyone.errors import RuleError
 from thirtyone.game.rules import Rules
 from thirtyone.names import computer_names, problem, quoted
 from thirtyone.oracle.player import OPPONENTS
-from thirtyone.store.saves import ADVICE_MODES, TUTOR_POINTS, SavedGame, tutor_ok
+from thirtyone.store.saves import ADVICE_MODES, SavedGame, tutor_ok
+from thirtyone.web import words
+from thirtyone.web.views import NUMBERS
 
 #: A seed is a whole number from 0 to this (the command line takes any; a page's number is
 #: better kept to what every language reads exactly).
@@ -38,8 +40,7 @@ def saved_game(form: object) -> SavedGame:
     advice = _choice(form.get("advice", "always"), ADVICE_MODES, "advice")
     tutor = form.get("tutor")
     if tutor is not None and not tutor_ok(tutor):
-        low, high = TUTOR_POINTS
-        raise FormError(f"tutor: a number of points from {low:g} to {high:g}, or off")
+        raise FormError(words.tutor_problem(tutor))
     names = [name, *computer_names(rules.seats - 1, name)]
     return SavedGame(
         rules,
@@ -59,11 +60,24 @@ def _rules(preset: object, changes: object) -> Rules:
         raise FormError("rules: the rule options must be an object of option names and values")
     if "preset" in changes:
         raise FormError("rules: give the preset once, as preset")
+    for name, value in changes.items():
+        if value is None or (isinstance(value, str) and not value.strip()):
+            raise FormError(_empty(name))
     spec: dict[str, Any] = {"preset": preset, **changes}
     try:
         return Rules.from_spec(spec)
     except RuleError as err:
         raise FormError(str(err)) from None
+
+
+def _empty(name: str) -> str:
+    """A rule option's field left empty, named as the form labels it (the page sends an empty
+    field as null, a word the player never typed)."""
+    if name in NUMBERS:
+        low, high, step = NUMBERS[name]
+        kind = "a whole number" if step == 1 else "a number"
+        return f"{words.label(name)} is empty: give {kind} from {low:g} to {high:g}"
+    return f"{words.label(name)} is empty: choose one"
 
 
 def _name(name: object) -> str:

@@ -22,7 +22,7 @@ from thirtyone import __version__
 from thirtyone._core import Action
 from thirtyone.errors import ThirtyOneError
 from thirtyone.store import saves
-from thirtyone.web import views
+from thirtyone.web import views, words
 from thirtyone.web.games import Games, Lobby, Refused
 from thirtyone.web.table import Table
 
@@ -189,7 +189,9 @@ class Room:
             table.advise()
 
     async def new(self, message: dict[str, Any]) -> None:
-        found = await self.games.new(message.get("setup"), message.get("keep") is True)
+        found = await self.games.new(
+            message.get("setup"), message.get("keep") is True, starter=self.outbox
+        )
         if isinstance(found, dict):
             self.send(found)
             return
@@ -266,8 +268,7 @@ class Room:
         if advice not in saves.ADVICE_MODES:
             raise Refused(f"advice: one of {', '.join(saves.ADVICE_MODES)}")
         if tutor is not None and not saves.tutor_ok(tutor):
-            low, high = saves.TUTOR_POINTS
-            raise Refused(f"tutor: a number of points from {low:g} to {high:g}, or null (off)")
+            raise Refused(words.tutor_problem(tutor))
         async with table.lock:
             await table.set_mode(str(advice), None if tutor is None else float(tutor))
             table.broadcast(table.state())

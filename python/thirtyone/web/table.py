@@ -244,4 +244,5 @@ class Table:
             autoplay=False,
             seed=self.saved.seed,
         )
-        self.notes["record"] = record_summary.after_game(entry)
+        # (The page's own Stats page, linked beside the record, not the terminal's command.)
+        self.notes["record"] = record_summary.after_game(entry, more="the Stats page")

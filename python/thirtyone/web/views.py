@@ -20,6 +20,7 @@ from thirtyone.oracle.player import OPPONENTS
 from thirtyone.oracle.words import lives_matter
 from thirtyone.store.keeper import preset_name
 from thirtyone.store.saves import ADVICE_MODES, TUTOR_POINTS, SavedGame
+from thirtyone.web import words
 
 #: Your seat: the first, as in ``thirtyone play``.
 YOU = 0
@@ -161,14 +162,16 @@ def setup_of(saved: SavedGame) -> dict[str, Any]:
 
 
 def setup_options() -> dict[str, Any]:
-    """The new-game form's choices: the presets with every value, each rule option with its kind
-    and bounds, the opponents and the advice modes."""
+    """The new-game form's choices: the presets with every value, each rule option with its
+    label, kind and bounds (a choice's values with the words shown for them), the opponents and
+    the advice modes."""
     options = []
     standard = Rules.standard().to_dict()
     for info in Rules.options():
         option: dict[str, Any] = {
             "name": info.name,
-            "meaning": info.meaning,
+            "label": words.label(info.name),
+            "meaning": words.MEANINGS.get(info.name, info.meaning),
             "values": info.values,
             "default": standard[info.name],
         }
@@ -184,6 +187,8 @@ def setup_options() -> dict[str, Any]:
             option["type"], option["choices"] = "choice", info.values.split(", ")
         else:
             option["type"] = "names"
+        if "choices" in option:
+            option["words"] = [words.choice_words(info.name, c) for c in option["choices"]]
         options.append(option)
     return {
         "presets": [

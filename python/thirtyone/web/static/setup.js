@@ -39,24 +39,24 @@ function same(a, b) {
 export function initForm(setupChoices, onSubmit) {
   choices = setupChoices;
   const select = $("f-preset");
-  select.replaceChildren(...choices.presets.map((p) => element("option", { value: p.name, text: `${p.name} (${p.document})` })));
+  // (The preset's name alone: with its rule document beside it, the list was wider than a
+  // phone; the document is named in the note under it.)
+  select.replaceChildren(...choices.presets.map((p) => element("option", { value: p.name, text: p.name })));
   const more = $("f-more");
   more.replaceChildren();
   for (const option of choices.options) {
     if (TOP.includes(option.name)) {
-      if (option.type === "choice") {
-        $(`f-${option.name}`).replaceChildren(...option.choices.map((c) => element("option", { value: String(c), text: String(c) })));
-      }
+      if (option.type === "choice") $(`f-${option.name}`).replaceChildren(...choiceOptions(option));
       continue;
     }
     let input;
     if (option.type === "bool") input = element("input", { type: "checkbox", id: `f-${option.name}` });
     else if (option.type === "choice") {
-      input = element("select", { id: `f-${option.name}` }, ...option.choices.map((c) => element("option", { value: String(c), text: String(c) })));
+      input = element("select", { id: `f-${option.name}` }, ...choiceOptions(option));
     } else if (option.type === "number") {
       input = element("input", { type: "number", id: `f-${option.name}`, min: option.min, max: option.max, step: option.step });
     } else input = element("input", { id: `f-${option.name}`, placeholder: "names, separated by commas" });
-    const text = option.name.replaceAll("_", " ");
+    const text = option.label;
     const labelled = option.type === "bool"
       ? element("label", { class: "check" }, input, text)
       : element("label", {}, text, input);
@@ -74,10 +74,15 @@ export function initForm(setupChoices, onSubmit) {
   $("f-tutor").disabled = true;
 }
 
+/** A choice's options: the rule's value (as the server reads it), shown in words. */
+function choiceOptions(option) {
+  return option.choices.map((c, i) => element("option", { value: String(c), text: option.words[i] }));
+}
+
 function applyPreset(name) {
   const p = preset(name);
   $("f-preset").value = p.name;
-  $("f-preset-note").textContent = p.differs;
+  $("f-preset-note").textContent = `${p.differs} From ${p.document}.`;
   for (const option of choices.options) setField(option, p.values[option.name]);
 }
 
@@ -107,7 +112,9 @@ export function readForm() {
   }
   const name = $("f-name").value;
   localStorage.setItem("thirtyone.name", name);
-  const tutor = $("f-tutor-on").checked ? Number($("f-tutor").value) : null;
+  // (An empty field is sent as "", which the server calls empty: 0 or null would say otherwise.)
+  const points = $("f-tutor").value.trim();
+  const tutor = $("f-tutor-on").checked ? (points === "" ? "" : Number(points)) : null;
   return {
     preset: p.name,
     rules,

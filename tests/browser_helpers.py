@@ -1,0 +1,99 @@
+"""What the browser tests of the table share (tests/test_web_browser*.py): `thirtyone serve` on
+a free port, the table opened with the other players at once, a new game started from the form,
+a phone's screen and the check that the page fits it, and screenshots kept in
+test-results/web/. Imported only after the browser tests have checked that Playwright is
+installed."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+from collections.abc import Iterator
+from decimal import ROUND_HALF_UP, Decimal
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+from web_helpers import free_port, start_server, stop
+
+CHROMIUM = Path(os.environ.get("THIRTYONE_CHROMIUM", "/usr/bin/chromium"))
+SHOTS = Path(__file__).parent.parent / "test-results" / "web"
+
+
+@contextlib.contextmanager
+def serving(deals: int, playouts: int) -> Iterator[str]:
+    """``thirtyone serve`` on a free port (in this test's own data folder), its address."""
+    budget = ["--oracle-deals", str(deals), "--oracle-playouts", str(playouts)]
+    proc, url = start_server("--port", str(free_port()), *budget)
+    try:
+        yield url
+    finally:
+        _, err = stop(proc)
+        assert "Traceback" not in err, err
+
+
+def shot(page: Page, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"))
+
+
+def open_table(page: Page, url: str) -> list[dict[str, Any]]:
+    """Open the table with the other players at once; the messages the server sends it."""
+    received: list[dict[str, Any]] = []
+
+    def on_socket(ws: Any) -> None:
+        ws.on("framereceived", lambda frame: received.append(json.loads(frame)))
+
+    page.on("websocket", on_socket)
+    page.add_init_script("localStorage.setItem('thirtyone.pace', '0')")
+    page.goto(url)
+    return received
+
+
+def start_game(page: Page, **fields: str) -> None:
+    expect(page.get_by_role("button", name="Start the game")).to_be_visible()
+    for label, value in fields.items():
+        page.get_by_label(label, exact=True).fill(value)
+    page.get_by_role("button", name="Start the game").click()
+    expect(page.get_by_role("region", name="Your hand")).to_be_visible()
+
+
+TAP_TARGETS = """() => {
+  const small = [];
+  for (const e of document.querySelectorAll('button, a, select, input, summary')) {
+    const box = (e.type === 'checkbox' ? e.closest('label') : e).getBoundingClientRect();
+    const shown = box.width > 0 && box.height > 0 && box.right > 0
+      && getComputedStyle(e).visibility !== 'hidden' && e.offsetParent !== null;
+    if (shown && (box.width < 44 || box.height < 44)) {
+      const name = e.id || e.textContent.trim().slice(0, 20);
+      small.push(`${e.tagName} ${name} ${box.width}x${box.height}`);
+    }
+  }
+  return small;
+}"""
+
+
+def fits(page: Page) -> None:
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, f"the page is {width} px wide"
+    assert page.evaluate(TAP_TARGETS) == []
+
+
+def phone_context(browser: Browser) -> BrowserContext:
+    """A phone's screen: 390x844, touch, no animations."""
+    return browser.new_context(
+        viewport={"width": 390, "height": 844},
+        is_mobile=True,
+        has_touch=True,
+        reduced_motion="reduce",
+    )
+
+
+def tenths(p: float) -> str:
+    """A share as the Oracle's words write it in percent, one decimal: the figure as its answer
+    gives it (``repr``, four decimals) in whole hundredths of a percent, half up, then tenths,
+    half up, on integers (0.1275 -> 1275 -> 128: ``12.8``)."""
+    n = int((Decimal(repr(p)) * 10000).quantize(Decimal(1), rounding=ROUND_HALF_UP))
+    t = (n + 5) // 10
+    return f"{'-' if t < 0 else ''}{abs(t) // 10}.{abs(t) % 10}"

@@ -1,0 +1,118 @@
+"""The new-game form and the games it starts, over the WebSocket (Starlette's test client): a
+new game started over an unfinished one stays on the page that started it, the form's choices
+in words, and the form's and the tutor's messages for a field left empty or out of bounds."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette")
+
+from starlette.testclient import TestClient
+from thirtyone.store import record, saves, summary
+from thirtyone.web import views
+from web_helpers import Page, make_app, play_to_the_end
+
+
+@pytest.fixture
+def save(tmp_path: Path) -> Path:
+    return tmp_path / "saved-game.json"
+
+
+@pytest.fixture
+def app(save: Path) -> Any:
+    return make_app(save)
+
+
+def test_the_page_that_starts_a_new_game_over_an_unfinished_one_plays_the_new_one(
+    app: Any, save: Path
+) -> None:
+    """The page that answered "start the new game" is not sent after the game it kept aside
+    (a ``moved`` to it made the page leave its new game for the backup); another page that
+    watched the old game is."""
+    with (
+        TestClient(app) as http,
+        http.websocket_connect("/ws") as a,
+        http.websocket_connect("/ws") as b,
+    ):
+        starter, other = Page(a), Page(b)
+        starter.hello()
+        old = starter.act(starter.start(seed=1), "draw")
+        other.hello()
+        starter.send(type="new", setup={"seed": 7, "advice": "never"})
+        starter.until("confirm_new")
+        starter.send(type="new", setup={"seed": 7, "advice": "never"}, keep=True)
+        new = starter.settled()[-1]
+        assert new["game"] == 0
+        moved = other.until("moved")[-1]
+        assert moved["game"] == 1
+        # Nothing after the new game's start sends the starter elsewhere: its next message
+        # answers its own move, at the save.
+        after = starter.act(new, "draw")
+        assert after["game"] == 0 and after["at"] == new["at"] + 1
+        assert [m for m in starter.seen if m["type"] == "moved"] == []
+    assert saves.read(save).seed == 7 and len(saves.read(save).journal) == after["at"]
+    kept = saves.read(save.with_name("saved-game.1.json"))
+    assert kept.seed == 1 and len(kept.journal) == old["at"]
+
+
+def test_the_record_at_a_games_end_points_to_the_stats_page_in_the_browser(app: Any) -> None:
+    """The browser's record names its own Stats page; the terminal's names the command."""
+    with TestClient(app) as http, http.websocket_connect("/ws") as ws:
+        page = Page(ws)
+        page.hello()
+        last = play_to_the_end(page, page.start(seed=8))
+    assert last["over"] and any("(the Stats page tells more)" in x for x in last["record"])
+    assert not any("thirtyone stats tells more" in x for x in last["record"])
+    games = record.read(record.default_path()).games
+    assert "(thirtyone stats tells more)" in summary.record_lines(games)[0]
+
+
+def test_the_forms_rule_options_are_in_words_and_send_the_rules_values() -> None:
+    """Every rule option has a label and, for a choice, words for each value, with none of the
+    identifiers (``winner_takes_all``) a player never sees elsewhere; the values stay the
+    rule's own."""
+    options = {o["name"]: o for o in views.setup_options()["options"]}
+    for name, option in options.items():
+        shown = [option["label"], option["meaning"], *option.get("words", [])]
+        assert not [text for text in shown if "_" in text], name
+        if "choices" in option:
+            assert len(option["words"]) == len(option["choices"]), name
+    placing = options["placing"]
+    assert placing["choices"] == ["winner_takes_all", "ranked"]
+    assert placing["words"] == ["last one in wins", "ranked: points for the last three"]
+    assert options["knocker_tie"]["words"][1] == "knocker safe, others tied pay 1"
+
+
+def test_a_field_left_empty_or_out_of_bounds_is_named_without_null(app: Any) -> None:
+    """The page sends an empty number field as null: the message names the field as the form
+    labels it and says it is empty; the tutor's points say how to turn it off."""
+    with TestClient(app) as http, http.websocket_connect("/ws") as ws:
+        page = Page(ws)
+        page.hello()
+        said = {}
+        for case, form in {
+            "seats": {"rules": {"seats": None}},
+            "min_knock": {"rules": {"min_knock": None}},
+            "tutor": {"tutor": ""},
+            "tutor -3": {"tutor": -3},
+        }.items():
+            page.send(type="new", setup=form)
+            said[case] = page.until("error")[-1]["message"]
+        state = page.start(seed=3)
+        page.send(type="mode", advice="always", tutor=-3)
+        said["mode"] = page.until("error")[-1]["message"]
+        page.send(type="mode", advice="always", tutor=None)
+        assert page.until("state")[-1]["at"] == state["at"]
+    assert said["seats"] == "Seats is empty: give a whole number from 2 to 9"
+    assert said["min_knock"] == "Lowest score to knock is empty: give a number from 0 to 31"
+    assert said["tutor"].startswith("Tutor: the points are empty: give a number from 0.1 to 100")
+    for case in ("tutor -3", "mode"):
+        assert said[case] == (
+            "Tutor: the points must be a number from 0.1 to 100, not -3 "
+            "(untick Tutor to play without the tutor)"
+        )
+    assert not [text for text in said.values() if "null" in text]
