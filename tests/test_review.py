@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -171,13 +172,33 @@ def test_the_table_in_the_terminal(tmp_path: Path) -> None:
     play(tmp_path, TABLE)
     r = review(tmp_path, *TINY)
     assert r.exit_code == 0, r.output
-    head = r.output.splitlines()[0]
+    head = " ".join(r.output.split("\n─")[0].splitlines())  # (the header, over its rows)
     for column in ("#", "round", "turn", "hand", "top", "choice", "best", "cost"):
         assert column in head
     assert "Agreement:" in r.output and "Total cost:" in r.output
     assert "Costliest decisions:" in r.output
     n = len(review_json(tmp_path)["decisions"])
     assert f"You: {n} decisions" in r.output
+
+
+def test_at_80_columns_every_label_and_figure_is_whole(tmp_path: Path) -> None:
+    """The table fits 80 columns with each row's label whole (it was cut to ``inaccur…``) and
+    on the row's first line with its figures; only a long option breaks, between words."""
+    play(tmp_path, ["--seats", "3", "--lives", "2", "--seed", "5"])
+    env = {**ENV, "COLUMNS": "80", "THIRTYONE_DATA_DIR": str(tmp_path)}
+    r = CliRunner().invoke(main, ["review", *TINY], env=env)
+    assert r.exit_code == 0, r.output
+    decisions = review_json(tmp_path)["decisions"]
+    table = r.output.split("\n─")[1].split("\n\n")[0].splitlines()[1:]
+    assert all(len(line) <= 80 for line in table) and "…" not in r.output
+    rows = [line.split() for line in table if re.match(r" ?\d+ ", line)]
+    assert [row[0] for row in rows] == [str(i) for i in range(1, len(decisions) + 1)]
+    for row, d in zip(rows, decisions, strict=True):
+        assert row[-1] == d["label"]
+        # (the JSON's fractions are rounded to four places: a tenth of a point may differ)
+        assert abs(float(row[-3]) - 100 * d["cost_p_safe"]) < 0.06, row
+        assert abs(float(row[-2]) - 100 * d["cost_p_win"]) < 0.06, row
+    assert {d["label"] for d in decisions} >= {"best", "inaccuracy"}  # (the longest label too)
 
 
 def test_the_same_seed_gives_the_same_review(tmp_path: Path) -> None:
