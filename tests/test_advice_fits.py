@@ -288,3 +288,53 @@ def test_the_opening_note_of_the_save_breaks_between_words(short_tmp: Path) -> N
     said = [line.rstrip() for line in lines[start : end + 1]]
     assert all(len(line) < 80 for line in said), said  # (a full row is a cut, not a break)
     assert "continue later with thirtyone play --resume)." in " ".join(said)
+
+
+# -- help and the end of a game at 80 columns ----------------------------------------------------
+
+
+def _whole_words(rows: list[str], expected: str) -> None:
+    """``rows`` say ``expected`` with every word whole: broken only between words (a word the
+    terminal cut at its last column would read as two)."""
+    assert all(len(row.rstrip()) <= 80 for row in rows), rows
+    assert " ".join(" ".join(rows).split()) == " ".join(expected.split()), rows
+
+
+def test_the_glossary_breaks_between_words_under_its_word(tmp_path: Path) -> None:
+    """At 80 columns each meaning of ``?``'s glossary is broken between words, its later lines
+    under its first ("…the one that" / "loses fewest" came back to the first column)."""
+    from thirtyone.oracle.words import glossary
+
+    lines = _laid_out(play(["--seed", "5"], "?\nq\n", 80, 24, tmp_path), 80)
+    start = lines.index("The advice's words:") + 1
+    end = next(i for i in range(start, len(lines)) if lines[i].startswith("Your move ("))
+    rows = lines[start:end]
+    assert all(row.startswith("  ") for row in rows), rows  # (none at the first column)
+    entries: list[tuple[str, str]] = []
+    for word, meaning in glossary("lives"):
+        if word:
+            entries.append((word, meaning))
+        else:
+            entries[-1] = (entries[-1][0], f"{entries[-1][1]} {meaning}")
+    starts = [i for i, row in enumerate(rows) if not row.startswith(" " * 15)]
+    assert len(starts) == len(entries), rows
+    for (word, meaning), first, after in zip(entries, starts, [*starts[1:], len(rows)], strict=True):
+        entry = rows[first:after]
+        assert entry[0][2:].startswith(f"{word} ")
+        _whole_words([entry[0][15:], *entry[1:]], meaning)
+
+
+def test_the_record_after_a_game_breaks_between_words(tmp_path: Path) -> None:
+    """At 80 columns the lines of the record at the end of a game are broken between words
+    (the terminal cut "(thirtyone sta" / "ts tells more)" and "mean cost 0" / ".0 points")."""
+    from thirtyone.store import record, summary
+
+    args = ["--seats", "2", "--lives", "1", "--seed", "7"]
+    lines = _laid_out(play(args, "\n" * 400, 80, 24, tmp_path), 80)
+    said = summary.record_lines(record.read(tmp_path / "record.sqlite3").games)
+    assert len(said) == 2 and "mean cost" in said[1]  # (the record, and the agreement)
+    start = next(i for i, line in enumerate(lines) if line.startswith("Your record: "))
+    for line in said:
+        end = next(i for i in range(start, len(lines)) if lines[i].rstrip().endswith("."))
+        _whole_words(lines[start : end + 1], line)
+        start = end + 1

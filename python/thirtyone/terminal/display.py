@@ -237,12 +237,29 @@ def help_text(
     lines.append(Text("  q          quit the game"))
     lines.append(Text(rules_in_short(r), style="dim"))
     if advice_keys:
-        from thirtyone.oracle.words import glossary
-
         lines.append(Text("The advice's words:", style="bold"))
-        for word, meaning in glossary(unit or ("letters" if r.gin else "lives")):
-            lines.append(Text(f"  {word:<13}{meaning}"))
+        lines.append(glossary_table(unit or ("letters" if r.gin else "lives")))
     return Group(*lines)
+
+
+def glossary_table(unit: str) -> Padding:
+    """The advice's words and their meanings in two columns: each meaning broken between its
+    words to the width it is printed at, its later lines under its first (a meaning the
+    glossary gives over several entries is joined into one first)."""
+    from thirtyone.oracle.words import glossary
+
+    entries: list[tuple[str, str]] = []
+    for word, meaning in glossary(unit):
+        if not word and entries:
+            entries[-1] = (entries[-1][0], f"{entries[-1][1]} {meaning}")
+        else:
+            entries.append((word, meaning))
+    table = Table.grid(padding=(0, 1, 0, 0))
+    table.add_column(no_wrap=True, min_width=12)
+    table.add_column(overflow="fold")  # (a word wider than the screen is folded, not lost)
+    for word, meaning in entries:
+        table.add_row(word, meaning)
+    return Padding(table, (0, 0, 0, 2))
 
 
 def rules_in_short(rules: Rules) -> str:

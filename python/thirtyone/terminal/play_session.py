@@ -162,7 +162,9 @@ def _record(table: Table, game: Session, keeper: Keeper) -> None:
         seed=table.seed,
     )
     for line in record_summary.after_game(entry):
-        table.console.print(Text(line, style="dim"), soft_wrap=True)
+        # On a terminal, broken between words (the terminal cut "stats" and "0.0" in two);
+        # elsewhere one line, whole.
+        table.console.print(Text(line, style="dim"), soft_wrap=not table.console.is_terminal)
 
 
 def _run(
