@@ -338,3 +338,26 @@ def test_the_record_after_a_game_breaks_between_words(tmp_path: Path) -> None:
         end = next(i for i in range(start, len(lines)) if lines[i].rstrip().endswith("."))
         _whole_words(lines[start : end + 1], line)
         start = end + 1
+
+
+def test_every_panel_keeps_a_reason_at_nine_seats(tmp_path: Path) -> None:
+    """At 80 x 24 and nine seats, a turn with a two-row hand line (on the county) left no room
+    for the compact advice's reason line and showed the best line and the table alone; the
+    smallest layout now puts the reason on the best option's line, cut after a clause or a
+    word."""
+    out = play(["--seats", "9", "--rules", "scat", "--seed", "3"], "\n" * 400, 80, 24, tmp_path)
+    lines = _laid_out(out, 80)
+    panels = [i for i, line in enumerate(lines) if line.startswith("╭─ Advice")]
+    assert len(panels) >= 20
+    merged = 0
+    for i in panels:
+        inside = [line.strip("│").strip() for line in lines[i + 1 : i + 12]]
+        head = next(j for j, row in enumerate(inside) if row.split()[:2] == ["safe", "±"])
+        prose = [row for row in inside[1:head] if not row.startswith("Best for the game")]
+        best, dash, reason = inside[0].partition(" — ")
+        if not prose:  # the smallest layout: the reason after the best option
+            merged += 1
+            assert dash and not reason.startswith("tied with"), inside
+            assert reason.endswith((".", "…")) and len(reason.split()) >= 3, inside
+        assert all(len(row) <= 76 for row in inside[:head]), inside
+    assert merged >= 1  # (the turns on the county)
