@@ -318,7 +318,8 @@ def test_the_glossary_breaks_between_words_under_its_word(tmp_path: Path) -> Non
             entries[-1] = (entries[-1][0], f"{entries[-1][1]} {meaning}")
     starts = [i for i, row in enumerate(rows) if not row.startswith(" " * 15)]
     assert len(starts) == len(entries), rows
-    for (word, meaning), first, after in zip(entries, starts, [*starts[1:], len(rows)], strict=True):
+    ends = [*starts[1:], len(rows)]
+    for (word, meaning), first, after in zip(entries, starts, ends, strict=True):
         entry = rows[first:after]
         assert entry[0][2:].startswith(f"{word} ")
         _whole_words([entry[0][15:], *entry[1:]], meaning)
@@ -354,7 +355,7 @@ def test_every_panel_keeps_a_reason_at_nine_seats(tmp_path: Path) -> None:
         inside = [line.strip("│").strip() for line in lines[i + 1 : i + 12]]
         head = next(j for j, row in enumerate(inside) if row.split()[:2] == ["safe", "±"])
         prose = [row for row in inside[1:head] if not row.startswith("Best for the game")]
-        best, dash, reason = inside[0].partition(" — ")
+        _, dash, reason = inside[0].partition(" — ")
         if not prose:  # the smallest layout: the reason after the best option
             merged += 1
             assert dash and not reason.startswith("tied with"), inside
