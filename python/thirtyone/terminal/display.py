@@ -208,7 +208,7 @@ def help_text(
     take), the table's rules in short (built from ``rules``), and, with ``advice_keys``, the
     keys and the words of the Oracle's advice."""
     r = rules or Rules.standard()
-    lines = [Text("What you can type:", style="bold")]
+    lines: list[RenderableType] = [Text("What you can type:", style="bold")]
     if putting_down:
         lines.append(Text(f"  {positions:<11}put down the card at that position"))
         lines.append(Text("  AH, 10d    put down that card (rank A 2-9 T/10 J Q K, suit C D H S)"))

@@ -406,9 +406,7 @@ def choose_card(text: str, cards: Sequence[str], new: str, source: str) -> str:
         return "help"
     if word is not None:
         how = "drew" if source == "stock" else "took"
-        return (
-            f"!You {how} {new} already: now put a card down ({where} or its name: {hand_list})."
-        )
+        return f"!You {how} {new} already: now put a card down ({where} or its name: {hand_list})."
     if _is_position(text):
         n = int(text)
         if not 1 <= n <= len(cards):
