@@ -424,10 +424,9 @@ def choose_card(text: str, cards: Sequence[str], new: str, source: str) -> str:
         if card not in cards:
             return f"!{card} is not in your hand: choose one of {hand_list}."
     if card == new and source == "pile":
-        return (
-            f"!You took {card} from the pile: it may not go straight back. Choose {where} or "
-            f"its name ({hand_list})."
-        )
+        # (within 80 columns: the message is not broken between words)
+        why = f"You took {card} from the pile: it may not go straight back"
+        return f"!{why}. Choose {where}: {hand_list}."
     return card
 
 
