@@ -6,6 +6,7 @@ process (the terminal's size from ``COLUMNS``/``LINES``) and in a pseudo-termina
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import sys
@@ -362,3 +363,24 @@ def test_every_panel_keeps_a_reason_at_nine_seats(tmp_path: Path) -> None:
             assert reason.endswith((".", "…")) and len(reason.split()) >= 3, inside
         assert all(len(row) <= 76 for row in inside[:head]), inside
     assert merged >= 1  # (the turns on the county)
+
+
+def test_the_lines_of_a_resume_break_between_words(tmp_path: Path) -> None:
+    """The lines naming the options a resume did not apply and the Oracle's precision given
+    again are broken between words at 80 columns."""
+    play(["--seed", "5"], "q\n", 80, 24, tmp_path)
+    path = tmp_path / "saved-game.json"
+    saved = json.loads(path.read_text())
+    path.write_text(json.dumps({**saved, "oracle": {"deals": 300, "playouts": 1000}}))
+    given = ["--lives", "4", "--name", "Bob", "--opponents", "expert"]  # (and FAST's 200 deals)
+    lines = _laid_out(play(["--resume", *given], "q\n", 80, 24, tmp_path), 80)
+    said = [
+        "The resumed game keeps its own table: --lives, --name and --opponents were not applied.",
+        "The Oracle at 200 deals / 1,000 playouts, as given, in this session (the game keeps "
+        "its own: 300 / 1,000).",
+    ]
+    start = next(i for i, line in enumerate(lines) if line.startswith("The resumed game"))
+    for line in said:
+        end = next(i for i in range(start, len(lines)) if lines[i].rstrip().endswith("."))
+        _whole_words(lines[start : end + 1], line)
+        start = end + 1

@@ -289,7 +289,7 @@ def _prepare(
                 f"{'was' if len(given) == 1 else 'were'} not applied.",
                 style=WARN_STYLE,
             ),
-            soft_wrap=True,
+            soft_wrap=not console.is_terminal,  # (a terminal: broken between words)
         )
     return saved
 
@@ -363,7 +363,7 @@ def _resumed_with(
                 f"{kept['playouts']:,}).",
                 style="dim",
             ),
-            soft_wrap=True,
+            soft_wrap=not console.is_terminal,  # (a terminal: broken between words)
         )
     return budget
 
