@@ -6,6 +6,7 @@ process (the terminal's size from ``COLUMNS``/``LINES``) and in a pseudo-termina
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import sys
@@ -288,3 +289,98 @@ def test_the_opening_note_of_the_save_breaks_between_words(short_tmp: Path) -> N
     said = [line.rstrip() for line in lines[start : end + 1]]
     assert all(len(line) < 80 for line in said), said  # (a full row is a cut, not a break)
     assert "continue later with thirtyone play --resume)." in " ".join(said)
+
+
+# -- help and the end of a game at 80 columns ----------------------------------------------------
+
+
+def _whole_words(rows: list[str], expected: str) -> None:
+    """``rows`` say ``expected`` with every word whole: broken only between words (a word the
+    terminal cut at its last column would read as two)."""
+    assert all(len(row.rstrip()) <= 80 for row in rows), rows
+    assert " ".join(" ".join(rows).split()) == " ".join(expected.split()), rows
+
+
+def test_the_glossary_breaks_between_words_under_its_word(tmp_path: Path) -> None:
+    """At 80 columns each meaning of ``?``'s glossary is broken between words, its later lines
+    under its first ("…the one that" / "loses fewest" came back to the first column)."""
+    from thirtyone.oracle.words import glossary
+
+    lines = _laid_out(play(["--seed", "5"], "?\nq\n", 80, 24, tmp_path), 80)
+    start = lines.index("The advice's words:") + 1
+    end = next(i for i in range(start, len(lines)) if lines[i].startswith("Your move ("))
+    rows = lines[start:end]
+    assert all(row.startswith("  ") for row in rows), rows  # (none at the first column)
+    entries: list[tuple[str, str]] = []
+    for word, meaning in glossary("lives"):
+        if word:
+            entries.append((word, meaning))
+        else:
+            entries[-1] = (entries[-1][0], f"{entries[-1][1]} {meaning}")
+    starts = [i for i, row in enumerate(rows) if not row.startswith(" " * 15)]
+    assert len(starts) == len(entries), rows
+    ends = [*starts[1:], len(rows)]
+    for (word, meaning), first, after in zip(entries, starts, ends, strict=True):
+        entry = rows[first:after]
+        assert entry[0][2:].startswith(f"{word} ")
+        _whole_words([entry[0][15:], *entry[1:]], meaning)
+
+
+def test_the_record_after_a_game_breaks_between_words(tmp_path: Path) -> None:
+    """At 80 columns the lines of the record at the end of a game are broken between words
+    (the terminal cut "(thirtyone sta" / "ts tells more)" and "mean cost 0" / ".0 points")."""
+    from thirtyone.store import record, summary
+
+    args = ["--seats", "2", "--lives", "1", "--seed", "7"]
+    lines = _laid_out(play(args, "\n" * 400, 80, 24, tmp_path), 80)
+    said = summary.record_lines(record.read(tmp_path / "record.sqlite3").games)
+    assert len(said) == 2 and "mean cost" in said[1]  # (the record, and the agreement)
+    start = next(i for i, line in enumerate(lines) if line.startswith("Your record: "))
+    for line in said:
+        end = next(i for i in range(start, len(lines)) if lines[i].rstrip().endswith("."))
+        _whole_words(lines[start : end + 1], line)
+        start = end + 1
+
+
+def test_every_panel_keeps_a_reason_at_nine_seats(tmp_path: Path) -> None:
+    """At 80 x 24 and nine seats, a turn with a two-row hand line (on the county) left no room
+    for the compact advice's reason line and showed the best line and the table alone; the
+    smallest layout now puts the reason on the best option's line, cut after a clause or a
+    word."""
+    out = play(["--seats", "9", "--rules", "scat", "--seed", "3"], "\n" * 400, 80, 24, tmp_path)
+    lines = _laid_out(out, 80)
+    panels = [i for i, line in enumerate(lines) if line.startswith("╭─ Advice")]
+    assert len(panels) >= 20
+    merged = 0
+    for i in panels:
+        inside = [line.strip("│").strip() for line in lines[i + 1 : i + 12]]
+        head = next(j for j, row in enumerate(inside) if row.split()[:2] == ["safe", "±"])
+        prose = [row for row in inside[1:head] if not row.startswith("Best for the game")]
+        _, dash, reason = inside[0].partition(" — ")
+        if not prose:  # the smallest layout: the reason after the best option
+            merged += 1
+            assert dash and not reason.startswith("tied with"), inside
+            assert reason.endswith((".", "…")) and len(reason.split()) >= 3, inside
+        assert all(len(row) <= 76 for row in inside[:head]), inside
+    assert merged >= 1  # (the turns on the county)
+
+
+def test_the_lines_of_a_resume_break_between_words(tmp_path: Path) -> None:
+    """The lines naming the options a resume did not apply and the Oracle's precision given
+    again are broken between words at 80 columns."""
+    play(["--seed", "5"], "q\n", 80, 24, tmp_path)
+    path = tmp_path / "saved-game.json"
+    saved = json.loads(path.read_text())
+    path.write_text(json.dumps({**saved, "oracle": {"deals": 300, "playouts": 1000}}))
+    given = ["--lives", "4", "--name", "Bob", "--opponents", "expert"]  # (and FAST's 200 deals)
+    lines = _laid_out(play(["--resume", *given], "q\n", 80, 24, tmp_path), 80)
+    said = [
+        "The resumed game keeps its own table: --lives, --name and --opponents were not applied.",
+        "The Oracle at 200 deals / 1,000 playouts, as given, in this session (the game keeps "
+        "its own: 300 / 1,000).",
+    ]
+    start = next(i for i, line in enumerate(lines) if line.startswith("The resumed game"))
+    for line in said:
+        end = next(i for i in range(start, len(lines)) if lines[i].rstrip().endswith("."))
+        _whole_words(lines[start : end + 1], line)
+        start = end + 1

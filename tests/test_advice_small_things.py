@@ -90,3 +90,19 @@ def test_the_opening_lines_break_between_parts(preset: str, width: int) -> None:
     for part in whole.split(" · "):
         if len(part) <= width:
             assert any(part in line for line in lines), (part, lines)
+
+
+def test_after_a_take_only_the_cards_that_may_go_down_are_offered(tmp_path: Path) -> None:
+    """After a take the put-down's prompt, its help and its messages offer 1-3 (the card taken
+    is the 4th and may not go straight back); typing it says why it may not."""
+    out = play(tmp_path, "t\n9\n4\n4d\n?\n1\nq\n", "--no-oracle")
+    assert "You took 4D from the pile." in out
+    asked = re.findall(r"Put down which card\? \((\S+) or its name", out)
+    assert asked and set(asked) == {"1-3"}, asked
+    assert "There is no card 9: choose 1 to 3." in out
+    why = "You took 4D from the pile: it may not go straight back. Choose 1-3: 6D 2H 2S."
+    assert out.count(why) == 2 and len(why) < 80  # (as 4 and as 4D; on one row)
+    assert "  1-3        put down the card at that position" in out
+    [row] = [line for line in out.splitlines() if "taken from the pile" in line]
+    assert row.split()[0] == "4D"  # (no number: it may not be chosen)
+    assert re.search(r"You took 4D, put down \S+\.", out)

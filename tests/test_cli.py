@@ -264,8 +264,8 @@ def test_scripted_interactive_game_with_bad_input() -> None:
     put = "Put down which card? ("
     assert f"You took {taken} from the pile." in out
     _answered(out, f"You took {taken} from the pile: it may not go straight back.", put)
-    _answered(out, "There is no card 9: choose 1 to 4.", put)
-    _answered(out, "'QQ' is not a card or a position: choose 1-4", put)
+    _answered(out, "There is no card 9: choose 1 to 3.", put)  # (the card taken is the 4th)
+    _answered(out, "'QQ' is not a card or a position: choose 1-3", put)
     _answered(out, f"You took {taken} already: now put a card down", put)
     _answered(out, f"{absent} is not in your hand: choose one of", put)
     assert f"You took {taken}, put down {seen.hand[0]}." in out

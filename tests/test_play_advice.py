@@ -4,6 +4,7 @@ a resumed game that shows the same advice as the game played straight through.""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -160,10 +161,34 @@ def test_a_resumed_game_shows_the_same_advice_and_keeps_the_advice_mode(tmp_path
     assert "Resumed" in again and panels(again) == []
 
 
-def test_resume_names_the_option_to_leave_out(tmp_path: Path) -> None:
+def test_resume_names_the_options_it_does_not_apply(tmp_path: Path) -> None:
     run(["--seed", str(SEED), "--no-oracle", "--save-file", str(tmp_path / "s")], "q\n")
-    out = run(["--resume", "--rules", "scat", "--save-file", str(tmp_path / "s")]).output
-    assert "leave out --rules" in out and "--preset" not in out
+    given = ["--rules", "scat", "--opponents", "mixed", "--seats", "6"]
+    r = run(["--resume", *given, "--save-file", str(tmp_path / "s")], "q\n")
+    assert r.exit_code == 0 and "Resumed: round 1" in r.output
+    said = (
+        "The resumed game keeps its own table: --seats, --rules and --opponents were not applied."
+    )
+    assert said in r.output and "--preset" not in r.output
+    assert "Alice" in r.output and "Dev" not in r.output  # (four seats, as saved)
+
+
+def test_a_resumed_game_keeps_the_oracles_precision(tmp_path: Path) -> None:
+    """A game started at a precision of its own is resumed at it without the options given
+    again (before, at the default precision: other margins at the same put-down); given again,
+    the new ones apply to that session, one line says so, and the save keeps its own."""
+    args = ["--seed", str(SEED), *FAST]
+    straight = panels(run([*args, "--save-file", str(tmp_path / "a")], "d\n4\nq\n").output)
+    b = tmp_path / "b"
+    run([*args, "--save-file", str(b)], "d\nq\n")
+    assert json.loads(b.read_text())["oracle"] == {"deals": 200, "playouts": 1000}
+    out = run(["--resume", "--save-file", str(b)], "4\nq\n").output
+    assert panels(out) == straight[1:3] and "The Oracle at" not in out
+    again = run(["--resume", "--oracle-deals", "400", "--save-file", str(b)], "q\n").output
+    said = "The Oracle at 400 deals / 1,000 playouts, as given, in this session (the game keeps"
+    assert said in again and "its own: 200 / 1,000)." in again
+    assert panels(again)[0] != straight[2]
+    assert json.loads(b.read_text())["oracle"] == {"deals": 200, "playouts": 1000}
 
 
 # -- the read of the opponents ---------------------------------------------------------------------

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -51,6 +52,12 @@ def review(data: Path, *args: str) -> Result:
     r = CliRunner().invoke(main, ["review", *args], env={**ENV, "THIRTYONE_DATA_DIR": str(data)})
     assert "Traceback" not in r.output
     return r
+
+
+def header(text: str) -> str:
+    """The review table's header, its rows on one line (the cost in p_win is ``win`` over
+    ``cost``)."""
+    return " ".join(text.split("\n─")[0].splitlines())
 
 
 def review_json(data: Path, *args: str) -> dict[str, Any]:
@@ -171,13 +178,33 @@ def test_the_table_in_the_terminal(tmp_path: Path) -> None:
     play(tmp_path, TABLE)
     r = review(tmp_path, *TINY)
     assert r.exit_code == 0, r.output
-    head = r.output.splitlines()[0]
+    head = header(r.output)
     for column in ("#", "round", "turn", "hand", "top", "choice", "best", "cost"):
         assert column in head
     assert "Agreement:" in r.output and "Total cost:" in r.output
     assert "Costliest decisions:" in r.output
     n = len(review_json(tmp_path)["decisions"])
     assert f"You: {n} decisions" in r.output
+
+
+def test_at_80_columns_every_label_and_figure_is_whole(tmp_path: Path) -> None:
+    """The table fits 80 columns with each row's label whole (it was cut to ``inaccur…``) and
+    on the row's first line with its figures; only a long option breaks, between words."""
+    play(tmp_path, ["--seats", "3", "--lives", "2", "--seed", "5"])
+    env = {**ENV, "COLUMNS": "80", "THIRTYONE_DATA_DIR": str(tmp_path)}
+    r = CliRunner().invoke(main, ["review", *TINY], env=env)
+    assert r.exit_code == 0, r.output
+    decisions = review_json(tmp_path)["decisions"]
+    table = r.output.split("\n─")[1].split("\n\n")[0].splitlines()[1:]
+    assert all(len(line) <= 80 for line in table) and "…" not in r.output
+    rows = [line.split() for line in table if re.match(r" ?\d+ ", line)]
+    assert [row[0] for row in rows] == [str(i) for i in range(1, len(decisions) + 1)]
+    for row, d in zip(rows, decisions, strict=True):
+        assert row[-1] == d["label"]
+        # (the JSON's fractions are rounded to four places: a tenth of a point may differ)
+        assert abs(float(row[-3]) - 100 * d["cost_p_safe"]) < 0.06, row
+        assert abs(float(row[-2]) - 100 * d["cost_p_win"]) < 0.06, row
+    assert {d["label"] for d in decisions} >= {"best", "inaccuracy"}  # (the longest label too)
 
 
 def test_the_same_seed_gives_the_same_review(tmp_path: Path) -> None:
@@ -354,7 +381,9 @@ def test_the_cost_in_p_win_is_against_best_game(tmp_path: Path) -> None:
         total += d["cost_p_win"]
     assert out["summary"]["cost_p_win"] == pytest.approx(total, abs=1e-3)
     text = review(tmp_path, *TINY).output
-    assert "win cost" in text.splitlines()[0] and "of p_win: not given" not in text
+    win, costs = text.split("\n─")[0].splitlines()  # ("win" over the second "cost")
+    assert win.rstrip().endswith("win") and "cost" in costs[len(win.rstrip()) - 4 :]
+    assert "of p_win: not given" not in text
 
 
 def test_a_position_the_oracle_refuses_is_said_and_not_counted(
@@ -425,7 +454,7 @@ def test_each_decision_is_labelled_by_its_cost_in_p_win(tmp_path: Path) -> None:
         name: labels.count(name) for name in ("best", "good", "inaccuracy", "mistake", "blunder")
     }
     text = review(tmp_path, *TINY).output
-    assert "label" in text.splitlines()[0]
+    assert "label" in header(text)
     said = ", ".join(
         f"{labels.count(n)} {n if labels.count(n) == 1 else plural}"
         for n, plural in (

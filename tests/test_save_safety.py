@@ -234,6 +234,43 @@ def test_a_new_game_over_an_unfinished_one_asks_and_resume_keeps_it(tmp_path: Pa
     assert sorted(p.name for p in tmp_path.iterdir()) == ["s.json"]
 
 
+def test_resuming_at_the_question_says_which_options_were_not_applied(tmp_path: Path) -> None:
+    """``r`` at the question about the unfinished game resumes it with its own table and says
+    which of the new game's options were not applied, as ``--resume`` does (it dropped them
+    silently)."""
+    path = tmp_path / "s.json"
+    before = unfinished_save(path)
+    child = spawn(f"--opponents mixed --lives 5 --name Zed --save-file {path}", tmp_path)
+    child.expect(r"Your choice \(r, n or c\)")
+    child.sendline("r")
+    said = "The resumed game keeps its own table: --lives, --name and --opponents were not applied."
+    child.expect_exact(said)
+    child.expect("Resumed: round 1")
+    child.expect(r"Your move \(")
+    child.sendline("q")
+    child.expect("Goodbye")
+    child.wait()
+    assert path.read_bytes() == before and saves.read(path).opponents == "table"
+    resumed = invoke(["--resume", "--opponents", "mixed", "--save-file", str(path)], "q\n")
+    assert "The resumed game keeps its own table: --opponents was not applied." in resumed.output
+
+
+def test_a_save_keeps_the_oracles_precision_and_an_old_save_has_none(tmp_path: Path) -> None:
+    path = tmp_path / "s.json"
+    unfinished_save(path)
+    assert saves.read(path).oracle == {"deals": 10_000, "playouts": 50_000}  # (the defaults)
+    data = json.loads(path.read_text())
+    del data["oracle"]  # a save from before it was kept
+    path.write_text(json.dumps(data))
+    assert saves.read(path).oracle is None
+    r = invoke(["--resume", "--save-file", str(path)], "q\n")
+    assert r.exit_code == 0 and "Resumed: round 1" in r.output
+    for bad in ({"deals": 0, "playouts": 5}, {"deals": 200}, {"deals": True, "playouts": 5}):
+        path.write_text(json.dumps({**data, "oracle": bad}))
+        with pytest.raises(saves.SaveError, match="damaged"):
+            saves.read(path)
+
+
 def test_a_new_game_over_an_unfinished_one_keeps_numbered_backups(tmp_path: Path) -> None:
     path = tmp_path / "s.json"
     first = unfinished_save(path, seed=3)

@@ -118,6 +118,33 @@ def test_the_table() -> None:
     assert "95% CI" in out and "table:20 #2" in out and "mean place" in out
 
 
+@pytest.mark.parametrize(
+    ("players", "said"),
+    [
+        ("table,table:20,noisy", []),
+        ("table,table,expert@table", ["expert at 300 deals / 1,000 playouts"]),
+        ("oracle-game@person,table", ["oracle at 50 deals / 200 playouts"]),
+        (
+            "oracle,expert",
+            ["oracle at 50 deals / 200 playouts", "expert at 300 deals / 1,000 playouts"],
+        ),
+    ],
+)
+def test_the_header_gives_a_budget_only_for_players_who_ask_the_oracle(
+    players: str, said: list[str]
+) -> None:
+    settings = Settings(players=parse_players(players), games=1, deals=50, playouts=200)
+    head = tournament.report(settings, []).splitlines()[0]
+    assert tournament.budgets(settings) == said
+    assert [part for part in head.split("; ") if " deals / " in part] == said
+    assert ("deals" in head) == bool(said)
+
+
+def test_a_table_without_oracle_players_says_no_budget() -> None:
+    code, out, _ = invoke("--games", "1", "--players", "table,table:20", "--jobs", "1")
+    assert code == 0 and "deals" not in out.splitlines()[0]
+
+
 def test_wilson_interval_bounds() -> None:
     assert stats.wilson(0, 10)[0] == 0 and 0.25 < stats.wilson(0, 10)[1] < 0.35
     assert stats.wilson(10, 10)[1] == pytest.approx(1.0) and stats.wilson(10, 10)[0] > 0.65

@@ -6,10 +6,10 @@ import contextlib
 import random
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import click
-from rich.console import Console
+from rich.console import Console, RenderableType
 from rich.text import Text
 
 from thirtyone import __version__, _core, schemas
@@ -32,7 +32,7 @@ from thirtyone.store import saves
 from thirtyone.terminal import play_session, save_start
 from thirtyone.terminal.advice_view import advice_report
 from thirtyone.terminal.advisor import OracleAdvisor
-from thirtyone.terminal.display import intro
+from thirtyone.terminal.display import WARN_STYLE, intro
 
 
 @click.group(
@@ -186,35 +186,9 @@ def play(
                 soft_wrap=True,
             )
             return
-        if saved is not None:
-            rules, names, game_seed = saved.rules, saved.names, saved.seed
-        else:
-            assert new is not None, "a new game's table is built before the save is touched"
-            rules, names, game_seed = new
-        mode = advice or (saved.advice if saved else "never" if autoplay else "always")
-        against = saved.opponents if saved else opponents or "table"
-        intro_text = (
-            intro(rules, names, 0, game_seed, preset, width=console.width)
-            if saved is None
-            else None
-        )
-        advisor = (
-            OracleAdvisor(console, deals=oracle_deals, playouts=oracle_playouts, seed=game_seed)
-            if mode != "never"
-            else None
-        )
-        table = play_session.Table(
-            console,
-            rules,
-            game_seed,
-            names,
-            advisor,
-            autoplay,
-            mode,
-            not (autoplay or fast),
-            delay,
-            against,
-        )
+        budget = {"deals": oracle_deals, "playouts": oracle_playouts}
+        how = _How(preset, advice, autoplay, opponents, fast, delay)
+        table, intro_text = _seating(console, saved, new, budget, how)
         save = None if autoplay else (path, save_file is not None)
         try:
             finished = play_session.play_game(table, saved, save, intro_text)
@@ -222,7 +196,65 @@ def play(
             _fail(str(err))
         if not finished or autoplay or not _play_again():
             return
+        # The next game at the same table, with the Oracle as it was in this one.
         resume, seed = False, None
+        assert table.oracle is not None
+        oracle_deals, oracle_playouts = table.oracle["deals"], table.oracle["playouts"]
+
+
+class _How(NamedTuple):
+    """How ``thirtyone play`` was asked to play: the options that are not the table's."""
+
+    preset: str
+    advice: str | None
+    autoplay: bool
+    opponents: str | None
+    fast: bool
+    delay: float
+
+
+def _seating(
+    console: Console,
+    saved: saves.SavedGame | None,
+    new: tuple[Rules, list[str], int] | None,
+    budget: dict[str, int],
+    how: _How,
+) -> tuple[play_session.Table, RenderableType | None]:
+    """Who plays what in the game about to start (``saved``, resumed, else ``new``) and its
+    opening lines (a new game's). The Oracle's precision is ``budget`` for a new game; a resumed
+    one's is its own but for a setting given again (:func:`_resumed_with`)."""
+    if saved is not None:
+        rules, names, game_seed = saved.rules, saved.names, saved.seed
+        budget = _resumed_with(saved, budget, console)
+    else:
+        assert new is not None, "a new game's table is built before the save is touched"
+        rules, names, game_seed = new
+    mode = how.advice or (saved.advice if saved else "never" if how.autoplay else "always")
+    against = saved.opponents if saved else how.opponents or "table"
+    intro_text = (
+        intro(rules, names, 0, game_seed, how.preset, width=console.width)
+        if saved is None
+        else None
+    )
+    advisor = (
+        OracleAdvisor(console, deals=budget["deals"], playouts=budget["playouts"], seed=game_seed)
+        if mode != "never"
+        else None
+    )
+    table = play_session.Table(
+        console,
+        rules,
+        game_seed,
+        names,
+        advisor,
+        how.autoplay,
+        mode,
+        not (how.autoplay or how.fast),
+        how.delay,
+        against,
+        budget,
+    )
+    return table, intro_text
 
 
 def _play_again() -> bool:
@@ -239,15 +271,28 @@ def _prepare(
     """The saved game to resume (None: a new game). Raises :class:`save_start.Cancelled`."""
     try:
         if resume:
-            _refuse_new_game_options()
-            return save_start.before_resume(path, check_folder=not autoplay)
-        if autoplay:
+            saved: saves.SavedGame | None = save_start.before_resume(
+                path, check_folder=not autoplay
+            )
+        elif autoplay:
             return None
-        return save_start.before_new_game(
-            path, console, interactive=sys.stdin.isatty(), given=save_file is not None
-        )
+        else:
+            saved = save_start.before_new_game(
+                path, console, interactive=sys.stdin.isatty(), given=save_file is not None
+            )
     except saves.SaveError as err:
         _fail(str(err))
+    if saved is not None and (given := _table_options_given()):
+        # (with --resume, or r at the question about the unfinished game: the same line)
+        console.print(
+            Text(
+                f"The resumed game keeps its own table: {_and(given)} "
+                f"{'was' if len(given) == 1 else 'were'} not applied.",
+                style=WARN_STYLE,
+            ),
+            soft_wrap=not console.is_terminal,  # (a terminal: broken between words)
+        )
+    return saved
 
 
 def _table_of(
@@ -264,28 +309,64 @@ def _table_of(
     return rules, _new_names(name, rules), seed
 
 
-def _refuse_new_game_options() -> None:
+#: The options of a new game's table (``thirtyone play``'s parameters): a resumed game keeps its
+#: own, so they are not applied to it (and it says so).
+TABLE_OPTIONS = (
+    "seats",
+    "lives",
+    "knock_penalty",
+    "seed",
+    "preset",
+    "changes",
+    "name",
+    "opponents",
+)
+
+
+def _given(names: tuple[str, ...]) -> list[str]:
+    """Those of the ``play`` parameters ``names`` given on the command line, as spelled there
+    (``--rules`` for ``preset``)."""
     ctx = click.get_current_context()
     spelled = {p.name: p.opts[0] for p in ctx.command.params if p.opts}
-    given = [
+    return [
         spelled.get(p, f"--{p}")
-        for p in (
-            "seats",
-            "lives",
-            "knock_penalty",
-            "seed",
-            "preset",
-            "changes",
-            "name",
-            "opponents",
-        )
+        for p in names
         if ctx.get_parameter_source(p) == click.core.ParameterSource.COMMANDLINE
     ]
-    if given:
-        raise click.UsageError(
-            f"--resume continues the saved game with its own rules and seed; "
-            f"leave out {', '.join(given)}"
+
+
+def _table_options_given() -> list[str]:
+    return _given(TABLE_OPTIONS)
+
+
+def _and(items: list[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+
+
+def _resumed_with(
+    saved: saves.SavedGame, asked: dict[str, int], console: Console
+) -> dict[str, int]:
+    """The Oracle's precision for a resumed game: the one it was started with (kept in the save;
+    the defaults for a save from before it was kept), but for a setting given again on the
+    command line, which applies to this session (one line says so; the save keeps its own)."""
+    kept = dict(saved.oracle or {"deals": _core.DEFAULT_DEALS, "playouts": _core.DEFAULT_PLAYOUTS})
+    given = _given(("oracle_deals", "oracle_playouts"))
+    budget = {
+        key: asked[key] if f"--oracle-{key}" in given else kept[key]
+        for key in ("deals", "playouts")
+    }
+    if budget != kept:
+        console.print(
+            Text(
+                f"The Oracle at {budget['deals']:,} deals / {budget['playouts']:,} playouts, as "
+                f"given, in this session (the game keeps its own: {kept['deals']:,} / "
+                f"{kept['playouts']:,}).",
+                style="dim",
+            ),
+            soft_wrap=not console.is_terminal,  # (a terminal: broken between words)
         )
+    return budget
 
 
 def _new_rules(

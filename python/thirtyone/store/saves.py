@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from thirtyone import _core
 from thirtyone._core import Action
 from thirtyone.errors import SaveError as SaveError  # (saves.SaveError, as before)
 from thirtyone.errors import ThirtyOneError
@@ -99,6 +100,10 @@ class SavedGame:
     #: The tutor (the browser's): ask before a move that costs more than this many points of
     #: ``p_win`` (None: off). The terminal keeps it as it is.
     tutor: float | None = None
+    #: The Oracle's precision the game was started with (``thirtyone play --oracle-deals``,
+    #: ``--oracle-playouts``): ``{"deals": D, "playouts": P}``; None (a save from before it was
+    #: kept, or the browser's): the defaults.
+    oracle: dict[str, int] | None = None
 
     def to_json(self) -> str:
         return json.dumps(
@@ -115,6 +120,7 @@ class SavedGame:
                 "opponents": self.opponents,
                 "decisions": self.decisions,
                 "tutor": self.tutor,
+                "oracle": self.oracle,
             },
             separators=(",", ":"),
             allow_nan=False,
@@ -150,6 +156,7 @@ class SavedGame:
             opponents = data.get("opponents", "table")  # (the same)
             decisions = data.get("decisions", [])  # (the same)
             tutor = data.get("tutor")  # (the same)
+            oracle = data.get("oracle")  # (the same)
         except KeyError as e:
             raise damaged(f"missing {e}") from None
         except (TypeError, ValueError, RecursionError) as e:
@@ -166,12 +173,15 @@ class SavedGame:
             and advice in ADVICE_MODES
             and opponents in OPPONENTS
             and (tutor is None or tutor_ok(tutor))
+            and (oracle is None or oracle_ok(oracle))
         )
         if not ok:
             raise damaged("a field has the wrong shape")
         names = [neutralise(n) for n in names]
         decisions = decisions if isinstance(decisions, list) else []
-        return cls(rules, seed, names, you, journal, over, advice, opponents, decisions, tutor)
+        return cls(
+            rules, seed, names, you, journal, over, advice, opponents, decisions, tutor, oracle
+        )
 
 
 def tutor_ok(points: object) -> bool:
@@ -181,6 +191,20 @@ def tutor_ok(points: object) -> bool:
     if isinstance(points, bool) or not isinstance(points, int | float):
         return False
     return low <= points <= high
+
+
+def oracle_ok(oracle: object) -> bool:
+    """Whether ``oracle`` is the Oracle's precision as a save keeps it: ``deals`` and
+    ``playouts``, whole numbers within the Oracle's bounds."""
+    if not isinstance(oracle, dict) or set(oracle) != {"deals", "playouts"}:
+        return False
+    if any(isinstance(v, bool) or not isinstance(v, int) for v in oracle.values()):
+        return False
+    try:
+        _core.check_settings(deals=oracle["deals"], playouts=oracle["playouts"])
+    except ThirtyOneError:
+        return False
+    return True
 
 
 # -- the file -------------------------------------------------------------------------------------

@@ -3,6 +3,7 @@ is :mod:`thirtyone.study.review_json`."""
 
 from __future__ import annotations
 
+from rich import box
 from rich.console import Group
 from rich.table import Table
 from rich.text import Text
@@ -52,17 +53,27 @@ def _mark(r: Reviewed) -> str:
 def decisions_table(review: Review) -> Table:
     """One row per decision: round, turn, hand, top discard, choice, best, cost."""
     with_win = any(r.cost_win is not None for r in review.reviewed)
-    table = Table(title=None, show_edge=False, pad_edge=False, header_style="bold")
+    # No vertical rules, one space between columns and the cost of p_win headed on two rows:
+    # at 80 columns the figures, the choices and the labels stay whole (``inaccuracy`` was cut
+    # to ``inaccur…``); only a long best option breaks, between its words.
+    table = Table(
+        title=None,
+        box=box.SIMPLE_HEAD,
+        show_edge=False,
+        pad_edge=False,
+        padding=0,
+        header_style="bold",
+    )
     for name in ("#", "round", "turn"):
-        table.add_column(name, justify="right")
-    table.add_column("hand")
-    table.add_column("top")
-    table.add_column("choice")
-    table.add_column("best")
-    table.add_column("cost", justify="right")
+        table.add_column(name, justify="right", no_wrap=True)
+    table.add_column("hand", min_width=8)
+    table.add_column("top", no_wrap=True)
+    table.add_column("choice", min_width=13)  # (``put down 9C ★`` on one line)
+    table.add_column("best", min_width=8)
+    table.add_column("cost", justify="right", no_wrap=True)
     if with_win:
-        table.add_column("win cost", justify="right")
-    table.add_column("label")
+        table.add_column("win\ncost", justify="right", no_wrap=True, vertical="top")
+    table.add_column("label", no_wrap=True, min_width=max(len(name) for name, _ in LABELS))
     for i, r in enumerate(review.reviewed, start=1):
         d = r.decision
         best = "no advice" if r.best is None else option_label(r.best)

@@ -503,12 +503,26 @@ def _num(x: float | None, fmt: str) -> str:
     return "-" if x is None else format(x, fmt)
 
 
+def budgets(settings: Settings) -> list[str]:
+    """The Oracle's budget of each kind of player at the table that asks it: ``oracle at 1,000
+    deals / 2,000 playouts`` (``oracle``, ``oracle-game``: ``--deals``/``--playouts``) and
+    ``expert at 300 deals / 1,000 playouts``; none when nobody asks it (table and noisy
+    players)."""
+    kinds = {parse_kind(split_read(p)[0])[0] for p in settings.players}
+    found = []
+    if kinds & {"oracle", "oracle-game"}:
+        found.append(f"oracle at {settings.deals:,} deals / {settings.playouts:,} playouts")
+    if "expert" in kinds:
+        found.append(f"expert at {EXPERT_DEALS:,} deals / {EXPERT_PLAYOUTS:,} playouts")
+    return found
+
+
 def report(settings: Settings, tallies: list[Tally], played: int | None = None) -> str:
     """The table of results, one line a player (``played``: the games of a stopped run)."""
     games = f"{settings.games:,}" if played is None else f"{played:,} of {settings.games:,}"
     head = (
-        f"{games} games, {len(settings.players)} seats ({settings.preset}), seats "
-        f"rotated; oracle at {settings.deals:,} deals / {settings.playouts:,} playouts; "
+        f"{games} games, {len(settings.players)} seats ({settings.preset}), seats rotated; "
+        + "".join(f"{budget}; " for budget in budgets(settings))
         + ("" if settings.read_as is None else f"opponents read as {settings.read_as}; ")
         + f"seed {settings.seed}"
     )

@@ -242,6 +242,48 @@ class OneLineNote:
         return Measurement(1, min(len(self.text), options.max_width))
 
 
+def cut_line(text: str, width: int) -> str:
+    """``text`` in ``width`` columns at most: whole, else cut after its last clause that fits
+    (when that keeps at least half of the width), else after its last whole word, with ``…``;
+    a word is cut only when not even the first one fits."""
+    if len(text) <= width:
+        return text
+    ends = [m.start() for m in _CLAUSE_END.finditer(text) if m.start() + 1 <= width]
+    if ends and ends[-1] >= width // 2:
+        return text[: ends[-1]] + "…"
+    space = text.rfind(" ", 0, max(0, width - 1) + 1)
+    if space > 0:
+        return text[:space].rstrip(" ,;:") + "…"
+    return text[: max(0, width - 1)] + "…"
+
+
+class OneLineReason:
+    """The reason in one line of whatever width it is given (:func:`cut_line`): alone, or after
+    ``head`` (the best option's line, on the smallest screens)."""
+
+    SEP = " — "
+
+    def __init__(self, reason: str, head: Text | None = None) -> None:
+        self.reason = reason
+        self.head = head
+
+    def _line(self, width: int) -> Text:
+        if self.head is None:
+            return Text(cut_line(self.reason, width))
+        line = self.head.copy()
+        room = width - len(line.plain) - len(self.SEP)
+        if room > 0:
+            line.append(self.SEP + cut_line(self.reason, room))
+        return line
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield self._line(options.max_width).copy()
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        whole = len(self._line(10**6).plain)
+        return Measurement(1, min(whole, options.max_width))
+
+
 def _notes(advice: Advice, one_line: bool) -> list[RenderableType]:
     """The warnings, each on one line when ``one_line`` (cut after a clause)."""
     if one_line:
@@ -267,22 +309,29 @@ def advice_panel_body(advice: Advice, why: RenderableType | None = None) -> Rend
 
 def advice_compact(advice: Advice, *, gist_line: bool = True) -> RenderableType:
     """The advice on a small screen: the best option, the best for the game when it differs,
-    the reason in one line (:func:`~thirtyone.oracle.words.gist`; left out with
-    ``gist_line=False``), the options' table and the warnings, one line each. The full reason
-    is on ``a``, the read of the opponents on ``r``."""
-    parts: list[RenderableType] = [_best_line(advice)]
+    the reason in one line (:func:`~thirtyone.oracle.words.gist`, cut after a clause or a word
+    when it is wider), the options' table and the warnings, one line each. With
+    ``gist_line=False`` (the smallest screens) the reason goes on the best option's line, after
+    the option alone (the plan is in the table, the ties in its marks). The full reason is on
+    ``a``, the read of the opponents on ``r``."""
+    if gist_line:
+        parts: list[RenderableType] = [_best_line(advice)]
+    else:
+        head = Text("Best: ", style="bold")
+        head.append(option_label(advice.best), style="bold green")
+        parts = [OneLineReason(gist(advice), head)]
     if (line := _game_line(advice)) is not None:
         parts.append(line)
     if gist_line:
-        parts.append(Text(gist(advice)))
+        parts.append(OneLineReason(gist(advice)))
     parts.append(options_rows(advice))
     return Group(*parts, *_notes(advice, one_line=True))
 
 
 def advice_layouts(advice: Advice, why: RenderableType | None = None) -> Layouts:
     """The advice in its three layouts, the fullest first: in full (its prose counted: the
-    game's line, the reason and ``why``), compact, and the best line with the options' table
-    alone."""
+    game's line, the reason and ``why``), compact, and the smallest: the best option and the
+    reason on one line, with the options' table."""
     game = _game_line(advice)
     prose = Group(*([game] if game else []), Text(advice.reason), *([why] if why else []))
     return Layouts(

@@ -202,13 +202,15 @@ def help_text(
     rules: Rules | None = None,
     advice_keys: bool = False,
     unit: str | None = None,
+    positions: str = "1-4",
 ) -> RenderableType:
-    """What the person may type, the table's rules in short (built from ``rules``), and, with
-    ``advice_keys``, the keys and the words of the Oracle's advice."""
+    """What the person may type (``positions``: the cards that may be put down, ``1-3`` after a
+    take), the table's rules in short (built from ``rules``), and, with ``advice_keys``, the
+    keys and the words of the Oracle's advice."""
     r = rules or Rules.standard()
-    lines = [Text("What you can type:", style="bold")]
+    lines: list[RenderableType] = [Text("What you can type:", style="bold")]
     if putting_down:
-        lines.append(Text("  1-4        put down the card at that position"))
+        lines.append(Text(f"  {positions:<11}put down the card at that position"))
         lines.append(Text("  AH, 10d    put down that card (rank A 2-9 T/10 J Q K, suit C D H S)"))
         if any(a.kind == "hide" for a in legal):
             lines.append(
@@ -237,12 +239,29 @@ def help_text(
     lines.append(Text("  q          quit the game"))
     lines.append(Text(rules_in_short(r), style="dim"))
     if advice_keys:
-        from thirtyone.oracle.words import glossary
-
         lines.append(Text("The advice's words:", style="bold"))
-        for word, meaning in glossary(unit or ("letters" if r.gin else "lives")):
-            lines.append(Text(f"  {word:<13}{meaning}"))
+        lines.append(glossary_table(unit or ("letters" if r.gin else "lives")))
     return Group(*lines)
+
+
+def glossary_table(unit: str) -> Padding:
+    """The advice's words and their meanings in two columns: each meaning broken between its
+    words to the width it is printed at, its later lines under its first (a meaning the
+    glossary gives over several entries is joined into one first)."""
+    from thirtyone.oracle.words import glossary
+
+    entries: list[tuple[str, str]] = []
+    for word, meaning in glossary(unit):
+        if not word and entries:
+            entries[-1] = (entries[-1][0], f"{entries[-1][1]} {meaning}")
+        else:
+            entries.append((word, meaning))
+    table = Table.grid(padding=(0, 1, 0, 0))
+    table.add_column(no_wrap=True, min_width=12)
+    table.add_column(overflow="fold")  # (a word wider than the screen is folded, not lost)
+    for word, meaning in entries:
+        table.add_row(word, meaning)
+    return Padding(table, (0, 0, 0, 2))
 
 
 def rules_in_short(rules: Rules) -> str:
@@ -347,12 +366,14 @@ def put_down_choices(
     table.add_column()
     table.add_column()
     for i, card in enumerate(cards):
-        if card == new and source == "pile":
+        number = str(i + 1)
+        if card == new and source == "pile":  # (no number: it may not be chosen)
+            number = ""
             note = Text("taken from the pile: it may not go straight back", style="dim")
         else:
             rest = [c for c in cards if c != card]
             note = Text(f"leaves {fmt_score(hand_score(rest, rules))}", style="dim")
-        table.add_row(str(i + 1), card_text(card), note)
+        table.add_row(number, card_text(card), note)
     return Group(head, Padding(table, (0, 0, 0, 2), expand=False))
 
 

@@ -44,8 +44,10 @@ class Table(NamedTuple):
     """Who plays what: the console, the rules, the seed, the names (yours first), the advisor,
     whether the table's rule plays your seat, when the advice is shown (``always``, ``ask``,
     ``never``), whether to wait for Enter after each round (``pause``), the seconds to wait
-    after each computer turn told one line each (``delay``), and who the computer players are
-    (``opponents``: ``table``, ``expert`` or ``mixed``, see :func:`opponent`)."""
+    after each computer turn told one line each (``delay``), who the computer players are
+    (``opponents``: ``table``, ``expert`` or ``mixed``, see :func:`opponent`), and the Oracle's
+    precision a new game is saved with (``oracle``: ``deals`` and ``playouts``; None: the
+    defaults)."""
 
     console: Console
     rules: Rules
@@ -57,6 +59,7 @@ class Table(NamedTuple):
     pause: bool = False
     delay: float = 0.0
     opponents: str = "table"
+    oracle: dict[str, int] | None = None
 
 
 def _your_seat(table: Table) -> Policy | None:
@@ -120,7 +123,12 @@ def play_game(
             style="dim",
         )
         fresh = saves.SavedGame(
-            table.rules, table.seed, names, advice=table.advice, opponents=table.opponents
+            table.rules,
+            table.seed,
+            names,
+            advice=table.advice,
+            opponents=table.opponents,
+            oracle=table.oracle,
         )
         saver = saves.Saver(saved or fresh, game, save[0])
         saver.saved.decisions = keeper.kept
@@ -162,7 +170,9 @@ def _record(table: Table, game: Session, keeper: Keeper) -> None:
         seed=table.seed,
     )
     for line in record_summary.after_game(entry):
-        table.console.print(Text(line, style="dim"), soft_wrap=True)
+        # On a terminal, broken between words (the terminal cut "stats" and "0.0" in two);
+        # elsewhere one line, whole.
+        table.console.print(Text(line, style="dim"), soft_wrap=not table.console.is_terminal)
 
 
 def _run(

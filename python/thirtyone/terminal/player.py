@@ -153,7 +153,7 @@ class TerminalPlayer:
         self._show_table(display.put_down_choices(list(view.hand), new, source, view.rules))
         self.show_advice(view)
         while True:
-            text = self._ask(put_down_prompt(self.advice))
+            text = self._ask(put_down_prompt(self.advice, positions(cards, new, source)))
             word = WORDS.get(text.lower())
             if not text and self.advisor is not None:
                 accepted = keys.accept(self, view)
@@ -254,11 +254,14 @@ class TerminalPlayer:
         self.console.print(Text(message, style=display.WARN_STYLE), soft_wrap=True)
 
     def _help(self, view: SeatView, *, putting_down: bool) -> RenderableType:
+        drawn = view.drawn
+        where = "1-4" if drawn is None else positions([*view.hand, drawn[0]], *drawn)
         return display.help_text(
             list(view.pending.legal),
             putting_down=putting_down,
             rules=view.rules,
             advice_keys=self.advisor is not None,
+            positions=where,
         )
 
     def _show_table(self, table: RenderableType) -> None:
@@ -280,7 +283,8 @@ class TerminalPlayer:
         if view.drawn is None:
             prompt = start_prompt(view, view.pending.legal, self.advice)
         else:
-            prompt = put_down_prompt(self.advice)
+            new, source = view.drawn
+            prompt = put_down_prompt(self.advice, positions([*view.hand, new], new, source))
         return -(-(len(prompt) + 3) // max(1, self.console.width))
 
     def show_advice(self, view: SeatView, *, asked: bool = False) -> None:
@@ -343,11 +347,23 @@ def _options(legal: Sequence[Action], top: str) -> str:
     return ", ".join(parts[:-1]) + " or " + parts[-1]
 
 
-def put_down_prompt(mode: str = "never") -> str:
-    """``Put down which card? (1-4 or a card like 7H, Enter: the Oracle's best, ? help, q
-    quit)``."""
+def put_down_prompt(mode: str = "never", where: str = "1-4") -> str:
+    """``Put down which card? (1-4 or its name, Enter: Oracle's best, ? help, q quit)``;
+    ``where``: the positions that may be put down (``1-3`` after a take: see
+    :func:`positions`)."""
     oracle = {"always": ", Enter: Oracle's best", "ask": ", a advice"}.get(mode, "")
-    return f"Put down which card? (1-4 or its name{oracle}, ? help, q quit)"
+    return f"Put down which card? ({where} or its name{oracle}, ? help, q quit)"
+
+
+def may_go_down(cards: Sequence[str], new: str, source: str) -> list[str]:
+    """The cards that may be put down: all but the card just taken from the pile (the last)."""
+    return [c for c in cards if not (c == new and source == "pile")]
+
+
+def positions(cards: Sequence[str], new: str, source: str) -> str:
+    """The positions that may be put down: ``1-4``, or ``1-3`` after a take (the card taken is
+    the last and may not go straight back)."""
+    return f"1-{len(may_go_down(cards, new, source))}"
 
 
 def start_prompt(view: SeatView, legal: Sequence[Action], mode: str = "never") -> str:
@@ -380,37 +396,37 @@ def choose_card(text: str, cards: Sequence[str], new: str, source: str) -> str:
     """The card meant by ``text`` among ``cards`` (the hand, then the new card), ``"help"``,
     or ``"!"`` followed by a one-line explanation."""
     # The card taken from the pile may not go back: it is not offered (it is the last).
-    allowed = [c for c in cards if not (c == new and source == "pile")]
+    allowed = may_go_down(cards, new, source)
     hand_list = " ".join(allowed)
-    positions = f"1-{len(allowed)}"
+    where = positions(cards, new, source)
     if not text:
-        return f"!Choose the card to put down: {positions} or its name ({hand_list})."
+        return f"!Choose the card to put down: {where} or its name ({hand_list})."
     word = WORDS.get(text.lower())
     if word == "help":
         return "help"
     if word is not None:
         how = "drew" if source == "stock" else "took"
-        return (
-            f"!You {how} {new} already: now put a card down ({positions} or its name: {hand_list})."
-        )
+        return f"!You {how} {new} already: now put a card down ({where} or its name: {hand_list})."
     if _is_position(text):
         n = int(text)
         if not 1 <= n <= len(cards):
             shown = n if len(text) <= QUOTE_CHARS else quoted(text)
-            return f"!There is no card {shown}: choose 1 to {len(cards)}."
+            return f"!There is no card {shown}: choose {where.replace('-', ' to ')}."
         card = cards[n - 1]
     else:
         try:
             card = parse_card(text)
         except CardError:
             return (
-                f"!{quoted(text)} is not a card or a position: choose 1-4 or a card like "
+                f"!{quoted(text)} is not a card or a position: choose {where} or a card like "
                 f"{cards[0]}."
             )
         if card not in cards:
             return f"!{card} is not in your hand: choose one of {hand_list}."
     if card == new and source == "pile":
-        return f"!You took {card} from the pile: it may not go straight back. Choose another."
+        # (within 80 columns: the message is not broken between words)
+        why = f"You took {card} from the pile: it may not go straight back"
+        return f"!{why}. Choose {where}: {hand_list}."
     return card
 
 
