@@ -369,4 +369,6 @@ def test_layouts_all_carry_the_best_and_the_table() -> None:
     advice = ranked_advice([knock, draw], [draw])
     for body in advice_layouts(advice).bodies:
         shown = text_of(body)
-        assert shown.startswith("Best: draw — tied with knock") and "★ draw" in shown
+        # (The smallest layout says the tie in the reason it puts on the best's line.)
+        assert shown.startswith(("Best: draw — tied with knock", "Best: draw — tied on safety"))
+        assert "★ draw" in shown

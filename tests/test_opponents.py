@@ -59,13 +59,20 @@ def test_table_is_the_default(tmp_path: Path, expert_turns: list[str]) -> None:
     assert saves.read(path).opponents == "table" and expert_turns == []
 
 
-def test_resume_refuses_opponents(tmp_path: Path) -> None:
+def test_a_resumed_game_keeps_its_opponents(tmp_path: Path) -> None:
+    """--opponents with --resume is not applied (the game keeps its table) and one line says
+    so; the save's opponents stay the table's."""
     path = tmp_path / "s.json"
     run(["--seed", "5"], "q\n", path)
     r = CliRunner().invoke(
-        main, ["play", "--resume", "--opponents", "expert", "--save-file", str(path)], env=ENV
+        main,
+        ["play", "--resume", "--opponents", "expert", "--save-file", str(path)],
+        input="q\n",
+        env=ENV,
     )
-    assert r.exit_code == 2 and "--opponents" in r.output
+    assert r.exit_code == 0, r.output
+    assert "--opponents" in r.output and "not applied" in r.output
+    assert saves.read(path).opponents == "table"
 
 
 def test_bad_opponents_refused(tmp_path: Path) -> None:

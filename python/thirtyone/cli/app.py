@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import random
 import sys
 from pathlib import Path
@@ -18,19 +17,20 @@ from thirtyone.cli import manners
 from thirtyone.cli.calibrate import calibrate_command
 from thirtyone.cli.manners import count_option as _count_option
 from thirtyone.cli.manners import fail as _fail
+from thirtyone.cli.manners import rule_assignments as _rule_assignments
 from thirtyone.cli.manners import seed_option as _seed_option
+from thirtyone.cli.oracle import oracle_command
 from thirtyone.cli.review import review_command
 from thirtyone.cli.serve import serve_command
 from thirtyone.cli.stats import stats_command
 from thirtyone.cli.study import study_group
 from thirtyone.cli.tournament import tournament_command
-from thirtyone.errors import RuleError, ThirtyOneError
+from thirtyone.errors import RuleError
 from thirtyone.game.rules import Rules
 from thirtyone.names import COMPUTER_NAMES as COMPUTER_NAMES  # (app.COMPUTER_NAMES, as before)
 from thirtyone.names import computer_names
 from thirtyone.store import saves
 from thirtyone.terminal import play_session, save_start
-from thirtyone.terminal.advice_view import advice_report
 from thirtyone.terminal.advisor import OracleAdvisor
 from thirtyone.terminal.display import WARN_STYLE, intro
 
@@ -54,19 +54,6 @@ def main(ctx: click.Context) -> None:
     manners.trim_when_not_a_terminal()
     if ctx.invoked_subcommand is None:
         click.echo(ctx.get_help())
-
-
-def _rule_assignments(
-    ctx: click.Context, param: click.Parameter, values: tuple[str, ...]
-) -> dict[str, Any]:
-    changes: dict[str, Any] = {}
-    for text in values:
-        try:
-            key, value = Rules.parse_assignment(text)
-        except RuleError as err:
-            raise click.BadParameter(str(err), ctx=ctx, param=param) from None
-        changes[key] = value
-    return changes
 
 
 @main.command()
@@ -444,153 +431,7 @@ def completion(shell: str) -> None:
     click.echo(cls(main, {}, "thirtyone", "_THIRTYONE_COMPLETE").source())
 
 
-# -- thirtyone oracle -----------------------------------------------------------------------------
-
-
-def _read_state(source: str) -> bytes:
-    """The state file's bytes (``-``: standard input), refused past
-    :data:`~thirtyone.oracle.query.MAX_STATE_BYTES` without reading the rest (``/dev/zero`` or
-    an endless pipe must not fill the memory)."""
-    from thirtyone.oracle.query import MAX_STATE_BYTES as most
-
-    try:
-        if source == "-":
-            data = sys.stdin.buffer.read(most + 1)
-        else:
-            with Path(source).open("rb") as f:
-                data = f.read(most + 1)
-    except OSError as err:
-        _fail(f"cannot read {saves.short(source)}: {err.strerror or err}")
-    if len(data) > most:
-        where = "standard input" if source == "-" else saves.short(source)
-        _fail(f"the state in {where} is over {most:,} bytes; no state is near that size")
-    return data
-
-
-def _model_list(
-    _ctx: click.Context, _param: click.Parameter, value: str | None
-) -> list[str | None] | None:
-    """``--models``: a comma-separated list, ``-`` for your own seat (checked by the core)."""
-    if value is None:
-        return None
-    return [None if m.strip() == "-" else m.strip() for m in value.split(",")]
-
-
-@main.command()
-@click.argument("state_file", metavar="STATE.json")
-@click.option("--json", "as_json", is_flag=True, help="Print the advice as JSON (oracle.md).")
-@_seed_option("Seed of the simulation: same seed, same numbers.")
-@_count_option(
-    "--deals", _core.DEFAULT_DEALS, "Consistent deals to collect (at most), 1 to 1,000,000."
-)
-@_count_option(
-    "--playouts",
-    _core.DEFAULT_PLAYOUTS,
-    "Playouts per option (and again for the confirmation run), 1 to 10,000,000.",
-)
-@click.option("--threads", type=int, help="Worker threads, 1 to 64 (default: every core).")
-@click.option(
-    "--max-time",
-    type=float,
-    default=5.0,
-    show_default=True,
-    help="Seconds allowed for the whole answer, at most 3600; when they run out, the best "
-    "estimate reached is shown with its margin (0: no limit).",
-)
-@click.option(
-    "--target-margin",
-    type=float,
-    help="Keep adding deals until every option's margin is at most this, 0.001 to 0.5 "
-    "(e.g. 0.005).",
-)
-@click.option(
-    "--rules",
-    "preset",
-    type=click.Choice(sorted(Rules.PRESETS)),
-    help="Evaluate under this preset instead of the state's rules.",
-)
-@click.option(
-    "--rule",
-    "changes",
-    multiple=True,
-    metavar="KEY=VALUE",
-    callback=_rule_assignments,
-    help="Change one of the state's rules, e.g. --rule knock_penalty=1 (repeatable).",
-)
-@click.option(
-    "--sweeps",
-    type=click.Choice(["best", "all", "none"]),
-    default="best",
-    show_default=True,
-    help="Which knock-score sweeps to chart: the best swept option's, all, or none.",
-)
-@click.option(
-    "--objective",
-    type=click.Choice(["round", "game"]),
-    default="round",
-    show_default=True,
-    help="With lives in the state, game keeps each option's later knock score by p_win.",
-)
-@click.option(
-    "--models",
-    callback=_model_list,
-    metavar="M,M,…",
-    help="How each seat plays, one per seat in the state's order: table, person or expert, "
-    "- for your own (e.g. -,expert,table,person). Replaces the state's models.",
-)
-def oracle(
-    state_file: str,
-    as_json: bool,
-    seed: int | None,
-    deals: int,
-    playouts: int,
-    threads: int | None,
-    max_time: float,
-    target_margin: float | None,
-    preset: str | None,
-    changes: dict[str, Any],
-    sweeps: str,
-    objective: str,
-    models: list[str | None] | None,
-) -> None:
-    """Ask the Oracle how safe each option is in the round of STATE.json (- reads standard
-    input; the format is oracle.md's)."""
-    from thirtyone.oracle.query import answer_text, ask
-
-    raw = _read_state(state_file)
-    err_console = Console(stderr=True, highlight=False)
-    try:
-        spinner = (
-            err_console.status("The Oracle is thinking…")
-            if err_console.is_terminal
-            else contextlib.nullcontext()
-        )
-        with spinner:
-            advice = ask(
-                raw,
-                preset=preset,
-                changes=changes,
-                deals=deals,
-                playouts=playouts,
-                seed=seed,
-                threads=threads,
-                max_time=max_time,
-                target_margin=target_margin,
-                objective=objective,
-                models=models,
-            )
-    except ThirtyOneError as err:
-        _fail(str(err))
-    except KeyboardInterrupt:
-        click.echo("Interrupted: no advice.", err=True)
-        sys.exit(130)
-    if as_json:
-        click.echo(answer_text(advice))
-        return
-    console = Console(highlight=False)
-    console.print(advice_report(advice, sweeps=sweeps, width=console.width))
-
-
+main.add_command(oracle_command)
 main.add_command(calibrate_command)
 main.add_command(tournament_command)
 main.add_command(review_command)

@@ -15,7 +15,8 @@ from typing import IO, Any, NoReturn, TextIO, TypeVar, cast
 import click
 
 from thirtyone import _core
-from thirtyone.errors import ThirtyOneError
+from thirtyone.errors import RuleError, ThirtyOneError
+from thirtyone.game.rules import Rules
 from thirtyone.names import QUOTE_CHARS, quoted
 
 #: Spaces and tabs at the end of a line.
@@ -166,6 +167,21 @@ def count_option(name: str, default: int, help: str) -> Callable[[FC], FC]:
     return click.option(
         name, type=int, default=default, show_default=True, help=help, callback=check
     )
+
+
+def rule_assignments(
+    ctx: click.Context, param: click.Parameter, values: tuple[str, ...]
+) -> dict[str, Any]:
+    """``--rule KEY=VALUE`` (repeatable) as the changes it makes, a bad one refused as the
+    option's error."""
+    changes: dict[str, Any] = {}
+    for text in values:
+        try:
+            key, value = Rules.parse_assignment(text)
+        except RuleError as err:
+            raise click.BadParameter(str(err), ctx=ctx, param=param) from None
+        changes[key] = value
+    return changes
 
 
 def seed_option(help: str, default: int | None = None) -> Callable[[FC], FC]:

@@ -8,6 +8,8 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
+from thirtyone.oracle.rank import percent_shown
+from thirtyone.oracle.words import pct
 from thirtyone.study.review import LABELS, PUT_DOWN, Decision, Review, Reviewed
 from thirtyone.terminal.advice_view import BEST_MARK, TIED_MARK, option_label
 from thirtyone.terminal.display import ordinal
@@ -38,7 +40,7 @@ def hand_label(d: Decision) -> str:
 
 def points(cost: float | None) -> str:
     """A cost in percentage points: ``12.3``; ``—`` when there is none."""
-    return "—" if cost is None else f"{100 * cost:.1f}"
+    return "—" if cost is None else percent_shown(cost)
 
 
 # -- the terminal ---------------------------------------------------------------------------------
@@ -110,8 +112,8 @@ def _costly_line(n: int, r: Reviewed) -> str:
     assert best is not None and r.chosen is not None
     line = (
         f"  {n}. round {d.round}, turn {d.turn}: {choice_label(d)}, the best was "
-        f"{option_label(best)}: safe {100 * best.p_safe:.1f}% against "
-        f"{100 * r.chosen.p_safe:.1f}%, cost {points(r.cost_safe)} points"
+        f"{option_label(best)}: safe {pct(best.p_safe)} against "
+        f"{pct(r.chosen.p_safe)}, cost {points(r.cost_safe)} points"
     )
     if r.cost_win is not None:
         line += f" ({points(r.cost_win)} of p_win)"

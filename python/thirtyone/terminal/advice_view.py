@@ -264,7 +264,9 @@ class OneLineReason:
     SEP = " — "
 
     def __init__(self, reason: str, head: Text | None = None) -> None:
-        self.reason = reason
+        # (After the head and its dash the reason goes on as the line's clause: "Best: draw —
+        # tied on safety with knock; …".)
+        self.reason = reason if head is None else reason[:1].lower() + reason[1:]
         self.head = head
 
     def _line(self, width: int) -> Text:

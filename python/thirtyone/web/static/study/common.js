@@ -1,5 +1,7 @@
 // Shared by the study pages: elements, the server's JSON, numbers, cards and SVG.
 
+import { tenths } from "./figures.js";
+
 export const SVG_NS = "http://www.w3.org/2000/svg";
 
 /** An HTML element with attributes (a `class` key sets the class) and children (text or nodes). */
@@ -53,14 +55,16 @@ export async function getJSON(url) {
   return body;
 }
 
-/** A share as a percentage: `61.8%` (`—` for none). */
+/** A share as a percentage: `61.8%` (`—` for none), one decimal rounded as the Oracle's words
+ * round it; `digits` 0 for a whole percentage (`62%`). */
 export function pct(x, digits = 1) {
-  return x === null || x === undefined ? "—" : `${(100 * x).toFixed(digits)}%`;
+  if (x === null || x === undefined) return "—";
+  return digits === 1 ? `${tenths(x)}%` : `${(100 * x).toFixed(digits)}%`;
 }
 
 /** A difference of shares in percentage points: `12.3` (`—` for none). */
 export function points(x) {
-  return x === null || x === undefined ? "—" : (100 * x).toFixed(1);
+  return x === null || x === undefined ? "—" : tenths(x);
 }
 
 /** A whole number with separators: `2,000`. */

@@ -1,0 +1,163 @@
+"""``thirtyone oracle``: the Oracle asked about a state in a file or on standard input
+(``oracle.md``'s format), its answer as a table or as JSON."""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.console import Console
+
+from thirtyone import _core
+from thirtyone.cli.manners import count_option, fail, rule_assignments, seed_option
+from thirtyone.errors import ThirtyOneError
+from thirtyone.game.rules import Rules
+from thirtyone.store import saves
+from thirtyone.terminal.advice_view import advice_report
+
+
+def read_state(source: str) -> bytes:
+    """The state file's bytes (``-``: standard input), refused past
+    :data:`~thirtyone.oracle.query.MAX_STATE_BYTES` without reading the rest (``/dev/zero`` or
+    an endless pipe must not fill the memory)."""
+    from thirtyone.oracle.query import MAX_STATE_BYTES as most
+
+    try:
+        if source == "-":
+            data = sys.stdin.buffer.read(most + 1)
+        else:
+            with Path(source).open("rb") as f:
+                data = f.read(most + 1)
+    except OSError as err:
+        fail(f"cannot read {saves.short(source)}: {err.strerror or err}")
+    if len(data) > most:
+        where = "standard input" if source == "-" else saves.short(source)
+        fail(f"the state in {where} is over {most:,} bytes; no state is near that size")
+    return data
+
+
+def model_list(
+    _ctx: click.Context, _param: click.Parameter, value: str | None
+) -> list[str | None] | None:
+    """``--models``: a comma-separated list, ``-`` for your own seat (checked by the core)."""
+    if value is None:
+        return None
+    return [None if m.strip() == "-" else m.strip() for m in value.split(",")]
+
+
+@click.command("oracle")
+@click.argument("state_file", metavar="STATE.json")
+@click.option("--json", "as_json", is_flag=True, help="Print the advice as JSON (oracle.md).")
+@seed_option("Seed of the simulation: same seed, same numbers.")
+@count_option(
+    "--deals", _core.DEFAULT_DEALS, "Consistent deals to collect (at most), 1 to 1,000,000."
+)
+@count_option(
+    "--playouts",
+    _core.DEFAULT_PLAYOUTS,
+    "Playouts per option (and again for the confirmation run), 1 to 10,000,000.",
+)
+@click.option("--threads", type=int, help="Worker threads, 1 to 64 (default: every core).")
+@click.option(
+    "--max-time",
+    type=float,
+    default=5.0,
+    show_default=True,
+    help="Seconds allowed for the whole answer, at most 3600; when they run out, the best "
+    "estimate reached is shown with its margin (0: no limit).",
+)
+@click.option(
+    "--target-margin",
+    type=float,
+    help="Keep adding deals until every option's margin is at most this, 0.001 to 0.5 "
+    "(e.g. 0.005).",
+)
+@click.option(
+    "--rules",
+    "preset",
+    type=click.Choice(sorted(Rules.PRESETS)),
+    help="Evaluate under this preset instead of the state's rules.",
+)
+@click.option(
+    "--rule",
+    "changes",
+    multiple=True,
+    metavar="KEY=VALUE",
+    callback=rule_assignments,
+    help="Change one of the state's rules, e.g. --rule knock_penalty=1 (repeatable).",
+)
+@click.option(
+    "--sweeps",
+    type=click.Choice(["best", "all", "none"]),
+    default="best",
+    show_default=True,
+    help="Which knock-score sweeps to chart: the best swept option's, all, or none.",
+)
+@click.option(
+    "--objective",
+    type=click.Choice(["round", "game"]),
+    default="round",
+    show_default=True,
+    help="With lives in the state, game keeps each option's later knock score by p_win.",
+)
+@click.option(
+    "--models",
+    callback=model_list,
+    metavar="M,M,…",
+    help="How each seat plays, one per seat in the state's order: table, person or expert, "
+    "- for your own (e.g. -,expert,table,person). Replaces the state's models.",
+)
+def oracle_command(
+    state_file: str,
+    as_json: bool,
+    seed: int | None,
+    deals: int,
+    playouts: int,
+    threads: int | None,
+    max_time: float,
+    target_margin: float | None,
+    preset: str | None,
+    changes: dict[str, Any],
+    sweeps: str,
+    objective: str,
+    models: list[str | None] | None,
+) -> None:
+    """Ask the Oracle how safe each option is in the round of STATE.json (- reads standard
+    input; the format is oracle.md's)."""
+    from thirtyone.oracle.query import answer_text, ask
+
+    raw = read_state(state_file)
+    err_console = Console(stderr=True, highlight=False)
+    try:
+        spinner = (
+            err_console.status("The Oracle is thinking…")
+            if err_console.is_terminal
+            else contextlib.nullcontext()
+        )
+        with spinner:
+            advice = ask(
+                raw,
+                preset=preset,
+                changes=changes,
+                deals=deals,
+                playouts=playouts,
+                seed=seed,
+                threads=threads,
+                max_time=max_time,
+                target_margin=target_margin,
+                objective=objective,
+                models=models,
+            )
+    except ThirtyOneError as err:
+        fail(str(err))
+    except KeyboardInterrupt:
+        click.echo("Interrupted: no advice.", err=True)
+        sys.exit(130)
+    if as_json:
+        click.echo(answer_text(advice))
+        return
+    console = Console(highlight=False)
+    console.print(advice_report(advice, sweeps=sweeps, width=console.width))
