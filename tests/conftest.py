@@ -11,6 +11,7 @@ import shutil
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -45,3 +46,24 @@ def short_tmp() -> Iterator[Path]:
     folder = Path(tempfile.mkdtemp(prefix="t31-", dir="/tmp" if os.name != "nt" else None))
     yield folder
     shutil.rmtree(folder, ignore_errors=True)
+
+
+# -- the browser tests (pytest-playwright's fixtures, for every module that uses them) ---------
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
+    """Debian's Chromium, without the sandbox a container lacks (``playwright install`` cannot
+    download here)."""
+    from browser_helpers import CHROMIUM
+
+    return {**browser_type_launch_args, "executable_path": str(CHROMIUM), "args": ["--no-sandbox"]}
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]:
+    return {
+        **browser_context_args,
+        "viewport": {"width": 1280, "height": 800},
+        "reduced_motion": "reduce",
+    }

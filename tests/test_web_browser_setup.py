@@ -39,20 +39,6 @@ pytestmark = [
 ]
 
 
-@pytest.fixture(scope="session")
-def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
-    return {**browser_type_launch_args, "executable_path": str(CHROMIUM), "args": ["--no-sandbox"]}
-
-
-@pytest.fixture(scope="session")
-def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]:
-    return {
-        **browser_context_args,
-        "viewport": {"width": 1280, "height": 800},
-        "reduced_motion": "reduce",
-    }
-
-
 @pytest.fixture
 def server() -> Iterator[str]:
     """The table with a small Oracle."""
