@@ -116,3 +116,17 @@ def test_a_field_left_empty_or_out_of_bounds_is_named_without_null(app: Any) -> 
             "(untick Tutor to play without the tutor)"
         )
     assert not [text for text in said.values() if "null" in text]
+
+
+def test_the_forms_seed_is_any_seed_a_command_takes() -> None:
+    """0 to 2**64 - 1, as `--seed` (the form stopped at 2**63 - 1), sent as text so that no
+    digit is lost; outside, the field is named."""
+    from thirtyone.web.newgame import FormError, saved_game
+
+    top = 2**64 - 1
+    assert saved_game({"seed": str(top)}).seed == top
+    assert saved_game({"seed": "0"}).seed == 0
+    refused = r"seed: .* is not a whole number from 0 to 18,446,744,073,709,551,615"
+    for bad in (str(top + 1), "-1", "1.5", 2**64):
+        with pytest.raises(FormError, match=refused):
+            saved_game({"seed": bad})

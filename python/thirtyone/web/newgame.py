@@ -20,9 +20,9 @@ from thirtyone.store.saves import ADVICE_MODES, SavedGame, tutor_ok
 from thirtyone.web import words
 from thirtyone.web.views import NUMBERS
 
-#: A seed is a whole number from 0 to this (the command line takes any; a page's number is
-#: better kept to what every language reads exactly).
-MAX_SEED = 2**63 - 1
+#: A seed is a whole number from 0 to this, as in every command (`--seed`); the page sends it
+#: as the text typed, so that no digit of a large one is lost to a number of the script's.
+MAX_SEED = 2**64 - 1
 
 
 class FormError(ValueError):
