@@ -277,6 +277,23 @@ def test_lives_lost_count_no_more_lives_than_you_hold() -> None:
     on_the_county = by_option([0, 3, 2, 1], county=True)
     for o in on_the_county.values():
         assert abs(beyond_one(o)) <= 2e-4, o
+    # Where the game's table is too large to build (nine seats of five lives: no p_win), the
+    # lives still bound the round's loss; without lives, a caught knock costs two.
+    nine = {
+        "rules": {"preset": "five-lives", "seats": 9},
+        "seats": 9,
+        "me": 0,
+        "first": 0,
+        "upcard": "JH",
+        "hand": ["2H", "4C", "9S"],
+        "turns": [],
+    }
+    for lives, capped in (([1] + [5] * 8, True), (None, False)):
+        state = nine if lives is None else dict(nine, lives=lives)
+        answer = advise(state, seed=3, deals=500, playouts=2_000, max_time=None).to_dict()
+        knock = next(o for o in answer["options"] if o["option"] == "knock")
+        assert "p_win" not in knock
+        assert (abs(beyond_one(knock)) <= 2e-4) == capped, knock
 
 
 def test_output_follows_oracle_md() -> None:

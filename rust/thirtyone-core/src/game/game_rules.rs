@@ -31,6 +31,12 @@ impl GameRules {
         }
     }
 
+    /// The losses a player with `lives` can take before they are out: their lives, and the
+    /// county's stage where the table has one (a loss past them puts them out all the same).
+    pub fn losses_until_out(&self, lives: u8) -> u8 {
+        (i16::from(lives) - self.lowest_in() + 1).clamp(0, 255) as u8
+    }
+
     /// The fewest lives of a player still in (0 with the county: on the county).
     pub fn lowest_in(&self) -> i16 {
         if self.county {

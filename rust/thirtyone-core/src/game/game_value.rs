@@ -216,9 +216,8 @@ impl GameValue {
             return Err(Unavailable::TooLarge(w));
         }
         let n = lives.len();
-        let low = rules.lowest_in();
         let seq: Vec<u8> = (0..n)
-            .map(|p| (i16::from(lives[(first + p) % n]) - low + 1) as u8)
+            .map(|p| rules.losses_until_out(lives[(first + p) % n]))
             .collect();
         let keep_order = rules.placing == Placing::Ranked;
         let mut dists = vec![None; n + 1];

@@ -225,7 +225,10 @@ pub fn advise_modelled(
     let inference =
         runner.install(|| Inference::cancellable(&view, &settings.cancel, settings.deals));
     let choices = choices(&view);
-    let sim = Playouts::new(&view, knock_thresholds(&view)).with_game(table.clone());
+    let most_lost = game.map(|g| g.rules.losses_until_out(g.lives[usize::from(view.me)]));
+    let sim = Playouts::new(&view, knock_thresholds(&view))
+        .with_game(table.clone())
+        .with_lives(most_lost);
     let (mut target, mut playouts, mut attempts) = (settings.deals, settings.playouts, 0);
     loop {
         // Consistent deals, for at most 40% of the time left.

@@ -103,6 +103,9 @@ pub struct Playouts<'a> {
     /// laid out by those losses: the table lists the round's losses (not ranked placing) and the
     /// turns are profiled as above.
     game_apart: Option<GameLosses>,
+    /// The most lives you can lose, with the lives known but no game's table to value the
+    /// round by ([`Playouts::with_lives`]; else no bound).
+    most_lost: u8,
 }
 
 impl<'a> Playouts<'a> {
@@ -132,7 +135,19 @@ impl<'a> Playouts<'a> {
             opponents,
             apart,
             game_apart: None,
+            most_lost: u8::MAX,
         }
+    }
+
+    /// With the lives known (`most`: the losses that put you out) but no game's table, a
+    /// round's lives lost count no more than `most`: its outcomes are then read from the round
+    /// (not apart), where they are bounded. With a table, the game's outcomes bound them.
+    pub fn with_lives(mut self, most: Option<u8>) -> Self {
+        if let (Some(most), None) = (most, &self.game) {
+            self.most_lost = most;
+            self.apart = false;
+        }
+        self
     }
 
     /// Value each playout by the game: your chance of winning it (or points) after the round.
@@ -231,7 +246,7 @@ impl<'a> Playouts<'a> {
         match &self.game {
             None => {
                 let lost = round.loss_of(self.view.me);
-                lives_lost(lost)
+                lives_lost(lost.min(self.most_lost))
             }
             Some(g) => self.game_outcome(g, round),
         }
