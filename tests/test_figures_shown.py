@@ -12,7 +12,7 @@ import math
 from hypothesis import example, given
 from hypothesis import strategies as st
 from thirtyone import advise
-from thirtyone.oracle.rank import percent_shown, tenths
+from thirtyone.oracle.rank import percent_shown, tenths, two_places
 from thirtyone.oracle.words import pct, pp
 from thirtyone.terminal.advice_view import points
 
@@ -46,6 +46,10 @@ def test_halves_go_up_from_the_four_places_the_json_reports() -> None:
     assert percent_shown(-0.0215) == "-2.2"
     assert tenths(0.0215) == 22 and tenths(-0.0215) == -22
     assert (pct(0.1275), pp(0.0215), points(0.0215)) == ("12.8%", "2.2 percentage points", "±2.2")
+    # Two decimals (lives lost, points) the same way: four places, then hundredths half up.
+    assert (two_places(0.125), two_places(0.12449), two_places(1.625)) == ("0.13", "0.12", "1.63")
+    assert (two_places(-0.125), two_places(-0.00004), two_places(2.0)) == ("-0.13", "0.00", "2.00")
+    assert percent_shown(float("nan")) == two_places(float("nan")) == "—"
 
 
 @given(st.floats(min_value=0.0, max_value=1.0))

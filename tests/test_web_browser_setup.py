@@ -132,6 +132,25 @@ def test_the_pages_percentages_round_as_the_oracles_words_do(page: Page, server:
         assert written[1][shares.index(p)] == f"±{text}"
 
 
+def test_the_pages_figures_are_the_words_figures_digit_for_digit(page: Page, server: str) -> None:
+    """The page's script and the Oracle's words (`thirtyone.oracle.rank`) write every figure of
+    four decimals from -2 to 2 alike: in tenths of a percent and to two decimals (lives lost,
+    points). Negative figures rounded toward +infinity on the page and away from zero in the
+    words before; no figure shows as a dash."""
+    from thirtyone.oracle.rank import percent_shown, two_places
+
+    page.goto(server)
+    figures = [k / 10_000 for k in range(-20_000, 20_001)]
+    written = page.evaluate(
+        "async (xs) => { const f = await import('/static/study/figures.js');"
+        " return [xs.map(f.tenths), xs.map(f.hundredths), [f.tenths(NaN), f.hundredths(1/0)]]; }",
+        figures,
+    )
+    assert written[0] == [percent_shown(x) for x in figures]
+    assert written[1] == [two_places(x) for x in figures]
+    assert written[2] == [percent_shown(float("nan")), two_places(float("inf"))] == ["—", "—"]
+
+
 #: Each option of a select whose text is wider than the select shows (its content box less the
 #: arrow's room), measured in the select's own font.
 CUT_OFF = """(select) => {

@@ -50,23 +50,34 @@ def tenths(x: float) -> int:
 
 
 def percent_shown(x: float) -> str:
-    """``100 * x`` to one decimal as shown (:func:`tenths`): ``12.8`` for 0.1275."""
+    """``100 * x`` to one decimal as shown (:func:`tenths`): ``12.8`` for 0.1275 (``—`` for no
+    figure)."""
     if not math.isfinite(x):
-        return f"{100 * x:.1f}"
+        return "—"
     t = tenths(x)
     return f"{'-' if t < 0 else ''}{abs(t) // 10}.{abs(t) % 10}"
 
 
+def two_places(x: float) -> str:
+    """``x`` to two decimals as shown (lives lost, ranked points): the JSON's four places, then
+    hundredths half up, on integers, as the pages write them (0.125 → ``0.13``)."""
+    if not math.isfinite(x):
+        return "—"
+    n = round(round(x, 4) * 10_000)
+    whole = (abs(n) + 50) // 100
+    return f"{'-' if n < 0 and whole else ''}{whole // 100}.{whole % 100:02d}"
+
+
 def lost_shown(x: float) -> str:
     """The unit lost as shown: ``0.38``."""
-    return f"{x:.2f}"
+    return two_places(x)
 
 
 def game_shown(option: OptionAdvice, points: bool = False) -> str:
     """The game-level figure as shown: ``41.2%``, or ``1.62`` points (empty without one)."""
     if option.p_win is None:
         return ""
-    return f"{option.p_win:.2f}" if points else f"{percent_shown(option.p_win)}%"
+    return two_places(option.p_win) if points else f"{percent_shown(option.p_win)}%"
 
 
 def _game_key(option: OptionAdvice, points: bool) -> float:

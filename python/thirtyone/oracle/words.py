@@ -27,7 +27,14 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 from thirtyone.oracle.answer import Kind
-from thirtyone.oracle.rank import fewer_lost, game_shown, higher_game, lost_shown, percent_shown
+from thirtyone.oracle.rank import (
+    fewer_lost,
+    game_shown,
+    higher_game,
+    lost_shown,
+    percent_shown,
+    two_places,
+)
 
 if TYPE_CHECKING:
     from thirtyone.oracle.answer import Advice, OptionAdvice
@@ -209,7 +216,7 @@ def reason(
         text = (
             f"No option comes through safe in any simulated round, so they are ranked by the "
             f"{unit} they cost, then by the hand they keep: {best.describe()}{later} costs "
-            f"{best.lives_lost:.2f} {unit} on average"
+            f"{two_places(best.lives_lost)} {unit} on average"
         )
         if best.keeps is not None:
             text += f" and keeps {score_text(best.keeps)}"
@@ -278,14 +285,14 @@ def _cost_caveat(best: OptionAdvice, second: OptionAdvice, unit: str) -> str:
     if not fewer_lost(second, best):
         return ""
     return (
-        f" It costs more when it fails, though: {best.lives_lost:.2f} {unit} lost on average "
-        f"against {second.lives_lost:.2f}."
+        f" It costs more when it fails, though: {two_places(best.lives_lost)} {unit} lost on "
+        f"average against {two_places(second.lives_lost)}."
     )
 
 
 def _margin_short(margin: float, points: bool) -> str:
     """A game figure's margin, short: ``2.8`` (percentage points) or ``0.05`` (points)."""
-    return f"{margin:.2f}" if points else percent_shown(margin)
+    return two_places(margin) if points else percent_shown(margin)
 
 
 def _points(x: float) -> str:
@@ -397,7 +404,11 @@ class Lives(NamedTuple):
 def game_figure(option: OptionAdvice, points: bool = False) -> str:
     """``wins the game 41.2% of the time`` (ranked placing: ``expects 1.62 points``)."""
     value = option.p_win or 0.0
-    return f"expects {value:.2f} points" if points else f"wins the game {pct(value)} of the time"
+    return (
+        f"expects {two_places(value)} points"
+        if points
+        else f"wins the game {pct(value)} of the time"
+    )
 
 
 def game_reason(
@@ -416,7 +427,7 @@ def game_reason(
     g, b = best_game.p_win or 0.0, best.p_win or 0.0
     margin = best_game.p_win_margin or 0.0
     if points:
-        compare = f"{g:.2f} points against {b:.2f}"
+        compare = f"{two_places(g)} points against {two_places(b)}"
     else:
         compare = f"it wins the game {pct(g)} of the time against {pct(b)}"
     text = (

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from thirtyone import statistics as stats
+from thirtyone.oracle.rank import percent_shown
 from thirtyone.store import record
 from thirtyone.store.record import Decision, GameRecord
 
@@ -168,7 +169,8 @@ def _history_entry(game: GameRecord) -> dict[str, Any]:
 
 
 def _pct(x: float | None) -> str:
-    return "-" if x is None else f"{x:.1%}"
+    """A share as every screen shows it (the Stats page too): ``61.8%``."""
+    return "-" if x is None else f"{percent_shown(x)}%"
 
 
 def _row(label: str, t: Tally) -> str:

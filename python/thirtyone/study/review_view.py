@@ -142,7 +142,7 @@ def summary(review: Review) -> Text:
     if review.agreement is not None:
         best = sum(1 for r in counted if _mark(r) == BEST_MARK)
         lines.append(
-            f"Agreement: {review.agreed} of {len(counted)} ({100 * review.agreement:.1f}%) "
+            f"Agreement: {review.agreed} of {len(counted)} ({pct(review.agreement)}) "
             f"were the Oracle's best ({BEST_MARK}: {best}) or statistically tied with it "
             f"({TIED_MARK}: {review.agreed - best})."
         )

@@ -21,7 +21,7 @@ from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
-from thirtyone.oracle.rank import higher_game, percent_shown
+from thirtyone.oracle.rank import higher_game, percent_shown, two_places
 
 if TYPE_CHECKING:
     from thirtyone.oracle.answer import Advice, OptionAdvice, Sweep
@@ -71,7 +71,7 @@ def bar(fraction: float, width: int) -> str:
 
 def lost(x: float) -> str:
     """The unit lost on average: ``0.48``."""
-    return f"{x:.2f}"
+    return two_places(x)
 
 
 def points(margin: float) -> str:
@@ -136,7 +136,7 @@ def game_cell(advice: Advice, option: OptionAdvice) -> str:
     """The option's game-level figure: ``41.2%`` to win the game, or ``1.62`` points."""
     if option.p_win is None:
         return ""
-    return f"{option.p_win:.2f}" if advice.points else pct(option.p_win)
+    return two_places(option.p_win) if advice.points else pct(option.p_win)
 
 
 def game_header(advice: Advice) -> str:
@@ -164,7 +164,9 @@ def _game_line(advice: Advice) -> Text | None:
     figures = f"{game_cell(advice, g)} against {game_cell(advice, advice.best)}{unit}"
     margin = g.p_win_margin or 0.0
     if (g.p_win or 0.0) - (advice.best.p_win or 0.0) <= margin:
-        figures += f", within ±{margin:.2f}" if advice.points else f", within {points(margin)}"
+        figures += (
+            f", within ±{two_places(margin)}" if advice.points else f", within {points(margin)}"
+        )
     line.append(f" ({figures})")
     return line
 

@@ -4,7 +4,7 @@
 // at full precision. And the tutor, which asks before a move that costs too much.
 
 import { label, tensWritten } from "./cards.js";
-import { tenths } from "./study/figures.js";
+import { hundredths, tenths } from "./study/figures.js";
 import { element } from "./view.js";
 
 const $ = (id) => document.getElementById(id);
@@ -59,7 +59,7 @@ export function actionOf(option) {
 
 function gameFigure(advice, o) {
   if (o.p_win === undefined && o.points === undefined) return "";
-  return advice.points ? (o.points).toFixed(2) : pct(o.p_win);
+  return advice.points ? hundredths(o.points) : pct(o.p_win);
 }
 
 /** The panel: ``found`` is {quick, full, error} for your decision; ``shown``: whether to show it. */
@@ -115,7 +115,7 @@ function adviceBody(advice) {
   parts.push(bestLine);
   if (advice.best_game && advice.best_game !== top.option) {
     const g = advice.options.find((o) => o.option === advice.best_game);
-    const figure = advice.points ? `${g.points.toFixed(2)} points` : `wins the game ${pct(g.p_win)}`;
+    const figure = advice.points ? `${hundredths(g.points)} points` : `wins the game ${pct(g.p_win)}`;
     parts.push(element("p", { class: "game-line" }, "Best for the game: ",
       element("span", { class: "opt", text: optionLabel(g) }),
       ` (${figure}, against ${gameFigure(advice, top)} for the round's best)`));
@@ -152,7 +152,7 @@ function optionsTable(advice) {
     safe.append(bar);
     const row = element("tr", { class: i === 0 ? "is-best" : "", "data-option": o.option }, first, safe,
       element("td", { text: pts(o.margin) }));
-    if (advice.lives_matter) row.append(element("td", { text: o.lives_lost.toFixed(2) }));
+    if (advice.lives_matter) row.append(element("td", { text: hundredths(o.lives_lost) }));
     if (game) row.append(element("td", { text: gameFigure(advice, o) }));
     row.append(element("td", { class: "plan", text: plan(o) }));
     body.append(row);
@@ -172,6 +172,7 @@ export function tutorCheck(advice, action, threshold) {
   const byGame = !advice.points && advice.best_game && chosen.p_win !== undefined;
   const best = byGame ? advice.options.find((o) => o.option === advice.best_game) : advice.options[0];
   const cost = byGame ? 100 * (best.p_win - chosen.p_win) : 100 * (best.p_safe - chosen.p_safe);
+  // (The cost as words and pages show a difference of two figures: `tenths` of the fraction.)
   if (!(cost > threshold)) return null;
   return { cost, byGame, chosen, best };
 }
@@ -181,6 +182,6 @@ export function tutorText(found) {
   const measure = byGame ? "your chance to win the game" : "your chance to come through this round safe";
   const from = byGame ? best.p_win : best.p_safe;
   const to = byGame ? chosen.p_win : chosen.p_safe;
-  return `To ${optionLabel(chosen)} costs about ${cost.toFixed(1)} percentage points of ${measure} `
+  return `To ${optionLabel(chosen)} costs about ${tenths(cost / 100)} percentage points of ${measure} `
     + `(${pct(to)} against ${pct(from)} for the Oracle's best: ${optionLabel(best)}). Play it anyway?`;
 }

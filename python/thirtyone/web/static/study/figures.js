@@ -8,8 +8,19 @@
  * integers (0.1275 -> 1275 -> 128: "12.8"; toFixed on 12.75, stored as 12.7499…, gave 12.7).
  */
 export function tenths(p) {
+  if (!Number.isFinite(p)) return "—";
   const n = Math.round(p * 10000);
-  const t = Math.floor((n + 5) / 10);
-  const a = Math.abs(t);
-  return `${t < 0 ? "-" : ""}${Math.floor(a / 10)}.${a % 10}`;
+  const a = Math.floor((Math.abs(n) + 5) / 10);
+  return `${n < 0 && a > 0 ? "-" : ""}${Math.floor(a / 10)}.${a % 10}`;
+}
+
+/**
+ * A figure to two decimals (lives lost, points) as the Oracle's words write it: the answer's
+ * four decimals in whole ten-thousandths, then hundredths half up, on integers (0.125 -> "0.13").
+ */
+export function hundredths(x) {
+  if (!Number.isFinite(x)) return "—";
+  const n = Math.round(x * 10000);
+  const a = Math.floor((Math.abs(n) + 50) / 100);
+  return `${n < 0 && a > 0 ? "-" : ""}${Math.floor(a / 100)}.${String(a % 100).padStart(2, "0")}`;
 }
