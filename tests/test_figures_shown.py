@@ -12,7 +12,7 @@ import math
 from hypothesis import example, given
 from hypothesis import strategies as st
 from thirtyone import advise
-from thirtyone.oracle.rank import percent_shown, tenths, two_places
+from thirtyone.oracle.rank import percent_shown, shown_gap, tenths, two_places
 from thirtyone.oracle.words import pct, pp
 from thirtyone.terminal.advice_view import points
 
@@ -50,6 +50,9 @@ def test_halves_go_up_from_the_four_places_the_json_reports() -> None:
     assert (two_places(0.125), two_places(0.12449), two_places(1.625)) == ("0.13", "0.12", "1.63")
     assert (two_places(-0.125), two_places(-0.00004), two_places(2.0)) == ("-0.13", "0.00", "2.00")
     assert percent_shown(float("nan")) == two_places(float("nan")) == "—"
+    # A difference said beside two figures is theirs: 64.3% against 61.3% is 3.0 points (the
+    # unrounded difference, 0.0305, reads 3.1).
+    assert pp(shown_gap(0.643, 0.6125)) == "3.0 percentage points"
 
 
 @given(st.floats(min_value=0.0, max_value=1.0))

@@ -58,6 +58,13 @@ def percent_shown(x: float) -> str:
     return f"{'-' if t < 0 else ''}{abs(t) // 10}.{abs(t) % 10}"
 
 
+def shown_gap(a: float, b: float) -> float:
+    """``a - b`` as the two figures are shown (:func:`tenths`), so that a difference said beside
+    them is theirs: 64.3% against 61.3% (0.643, 0.6125) is 3.0 points, not the 3.1 of the
+    unrounded difference."""
+    return (tenths(a) - tenths(b)) / 1000
+
+
 def two_places(x: float) -> str:
     """``x`` to two decimals as shown (lives lost, ranked points): the JSON's four places, then
     hundredths half up, on integers, as the pages write them (0.125 → ``0.13``)."""

@@ -33,6 +33,7 @@ from thirtyone.oracle.rank import (
     higher_game,
     lost_shown,
     percent_shown,
+    shown_gap,
     two_places,
 )
 
@@ -237,7 +238,7 @@ def reason(
     else:
         text = (
             f"{_upper_first(best.describe())}{later}: safe in {pct(best.p_safe)} of the "
-            f"simulated rounds, {pp(best.p_safe - second.p_safe)} better than to "
+            f"simulated rounds, {pp(shown_gap(best.p_safe, second.p_safe))} better than to "
             f"{second.describe()} ({pct(second.p_safe)})."
         )
     return text + _cost_caveat(best, second, unit)
@@ -335,7 +336,7 @@ def gist(advice: Advice) -> str:
     if _equal_shown(best, second):
         return f"{lead}As safe as {label(second)}: {pct(best.p_safe)} each."
     return (
-        f"{lead}{_points(best.p_safe - second.p_safe)} safer than {label(second)} "
+        f"{lead}{_points(shown_gap(best.p_safe, second.p_safe))} safer than {label(second)} "
         f"({pct(best.p_safe)} against {pct(second.p_safe)})."
     )
 
