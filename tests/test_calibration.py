@@ -181,7 +181,7 @@ def test_rank_check_catches_a_wrong_posterior() -> None:
 def test_parse_seats() -> None:
     assert cal.parse_seats("4") == (4,)
     assert cal.parse_seats("2-4,6") == (2, 3, 4, 6)
-    for bad in ("1", "2-10", "x", "", "2-", "-4", "4,"):
+    for bad in ("1", "2-10", "x", "", "2-", "-4", "4,", "2--3", "\u0663"):
         with pytest.raises(ValueError, match="seats must be"):
             cal.parse_seats(bad)
     # A range given backwards is named as such (it read "must be 2 to 9" of two seat counts

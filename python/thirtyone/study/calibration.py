@@ -84,6 +84,8 @@ def parse_seats(text: str) -> tuple[int, ...]:
     for part in text.split(","):
         low, dash, high = part.strip().partition("-")
         try:
+            if not all(x.isascii() and x.isdigit() for x in (low, high if dash else low)):
+                raise ValueError
             first, last = int(low), int(high if dash else low)
         except ValueError:
             raise ValueError(f"seats must be like 4, 2-6 or 2,4,6, not {text!r}") from None

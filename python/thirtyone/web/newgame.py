@@ -100,7 +100,7 @@ def _seed(seed: object) -> int:
     if isinstance(seed, int) and not isinstance(seed, bool) and 0 <= seed <= MAX_SEED:
         return seed
     shown = quoted(seed) if isinstance(seed, str) else quoted(repr(seed))
-    raise FormError(f"seed: {shown} is not a whole number from 0 to {MAX_SEED:,}")
+    raise FormError(f"seed must be a whole number from 0 to {MAX_SEED:,}, not {shown}")
 
 
 def _choice(value: object, choices: tuple[str, ...], field: str) -> str:
