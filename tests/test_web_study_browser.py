@@ -294,6 +294,15 @@ def test_the_review_on_a_phone(server: str, phone: Page) -> None:
     fits_a_phone(phone)
 
 
+def test_the_review_names_a_seed_past_the_scripts_numbers_whole(server: str, tab: Page) -> None:
+    """A seed up to 2**64 - 1 (every command takes one) is shown with all its digits: a number
+    of the page's script keeps 53 bits (it read 18446744073709552000)."""
+    play("--seats", "2", "--lives", "1", "--seed", str(2**64 - 1))
+    the_review(server)
+    tab.goto(f"{server}/review?deals=200&playouts=500")
+    expect(tab.locator("#headline")).to_contain_text(f"seed {2**64 - 1}.")
+
+
 # -- the stats ------------------------------------------------------------------------------------
 
 

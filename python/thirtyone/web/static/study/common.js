@@ -45,7 +45,12 @@ export async function getJSON(url) {
   }
   let body = null;
   try {
-    body = await response.json();
+    // A seed is up to 2**64 - 1: kept as its digits where the browser gives the number's source
+    // (a number of the script's keeps 53 bits; elsewhere it reads as before).
+    body = JSON.parse(await response.text(), (key, value, context) =>
+      key === "seed" && !Number.isSafeInteger(value) && context && typeof context.source === "string"
+        ? context.source
+        : value);
   } catch (err) {
     throw new Error(`the server answered ${response.status} without JSON`);
   }
