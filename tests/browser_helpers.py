@@ -14,10 +14,19 @@ from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 from typing import Any
 
+import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 from web_helpers import free_port, start_server, stop
 
 CHROMIUM = Path(os.environ.get("THIRTYONE_CHROMIUM", "/usr/bin/chromium"))
+#: The marks of a module of browser tests: POSIX only, and skipped without Debian's Chromium.
+BROWSER_MARKS = [
+    pytest.mark.posix_only,
+    pytest.mark.skipif(
+        not CHROMIUM.exists(),
+        reason=f"no Chromium at {CHROMIUM}: apt-get install -y chromium runs the browser tests",
+    ),
+]
 SHOTS = Path(__file__).parent.parent / "test-results" / "web"
 
 

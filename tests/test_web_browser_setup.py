@@ -18,7 +18,7 @@ pytest.importorskip("playwright", reason="the browser tests need playwright (the
 pytest.importorskip("starlette", reason="the browser tests need the web extra")
 
 from browser_helpers import (
-    CHROMIUM,
+    BROWSER_MARKS,
     fits,
     open_table,
     phone_context,
@@ -30,13 +30,7 @@ from browser_helpers import (
 from playwright.sync_api import Browser, Page, expect
 from thirtyone.store import saves
 
-pytestmark = [
-    pytest.mark.posix_only,
-    pytest.mark.skipif(
-        not CHROMIUM.exists(),
-        reason=f"no Chromium at {CHROMIUM}: apt-get install -y chromium runs the browser tests",
-    ),
-]
+pytestmark = BROWSER_MARKS
 
 
 @pytest.fixture
