@@ -207,6 +207,32 @@ def test_at_80_columns_every_label_and_figure_is_whole(tmp_path: Path) -> None:
     assert {d["label"] for d in decisions} >= {"best", "inaccuracy"}  # (the longest label too)
 
 
+def test_at_80_columns_the_costliest_decisions_hang_under_their_numbers(tmp_path: Path) -> None:
+    """Each of the costliest decisions wraps under its own first word, not back to the first
+    column, and says its figures whole."""
+    play(tmp_path, ["--seats", "3", "--lives", "2", "--seed", "5"])
+    env = {**ENV, "COLUMNS": "80", "THIRTYONE_DATA_DIR": str(tmp_path)}
+    r = CliRunner().invoke(main, ["review", *TINY], env=env)
+    assert r.exit_code == 0, r.output
+    listed = r.output.split("Costliest decisions:\n")[1].splitlines()
+    entry = re.compile(r"  \d\. round ")
+    assert listed and entry.match(listed[0]), r.output
+    # The entries and their later lines, to the first line that is neither.
+    block = []
+    for line in listed:
+        if not (entry.match(line) or line.startswith(" " * 5)):
+            break
+        block.append(line)
+    entries = [line for line in block if entry.match(line)]
+    # A line after an entry's first is under its first word (it was at the first column).
+    assert len(block) > len(entries), r.output  # (some entry is longer than a line)
+    assert all(len(line) <= 80 for line in block)
+    assert "\n".join(listed[len(block) :]).count(" against ") == 0
+    joined = " ".join(line.strip() for line in block)
+    figures = re.findall(r"safe \d+\.\d% against \d+\.\d%, cost \d+\.\d points", joined)
+    assert len(figures) == len(entries)
+
+
 def test_the_same_seed_gives_the_same_review(tmp_path: Path) -> None:
     play(tmp_path, TABLE)
     first = review_json(tmp_path, "--seed", "9")

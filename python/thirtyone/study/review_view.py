@@ -107,17 +107,28 @@ def _head(review: Review) -> str:
     )
 
 
-def _costly_line(n: int, r: Reviewed) -> str:
+def _costly_text(r: Reviewed) -> str:
     d, best = r.decision, r.best
     assert best is not None and r.chosen is not None
     line = (
-        f"  {n}. round {d.round}, turn {d.turn}: {choice_label(d)}, the best was "
+        f"round {d.round}, turn {d.turn}: {choice_label(d)}, the best was "
         f"{option_label(best)}: safe {pct(best.p_safe)} against "
         f"{pct(r.chosen.p_safe)}, cost {points(shown_gap(best.p_safe, r.chosen.p_safe))} points"
     )
     if r.cost_win is not None:
         line += f" ({points(r.cost_win)} of p_win)"
     return line
+
+
+def _costliest(costly: list[Reviewed]) -> Table:
+    """The costliest decisions, numbered, each entry's later lines under its first word (a
+    narrow terminal broke them back to the first column)."""
+    grid = Table.grid(padding=(0, 1))
+    grid.add_column(justify="right", min_width=4, no_wrap=True)
+    grid.add_column(ratio=1)
+    for n, r in enumerate(costly, start=1):
+        grid.add_row(f"{n}.", _costly_text(r))
+    return grid
 
 
 def labels_line(review: Review) -> str:
@@ -135,7 +146,7 @@ def labels_line(review: Review) -> str:
     )
 
 
-def summary(review: Review) -> Text:
+def summary(review: Review) -> Group:
     """Agreement, total cost and the three costliest decisions."""
     counted = review.counted
     lines = [_head(review)]
@@ -153,14 +164,14 @@ def summary(review: Review) -> Text:
         f"life in the round); of p_win: {win_text}."
     )
     lines.append(labels_line(review))
+    parts: list[Text | Table] = []
     costly = review.costliest()
     if costly:
         lines.append("Costliest decisions:")
-        lines += [_costly_line(n, r) for n, r in enumerate(costly, start=1)]
+        parts.append(_costliest(costly))
     skipped = [r for r in review.reviewed if not r.counted]
-    for r in skipped:
-        lines.append(f"Round {r.decision.round}, turn {r.decision.turn}: {r.note}.")
-    return Text("\n".join(lines))
+    after = [f"Round {r.decision.round}, turn {r.decision.turn}: {r.note}." for r in skipped]
+    return Group(Text("\n".join(lines)), *parts, *([Text("\n".join(after))] if after else []))
 
 
 def report(review: Review) -> Group:
