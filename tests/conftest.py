@@ -48,6 +48,32 @@ def short_tmp() -> Iterator[Path]:
     shutil.rmtree(folder, ignore_errors=True)
 
 
+# -- the web tests: a save of their own, the app on it, and the table served for a browser -------
+
+
+@pytest.fixture
+def save(tmp_path: Path) -> Path:
+    """The save a web test's table plays (the server's ``--save-file``)."""
+    return tmp_path / "saved-game.json"
+
+
+@pytest.fixture
+def app(save: Path) -> Any:
+    """The table's app on ``save``, for Starlette's test client."""
+    from web_helpers import make_app
+
+    return make_app(save)
+
+
+@pytest.fixture
+def server() -> Iterator[str]:
+    """The table served with a small Oracle (one query a decision), for a browser."""
+    from browser_helpers import serving
+
+    with serving(300, 1000) as url:
+        yield url
+
+
 # -- the browser tests (pytest-playwright's fixtures, for every module that uses them) ---------
 
 

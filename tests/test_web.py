@@ -39,16 +39,6 @@ from websockets.sync.client import connect
 ENV = {"COLUMNS": "100", "NO_COLOR": "1"}
 
 
-@pytest.fixture
-def save(tmp_path: Path) -> Path:
-    return tmp_path / "saved-game.json"
-
-
-@pytest.fixture
-def app(save: Path) -> Any:
-    return make_app(save)
-
-
 # -- the page -------------------------------------------------------------------------------------
 
 

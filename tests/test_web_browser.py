@@ -38,13 +38,6 @@ pytestmark = BROWSER_MARKS
 
 
 @pytest.fixture
-def server() -> Iterator[str]:
-    """The table with a small Oracle (one query a decision)."""
-    with serving(300, 1000) as url:
-        yield url
-
-
-@pytest.fixture
 def server_in_two_stages() -> Iterator[str]:
     """The table with an Oracle above the first estimate's budget: two queries a decision."""
     with serving(1500, 3000) as url:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +21,6 @@ from browser_helpers import (
     fits,
     open_table,
     phone_context,
-    serving,
     shot,
     start_game,
     tenths,
@@ -31,13 +29,6 @@ from playwright.sync_api import Browser, Page, expect
 from thirtyone.store import saves
 
 pytestmark = BROWSER_MARKS
-
-
-@pytest.fixture
-def server() -> Iterator[str]:
-    """The table with a small Oracle."""
-    with serving(300, 1000) as url:
-        yield url
 
 
 def the_save() -> Path:

@@ -14,17 +14,7 @@ pytest.importorskip("starlette")
 from starlette.testclient import TestClient
 from thirtyone.store import record, saves, summary
 from thirtyone.web import views
-from web_helpers import Page, make_app, play_to_the_end
-
-
-@pytest.fixture
-def save(tmp_path: Path) -> Path:
-    return tmp_path / "saved-game.json"
-
-
-@pytest.fixture
-def app(save: Path) -> Any:
-    return make_app(save)
+from web_helpers import Page, play_to_the_end
 
 
 def test_the_page_that_starts_a_new_game_over_an_unfinished_one_plays_the_new_one(

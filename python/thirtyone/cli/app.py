@@ -29,6 +29,7 @@ from thirtyone.errors import RuleError
 from thirtyone.game.rules import Rules
 from thirtyone.names import COMPUTER_NAMES as COMPUTER_NAMES  # (app.COMPUTER_NAMES, as before)
 from thirtyone.names import computer_names
+from thirtyone.oracle.words import and_list
 from thirtyone.store import saves
 from thirtyone.terminal import play_session, save_start
 from thirtyone.terminal.advisor import OracleAdvisor
@@ -273,7 +274,7 @@ def _prepare(
         # (with --resume, or r at the question about the unfinished game: the same line)
         console.print(
             Text(
-                f"The resumed game keeps its own table: {_and(given)} "
+                f"The resumed game keeps its own table: {and_list(given)} "
                 f"{'was' if len(given) == 1 else 'were'} not applied.",
                 style=WARN_STYLE,
             ),
@@ -324,11 +325,6 @@ def _given(names: tuple[str, ...]) -> list[str]:
 
 def _table_options_given() -> list[str]:
     return _given(TABLE_OPTIONS)
-
-
-def _and(items: list[str]) -> str:
-    """``a``, ``a and b``, ``a, b and c``."""
-    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
 
 
 def _resumed_with(

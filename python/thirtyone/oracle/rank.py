@@ -39,23 +39,32 @@ def knock_score(knock_at: float | None) -> float | None:
     return float(knock_at)
 
 
+def _half_up(x: float, step: int) -> int:
+    """``x`` rounded to the four places of the JSON answer, then to whole ``step``s of those
+    ten-thousandths, halves away from zero: on integers, so that a page doing the same with the
+    JSON's figure writes the same digits as these words."""
+    n = round(round(x, 4) * 10_000)
+    whole = (abs(n) + step // 2) // step
+    return whole if n >= 0 else -whole
+
+
+def _written(units: int, places: int) -> str:
+    """``units`` hundredths (``places`` 2) or tenths (1) written as a decimal: ``-12.8``."""
+    scale = 10**places
+    sign = "-" if units < 0 else ""
+    return f"{sign}{abs(units) // scale}.{abs(units) % scale:0{places}d}"
+
+
 def tenths(x: float) -> int:
     """``100 * x`` in tenths (of a percentage or of a percentage point) as every screen shows
-    it: ``x`` rounded to the four places of the JSON answer, then half up (0.1275 → 128, shown
-    12.8%). Worked out on the integer number of hundredths, so that a page formatting the
-    JSON's figure the same way shows the same digits as these words."""
-    hundredths = round(round(x, 4) * 10_000)
-    whole = (abs(hundredths) + 5) // 10
-    return whole if hundredths >= 0 else -whole
+    it: 0.1275 → 128, shown 12.8% (:func:`_half_up`)."""
+    return _half_up(x, 10)
 
 
 def percent_shown(x: float) -> str:
     """``100 * x`` to one decimal as shown (:func:`tenths`): ``12.8`` for 0.1275 (``—`` for no
     figure)."""
-    if not math.isfinite(x):
-        return "—"
-    t = tenths(x)
-    return f"{'-' if t < 0 else ''}{abs(t) // 10}.{abs(t) % 10}"
+    return _written(tenths(x), 1) if math.isfinite(x) else "—"
 
 
 def shown_gap(a: float, b: float) -> float:
@@ -66,13 +75,9 @@ def shown_gap(a: float, b: float) -> float:
 
 
 def two_places(x: float) -> str:
-    """``x`` to two decimals as shown (lives lost, ranked points): the JSON's four places, then
-    hundredths half up, on integers, as the pages write them (0.125 → ``0.13``)."""
-    if not math.isfinite(x):
-        return "—"
-    n = round(round(x, 4) * 10_000)
-    whole = (abs(n) + 50) // 100
-    return f"{'-' if n < 0 and whole else ''}{whole // 100}.{whole % 100:02d}"
+    """``x`` to two decimals as shown (lives lost, ranked points), as the pages write them
+    (0.125 → ``0.13``; :func:`_half_up`)."""
+    return _written(_half_up(x, 100), 2) if math.isfinite(x) else "—"
 
 
 def lost_shown(x: float) -> str:

@@ -125,7 +125,7 @@ def rank_hopeless(options: Sequence[OptionAdvice]) -> list[OptionAdvice]:
     )
 
 
-def _and(parts: Sequence[str]) -> str:
+def and_list(parts: Sequence[str]) -> str:
     """``a``, ``a and b``, ``a, b and c``."""
     if len(parts) <= 1:
         return "".join(parts)
@@ -145,8 +145,8 @@ def listed(options: Sequence[OptionAdvice]) -> str:
     """The options as one list, each once: ``to put down the QC, the QD and the TC``, ``to draw
     from the stock and to knock``."""
     if len(options) > 1 and all(o.kind is Kind.PUT_DOWN for o in options):
-        return "to put down " + _and([f"the {o.discard}" for o in options])
-    return _and([f"to {o.describe()}" for o in options])
+        return "to put down " + and_list([f"the {o.discard}" for o in options])
+    return and_list([f"to {o.describe()}" for o in options])
 
 
 def safest(best: OptionAdvice, tied: Sequence[OptionAdvice]) -> OptionAdvice:
@@ -451,7 +451,7 @@ def _game_why(best: OptionAdvice, best_game: OptionAdvice, lives: Lives, unit: s
         return text
     last = [lives.name(s) for s in lives.others() if lives.last(s)]
     if last:
-        who = _and(last)
+        who = and_list(last)
         return (
             f"{who} {'is' if len(last) == 1 else 'are'} one loss from going out: the game "
             "counts who this round can put out, not only whether you lose"

@@ -2,25 +2,32 @@
 // pages' files, which are also served alone (at /study/); the table's page reads it from there.
 
 /**
- * A share in percent with one decimal, rounded as the Oracle's words round it, so that a figure
- * reads the same in a table and in the reason beside it: the figure as the answer gives it
- * (four decimals) in whole hundredths of a percent, half up, then in tenths, half up again, on
- * integers (0.1275 -> 1275 -> 128: "12.8"; toFixed on 12.75, stored as 12.7499…, gave 12.7).
+ * The answer's figure (four decimals) in whole steps of its ten-thousandths, halves away from
+ * zero, on integers, as the Oracle's words round it (rank.py's _half_up).
  */
-export function tenths(p) {
-  if (!Number.isFinite(p)) return "—";
-  const n = Math.round(p * 10000);
-  const a = Math.floor((Math.abs(n) + 5) / 10);
-  return `${n < 0 && a > 0 ? "-" : ""}${Math.floor(a / 10)}.${a % 10}`;
+function halfUp(x, step) {
+  const n = Math.round(x * 10000);
+  const whole = Math.floor((Math.abs(n) + step / 2) / step);
+  return n < 0 ? -whole : whole;
+}
+
+/** Whole tenths (`places` 1) or hundredths (2) written as a decimal: "-12.8". */
+function written(units, places) {
+  const scale = 10 ** places;
+  const a = Math.abs(units);
+  return `${units < 0 ? "-" : ""}${Math.floor(a / scale)}.${String(a % scale).padStart(places, "0")}`;
 }
 
 /**
- * A figure to two decimals (lives lost, points) as the Oracle's words write it: the answer's
- * four decimals in whole ten-thousandths, then hundredths half up, on integers (0.125 -> "0.13").
+ * A share in percent with one decimal, rounded as the Oracle's words round it, so that a figure
+ * reads the same in a table and in the reason beside it (0.1275 -> "12.8"; toFixed on 12.75,
+ * stored as 12.7499…, gave 12.7).
  */
+export function tenths(p) {
+  return Number.isFinite(p) ? written(halfUp(p, 10), 1) : "—";
+}
+
+/** A figure to two decimals (lives lost, points) as the Oracle's words write it: 0.125 -> "0.13". */
 export function hundredths(x) {
-  if (!Number.isFinite(x)) return "—";
-  const n = Math.round(x * 10000);
-  const a = Math.floor((Math.abs(n) + 50) / 100);
-  return `${n < 0 && a > 0 ? "-" : ""}${Math.floor(a / 100)}.${String(a % 100).padStart(2, "0")}`;
+  return Number.isFinite(x) ? written(halfUp(x, 100), 2) : "—";
 }
