@@ -237,6 +237,18 @@ def shown_card(card: str) -> str:
     return ("10" if card[0] == "T" else card[0]) + card[1]
 
 
+def your_turns_table(page: Page, received: list[dict[str, Any]]) -> dict[str, Any]:
+    """The table of the last state the page was sent, once it is the state of your turn (on a
+    busy machine the page can show it before the test has read its frame)."""
+    for _ in range(300):
+        states = [m for m in received if m["type"] == "state"]
+        table = states[-1].get("table") if states else None
+        if table and table.get("top") and table.get("hand"):
+            return dict(table)
+        page.wait_for_timeout(100)
+    raise AssertionError(f"no state of your turn among {len(received)} messages")
+
+
 def test_every_action_is_a_named_button_with_the_terminals_key(page: Page, server: str) -> None:
     """The landmarks; the buttons' names; the keys ?, a, Enter, t, 1-4 and k; the Oracle off
     (advice "never") until asked."""
@@ -246,9 +258,9 @@ def test_every_action_is_a_named_button_with_the_terminals_key(page: Page, serve
     start_game(page, Seed="4")
     for role, name in (("region", "Table"), ("region", "Your hand"), ("complementary", "Oracle")):
         expect(page.get_by_role(role, name=name)).to_be_visible()  # type: ignore[arg-type]
-    state = [m for m in received if m["type"] == "state"][-1]
     expect(page.get_by_role("button", name="Draw from the stock")).to_be_visible()
-    top = state["table"]["top"]
+    table = your_turns_table(page, received)
+    top = table["top"]
     take = page.get_by_role("button", name=f"Take {shown_card(top)}", exact=True)
     expect(take).to_be_visible()
     expect(page.get_by_role("button", name="Knock", exact=True)).to_be_visible()
@@ -267,7 +279,7 @@ def test_every_action_is_a_named_button_with_the_terminals_key(page: Page, serve
     # Take the top card (t): four cards to put down, by name; the one taken may not go back.
     page.keyboard.press("t")
     hand = page.get_by_role("region", name="Your hand")
-    cards = [*state["table"]["hand"], top]
+    cards = [*table["hand"], top]
     for card in cards:
         expect(hand.get_by_role("button", name=f"Put down {shown_card(card)}")).to_be_visible()
     expect(hand.get_by_role("button", name=f"Put down {shown_card(top)}")).to_be_disabled()
