@@ -177,7 +177,7 @@ pub(crate) fn replaced(sorted: u32, place: u32, new: Card) -> (u32, Card) {
 /// `a` if `c`, else `b`, worked out without a branch (where `c` is as good as random, a
 /// mispredicted branch costs more than the few instructions).
 #[inline(always)]
-fn pick(c: bool, a: u32, b: u32) -> u32 {
+pub(crate) fn pick(c: bool, a: u32, b: u32) -> u32 {
     let all = u32::from(c).wrapping_neg();
     (a & all) | (b & !all)
 }

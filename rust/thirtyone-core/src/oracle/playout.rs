@@ -350,7 +350,7 @@ impl<'a> Playouts<'a> {
                 .opponents
                 .lap_knock(to_move, knock_at, played)
                 .unwrap_or(knock_at);
-            return turns.turn_taking_from(k, self.opponents.take_from(to_move), draws);
+            return turns.modelled_turn(k, self.opponents.take_from(to_move), draws);
         }
         turns.turn(knock_at, draws);
     }
@@ -458,12 +458,12 @@ impl<'a> Playouts<'a> {
         // (An opponent who knocks by the lap plays the final turns by the rule, as the table's.)
         let by_rule = !READS || !self.opponents.reads;
         if P && by_rule && self.apart && self.game.is_none() {
-            let lost = turns.knock_loss(draws);
+            let lost = turns.knock_loss::<READS>(draws);
             return lives_lost(lost);
         }
         if P && by_rule && self.game_apart.is_some() {
             // (The copy plays the same draws where the table does not list the losses.)
-            if let Some(o) = self.game_outcome_of(&turns.knock_losses(draws)) {
+            if let Some(o) = self.game_outcome_of(&turns.knock_losses::<READS>(draws)) {
                 return o;
             }
         }

@@ -82,7 +82,7 @@ impl<const PROFILES: bool> Profiled<'_, PROFILES> {
     /// round is over, [`Profiled::settle`] and [`Round::loss_of`] come to, the round itself left
     /// as it is. Only with profiles, where [`knock_loss_applies`] (a debug build checks).
     #[inline(always)]
-    pub(crate) fn knock_loss(&self, draws: &mut Draws) -> u8 {
+    pub(crate) fn knock_loss<const SMOOTH: bool>(&self, draws: &mut Draws) -> u8 {
         debug_assert!(PROFILES && knock_loss_applies(self.round) && self.may_knock());
         let public = &self.round.public;
         let rules = &public.rules;
@@ -93,7 +93,8 @@ impl<const PROFILES: bool> Profiled<'_, PROFILES> {
         let mut shown = public.shown_losses[usize::from(me)];
         let mut seat = self.next_seat(me);
         while seat != me {
-            let Some((after, gone)) = self.final_turn(seat, top, &mut stock_len, (mercy, draws))
+            let Some((after, gone)) =
+                self.final_turn::<SMOOTH>(seat, top, &mut stock_len, (mercy, draws))
             else {
                 break;
             };
@@ -118,7 +119,7 @@ impl<const PROFILES: bool> Profiled<'_, PROFILES> {
     /// knock played on a copy of the round (the game's outcome is made from it), the round
     /// itself left as it is. Only with profiles, where [`knock_loss_applies`].
     #[inline(always)]
-    pub(crate) fn knock_losses(&self, draws: &mut Draws) -> Losses {
+    pub(crate) fn knock_losses<const SMOOTH: bool>(&self, draws: &mut Draws) -> Losses {
         debug_assert!(PROFILES && knock_loss_applies(self.round) && self.may_knock());
         let public = &self.round.public;
         let rules = &public.rules;
@@ -129,7 +130,8 @@ impl<const PROFILES: bool> Profiled<'_, PROFILES> {
         let mut lost = public.shown_losses;
         let mut seat = self.next_seat(me);
         while seat != me {
-            let Some((after, gone)) = self.final_turn(seat, top, &mut stock_len, (mercy, draws))
+            let Some((after, gone)) =
+                self.final_turn::<SMOOTH>(seat, top, &mut stock_len, (mercy, draws))
             else {
                 break;
             };
@@ -153,9 +155,10 @@ impl<const PROFILES: bool> Profiled<'_, PROFILES> {
     /// the top discard and `stock_len` the stock's size (one less when it draws), `mercy` the
     /// table's [`mercy`]: the hand's
     /// profile after it and the card put down. None: the top discard declined with the stock
-    /// empty, which ends the round as at the showdown.
+    /// empty, which ends the round as at the showdown. `SMOOTH`: a drawn card kept or sent back
+    /// without a branch, as [`Profiled::turn_taking_from`]'s.
     #[inline(always)]
-    fn final_turn(
+    fn final_turn<const SMOOTH: bool>(
         &self,
         seat: u8,
         top: Card,
@@ -180,6 +183,13 @@ impl<const PROFILES: bool> Profiled<'_, PROFILES> {
         let new = draws.next(*stock_len);
         *stock_len -= 1;
         let f = now.for_card(new);
+        if SMOOTH {
+            let (kept, gone) = profile::replaced(word, now.goes(f), new);
+            let back = f.goes_back();
+            let left = profile::pick(back, word, kept);
+            let gone = profile::pick(back, u32::from(new.index()), u32::from(gone.index()));
+            return Some((self.all[profile::index(left)], Card::from_index(gone as u8)));
+        }
         if f.goes_back() {
             Some((now, new))
         } else {
@@ -297,12 +307,19 @@ mod tests {
                 if round.public.stage == Stage::Start && round.may_knock() {
                     let before = round.clone();
                     let apart = Profiled::<true>::new(&mut round, &hands, all);
-                    let lost = apart.knock_loss(&mut draws.clone());
+                    let lost = apart.knock_loss::<false>(&mut draws.clone());
+                    let smoothly = apart.knock_loss::<true>(&mut draws.clone());
+                    assert_eq!(lost, smoothly, "game {game}, drawn without a branch");
                     // The copy plays with the draws `knock_losses` has just made, as a
                     // game-level playout's knock does when the table does not list a loss
                     // (`Playouts::knock_branch`): the same cards, read back by the stock's size.
                     let mut shared = draws.clone();
-                    let every = apart.knock_losses(&mut shared).by_seat();
+                    let every = if game % 2 == 0 {
+                        apart.knock_losses::<false>(&mut shared)
+                    } else {
+                        apart.knock_losses::<true>(&mut shared)
+                    };
+                    let every = every.by_seat();
                     let mut copy = before.clone();
                     copy.apply_legal(Action::Knock);
                     let mut on_copy = Profiled::<true>::new(&mut copy, &hands, all);
