@@ -170,13 +170,9 @@ impl<'r, const PROFILES: bool> Profiled<'r, PROFILES> {
         if !matches!(self.round.public.stage, Stage::Start) {
             return self.turn_elsewhere(knock_at, draws);
         }
-        let (seat, profile) = self.starting();
-        let (s, now) = (usize::from(seat), profile.score());
-        if now >= knock_at && self.may_knock_with(seat, now) {
-            let next = self.next_seat(seat);
-            self.round.public.knock_passing_to(next);
+        let Some((s, profile, now)) = self.knocks_or_plays(knock_at) else {
             return;
-        }
+        };
         // Whether the top discard is worth taking is asked first: most often it is not, and
         // whether it may be taken is then not asked.
         let top = self.round.public.top;
@@ -208,13 +204,9 @@ impl<'r, const PROFILES: bool> Profiled<'r, PROFILES> {
         if !PROFILES || !matches!(self.round.public.stage, Stage::Start) {
             return self.turn_taking_from(knock_at, take_from, draws);
         }
-        let (seat, profile) = self.starting();
-        let (s, now) = (usize::from(seat), profile.score());
-        if now >= knock_at && self.may_knock_with(seat, now) {
-            let next = self.next_seat(seat);
-            self.round.public.knock_passing_to(next);
+        let Some((s, profile, now)) = self.knocks_or_plays(knock_at) else {
             return;
-        }
+        };
         let top = self.round.public.top;
         let f = profile.for_card(top);
         if f.worth_taking()
@@ -230,6 +222,20 @@ impl<'r, const PROFILES: bool> Profiled<'r, PROFILES> {
             return;
         }
         self.draw_smoothly(s, profile, draws);
+    }
+
+    /// The start of a turn: the player to move knocks at `knock_at` or more where they may (None:
+    /// the turn is over), or plays on: their seat, their hand's profile and its score.
+    #[inline(always)]
+    fn knocks_or_plays(&mut self, knock_at: Score) -> Option<(usize, Profile, Score)> {
+        let (seat, profile) = self.starting();
+        let now = profile.score();
+        if now >= knock_at && self.may_knock_with(seat, now) {
+            let next = self.next_seat(seat);
+            self.round.public.knock_passing_to(next);
+            return None;
+        }
+        Some((usize::from(seat), profile, now))
     }
 
     /// Whether the player to move, holding a hand of score `now`, takes the top discard `f` says
