@@ -174,10 +174,28 @@ pub(crate) fn replaced(sorted: u32, place: u32, new: Card) -> (u32, Card) {
     (word, Card::from_index(gone as u8))
 }
 
+/// After drawing `new` (what `profile`, the profile of the sorted hand `sorted`, says of it:
+/// `f`), the sorted hand left and the card put down: `new` kept and the card at its place gone,
+/// or `new` sent straight back and the hand as it was, chosen without a branch (which it is is
+/// as good as random; a mispredicted branch costs more than the choice).
+#[inline(always)]
+pub(crate) fn kept_or_sent_back(
+    sorted: u32,
+    profile: Profile,
+    f: ForCard,
+    new: Card,
+) -> (u32, Card) {
+    let (kept, gone) = replaced(sorted, profile.goes(f), new);
+    let back = f.goes_back();
+    let left = pick(back, sorted, kept);
+    let gone = pick(back, u32::from(new.index()), u32::from(gone.index()));
+    (left, Card::from_index(gone as u8))
+}
+
 /// `a` if `c`, else `b`, worked out without a branch (where `c` is as good as random, a
 /// mispredicted branch costs more than the few instructions).
 #[inline(always)]
-pub(crate) fn pick(c: bool, a: u32, b: u32) -> u32 {
+fn pick(c: bool, a: u32, b: u32) -> u32 {
     let all = u32::from(c).wrapping_neg();
     (a & all) | (b & !all)
 }

@@ -156,7 +156,7 @@ impl<const PROFILES: bool> Profiled<'_, PROFILES> {
     /// table's [`mercy`]: the hand's
     /// profile after it and the card put down. None: the top discard declined with the stock
     /// empty, which ends the round as at the showdown. `SMOOTH`: a drawn card kept or sent back
-    /// without a branch, as [`Profiled::turn_taking_from`]'s.
+    /// without a branch ([`profile::kept_or_sent_back`]), as a modelled turn's.
     #[inline(always)]
     fn final_turn<const SMOOTH: bool>(
         &self,
@@ -184,11 +184,8 @@ impl<const PROFILES: bool> Profiled<'_, PROFILES> {
         *stock_len -= 1;
         let f = now.for_card(new);
         if SMOOTH {
-            let (kept, gone) = profile::replaced(word, now.goes(f), new);
-            let back = f.goes_back();
-            let left = profile::pick(back, word, kept);
-            let gone = profile::pick(back, u32::from(new.index()), u32::from(gone.index()));
-            return Some((self.all[profile::index(left)], Card::from_index(gone as u8)));
+            let (left, gone) = profile::kept_or_sent_back(word, now, f, new);
+            return Some((self.all[profile::index(left)], gone));
         }
         if f.goes_back() {
             Some((now, new))

@@ -299,12 +299,8 @@ impl<'r, const PROFILES: bool> Profiled<'r, PROFILES> {
         let new = self.round.pop_stock(Some(draws));
         self.round.public.draw_to_put_down(Source::Stock);
         let f = profile.for_card(new);
-        let word = self.hands.words[s];
-        let (kept, gone) = profile::replaced(word, profile.goes(f), new);
-        let back = f.goes_back();
-        let left = profile::pick(back, word, kept);
-        let gone = profile::pick(back, u32::from(new.index()), u32::from(gone.index()));
-        self.put_down(s, left, Card::from_index(gone as u8));
+        let (left, gone) = profile::kept_or_sent_back(self.hands.words[s], profile, f, new);
+        self.put_down(s, left, gone);
     }
 
     /// [`Round::take_putting_down`]: the player to move takes the top discard and puts `card`
