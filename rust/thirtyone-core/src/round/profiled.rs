@@ -173,20 +173,7 @@ impl<'r, const PROFILES: bool> Profiled<'r, PROFILES> {
         let Some((s, profile, now)) = self.knocks_or_plays(knock_at) else {
             return;
         };
-        // Whether the top discard is worth taking is asked first: most often it is not, and
-        // whether it may be taken is then not asked.
-        let top = self.round.public.top;
-        let f = profile.for_card(top);
-        if f.worth_taking() && self.round.public.may_take_at_start() {
-            let place = profile.goes(f);
-            if self.takes(f, now, take_from) {
-                self.round.public.draw_to_put_down(Source::Pile);
-                self.keep(s, place, top);
-                return;
-            }
-        }
-        if self.round.public.stock_len == 0 {
-            self.round.public.apply(Move::Decline);
+        if self.takes_or_declines(s, profile, now, take_from) {
             return;
         }
         self.draw_with(s, profile, draws, false);
@@ -207,21 +194,41 @@ impl<'r, const PROFILES: bool> Profiled<'r, PROFILES> {
         let Some((s, profile, now)) = self.knocks_or_plays(knock_at) else {
             return;
         };
-        let top = self.round.public.top;
-        let f = profile.for_card(top);
-        if f.worth_taking()
-            && self.round.public.may_take_at_start()
-            && self.takes(f, now, take_from)
-        {
-            self.round.public.draw_to_put_down(Source::Pile);
-            self.keep(s, profile.goes(f), top);
-            return;
-        }
-        if self.round.public.stock_len == 0 {
-            self.round.public.apply(Move::Decline);
+        if self.takes_or_declines(s, profile, now, take_from) {
             return;
         }
         self.draw_smoothly(s, profile, draws);
+    }
+
+    /// The turn of the player at `s` (to move, holding `profile` of score `now`) after they did
+    /// not knock: the top discard taken where the rule takes it ([`Profiled::takes`]), or the
+    /// turn declined with the stock empty (true: the turn is over), else false (a stock draw
+    /// follows).
+    #[inline(always)]
+    fn takes_or_declines(
+        &mut self,
+        s: usize,
+        profile: Profile,
+        now: Score,
+        take_from: Option<Score>,
+    ) -> bool {
+        // Whether the top discard is worth taking is asked first: most often it is not, and
+        // whether it may be taken is then not asked.
+        let top = self.round.public.top;
+        let f = profile.for_card(top);
+        if f.worth_taking() && self.round.public.may_take_at_start() {
+            let place = profile.goes(f);
+            if self.takes(f, now, take_from) {
+                self.round.public.draw_to_put_down(Source::Pile);
+                self.keep(s, place, top);
+                return true;
+            }
+        }
+        if self.round.public.stock_len == 0 {
+            self.round.public.apply(Move::Decline);
+            return true;
+        }
+        false
     }
 
     /// The start of a turn: the player to move knocks at `knock_at` or more where they may (None:
