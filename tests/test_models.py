@@ -157,7 +157,7 @@ def test_a_bad_opponent_model_is_named_with_its_place(bad: Any, message: str) ->
 @pytest.mark.parametrize(
     ("models", "message"),
     [
-        (["table"], "models has 1 entries, but the table has 4 seats"),
+        (["table"], "models has 1 entry, but the table has 4 seats"),
         ("expert", "a list of one model per seat"),
         (["table"] * 10, "more than 9 entries"),
     ],

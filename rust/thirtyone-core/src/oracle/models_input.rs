@@ -101,11 +101,12 @@ impl ModelsDoc {
     /// Each seat's model, yours the table's (it is never read): one entry per seat, a known
     /// name for every opponent.
     pub(super) fn check(self, seats: u8, me: u8) -> Result<Vec<Model>> {
-        if self.0.len() != usize::from(seats) {
+        let n = self.0.len();
+        if n != usize::from(seats) {
+            let entries = if n == 1 { "entry" } else { "entries" };
             return Err(Error::BadState(format!(
-                "models has {} entries, but the table has {seats} seats: give one per seat, \
-                 your own included (null there; - in --models)",
-                self.0.len()
+                "models has {n} {entries}, but the table has {seats} seats: give one per seat, \
+                 your own included (null there; - in --models)"
             )));
         }
         let names = Model::ALL.map(Model::name).join(", ");
