@@ -203,9 +203,14 @@ def test_the_sweep_reports_the_confirmation_run() -> None:
             continue
         # Few playouts: the sweep's maximum over many thresholds is visibly biased upward.
         a = advise(pos.state, seed=2, deals=2_000, playouts=300)
+        stock = len(PACK) - 3 * pos.state["seats"] - 1
+        stock -= sum(t.get("draw") == "stock" for t in pos.state["turns"])
+        stock -= (pos.state.get("pending") or {}).get("draw") == "stock"
         for o in a.options:
             if not o.swept:
-                assert o.sweep is None and o.option in ("knock", "decline")
+                # No later knock: after a knock, or with the stock empty (rules.md).
+                empty_after = stock - (o.option == "draw") == 0
+                assert o.sweep is None and (o.option in ("knock", "decline") or empty_after)
                 continue
             assert o.sweep is not None
             ks = o.sweep.knock_at
@@ -519,3 +524,35 @@ def test_the_margin_of_lives_lost_is_measured() -> None:
     var = one + 4 * two - knock.lives_lost**2
     assert knock.lives_lost_margin == pytest.approx(1.96 * math.sqrt(var / a.deals), rel=1e-9)
     assert knock.lives_lost_margin > knock.margin
+
+
+def _stock_drawn_down(draws: int) -> dict[str, Any]:
+    """A standard four-seat round in which ``draws`` stock draws were each put straight back
+    (seat 1 first), advised to the seat to move next (its own draws recorded with the card)."""
+    deck = [r + s for s in "CDHS" for r in "A23456789TJQK"]
+    hand, upcard = ["AH", "9H", "4H"], "7S"
+    pool = [c for c in deck if c not in hand and c != upcard]
+    me = (1 + draws) % 4
+    turns: list[dict[str, Any]] = []
+    for i in range(draws):
+        seat, card = (1 + i) % 4, pool[i]
+        turns.append({"seat": seat, "draw": "stock", "discard": card})
+        if seat == me:
+            turns[-1]["drew"] = card
+    return {"seats": 4, "me": me, "first": 1, "upcard": upcard, "hand": hand, "turns": turns}
+
+
+def test_no_later_knock_is_offered_once_the_stock_is_empty() -> None:
+    # rules.md: once the stock has run out, nobody may knock any more. An option after which
+    # the stock is empty has no later knock to sweep, and the advice says none.
+    empty = advise(_stock_drawn_down(39), seed=1, deals=300, playouts=600)
+    assert {o.option for o in empty.options} == {"take", "decline"}
+    for o in empty.options:
+        assert not o.swept and o.sweep is None and o.knock_at is None, o.option
+    assert "knock" not in empty.reason.lower()
+    # One card left: drawing it leaves the stock empty (no sweep); a take leaves it to the
+    # others, who may all take from the pile before your next turn (a knock stays possible).
+    last = advise(_stock_drawn_down(38), seed=1, deals=300, playouts=600)
+    by = {o.option: o for o in last.options}
+    assert not by["draw"].swept and by["draw"].knock_at is None
+    assert by["take"].swept and by["take"].sweep is not None

@@ -167,9 +167,18 @@ impl<'a> Playouts<'a> {
     }
 
     /// Whether a choice is swept over knock thresholds: while nobody has knocked, every option
-    /// but the knock leaves you later turns where you might knock.
+    /// but the knock leaves you later turns where you might knock, unless it leaves the stock
+    /// empty (then nobody may knock any more: a draw of the stock's last card, or any option
+    /// once the stock has run out).
     pub fn sweeps(&self, choice: &Choice) -> bool {
-        self.view.public.knocker.is_none() && !matches!(choice, Choice::Knock | Choice::Decline)
+        let public = &self.view.public;
+        let stock_after = match choice {
+            Choice::Draw => public.stock_len.saturating_sub(1),
+            _ => public.stock_len,
+        };
+        public.knocker.is_none()
+            && stock_after > 0
+            && !matches!(choice, Choice::Knock | Choice::Decline)
     }
 
     /// The knock thresholds of a sweep, `None` standing for never.
