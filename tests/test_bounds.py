@@ -277,7 +277,7 @@ def test_fewer_playouts_asked_than_the_minimum_are_all_played() -> None:
 BIG = str(10**12)
 HUGE = str(10**20)
 SEED_MAX = "18,446,744,073,709,551,615"
-MAX_TIME_WORDS = "max_time must be a number of seconds above 0 and at most 3,600"
+MAX_TIME_WORDS = "--max-time must be 0 (no limit) or seconds up to 3,600"
 ORACLE_PAST = [
     (["--deals", BIG], "deals must be a whole number from 1 to 1,000,000"),
     (["--deals", HUGE], "deals must be a whole number from 1 to 1,000,000"),
@@ -288,9 +288,9 @@ ORACLE_PAST = [
     (["--threads", "0"], "threads must be a whole number from 1 to 64, not 0"),
     (["--seed", "-1"], f"seed must be a whole number from 0 to {SEED_MAX}, not -1"),
     (["--seed", str(2**64)], f"seed must be a whole number from 0 to {SEED_MAX}"),
-    (["--max-time", "1e20"], f"{MAX_TIME_WORDS}, not 1e20"),
+    (["--max-time", "1e20"], f"{MAX_TIME_WORDS}, not 1e+20"),
     (["--max-time", "inf"], f"{MAX_TIME_WORDS}, not inf"),
-    (["--max-time", "nan"], f"{MAX_TIME_WORDS}, not NaN"),
+    (["--max-time", "nan"], f"{MAX_TIME_WORDS}, not nan"),
     (["--max-time", "-1"], f"{MAX_TIME_WORDS}, not -1"),
     (["--target-margin", "0"], "target_margin must be from 0.001 to 0.5"),
     (["--target-margin", "0.9"], "target_margin must be from 0.001 to 0.5, not 0.9"),

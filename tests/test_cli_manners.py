@@ -193,3 +193,11 @@ def test_every_command_takes_the_same_seeds(args: list[str], tmp_path: Path) -> 
             f"Error: seed must be a whole number from 0 to 18,446,744,073,709,551,615, "
             f"not {shown}\n"
         )
+
+
+@pytest.mark.parametrize("value", ["nan", "-1", "6"])
+def test_a_delay_out_of_its_range_is_refused(value: str) -> None:
+    # "nan" passes every comparison click's range makes: it was taken as no delay.
+    result = run(["play", "--delay", value])
+    assert result.exit_code == 2
+    assert "Invalid value for '--delay'" in result.output and value in result.output

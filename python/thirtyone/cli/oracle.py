@@ -42,10 +42,22 @@ def read_state(source: str) -> bytes:
 def model_list(
     _ctx: click.Context, _param: click.Parameter, value: str | None
 ) -> list[str | None] | None:
-    """``--models``: a comma-separated list, ``-`` for your own seat (checked by the core)."""
+    """``--models``: a comma-separated list, ``-`` for your own seat (checked by the core, which
+    takes anything for yours: a ``-`` given for another seat is refused as what was typed)."""
     if value is None:
         return None
-    return [None if m.strip() == "-" else m.strip() for m in value.split(",")]
+    return [m.strip() for m in value.split(",")]
+
+
+def _max_time(value: float) -> float:
+    """``--max-time`` checked as the core checks it, 0 (no limit) allowed, the error in the
+    option's own words (the core's names the API's ``max_time``, where 0 is not a value)."""
+    if value != 0:
+        try:
+            _core.check_settings(max_time=value)
+        except ThirtyOneError:
+            fail(f"--max-time must be 0 (no limit) or seconds up to 3,600, not {value:g}")
+    return value
 
 
 @click.command("oracle")
@@ -66,6 +78,7 @@ def model_list(
     type=float,
     default=5.0,
     show_default=True,
+    callback=lambda ctx, param, value: _max_time(value),
     help="Seconds allowed for the whole answer, at most 3600; when they run out, the best "
     "estimate reached is shown with its margin (0: no limit).",
 )
