@@ -251,7 +251,7 @@ class TerminalPlayer:
         return text
 
     def say(self, message: str) -> None:
-        self.console.print(Text(message, style=display.WARN_STYLE), soft_wrap=True)
+        self.console.print(Text(message, style=display.WARN_STYLE))
 
     def _help(self, view: SeatView, *, putting_down: bool) -> RenderableType:
         drawn = view.drawn
