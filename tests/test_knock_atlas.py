@@ -126,3 +126,20 @@ def test_the_command_prints_the_atlas_and_its_json() -> None:
 def test_bad_input_is_refused(args: list[str], words: str) -> None:
     r = CliRunner().invoke(main, ["study", "knock", *args])
     assert r.exit_code == 2 and words in r.output and "Traceback" not in r.output
+
+
+def test_one_round_gives_intervals_that_say_nothing_is_known() -> None:
+    # A mean of one chance has no spread to measure: its interval is the whole range, not a
+    # point (a 29.0% "(29.0%-29.0%)" read as certain); a share of one still has Wilson's.
+    r = CliRunner().invoke(
+        main, ["study", "knock", "--rounds", "1", "--seats", "4", "--jobs", "1", "--json"]
+    )
+    assert r.exit_code == 0, r.output
+    rows = [row for t in json.loads(r.stdout)["tables"] for row in t["rows"]]
+    assert rows and all(row["decisions"] == 1 for row in rows)
+    for row in rows:
+        assert row["game"]["ci"] == [0.0, 1.0]
+        lo, hi = row["round"]["ci"]
+        assert hi - lo > 0.5
+    text = CliRunner().invoke(main, ["study", "knock", "--rounds", "1", "--seats", "4"]).stdout
+    assert "4 seats, knock penalty 2, 1 round\n" in text

@@ -170,15 +170,24 @@ def summary(counts: dict[str, Any]) -> list[dict[str, Any]]:
                 kw, ww = counts["knock_win"][sl], counts["wait_win"][sl]
                 game = _best(n, kw, ww, (counts["knock_win2"][sl], counts["wait_win2"][sl]))
                 assert game is not None
-                var = max(0.0, game["k2"] / game["n"] - game["mean"] ** 2)
-                half = 1.96 * math.sqrt(var / game["n"])
                 row["game"] = {
                     "knock_at": game["score"],
                     "p_win": game["mean"],
-                    "ci": [game["mean"] - half, game["mean"] + half],
+                    "ci": _normal_ci(game["mean"], game["k2"], game["n"]),
                 }
             rows.append(row)
     return rows
+
+
+def _normal_ci(mean: float, sum_sq: float, n: int) -> list[float]:
+    """The 95% normal interval of a mean of chances (each from 0 to 1), ``sum_sq`` the sum of
+    their squares, kept within 0 to 1: the whole range from fewer than two (one chance says
+    nothing of their spread: its interval was a point)."""
+    if n < 2:
+        return [0.0, 1.0]
+    var = max(0.0, sum_sq / n - mean**2)
+    half = 1.96 * math.sqrt(var / n)
+    return [max(0.0, mean - half), min(1.0, mean + half)]
 
 
 def first_turn(counts: dict[str, Any], position: int | None = 0) -> dict[str, Any]:
@@ -244,7 +253,8 @@ def report(data: dict[str, Any]) -> str:
     lines = []
     for t in data["tables"]:
         lines.append(
-            f"{t['seats']} seats, knock penalty {t['knock_penalty']}, {t['rounds']:,} rounds"
+            f"{t['seats']} seats, knock penalty {t['knock_penalty']}, {t['rounds']:,} round"
+            + ("" if t["rounds"] == 1 else "s")
         )
         ft = t["first_turn"]
         lines.append(
