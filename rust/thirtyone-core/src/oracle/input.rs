@@ -13,7 +13,7 @@ use crate::error::{quote, shorten_quotes, Error, Result};
 use crate::hand::Card;
 use crate::model::Model;
 use crate::round::Source;
-use crate::rules::{self, RuleSet, RuleValue, MAX_SEATS};
+use crate::rules::{RuleSet, RuleValue, MAX_SEATS};
 use crate::view::{PendingInput, StateInput, TurnInput};
 
 use super::models_input::ModelsDoc;
@@ -44,6 +44,9 @@ pub struct Overrides {
 
 /// Read a state from JSON text.
 pub fn from_json(text: &[u8], overrides: &Overrides) -> Result<State> {
+    // A byte-order mark some editors write at the start of a UTF-8 file is not part of the
+    // JSON: read past it, as JSON readers may (RFC 8259).
+    let text = text.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(text);
     let mut de = serde_json::Deserializer::from_slice(text);
     let doc = read(&mut de, |e: &serde_json::Error| {
         e.is_syntax() || e.is_eof() || e.is_io()
@@ -208,15 +211,6 @@ struct Text(String);
 /// The turns, at most [`MAX_TURNS`].
 struct Turns(Vec<TurnDoc>);
 
-/// `"rules"`: a preset name, or an object `{"preset": …, option: value, …}`.
-enum RulesDoc {
-    Preset(String),
-    Object {
-        preset: Option<String>,
-        changes: Vec<(String, RuleValue)>,
-    },
-}
-
 macro_rules! any_visitor {
     ($name:ident, $out:ty, $expecting:literal, { $($body:tt)* }) => {
         impl<'de> Deserialize<'de> for $name {
@@ -279,82 +273,10 @@ any_visitor!(Turns, Turns, "a list of turns", {
     }
 });
 
-/// A rule option's value: a scalar, or a list of names (never deeper).
-struct Value(RuleValue);
-
-any_visitor!(
-    Value,
-    Value,
-    "a rule value (text, a number, true/false or a list of names)",
-    {
-        fn visit_unit<E: de::Error>(self) -> std::result::Result<Value, E> {
-            Ok(Value(RuleValue::Null))
-        }
-        fn visit_none<E: de::Error>(self) -> std::result::Result<Value, E> {
-            Ok(Value(RuleValue::Null))
-        }
-        fn visit_bool<E: de::Error>(self, v: bool) -> std::result::Result<Value, E> {
-            Ok(Value(RuleValue::Bool(v)))
-        }
-        fn visit_i64<E: de::Error>(self, v: i64) -> std::result::Result<Value, E> {
-            Ok(Value(RuleValue::Int(i128::from(v))))
-        }
-        fn visit_u64<E: de::Error>(self, v: u64) -> std::result::Result<Value, E> {
-            Ok(Value(RuleValue::Int(i128::from(v))))
-        }
-        fn visit_i128<E: de::Error>(self, v: i128) -> std::result::Result<Value, E> {
-            Ok(Value(RuleValue::Int(v)))
-        }
-        fn visit_u128<E: de::Error>(self, v: u128) -> std::result::Result<Value, E> {
-            Ok(Value(RuleValue::Int(
-                i128::try_from(v).unwrap_or(i128::MAX),
-            )))
-        }
-        fn visit_f64<E: de::Error>(self, v: f64) -> std::result::Result<Value, E> {
-            Ok(Value(RuleValue::Float(v)))
-        }
-        fn visit_str<E: de::Error>(self, v: &str) -> std::result::Result<Value, E> {
-            Ok(Value(RuleValue::Text(v.to_string())))
-        }
-        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> std::result::Result<Value, A::Error> {
-            let mut names = Vec::new();
-            while let Some(Text(t)) = seq.next_element::<Text>()? {
-                if names.len() == 2 * usize::from(rules::MAX_LIVES) {
-                    return Err(de::Error::custom("too many names"));
-                }
-                names.push(t);
-            }
-            Ok(Value(RuleValue::List(names)))
-        }
-    }
-);
-
-any_visitor!(
-    RulesDoc,
-    RulesDoc,
-    "a preset name or an object of rule options",
-    {
-        fn visit_str<E: de::Error>(self, v: &str) -> std::result::Result<RulesDoc, E> {
-            Ok(RulesDoc::Preset(v.to_string()))
-        }
-        fn visit_map<A: MapAccess<'de>>(
-            self,
-            mut map: A,
-        ) -> std::result::Result<RulesDoc, A::Error> {
-            let (mut preset, mut changes) = (None, Vec::new());
-            while let Some(Text(key)) = map.next_key::<Text>()? {
-                if key == "preset" {
-                    preset = Some(map.next_value::<Text>()?.0);
-                } else if changes.len() == 64 {
-                    return Err(de::Error::custom("too many rule options"));
-                } else {
-                    changes.push((key, map.next_value::<Value>()?.0));
-                }
-            }
-            Ok(RulesDoc::Object { preset, changes })
-        }
-    }
-);
+// The rules' object and its values (after the macro, which they use).
+#[path = "input_rules.rs"]
+mod rules_doc;
+use rules_doc::{RulesDoc, Value};
 
 // -- meaning --------------------------------------------------------------------------------------
 
@@ -408,25 +330,6 @@ fn source(text: &Option<Text>, what: &str) -> Result<Source> {
         None => Err(Error::BadState(format!(
             "{what} is missing (\"stock\" or \"pile\")"
         ))),
-    }
-}
-
-impl RulesDoc {
-    fn rule_set(self, overrides: &Overrides) -> Result<(RuleSet, bool)> {
-        let (preset, mut changes) = match self {
-            RulesDoc::Preset(p) => (Some(p), Vec::new()),
-            RulesDoc::Object { preset, changes } => (preset, changes),
-        };
-        let preset = match &overrides.preset {
-            Some(p) => {
-                changes.clear();
-                Some(p.clone())
-            }
-            None => preset,
-        };
-        changes.extend(overrides.changes.iter().cloned());
-        let seats_given = changes.iter().any(|(k, _)| k == "seats");
-        Ok((rules::build(preset.as_deref(), &changes)?, seats_given))
     }
 }
 

@@ -33,6 +33,9 @@ fn the_example_reads_whole() {
     assert_eq!((s.round.seats, s.round.me, s.round.turns.len()), (4, 3, 7));
     assert_eq!(s.lives, Some(vec![3, 3, 2, 1]));
     assert_eq!(s.rules.seats, 4);
+    // Saved with a byte-order mark (as some editors save UTF-8): the same state.
+    let marked = parse(&format!("\u{feff}{EXAMPLE}")).unwrap();
+    assert_eq!(marked.round.turns.len(), 7);
 }
 
 #[test]
@@ -50,6 +53,20 @@ fn refusals_name_the_place() {
         (with("lives", "[1e100, 3, 3, 3]"), "lives[0]"),
         (with("rules", r#"{"seats": 2}"#), "seats"),
         (with("rules", r#"{"bogus": 1}"#), "bogus"),
+        // The unknown option is named, whatever its value (a list of numbers was refused
+        // as "invalid type: integer" at its first item).
+        (
+            with("rules", r#"{"bogus": [1]}"#),
+            "unknown rule option \"bogus\"",
+        ),
+        (
+            with("rules", r#"{"life_names": [1, "a"]}"#),
+            "life_names: must be a list of names",
+        ),
+        (
+            with("rules", r#"{"lives": [1]}"#),
+            "lives: must be a whole number, not a list",
+        ),
         (with("rules", r#""nonsense""#), "nonsense"),
         (
             with("turns", r#"[{"seat": 0, "knock": true, "discard": "5C"}]"#),
@@ -72,6 +89,18 @@ fn refusals_name_the_place() {
 /// The words of a refusal are a player's: a text cut short names no path serde could not
 /// follow ("at ?"), and a number too large for a whole one reads as that, not as serde's
 /// "invalid type: floating point".
+/// A refusal found by replaying the turns names the turn as the reading does: its place in the
+/// JSON (`turns[0]`), not a count from 1 beside it.
+#[test]
+fn a_turn_is_named_by_its_place_in_the_json() {
+    let back = with("turns", r#"[{"seat": 0, "draw": "pile", "discard": "JH"}]"#);
+    let err = parse(&back)
+        .and_then(|s| crate::view::View::from_input(&s.round).map(drop))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("turns[0]: "), "{err}");
+}
+
 #[test]
 fn refusals_read_as_a_player_would_say_them() {
     let cut = parse("{").unwrap_err().to_string();

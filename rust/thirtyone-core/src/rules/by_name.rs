@@ -19,6 +19,9 @@ pub enum RuleValue {
     Float(f64),
     Text(String),
     List(Vec<String>),
+    /// A list holding something other than names (no option takes one: refused by the option
+    /// it is given to, an unknown option's name said first).
+    MixedList,
     /// `--rule KEY=VALUE`: parsed by the option's own type.
     Assigned(String),
 }
@@ -32,6 +35,7 @@ impl RuleValue {
             RuleValue::Float(f) => quote_number(&f.to_string()),
             RuleValue::Text(t) | RuleValue::Assigned(t) => quote(t),
             RuleValue::List(_) => "a list".into(),
+            RuleValue::MixedList => "a list".into(),
         }
     }
 }
@@ -204,6 +208,12 @@ fn life_names(value: &RuleValue) -> Result<Vec<String>> {
             } else {
                 t.split(',').map(|s| s.trim().to_string()).collect()
             }
+        }
+        RuleValue::MixedList => {
+            return Err(Error::BadRule(
+                "life_names",
+                "must be a list of names, each one text".into(),
+            ))
         }
         _ => return Err(wrong("life_names", "a list of names", value)),
     };

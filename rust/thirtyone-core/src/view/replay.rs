@@ -57,7 +57,7 @@ pub fn check(input: &StateInput) -> Result<View> {
     let dealt = dealt_hand(input)?;
     let mut r = Replay::dealt(input, dealt)?;
     for (i, t) in input.turns.iter().enumerate() {
-        r.turn(i + 1, t)?;
+        r.turn(i, t)?;
     }
     r.finish(input)
 }
@@ -100,8 +100,8 @@ fn dealt_hand(input: &StateInput) -> Result<[Card; 3]> {
             (Source::Stock, Some(c)) => c,
             (Source::Stock, None) => {
                 return bad(format!(
-                    "turn {}: your own stock draw must give the card drawn (\"drew\")",
-                    i + 1
+                    "turns[{}]: your own stock draw must give the card drawn (\"drew\")",
+                    i
                 ))
             }
         };
@@ -109,15 +109,15 @@ fn dealt_hand(input: &StateInput) -> Result<[Card; 3]> {
         if discard != new {
             let Some(pos) = dealt.iter().position(|&c| c == new) else {
                 return bad(format!(
-                    "your hand does not match your own turns: you took {new} on turn {} but do not hold it afterwards",
-                    i + 1
+                    "your hand does not match your own turns: you took {new} at turns[{}] but do not hold it afterwards",
+                    i
                 ));
             };
             dealt[pos] = discard;
         } else if from == Source::Pile {
             return bad(format!(
-                "turn {}: a card taken from the pile ({new}) may not be put straight back",
-                i + 1
+                "turns[{}]: a card taken from the pile ({new}) may not be put straight back",
+                i
             ));
         }
     }
@@ -169,7 +169,7 @@ impl Replay {
 
     fn turn(&mut self, num: usize, t: &TurnInput) -> Result<()> {
         if let Some(why) = &self.over {
-            return bad(format!("turn {num}: the round was already over ({why})"));
+            return bad(format!("turns[{num}]: the round was already over ({why})"));
         }
         let (t, hides) = t.unhidden();
         let seat = match t {
@@ -179,13 +179,13 @@ impl Replay {
         let to_move = self.public.to_move;
         if seat >= self.public.seats {
             return bad(format!(
-                "turn {num}: seat {seat} is not one of the {} seats",
+                "turns[{num}]: seat {seat} is not one of the {} seats",
                 self.public.seats
             ));
         }
         if seat != to_move {
             return bad(format!(
-                "turn {num}: seat {seat} played out of order (it was seat {to_move}'s turn)"
+                "turns[{num}]: seat {seat} played out of order (it was seat {to_move}'s turn)"
             ));
         }
         let seen = OppTurn {
@@ -224,16 +224,16 @@ impl Replay {
     fn knock(&mut self, num: usize, seat: u8, seen: OppTurn) -> Result<()> {
         if let Some(k) = self.public.knocker {
             return bad(format!(
-                "turn {num}: a second knock (seat {k} already knocked)"
+                "turns[{num}]: a second knock (seat {k} already knocked)"
             ));
         }
         if let Some(why) = self.public.knock_closed() {
-            return bad(format!("turn {num}: {why}"));
+            return bad(format!("turns[{num}]: {why}"));
         }
         if seat == self.me {
             if let Some(why) = knock_limits(&self.public.rules, self.my_hand) {
                 return bad(format!(
-                    "turn {num}: your knock breaks the table's knock limits: {why}"
+                    "turns[{num}]: your knock breaks the table's knock limits: {why}"
                 ));
             }
         } else {
@@ -249,23 +249,23 @@ impl Replay {
         if let Some(why) = self.public.refuse(Move::Draw(from)) {
             return bad(match from {
                 Source::Pile => format!(
-                    "turn {num}: seat {seat} took {top}, a card they had put down themselves this round"
+                    "turns[{num}]: seat {seat} took {top}, a card they had put down themselves this round"
                 ),
-                Source::Stock => format!("turn {num}: seat {seat} drew from an empty stock ({why})"),
+                Source::Stock => format!("turns[{num}]: seat {seat} drew from an empty stock ({why})"),
             });
         }
         self.public.apply(Move::Draw(from));
         match (from, drew) {
             (Source::Pile, _) => Ok(top),
             (Source::Stock, Some(c)) if seat == self.me => {
-                self.claim(c, Place::Mine, &format!("turn {num}: the card you drew"))?;
+                self.claim(c, Place::Mine, &format!("turns[{num}]: the card you drew"))?;
                 Ok(c)
             }
             (Source::Stock, Some(_)) => bad(format!(
-                "turn {num}: \"drew\" is only known for your own stock draws, not seat {seat}'s"
+                "turns[{num}]: \"drew\" is only known for your own stock draws, not seat {seat}'s"
             )),
             (Source::Stock, None) if seat == self.me => bad(format!(
-                "turn {num}: your own stock draw must give the card drawn (\"drew\")"
+                "turns[{num}]: your own stock draw must give the card drawn (\"drew\")"
             )),
             (Source::Stock, None) => Ok(top), // hidden
         }
@@ -286,7 +286,7 @@ impl Replay {
             card: discard,
             shows_31: false,
         }) {
-            return bad(format!("turn {num}: {why} ({new})"));
+            return bad(format!("turns[{num}]: {why} ({new})"));
         }
         if seat == self.me {
             if from == Source::Pile {
@@ -295,7 +295,7 @@ impl Replay {
             let four = [self.my_hand[0], self.my_hand[1], self.my_hand[2], new];
             let Some(pos) = four.iter().position(|&c| c == discard) else {
                 return bad(format!(
-                    "your hand does not match your own turns: turn {num} puts down {discard}, which you did not hold"
+                    "your hand does not match your own turns: turns[{num}] puts down {discard}, which you did not hold"
                 ));
             };
             let mut kept = four
@@ -331,13 +331,13 @@ impl Replay {
             Place::Held(s) if s == seat => o.known_held.remove(discard),
             Place::Unknown if o.shown_hand.is_some() => {
                 return bad(format!(
-                    "turn {num}: seat {seat} put down {discard}, but their hand was shown"
+                    "turns[{num}]: seat {seat} put down {discard}, but their hand was shown"
                 ))
             }
             Place::Unknown => o.hidden_discards.push((discard, 3 + o.stock_draws)),
             p => {
                 return bad(format!(
-                    "turn {num}: seat {seat} put down {discard}, which is {}",
+                    "turns[{num}]: seat {seat} put down {discard}, which is {}",
                     describe(p)
                 ))
             }
@@ -371,22 +371,22 @@ impl Replay {
         if hides {
             if !rules.may_hide_31 {
                 return bad(format!(
-                    "turn {num}: this table does not allow hiding a 31 (may_hide_31 is off)"
+                    "turns[{num}]: this table does not allow hiding a 31 (may_hide_31 is off)"
                 ));
             }
             if shows.is_some() {
                 return bad(format!(
-                    "turn {num}: a 31 is either shown or hidden, not both"
+                    "turns[{num}]: a 31 is either shown or hidden, not both"
                 ));
             }
             if seat != self.me {
                 return bad(format!(
-                    "turn {num}: \"hides\" is only known for your own turns, not seat {seat}'s"
+                    "turns[{num}]: \"hides\" is only known for your own turns, not seat {seat}'s"
                 ));
             }
             if !blitz_now {
                 return bad(format!(
-                    "turn {num}: you hid a 31, but your hand after the put-down is {}, which is not 31",
+                    "turns[{num}]: you hid a 31, but your hand after the put-down is {}, which is not 31",
                     show(&self.my_hand)
                 ));
             }
@@ -395,26 +395,26 @@ impl Replay {
         let Some(s) = shows else {
             if blitz_now && seat == self.me && continues {
                 return bad(format!(
-                    "turn {num}: your hand is 31 after the put-down: give the hand you showed (\"shows\")"
+                    "turns[{num}]: your hand is 31 after the put-down: give the hand you showed (\"shows\")"
                 ));
             }
             return Ok(blitz_now);
         };
         if !continues {
             return bad(format!(
-                "turn {num}: \"shows\" belongs only to a 31 shown after a knock at a table where the round goes on (thirty_one_after_knock = continues)"
+                "turns[{num}]: \"shows\" belongs only to a 31 shown after a knock at a table where the round goes on (thirty_one_after_knock = continues)"
             ));
         }
         if !rules.scoring.score(s).is_blitz() {
             return bad(format!(
-                "turn {num}: the hand shown, {}, is not 31",
+                "turns[{num}]: the hand shown, {}, is not 31",
                 show(&s)
             ));
         }
         if seat == self.me {
             if !same_cards(s, self.my_hand) {
                 return bad(format!(
-                    "turn {num}: you showed {} but held {}",
+                    "turns[{num}]: you showed {} but held {}",
                     show(&s),
                     show(&self.my_hand)
                 ));
@@ -427,7 +427,7 @@ impl Replay {
                 Place::Held(h) if h == seat => {}
                 p => {
                     return bad(format!(
-                        "turn {num}: seat {seat} showed {c}, which is {}",
+                        "turns[{num}]: seat {seat} showed {c}, which is {}",
                         describe(p)
                     ))
                 }
@@ -443,7 +443,7 @@ impl Replay {
     fn note_end(&mut self, num: usize, seat: u8) {
         self.over = match self.public.stage {
             Stage::Over(End::ThirtyOne { .. }) => {
-                Some(format!("seat {seat} showed 31 on turn {num}"))
+                Some(format!("seat {seat} showed 31 at turns[{num}]"))
             }
             Stage::Over(_) => Some("every player had their final turn after the knock".into()),
             _ => None,
