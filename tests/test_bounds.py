@@ -277,7 +277,7 @@ def test_fewer_playouts_asked_than_the_minimum_are_all_played() -> None:
 BIG = str(10**12)
 HUGE = str(10**20)
 SEED_MAX = "18,446,744,073,709,551,615"
-MAX_TIME_WORDS = "--max-time must be 0 (no limit) or seconds up to 3,600"
+MAX_TIME_WORDS = "max_time must be 0 (no limit) or a number of seconds up to 3,600"
 ORACLE_PAST = [
     (["--deals", BIG], "deals must be a whole number from 1 to 1,000,000"),
     (["--deals", HUGE], "deals must be a whole number from 1 to 1,000,000"),

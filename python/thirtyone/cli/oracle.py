@@ -50,13 +50,13 @@ def model_list(
 
 
 def _max_time(value: float) -> float:
-    """``--max-time`` checked as the core checks it, 0 (no limit) allowed, the error in the
-    option's own words (the core's names the API's ``max_time``, where 0 is not a value)."""
-    if value != 0:
-        try:
-            _core.check_settings(max_time=value)
-        except ThirtyOneError:
-            fail(f"--max-time must be 0 (no limit) or seconds up to 3,600, not {value:g}")
+    """``--max-time`` checked as soon as it is read (one line, exit 2), 0 allowed (no limit)."""
+    from thirtyone.oracle.query import check_max_time
+
+    try:
+        check_max_time(value)
+    except ThirtyOneError as err:
+        fail(str(err))
     return value
 
 

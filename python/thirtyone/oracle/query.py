@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from thirtyone import _core
+from thirtyone.errors import SettingsError, ThirtyOneError
 from thirtyone.game.session import Session
 from thirtyone.oracle import rank, words
 from thirtyone.oracle.answer import Advice, Kind, OptionAdvice, Sweep
@@ -160,6 +161,7 @@ def ask(
     read and checked (``preset``, ``changes`` and ``models`` as in :func:`parse`), then
     :func:`advise` with these settings (``max_time`` 0: no limit, as on the command line).
     Raises a :class:`~thirtyone.errors.ThirtyOneError` naming the problem."""
+    check_max_time(max_time)
     state = parse(raw, preset=preset, changes=changes, models=models)
     return advise(
         state,
@@ -171,6 +173,19 @@ def ask(
         target_margin=target_margin,
         objective=objective,
     )
+
+
+def check_max_time(max_time: float) -> None:
+    """``max_time`` as the command and the HTTP API take it: 0 (no limit) or the core's bounds,
+    refused in those words (the core's own, for :func:`advise`, has no 0: it takes None)."""
+    if max_time != 0:
+        try:
+            _core.check_settings(max_time=max_time)
+        except ThirtyOneError:
+            shown = f"{max_time:g}" if max_time == max_time else "nan"
+            raise SettingsError(
+                f"max_time must be 0 (no limit) or a number of seconds up to 3,600, not {shown}"
+            ) from None
 
 
 def answer_text(advice: Advice) -> str:
