@@ -31,10 +31,11 @@ SHOTS = Path(__file__).parent.parent / "test-results" / "web"
 
 
 @contextlib.contextmanager
-def serving(deals: int, playouts: int) -> Iterator[str]:
-    """``thirtyone serve`` on a free port (in this test's own data folder), its address."""
+def serving(deals: int, playouts: int, *more: str) -> Iterator[str]:
+    """``thirtyone serve`` on a free port (in this test's own data folder), its address;
+    ``more``: more of its options."""
     budget = ["--oracle-deals", str(deals), "--oracle-playouts", str(playouts)]
-    proc, url = start_server("--port", str(free_port()), *budget)
+    proc, url = start_server("--port", str(free_port()), *budget, *more)
     try:
         yield url
     finally:
@@ -66,6 +67,31 @@ def start_game(page: Page, **fields: str) -> None:
         page.get_by_label(label, exact=True).fill(value)
     page.get_by_role("button", name="Start the game").click()
     expect(page.get_by_role("region", name="Your hand")).to_be_visible()
+
+
+#: What the page may wait for next while you draw your way through a game.
+PLAYABLE = (
+    "#over-dialog[open], #result-dialog[open] button, #actions button:enabled, #hand button:enabled"
+)
+
+
+def draw_to_the_end(page: Page, limit: int = 1000) -> None:
+    """Play the game on show to its end as :func:`web_helpers.simple_move` does: at each of
+    your turns draw from the stock (or, with none, the first action offered) and put the new
+    card down; Continue at each round's result. Returns with the game-over dialog open."""
+    for _ in range(limit):
+        page.locator(PLAYABLE).first.wait_for(timeout=120_000)
+        if page.locator("#over-dialog[open]").count():
+            return
+        if page.locator("#result-dialog[open]").count():
+            page.locator("#result-dialog").get_by_role("button", name="Continue").click()
+        elif page.locator("#hand button:enabled").count():
+            page.locator("#hand button:enabled").last.click()  # (the card just drawn)
+        elif page.locator("#act-draw:enabled").count():
+            page.locator("#act-draw").click()
+        else:
+            page.locator("#actions button:enabled").first.click()
+    raise AssertionError("the game did not end")
 
 
 TAP_TARGETS = """() => {

@@ -17,7 +17,7 @@ import pytest
 from click.testing import CliRunner, Result
 from thirtyone import Action, Game, SeatView, TablePolicy
 from thirtyone.cli.app import main
-from thirtyone.errors import StateError
+from thirtyone.errors import SettingsError, StateError
 from thirtyone.game.rules import Rules
 from thirtyone.oracle import query as oracle
 from thirtyone.oracle.answer import Advice
@@ -492,6 +492,38 @@ def test_each_decision_is_labelled_by_its_cost_in_p_win(tmp_path: Path) -> None:
         )
     )
     assert f"Labels: {said} (by the cost in p_win" in " ".join(text.split())
+
+
+def test_the_agreement_and_the_labels_say_which_best_each_counts(tmp_path: Path) -> None:
+    """The agreement counts the round's best (the ★ of a turn in play) and the options tied
+    with it; the label ``best`` the game's best or one within the margins of it: two counts,
+    each line saying which best it counts (both said "the Oracle's best", 26 and 28 of 30)."""
+    play(tmp_path, TABLE)
+    out = review_json(tmp_path)
+    decisions, summary = out["decisions"], out["summary"]
+    assert {d["label_by"] for d in decisions} == {"p_win"}
+    tied = [d["advice"]["tied"] for d in decisions]
+    round_best = sum(d["choice"] in (d["best"], *t) for d, t in zip(decisions, tied, strict=True))
+    game_best = sum(d["label"] == "best" for d in decisions)
+    assert round_best != game_best  # (the game where the two differ, as the player saw)
+    text = " ".join(review(tmp_path, *TINY).output.split())
+    n = len(decisions)
+    assert f"Agreement: {round_best} of {n} (" in text
+    agreement = text.split("Agreement: ")[1].split(". ")[0]
+    assert "were the round's best (★: " in agreement and "game" not in agreement
+    labels = text.split("Labels: ")[1].split(". ")[0]
+    assert labels.startswith(f"{game_best} best, ")
+    assert "best is the game's best or within the margins" in labels
+    assert summary["agreed"] == round_best and summary["labels"]["best"] == game_best
+
+
+def test_a_seed_out_of_the_engines_bounds_is_refused_before_any_decision() -> None:
+    """Each decision's seed is derived from the review's: a seed no command takes (-1, or one
+    past 2**64 - 1) was reviewed without a word."""
+    for seed in (-1, 2**64):
+        with pytest.raises(SettingsError, match=r"seed must be a whole number from 0 to 18,"):
+            review_module.Settings(200, 500, seed).check()
+    review_module.Settings(200, 500, 2**64 - 1).check()
 
 
 def test_without_the_chance_of_winning_a_label_measures_p_safe() -> None:

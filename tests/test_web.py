@@ -350,15 +350,16 @@ def test_a_new_games_deal_and_first_turns_come_after_the_game_they_are_played_on
 
 
 def test_the_new_game_form_is_checked_field_by_field(app: Any, save: Path) -> None:
+    # (Each field named as the form labels it.)
     wrong = {
-        "seats": ({"rules": {"seats": 12}}, "seats"),
-        "name": ({"name": "Eve\x1b[31m"}, "name"),
-        "empty": ({"name": "  "}, "name"),
-        "seed": ({"seed": "abc"}, "seed"),
-        "big seed": ({"seed": 2**70}, "seed"),
-        "opponents": ({"opponents": "wolves"}, "opponents"),
-        "preset": ({"preset": "poker"}, "preset"),
-        "tutor": ({"tutor": 0}, "tutor"),
+        "seats": ({"rules": {"seats": 12}}, "Seats"),
+        "name": ({"name": "Eve\x1b[31m"}, "Your name"),
+        "empty": ({"name": "  "}, "Your name"),
+        "seed": ({"seed": "abc"}, "Seed"),
+        "big seed": ({"seed": 2**70}, "Seed"),
+        "opponents": ({"opponents": "wolves"}, "Opponents"),
+        "preset": ({"preset": "poker"}, "Preset"),
+        "tutor": ({"tutor": 0}, "Tutor"),
         "rule": ({"rules": {"jokers": True}}, "jokers"),
     }
     with TestClient(app) as http, http.websocket_connect("/ws") as ws:
@@ -682,8 +683,10 @@ def test_play_again_shows_the_new_game_on_every_page_that_watched(app: Any) -> N
     ):
         first, second = Page(a), Page(b)
         first.hello()
-        over = play_to_the_end(first, first.start(seed=8))
-        assert second.hello()["over"]
+        start = first.start(seed=8)
+        assert second.hello()["at"] == start["at"]
+        over = play_to_the_end(first, start)
+        assert second.until("state", over=True)[-1]["at"] == over["at"]
         first.send(type="new", setup={"seed": 9, "advice": "never"})
         new = first.settled()[-1]
         assert not new["over"] and new["at"] < over["at"]

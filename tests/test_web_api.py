@@ -258,10 +258,17 @@ def test_a_missing_or_foreign_save_gets_the_commands_message(client: TestClient)
     assert "not a thirtyone save" in response.json()["error"]
 
 
-def test_review_settings_out_of_bounds_are_the_commands(client: TestClient) -> None:
+@pytest.mark.parametrize(
+    "changed", [{"deals": "0"}, {"seed": "-1"}, {"seed": "99999999999999999999999999"}]
+)
+def test_review_settings_out_of_bounds_are_the_commands(
+    client: TestClient, changed: dict[str, str]
+) -> None:
+    """A seed out of the engine's bounds too: the review took any whole number (-1 was
+    reviewed, and shown as its seed)."""
     play(*TABLE)
-    response = client.get("/api/review", params={"deals": "0"})
-    refused_as_the_command(response, cli("review", "--json", "--deals", "0"))
+    response = client.get("/api/review", params=changed)
+    refused_as_the_command(response, cli("review", "--json", *options(changed)))
 
 
 def test_a_review_is_made_once_for_a_file_as_it_is(

@@ -4,6 +4,7 @@ in words, and the form's and the tutor's messages for a field left empty or out 
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +14,7 @@ pytest.importorskip("starlette")
 
 from starlette.testclient import TestClient
 from thirtyone.store import record, saves, summary
+from thirtyone.store.saves import TUTOR_POINTS
 from thirtyone.web import views
 from web_helpers import Page, play_to_the_end
 
@@ -116,7 +118,69 @@ def test_the_forms_seed_is_any_seed_a_command_takes() -> None:
     top = 2**64 - 1
     assert saved_game({"seed": str(top)}).seed == top
     assert saved_game({"seed": "0"}).seed == 0
-    refused = r"seed must be a whole number from 0 to 18,446,744,073,709,551,615, not "
+    refused = r"^Seed: must be a whole number from 0 to 18,446,744,073,709,551,615, not "
     for bad in (str(top + 1), "-1", "1.5", 2**64):
         with pytest.raises(FormError, match=refused):
             saved_game({"seed": bad})
+
+
+def test_a_tutors_points_past_any_number_are_quoted_as_typed(app: Any) -> None:
+    """The points as the text typed: 1e400 was called empty (the page's number field gives no
+    number for it, and the page sent an empty field); as text, it is quoted as typed, in the
+    words said of a number out of bounds. Points typed within the bounds start the game."""
+    low, high = TUTOR_POINTS
+    bounds = f"Tutor: the points must be a number from {low:g} to {high:g}, not "
+    with TestClient(app) as http, http.websocket_connect("/ws") as ws:
+        page = Page(ws)
+        page.hello()
+        said = {}
+        for typed in ("1e400", " -3 ", "five"):
+            page.send(type="new", setup={"tutor": typed})
+            said[typed] = page.until("error")[-1]["message"]
+        assert said["1e400"].startswith(bounds + "1e400 (")
+        assert said[" -3 "].startswith(bounds + "-3 (")
+        assert said["five"].startswith(bounds + "'five' (")
+        assert not [text for text in said.values() if "empty" in text]
+        state = page.start(seed=3, tutor="7.5")
+        assert state["setup"]["tutor"] == 7.5
+        page.send(type="mode", advice="always", tutor=-3)  # (the Oracle panel's number)
+        assert page.until("error")[-1]["message"] == said[" -3 "]
+
+
+def test_the_forms_messages_name_each_field_as_the_form_labels_it(app: Any) -> None:
+    """Each field named by its label on the form (``Seats``, never ``rule seats``), what was
+    typed quoted as typed (a number field's text: 99999999999999999999999, not the
+    100000000000000000000000 a number of the page's script makes of it), and none of the
+    command line's words (``life_names=``, ``county=false``, identifiers with ``_``)."""
+    labels = {o["name"]: o["label"] for o in views.setup_options()["options"]}
+    labels.update(seed="Seed", name="Your name", opponents="Opponents", advice="Advice")
+    huge = "99999999999999999999999"
+    cases: dict[str, tuple[str, dict[str, Any], str]] = {
+        "seats": ("seats", {"rules": {"seats": huge}}, huge),
+        "seats left empty": ("seats", {"rules": {"seats": None}}, ""),
+        "min_knock": ("min_knock", {"rules": {"min_knock": "40"}}, "40"),
+        "lives": ("lives", {"rules": {"lives": "0"}}, "0"),
+        "life_names": ("life_names", {"rules": {"life_names": ["one", "two"]}}, ""),
+        "gin lives": ("lives", {"rules": {"lives_mode": "gin", "lives": 4}}, "4"),
+        "gin county": ("county", {"rules": {"lives_mode": "gin", "county": True}}, ""),
+        "gin tie": ("knocker_tie", {"rules": {"lives_mode": "gin", "knocker_tie": "cadillac"}}, ""),
+        "seed": ("seed", {"seed": "-1"}, "-1"),
+        "name": ("name", {"name": "Eve\x1b[31m"}, ""),
+        "opponents": ("opponents", {"opponents": "wolves"}, "wolves"),
+    }
+    with TestClient(app) as http, http.websocket_connect("/ws") as ws:
+        page = Page(ws)
+        page.hello()
+        said = {}
+        for case, (_, form, _) in cases.items():
+            page.send(type="new", setup=form)
+            said[case] = page.until("error")[-1]["message"]
+    for case, (field, _, typed) in cases.items():
+        message = said[case]
+        assert message.startswith(f"{labels[field]}: ") or message.startswith(
+            f"{labels[field]} is empty"
+        ), (case, message)
+        assert typed in message, (case, message)
+        assert not re.search(r"\brule \w+:|=|\w_\w", message), (case, message)
+    assert "100000000000000000000000" not in said["seats"]
+    assert "leave the field empty" in said["life_names"]  # (it said "none with life_names=")

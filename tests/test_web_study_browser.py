@@ -6,6 +6,7 @@ in ``test-results/web-study/`` (or ``$THIRTYONE_TEST_ARTEFACTS/web-study/``)."""
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 import socket
@@ -301,6 +302,87 @@ def test_the_review_names_a_seed_past_the_scripts_numbers_whole(server: str, tab
     the_review(server)
     tab.goto(f"{server}/review?deals=200&playouts=500")
     expect(tab.locator("#headline")).to_contain_text(f"seed {2**64 - 1}.")
+
+
+def test_the_share_of_best_is_the_count_of_best_beside_it(server: str, tab: Page) -> None:
+    """The summary's share and the count under ★ best are one count of the decisions labelled
+    best, said alike. (The share was the agreement with the round's best, the ★ of a turn in
+    play: 86.7%, 26 of 30, beside "★ best 28", both called the Oracle's best.)"""
+    play("--seats", "2", "--lives", "1", "--seed", "5")
+    review = the_review(server)
+    decisions = review["decisions"]
+    best = sum(d["label"] == "best" for d in decisions)
+    round_best = sum(d["choice"] in (d["best"], *d["advice"]["tied"]) for d in decisions)
+    assert best != round_best and {d["label_by"] for d in decisions} == {"p_win"}
+    tab.goto(f"{server}/review?deals=200&playouts=500")
+    share = tab.locator("#figures .figure").nth(1)
+    expect(share.locator(".value")).to_have_text(
+        f"{100 * best / len(decisions):.1f}%", timeout=30_000
+    )
+    expect(share.locator(".what")).to_have_text(
+        "played the Oracle's best for the game, or within the margins of it (★\u00a0best)"
+    )
+    expect(tab.locator("#legend li", has_text="best")).to_have_text(re.compile(rf"best\s+{best}$"))
+    expect(tab.locator("#thresholds")).to_contain_text(
+        "best: the Oracle's best for the game, or within the margins of it;"
+    )
+    shot(tab, "review-share-of-best.png")
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "game=foo",
+        "game=saved-game.5.json",
+        "seed=-1&deals=200&playouts=500",
+        "seed=99999999999999999999999999&deals=200&playouts=500",
+    ],
+)
+def test_an_address_the_api_refuses_is_said_not_replaced(
+    server: str, chromium: Browser, query: str
+) -> None:
+    """A game the address names that is no save's name, or no save there, and a seed out of
+    the engine's bounds: the page says what the API says, reviews nothing and keeps the
+    address. (It reviewed the last game instead and wrote game=last into the address; the seed
+    was taken, and shown as "seed -1".)"""
+    play("--seats", "2", "--lives", "1", "--seed", "5")
+    the_review(server)  # (a last game to review in its place)
+    asked = dict(x.split("=") for x in query.split("&"))
+    answer = httpx.get(f"{server}/api/review", params=asked, timeout=300)
+    assert answer.status_code in (400, 404), answer.text
+    tab, errors = open_tab(chromium, {"width": 1280, "height": 900})
+    tab.goto(f"{server}/review?{query}")
+    # (A bound, not a measure: the page's two requests take milliseconds on an idle machine.)
+    expect(tab.locator("#problem")).to_have_text(answer.json()["error"], timeout=30_000)
+    expect(tab.locator("#review")).to_be_hidden()
+    assert tab.url == f"{server}/review?{query}"
+    shot(tab, f"review-refused-{query.split('&')[0].replace('=', '-')}.png")
+    tab.context.close()
+    # (The browser's own line for the refused request, and nothing else.)
+    status = answer.status_code
+    assert errors == [
+        f"Failed to load resource: the server responded with a status of {status} ("
+        + ("Bad Request)" if status == 400 else "Not Found)")
+    ]
+
+
+def test_every_round_of_the_chart_is_labelled(server: str, phone: Page) -> None:
+    """A round's label at the middle of its stretch, moved aside as needed so that none
+    overlaps another: on a phone the round after a short round (4 decisions of 58) went
+    unlabelled."""
+    play("--seats", "2", "--lives", "4", "--seed", "4")
+    decisions = the_review(server)["decisions"]
+    rounds = sorted({d["round"] for d in decisions})
+    assert len(rounds) >= 4
+    phone.goto(f"{server}/review?deals=200&playouts=500")
+    labels = phone.locator("#chart text", has_text=re.compile(r"^R\d+$"))
+    expect(labels).to_have_text([f"R{r}" for r in rounds], timeout=30_000)
+    expect(phone.locator("#chart line.round-edge")).to_have_count(len(rounds) - 1)
+    boxes = [label.bounding_box() for label in labels.all()]
+    for left, right in itertools.pairwise(boxes):
+        assert left is not None and right is not None
+        assert left["x"] + left["width"] <= right["x"], (left, right)
+    shot(phone, "review-rounds-phone.png")
 
 
 # -- the stats ------------------------------------------------------------------------------------

@@ -292,8 +292,10 @@ class Settings:
     seed: int = 0
 
     def check(self) -> None:
-        """Raise :class:`~thirtyone.errors.SettingsError` naming a setting out of its bounds."""
-        _core.check_settings(deals=self.deals, playouts=self.playouts)
+        """Raise :class:`~thirtyone.errors.SettingsError` naming a setting out of its bounds
+        (the seed too: each decision's seed is derived from it, so a seed no command takes,
+        -1, would have been reviewed without a word)."""
+        _core.check_settings(deals=self.deals, playouts=self.playouts, seed=self.seed)
 
 
 def decision_seed(seed: int, decision: Decision) -> int:

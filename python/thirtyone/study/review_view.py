@@ -133,16 +133,20 @@ def _costliest(costly: list[Reviewed]) -> Table:
 
 def labels_line(review: Review) -> str:
     """``Labels: 12 best, 3 good, 1 inaccuracy, 0 mistakes, 1 blunder (by the cost in p_win:
-    good under 2 points, inaccuracy from 2, mistake from 5, blunder from 10).``"""
+    best is the game's best or within the margins, good under 2 points, inaccuracy from 2,
+    mistake from 5, blunder from 10).``"""
     counts = review.labels()
     plural = {"best": "best", "good": "good", "inaccuracy": "inaccuracies"}
     said = [f"{n} {name if n == 1 else plural.get(name, name + 's')}" for name, n in counts.items()]
     bounds = [f"{name} from {100 * least:g}" for name, least in LABELS[2:] if least is not None]
     by = {r.label_by for r in review.counted if r.label_by is not None}
     measure = " or ".join(sorted(by, reverse=True)) or "p_win"
+    # (The game's best when every label measures p_win: not the round's best of the agreement
+    # line, whose count differs.)
+    best = "the game's best" if by == {"p_win"} else "the best"
     return (
-        f"Labels: {', '.join(said)} (by the cost in {measure}: best or within the margins, "
-        f"good under {100 * (LABELS[2][1] or 0):g} points, {', '.join(bounds)})."
+        f"Labels: {', '.join(said)} (by the cost in {measure}: best is {best} or within the "
+        f"margins, good under {100 * (LABELS[2][1] or 0):g} points, {', '.join(bounds)})."
     )
 
 
@@ -154,7 +158,7 @@ def summary(review: Review) -> Group:
         best = sum(1 for r in counted if _mark(r) == BEST_MARK)
         lines.append(
             f"Agreement: {review.agreed} of {len(counted)} ({pct(review.agreement)}) "
-            f"were the Oracle's best ({BEST_MARK}: {best}) or statistically tied with it "
+            f"were the round's best ({BEST_MARK}: {best}) or statistically tied with it "
             f"({TIED_MARK}: {review.agreed - best})."
         )
     win = review.cost_win

@@ -137,6 +137,18 @@ def _seconds(given: Mapping[str, str], name: str, default: float) -> float:
     return float(text)
 
 
+def _seed(given: Mapping[str, str]) -> int | None:
+    """``seed`` (None when not given), checked against the core's bounds as ``--seed`` is: the
+    review took any whole number (-1 was reviewed and shown as its seed)."""
+    seed = _whole(given, "seed", None)
+    if seed is not None:
+        try:
+            _core.check_settings(seed=seed)
+        except ThirtyOneError as err:
+            raise Refused(400, str(err)) from None
+    return seed
+
+
 def _counts(given: Mapping[str, str], deals: int, playouts: int) -> tuple[int, int]:
     """``deals`` and ``playouts`` (with these defaults), checked against the core's bounds as
     the command checks its options."""
@@ -161,7 +173,7 @@ def oracle_settings(given: Mapping[str, str]) -> dict[str, Any]:
     return {
         "deals": deals,
         "playouts": playouts,
-        "seed": _whole(given, "seed", None),
+        "seed": _seed(given),
         "max_time": _seconds(given, "max_time", 5.0),
         "objective": objective,
     }
@@ -271,7 +283,7 @@ async def review_game(request: Request) -> Response:
     try:
         given = parameters(request, REVIEW_PARAMETERS)
         deals, playouts = _counts(given, review.DEALS, review.PLAYOUTS)
-        seed = _whole(given, "seed", None)
+        seed = _seed(given)
         path = save_path(given.get("game"))
         text = await run_in_threadpool(_reviews.text, path, deals, playouts, seed)
     except Refused as refused:

@@ -4,8 +4,10 @@ files of ``thirtyone play``, so a game goes on in either front-end.
 
 A game is read from its file when a page first asks for it, and kept while the server runs; it is
 read again whenever the file was written by someone else since (``thirtyone play --resume``, or
-another server). A new game never replaces an unfinished one: as in the terminal, the
-unfinished game is kept as the next numbered backup (after the page has asked), and stays
+another server). A finished game is not shown again to a page that asks for it: the page is
+given the start page (the unfinished backups, "play again"), as after a restart; the pages that
+watched it to its end keep it. A new game never replaces an unfinished one: as in the terminal,
+the unfinished game is kept as the next numbered backup (after the page has asked), and stays
 playable as that game. A path that holds anything but a thirtyone save is never written over.
 """
 
@@ -62,6 +64,9 @@ class Games:
         async with self.lock:
             table = self.live.get(number)
             if table is not None and not table.stale():
+                if table.session.over:  # (the start page, as after a restart; the pages that
+                    # watched the game keep it, and follow a new one started at its table)
+                    return Lobby(number, "finished", last=views.setup_of(table.saved))
                 return table
             if table is not None:  # written elsewhere since: it must never write again
                 table.retire()

@@ -3,12 +3,16 @@ rule option, your name, the seed, the opponents, the advice mode) and the tutor.
 
 Each field is checked as the command line checks it (the rules by the core, the name by
 :func:`thirtyone.names.problem`); a field that is wrong raises :class:`FormError` with one line
-naming it, and nothing is started.
+naming it as the form labels it and quoting what was typed, and nothing is started. A number
+field may be sent as the text typed (the rules' read as ``--rule seats=…`` reads it): a value
+no number of the page's script holds (``1e400``) is then quoted as typed, not as what the
+script made of it.
 """
 
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -16,13 +20,26 @@ from thirtyone.errors import RuleError
 from thirtyone.game.rules import Rules
 from thirtyone.names import computer_names, problem, quoted
 from thirtyone.oracle.player import OPPONENTS
-from thirtyone.store.saves import ADVICE_MODES, SavedGame, tutor_ok
+from thirtyone.store.saves import ADVICE_MODES, TUTOR_POINTS, SavedGame, tutor_ok
 from thirtyone.web import words
 from thirtyone.web.views import NUMBERS
 
 #: A seed is a whole number from 0 to this, as in every command (`--seed`); the page sends it
 #: as the text typed, so that no digit of a large one is lost to a number of the script's.
 MAX_SEED = 2**64 - 1
+#: A number as a field's text gives it (``5``, ``2.5``, ``.5``, ``1e3``), in ASCII digits.
+NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+#: The core's message about a rule option names it as the command line does (``rule seats:``).
+RULE_NAMED = re.compile(r"rule ([a-z0-9_]+): ")
+#: The command line's words in the core's messages about the rules, as the form says them.
+FORM_WORDS = {
+    "or none with life_names=": "or leave the field empty",
+    "set county=false": "untick County",
+    "with lives_mode gin": "with Gin lives",
+    "leave it at knocker_pays": (
+        f"leave it at “{words.choice_words('knocker_tie', 'knocker_pays')}”"
+    ),
+}
 
 
 class FormError(ValueError):
@@ -36,26 +53,17 @@ def saved_game(form: object) -> SavedGame:
     rules = _rules(form.get("preset", "standard"), form.get("rules", {}))
     name = _name(form.get("name", "You"))
     seed = _seed(form.get("seed"))
-    opponents = _choice(form.get("opponents", "table"), OPPONENTS, "opponents")
-    advice = _choice(form.get("advice", "always"), ADVICE_MODES, "advice")
-    tutor = form.get("tutor")
-    if tutor is not None and not tutor_ok(tutor):
-        raise FormError(words.tutor_problem(tutor))
+    opponents = _choice(form.get("opponents", "table"), OPPONENTS, "Opponents")
+    advice = _choice(form.get("advice", "always"), ADVICE_MODES, "Advice")
+    tutor = tutor_points(form.get("tutor"))
     names = [name, *computer_names(rules.seats - 1, name)]
-    return SavedGame(
-        rules,
-        seed,
-        names,
-        advice=advice,
-        opponents=opponents,
-        tutor=None if tutor is None else float(tutor),
-    )
+    return SavedGame(rules, seed, names, advice=advice, opponents=opponents, tutor=tutor)
 
 
 def _rules(preset: object, changes: object) -> Rules:
     if not isinstance(preset, str) or preset not in Rules.PRESETS:
         shown = quoted(preset) if isinstance(preset, str) else type(preset).__name__
-        raise FormError(f"preset: {shown} is not one of {', '.join(Rules.PRESETS)}")
+        raise FormError(f"Preset: {shown} is not one of {', '.join(Rules.PRESETS)}")
     if not isinstance(changes, Mapping) or not all(isinstance(k, str) for k in changes):
         raise FormError("rules: the rule options must be an object of option names and values")
     if "preset" in changes:
@@ -67,7 +75,18 @@ def _rules(preset: object, changes: object) -> Rules:
     try:
         return Rules.from_spec(spec)
     except RuleError as err:
-        raise FormError(str(err)) from None
+        raise FormError(_in_form_words(str(err))) from None
+
+
+def _in_form_words(message: str) -> str:
+    """The core's message about a rule option as the form says it: the option named by its
+    label (``Seats:``, not ``rule seats:``, as a field left empty is), and the command line's
+    syntax (``life_names=``) in the form's words."""
+    if found := RULE_NAMED.match(message):
+        message = f"{words.label(found[1])}: {message[found.end() :]}"
+    for said, shown in FORM_WORDS.items():
+        message = message.replace(said, shown)
+    return message
 
 
 def _empty(name: str) -> str:
@@ -82,10 +101,10 @@ def _empty(name: str) -> str:
 
 def _name(name: object) -> str:
     if not isinstance(name, str) or not name.strip():
-        raise FormError("name: your name may not be empty")
+        raise FormError("Your name: it may not be empty")
     name = name.strip()
     if why := problem(name):
-        raise FormError(f"name: {why}")
+        raise FormError(f"Your name: {why}")
     return name
 
 
@@ -100,7 +119,29 @@ def _seed(seed: object) -> int:
     if isinstance(seed, int) and not isinstance(seed, bool) and 0 <= seed <= MAX_SEED:
         return seed
     shown = quoted(seed) if isinstance(seed, str) else quoted(repr(seed))
-    raise FormError(f"seed must be a whole number from 0 to {MAX_SEED:,}, not {shown}")
+    raise FormError(f"Seed: must be a whole number from 0 to {MAX_SEED:,}, not {shown}")
+
+
+def tutor_points(points: object) -> float | None:
+    """The tutor's points: None (no tutor), or a number within the bounds, given as a number or
+    as the text typed. A message quotes the text as typed: ``1e400`` was called empty (the
+    page's number field gives no number for it). Raises :class:`FormError`."""
+    if points is None:
+        return None
+    if isinstance(points, int | float) and tutor_ok(points):
+        return float(points)
+    if not isinstance(points, str) or not points.strip():
+        raise FormError(words.tutor_problem(points))
+    text = points.strip()
+    number = NUMBER.fullmatch(text) is not None
+    if number and tutor_ok(value := float(text)):
+        return value
+    low, high = TUTOR_POINTS
+    shown = (text if len(text) <= 20 else text[:20] + "…") if number else quoted(text)
+    raise FormError(
+        f"Tutor: the points must be a number from {low:g} to {high:g}, not {shown} "
+        "(untick Tutor to play without the tutor)"
+    )
 
 
 def _choice(value: object, choices: tuple[str, ...], field: str) -> str:

@@ -22,7 +22,7 @@ from thirtyone import __version__
 from thirtyone._core import Action
 from thirtyone.errors import ThirtyOneError
 from thirtyone.store import saves
-from thirtyone.web import views, words
+from thirtyone.web import newgame, views
 from thirtyone.web.games import Games, Lobby, Refused
 from thirtyone.web.table import Table
 
@@ -34,6 +34,8 @@ MAX_MESSAGE = 64 * 1024
 ACTIONS = ("knock", "draw", "take", "decline", "put", "hide", "blind", "look")
 #: The most messages waiting for one page before it is let go (it stopped reading).
 MAX_WAITING = 10_000
+#: A move or a hint for a position the game has left (another page moved first).
+STALE = "that was for an earlier position (the game has moved on)"
 
 
 class Outbox:
@@ -223,20 +225,22 @@ class Room:
                 )
                 await self.join(found)
             return None
-        if at and message.get("at") != len(table.session.journal):
+        now = len(table.session.journal)
+        if at and _position(message, now) != now:
             async with table.lock:
                 self.send(table.state())
-            raise Refused("that was for an earlier position (the game has moved on)")
+            raise Refused(STALE)
         return table
 
     async def act(self, message: dict[str, Any]) -> None:
+        action = _action(message)  # (a move that is no move is said so, whatever its position)
         table = await self._current(message)
         if table is None:
             return
-        action = _action(message)
         async with table.lock:
-            if message.get("at") != len(table.session.journal):
-                raise Refused("that was for an earlier position (the game has moved on)")
+            now = len(table.session.journal)
+            if _position(message, now) != now:  # (another page moved meanwhile)
+                raise Refused(STALE)
             pending = table.session.pending
             if pending is None or pending.seat != views.YOU:
                 raise Refused("it is not your turn")
@@ -267,12 +271,33 @@ class Room:
         advice, tutor = message.get("advice"), message.get("tutor")
         if advice not in saves.ADVICE_MODES:
             raise Refused(f"advice: one of {', '.join(saves.ADVICE_MODES)}")
-        if tutor is not None and not saves.tutor_ok(tutor):
-            raise Refused(words.tutor_problem(tutor))
+        try:  # (read as the form reads them: the text typed, quoted back as typed if wrong)
+            points = newgame.tutor_points(tutor)
+        except newgame.FormError as err:
+            raise Refused(str(err)) from None
         async with table.lock:
-            await table.set_mode(str(advice), None if tutor is None else float(tutor))
+            await table.set_mode(str(advice), points)
             table.broadcast(table.state())
             table.advise()
+
+
+def _position(message: dict[str, Any], now: int) -> int:
+    """The position (``at``) a move or a hint was chosen at, the game being at ``now``. One
+    that is missing, not a position or not reached yet is refused, saying which; an earlier one
+    is returned (another page moved first: the caller says so)."""
+    at = message.get("at")
+    if at is None:
+        raise Refused(f"at is missing: the position this was chosen at (the game is at {now})")
+    if isinstance(at, float) and at.is_integer():
+        at = int(at)
+    shown = "a list" if isinstance(at, list) else "an object" if isinstance(at, dict) else ""
+    shown = shown or json.dumps(at)
+    shown = shown if len(shown) <= 40 else f"{shown[:40]}…"
+    if isinstance(at, bool) or not isinstance(at, int) or at < 0:
+        raise Refused(f"at: a position is a whole number (the game is at {now}), not {shown}")
+    if at > now:
+        raise Refused(f"at: the game is at position {now}; {shown} has not been reached")
+    return at
 
 
 def _action(message: dict[str, Any]) -> Action:

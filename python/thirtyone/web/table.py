@@ -200,7 +200,10 @@ class Table:
             self.desk.start(len(self.session.journal), self.session.seat_view(), self.broadcast)
 
     async def set_mode(self, advice: str, tutor: float | None) -> None:
-        """Change when the advice is shown and the tutor (kept in the save)."""
+        """Change when the advice is shown and the tutor (kept in the save). Advice asked for
+        under the mode before is not asked for any more (turned off, it stays off)."""
+        if advice != self.saved.advice:
+            self.asked = None
         self.saved.advice, self.saved.tutor = advice, tutor
         await off_loop(self._save_now)
 

@@ -17,7 +17,9 @@ function fieldValue(option) {
   const input = $(`f-${option.name}`);
   if (!input) return undefined;
   if (option.type === "bool") return input.checked;
-  if (option.type === "number") return input.value === "" ? null : Number(input.value);
+  // (A number as typed: the server reads it and quotes it back as typed when it is wrong, where
+  // a number of the script's would be none for 1e400, or another for 23 nines.)
+  if (option.type === "number") return input.value.trim() || null;
   if (option.type === "names") return input.value.split(",").map((s) => s.trim()).filter(Boolean);
   if (option.name === "knock_penalty") return Number(input.value);
   return input.value;
@@ -31,7 +33,10 @@ function setField(option, value) {
   else input.value = String(value);
 }
 
+/** Whether a field's value is the preset's: a number field's text is the preset's number as
+ *  the form writes it ("4" is 4). */
 function same(a, b) {
+  if (typeof a === "string" && typeof b === "number") return a === String(b);
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
@@ -54,7 +59,10 @@ export function initForm(setupChoices, onSubmit) {
     else if (option.type === "choice") {
       input = element("select", { id: `f-${option.name}` }, ...choiceOptions(option));
     } else if (option.type === "number") {
-      input = element("input", { type: "number", id: `f-${option.name}`, min: option.min, max: option.max, step: option.step });
+      // (A text field, for what is typed to be sent and quoted as typed; the hint gives a
+      // phone's number keyboard.)
+      const mode = Number.isInteger(option.step) ? "numeric" : "decimal";
+      input = element("input", { id: `f-${option.name}`, class: "number", inputmode: mode, autocomplete: "off" });
     } else input = element("input", { id: `f-${option.name}`, placeholder: "names, separated by commas" });
     const text = option.label;
     const labelled = option.type === "bool"
@@ -112,9 +120,10 @@ export function readForm() {
   }
   const name = $("f-name").value;
   localStorage.setItem("thirtyone.name", name);
-  // (An empty field is sent as "", which the server calls empty: 0 or null would say otherwise.)
+  // (The points as typed, which the server quotes back when they are wrong; an empty field is
+  // sent as "", which the server calls empty: 0 or null would say otherwise.)
   const points = $("f-tutor").value.trim();
-  const tutor = $("f-tutor-on").checked ? (points === "" ? "" : Number(points)) : null;
+  const tutor = $("f-tutor-on").checked ? points : null;
   return {
     preset: p.name,
     rules,
@@ -129,13 +138,19 @@ export function readForm() {
 /** The start screen for a lobby message. */
 export function drawLobby(message, { onContinue, onAgain }) {
   const note = $("lobby-note");
+  // (Game n is a backup: that none is there says nothing of the game at the save, which may
+  // well be under way; a link leads to it.)
+  const n = message.game;
   const texts = {
-    missing: "No game is saved yet. Choose your table and start one.",
-    finished: "Your last game is over. Play again, or choose another table.",
-    damaged: `${message.why}. Starting a new game keeps it as a numbered file beside it.`,
+    missing: n ? `There is no game ${n}: nothing is saved at ${message.save}.`
+      : "No game is saved yet. Choose your table and start one.",
+    finished: `${n ? `Game ${n}` : "Your last game"} is over. Play again, or choose another table.`,
+    damaged: n ? `${message.why}.` : `${message.why}. Starting a new game keeps it as a numbered file beside it.`,
     refused: `${message.why}.`,
   };
-  note.textContent = `${texts[message.found] || ""} (Saved at ${message.save}.)`;
+  const where = n && message.found === "missing" ? "" : ` (Saved at ${message.save}.)`;
+  note.replaceChildren(`${texts[message.found] || ""}${where}`);
+  if (n) note.append(" ", element("a", { class: "button", href: "/", text: "Go to your main game" }));
   $("lobby-last").hidden = !message.last;
   $("lobby-again").onclick = message.last ? () => onAgain(message.last) : null;
   if (message.last) fillForm(message.last);

@@ -95,7 +95,9 @@ export function lossSentence(e, names, unit) {
 
 /** A round's end as one line for the log and the live region. */
 export function endSentence(e, names, unit) {
-  return `${endTitle(e, names)}. ${lossSentence(e, names, unit)}`;
+  const title = endTitle(e, names);
+  const stop = /[.!?]$/.test(title) ? "" : "."; // ("Eve showed 31!", not "31!.")
+  return `${title}${stop} ${lossSentence(e, names, unit)}`;
 }
 
 export function handsLine(e, names) {

@@ -10,17 +10,20 @@ import { actionOf, drawAdvice, tutorCheck } from "./oracle.js";
 import { drawLobby, fillForm, formProblem, initForm } from "./setup.js";
 import { Names, handsLine, score, sentence } from "./story.js";
 import {
-  addLog, doneThisRound, drawActions, drawCentre, drawHand, drawHead, drawLog, drawSeats, drawTurnNote, element,
+  addLog, doneThisRound, drawActions, drawCentre, drawHand, drawHead, drawLastResult, drawLog, drawSeats, drawTurnNote,
+  element,
 } from "./view.js";
 
 const $ = (id) => document.getElementById(id);
 
 const app = {
   game: gameFromUrl(),
+  greeted: false, // the game or the start page came for the last hello
   state: null, // the last state message
   info: null, // names, your seat, the unit
   table: null, // the table as shown (it moves ahead of the state while events play)
   log: [], // this round's events as shown
+  lastResult: null, // the end of the last round before it, as shown
   advice: new Map(), // position -> {quick, full, error}
   asked: null, // the position at which the advice was asked for here
   busy: false, // a move was sent: wait for the game's answer
@@ -33,13 +36,22 @@ const app = {
   pace: Number(localStorage.getItem("thirtyone.pace") ?? 900),
 };
 
+// The game the address names: none is 0 (the save); digits are that number; anything else
+// ("?game=abc", "0x1") is sent as written, for the server to say what is wrong with it.
 function gameFromUrl() {
-  const n = Number(new URLSearchParams(location.search).get("game") || 0);
-  return Number.isInteger(n) && n >= 0 && n <= 1000 ? n : 0;
+  const raw = new URLSearchParams(location.search).get("game");
+  if (raw === null) return 0;
+  return /^[0-9]{1,9}$/.test(raw) ? Number(raw) : raw;
+}
+
+function hello(game) {
+  app.game = game;
+  app.greeted = false; // (until the game or the start page comes: an error then is the hello's)
+  return link.send({ type: "hello", game });
 }
 
 const link = new Link({
-  onOpen: () => link.send({ type: "hello", game: app.game }),
+  onOpen: () => hello(app.game),
   onMessage: receive,
   onStatus: (text) => {
     $("connection").hidden = !text;
@@ -57,7 +69,8 @@ function receive(m) {
       app.busy = false;
       refreshButtons();
     }
-    problem(m.message);
+    if (!app.greeted && app.game !== 0) wrongGame(m.message);
+    else problem(m.message);
   } else {
     app.queue.push(m);
     if (!app.running) drain();
@@ -93,10 +106,16 @@ async function handle(m) {
 }
 
 function openGame(number) {
-  app.game = number;
   const url = number ? `/?game=${number}` : "/";
   history.replaceState(null, "", url);
-  link.send({ type: "hello", game: number });
+  hello(number);
+}
+
+/** The game the address asked for is none the server has a number for: said, and "/" shown. */
+function wrongGame(message) {
+  const asked = app.game;
+  openGame(0);
+  problem(`"?game=${asked}" in the address is not a game (${message}): the page shows / instead.`);
 }
 
 // -- the game as it stands -----------------------------------------------------------------------
@@ -107,8 +126,10 @@ function yours(s = app.state) {
 
 function showState(s) {
   app.state = s;
+  app.greeted = true;
   app.table = s.table;
   app.log = s.log;
+  app.lastResult = s.last_result;
   app.busy = false;
   app.stepped = null;
   if (s.game !== app.game) {
@@ -126,7 +147,7 @@ function showState(s) {
   drawHand(app.info, s.table, s.pending, s.drawn, act);
   drawActions(app.info, s.table, s.pending, act);
   drawTurnNote(app.info, s.table, s.pending, s.over);
-  drawLog(app.info, s.log, s.last_result);
+  drawLog(app.info, s.log, app.lastResult);
   $("advice-mode").value = s.setup.advice;
   $("tutor-on").checked = s.setup.tutor !== null;
   if (s.setup.tutor !== null) $("tutor-points").value = String(s.setup.tutor);
@@ -282,6 +303,9 @@ async function playEvent(m) {
       app.table = t;
       redraw(t);
       addLog(app.info, e, names);
+      // (Rounds may be played with no state between them, when you are out: the line under
+      // the log follows the events.)
+      drawLastResult(app.info, app.log, app.lastResult);
       announce(text);
       const flights = t.seats.map((seat, i) => wait(i * 60).then(() => fly($("stock"), seatElement(seat), backSvg(), glide)));
       await Promise.all(flights);
@@ -315,9 +339,11 @@ async function playEvent(m) {
     case "round_end":
     case "wash":
       app.log.push(e);
+      app.lastResult = e;
       app.table = t;
       redraw(t);
       addLog(app.info, e, names);
+      drawLastResult(app.info, app.log, app.lastResult);
       announce(`${text} ${handsLine(e, names)}.`);
       if (String(app.info.you) in e.hands) await showResult(e, t, names, app.info.unit);
       else await banner(text, ms * 2); // (you are out: the game plays on without stopping)
@@ -347,6 +373,8 @@ async function flyTurn(e, ms) {
 
 function showLobby(m) {
   app.state = null;
+  app.greeted = true;
+  if ($("over-dialog").open) $("over-dialog").close(); // (its buttons play the game gone from here)
   $("game").hidden = true;
   $("lobby").hidden = false;
   formProblem(null);
@@ -374,6 +402,8 @@ function newGameScreen() {
   }
   if (s) fillForm(s.setup);
   $("f-preset").focus();
+  // A game over: the start page as a reload shows it (the unfinished games, "play again").
+  if (s && s.over) hello(app.game);
 }
 
 function submitNew(form) {
@@ -415,8 +445,19 @@ function problem(text) {
   box.timer = setTimeout(() => { box.hidden = true; }, 9000);
 }
 
+function adviceModeChanged() {
+  // Advice asked for goes with the mode it was asked under: turned to "never" (or "on
+  // request"), the panel hides it at once, and "Play the Oracle's best" with it.
+  app.asked = null;
+  if (app.state) app.state.setup.advice = $("advice-mode").value;
+  if (!app.running) drawOracle();
+  sendMode();
+}
+
 function sendMode() {
-  const tutor = $("tutor-on").checked ? Number($("tutor-points").value) || 5 : null;
+  // (The points as typed: the server reads them as the form's and quotes them back when they
+  // are wrong, where 1e400 made a number of nothing, and nothing made 5.)
+  const tutor = $("tutor-on").checked ? $("tutor-points").value.trim() : null;
   link.send({ type: "mode", advice: $("advice-mode").value, tutor });
 }
 
@@ -440,6 +481,7 @@ function onKey(event) {
     event.preventDefault();
     if (s.pending.phase === "blind") act({ action: "look" });
     else if (!$("play-best").hidden) playBest();
+    else if (s.setup.advice === "never" && app.asked !== s.at) problem("The Oracle is off in this game: a asks it about this decision.");
     else hint();
   } else if (KEYS[key]) {
     event.preventDefault();
@@ -475,7 +517,7 @@ function setUp() {
   $("new-game-button").addEventListener("click", newGameScreen);
   $("hint").addEventListener("click", hint);
   $("play-best").addEventListener("click", playBest);
-  $("advice-mode").addEventListener("change", sendMode);
+  $("advice-mode").addEventListener("change", adviceModeChanged);
   $("tutor-on").addEventListener("change", () => {
     $("tutor-points").disabled = !$("tutor-on").checked;
     sendMode();

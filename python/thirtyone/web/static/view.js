@@ -39,22 +39,26 @@ export function drawSeats(game, table, done) {
   const names = game.names;
   for (let seat = 0; seat < names.length; seat++) {
     if (seat === game.you) continue;
+    // (The winner is given the first place when the game ends: placed, but not out.)
     const place = table.places[String(seat)];
+    const won = place === 1;
+    const out = place && !won;
     const inRound = table.seats.includes(seat);
     const li = element("li", {
-      class: `seat${table.to_move === seat ? " to-move" : ""}${place ? " out" : ""}`,
+      class: `seat${table.to_move === seat ? " to-move" : ""}${out ? " out" : ""}`,
       id: `seat-${seat}`,
       "data-seat": seat,
     });
     const who = element("div", { class: "who" },
       element("span", { class: "name", text: names[seat] }),
       element("span", { class: "lives", text: table.standing[seat] }),
-      element("span", { class: "pips", "aria-hidden": "true", text: place ? "" : pips(table.lives[seat], game.unit) }));
+      element("span", { class: "pips", "aria-hidden": "true", text: out ? "" : pips(table.lives[seat], game.unit) }));
     const badges = element("div", { class: "badges" });
     if (table.dealer === seat) badges.append(element("span", { class: "badge", text: "dealer" }));
     if (table.knocker === seat) badges.append(element("span", { class: "badge knock", text: "knocked" }));
     if (table.to_move === seat) badges.append(element("span", { class: "badge move", text: "to move" }));
-    if (place) badges.append(element("span", { class: "badge", text: `out, ${ordinal(place)}` }));
+    if (won) badges.append(element("span", { class: "badge won", text: "won the game" }));
+    if (out) badges.append(element("span", { class: "badge", text: `out, ${ordinal(place)}` }));
     const hidden = element("div", { class: "hidden-hand", "aria-hidden": "true" });
     if (inRound && !place && table.hand) for (let i = 0; i < 3; i++) hidden.append(backSvg());
     const did = element("div", { class: "did" });
@@ -192,6 +196,12 @@ export function drawLog(game, log, lastResult) {
   list.replaceChildren();
   const names = new Names(game.names, game.you);
   for (const e of log) addLog(game, e, names);
+  drawLastResult(game, log, lastResult);
+}
+
+/** How the last round ended, under a round that has not ended yet. */
+export function drawLastResult(game, log, lastResult) {
+  const names = new Names(game.names, game.you);
   const last = $("last-result");
   if (lastResult && !log.some((e) => e.kind === "round_end" || e.kind === "wash")) {
     last.hidden = false;

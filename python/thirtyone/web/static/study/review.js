@@ -144,7 +144,7 @@ function optionsTable(d, marked) {
       el("td", {}, badge(d.option_labels[o.option])));
   });
   return el("div", { class: "scroll" },
-    el("table", {}, el("caption", {}, "The Oracle's figures (★ best, ≈ tied with it). ",
+    el("table", {}, el("caption", {}, "The Oracle's figures (★ the round's best, ≈ tied with it). ",
       el("span", { class: "muted" }, withWin ? "Safe: the chance of losing nothing this round; win: of winning the game." : "Safe: the chance of losing nothing this round.")),
       el("thead", {}, head), el("tbody", {}, rows)));
 }
@@ -197,6 +197,33 @@ function show(index, { focus = false } = {}) {
 
 // -- the chart -------------------------------------------------------------------------------
 
+/**
+ * Where each round's label goes under the chart (`spans`: each round's stretch, in order): at
+ * the middle of its stretch, moved aside as little as needed so that no two overlap within
+ * `left` to `right`. (A label was put at its round's first decision and left out when too near
+ * the one before, so the round after a short round went unlabelled.) Only when the labels are
+ * too many for the width even side by side is every second (fifth, tenth…) round labelled.
+ */
+function roundLabels(spans, left, right) {
+  const width = (s) => 7.5 * `R${s.round}`.length + 8; // (12 px figures, and a gap)
+  let shown = spans;
+  for (const step of [2, 5, 10, 20, 50, 100]) {
+    if (shown.reduce((sum, s) => sum + width(s), 0) <= right - left) break;
+    shown = spans.filter((s, k) => k % step === 0);
+  }
+  const apart = (k) => (width(shown[k - 1]) + width(shown[k])) / 2;
+  const at = [];
+  shown.forEach((s, k) => {
+    const least = k === 0 ? left + width(s) / 2 : at[k - 1] + apart(k);
+    at.push(Math.max((s.from + s.to) / 2, least));
+  });
+  for (let k = at.length - 1; k >= 0; k -= 1) {
+    const most = k === at.length - 1 ? right - width(shown[k]) / 2 : at[k + 1] - apart(k + 1);
+    at[k] = Math.min(at[k], most);
+  }
+  return shown.map((s, k) => ({ round: s.round, at: at[k] }));
+}
+
 function drawChart() {
   const node = $("chart");
   const list = page.decisions;
@@ -214,16 +241,19 @@ function drawChart() {
     parts.push(svg("line", { class: "grid", x1: m.l, x2: W - m.r, y1: y(v), y2: y(v) }));
     parts.push(svg("text", { x: m.l - 6, y: y(v) + 4, "text-anchor": "end" }, `${v * 100}%`));
   }
-  let lastLabel = -Infinity;
+  const spans = [];
   list.forEach((d, i) => {
     if (i > 0 && d.round === list[i - 1].round) return;
     const edge = i === 0 ? x(0) : (x(i - 1) + x(i)) / 2;
-    if (i > 0) parts.push(svg("line", { class: "round-edge", x1: edge, x2: edge, y1: m.t, y2: H - m.b }));
-    if (x(i) - lastLabel >= 30) {
-      parts.push(svg("text", { x: x(i), y: H - m.b + 16, "text-anchor": "middle" }, `R${d.round}`));
-      lastLabel = x(i);
+    if (i > 0) {
+      parts.push(svg("line", { class: "round-edge", x1: edge, x2: edge, y1: m.t, y2: H - m.b }));
+      spans[spans.length - 1].to = edge;
     }
+    spans.push({ round: d.round, from: edge, to: x(n - 1) });
   });
+  for (const { round, at } of roundLabels(spans, 0, W)) {
+    parts.push(svg("text", { x: at, y: H - m.b + 16, "text-anchor": "middle" }, `R${round}`));
+  }
   parts.push(svg("text", { x: W - m.r, y: H - 4, "text-anchor": "end" }, `rounds · ${count(n, "decision")}`));
   const values = list.map(charted);
   for (const [key, cls] of [["best", "best"], ["you", "you"]]) {
@@ -279,9 +309,15 @@ function summaryView() {
     `decision, seed ${settings.seed}.`;
   const winCost = summary.cost_p_win;
   const figure = (value, what) => el("div", { class: "figure" }, el("span", { class: "value" }, value), el("span", { class: "what" }, what));
+  // The share labelled best, as the labels below count it and say what it is. (The figure was
+  // the summary's agreement: the round's best or one tied with it in p_safe, the ★ of a turn in
+  // play, which is not the label's best when the label measures the game: 84.0% beside
+  // "★ best 20" of 25.)
+  const forGame = page.measure === "p_win" ? " for the game" : "";
+  const best = summary.reviewed ? (summary.labels.best || 0) / summary.reviewed : null;
   $("figures").replaceChildren(
     figure(`${summary.reviewed}`, `decisions with the Oracle's figures, of ${summary.decisions}`),
-    figure(pct(summary.agreement), "played the Oracle's best or one tied with it"),
+    figure(pct(best), `played the Oracle's best${forGame}, or within the margins of it (★\u00a0best)`),
     figure(points(winCost === null ? summary.cost_p_safe : winCost),
       winCost === null ? "points of p_safe lost in all" : "points of p_win lost in all"),
   );
@@ -295,7 +331,7 @@ function summaryView() {
     return next ? `${l.label}: ${said(l.from)} to ${said(next.from)}` : `${l.label}: ${said(l.from)} or more`;
   });
   $("thresholds").textContent =
-    `best: the Oracle's best, or within the margins of it; ${spans.join("; ")} ` +
+    `best: the Oracle's best${forGame}, or within the margins of it; ${spans.join("; ")} ` +
     `(points of p_win lost; of p_safe where the Oracle gives no chance of winning the game).`;
 }
 
@@ -432,6 +468,11 @@ async function load(game, decision) {
     costlyView();
     show(decision ? decision - 1 : 0);
     $("status").textContent = `Reviewed: ${count(review.decisions.length, "decision")}.`;
+    const select = $("game");
+    if (![...select.options].some((o) => o.value === game)) {
+      select.append(el("option", { value: game }, game)); // (a save past those listed)
+    }
+    select.value = game;
     const url = new URL(window.location.href);
     url.searchParams.set("game", game);
     window.history.replaceState(null, "", url);
@@ -460,7 +501,7 @@ function onKey(event) {
 
 async function start() {
   const params = new URLSearchParams(window.location.search);
-  const wanted = params.get("game") || "last";
+  const named = params.get("game");
   const decision = Number.parseInt(params.get("decision") || "", 10) || null;
   $("previous").addEventListener("click", () => show(page.at - 1));
   $("next").addEventListener("click", () => show(page.at + 1));
@@ -471,10 +512,14 @@ async function start() {
   });
   document.addEventListener("keydown", onKey);
   redrawOnResize(() => page.review && !page.retrying && drawChart());
-  if (await listSaves(wanted)) {
-    await load($("game").value, decision);
-  } else {
-    $("status").textContent = "No saved game yet: play a game to its end, then review it here.";
+  const listed = await listSaves(named || "last");
+  // The game the address names is asked for as named, listed or not: the server says what is
+  // wrong with it (not the name of a save, no such save). The first game listed was reviewed
+  // instead, without a word, and its name written into the address.
+  if (named) await load(named, decision);
+  else if (listed) await load($("game").value, decision);
+  if (!listed) {
+    if (!named) $("status").textContent = "No saved game yet: play a game to its end, then review it here.";
     document.querySelector("#choose button").disabled = true;
   }
 }

@@ -1,0 +1,59 @@
+"""The new-game form's and the Oracle panel's number fields in a real browser (as in
+test_web_browser_setup.py): what was typed is quoted as typed, whatever number the page's script
+would make of it (1e400 is no number at all; 99999999999999999999999 becomes 1e23).
+
+The server quotes a field's text as typed (tests/test_web_new_games.py); the page sends the text,
+not a number (a number field gave the script "" for 1e400, and ``Number()`` turned the 23 nines
+into 100000000000000000000000): setup.js's ``readForm`` and ``fieldValue``, and table.js's
+``sendMode`` with room.py reading the points as the form does."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("playwright", reason="the browser tests need playwright (the test extra)")
+pytest.importorskip("starlette", reason="the browser tests need the web extra")
+
+from browser_helpers import BROWSER_MARKS, open_table, shot, start_game
+from playwright.sync_api import Page, expect
+
+pytestmark = BROWSER_MARKS
+OUT_OF_BOUNDS = "Tutor: the points must be a number from 0.1 to 100, not "
+
+
+def test_the_forms_tutor_points_past_any_number_are_quoted_as_typed(
+    page: Page, server: str
+) -> None:
+    """1e400 in the tutor's points was called empty."""
+    open_table(page, server)
+    form = page.get_by_role("form", name="New game")
+    form.get_by_label("Tutor", exact=True).check()
+    form.locator("#f-tutor").fill("1e400")
+    form.get_by_role("button", name="Start the game").click()
+    expect(page.locator("#form-problem")).to_contain_text(OUT_OF_BOUNDS + "1e400 (")
+    shot(page, "form-tutor-1e400")
+
+
+def test_the_forms_seats_are_quoted_as_typed(page: Page, server: str) -> None:
+    """23 nines in Seats were quoted as 100000000000000000000000."""
+    open_table(page, server)
+    form = page.get_by_role("form", name="New game")
+    form.get_by_label("Seats").fill("99999999999999999999999")
+    form.get_by_role("button", name="Start the game").click()
+    problem = page.locator("#form-problem")
+    expect(problem).to_contain_text("Seats: must be a whole number from 2 to 9, not ")
+    expect(problem).to_contain_text("99999999999999999999999")
+    shot(page, "form-seats-23-nines")
+
+
+def test_the_oracle_panels_tutor_points_past_any_number_are_quoted_as_typed(
+    page: Page, server: str
+) -> None:
+    """1e400 in the Oracle panel's points was taken as 5 (``Number("") || 5``)."""
+    open_table(page, server)
+    start_game(page, Seed="3")
+    oracle = page.get_by_role("complementary", name="Oracle")
+    oracle.get_by_label("Tutor", exact=True).check()
+    oracle.locator("#tutor-points").fill("1e400")
+    oracle.locator("#tutor-points").dispatch_event("change")
+    expect(page.locator("#problem")).to_contain_text(OUT_OF_BOUNDS + "1e400 (")

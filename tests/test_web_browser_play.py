@@ -1,0 +1,146 @@
+"""The table as a game goes on and ends, in a real browser (Debian's Chromium driven by
+Playwright, as in test_web_browser.py): the winner's seat at the end, the last round's line
+while you are out and the others play on, and the Oracle's advice turned off in the middle of a
+decision. Screenshots are kept in test-results/web/."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import pytest
+
+pytest.importorskip("playwright", reason="the browser tests need playwright (the test extra)")
+pytest.importorskip("starlette", reason="the browser tests need the web extra")
+
+from browser_helpers import BROWSER_MARKS, draw_to_the_end, open_table, shot, start_game
+from playwright.sync_api import Page, expect
+
+pytestmark = BROWSER_MARKS
+
+
+def last_state(received: list[dict[str, Any]]) -> dict[str, Any]:
+    state: dict[str, Any] = [m for m in received if m["type"] == "state"][-1]
+    return state
+
+
+def test_the_winner_is_not_shown_as_out(page: Page, server: str) -> None:
+    """Two seats, one life each (seed 1: Alice wins the one round): at the end Alice's seat
+    says she won the game, with nothing of "out" about it."""
+    received = open_table(page, server)
+    start_game(page, Seats="2", Lives="1", Seed="1")
+    draw_to_the_end(page)
+    over = last_state(received)
+    winner = over["winner"]
+    assert over["over"] and winner != over["you"]  # (else no seat's box shows the winner)
+    page.locator("#over-dialog").get_by_role("button", name="Close").click()
+    seat = page.locator(f"#seat-{winner}")
+    expect(seat.locator(".badge")).to_contain_text(["won the game"])
+    expect(seat).not_to_contain_text("out")
+    expect(seat).not_to_have_class(re.compile(r"\bout\b"))
+    shot(page, "game-over-winner")
+
+
+#: Records, at each deal the page shows, the round's first line in the log and the line under
+#: it that says how the round before ended (null: none shown).
+WATCH_LAST_ROUND = """
+window.lastRounds = [];
+new MutationObserver(() => {
+  const first = document.querySelector("#log li");
+  const last = document.getElementById("last-result");
+  if (!first || !first.textContent.startsWith("Round ")) return;
+  const seen = window.lastRounds;
+  if (seen.length && seen[seen.length - 1][0] === first.textContent) return;
+  seen.push([first.textContent, last.hidden ? null : last.textContent]);
+}).observe(document, { childList: true, subtree: true, characterData: true });
+"""
+
+
+def test_the_last_rounds_line_follows_the_rounds_played_while_you_are_out(
+    page: Page, server: str
+) -> None:
+    """Four seats, two lives (seed 1: you are out in round 2, and two more rounds are played
+    without you): at each deal, "Last round:" tells the round that has just ended, as the
+    events told it, not one from before you went out."""
+    page.add_init_script(WATCH_LAST_ROUND)
+    received = open_table(page, server)
+    start_game(page, Lives="2", Seed="1")
+    draw_to_the_end(page)
+    events = [m["event"] for m in received if m["type"] == "event"]
+    out = next(e["round"] for e in events if e["kind"] == "out" and e["seat"] == 0)
+    ends = [e for e in events if e["kind"] in ("round_end", "wash")]
+    assert len([e for e in ends if e["round"] > out]) >= 2  # (else the case tests nothing)
+    state = last_state(received)
+    seen = page.evaluate("window.lastRounds")
+    rounds = [int(text.split(":")[0].removeprefix("Round ")) for text, _ in seen]
+    assert rounds == sorted(set(rounds)) and rounds[-1] == state["table"]["round"]
+    assert len([r for r in rounds if r > out]) >= 2
+    for (_, shown), number in zip(seen, rounds, strict=True):
+        before = [e for e in ends if e["round"] < number]
+        if not before:
+            assert shown is None
+            continue
+        end = before[-1]
+        expected = page.evaluate(
+            "async ([e, names]) => { const s = await import('/static/story.js');"
+            " return `Last round: ${s.sentence(e, new s.Names(names, 0), 'lives')}`; }",
+            [end, state["names"]],
+        )
+        assert shown == expected, (number, shown, expected)
+        for seat, lost in end.get("losses", {}).items():  # (the losers of that very round)
+            if lost and int(seat) != 0:
+                assert state["names"][int(seat)] in shown
+
+
+def test_advice_turned_off_hides_what_was_shown_and_enter_no_longer_plays_it(
+    page: Page, server: str
+) -> None:
+    """Advice on request, asked for (a) and on show; turned to "never": the advice and "Play
+    the Oracle's best" go at once, and Enter plays nothing (it says how to ask). Asked for
+    again (a), as the panel says, it comes back for this decision."""
+    sent: list[dict[str, Any]] = []
+    page.on("websocket", lambda ws: ws.on("framesent", lambda f: sent.append(json.loads(f))))
+    received = open_table(page, server)
+    expect(page.get_by_role("button", name="Start the game")).to_be_visible()
+    page.get_by_role("form", name="New game").get_by_label("Advice").select_option("ask")
+    start_game(page, Seed="4")
+    expect(page.get_by_role("button", name="Draw from the stock")).to_be_visible()
+    at = last_state(received)["at"]
+    page.keyboard.press("a")
+    oracle = page.get_by_role("complementary", name="Oracle")
+    best = page.get_by_role("button", name=re.compile("^Play the Oracle's best"))
+    expect(best).to_be_visible(timeout=120_000)
+    oracle.get_by_label("Advice").select_option("never")
+    expect(best).to_be_hidden()
+    expect(oracle.locator("tbody tr")).to_have_count(0)
+    expect(oracle).to_contain_text("The Oracle is off in this game")
+    for _ in range(1200):  # (the game as the server has it now: a hang guard of two minutes)
+        if last_state(received)["setup"]["advice"] == "never":
+            break
+        page.wait_for_timeout(100)
+    expect(best).to_be_hidden()
+    page.locator("#hand-area").focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#problem")).to_contain_text("The Oracle is off in this game")
+    assert [m for m in sent if m["type"] in ("act", "hint")] == [{"type": "hint", "at": at}]
+    page.keyboard.press("a")
+    expect(best).to_be_visible(timeout=120_000)
+    expect(oracle.locator("tbody tr").first).to_be_visible()
+
+
+def test_a_31_is_told_with_one_stop(page: Page, server: str) -> None:
+    """Seed 10, you drawing and putting the new card down: Alice takes your discard and shows
+    31, and everybody else loses a life. The next round's "Last round:" line says so with the
+    31's own exclamation mark, not "31!." as it did."""
+    received = open_table(page, server)
+    start_game(page, Seed="10")
+    names = last_state(received)["names"]
+    page.get_by_role("button", name="Draw from the stock").click()
+    page.locator("#hand button:enabled").last.click()  # (the card just drawn)
+    page.locator("#result-dialog").get_by_role("button", name="Continue").click()
+    expect(page.get_by_role("button", name="Draw from the stock")).to_be_visible()
+    expect(page.locator("#last-result")).to_have_text(
+        f"Last round: {names[1]} showed 31! You lose 1 life; {names[2]} loses 1 life;"
+        f" {names[3]} loses 1 life."
+    )
