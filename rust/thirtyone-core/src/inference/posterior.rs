@@ -96,18 +96,29 @@ impl<'a> Inference<'a> {
     pub fn cancellable(view: &'a View, cancel: &AtomicBool, deals: usize) -> Self {
         let effort = Effort::for_deals(deals);
         let unseen: Vec<Card> = view.unseen.iter().collect();
-        // Opponents are counted in parallel (in the caller's rayon pool).
-        let (posteriors, knocks): (Vec<Posterior>, Vec<Option<Knocks>>) = view
-            .opponents
+        // Opponents are counted in parallel (in the caller's rayon pool), those with the most
+        // stock draws begun first (their counts are the longest: begun last, one of them kept a
+        // thread busy alone at the end), then put back in seat order. The same counts in any
+        // order.
+        let mut order: Vec<usize> = (0..view.opponents.len()).collect();
+        order.sort_by_key(|&i| std::cmp::Reverse(view.opponents[i].stock_draws));
+        let mut counted: Vec<(usize, Posterior, Option<Knocks>)> = order
             .par_iter()
-            .map(|o| match o.model.params_at(view.public.seats) {
-                None => (count_by_rule(view, o, &unseen, cancel), None),
-                Some(params) => {
-                    let (p, k) = count_modelled(view, o, &unseen, cancel, params, effort);
-                    (p, Some(k))
+            .with_max_len(1)
+            .map(|&i| {
+                let o = &view.opponents[i];
+                match o.model.params_at(view.public.seats) {
+                    None => (i, count_by_rule(view, o, &unseen, cancel), None),
+                    Some(params) => {
+                        let (p, k) = count_modelled(view, o, &unseen, cancel, params, effort);
+                        (i, p, Some(k))
+                    }
                 }
             })
-            .unzip();
+            .collect();
+        counted.sort_by_key(|c| c.0);
+        let (posteriors, knocks): (Vec<Posterior>, Vec<Option<Knocks>>) =
+            counted.into_iter().map(|(_, p, k)| (p, k)).unzip();
         let places = Places::new(&unseen);
         let conditionals = view
             .opponents
