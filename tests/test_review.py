@@ -5,11 +5,13 @@ one-line errors."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import re
 import subprocess
 import sys
+import types
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +25,7 @@ from thirtyone.oracle import query as oracle
 from thirtyone.oracle.answer import Advice
 from thirtyone.store import saves
 from thirtyone.study import review as review_module
+from thirtyone.study import review_view
 
 ENV = {"COLUMNS": "120", "NO_COLOR": "1"}
 # Draw from the stock and put the drawn card down (the 4th card), every turn.
@@ -231,6 +234,27 @@ def test_at_80_columns_the_costliest_decisions_hang_under_their_numbers(tmp_path
     joined = " ".join(line.strip() for line in block)
     figures = re.findall(r"safe \d+\.\d% against \d+\.\d%, cost \d+\.\d points", joined)
     assert len(figures) == len(entries)
+
+
+def test_a_decisions_cost_is_one_figure_in_the_table_and_the_costliest_list(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The costliest decisions say the cost their row says: the cost, rounded (the list had
+    given the difference of the two figures as shown: 53.0% against 1.5% said "cost 51.5"
+    beside a row's 51.6, the cost being 51.555 points)."""
+    play(tmp_path, ["--seats", "3", "--lives", "2", "--seed", "5"])
+    monkeypatch.setenv("THIRTYONE_DATA_DIR", str(tmp_path))
+    replay = review_module.decisions(*review_module.load(None))
+    reviewed = review_module.review(replay, review_module.Settings(deals=200, playouts=500))
+    r = next(r for r in reviewed.reviewed if r.best is not None and r.chosen is not None)
+    best = dataclasses.replace(r.best, p_safe=0.53044)
+    chosen = dataclasses.replace(r.chosen, p_safe=0.01494)
+    odd = types.SimpleNamespace(
+        decision=r.decision, best=best, chosen=chosen, cost_safe=0.51555, cost_win=None
+    )
+    line = review_view._costly_text(odd)  # type: ignore[arg-type]
+    assert "safe 53.0% against 1.5%, cost 51.6 points" in line, line
+    assert review_view.points(0.51555) == "51.6"
 
 
 def test_the_same_seed_gives_the_same_review(tmp_path: Path) -> None:

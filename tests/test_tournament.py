@@ -194,6 +194,16 @@ def test_player_kinds() -> None:
         parse_players(",".join(["table"] * 10))
 
 
+def test_every_seed_a_command_takes_is_taken() -> None:
+    # (Seeds from 2**63 were refused as "at most 63 bits", after --seed had taken them.)
+    for seed in (2**63, 2**64 - 1):
+        code, out, err = invoke("--games", "2", "--players", "table,table", "--seed", str(seed))
+        assert code == 0, err
+        assert f"seed {seed}" in out
+    with pytest.raises(SettingsError, match="seed must be a whole number from 0 to"):
+        tournament.Settings(players=("table", "table"), games=2, seed=-1).check()
+
+
 @pytest.mark.parametrize(
     ("args", "words"),
     [

@@ -401,6 +401,29 @@ def test_the_oracle_gives_a_first_estimate_then_full_precision(save: Path) -> No
         assert decision["best"] == advice["best"] and decision["played"] == best["option"]
 
 
+def test_a_game_started_at_another_precision_is_advised_at_it(save: Path) -> None:
+    """A save that keeps the Oracle's precision it was started with (``thirtyone play
+    --oracle-deals 500 --oracle-playouts 1000``) is advised at it in the browser too, as a
+    resume in the terminal is (it was advised at the server's); unless the server was given a
+    precision of its own, which applies to every game."""
+    with TestClient(make_app(save)) as http, http.websocket_connect("/ws") as ws:
+        page = Page(ws)
+        page.hello()
+        page.send(type="new", setup={"seed": 4, "advice": "always"})
+        page.settled()
+    data = json.loads(save.read_text())
+    data["oracle"] = {"deals": 500, "playouts": 1000}
+    save.write_text(json.dumps(data))
+    for budget, most in ((Budget(3000, 6000), 500), (Budget(3000, 6000, given=True), 3000)):
+        with TestClient(make_app(save, budget)) as http, http.websocket_connect("/ws") as ws:
+            page = Page(ws)
+            page.hello()
+            full = page.until("advice", stage="full")[-1]["advice"]
+            assert full["deals"] <= most and (most == 500 or full["deals"] > 500), budget
+            if most == 500:
+                assert not [m for m in page.seen if m.get("stage") == "quick"]
+
+
 def test_the_first_estimate_is_bounded_to_about_150_ms_and_the_full_query_by_its_settings() -> None:
     """The command's default budget: a first estimate of at most 1,000 deals and 2,000 playouts
     stopped at 0.15 s (the core's anytime bound), then the full query with the server's

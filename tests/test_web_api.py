@@ -154,6 +154,16 @@ def test_parameters_that_are_not_settings_are_refused(
     assert response.status_code == 400 and said in response.json()["error"]
 
 
+@pytest.mark.parametrize("path", ["/api/saves", "/api/stats"])
+def test_a_query_parameter_where_none_is_taken_is_refused_in_a_whole_sentence(
+    client: TestClient, path: str
+) -> None:
+    # (It said "unknown query parameter 'foo': the known ones are", and stopped there.)
+    response = client.get(f"{path}?foo=bar")
+    assert response.status_code == 400
+    assert response.json()["error"] == "unknown query parameter 'foo': it takes none"
+
+
 def test_an_oversize_body_is_refused_unread(client: TestClient) -> None:
     big = b" " * (api.MAX_STATE_BYTES + 1)
     response = client.post("/api/oracle", params=SMALL, content=big)

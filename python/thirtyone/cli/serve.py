@@ -90,9 +90,17 @@ def serve_command(
             port,
             browser=not no_browser,
             save=path,
-            budget=Budget(oracle_deals, oracle_playouts),
+            budget=Budget(
+                oracle_deals, oracle_playouts, given=_given("oracle_deals", "oracle_playouts")
+            ),
             say=lambda line: click.echo(line),
             warn=lambda line: click.echo(line, err=True),
         )
     except ServeError as err:
         fail(str(err))
+
+
+def _given(*names: str) -> bool:
+    """Whether any of the options ``names`` was given on the command line (not its default)."""
+    ctx = click.get_current_context()
+    return any(ctx.get_parameter_source(n) is click.core.ParameterSource.COMMANDLINE for n in names)

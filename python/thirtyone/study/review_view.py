@@ -8,7 +8,7 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from thirtyone.oracle.rank import percent_shown, shown_gap
+from thirtyone.oracle.rank import percent_shown
 from thirtyone.oracle.words import pct
 from thirtyone.study.review import LABELS, PUT_DOWN, Decision, Review, Reviewed
 from thirtyone.terminal.advice_view import BEST_MARK, TIED_MARK, option_label
@@ -113,7 +113,7 @@ def _costly_text(r: Reviewed) -> str:
     line = (
         f"round {d.round}, turn {d.turn}: {choice_label(d)}, the best was "
         f"{option_label(best)}: safe {pct(best.p_safe)} against "
-        f"{pct(r.chosen.p_safe)}, cost {points(shown_gap(best.p_safe, r.chosen.p_safe))} points"
+        f"{pct(r.chosen.p_safe)}, cost {points(r.cost_safe)} points"
     )
     if r.cost_win is not None:
         line += f" ({points(r.cost_win)} of p_win)"

@@ -45,6 +45,17 @@ class Budget:
     deals: int = _core.DEFAULT_DEALS
     playouts: int = _core.DEFAULT_PLAYOUTS
     max_time: float | None = 5.0
+    #: Whether the precision was given to ``thirtyone serve`` (it then applies to every game, as
+    #: ``--oracle-deals`` given with ``play --resume`` does); else a game started at another
+    #: precision (the save's ``oracle``) is advised at its own.
+    given: bool = False
+
+    def for_game(self, oracle: dict[str, int] | None) -> Budget:
+        """The budget of a game whose save keeps ``oracle`` (``{"deals", "playouts"}``, or None:
+        the default), so that it shows the advice it showed in the terminal at each position."""
+        if self.given or oracle is None:
+            return self
+        return Budget(oracle["deals"], oracle["playouts"], self.max_time)
 
     def stages(self) -> list[tuple[str, int, int, float | None]]:
         """The queries, in order: a quick one (unless the full one is as small), then the full."""

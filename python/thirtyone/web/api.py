@@ -109,10 +109,8 @@ def parameters(request: Request, allowed: tuple[str, ...]) -> dict[str, str]:
     found: dict[str, str] = {}
     for key, value in request.query_params.multi_items():
         if key not in allowed:
-            raise Refused(
-                400,
-                f"unknown query parameter {quoted(key)}: the known ones are {', '.join(allowed)}",
-            )
+            known = f"the known ones are {', '.join(allowed)}" if allowed else "it takes none"
+            raise Refused(400, f"unknown query parameter {quoted(key)}: {known}")
         if key in found:
             raise Refused(400, f"{key} is given twice")
         found[key] = value

@@ -81,7 +81,7 @@ class Table:
         self.saver = saves.Saver(saved, self.session, path, armed=False)
         self.session.add_listener(self._save)
         self.session.add_listener(self._tell)
-        self.desk = Desk(budget, gates, saved.seed)
+        self.desk = Desk(budget.for_game(saved.oracle), gates, saved.seed)
         self.lock = asyncio.Lock()
         self.watchers: set[Watcher] = set()
         #: What the server adds to the state: ``save_error``, ``keep_error``, ``record``.
