@@ -205,3 +205,46 @@ def test_ranked_points_in_words() -> None:
     text = game_reason(knock, draw, Lives([3, 1], 0), points=True)
     assert "1.70 points against 1.62 for knock" in text
     assert game_reason(knock, knock, Lives([3, 1], 0), points=True).endswith("expects 1.62 points.")
+
+
+def _first_chance(lowest: float) -> OptionAdvice:
+    """A draw whose later knock is at the lowest score swept (``lowest``)."""
+    scores = np.array([*np.arange(lowest, 31.0), np.nan])
+    sweep = Sweep(scores, np.full(len(scores), 0.7), np.full(len(scores), 0.3))
+    return _opt("draw", 0.72, 0.3, swept=True, knock_at=lowest, sweep=sweep)
+
+
+def test_whatever_you_hold_only_where_any_hand_may_knock() -> None:
+    # At a table with a knock minimum (21: the sweep's lowest score) or that needs one suit, a
+    # knock at the first chance is not "whatever you hold": the rules refuse a lower or mixed
+    # hand. A QA check of 1,855 positions found it said so at 59 of them.
+    other = _opt("take", 0.60, 0.4, card="4H", discard="3H")
+    anywhere = reason([_first_chance(2.0), other], [])
+    assert "then knocking at your next turn whatever you hold" in anywhere
+    for lowest in (21.0, 2.0):  # a knock minimum of 21; one suit needed (the sweep from 2)
+        said = reason([_first_chance(lowest), other], [], any_hand=False)
+        assert "whatever you hold" not in said
+        assert "then knocking at the first chance the table's knock rules allow" in said
+    tied = reason([_first_chance(21.0), other], [other], any_hand=False)
+    assert "whatever you hold" not in tied and "the table's knock rules allow" in tied
+
+
+def test_at_a_table_with_a_knock_minimum_the_advice_never_says_whatever_you_hold() -> None:
+    # (A position a QA session found: eight seats, a knock minimum of 21; the best is to draw,
+    # then knock at the first chance, 21, the lowest score swept.)
+    turns = [("stock", "4S"), ("stock", "9C"), ("stock", "3S"), ("pile", "4H")]
+    state = {
+        "rules": {"preset": "standard", "seats": 8, "lives": 5, "min_knock": 21},
+        "seats": 8,
+        "me": 4,
+        "first": 0,
+        "upcard": "AC",
+        "hand": ["3H", "QD", "KH"],
+        "turns": [{"seat": i, "draw": d, "discard": c} for i, (d, c) in enumerate(turns)],
+    }
+    advice = advise(state, deals=300, playouts=1000, seed=2, max_time=None)
+    best = advice.best
+    assert best.option == "draw" and best.sweep is not None
+    assert best.knock_at == best.sweep.knock_at[0] == 21
+    assert "whatever you hold" not in advice.reason
+    assert "the first chance the table's knock rules allow" in advice.reason

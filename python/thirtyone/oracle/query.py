@@ -28,6 +28,9 @@ ROUND_RESULTS = Path(__file__).parent.parent / "data" / "round-results"
 #: No state comes near this size (a round has at most 1,000 turns): a larger one is refused
 #: unread, by ``thirtyone oracle`` and by ``POST /api/oracle`` alike.
 MAX_STATE_BYTES = 1 << 20
+#: The lowest score a hand has (no hand scores less than 2): a knock minimum at or below it lets
+#: any hand knock.
+LOWEST_SCORE = 2
 
 
 def _option(raw: _core.OptionRecord) -> OptionAdvice:
@@ -119,7 +122,8 @@ def _advice(raw: _core.Answer, checked: _core.State, names: Sequence[str] | None
         options, tied = rank.best_first(options, tied, points)
     best_game = rank.best_for_game(options[0], highest, points)
     unit = "letters" if rules["lives_mode"] == "gin" else "lives"
-    reason = words.reason(options, tied, unit=unit, points=points)
+    any_hand = not rules["knock_needs_one_suit"] and rules["min_knock"] <= LOWEST_SCORE
+    reason = words.reason(options, tied, unit=unit, points=points, any_hand=any_hand)
     if best_game is not None and checked.lives is not None:
         reason += words.game_reason(
             options[0],

@@ -97,8 +97,16 @@ def plan(option: OptionAdvice) -> str:
     return later_plan(option) if option.swept else ""
 
 
-def _later_clause(option: OptionAdvice) -> str:
-    """The plan as a clause of the reason: ``, then never knocking: play for 31``."""
+#: A knock at the first chance, said where the table lets any hand knock (no knock minimum, no
+#: one suit needed) and where it does not: the lowest score swept is then the table's least.
+FIRST_ANY = "knock at your next turn whatever you hold"
+FIRST_ALLOWED = "knock at the first chance the table's knock rules allow"
+
+
+def _later_clause(option: OptionAdvice, any_hand: bool = True) -> str:
+    """The plan as a clause of the reason: ``, then never knocking: play for 31``; ``any_hand``:
+    whether the table lets any hand knock (a knock at the first chance is then whatever you
+    hold)."""
     if makes_31(option):
         return " (it makes 31 — show it)"
     if not option.swept:
@@ -107,7 +115,9 @@ def _later_clause(option: OptionAdvice) -> str:
     if shown == NEVER_PLAN:
         return ", then never knocking (playing for 31)"
     if shown == FIRST_PLAN:
-        return ", then knocking at your next turn whatever you hold"
+        return ", then " + (FIRST_ANY if any_hand else FIRST_ALLOWED).replace(
+            "knock", "knocking", 1
+        )
     return f", then knocking at {score_text(option.knock_at or 0)} or more"
 
 
@@ -207,12 +217,14 @@ def reason(
     *,
     unit: str = "lives",
     points: bool = False,
+    any_hand: bool = True,
 ) -> str:
     """The reason for the best option (``options[0]``), in words. ``unit``: what the lost
     figure counts (``lives``, ``letters``); ``points``: the game-level figure is ranked
-    points."""
+    points; ``any_hand``: whether the table lets any hand knock (no knock minimum, no one
+    suit needed)."""
     best = options[0]
-    later = _later_clause(best)
+    later = _later_clause(best, any_hand)
     if hopeless(options):
         text = (
             f"No option comes through safe in any simulated round, so they are ranked by the "
@@ -228,7 +240,7 @@ def reason(
             f"{pct(best.p_safe)} of the simulated rounds."
         )
     if tied:
-        return _tied_reason(best, tied, unit, points)
+        return _tied_reason(best, tied, unit, points, any_hand)
     second = options[1]  # the options come best first, then by p_safe
     if _equal_shown(best, second):
         text = (
@@ -244,7 +256,9 @@ def reason(
     return text + _cost_caveat(best, second, unit)
 
 
-def _tied_reason(best: OptionAdvice, tied: Sequence[OptionAdvice], unit: str, points: bool) -> str:
+def _tied_reason(
+    best: OptionAdvice, tied: Sequence[OptionAdvice], unit: str, points: bool, any_hand: bool
+) -> str:
     """The reason when options are tied with the best: which are, by how much, what made the
     best the best when it is not the safest, and what it does later."""
     names = _upper_first(listed([best, *tied]))
@@ -274,7 +288,7 @@ def _tied_reason(best: OptionAdvice, tied: Sequence[OptionAdvice], unit: str, po
         if shown == NEVER_PLAN:
             text += " With the first, you then never knock: play for 31."
         elif shown == FIRST_PLAN:
-            text += " With the first, you knock at your next turn whatever you hold."
+            text += f" With the first, you {FIRST_ANY if any_hand else FIRST_ALLOWED}."
         else:
             text += f" With the first, you then {shown}."
     return text
@@ -347,7 +361,7 @@ GLOSSARY = (
     ("★ best", "the safest option; among options tied on safety, the one that loses fewest"),
     ("", "{unit}, then the one likeliest to win the game. Enter plays it"),
     ("≈ tied", "within the margin of the safest: no real difference in safety"),
-    ("knock at", "the score from which you knock on a later turn (first: whatever you hold)"),
+    ("knock at", "the score from which you knock on a later turn (first: at the first chance)"),
     ("{unit} lost", "what the option costs on average"),
     ("win game", "your chance of winning the game after the option, the later rounds played"),
     ("", "by the table's rule (points: the ranked points to expect)"),
