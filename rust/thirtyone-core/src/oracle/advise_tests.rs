@@ -282,6 +282,10 @@ fn a_hidden_31_is_shown_by_a_draw_and_counts_30_in_a_knock() {
     let option = |kind: OptionKind| a.options.iter().find(|o| o.kind == kind).unwrap();
     let (draw, knock) = (option(OptionKind::Draw), option(OptionKind::Knock));
     assert_eq!((draw.p_safe, draw.lives_lost), (1.0, 0.0));
+    // No later knock follows the draw (the round ends at its put-down): not swept, no knock plan
+    // (the lowest score swept had been kept, and the advice read "then knocking at your next
+    // turn whatever you hold" for a safety that came from showing the 31).
+    assert!(draw.knock_at.is_none() && draw.sweep.is_none(), "{draw:?}");
     assert!(knock.p_safe < 1.0 && knock.lives_lost > 0.0, "{knock:?}");
     let takes: Vec<_> = a
         .options

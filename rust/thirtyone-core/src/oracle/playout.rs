@@ -169,9 +169,13 @@ impl<'a> Playouts<'a> {
     /// Whether a choice is swept over knock thresholds: while nobody has knocked, every option
     /// but the knock leaves you later turns where you might knock, unless it leaves the stock
     /// empty (then nobody may knock any more: a draw of the stock's last card, or any option
-    /// once the stock has run out).
+    /// once the stock has run out), or it is a draw from a 31 you hid (the rule's put-down
+    /// keeps the 31 and shows it: the round ends there).
     pub fn sweeps(&self, choice: &Choice) -> bool {
         let public = &self.view.public;
+        if *choice == Choice::Draw && self.view.hid_31[usize::from(self.view.me)] {
+            return false;
+        }
         let stock_after = match choice {
             Choice::Draw => public.stock_len.saturating_sub(1),
             _ => public.stock_len,
