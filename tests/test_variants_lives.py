@@ -155,6 +155,9 @@ def test_ranked_points_are_shown_at_the_end() -> None:
     out = run(["play", "--autoplay", "--seed", "4", "--rule", "placing=ranked"]).output
     assert "Placing and points (ranked):" in out
     assert re.search(r"1st\s+\S+\s+3 points", out) and re.search(r"4th\s+\S+\s+0 points", out)
+    # The numbers stand in one column ("1 point" had sat a column right of "3 points").
+    lines = [line for line in out.splitlines() if re.search(r"\d points?\s*$", line)]
+    assert len(lines) == 4 and len({re.search(r"\d points?", line).start() for line in lines}) == 1  # type: ignore[union-attr]
 
 
 def test_listeners_see_county_events() -> None:

@@ -511,13 +511,15 @@ def placing(event: Event, names: Sequence[str], me: int | None) -> Group:
     table = Table(box=None, show_header=False, padding=(0, 1), pad_edge=False)
     table.add_column(justify="right")
     table.add_column()
-    if points is not None:
-        table.add_column(justify="right")
+    if points is not None:  # (the numbers right-aligned within it: "1 point" under "3 points")
+        table.add_column()
+        width = max(len(str(p)) for p in points.values())
     for place, seat in enumerate(order, start=1):
         row: list[RenderableType] = [ordinal(place), name_text(names, seat, me)]
         if points is not None:
             p = points.get(seat, 0)
-            row.append(Text(f"{p} point" + ("" if p == 1 else "s"), style="" if p else "dim"))
+            said = f"{p:>{width}} point" + ("" if p == 1 else "s")
+            row.append(Text(said, style="" if p else "dim"))
         table.add_row(*row)
     head = Text("Game over. ", style="bold")
     head.append("Winner: ")
