@@ -20,15 +20,13 @@ from thirtyone.errors import RuleError
 from thirtyone.game.rules import Rules
 from thirtyone.names import computer_names, problem, quoted
 from thirtyone.oracle.player import OPPONENTS
-from thirtyone.store.saves import ADVICE_MODES, TUTOR_POINTS, SavedGame, tutor_ok
+from thirtyone.store.saves import ADVICE_MODES, SavedGame, tutor_ok
 from thirtyone.web import words
 from thirtyone.web.views import NUMBERS
 
 #: A seed is a whole number from 0 to this, as in every command (`--seed`); the page sends it
 #: as the text typed, so that no digit of a large one is lost to a number of the script's.
 MAX_SEED = 2**64 - 1
-#: A number as a field's text gives it (``5``, ``2.5``, ``.5``, ``1e3``), in ASCII digits.
-NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 #: The core's message about a rule option names it as the command line does (``rule seats:``).
 RULE_NAMED = re.compile(r"rule ([a-z0-9_]+): ")
 #: The command line's words in the core's messages about the rules, as the form says them.
@@ -124,24 +122,16 @@ def _seed(seed: object) -> int:
 
 def tutor_points(points: object) -> float | None:
     """The tutor's points: None (no tutor), or a number within the bounds, given as a number or
-    as the text typed. A message quotes the text as typed: ``1e400`` was called empty (the
-    page's number field gives no number for it). Raises :class:`FormError`."""
+    as the text typed (a message quotes the text as typed: ``1e400`` was called empty, the
+    page's number field giving no number for it). Raises :class:`FormError`."""
     if points is None:
         return None
     if isinstance(points, int | float) and tutor_ok(points):
         return float(points)
-    if not isinstance(points, str) or not points.strip():
-        raise FormError(words.tutor_problem(points))
-    text = points.strip()
-    number = NUMBER.fullmatch(text) is not None
-    if number and tutor_ok(value := float(text)):
+    typed = isinstance(points, str) and words.NUMBER.fullmatch(points.strip()) is not None
+    if typed and tutor_ok(value := float(str(points))):
         return value
-    low, high = TUTOR_POINTS
-    shown = (text if len(text) <= 20 else text[:20] + "…") if number else quoted(text)
-    raise FormError(
-        f"Tutor: the points must be a number from {low:g} to {high:g}, not {shown} "
-        "(untick Tutor to play without the tutor)"
-    )
+    raise FormError(words.tutor_problem(points))
 
 
 def _choice(value: object, choices: tuple[str, ...], field: str) -> str:

@@ -10,6 +10,7 @@ the form shows words instead, so it says what they mean in words too.
 from __future__ import annotations
 
 import math
+import re
 
 from thirtyone.store.saves import TUTOR_POINTS
 
@@ -95,6 +96,10 @@ def choice_words(name: str, value: object) -> str:
     return CHOICES.get(name, {}).get(str(value), str(value))
 
 
+#: A number as a field's text gives it (``5``, ``2.5``, ``.5``, ``1e3``), in ASCII digits.
+NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+
+
 def tutor_problem(points: object) -> str:
     """Why the tutor's points cannot be used (a field left empty, or out of bounds)."""
     low, high = TUTOR_POINTS
@@ -103,6 +108,9 @@ def tutor_problem(points: object) -> str:
         return f"Tutor: the points are empty: give a number from {low:g} to {high:g}, or {off}"
     if isinstance(points, int | float) and not isinstance(points, bool) and math.isfinite(points):
         shown = f"{points:g}"
+    elif isinstance(points, str) and NUMBER.fullmatch(points.strip()):
+        text = points.strip()  # (a number as typed: quoted as it stands, ``1e400``)
+        shown = text if len(text) <= 20 else text[:20] + "…"
     else:
         shown = f"{str(points)[:20]!r}"
     return f"Tutor: the points must be a number from {low:g} to {high:g}, not {shown} ({off})"
