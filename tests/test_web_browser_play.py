@@ -144,3 +144,28 @@ def test_a_31_is_told_with_one_stop(page: Page, server: str) -> None:
         f"Last round: {names[1]} showed 31! You lose 1 life; {names[2]} loses 1 life;"
         f" {names[3]} loses 1 life."
     )
+
+
+#: Records each time the line under the table says "Your turn." and how many of your actions'
+#: buttons were on show at that moment.
+WATCH_TURN_NOTE = """
+window.turnNotes = [];
+new MutationObserver(() => {
+  const note = document.getElementById("turn-note");
+  if (!note || note.textContent !== "Your turn.") return;
+  window.turnNotes.push(document.querySelectorAll("#actions button").length);
+}).observe(document, { childList: true, subtree: true, characterData: true });
+"""
+
+
+def test_your_turn_is_said_with_the_buttons_to_play_it(page: Page, server: str) -> None:
+    """Four seats, you drawing your way through a game: whenever the page says "Your turn.",
+    the buttons of your turn are there with it. It had said so as soon as the player before
+    you had played, while their move was still on show and before the buttons came."""
+    page.add_init_script(WATCH_TURN_NOTE)
+    open_table(page, server)
+    start_game(page, Lives="1", Seed="3")
+    draw_to_the_end(page)
+    notes = page.evaluate("window.turnNotes")
+    assert notes  # (else the case tests nothing)
+    assert 0 not in notes, notes

@@ -278,7 +278,10 @@ function hint() {
 // -- events, at a readable pace ------------------------------------------------------------------
 
 function redraw(t) {
-  const pending = t.to_move === null ? null : { seat: t.to_move, phase: "", legal: [] };
+  // Your turn is said by the state that brings its buttons, not while the move before it is
+  // still on show (the line stays empty until then).
+  const others = t.to_move !== null && t.to_move !== app.info.you;
+  const pending = others ? { seat: t.to_move, phase: "", legal: [] } : null;
   drawHead(app.info, t);
   drawSeats(app.info, t, doneThisRound(app.log));
   drawCentre(t);
