@@ -4,6 +4,7 @@ whatever the worker processes, the counts, the JSON, every number the user types
 
 from __future__ import annotations
 
+import io
 import json
 import math
 import subprocess
@@ -343,3 +344,29 @@ def test_a_checkpoint_resumes_only_with_the_same_read_as(tmp_path: Path) -> None
     assert code == 0, err
     code, _, err = invoke(*base[:-1], plain, "--read-as", "table")
     assert code == 2 and "another study or other settings" in err
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_is_written_over_itself_only_on_a_terminal() -> None:
+    """On a terminal the progress line is written over itself and ended at the end; in a log
+    or a pipe (no terminal) every line is a whole line, none begun with a carriage return, and
+    not more often than every ten seconds (the first and the last always)."""
+    log = io.StringIO()
+    progress = tournament.Progress(log)
+    for done in range(1, 201):
+        progress(done, 200)
+    lines = log.getvalue().split("\n")
+    assert "\r" not in log.getvalue()
+    assert lines[0].startswith("games 1/200 (0%)") and lines[1].startswith("games 200/200 (100%)")
+    assert lines[2:] == [""]
+    shown = _Terminal()
+    progress = tournament.Progress(shown, every=0.0)
+    for done in range(1, 4):
+        progress(done, 3)
+    assert shown.getvalue().startswith("\rgames 1/3 (33%)")
+    assert shown.getvalue().count("\r") == 3 and shown.getvalue().endswith(" s\n")
+    assert shown.getvalue().count("\n") == 1

@@ -447,16 +447,23 @@ def run(
     return outcome.tallies
 
 
+#: How often a progress line is written where it cannot be written over (a log, a pipe).
+LOG_EVERY = 10.0
+
+
 class Progress:
     """A progress callback writing ``games 37/200 (18%), 3 s`` over itself on ``stream``
-    (stderr), at most every ``every`` seconds and at the end."""
+    (stderr), at most every ``every`` seconds and at the end. Where the stream is no terminal
+    (a log file, a pipe) each line is a whole line, at most every :data:`LOG_EVERY` seconds."""
 
     def __init__(self, stream: Any = None, every: float = 0.5, unit: str = "games") -> None:
         self.out = stream or sys.stderr
+        isatty = getattr(self.out, "isatty", None)
+        self.over = bool(isatty and isatty())  # written over itself (a terminal)
         self.unit = unit
-        self.every = every
+        self.every = every if self.over else max(every, LOG_EVERY)
         self.start = time.monotonic()
-        self.last = self.start - every
+        self.last = self.start - self.every
         self.open = False  # a line is shown, not yet ended
 
     def __call__(self, done: int, total: int) -> None:
@@ -464,10 +471,11 @@ class Progress:
         if done < total and now - self.last < self.every:
             return
         self.last = now
-        self.open = done < total
-        end = "" if self.open else "\n"
+        self.open = self.over and done < total
+        start, end = ("\r", "" if self.open else "\n") if self.over else ("", "\n")
         self.out.write(
-            f"\r{self.unit} {done:,}/{total:,} ({done / total:.0%}), {now - self.start:.0f} s{end}"
+            f"{start}{self.unit} {done:,}/{total:,} ({done / total:.0%}), "
+            f"{now - self.start:.0f} s{end}"
         )
         self.out.flush()
 
