@@ -7,6 +7,7 @@ refused with status 2 and one line, the advice shown (never applied) on the pers
 
 from __future__ import annotations
 
+import io
 import json
 import math
 import os
@@ -457,6 +458,23 @@ def test_ctrl_c_during_the_computation_exits_cleanly() -> None:
     assert proc.returncode == 130
     assert out == ""
     assert err == "Interrupted: no advice.\n"
+
+
+class _WaitingInput(io.BytesIO):
+    """Standard input that nothing has been written to yet, when Ctrl-C comes."""
+
+    def read(self, size: int | None = -1) -> bytes:
+        if size == 0:  # (click asks whether the stream reads bytes)
+            return b""
+        raise KeyboardInterrupt
+
+
+def test_ctrl_c_while_the_state_is_awaited_on_standard_input_exits_cleanly() -> None:
+    """`thirtyone oracle -` waiting for its state: Ctrl-C says so in one line, exit 130, as
+    during the computation (it had been click's "Aborted!", exit 1)."""
+    result = CliRunner(env=ENV).invoke(main, ["oracle", "-"], input=_WaitingInput())
+    assert result.exit_code == 130
+    assert result.output == "Interrupted: no advice.\n"
 
 
 # -- thirtyone play -------------------------------------------------------------------------------

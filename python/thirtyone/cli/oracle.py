@@ -142,9 +142,9 @@ def oracle_command(
     input; the format is oracle.md's)."""
     from thirtyone.oracle.query import answer_text, ask
 
-    raw = read_state(state_file)
     err_console = Console(stderr=True, highlight=False)
     try:
+        raw = read_state(state_file)  # (Ctrl-C while standard input is awaited: below)
         spinner = (
             err_console.status("The Oracle is thinking…")
             if err_console.is_terminal
