@@ -310,6 +310,24 @@ def test_an_unfinished_save_is_reviewed_up_to_where_it_stands(tmp_path: Path) ->
     assert "unfinished, reviewed up to round 1" in text
 
 
+def test_a_bare_save_name_is_found_in_the_data_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`thirtyone review saved-game.json` from another folder reviews the save of that name in
+    the data folder (where play keeps it and its numbered backups), as docs/cli.md shows; a
+    file of that name in the current folder comes first; a path with a folder is as given."""
+    data = tmp_path / "data"
+    play(data, TABLE, "d\n4\nq\n")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    out = review_json(data, "saved-game.json")
+    assert [d["choice"][:8] for d in out["decisions"]] == ["draw", "discard:"]
+    (elsewhere / "saved-game.json").write_text("hello")
+    assert "not a thirtyone save" in one_error(review(data, "saved-game.json"))
+    assert "no saved game at" in one_error(review(data, "./nothing/saved-game.json"))
+
+
 # -- takes, knocks and other put-downs -----------------------------------------------------------
 
 

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from thirtyone import _core, names
+from thirtyone import _core, names, paths
 from thirtyone._core import Action
 from thirtyone.errors import ThirtyOneError
 from thirtyone.game.seats import SeatView
@@ -139,15 +139,26 @@ class Replay:
     decisions: list[Decision]
 
 
+def kept_save(path: Path) -> Path:
+    """``path``; a bare file name that is not in the current folder is the one of that name in
+    the data folder, where ``thirtyone play`` keeps its save and numbered backups
+    (``thirtyone review saved-game.1.json`` from any folder)."""
+    if len(path.parts) == 1 and not path.exists():
+        kept = paths.data_dir() / path
+        if kept.exists():
+            return kept
+    return path
+
+
 def load(path: Path | None) -> tuple[saves.SavedGame, str]:
     """The save to review (default: the last game played to its end) and its name for
     messages, its names cropped for showing (:func:`thirtyone.names.crop`: a save may hold a
     name of millions of characters). Raises :class:`~thirtyone.errors.SaveError` saying what is
     wrong."""
     given = path is not None
-    path = path or saves.last_game_path()
+    path = kept_save(path) if path is not None else saves.last_game_path()
     where = saves.short(path)
-    if not given and saves.look(path).state == "missing":
+    if not given and saves.look(path, to_read=True).state == "missing":
         raise saves.SaveError(
             f"there is no finished game to review at {where}: thirtyone play keeps the last "
             "game played to its end there; or name a save: thirtyone review SAVE"
