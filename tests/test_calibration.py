@@ -232,3 +232,15 @@ def test_the_screen_asks_again_what_it_recorded(
     rows = kept.read_text().splitlines()
     assert len(rows) >= 5
     assert screen.score(kept, workers=1) == len(rows)
+
+
+def test_the_reports_head_names_the_seats_of_the_games_played(honest: cal.Report) -> None:
+    """The games take the settings' seats in turn: two games of a (2, 3, 4, 5, 6) run were of
+    2 and 3 seats, and the head says those (it had listed every seat count of the settings);
+    its counts have thousands separated as the progress line has them."""
+    wide = dataclasses.replace(honest.settings, seats=(2, 3, 4, 5, 6), deals=2_000)
+    head = dataclasses.replace(honest, settings=wide, games=2).text().splitlines()[0]
+    assert f"seats 2, 3, {wide.lives} lives" in head
+    assert "Oracle at 2,000 deals" in head
+    every = dataclasses.replace(honest, settings=wide, games=7).text().splitlines()[0]
+    assert "seats 2, 3, 4, 5, 6," in every

@@ -283,17 +283,19 @@ class Report:
         table = "" if s.opponents == "table" else f"{s.opponents} players, "
         if s.read_as is not None:
             table += f"read as {s.read_as}, "
+        # The seats of the games played (the games take the settings' seats in turn).
+        played = sorted({s.seats[g % len(s.seats)] for g in range(min(self.games, len(s.seats)))})
         head = (
-            f"{len(self.decisions)} decisions in {self.games} games "
-            f"({table}seats {', '.join(map(str, s.seats))}, {s.lives} lives, seed {s.seed}); "
-            f"Oracle at {s.deals} deals / {s.playouts} playouts, {s.threads} thread(s) x "
+            f"{len(self.decisions):,} decisions in {self.games:,} games "
+            f"({table}seats {', '.join(map(str, played))}, {s.lives} lives, seed {s.seed}); "
+            f"Oracle at {s.deals:,} deals / {s.playouts:,} playouts, {s.threads} thread(s) x "
             f"{s.workers} worker(s); {self.seconds:.0f} s ({per:.1f} ms per decision)."
         )
         warn = sum(1 for d in self.decisions if d.warnings)
         if self.stopped is not None:
             head = (
-                f"Stopped by {self.stopped.name} after {len(self.decisions)} of "
-                f"{s.decisions} decisions: this report covers those.\n{head}"
+                f"Stopped by {self.stopped.name} after {len(self.decisions):,} of "
+                f"{s.decisions:,} decisions: this report covers those.\n{head}"
             )
         lines = [
             head,
