@@ -384,3 +384,33 @@ def test_the_lines_of_a_resume_break_between_words(tmp_path: Path) -> None:
         end = next(i for i in range(start, len(lines)) if lines[i].rstrip().endswith("."))
         _whole_words(lines[start : end + 1], line)
         start = end + 1
+
+
+# -- the turn's box -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("preset", ["standard", "gin-lives", "ride-the-bus"])
+def test_the_rule_under_the_header_spans_the_turn_box(preset: str) -> None:
+    """At the round's first turn nobody has played: every row's last column is "—" and the
+    hand's line is the widest in the box. The rule under the header still goes from the box's
+    left edge to its right, as the box's top and bottom do (it stopped under the header's end)."""
+    import io
+
+    from thirtyone import Rules, Session, TablePolicy
+    from thirtyone.terminal.narrator import Narrator
+
+    console = Console(width=80, file=io.StringIO(), color_system=None)
+    names = ["You", "Alice", "Ben", "Cara"]
+    session = Session(Rules.preset(preset), [None, *(TablePolicy() for _ in names[1:])], seed=1)
+    session.dealer = 3  # (you play first)
+    narrator = Narrator(console, names, me=0, game=session)
+    session.add_listener(narrator)
+    session.deal()
+    assert session.pending is not None and session.pending.seat == 0
+    with console.capture() as cap:
+        console.print(narrator.turn_panel(session.seat_view()))
+    lines = cap.get().rstrip("\n").split("\n")
+    assert [line.count("—") for line in lines[3:6]] == [1, 1, 1]  # (nobody has played)
+    top, head, rule = lines[0], lines[1], lines[2]
+    assert head.split()[1:3] == ["Player", "Letters" if preset == "gin-lives" else "Lives"]
+    assert len(rule) == len(top) and rule == "│ " + "─" * (len(top) - 4) + " │", "\n".join(lines)

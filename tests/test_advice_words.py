@@ -149,6 +149,40 @@ def test_help_speaks_of_the_table(preset: str, present: list[str], absent: list[
     assert rules_in_short(rules) in " ".join(text_of(rules_in_short(rules)).split())
 
 
+KNOCK_FROM = "This table allows a knock only from a score of"
+ONE_SUIT = "This table allows a knock only with three cards of one suit."
+COUNTY = "After your last life you play on,"
+
+
+@pytest.mark.parametrize(
+    ("rules", "present"),
+    [
+        (Rules(), []),
+        (Rules.preset("gin-lives"), []),
+        (Rules(min_knock=17), [f"{KNOCK_FROM} 17."]),
+        (Rules(min_knock=21.5), [f"{KNOCK_FROM} 21.5."]),
+        (Rules(knock_needs_one_suit=True), [ONE_SUIT]),
+        (Rules.preset("scat"), [f"{COUNTY} on the county; the next loss puts you out."]),
+        (Rules.preset("ride-the-bus"), [f"{COUNTY} on the stairs; the next loss puts you out."]),
+        (
+            Rules.preset("cadillac").replace(min_knock=17, knock_needs_one_suit=True),
+            [f"{KNOCK_FROM} 17.", ONE_SUIT, f"{COUNTY} on the county;"],
+        ),
+    ],
+)
+def test_help_tells_the_tables_knock_limits_and_county(rules: Rules, present: list[str]) -> None:
+    """A table's knock minimum, its one-suit knock and its county each get a line of the help
+    where the table plays them (docs/tables.md), and nothing where it does not."""
+    text = text_of(help_text([Action("draw")], putting_down=False, rules=rules), 200)
+    for words in present:
+        assert words in text
+    for words, played in ((KNOCK_FROM, rules.min_knock), (ONE_SUIT, rules.knock_needs_one_suit)):
+        assert (words in text) == bool(played)
+    assert (COUNTY in text) == rules.county
+    if not rules.county:
+        assert "county" not in text
+
+
 def test_glossary_names_every_word_the_advice_uses() -> None:
     words = [w for w, _ in glossary("letters") if w]  # (an empty word goes on with a meaning)
     assert words == [

@@ -69,6 +69,21 @@ def test_the_person_is_asked_to_show_or_hide_a_31() -> None:
     assert game.lives == [3, 2]
 
 
+def test_a_hidden_31_is_shown_on_your_turn_as_it_counts() -> None:
+    """A hidden 31 counts 30 until it is shown (ruling 15): your next turn's box says the 30
+    the hand counts and that the 31 is hidden, as the showdown does, never "score 31"."""
+    deck = build_deck([["AS", "QS", "2D"], H24], "8D", ["KS", "3C", "4C"])
+    answers = iter(["d", "3", "h", "k"])
+    game, out = _person_game(
+        Rules(may_hide_31=True), deck, answers, Steps("b", [("draw", None), ("draw", None)])
+    )
+    game.play_round()
+    text = out.getvalue()
+    assert "Your hand: AS QS KS   score 30 (31 hidden)" in text
+    assert "score 31" not in text
+    assert re.search(r"You \(knocked\)\s+AS QS KS\s+30 \(31 hidden\)", text)
+
+
 def test_the_person_may_show_the_31() -> None:
     deck = build_deck([["AS", "QS", "2D"], H24], "8D", ["KS"])
     game, out = _person_game(Rules(may_hide_31=True), deck, iter(["d", "3", "s"]), Steps("b", []))
@@ -99,6 +114,46 @@ def test_the_person_looks_and_may_not_knock_on_the_first_turn() -> None:
     assert "Your hand: AH 9H 4H" in text
     # (The message is wrapped at the console's width, between words.)
     assert "only a blind showdown called before looking" in " ".join(text.split())
+
+
+# -- the table's names for a 31 -------------------------------------------------------------------
+
+
+def _told(rules: Rules, deck: list[str], cara: list[Any]) -> str:
+    """A round of two seats told one line a turn: Ann first, drawing and putting the card back,
+    then Cara playing ``cara``."""
+    out = io.StringIO()
+    names = ["Ann", "Cara"]
+    narrator = Narrator(Console(file=out, width=100, color_system=None), names, me=None)
+    seats = [Steps("a", [("draw", None)] * 2), Steps("c", cara)]
+    game = make_game(rules.replace(seats=2), 1, [deck], seats)
+    game.names = names
+    game.add_listener(narrator)
+    narrator.game = game
+    game.play_round()
+    return out.getvalue()
+
+
+def test_a_31_is_called_a_cadillac_at_the_cadillac_table() -> None:
+    """Rule document 003's Cadillac calls a 31 a Cadillac and three aces, worth 33, a Grand
+    Cadillac (the name is a word: nothing else changes). Where three aces are a Grand Cadillac
+    (ruling 126), the 31 Cara makes and shows is told by that name, and so are three aces dealt;
+    at scat, or at Cadillac's table with three aces as three of a kind, a 31 is a 31."""
+    deck = build_deck([H24, ["AS", "QS", "2D"]], "8D", ["3C", "KS"])
+    told = _told(Rules.preset("cadillac"), deck, [("draw", "2D")])
+    assert "Cara: drew from the stock, put down 2D and showed 31: a Cadillac!" in told
+    assert "Round 1: 31 shown by Cara (a Cadillac): everybody else loses a life." in told
+    for rules in (Rules.preset("scat"), Rules.preset("cadillac").replace(three_aces="none")):
+        told = _told(rules, deck, [("draw", "2D")])
+        assert "put down 2D and showed 31!" in told and "31 shown by Cara:" in told
+        assert "Cadillac" not in told
+    aces = build_deck([H24, ["AS", "AD", "AC"]], "8D")
+    told = _told(Rules.preset("cadillac"), aces, [])
+    assert "Round 1: dealt 31 — Cara (a Grand Cadillac) showed it at once." in told
+    aces = build_deck([H24, ["AS", "AD", "2C"]], "8D", ["3C", "AC"])
+    told = _told(Rules.preset("cadillac"), aces, [("draw", "2C")])
+    assert "put down 2C and showed 33: a Grand Cadillac!" in told
+    assert "Round 1: 33 shown by Cara (a Grand Cadillac): everybody else loses a life." in told
 
 
 # -- the CLI --------------------------------------------------------------------------------------

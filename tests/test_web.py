@@ -23,9 +23,10 @@ import pytest
 pytest.importorskip("starlette")
 
 from click.testing import CliRunner
+from helpers import build_deck
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
-from thirtyone import Rules, Session
+from thirtyone import Action, Rules, Session
 from thirtyone.cli.app import main
 from thirtyone.store import record, saves
 from thirtyone.web import views
@@ -141,6 +142,45 @@ def test_a_page_is_told_only_what_your_seat_may_know(app: Any) -> None:
             text = json.dumps(message)
             leaked = [c for c in hidden - shown if re.search(rf'"{c}"', text)]
             assert leaked == [], message
+
+
+def _two_seats(rules: Rules, deck: list[str]) -> tuple[Session, list[dict[str, Any]]]:
+    """A session of two pushed seats, you (seat 0) first, dealt ``deck``; the events as the
+    page is sent them."""
+    session = Session(rules.replace(seats=2), seed=0, decks=[deck])
+    session.dealer = 1
+    sent: list[dict[str, Any]] = []
+    session.add_listener(lambda e: sent.append(views.event(session, e)))
+    session.deal()
+    return session, sent
+
+
+def test_your_hidden_31_is_sent_as_it_counts() -> None:
+    """A 31 kept hidden counts 30 until it is shown (ruling 15): the table sent says the score
+    your hand counts, 30, and that the 31 is hidden; the page shows "score 30 (31 hidden)"."""
+    deck = build_deck([["AS", "QS", "2D"], ["AH", "9H", "4H"]], "8D", ["KS", "3C"])
+    session, sent = _two_seats(Rules(may_hide_31=True), deck)
+    assert views.table(session)["hidden_31"] is False and views.table(session)["score"] == 21
+    session.act(Action("draw"))
+    session.act(Action("hide", "2D"))
+    table = sent[-1]["table"]
+    assert (table["hand"], table["score"], table["hidden_31"]) == (["AS", "QS", "KS"], 30, True)
+    assert "hid_31" in sent[-1]["event"] and "called" not in sent[-1]["event"]
+
+
+def test_a_31_shown_at_the_cadillac_table_is_sent_with_its_name() -> None:
+    """Rule document 003's Cadillac calls a 31 a Cadillac (ruling 126): the turn that shows it
+    and the round it ends say its score and name, for the page's words; at scat they do not."""
+    deck = build_deck([["AH", "9H", "4H"], ["AS", "QS", "2D"]], "8D", ["3C", "KS"])
+    for preset, called in (("cadillac", {"shown": 31, "called": "a Cadillac"}), ("scat", {})):
+        session, sent = _two_seats(Rules.preset(preset), deck)
+        for action in (Action("draw"), Action("put", "3C"), Action("draw"), Action("put", "2D")):
+            session.apply(action)  # (the round's end, no next deal: its log as a reload sends it)
+        turn, end = sent[-2]["event"], sent[-1]["event"]
+        assert turn["seat"] == 1 and turn["showed_31"] and end["end"] == "thirty_one"
+        for event in (turn, end):
+            assert {k: event[k] for k in ("shown", "called") if k in event} == called
+        assert [views.public_event(e, session) for e in session.events[-2:]] == [turn, end]
 
 
 def test_bad_messages_get_an_error_and_the_game_goes_on(app: Any) -> None:

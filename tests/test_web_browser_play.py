@@ -146,6 +146,57 @@ def test_a_31_is_told_with_one_stop(page: Page, server: str) -> None:
     )
 
 
+#: Records the text of every banner shown.
+WATCH_BANNERS = """
+window.banners = [];
+new MutationObserver((records) => {
+  for (const r of records) {
+    if (r.target.id === "banner") window.banners.push(r.target.textContent);
+  }
+}).observe(document, { childList: true, subtree: true });
+"""
+
+
+def test_a_cadillac_is_told_by_its_name(page: Page, server: str) -> None:
+    """Seed 10 at the cadillac table, you drawing and putting the new card down: Alice takes
+    your discard and shows 31, as at the standard table. Rule document 003's Cadillac calls a
+    31 a Cadillac (ruling 126): the banner, the round's result and the next round's "Last
+    round:" line say so."""
+    page.add_init_script(WATCH_BANNERS)
+    received = open_table(page, server)
+    page.get_by_role("form", name="New game").get_by_label("Preset").select_option("cadillac")
+    start_game(page, Seed="10")
+    names = last_state(received)["names"]
+    page.get_by_role("button", name="Draw from the stock").click()
+    page.locator("#hand button:enabled").last.click()  # (the card just drawn)
+    result = page.locator("#result-dialog")
+    expect(result.get_by_role("heading")).to_have_text(f"{names[1]} showed 31: a Cadillac!")
+    result.get_by_role("button", name="Continue").click()
+    expect(page.locator("#last-result")).to_contain_text(
+        f"Last round: {names[1]} showed 31: a Cadillac! You lose 1 life;"
+    )
+    assert f"{names[1]} shows 31: a Cadillac!" in page.evaluate("window.banners")
+
+
+def test_a_hidden_31_is_shown_as_it_counts(page: Page, server: str) -> None:
+    """Seed 78 at scat, you drawing and putting the new card down: at your second turn the
+    draw makes 31 with the 5D put down, and you keep it hidden. It counts 30 until it is shown
+    (ruling 15), and your hand's score says so: "score 30 (31 hidden)", never "score 31"."""
+    open_table(page, server)
+    form = page.get_by_role("form", name="New game")
+    form.get_by_label("Preset").select_option("scat")
+    form.get_by_label("Advice").select_option("never")
+    start_game(page, Seed="78")
+    draw = page.get_by_role("button", name="Draw from the stock")
+    draw.click()
+    page.locator("#hand button:enabled").last.click()  # (the card just drawn)
+    expect(draw).to_be_enabled(timeout=120_000)
+    draw.click()
+    page.locator('#hand button[data-card="5D"]').click()
+    page.locator("#hide-dialog").get_by_role("button", name="Keep it hidden").click()
+    expect(page.locator("#score")).to_have_text("score 30 (31 hidden)")
+
+
 #: Records each time the line under the table says "Your turn." and how many of your actions'
 #: buttons were on show at that moment.
 WATCH_TURN_NOTE = """

@@ -337,6 +337,14 @@ class Rules:
             return "on the county"
         return self.unit(lives_left)
 
+    def hand_name(self, score: float) -> str | None:
+        """What the table calls a hand of ``score`` when it is shown, or None. Cadillac's names
+        (rule document 003) come with its three aces: where they are a Grand Cadillac worth 33,
+        a 31 is a Cadillac. A word only: the scoring is the same (ruling 126)."""
+        if self.three_aces != "33":
+            return None
+        return {31.0: "a Cadillac", 33.0: "a Grand Cadillac"}.get(float(score))
+
     def lives_summary(self) -> str:
         """The table's lives in a few words, for the opening line of a game."""
         if self.gin:

@@ -63,10 +63,11 @@ def possessive(names: Sequence[str], seat: int, me: int | None) -> Text:
     return name_text(names, seat, me).append("'s")
 
 
-def describe_turn(data: Mapping[str, Any], *, reveal: bool = False) -> Text:
+def describe_turn(data: Mapping[str, Any], *, reveal: bool = False, shown: str = "31") -> Text:
     """What a player did in a turn event, e.g. ``took 7H, put down 2C``.
 
-    ``reveal``: show the card drawn from the stock (only its player saw it).
+    ``reveal``: show the card drawn from the stock (only its player saw it). ``shown``: a 31
+    shown in the table's words (:func:`shown_words`).
     """
     action = data["action"]
     if action == "knock":
@@ -88,10 +89,22 @@ def describe_turn(data: Mapping[str, Any], *, reveal: bool = False) -> Text:
         out.append(", put down ")
         out.append_text(card_text(data["discard"]))
     if data.get("showed_31"):
-        out.append(" and showed 31!", style="bold green")
+        out.append(f" and showed {shown}!", style="bold green")
     elif reveal and data.get("hid_31"):
         out.append(" and kept the 31 hidden (it counts 30)", style="bold green")
     return out
+
+
+def shown_words(score: float, rules: Rules) -> str:
+    """A hand of 31 or more shown, in the table's words: ``31``, or where the table names it
+    (:meth:`Rules.hand_name`) its score and name, ``31: a Cadillac``, ``33: a Grand Cadillac``."""
+    name = rules.hand_name(score)
+    return f"{fmt_score(score)}: {name}" if name else "31"
+
+
+def counted(score: float, hidden: bool) -> str:
+    """What a hand counts: ``24``, or a 31 kept hidden, ``30 (31 hidden)``."""
+    return f"{fmt_score(score)} (31 hidden)" if hidden else fmt_score(score)
 
 
 def standing_text(lives: int, rules: Rules | None) -> str:
@@ -238,6 +251,7 @@ def help_text(
     lines.append(Text("  ?          this help"))
     lines.append(Text("  q          quit the game"))
     lines.append(Text(rules_in_short(r), style="dim"))
+    lines += [Text(line, style="dim") for line in table_limits(r)]
     if advice_keys:
         lines.append(Text("The advice's words:", style="bold"))
         lines.append(glossary_table(unit or ("letters" if r.gin else "lives")))
@@ -298,6 +312,23 @@ def rules_in_short(rules: Rules) -> str:
     else:
         text += f" 31 ends the round at once: {everybody}."
     return text
+
+
+def table_limits(rules: Rules) -> list[str]:
+    """The table's knock minimum, one-suit knock and county, one short line each, in the words
+    of the refusals (``this table allows a knock only from 17``); none where they are not
+    played."""
+    lines = []
+    if rules.min_knock > 0:
+        least = fmt_score(rules.min_knock)
+        lines.append(f"This table allows a knock only from a score of {least}.")
+    if rules.knock_needs_one_suit:
+        lines.append("This table allows a knock only with three cards of one suit.")
+    if rules.county:
+        where = rules.standing(0)  # (the table's name for it: "on the stairs")
+        where = where if where.startswith("on ") else f"on the county ({where})"
+        lines.append(f"After your last life you play on, {where}; the next loss puts you out.")
+    return lines
 
 
 #: The most rows of prose (the reason, the "Why" line) a turn shows unasked.
@@ -426,13 +457,15 @@ def round_headline(
         dealt = [s for s, lost in data["losses"].items() if lost == 0]  # the 31s lose nothing
         out.append("dealt 31", style="bold green")
         out.append(" — ")
-        out.append_text(Text(" and ").join(name_text(names, s, me) for s in dealt))
+        out.append_text(Text(" and ").join(_named(names, s, me, data, r) for s in dealt))
         out.append(" showed it at once." if len(dealt) == 1 else " showed it: all are safe.")
     elif end == "thirty_one":
-        out.append("31 shown", style="bold green")
+        score = hand_score(data["hands"][by], r) if by is not None else 31.0
+        shown = fmt_score(score) if r.hand_name(score) else "31"  # (a Grand Cadillac: 33)
+        out.append(f"{shown} shown", style="bold green")
         if by is not None:
             out.append(" by ")
-            out.append_text(name_text(names, by, me))
+            out.append_text(_named(names, by, me, data, r))
         out.append(f": everybody else {loses(r, 1, article=True)}.")
     elif end == "stock_out":
         out.append("stock out", style=WARN_STYLE)
@@ -455,6 +488,16 @@ def round_headline(
         else:
             out.append(_ENDINGS.get(end, end), style="bold")
     return out
+
+
+def _named(
+    names: Sequence[str], seat: int, me: int | None, data: Mapping[str, Any], rules: Rules
+) -> Text:
+    """A player who showed 31 at a round's end, with the name the table gives the hand shown
+    (``Cara (a Cadillac)``), if any."""
+    out = name_text(names, seat, me)
+    name = rules.hand_name(hand_score(data["hands"][seat], rules))
+    return out.append(f" ({name})") if name else out
 
 
 def round_result(
@@ -491,10 +534,7 @@ def round_result(
                 result.append(f" → {r.standing(lives[seat])}", style=BAD_STYLE)
         else:
             result = Text("safe", style="green")
-        score = fmt_score(data["scores"][seat])
-        if seat in hidden:
-            score += " (31 hidden)"
-        table.add_row(who, cards_text(hand), score, result)
+        table.add_row(who, cards_text(hand), counted(data["scores"][seat], seat in hidden), result)
     parts: list[RenderableType] = [round_headline(event, names, me, r)]
     parts.append(Padding(table, (0, 0, 0, 2), expand=False) if compact else table)
     if lives is not None:

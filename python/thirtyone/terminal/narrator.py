@@ -32,12 +32,14 @@ from thirtyone.terminal.display import (
     WARN_STYLE,
     card_text,
     cards_text,
+    counted,
     describe_turn,
     fmt_score,
     name_text,
     ordinal,
     placing,
     round_result,
+    shown_words,
     standing_text,
 )
 
@@ -124,10 +126,11 @@ class Narrator:
         seat = data["seat"]
         if data["action"] == "knock":
             self.knocker = seat
+        shown = self._shown(seat) if data.get("showed_31") else "31"
         self.story.append(
             name_text(self.names, seat, self.me)
             .append(" ")
-            .append_text(describe_turn(data, reveal=seat == self.me))
+            .append_text(describe_turn(data, reveal=seat == self.me, shown=shown))
         )
         if seat == self.me:  # what the others do next is "since your last turn"
             self.recent, self.recent_seq = {}, []
@@ -141,7 +144,7 @@ class Narrator:
                     line.append_text(cards_text(hand[0]))
                     line.append(f" = {fmt_score(hand[1])}]")
             line.append(": ")
-            line.append_text(describe_turn(data, reveal=seat == self.me))
+            line.append_text(describe_turn(data, reveal=seat == self.me, shown=shown))
             self.console.print(line)
             if self.delay > 0 and seat != self.me:
                 time.sleep(self.delay)
@@ -149,13 +152,13 @@ class Narrator:
             line = Text("You " if self.names[seat] == "You" else "You (")
             if self.names[seat] != "You":
                 line.append_text(name_text(self.names, seat, self.me)).append(") ")
-            line.append_text(describe_turn(data, reveal=True))
+            line.append_text(describe_turn(data, reveal=True, shown=shown))
             if not line.plain.endswith(("!", ".")):
                 line.append(".")
             self.console.print(line)
         else:
-            self.recent.setdefault(seat, []).append(describe_turn(data))
-            self.recent_seq.append((seat, describe_turn(data)))
+            self.recent.setdefault(seat, []).append(describe_turn(data, shown=shown))
+            self.recent_seq.append((seat, describe_turn(data, shown=shown)))
 
     def _on_round_end(self, event: Event) -> None:
         self._alive = sum(1 for n in event.data["lives"] if not self.rules.is_out(n))
@@ -207,10 +210,15 @@ class Narrator:
         game = self.game
         assert game is not None, "the narrator tells a game"
         me = view.seat
-        rows = Table(box=box.SIMPLE_HEAD, padding=(0, 1), pad_edge=False, show_edge=False)
+        # (Expanded to the box, the last column taking what is left: the rule under the header
+        # spans the box also when the hand's line is wider than the rows, as when all say "—".)
+        rows = Table(
+            box=box.SIMPLE_HEAD, padding=(0, 1), pad_edge=False, show_edge=False, expand=True
+        )
         rows.add_column("Player")
         rows.add_column("Letters" if game.rules.gin else "Lives", justify="right")
-        rows.add_column("This round so far" if self._my_turns == 0 else "Since your last turn")
+        head = "This round so far" if self._my_turns == 0 else "Since your last turn"
+        rows.add_column(head, ratio=1)
         n = len(game.lives)
         for step in range(1, n):
             seat = (me + step) % n
@@ -242,7 +250,7 @@ class Narrator:
             table_line.append(" (nobody may knock: take the top card or decline)")
         parts.append(table_line)
         hand = Text("Your hand: ", style="bold").append_text(cards_text(list(view.hand)))
-        hand.append(f"   score {fmt_score(view.score)}", style="bold")
+        hand.append(f"   score {self._counted(view)}", style="bold")
         if game.rules.gin:
             hand.append(f"   · your letters: {game.rules.letters(game.lives[me])}")
         elif game.rules.life_names:
@@ -279,6 +287,21 @@ class Narrator:
                 line = Text("  ").append_text(name_text(self.names, seat, self.me))
                 self.console.print(line.append(" ").append_text(did))
         self.recent, self.recent_seq = {}, []
+
+    def _shown(self, seat: int) -> str:
+        """The 31 that ``seat`` has just shown, in the table's words (:func:`shown_words`)."""
+        round_ = self.game.round if self.game is not None else None
+        if round_ is None or seat not in self.round_seats:
+            return "31"
+        return shown_words(round_.score(self.round_seats.index(seat)), self.rules)
+
+    def _counted(self, view: SeatView) -> str:
+        """What the hand of the seat to move counts: a 31 kept hidden counts 30."""
+        round_ = self.game.round if self.game is not None else None
+        r = view.pending.round_seat
+        if round_ is not None and round_.hid_31(r):
+            return counted(round_.counted_score(r), hidden=True)
+        return fmt_score(view.score)
 
     def _my_hand(self) -> tuple[list[str], float] | None:
         game = self.game

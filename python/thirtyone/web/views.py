@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from thirtyone.game.cards import hand_score
 from thirtyone.game.rules import Rules
 from thirtyone.game.session import Event, Session
 from thirtyone.oracle.answer import Advice, Kind, OptionAdvice
@@ -36,16 +37,35 @@ INTEGER_CHOICES = {"knock_penalty": (1, 2)}
 
 def event(session: Session, happened: Event) -> dict[str, Any]:
     """An event as it happens, and the table after it."""
-    return {"type": "event", "event": public_event(happened), "table": table(session)}
+    return {"type": "event", "event": public_event(happened, session), "table": table(session)}
 
 
-def public_event(happened: Event) -> dict[str, Any]:
-    """An event without what your seat may not know (another seat's stock draw or hidden 31)."""
+def public_event(happened: Event, session: Session) -> dict[str, Any]:
+    """An event without what your seat may not know (another seat's stock draw or hidden 31),
+    and with the name the table gives a 31 shown (:func:`_named`)."""
     data = dict(happened.data)
     if happened.kind == "turn" and data.get("seat") != YOU:
         data.pop("drew", None)
         data.pop("hid_31", None)
-    return {"kind": happened.kind, "round": happened.round, **data}
+    return {"kind": happened.kind, "round": happened.round, **data, **_named(happened, session)}
+
+
+def _named(happened: Event, session: Session) -> dict[str, Any]:
+    """Where the table names a hand shown (:meth:`Rules.hand_name`: a Cadillac), a turn that
+    showed one and a round ended by one (its ``by``) say its score (``shown``) and its name
+    (``called``); nothing otherwise. A shown hand stays as shown to the end of its round."""
+    data, rules = happened.data, session.rules
+    score: float | None = None
+    if happened.kind == "turn" and data.get("showed_31"):
+        round_ = session.round
+        if round_ is not None and happened.round == session.round_number:
+            score = round_.score(session.seats.index(data["seat"]))
+    elif happened.kind == "round_end" and data["end"] in ("thirty_one", "dealt_31"):
+        by = data.get("by")
+        if by in data["hands"]:
+            score = hand_score(data["hands"][by], rules)
+    name = None if score is None else rules.hand_name(score)
+    return {"shown": score, "called": name} if name else {}
 
 
 def table(session: Session) -> dict[str, Any]:
@@ -64,6 +84,7 @@ def table(session: Session) -> dict[str, Any]:
         "to_move": None,
         "hand": None,
         "score": None,
+        "hidden_31": False,
     }
     round_ = session.round
     if round_ is None:
@@ -80,7 +101,8 @@ def table(session: Session) -> dict[str, Any]:
     if YOU in seats and looked:
         r = seats.index(YOU)
         found["hand"] = list(round_.hand(r))
-        found["score"] = round_.score(r)
+        found["score"] = round_.counted_score(r)  # (what it counts: a 31 kept hidden, 30)
+        found["hidden_31"] = round_.hid_31(r)
     return found
 
 
@@ -105,7 +127,9 @@ def state(
         "table": table(session),
         "pending": None,
         "drawn": None,
-        "log": [public_event(e) for e in session.events if e.round == session.round_number],
+        "log": [
+            public_event(e, session) for e in session.events if e.round == session.round_number
+        ],
         "last_result": _last_result(session),
         "over": session.over,
         "winner": session.winner,
@@ -136,7 +160,7 @@ def _last_result(session: Session) -> dict[str, Any] | None:
         if happened.kind in ("round_end", "wash") and (
             happened.round < session.round_number or session.over
         ):
-            return public_event(happened)
+            return public_event(happened, session)
     return None
 
 

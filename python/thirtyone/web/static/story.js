@@ -7,6 +7,16 @@ export function score(x) {
   return Number.isInteger(x) ? String(x) : String(x);
 }
 
+/** What your hand counts: "24", or a 31 you keep hidden, "30 (31 hidden)". */
+export function counted(table) {
+  return table.hidden_31 ? `${score(table.score)} (31 hidden)` : score(table.score);
+}
+
+/** A 31 shown, in the table's words: "31", or where the table names it, "31: a Cadillac". */
+export function shownWords(e) {
+  return e.called ? `${score(e.shown)}: ${e.called}` : "31";
+}
+
 export function ordinal(n) {
   const suffix = n % 100 >= 11 && n % 100 <= 13 ? "th" : { 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th";
   return `${n}${suffix}`;
@@ -41,7 +51,7 @@ export function turnShort(e) {
   else if (e.action === "draw") parts.push(e.drew ? `drew ${label(e.drew)}` : "drew");
   if (e.discard) parts.push(`put down ${label(e.discard)}`);
   let text = parts.join(", ");
-  if (e.showed_31) text += " — 31!";
+  if (e.showed_31) text += ` — ${shownWords(e)}!`;
   if (e.hid_31) text += " (31 kept hidden)";
   return text;
 }
@@ -56,7 +66,7 @@ export function turnSentence(e, names) {
     ? `took ${label(e.card)} from the pile`
     : e.drew ? `drew ${label(e.drew)} from the stock` : "drew from the stock";
   let text = `${who} ${first} and put down ${label(e.discard)}.`;
-  if (e.showed_31) text += ` ${who === "You" ? "You have" : who + " has"} 31!`;
+  if (e.showed_31) text += ` ${who === "You" ? "You have" : who + " has"} ${shownWords(e)}!`;
   if (e.hid_31) text += " You keep your 31 hidden.";
   return text;
 }
@@ -71,8 +81,8 @@ export function stepSentence(e, names) {
 export function endTitle(e, names) {
   const by = e.by === null || e.by === undefined ? null : names.of(e.by);
   switch (e.end) {
-    case "dealt_31": return `${by} ${by === "You" ? "were" : "was"} dealt 31!`;
-    case "thirty_one": return `${by} showed 31!`;
+    case "dealt_31": return `${by} ${by === "You" ? "were" : "was"} dealt ${shownWords(e)}!`;
+    case "thirty_one": return `${by} showed ${shownWords(e)}!`;
     case "stock_out": return "The stock ran out";
     case "blind": return "The blind showdown";
     default: return e.knocker !== null && e.knocker !== undefined

@@ -8,7 +8,7 @@ import { banner, flash, fly, wait } from "./motion.js";
 import { askHide, askTutor, dialogAnswer, showOver, showResult } from "./dialogs.js";
 import { actionOf, drawAdvice, tutorCheck } from "./oracle.js";
 import { drawLobby, fillForm, formProblem, initForm } from "./setup.js";
-import { Names, handsLine, score, sentence } from "./story.js";
+import { Names, counted, handsLine, sentence, shownWords } from "./story.js";
 import {
   addLog, doneThisRound, drawActions, drawCentre, drawHand, drawHead, drawLastResult, drawLog, drawSeats, drawTurnNote,
   element,
@@ -175,7 +175,7 @@ function turnAnnouncement(s) {
     return `You ${how} ${label(s.drawn.card)}. Put a card down: ${s.table.hand.map(label).join(", ")} or ${label(s.drawn.card)}.`;
   }
   if (s.pending.phase === "blind") return "Your turn, before anybody looks: call the blind showdown or look at your cards.";
-  return `Your turn. Your hand: ${s.table.hand.map(label).join(", ")}, score ${score(s.table.score)}. Top of the pile: ${label(s.table.top)}.`;
+  return `Your turn. Your hand: ${s.table.hand.map(label).join(", ")}, score ${counted(s.table)}. Top of the pile: ${label(s.table.top)}.`;
 }
 
 function refreshButtons() {
@@ -335,7 +335,7 @@ async function playEvent(m) {
       addLog(app.info, e, names);
       announce(text);
       if (e.action === "knock") await banner(`${names.of(e.seat)} ${other ? "knocks" : "knock"}!`, ms);
-      else if (e.showed_31) await banner(`${names.of(e.seat)} ${other ? "shows" : "show"} 31!`, ms);
+      else if (e.showed_31) await banner(`${names.of(e.seat)} ${other ? "shows" : "show"} ${shownWords(e)}!`, ms);
       else if (other) await wait(ms);
       return;
     }

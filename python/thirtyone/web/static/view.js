@@ -2,7 +2,7 @@
 // round, the stock and the pile, your hand and the buttons of your decision, the round's log.
 
 import { backSvg, cardName, cardSvg, label } from "./cards.js";
-import { Names, ordinal, score, sentence, turnShort } from "./story.js";
+import { Names, counted, ordinal, sentence, turnShort } from "./story.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -105,7 +105,7 @@ export function drawHand(game, table, pending, drawn, act) {
   const hand = $("hand");
   hand.replaceChildren();
   const mine = pending && pending.seat === game.you;
-  $("score").textContent = table.hand ? `score ${score(table.score)}` : "";
+  $("score").textContent = table.hand ? `score ${counted(table)}` : "";
   $("my-lives").textContent = `· ${table.standing[game.you]}`;
   if (!table.hand) {
     if (table.seats.includes(game.you) && table.stock !== null) {
