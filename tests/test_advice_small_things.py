@@ -4,11 +4,13 @@ not offered, and the opening lines break between their parts."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Any
 
 import pytest
+import thirtyone
 from click.testing import CliRunner
 from rich.console import Console
 from test_advice_words import text_of
@@ -32,6 +34,9 @@ def _whole_answers(monkeypatch: pytest.MonkeyPatch) -> None:
         return real(*args, **{**kwargs, "max_time": None})
 
     monkeypatch.setattr(thirtyone.oracle.query, "advise", whole)
+
+
+DATA = Path(__file__).parent / "data"
 
 
 def test_the_help_explains_the_star_the_game_and_its_best() -> None:
@@ -106,3 +111,16 @@ def test_after_a_take_only_the_cards_that_may_go_down_are_offered(tmp_path: Path
     [row] = [line for line in out.splitlines() if "taken from the pile" in line]
     assert row.split()[0] == "4D"  # (no number: it may not be chosen)
     assert re.search(r"You took 4D, put down \S+\.", out)
+
+
+def test_hopeless_options_that_cost_the_same_are_tied_with_the_best() -> None:
+    """Seat 1 has knocked at a table of one life each and your last turn can beat no hand: no
+    option comes through safe and each costs the one life left. They are ranked by the hand
+    kept, and every other option is tied with the best (a review counts playing any of them
+    as agreeing with the Oracle), not "no other option within the margin"."""
+    state = json.loads((DATA / "hopeless_state.json").read_text())
+    advice = thirtyone.advise(state, deals=400, playouts=800, seed=1)
+    assert all(o.p_safe == 0.0 for o in advice.options)
+    assert {o.lives_lost for o in advice.options} == {1.0}
+    assert [o.option for o in advice.tied] == [o.option for o in advice.options[1:]]
+    assert advice.reason.startswith("No option comes through safe in any simulated round")

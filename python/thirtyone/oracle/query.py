@@ -117,7 +117,8 @@ def _advice(raw: _core.Answer, checked: _core.State, names: Sequence[str] | None
     points = raw.points
     highest = None if raw.best_game is None else options[raw.best_game]
     if words.hopeless(options):
-        options, tied = words.rank_hopeless(options), []
+        options = words.rank_hopeless(options)
+        tied = rank.hopeless_ties(options)
     else:
         options, tied = rank.best_first(options, tied, points)
     best_game = rank.best_for_game(options[0], highest, points)

@@ -135,6 +135,13 @@ def best_first(
     return [best, *rest], [o for o in group if o is not best]
 
 
+def hopeless_ties(ranked: Sequence[OptionAdvice]) -> list[OptionAdvice]:
+    """Of options none of which came through safe, ranked by what they cost (the best first),
+    those tied with the best: the ones it does not lose fewer lives than (:func:`fewer_lost`),
+    which only the hand kept put behind it."""
+    return [o for o in ranked[1:] if not fewer_lost(ranked[0], o)]
+
+
 def best_for_game(
     best: OptionAdvice, highest: OptionAdvice | None, points: bool = False
 ) -> OptionAdvice | None:

@@ -8,7 +8,8 @@ at every table.
   never: such a hand is shown at once); a put-down or a take that makes 31 reads "makes 31 —
   show it", not as a plan for later.
 - When every option is hopeless (0% safe), the options are ranked by what they cost and then by
-  the hand they keep, and the reason says so.
+  the hand they keep, and the reason says so; those that cost no more than the best (beyond the
+  margins: :func:`~thirtyone.oracle.rank.hopeless_ties`) are tied with it.
 - A figure is shown as the JSON answer reports it: its four places, then one decimal of a
   percentage, halves up (:func:`~thirtyone.oracle.rank.tenths`), as the browser shows it too.
 - Two figures are compared only when they differ as shown (one decimal of a percentage, two
