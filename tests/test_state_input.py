@@ -79,6 +79,26 @@ def test_python_objects_are_refused_by_name(state: Any, kind: type, words: str) 
     assert len(message) < 300
 
 
+@pytest.mark.parametrize(
+    ("state", "kind", "place"),
+    [
+        (example(rules="\ud800"), RuleError, "rules: "),
+        (example(rules={"preset": "\ud800"}), RuleError, "rules.preset: "),
+        (example(hand=["\ud800", "9H", "4H"]), StateError, "hand[0]: "),
+        ({**example(), "\ud800": 1}, StateError, "the state must be a JSON object"),
+    ],
+)
+def test_a_lone_surrogate_is_named_in_our_words(state: Any, kind: type, place: str) -> None:
+    """A Python string that is not valid text is refused at its place in the product's words,
+    as in JSON text; not with Python's UnicodeEncodeError passed on (README: the same kind of
+    one-line message)."""
+    with pytest.raises(kind) as err:
+        thirtyone.advise(state, **CHEAP)
+    message = str(err.value)
+    assert message.startswith(place) and message.endswith("not valid text (a lone surrogate?)")
+    assert "Unicode" not in message and "codec" not in message
+
+
 def test_sensible_values_are_accepted_in_either_spelling() -> None:
     for value in (30.5, "30.5"):
         s = parse(example(rules={"three_of_a_kind": value}))

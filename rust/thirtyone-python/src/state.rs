@@ -43,7 +43,7 @@ impl PyOracleState {
             input::from_deserializer(&mut Depythonizer::from_object(data), &o)
         };
         Ok(PyOracleState {
-            inner: inner.py_err()?,
+            inner: inner.map_err(plain_text).py_err()?,
         })
     }
 
@@ -70,5 +70,22 @@ impl PyOracleState {
             .lives
             .as_ref()
             .map(|l| l.iter().map(|&x| u32::from(x)).collect())
+    }
+}
+
+/// Python's words for a string that is not valid text (a lone surrogate, which the reader of
+/// Python objects passes on as Python's `UnicodeEncodeError`), in the product's: the place the
+/// message names is kept.
+fn plain_text(e: Error) -> Error {
+    const PYTHONS: &str = "UnicodeEncodeError";
+    let said = |m: String| match m.find(PYTHONS) {
+        Some(at) => format!("{}not valid text (a lone surrogate?)", &m[..at]),
+        None => m,
+    };
+    match e {
+        Error::BadState(m) => Error::BadState(said(m)),
+        Error::CardAt(m) => Error::CardAt(said(m)),
+        Error::BadRule(field, m) => Error::BadRule(field, said(m)),
+        other => other,
     }
 }
