@@ -4,6 +4,7 @@ padding when the output is not a terminal, help text for every option, shell com
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import re
@@ -201,3 +202,80 @@ def test_a_delay_out_of_its_range_is_refused(value: str) -> None:
     result = run(["play", "--delay", value])
     assert result.exit_code == 2
     assert "Invalid value for '--delay'" in result.output and value in result.output
+
+
+# -- a mistake on the command line: one line (QA round three) ----------------------------------
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (
+            ["play", "--seats", "x"],
+            "Error: Invalid value for '--seats': 'x' is not a valid integer.",
+        ),
+        (["play", "--bogus"], "Error: No such option '--bogus'."),
+        (["bogus"], "Error: No such command 'bogus'."),
+        (["schema"], "Error: Missing argument '{state|advice}'."),
+        (["play", "--advice", "always", "--no-oracle"], "Error: --advice always and --no-oracle"),
+        (["tournament", "--games", "x"], "Error: Invalid value for '--games'"),
+        (["study", "knock", "--rounds", "x"], "Error: Invalid value for '--rounds'"),
+    ],
+)
+def test_a_usage_error_is_one_line_with_status_2(args: list[str], said: str) -> None:
+    # (README, "Errors": the command line prints a mistake as `Error: …` on one line; click
+    # printed its usage, a hint, a blank line and the error.)
+    proc = subprocess.run(command(*args), capture_output=True, text=True, timeout=60, check=False)
+    assert proc.returncode == 2
+    assert proc.stdout == ""
+    [line] = proc.stderr.splitlines()
+    assert line.startswith(said), line
+
+
+def test_play_again_asks_again_for_anything_but_yes_or_no(tmp_path: Path) -> None:
+    # (README: whatever is typed at a prompt gets one line and the question again; "maybe"
+    # ended the command as a no.) The moves left over once the game is over are answers.
+    args = ["play", "--seed", "4", "--seats", "2", "--lives", "1", "--fast", "--no-oracle"]
+    result = run([*args, "--save-file", str(tmp_path / "s.json")], "d\n1\n" * 200)
+    assert result.exit_code == 0 and "Traceback" not in result.output
+    said = [ln for ln in result.output.splitlines() if "is not a choice" in ln]
+    assert said and said[0].endswith(
+        "'d' is not a choice: type y for a new game at the same table, or Enter (or n) to stop."
+    )
+    assert result.output.count("Play again?") == len(said) + 1  # (the end of input: no)
+
+
+@pytest.mark.parametrize(
+    ("answers", "again", "asked"),
+    [
+        (["y"], True, 1),
+        (["yes"], True, 1),
+        ([""], False, 1),
+        (["n"], False, 1),
+        (["no"], False, 1),
+        (["q"], False, 1),
+        ([None], False, 1),
+        (["maybe", "y"], True, 2),
+        (["maybe", "perhaps", "n"], False, 3),
+    ],
+)
+def test_play_again_is_y_or_no(
+    monkeypatch: pytest.MonkeyPatch, answers: list[str | None], again: bool, asked: int
+) -> None:
+    from rich.console import Console
+    from thirtyone.cli import app
+    from thirtyone.terminal import prompt
+
+    given = iter(answers)
+    questions: list[str] = []
+
+    def answer(question: str) -> str | None:
+        questions.append(question)
+        return next(given)
+
+    monkeypatch.setattr(prompt, "prompt_line", answer)
+    console = Console(file=io.StringIO(), width=100)
+    assert app._play_again(console) is again
+    assert len(questions) == asked
+    out = console.file.getvalue()  # type: ignore[attr-defined]
+    assert out.count("is not a choice") == asked - 1

@@ -13,6 +13,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -115,7 +116,9 @@ def _spawn(args: str) -> pexpect.spawn:
 
 
 @pytest.mark.posix_only
-def test_a_line_not_utf8_to_play_again_is_a_no() -> None:
+def test_a_line_not_utf8_to_play_again_is_explained_and_asked_again() -> None:
+    # (README, "Nothing is lost": whatever is typed at a prompt gets one line and the question
+    # again; it was taken for a no, as anything but y was.)
     child = _spawn("--seed 4 --seats 2 --lives 1 --fast")
     while True:  # draw and put the first card down, to the end of the game
         found = child.expect([r"Your move \(", r"Put down which card\?", r"Play again\? "])
@@ -124,6 +127,12 @@ def test_a_line_not_utf8_to_play_again_is_a_no() -> None:
         child.sendline(b"d" if found == 0 else b"1")
     child.expect(r"Enter: no\): ")
     child.send(BAD + b"\n")
+    child.expect(re.escape(SHOWN.encode()) + rb" is not a choice: type y [^\r\n]*\r\n")
+    child.expect(r"Play again\? \(y: a new game at the same table, Enter: no\): ")
+    child.send(b"maybe\n")
+    child.expect(rb"'maybe' is not a choice")
+    child.expect(r"Enter: no\): ")
+    child.send(b"n\n")
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0

@@ -393,6 +393,52 @@ def test_a_folder_at_the_path_is_reported() -> None:
     _refused(run(["stats"]), "is a folder, not a record of games")
 
 
+def test_a_data_folder_that_is_a_file_is_named_in_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    # (It said "[Errno 20] Not a directory: '…'" for stats, and "games cannot be saved" for a
+    # review, which saves nothing.)
+    blocker = path().parent.parent / "a-file"
+    blocker.write_text("mine")
+    for folder in (blocker, blocker / "thirtyone"):
+        monkeypatch.setenv("THIRTYONE_DATA_DIR", str(folder))
+        _refused(run(["stats"]), f"cannot be read: {blocker} is a file, not a folder")
+        assert "Errno" not in run(["stats"]).output
+        review = run(["review"])
+        _refused(review, f"last-game.json cannot be read: {blocker} is a file, not a folder")
+        played = run(["play", "--autoplay", "--seed", "3", "--seats", "2", "--lives", "1"])
+        [line] = [ln for ln in played.output.splitlines() if "not recorded" in ln]
+        assert f"cannot be written: {blocker} is a file, not a folder" in line
+    assert blocker.read_text() == "mine"
+
+
+def test_a_game_is_recorded_once_by_its_key() -> None:
+    # A save that ended the game but not its flag, resumed again from a copy, is the same game:
+    # recorded once. Games without a key (autoplayed: no save keeps them) each count.
+    first = add(path(), entry(seed=7, key="the-game"))
+    assert add(path(), entry(seed=7, key="the-game")) == first
+    add(path(), entry(seed=7, key="another"))
+    add(path(), entry(seed=7))
+    add(path(), entry(seed=7))
+    assert len(games(path())) == 4
+
+
+def test_a_games_key_is_its_saves_id_and_its_actions() -> None:
+    def finished(game_id: str | None, seed: int = 3) -> GameRecord:
+        game = Game(Rules.standard(), seed=seed)
+        game.game_id = game_id
+        game.play()
+        return game_record(game, [], seed=seed)
+
+    assert finished(None).key is None  # (no save keeps it)
+    assert finished("a").key == finished("a").key
+    assert finished("a").key != finished("b").key  # two games played alike, two saves
+    assert finished("a").key != finished("a", seed=4).key
+    assert finished("").key is not None  # (a save from before ids were kept)
+    game = Game(Rules.standard(), seed=3)
+    game.game_id = "a"
+    game.play()
+    assert game_record(game, [], autoplay=True, seed=3).key is None
+
+
 def test_the_database_says_what_it_is() -> None:
     add(path(), entry())
     con = sqlite3.connect(path())

@@ -191,6 +191,27 @@ def test_a_read_only_folder_is_named_and_then_recorded() -> None:
     assert [g.seed for g in games(path())] == [1, 3]
 
 
+@pytest.mark.posix_only
+def test_a_data_folder_that_cannot_be_made_is_named_with_the_chmod_that_fixes_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # (A read-only home: the record's folder ~/.local/share/thirtyone cannot be made. It said
+    # "[Errno 13] Permission denied: '…/.local'", with no chmod, unlike the other read-only
+    # cases, docs/cli.md.)
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("THIRTYONE_DATA_DIR", str(home / ".local" / "share" / "thirtyone"))
+    home.chmod(0o500)
+    try:
+        line = _not_recorded(_thirtyone(seed=2))
+    finally:
+        home.chmod(0o700)
+    assert f"the folder {home} cannot be written" in line, line
+    assert f"make it writable (chmod u+wx {home}) and the next game is recorded" in line
+    assert "Errno" not in line
+    assert "not recorded" not in _thirtyone(seed=3).stdout
+
+
 # -- rows edited by hand ---------------------------------------------------------------------------
 
 DEEP = "[" * 100_000 + "]" * 100_000

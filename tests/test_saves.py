@@ -209,3 +209,129 @@ def test_a_save_left_between_two_rounds_resumes_at_the_next_round(tmp_path: Path
     )
     output = run(["--resume"], "q\n", path)
     assert "Resumed: round 2." in output
+
+
+def test_the_unfinished_games_question_names_the_round_a_resume_plays() -> None:
+    """A save left between two rounds resumes with the next one dealt: the question at a new
+    game names that round, as the resume then says ("Resumed: round 2"), not the round already
+    played; a save left in a round under way names that round."""
+    from thirtyone.game.seats import TablePolicy
+    from thirtyone.terminal.play_session import resumed_text
+    from thirtyone.terminal.save_start import standing
+
+    game = Session(Rules.standard(), [TablePolicy()] * 4, seed=3)
+    game.deal()
+    while game.pending is not None:
+        game.play_policy()
+    assert game.round_number == 1 and not game.over
+    assert standing(game).startswith("round 2 · ")
+    assert resumed_text(game).plain.startswith("Resumed: round 2.")
+    game.deal()
+    assert standing(game).startswith("round 2 · ")
+    assert resumed_text(game).plain.startswith("Resumed: round 2.")
+
+
+# -- a damaged save names the field (QA round three) -----------------------------------------------
+
+
+def _unfinished(path: Path) -> dict[str, object]:
+    """A save of a real unfinished game at ``path`` (a turn played), as its JSON object."""
+    run(["--seed", "3"], "d\n4\nq\n", path)
+    data = json.loads(path.read_text())
+    assert data["over"] is False and len(data["journal"]) > 2
+    return data
+
+
+def test_a_save_whose_decisions_hold_nan_is_damaged_and_left_as_it_is(tmp_path: Path) -> None:
+    # (README "Nothing is lost": a save that cannot be read is reported in one line, exit
+    # status 2, the file left byte for byte; Python's json reads NaN, and the next save of it
+    # failed with a traceback.)
+    path = tmp_path / "nanres.json"
+    data = _unfinished(path)
+    nan = {"round": 1, "played": "draw", "best": "draw", "cost_p_safe": float("nan")}
+    path.write_text(json.dumps({**data, "decisions": [{**nan, "best_game": None}]}))
+    before = path.read_bytes()
+    r = CliRunner().invoke(
+        main,
+        ["play", "--resume", "--save-file", str(path), "--fast", "--oracle-deals", "100"],
+        input="q\n",
+        env=ENV,
+    )
+    assert r.exit_code == 2 and "Traceback" not in r.output, r.output
+    [line] = r.output.splitlines()
+    assert line.startswith("Error: the saved game at ") and "is damaged" in line
+    assert "decisions[0].cost_p_safe" in line and "NaN" in line
+    assert path.read_bytes() == before
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "said"),
+    [
+        ("seed", "x", 'seed must be a whole number, not "x"'),
+        ("seed", 1.5, "seed must be a whole number, not 1.5"),
+        ("seed", True, "seed must be a whole number, not true"),
+        ("seed", float("nan"), "seed must be a whole number, not NaN"),
+        ("seed", -5, "seed must be a whole number from 0 to 18,446,744,073,709,551,615, not -5"),
+        ("seed", 2**70, "seed must be a whole number from 0 to 18,446,744,073,709,551,615"),
+        ("you", 5, "you must be your seat, from 0 to 3, not 5"),
+        ("you", -1, "you must be your seat, from 0 to 3, not -1"),
+        ("names", ["You", "A"], "names must be a list of 4 names (one a seat), not 2"),
+        ("names", [1, 2, 3, 4], "names[0] must be text, not 1"),
+        ("names", "abcd", 'names must be a list of 4 names (one a seat), not "abcd"'),
+        ("rules", None, "rules must be the table's rules (an object), not null"),
+        ("rules", {"seats": 12}, "rules: rule seats: must be a whole number from 2 to 9"),
+        ("journal", None, "journal must be a list of actions, not null"),
+        ("journal", ["draw"], 'journal[0] must be an action such as ["draw"] or ["put", "AH"], '),
+        ("over", "no", 'over must be true or false, not "no"'),
+        ("advice", "sometimes", 'advice must be one of always, ask, never, not "sometimes"'),
+        ("opponents", "aliens", 'opponents must be one of table, expert, mixed, not "aliens"'),
+        ("decisions", "x", 'decisions must be a list, not "x"'),
+        ("decisions", [{"round": 0, "played": "draw"}], "decisions[0].round must be"),
+        ("tutor", 500, "tutor must be null or points from 0.1 to 100, not 500"),
+        ("oracle", {"deals": 0, "playouts": 5}, "oracle: deals must be a whole number from 1"),
+        ("game_id", 7, "game_id must be a text of at most 64 characters, not 7"),
+    ],
+)
+def test_a_damaged_save_names_the_field_and_what_is_wrong(
+    tmp_path: Path, field: str, value: object, said: str
+) -> None:
+    path = tmp_path / "s.json"
+    good = json.loads(saves.SavedGame(Rules(), 5, ["You", "A", "B", "C"]).to_json())
+    path.write_text(json.dumps({**good, field: value}))
+    before = path.read_bytes()
+    with pytest.raises(saves.SaveError) as caught:
+        saves.read(path)
+    message = str(caught.value)
+    assert f"the saved game at {path} is damaged ({said}" in message, message
+    assert "\n" not in message and len(message) < 300
+    assert path.read_bytes() == before
+    del good["seed"]
+    path.write_text(json.dumps(good))
+    with pytest.raises(saves.SaveError, match=r"damaged \(the field seed is missing\)"):
+        saves.read(path)
+
+
+def test_a_save_whose_journal_ended_the_game_shows_its_end_and_is_recorded_once(
+    tmp_path: Path,
+) -> None:
+    # A crash between the last turn's save and the one that marks the game over leaves a
+    # journal that ends the game under "over": false. Resumed (from a copy, again and again),
+    # it says the game is over and shows its end, and the record holds it once.
+    from thirtyone.game.seats import TablePolicy
+    from thirtyone.store.record import default_path, games
+
+    names = ["You", "Alice", "Ben", "Cara"]
+    game = Session(Rules(), [TablePolicy()] * 4, seed=3, names=names)
+    game.advance()
+    assert game.over and game.winner is not None
+    journal = [saves.entry(a) for a in game.journal]
+    copy = saves.SavedGame(Rules(), 3, names, journal=journal).to_json()
+    path = tmp_path / "overfalse.json"
+    for _ in range(2):
+        path.write_text(copy)
+        out = run(["--resume", "--fast"], "q\n", path)
+        assert "had ended, in round" in out and "Resumed: round" not in out
+        assert f"Game over. Winner: {names[game.winner]}" in out
+        assert "Your move" not in out
+        assert saves.read(path).over
+    assert len(games(default_path())) == 1

@@ -205,7 +205,7 @@ def test_a_calibration_stops_with_its_workers(tmp_path: Path, signum: int, to_gr
     assert len(decisions) == scored
     summary = json.loads((out_dir / "summary.json").read_text())
     assert summary["stopped"] == name and summary["calibration"]["decisions"] == scored
-    assert out.startswith(f"Stopped by {name} after {scored} of 1000000 decisions")
+    assert out.startswith(f"Stopped by {name} after {scored:,} of 1,000,000 decisions")
 
 
 # -- in this process -------------------------------------------------------------------------------

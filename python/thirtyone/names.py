@@ -16,8 +16,6 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from rich.cells import cell_len
-
 #: The most characters of a refused value that a message quotes (as in the core's messages).
 QUOTE_CHARS = 24
 #: The widest name at the table, in terminal columns.
@@ -52,6 +50,8 @@ def crop(text: str, width: int = NAME_WIDTH) -> str:
     """``text`` cut to at most ``width`` terminal columns, ending with ``…`` when it was cut.
     Only the first ``4 * width`` characters are looked at (a text of millions of characters is
     cropped as fast as a short one)."""
+    from rich.cells import cell_len  # (here: the library face loads no rich)
+
     head = text[: 4 * width]
     if len(head) == len(text) and cell_len(text) <= width:
         return text
@@ -67,6 +67,8 @@ def crop(text: str, width: int = NAME_WIDTH) -> str:
 
 def problem(name: str) -> str | None:
     """Why ``name`` may not be used at the table (None: it may)."""
+    from rich.cells import cell_len
+
     if (width := cell_len(name)) > NAME_WIDTH:
         return f"a name may be at most {NAME_WIDTH} columns wide (this one is {width:,})"
     for i, ch in enumerate(name):

@@ -29,7 +29,7 @@ from thirtyone.cli.tournament import tournament_command
 from thirtyone.errors import RuleError
 from thirtyone.game.rules import Rules
 from thirtyone.names import COMPUTER_NAMES as COMPUTER_NAMES  # (app.COMPUTER_NAMES, as before)
-from thirtyone.names import computer_names
+from thirtyone.names import computer_names, quoted
 from thirtyone.oracle.words import and_list
 from thirtyone.store import saves
 from thirtyone.terminal import play_session, save_start
@@ -191,7 +191,7 @@ def play(
             finished = play_session.play_game(table, saved, save, intro_text)
         except saves.SaveError as err:
             _fail(str(err))
-        if not finished or autoplay or not _play_again():
+        if not finished or autoplay or not _play_again(console):
             return
         # The next game at the same table, with the Oracle as it was in this one.
         resume, seed = False, None
@@ -254,12 +254,26 @@ def _seating(
     return table, intro_text
 
 
-def _play_again() -> bool:
-    """Ask whether to play another game (Enter or n: no)."""
+def _play_again(console: Console) -> bool:
+    """Ask whether to play another game: y (yes), or Enter, n or q (no; also the end of the
+    input). Anything else gets one line and the question again, as at every prompt."""
     from thirtyone.terminal.prompt import prompt_line
 
-    answer = prompt_line("Play again? (y: a new game at the same table, Enter: no)")
-    return answer is not None and answer.strip().lower() in ("y", "yes")
+    while True:
+        answer = prompt_line("Play again? (y: a new game at the same table, Enter: no)")
+        said = None if answer is None else answer.strip().lower()
+        if said in ("y", "yes"):
+            return True
+        if said in (None, "", "n", "no", "q", "quit"):
+            return False
+        console.print(
+            Text(
+                f"{quoted(answer or '')} is not a choice: type y for a new game at the same "
+                "table, or Enter (or n) to stop.",
+                style=WARN_STYLE,
+            ),
+            soft_wrap=True,
+        )
 
 
 def _prepare(

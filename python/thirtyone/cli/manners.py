@@ -121,7 +121,7 @@ class Main(click.Group):
             ctx = super().make_context(info_name, args, parent, **extra)
         except click.ClickException as err:
             _crop(err, given)
-            raise
+            raise _one_line(err) from None
         ctx.meta["thirtyone.args"] = given
         return ctx
 
@@ -133,13 +133,28 @@ class Main(click.Group):
             ctx.exit(0)
         except click.ClickException as err:
             _crop(err, ctx.meta.get("thirtyone.args", ()))
-            raise
+            raise _one_line(err) from None
 
 
 def _crop(err: click.ClickException, given: Sequence[str]) -> None:
     # (``message`` is typed Final, but it is a plain attribute that click reads when it shows
     # the error; a new exception would have to copy every field of each kind of usage error.)
     err.message = crop_echoes(err.message, given)  # type: ignore[misc]
+
+
+def _one_line(err: click.ClickException) -> click.ClickException:
+    """A usage error (a bad option or argument) as one line ``Error: …`` with its exit status,
+    as every other error of the command, instead of click's usage, hint, blank line and error
+    (a command called without the arguments it needs still shows its help)."""
+    if not isinstance(err, click.UsageError) or isinstance(err, click.exceptions.NoArgsIsHelpError):
+        return err
+    return _OneLine(" ".join(err.format_message().split()))
+
+
+class _OneLine(click.ClickException):
+    """An error of what was typed, shown as ``Error: …`` on one line (exit status 2)."""
+
+    exit_code = 2
 
 
 def fail(message: str) -> NoReturn:

@@ -54,9 +54,14 @@ def shuffled_pack(rng: random.Random) -> list[str]:
 def hand_score(hand: Sequence[str], rules: object | None = None) -> float:
     """The score of a three-card hand: the best single-suit total (30.5 possible with options).
 
-    ``rules`` is a :class:`thirtyone.Rules` (standard when omitted).
+    ``rules`` is a :class:`thirtyone.Rules` (standard when omitted). A hand that is not a list
+    of cards, or names a card twice, raises :class:`~thirtyone.errors.CardError`.
     """
     from thirtyone.game.rules import Rules
 
+    if isinstance(hand, str | bytes) or not isinstance(hand, Iterable):
+        what = "a string" if isinstance(hand, str | bytes) else type(hand).__name__
+        what = "None" if hand is None else what
+        raise CardError(f'a hand is a list of 3 cards, such as ["AH", "9H", "4H"], not {what}')
     r = rules if isinstance(rules, Rules) else Rules.standard()
-    return _core.score(list(hand), r.round_rules())
+    return _core.score(parse_cards(hand, what="hand"), r.round_rules())

@@ -16,6 +16,7 @@ from typing import Any, Protocol
 
 from thirtyone import _core
 from thirtyone._core import Action
+from thirtyone.errors import RuleError
 from thirtyone.game.rules import Rules
 
 #: The computer players' knock threshold (``rules.md``), the core's.
@@ -119,6 +120,19 @@ class Policy(Protocol):
         """The action to take now (one of ``view.pending.legal``)."""
 
 
+def knock_score(knock_at: object) -> float | None:
+    """``knock_at`` checked as a knock score: None (never) or a score in whole or half points
+    from 0 (the core's bounds, asked of the core). Raises :class:`~thirtyone.errors.RuleError`
+    naming ``knock_at``."""
+    if knock_at is None:
+        return None
+    if isinstance(knock_at, bool) or not isinstance(knock_at, int | float):
+        shown = repr(knock_at)[:24]
+        raise RuleError(f"rule knock_at: {shown} is not a score (whole or half points from 0)")
+    _core.choose_start(["AC", "2D", "3H"], None, False, False, float(knock_at))  # (its check)
+    return knock_at
+
+
 class TablePolicy:
     """The table's decision rule (``rules.md``), knocking at ``knock_at`` or more (None: never).
     It looks at its cards at a blind table and shows every 31. A session plays a whole turn of
@@ -126,7 +140,7 @@ class TablePolicy:
     same actions as deciding step by step, faster."""
 
     def __init__(self, knock_at: float | None = TABLE_KNOCK_AT) -> None:
-        self.knock_at = knock_at
+        self.knock_at = knock_score(knock_at)
 
     @property
     def model(self) -> str:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import random
+import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -28,6 +29,7 @@ from thirtyone.errors import IllegalMoveError, RuleError, StateError
 from thirtyone.game.cards import parse_cards, shuffled_pack
 from thirtyone.game.rules import Rules
 from thirtyone.game.seats import Pending, Policy, SeatView, TablePolicy, model_of
+from thirtyone.names import quoted
 
 __all__ = ["Event", "Game", "Pending", "Policy", "SeatView", "Session", "TablePolicy"]
 
@@ -118,6 +120,9 @@ class Session:
         self._told: list[Event] | None = None  # the events of the step under way
         #: The last round dealt was a wash (it must be dealt again).
         self.washed = False
+        #: The id of the save that keeps this game (set by the save's writer), by which the
+        #: record of games records it once; None: no save keeps it.
+        self.game_id: str | None = None
 
     # -- state ----------------------------------------------------------------------------------
 
@@ -181,8 +186,20 @@ class Session:
         """Why the seat to move may not take ``action`` now, in the rules' words (None: it
         may)."""
         if self._round is None or self._round.is_over:
-            return "no round is under way" if not self.over else "the game is over"
+            return self._no_round()
+        if not isinstance(action, Action):
+            return _not_an_action(action)
         return self._round.why_not(action)
+
+    def _no_round(self) -> str:
+        """Why no decision is pending: the game is over, or no round is under way."""
+        return "the game is over" if self.over else "no round is under way"
+
+    def who(self, seat: int) -> str:
+        """Game seat ``seat`` in a message: ``seat 2 (Cy)``, or ``seat 3`` where its name is
+        the default one (``Seat 4``)."""
+        name = self.names[seat]
+        return f"seat {seat}" if name == f"Seat {seat + 1}" else f"seat {seat} ({name})"
 
     def on_county(self, seat: int) -> bool:
         """Whether ``seat`` has lost their last life and plays on on the county."""
@@ -208,10 +225,11 @@ class Session:
         """The current round as game seat ``seat`` sees it (default: the player to move), in the
         Oracle's input format (``oracle.md``): ``thirtyone.advise(session.view())``. Seats are
         renumbered to the players still in the game, in turn order. When an opponent is not a
-        player of the table's rule, ``models`` says how each seat plays (:attr:`models`)."""
+        player of the table's rule, ``models`` says how each seat plays (:attr:`models`). With no
+        decision pending (the game over, or between rounds) it raises :class:`StateError`."""
         round_ = self._round
-        if round_ is None:
-            raise StateError("no round has been dealt yet")
+        if round_ is None or round_.is_over:  # (lives settled: no longer the round's)
+            raise StateError(f"{self._no_round()}: no decision is pending")
         seats = self.seats
         if seat is None:
             seat = seats[round_.to_move]
@@ -266,12 +284,18 @@ class Session:
         one step) and return its events; None when the seat has no policy (a driver's seat)."""
         round_ = self._round
         assert round_ is not None
-        policy = self.policies[self.seats[round_.to_move]]
+        seat = self.seats[round_.to_move]
+        policy = self.policies[seat]
         if policy is None:
             return None
         if type(policy) is TablePolicy and round_.phase != "put_down":
             return self.play_rule_turn(policy.knock_at)  # the same turn, in one step
-        return self.apply(policy.decide(self.seat_view()))
+        action = policy.decide(self.seat_view())
+        if not isinstance(action, Action):
+            raise IllegalMoveError(
+                f"{self.who(seat)}: its policy's decide returned {_kind(action)}, not an Action"
+            )
+        return self.apply(action)
 
     def to_move(self) -> Iterator[int]:
         """For a driver that plays every seat itself: deals each round as it comes and yields the
@@ -306,10 +330,15 @@ class Session:
         round is dealt). Returns its events."""
         round_ = self._round
         if round_ is None or round_.is_over:
-            raise IllegalMoveError("no round is under way" if not self.over else "the game is over")
+            raise IllegalMoveError(self._no_round())
+        if not isinstance(action, Action):
+            raise IllegalMoveError(_not_an_action(action))
         seat = self.seats[round_.to_move]
-        with self._telling() as told:
+        try:
             round_.apply(action)
+        except IllegalMoveError as e:  # (the core names the round's seat: say the game's)
+            raise IllegalMoveError(f"{self.who(seat)}: {_ROUND_SEAT.sub('', str(e))}") from None
+        with self._telling() as told:
             if action.kind in ("put", "hide"):
                 # Journalled as the card put down, in the core's spelling.
                 self.journal.append(Action(action.kind, round_.top))
@@ -336,6 +365,10 @@ class Session:
         seat to move and what it sees are then the decision's: a review notes it there)."""
         actions = list(journal)
         for number, action in enumerate(actions, 1):
+            if not isinstance(action, Action):
+                raise IllegalMoveError(
+                    f"action {number} of {len(actions)}: {_not_an_action(action)}"
+                )
             where = f"action {number} of {len(actions)} ({action.kind} {action.card or ''}".strip()
             if self.over:
                 raise IllegalMoveError(f"{where}): the game is over")
@@ -464,6 +497,22 @@ class Session:
             if points is not None:
                 result["points"] = points
             self._emit("game_over", **result)
+
+
+#: The round's seat that the core's refusals start with (``seat 3: ``).
+_ROUND_SEAT = re.compile(r"^seat \d+: ")
+
+
+def _kind(value: object) -> str:
+    """What a value that is not an action is, for a message: a text quoted short, else its
+    type."""
+    if isinstance(value, str):
+        return f"the text {quoted(value)}"
+    return "None" if value is None else type(value).__name__
+
+
+def _not_an_action(value: object) -> str:
+    return f'an action is a thirtyone.Action, such as Action("draw"), not {_kind(value)}'
 
 
 class Game(Session):

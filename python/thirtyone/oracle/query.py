@@ -17,6 +17,7 @@ from typing import Any
 from thirtyone import _core
 from thirtyone.errors import SettingsError, ThirtyOneError
 from thirtyone.game.session import Session
+from thirtyone.names import quoted
 from thirtyone.oracle import rank, words
 from thirtyone.oracle.answer import Advice, Kind, OptionAdvice, Sweep
 from thirtyone.oracle.state import StateLike, parse
@@ -77,13 +78,14 @@ def advise(
     it: it is bounded in work, not time, see the README's "Errors"); ``target_margin``: keep
     adding deals (and playouts) until every option's margin is at most this. Settings out of
     their bounds (see the README's "Errors") raise :class:`~thirtyone.errors.SettingsError`;
-    ``names``: the names of the round's seats, for the reason's words (from a game: its
-    players). When the state carries ``lives``, every option also has ``p_win`` and the answer
+    ``names``: the names of the round's seats, one (text) per seat of the state in its order,
+    for the reason's words (from a game: its players; anything else is a ``SettingsError``).
+    When the state carries ``lives``, every option also has ``p_win`` and the answer
     ``best_game``; ``objective="game"`` then keeps, for each swept option, the later knock
     score with the highest ``p_win`` (rather than the highest ``p_safe``), and the option's
-    figures are those of that score. Bad states raise
-    :class:`~thirtyone.errors.StateError` (or another
-    :class:`~thirtyone.errors.ThirtyOneError`) naming the problem.
+    figures are those of that score. Bad states raise :class:`~thirtyone.errors.StateError`
+    (or another :class:`~thirtyone.errors.ThirtyOneError`) naming the problem; so does a game
+    that is over or between rounds (no decision is pending).
     """
     if isinstance(state, Session):
         if names is None and state.seats:
@@ -91,7 +93,10 @@ def advise(
         state = state.view()
     if seed is None:
         seed = secrets.randbits(63)
+    if not isinstance(objective, str):  # (the core names a text it does not know)
+        raise SettingsError(f"objective must be round or game, not {_kind(objective)}")
     checked = parse(state)
+    names = checked_names(names, checked.seats)
     if checked.lives is not None:  # the game-value table's round results are kept on disk
         _core.set_cache_folders([data_dir() / "cache", ROUND_RESULTS])
     # The settings go as they are: the core checks them, the one place of their bounds.
@@ -106,6 +111,32 @@ def advise(
         objective=objective,
     )
     return _advice(raw, checked, names)
+
+
+def checked_names(names: object, seats: int) -> list[str] | None:
+    """``names`` as :func:`advise` takes them: None, or one name (text) per seat of the state,
+    in its seats' order. Raises :class:`~thirtyone.errors.SettingsError` naming ``names``."""
+    if names is None:
+        return None
+    if isinstance(names, str | bytes) or not isinstance(names, Sequence):
+        raise SettingsError(
+            f"names must be a list of {seats} names, one per seat of the state, not {_kind(names)}"
+        )
+    if len(names) != seats:
+        raise SettingsError(
+            f"names must be a list of {seats} names, one per seat of the state, not {len(names)}"
+        )
+    for i, name in enumerate(names):
+        if not isinstance(name, str):
+            raise SettingsError(f"names[{i}] must be text, not {_kind(name)}")
+    return list(names)
+
+
+def _kind(value: object) -> str:
+    """A refused value for a message: a text quoted short, else its type."""
+    if isinstance(value, str):
+        return f"the text {quoted(value)}"
+    return "None" if value is None else type(value).__name__
 
 
 def _advice(raw: _core.Answer, checked: _core.State, names: Sequence[str] | None) -> Advice:

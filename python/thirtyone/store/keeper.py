@@ -15,19 +15,22 @@ replays take the saved entries.
 from __future__ import annotations
 
 import datetime
+import hashlib
+import json
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from thirtyone.game.rules import Rules
 from thirtyone.game.seats import SeatView
 from thirtyone.game.session import Event, Session
 from thirtyone.store.record import Decision, GameRecord
+from thirtyone.store.save_fields import DECISION_FIELDS, decision_problem
 
 if TYPE_CHECKING:
     from thirtyone.oracle.answer import Advice, OptionAdvice
 
-_FIELDS = ("round", "played", "best", "cost_p_safe", "best_game", "cost_p_win")
+_FIELDS = DECISION_FIELDS
 
 
 def judged(advice: Advice, played: str) -> dict[str, Any]:
@@ -77,18 +80,7 @@ def restored(entries: object) -> list[dict[str, Any]]:
 
 
 def _well_formed(entry: object) -> bool:
-    if not isinstance(entry, Mapping):
-        return False
-    number = (int, float, type(None))
-    text = (str, type(None))
-    return (
-        isinstance(entry.get("round"), int)
-        and isinstance(entry.get("played"), str)
-        and isinstance(entry.get("best"), text)
-        and isinstance(entry.get("best_game"), text)
-        and isinstance(entry.get("cost_p_safe"), number)
-        and isinstance(entry.get("cost_p_win"), number)
-    )
+    return decision_problem(entry) is None
 
 
 class Keeper:
@@ -170,7 +162,7 @@ def game_record(
     autoplay: bool = False,
     seed: int | None = None,
 ) -> GameRecord:
-    """The record of ``game``, which is over."""
+    """The record of ``game``, which is over (its :func:`game_key` unless ``autoplay``)."""
     assert game.over, "only a finished game is recorded"
     points = game.points()
     return GameRecord(
@@ -186,4 +178,25 @@ def game_record(
         autoplay=autoplay,
         seed=seed,
         decisions=list(decisions),
+        key=None if autoplay else game_key(game, you=you, opponents=opponents, seed=seed),
     )
+
+
+def game_key(game: Session, *, you: int, opponents: str, seed: int | None) -> str | None:
+    """What identifies ``game`` in the record of games, so that it is recorded once however
+    often it is finished (a save that ended the game but not its flag, resumed again from a
+    copy): its save's id (:attr:`Session.game_id`), the rules, the seed, the names, your seat,
+    the opponents and every action. None for a game that no save keeps."""
+    if game.game_id is None:
+        return None
+    made = [
+        game.game_id,
+        game.rules.to_dict(),
+        str(seed),
+        list(game.names),
+        you,
+        opponents,
+        [[a.kind, a.card] for a in game.journal],
+    ]
+    text = json.dumps(made, sort_keys=True, ensure_ascii=False, allow_nan=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()

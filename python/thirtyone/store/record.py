@@ -35,6 +35,7 @@ from typing import Any
 
 from thirtyone.errors import SaveError
 from thirtyone.paths import data_dir, short
+from thirtyone.paths import why as paths_why
 from thirtyone.store.rows import BadRow, decision_row, game_row, seed_value
 
 FILE_NAME = "record.sqlite3"
@@ -127,6 +128,9 @@ class GameRecord:
     autoplay: bool
     seed: int | None = None
     decisions: list[Decision] = field(default_factory=list)
+    #: What identifies the game (:func:`thirtyone.store.keeper.game_key`): a game already in
+    #: the record under it is not added again. None: a game of its own (an ``--autoplay`` run).
+    key: str | None = None
 
     @property
     def seats(self) -> int:
@@ -144,7 +148,7 @@ def _what(err: BaseException) -> str:
     return " ".join(str(err).split())[:200] or type(err).__name__
 
 
-def _has_content(path: Path) -> bool:
+def _has_content(path: Path, doing: str = "read") -> bool:
     """Whether ``path`` holds an SQLite database (False: no file, or an empty one). Raises
     :class:`RecordError` when it holds anything else; reads 16 bytes and writes nothing."""
     where = short(path)
@@ -153,7 +157,8 @@ def _has_content(path: Path) -> bool:
     except FileNotFoundError:
         return False
     except OSError as e:
-        raise RecordError(f"the record of games at {where} cannot be read: {_what(e)}") from None
+        why = paths_why(e, path)
+        raise RecordError(f"the record of games at {where} cannot be {doing}: {why}") from None
     if stat.S_ISDIR(info.st_mode):
         raise RecordError(f"{where} is a folder, not a record of games; it was left as it is")
     if not stat.S_ISREG(info.st_mode):
@@ -238,6 +243,15 @@ def _blocked(path: Path) -> str | None:
             f"the folder {short(folder)} of the record of games cannot be written: make it "
             f"writable (chmod u+wx {short(folder)}) and the next game is recorded"
         )
+    if not os.path.lexists(folder) and (above := _made_in(folder)) is not None:
+        if not above.is_dir():
+            return f"{short(above)} is a file, not a folder: the record of games cannot be made"
+        if not os.access(above, os.W_OK | os.X_OK):
+            return (
+                f"the folder {short(above)} cannot be written, so the folder {short(folder)} of "
+                f"the record of games cannot be made in it: make it writable (chmod u+wx "
+                f"{short(above)}) and the next game is recorded"
+            )
     for file in (path, *_companions(path)):
         if file.exists() and not os.access(file, os.R_OK | os.W_OK):
             what = "record of games" if file == path else "file of the record of games"
@@ -246,6 +260,12 @@ def _blocked(path: Path) -> str | None:
                 f"{short(file)}) and the next game is recorded"
             )
     return None
+
+
+def _made_in(folder: Path) -> Path | None:
+    """The nearest of the folders above ``folder`` (missing) that exists: where it would be
+    made (None: none exists)."""
+    return next((p for p in folder.parents if os.path.lexists(p)), None)
 
 
 def _repair(path: Path) -> None:
@@ -269,7 +289,7 @@ def _opened(path: Path, *, write: bool) -> Iterator[sqlite3.Connection | None]:
     """A connection to the record at ``path`` checked to be ours (None when reading and there
     is no record yet; created when writing). Raises :class:`RecordError`."""
     doing = "written" if write else "read"
-    exists = _has_content(path)
+    exists = _has_content(path, doing)
     if not exists and not write:
         yield None
         return
@@ -339,14 +359,20 @@ def _prepare(con: sqlite3.Connection, state: str) -> None:
 
 
 def add(path: Path, game: GameRecord, *, before_commit: Callable[[], None] | None = None) -> int:
-    """Write ``game`` and its decisions in one transaction; returns its id. ``before_commit``
+    """Write ``game`` and its decisions in one transaction; returns its id. A game with a
+    ``key`` already in the record is not written again: the id is the one it has. ``before_commit``
     (for tests) is called after the last insert, before the commit. Raises
     :class:`RecordError` when the record cannot be written (nothing of ``game`` is then)."""
     with _opened(path, write=True) as con:
         assert con is not None
         try:
             con.execute("BEGIN IMMEDIATE")
+            if game.key is not None and (known := _known(con, game.key)) is not None:
+                con.execute("ROLLBACK")
+                return known
             game_id = _insert(con, game)
+            if game.key is not None:
+                con.execute("INSERT INTO game_keys (key, game) VALUES (?, ?)", (game.key, game_id))
             if before_commit is not None:
                 before_commit()
             con.execute("COMMIT")
@@ -355,6 +381,21 @@ def add(path: Path, game: GameRecord, *, before_commit: Callable[[], None] | Non
                 con.execute("ROLLBACK")
             raise
         return game_id
+
+
+#: Each game's key (:attr:`GameRecord.key`): made in a record the first time a game with a key
+#: is written (a record of an earlier thirtyone has none; one that lacks it reads the same).
+_KEYS = (
+    "CREATE TABLE IF NOT EXISTS game_keys (key TEXT PRIMARY KEY, "
+    "game INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE)"
+)
+
+
+def _known(con: sqlite3.Connection, key: str) -> int | None:
+    """The id of the game recorded under ``key`` (None: none is)."""
+    con.execute(_KEYS)
+    row = con.execute("SELECT game FROM game_keys WHERE key = ?", (key,)).fetchone()
+    return None if row is None else int(row[0])
 
 
 def _insert(con: sqlite3.Connection, game: GameRecord) -> int:

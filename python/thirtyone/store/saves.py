@@ -23,6 +23,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import secrets
 import stat
 import tempfile
 import time
@@ -31,7 +32,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from thirtyone import _core
 from thirtyone._core import Action
 from thirtyone.errors import SaveError as SaveError  # (saves.SaveError, as before)
 from thirtyone.errors import ThirtyOneError
@@ -45,14 +45,15 @@ from thirtyone.paths import data_dir as data_dir  # (saves.data_dir, as before)
 from thirtyone.paths import problem
 from thirtyone.paths import short as short  # (saves.short, as before)
 from thirtyone.paths import why as _why
+from thirtyone.store import save_fields
 
 FORMAT = "thirtyone-save"
 VERSION = 1
-#: When the Oracle's advice is shown (``thirtyone play --advice``).
-ADVICE_MODES = ("always", "ask", "never")
-#: The tutor's bounds: it asks before a move that costs more than this many points of the
-#: chance to win the game (``thirtyone serve``'s tutor mode).
-TUTOR_POINTS = (0.1, 100.0)
+#: When the Oracle's advice is shown (``thirtyone play --advice``), and the tutor's bounds (as
+#: before: ``saves.ADVICE_MODES``, ``saves.TUTOR_POINTS``, ``saves.tutor_ok``).
+ADVICE_MODES = save_fields.ADVICE_MODES
+TUTOR_POINTS = save_fields.TUTOR_POINTS
+tutor_ok = save_fields.tutor_ok
 #: No save comes near this size; a larger file is not read (it is not a save).
 MAX_BYTES = 16 * 1024 * 1024
 #: Temporary files are named ``.saved-game-*.tmp``; one older than this is a crash's leftover.
@@ -73,13 +74,6 @@ def default_path() -> Path:
 def last_game_path() -> Path:
     """Where the last game played to its end is kept (``thirtyone review`` reads it)."""
     return data_dir() / "last-game.json"
-
-
-def _journal_ok(journal: object) -> bool:
-    return isinstance(journal, list) and all(
-        isinstance(a, list) and 1 <= len(a) <= 2 and all(isinstance(x, str) for x in a)
-        for a in journal
-    )
 
 
 @dataclass
@@ -104,6 +98,9 @@ class SavedGame:
     #: ``--oracle-playouts``): ``{"deals": D, "playouts": P}``; None (a save from before it was
     #: kept, or the browser's): the defaults.
     oracle: dict[str, int] | None = None
+    #: The game's id, made when it is started ("" in a save from before it was kept): with
+    #: its actions, what the record of games knows the game by, so that it is recorded once.
+    game_id: str = field(default_factory=lambda: secrets.token_hex(8))
 
     def to_json(self) -> str:
         return json.dumps(
@@ -121,6 +118,7 @@ class SavedGame:
                 "decisions": self.decisions,
                 "tutor": self.tutor,
                 "oracle": self.oracle,
+                "game_id": self.game_id,
             },
             separators=(",", ":"),
             allow_nan=False,
@@ -149,62 +147,30 @@ class SavedGame:
                 f"this thirtyone reads version {VERSION}"
             )
         try:
-            rules = Rules.from_spec(data["rules"])
-            seed, names, you = data["seed"], data["names"], data["you"]
-            journal, over = data["journal"], data["over"]
-            advice = data.get("advice", "always")  # (saves from before it was kept)
-            opponents = data.get("opponents", "table")  # (the same)
-            decisions = data.get("decisions", [])  # (the same)
-            tutor = data.get("tutor")  # (the same)
-            oracle = data.get("oracle")  # (the same)
-        except KeyError as e:
-            raise damaged(f"missing {e}") from None
-        except (TypeError, ValueError, RecursionError) as e:
-            raise damaged(" ".join(str(e).split())[:200]) from None
-        ok = (
-            isinstance(seed, int)
-            and isinstance(names, list)
-            and len(names) == rules.seats
-            and all(isinstance(n, str) and n.strip() for n in names)
-            and isinstance(you, int)
-            and 0 <= you < rules.seats
-            and isinstance(over, bool)
-            and _journal_ok(journal)
-            and advice in ADVICE_MODES
-            and opponents in OPPONENTS
-            and (tutor is None or tutor_ok(tutor))
-            and (oracle is None or oracle_ok(oracle))
-        )
-        if not ok:
-            raise damaged("a field has the wrong shape")
-        names = [neutralise(n) for n in names]
-        decisions = decisions if isinstance(decisions, list) else []
+            f = save_fields.read(data)
+        except save_fields.Damaged as e:
+            raise damaged(str(e)) from None
+        names = [neutralise(n) for n in f.names]
         return cls(
-            rules, seed, names, you, journal, over, advice, opponents, decisions, tutor, oracle
+            f.rules,
+            f.seed,
+            names,
+            f.you,
+            f.journal,
+            f.over,
+            f.advice,
+            f.opponents,
+            f.decisions,
+            f.tutor,
+            f.oracle,
+            f.game_id,
         )
-
-
-def tutor_ok(points: object) -> bool:
-    """Whether ``points`` is a tutor's threshold: a number of points within
-    :data:`TUTOR_POINTS`."""
-    low, high = TUTOR_POINTS
-    if isinstance(points, bool) or not isinstance(points, int | float):
-        return False
-    return low <= points <= high
 
 
 def oracle_ok(oracle: object) -> bool:
     """Whether ``oracle`` is the Oracle's precision as a save keeps it: ``deals`` and
     ``playouts``, whole numbers within the Oracle's bounds."""
-    if not isinstance(oracle, dict) or set(oracle) != {"deals", "playouts"}:
-        return False
-    if any(isinstance(v, bool) or not isinstance(v, int) for v in oracle.values()):
-        return False
-    try:
-        _core.check_settings(deals=oracle["deals"], playouts=oracle["playouts"])
-    except ThirtyOneError:
-        return False
-    return True
+    return save_fields.oracle_problem(oracle) is None
 
 
 # -- the file -------------------------------------------------------------------------------------
@@ -220,16 +186,19 @@ class Found:
     why: str = ""
 
 
-def look(path: Path) -> Found:
+def look(path: Path, *, to_read: bool = False) -> Found:
     """What is at ``path``. Raises :class:`NotASave` when it holds anything but a thirtyone save
-    (a folder, a text file, JSON of another program) or cannot be looked at."""
+    (a folder, a text file, JSON of another program), and :class:`SaveError` when it cannot be
+    looked at: that games cannot be saved there, or (``to_read``: a save is only read) that
+    it cannot be read."""
     where = short(path)
     try:
         info = path.stat()
     except FileNotFoundError:
         return Found("missing")
     except OSError as e:
-        raise SaveError(f"games cannot be saved at {where}: {_why(e, path)}") from None
+        doing = f"{where} cannot be read" if to_read else f"games cannot be saved at {where}"
+        raise SaveError(f"{doing}: {_why(e, path)}") from None
     if stat.S_ISDIR(info.st_mode):
         raise NotASave(f"{where} is a folder, not a thirtyone save")
     if not stat.S_ISREG(info.st_mode):
@@ -253,7 +222,7 @@ def look(path: Path) -> Found:
 
 def read(path: Path) -> SavedGame:
     """The save at ``path``; :class:`SaveError` when there is none or it cannot be read."""
-    found = look(path)
+    found = look(path, to_read=True)
     if found.state == "missing":
         raise SaveError(f"there is no saved game at {short(path)}")
     if found.saved is None:
@@ -378,6 +347,7 @@ class Saver:
     def __init__(self, saved: SavedGame, game: Session, path: Path, *, armed: bool = True) -> None:
         self.saved, self.game, self.path = saved, game, path
         self.armed = armed
+        game.game_id = saved.game_id  # (the record of games knows the game by it)
 
     def arm(self) -> None:
         self.armed = True

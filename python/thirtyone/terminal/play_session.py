@@ -33,11 +33,11 @@ from thirtyone.store import saves
 from thirtyone.store import summary as record_summary
 from thirtyone.store.keeper import Keeper, game_record, restored
 from thirtyone.terminal.advisor import OracleAdvisor
-from thirtyone.terminal.display import WARN_STYLE
+from thirtyone.terminal.display import WARN_STYLE, placing
 from thirtyone.terminal.narrator import Narrator
 from thirtyone.terminal.player import AdvisedPolicy, TerminalPlayer
 from thirtyone.terminal.prompt import QuitGame, prompt_line
-from thirtyone.terminal.save_start import resume_command
+from thirtyone.terminal.save_start import resume_command, round_resumed
 
 
 class Table(NamedTuple):
@@ -136,8 +136,9 @@ def play_game(
         if saved is None:  # a new game is saved before its first turn (a folder that cannot
             saver.save()  # be written is found then); a resumed one at its next event
         # On a terminal, broken between words (the terminal would cut "thirtyone" in two);
-        # elsewhere one line, whole, for a program reading it.
-        console.print(saved_where, soft_wrap=not console.is_terminal)
+        # elsewhere one line, whole, for a program reading it. (Not for a game already over.)
+        if not game.over:
+            console.print(saved_where, soft_wrap=not console.is_terminal)
     if saved is not None:
         _say_resumed(game, narrator, console)
     person = None
@@ -152,8 +153,13 @@ def play_game(
 
 
 def _say_resumed(game: Session, narrator: Narrator, console: Console) -> None:
-    """Where a resumed game stands, and the round's head when a round is under way."""
+    """Where a resumed game stands, and the round's head when a round is under way; for a save
+    whose actions had ended the game (left before its last save said so), its end."""
     console.print(resumed_text(game))
+    if game.over:
+        end = next(e for e in reversed(game.events) if e.kind == "game_over")
+        console.print(placing(end, game.names, 0))
+        return
     live = game.round is not None and not game.round.is_over
     if live and not game.over and not narrator.watching:
         console.print()
@@ -236,11 +242,17 @@ def _pause(console: Console) -> Callable[[], None]:
 
 def resumed_text(game: Session) -> Text:
     """Where a resumed game stands: the round under way, or the one dealt next when the save
-    was left between two rounds."""
+    was left between two rounds; or that its actions had ended it."""
+    if game.over:
+        return Text(
+            f"This saved game had ended, in round {game.round_number}, before its save said so: "
+            "here is its end.",
+            style="bold",
+        )
     lives = " · ".join(f"{game.names[s]} {game.lives[s]}" for s in game.active)
     round_ = game.round
     under_way = round_ is not None and not round_.is_over
-    number = game.round_number if under_way or game.over else game.round_number + 1
+    number = round_resumed(game)
     mid = under_way and round_ is not None and round_.pending is not None
     where = ", at the put-down of your turn" if mid else ""
     return Text(f"Resumed: round {number}{where}. Lives: {lives}", style="bold")

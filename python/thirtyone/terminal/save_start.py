@@ -96,10 +96,22 @@ def _sentence(text: str) -> str:
     return text[:1].upper() + text[1:] + "."
 
 
+def round_resumed(game: Session) -> int:
+    """The round a resume of ``game`` plays: the round under way, or the one dealt next when
+    the save was left between two rounds (the last one played when the game is over)."""
+    round_ = game.round
+    under_way = round_ is not None and not round_.is_over
+    return game.round_number if under_way or game.over else game.round_number + 1
+
+
 def standing(game: Session) -> str:
-    """``round 3 · You 2 lives, Alice 3 lives, Ben 1 life`` for a game under way."""
+    """``round 3 · You 2 lives, Alice 3 lives, Ben 1 life`` for a game under way (the round a
+    resume plays: :func:`round_resumed`); ``round 7 · over: Alice won`` for a save whose
+    actions ended the game but not its flag."""
+    if game.winner is not None:
+        return f"round {game.round_number} · over: {game.names[game.winner]} won"
     lives = ", ".join(f"{game.names[s]} {game.standing(s)}" for s in game.active)
-    return f"round {game.round_number} · {lives}"
+    return f"round {round_resumed(game)} · {lives}"
 
 
 def _ask(path: Path, game: Session | None, why: str, console: Console, read: LineReader) -> str:
@@ -107,7 +119,8 @@ def _ask(path: Path, game: Session | None, why: str, console: Console, read: Lin
     backup = saves.next_backup(path).name
     if game is not None:
         # The path on a line of its own: whole to copy, and never broken at the screen's edge.
-        head = f"You have an unfinished game, saved in\n  {path}\n{standing(game)}."
+        what = "a game that ended before its save said so" if game.over else "an unfinished game"
+        head = f"You have {what}, saved in\n  {path}\n{standing(game)}."
         choices = "  r  resume it\n"
         keys, explain = "r, n or c", "Type r to resume it, n for a new game, or c to cancel."
     else:

@@ -1,0 +1,194 @@
+"""Every mistake in input raises a subclass of ``thirtyone.ThirtyOneError`` naming the problem
+(README, "Errors"): wrong types and values given to the library's functions and classes, never a
+raw ``TypeError``, ``IndexError`` or ``AttributeError``, and never a failure later in a game.
+Written from the README's error table and the documented signatures (QA round three)."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import pytest
+import thirtyone
+from thirtyone import (
+    Action,
+    CardError,
+    Game,
+    IllegalMoveError,
+    RuleError,
+    Rules,
+    SeatView,
+    Session,
+    SettingsError,
+    StateError,
+    TablePolicy,
+    ThirtyOneError,
+)
+
+EXAMPLE = Path(__file__).parent / "data" / "example_state.json"
+QUICK: dict[str, Any] = {"deals": 100, "playouts": 200, "seed": 1, "max_time": None}
+
+
+def example() -> dict[str, Any]:
+    state: dict[str, Any] = json.loads(EXAMPLE.read_text())
+    return state
+
+
+# -- advise: names, objective, a finished game -------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("names", "said"),
+    [
+        (["a"], "names must be a list of 4 names, one per seat of the state, not 1"),
+        (["a", "b", "c", "d", "e"], "names must be a list of 4 names"),
+        ([1, 2, 3, 4], "names[0] must be text, not int"),
+        ("abcd", "names must be a list of 4 names, one per seat of the state, not the text"),
+        (5, "names must be a list of 4 names"),
+    ],
+)
+def test_advise_refuses_names_that_are_not_one_text_per_seat(names: Any, said: str) -> None:
+    # (At a precision where the reason names no seat too: the check is the names', not the
+    # words'.)
+    with pytest.raises(SettingsError) as caught:
+        thirtyone.advise(example(), names=names, **QUICK)
+    assert said in str(caught.value)
+
+
+def test_advise_takes_one_name_per_seat() -> None:
+    advice = thirtyone.advise(example(), names=("Ann", "Bob", "Cy", "Di"), **QUICK)
+    assert advice.best is not None
+
+
+@pytest.mark.parametrize("objective", [None, 1, ["game"]])
+def test_advise_refuses_an_objective_that_is_not_text(objective: Any) -> None:
+    with pytest.raises(SettingsError, match="objective must be round or game, not "):
+        thirtyone.advise(example(), objective=objective, **QUICK)
+
+
+def test_a_finished_game_has_no_decision_to_advise_or_view() -> None:
+    game = Game(Rules.standard(), seed=3)
+    game.play()
+    assert game.over
+    for ask in (lambda: thirtyone.advise(game, **QUICK), game.view, lambda: game.view(0)):
+        with pytest.raises(StateError, match="the game is over: no decision is pending"):
+            ask()
+    assert game.why_not(Action("draw")) == "the game is over"
+
+
+def test_between_rounds_no_round_is_viewed() -> None:
+    session = Session(Rules.standard(), [None, None, None, None], seed=4)
+    with pytest.raises(StateError, match="no round is under way: no decision is pending"):
+        session.view()
+
+
+def test_a_state_whose_hand_is_text_says_a_hand_is_a_list() -> None:
+    state = {**example(), "hand": "AH 9H 4H"}
+    with pytest.raises(StateError, match=r'hand must be a list of 3 cards, such as \["AH"'):
+        thirtyone.advise(state, **QUICK)
+
+
+# -- hand_score -----------------------------------------------------------------------------------
+
+
+def test_hand_score_refuses_a_card_used_twice() -> None:
+    # (The README's table: CardError for "a card used twice"; it scored 32.)
+    with pytest.raises(CardError, match="hand: AH appears twice"):
+        thirtyone.hand_score(["AH", "AH", "KH"])
+
+
+@pytest.mark.parametrize(("hand", "what"), [("AH", "a string"), (None, "None"), (5, "int")])
+def test_hand_score_says_a_hand_is_a_list_of_cards(hand: Any, what: str) -> None:
+    with pytest.raises(CardError) as caught:
+        thirtyone.hand_score(hand)
+    assert (
+        str(caught.value) == f'a hand is a list of 3 cards, such as ["AH", "9H", "4H"], not {what}'
+    )
+
+
+def test_hand_score_still_reads_every_spelling_of_a_card() -> None:
+    assert thirtyone.hand_score(("ah", "10h", "K♥")) == 31.0
+
+
+# -- the session: the seat named, actions that are not actions ----------------------------------
+
+
+def _seat_two_to_move() -> Session:
+    """Ann, Bob, Cy and Di by the table's rule but Cy (game seat 2), who is to move."""
+    table = TablePolicy()
+    session = Session(
+        Rules.standard(), [table, table, None, table], seed=5, names=["Ann", "Bob", "Cy", "Di"]
+    )
+    session.advance()
+    assert session.pending is not None and session.pending.seat == 2
+    assert session.pending.round_seat != 2  # (the round's own numbering differs)
+    return session
+
+
+def test_a_refused_action_names_the_player_by_the_game_seat() -> None:
+    session = _seat_two_to_move()
+    with pytest.raises(IllegalMoveError) as caught:
+        session.act(Action("decline"))
+    assert str(caught.value) == (
+        "seat 2 (Cy): you may only decline the discard when the stock is empty"
+    )
+
+
+def test_with_default_names_the_refusal_names_the_game_seat() -> None:
+    session = Session(Rules.standard(), [TablePolicy(), TablePolicy(), None, TablePolicy()], seed=5)
+    session.advance()
+    pending = session.pending
+    assert pending is not None
+    with pytest.raises(IllegalMoveError, match=rf"^seat {pending.seat}: you may only decline"):
+        session.act(Action("decline"))
+
+
+@pytest.mark.parametrize("action", ["draw", None, ("draw",)])
+def test_act_refuses_what_is_not_an_action(action: Any) -> None:
+    session = _seat_two_to_move()
+    before = list(session.journal)
+    with pytest.raises(IllegalMoveError, match=r"an action is a thirtyone\.Action"):
+        session.act(action)
+    assert session.journal == before
+    assert "an action is a thirtyone.Action" in str(session.why_not(action))
+
+
+def test_replay_refuses_a_journal_of_text() -> None:
+    with pytest.raises(IllegalMoveError, match=r"^action 1 of 2: an action is a thirtyone"):
+        Session(Rules.standard(), seed=5).replay(["draw", "knock"])  # type: ignore[list-item]
+
+
+class _Silent:
+    """A policy whose decide returns nothing."""
+
+    def decide(self, view: SeatView) -> Action:
+        return None  # type: ignore[return-value]
+
+
+def test_a_policy_that_returns_no_action_is_named() -> None:
+    game = Game(Rules.standard(), [TablePolicy(), _Silent(), TablePolicy(), TablePolicy()], seed=1)
+    with pytest.raises(IllegalMoveError, match=r"^seat 1: its policy's decide returned None"):
+        game.play()
+
+
+# -- TablePolicy's knock score, checked when it is made -----------------------------------------
+
+
+@pytest.mark.parametrize("knock_at", ["x", -5, float("nan"), math.inf, 1e9, True, [27]])
+def test_a_table_policy_refuses_a_knock_score_that_is_not_one(knock_at: Any) -> None:
+    with pytest.raises(RuleError, match=r"knock_at: .* is not a score"):
+        TablePolicy(knock_at=knock_at)
+
+
+@pytest.mark.parametrize("knock_at", [None, 0, 22, 22.5, 27, 31])
+def test_a_table_policy_takes_any_score_or_never(knock_at: float | None) -> None:
+    policy = TablePolicy(knock_at=knock_at)
+    assert policy.knock_at == knock_at
+    Game(Rules.standard(), [policy] * 4, seed=2).play()
+
+
+def test_every_refusal_here_is_of_the_family() -> None:
+    for error in (CardError, IllegalMoveError, RuleError, SettingsError, StateError):
+        assert issubclass(error, ThirtyOneError) and issubclass(error, ValueError)
