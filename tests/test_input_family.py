@@ -112,6 +112,40 @@ def test_hand_score_still_reads_every_spelling_of_a_card() -> None:
     assert thirtyone.hand_score(("ah", "10h", "K♥")) == 31.0
 
 
+def test_hand_score_reads_its_rules_as_rules_are_read_everywhere() -> None:
+    """Three aces are 33 at Cadillac (three_aces = 33) and 11 at the standard table, whether
+    the rules come as Rules or as the preset's name; anything else is a RuleError naming it
+    (a name or a number had been taken silently as the standard table: 11)."""
+    aces = ["AS", "AD", "AC"]
+    assert thirtyone.hand_score(aces) == 11.0
+    assert thirtyone.hand_score(aces, Rules.preset("cadillac")) == 33.0
+    assert thirtyone.hand_score(aces, "cadillac") == 33.0
+    with pytest.raises(RuleError, match="not int"):
+        thirtyone.hand_score(aces, 42)
+    with pytest.raises(RuleError, match='unknown preset "nope"'):
+        thirtyone.hand_score(aces, "nope")
+
+
+@pytest.mark.parametrize(
+    ("args", "kind", "said"),
+    [
+        ((None,), IllegalMoveError, "an action's kind is text, one of knock, draw"),
+        ((5,), IllegalMoveError, "not int"),
+        (("put", 5), CardError, 'an action\'s card is text such as "AH", not int'),
+        (("\ud800",), IllegalMoveError, "a lone surrogate"),
+    ],
+)
+def test_an_action_of_values_of_the_wrong_type_is_refused_in_the_family(
+    args: Any, kind: type, said: str
+) -> None:
+    """Action(None), Action(5), Action("put", 5): the family's errors naming the value, as
+    for an unknown kind or a card that is no card (they had been Python's TypeError)."""
+    with pytest.raises(kind) as caught:
+        Action(*args)
+    assert said in str(caught.value)
+    assert str(Action("draw", None)) == "draw" and str(Action("put", "AH")) == "put:AH"
+
+
 # -- the session: the seat named, actions that are not actions ----------------------------------
 
 

@@ -46,6 +46,14 @@ def quoted(text: str) -> str:
     return head if len(text) <= QUOTE_CHARS else head + "…"
 
 
+def what_it_is(value: object) -> str:
+    """A refused value for a message: ``the text 'abc'`` (quoted short: :func:`quoted`), ``None``,
+    or its type's name."""
+    if isinstance(value, str):
+        return f"the text {quoted(value)}"
+    return "None" if value is None else type(value).__name__
+
+
 def crop(text: str, width: int = NAME_WIDTH) -> str:
     """``text`` cut to at most ``width`` terminal columns, ending with ``…`` when it was cut.
     Only the first ``4 * width`` characters are looked at (a text of millions of characters is

@@ -54,8 +54,10 @@ def shuffled_pack(rng: random.Random) -> list[str]:
 def hand_score(hand: Sequence[str], rules: object | None = None) -> float:
     """The score of a three-card hand: the best single-suit total (30.5 possible with options).
 
-    ``rules`` is a :class:`thirtyone.Rules` (standard when omitted). A hand that is not a list
-    of cards, or names a card twice, raises :class:`~thirtyone.errors.CardError`.
+    ``rules`` is a :class:`thirtyone.Rules`, a preset's name or a rules mapping, as
+    :meth:`Rules.from_spec` takes them (standard when omitted; anything else raises
+    :class:`~thirtyone.errors.RuleError`). A hand that is not a list of cards, or names a card
+    twice, raises :class:`~thirtyone.errors.CardError`.
     """
     from thirtyone.game.rules import Rules
 
@@ -63,5 +65,5 @@ def hand_score(hand: Sequence[str], rules: object | None = None) -> float:
         what = "a string" if isinstance(hand, str | bytes) else type(hand).__name__
         what = "None" if hand is None else what
         raise CardError(f'a hand is a list of 3 cards, such as ["AH", "9H", "4H"], not {what}')
-    r = rules if isinstance(rules, Rules) else Rules.standard()
+    r = Rules.from_spec(rules)  # type: ignore[arg-type]  # (it names what it cannot take)
     return _core.score(parse_cards(hand, what="hand"), r.round_rules())

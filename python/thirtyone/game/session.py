@@ -29,7 +29,7 @@ from thirtyone.errors import IllegalMoveError, RuleError, StateError
 from thirtyone.game.cards import parse_cards, shuffled_pack
 from thirtyone.game.rules import Rules
 from thirtyone.game.seats import Pending, Policy, SeatView, TablePolicy, model_of
-from thirtyone.names import quoted
+from thirtyone.names import what_it_is
 
 __all__ = ["Event", "Game", "Pending", "Policy", "SeatView", "Session", "TablePolicy"]
 
@@ -293,7 +293,8 @@ class Session:
         action = policy.decide(self.seat_view())
         if not isinstance(action, Action):
             raise IllegalMoveError(
-                f"{self.who(seat)}: its policy's decide returned {_kind(action)}, not an Action"
+                f"{self.who(seat)}: its policy's decide returned {what_it_is(action)}, "
+                "not an Action"
             )
         return self.apply(action)
 
@@ -503,16 +504,8 @@ class Session:
 _ROUND_SEAT = re.compile(r"^seat \d+: ")
 
 
-def _kind(value: object) -> str:
-    """What a value that is not an action is, for a message: a text quoted short, else its
-    type."""
-    if isinstance(value, str):
-        return f"the text {quoted(value)}"
-    return "None" if value is None else type(value).__name__
-
-
 def _not_an_action(value: object) -> str:
-    return f'an action is a thirtyone.Action, such as Action("draw"), not {_kind(value)}'
+    return f'an action is a thirtyone.Action, such as Action("draw"), not {what_it_is(value)}'
 
 
 class Game(Session):

@@ -17,7 +17,7 @@ from typing import Any
 from thirtyone import _core
 from thirtyone.errors import SettingsError, ThirtyOneError
 from thirtyone.game.session import Session
-from thirtyone.names import quoted
+from thirtyone.names import what_it_is
 from thirtyone.oracle import rank, words
 from thirtyone.oracle.answer import Advice, Kind, OptionAdvice, Sweep
 from thirtyone.oracle.state import StateLike, parse
@@ -94,7 +94,7 @@ def advise(
     if seed is None:
         seed = secrets.randbits(63)
     if not isinstance(objective, str):  # (the core names a text it does not know)
-        raise SettingsError(f"objective must be round or game, not {_kind(objective)}")
+        raise SettingsError(f"objective must be round or game, not {what_it_is(objective)}")
     checked = parse(state)
     names = checked_names(names, checked.seats)
     if checked.lives is not None:  # the game-value table's round results are kept on disk
@@ -120,7 +120,8 @@ def checked_names(names: object, seats: int) -> list[str] | None:
         return None
     if isinstance(names, str | bytes) or not isinstance(names, Sequence):
         raise SettingsError(
-            f"names must be a list of {seats} names, one per seat of the state, not {_kind(names)}"
+            f"names must be a list of {seats} names, one per seat of the state, "
+            f"not {what_it_is(names)}"
         )
     if len(names) != seats:
         raise SettingsError(
@@ -128,15 +129,8 @@ def checked_names(names: object, seats: int) -> list[str] | None:
         )
     for i, name in enumerate(names):
         if not isinstance(name, str):
-            raise SettingsError(f"names[{i}] must be text, not {_kind(name)}")
+            raise SettingsError(f"names[{i}] must be text, not {what_it_is(name)}")
     return list(names)
-
-
-def _kind(value: object) -> str:
-    """A refused value for a message: a text quoted short, else its type."""
-    if isinstance(value, str):
-        return f"the text {quoted(value)}"
-    return "None" if value is None else type(value).__name__
 
 
 def _advice(raw: _core.Answer, checked: _core.State, names: Sequence[str] | None) -> Advice:

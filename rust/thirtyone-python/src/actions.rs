@@ -2,6 +2,7 @@
 //! `thirtyone._core.PlayedTurn`, small frozen values (no action travels as a string).
 
 use pyo3::prelude::*;
+use pyo3::types::PyString;
 use thirtyone_core::{Action, Card, Error, Played, PlayedTurn, Source};
 
 use crate::convert::card;
@@ -24,11 +25,28 @@ pub struct PyAction {
 
 #[pymethods]
 impl PyAction {
+    /// `kind` and `card` are taken as any object and checked here, so that a value of the
+    /// wrong type is an `IllegalMoveError` (or a `CardError`) naming it, as every other mistake
+    /// in an action is, not Python's `TypeError`.
     #[new]
     #[pyo3(signature = (kind, card=None))]
-    fn new(kind: &str, card: Option<&str>) -> PyResult<Self> {
+    fn new(kind: &Bound<'_, PyAny>, card: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+        let kind = text_of(kind).map_err(|what| {
+            to_py(Error::IllegalAction(format!(
+                "an action's kind is text, one of {}; not {what}",
+                KINDS.join(", ")
+            )))
+        })?;
+        let card = match card.filter(|c| !c.is_none()) {
+            None => None,
+            Some(c) => Some(text_of(c).map_err(|what| {
+                to_py(Error::CardAt(format!(
+                    "an action's card is text such as \"AH\", not {what}"
+                )))
+            })?),
+        };
         Ok(PyAction {
-            inner: action_of(kind, card)?,
+            inner: action_of(&kind, card.as_deref())?,
         })
     }
 
@@ -76,6 +94,23 @@ fn card_of(a: Action) -> Option<Card> {
         Action::PutDown(c) | Action::PutDownHidden(c) => Some(c),
         _ => None,
     }
+}
+
+/// `value`'s text, or what it is instead (its type's name, or `None`) for a message.
+fn text_of(value: &Bound<'_, PyAny>) -> Result<String, String> {
+    if let Ok(text) = value.extract::<String>() {
+        return Ok(text);
+    }
+    if value.is_none() {
+        return Err("None".into());
+    }
+    if value.is_instance_of::<PyString>() {
+        return Err("text that is not valid (a lone surrogate?)".into());
+    }
+    Err(value
+        .get_type()
+        .name()
+        .map_or_else(|_| "an object".into(), |n| n.to_string()))
 }
 
 fn action_of(kind: &str, c: Option<&str>) -> PyResult<Action> {
