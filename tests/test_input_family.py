@@ -226,3 +226,20 @@ def test_a_table_policy_takes_any_score_or_never(knock_at: float | None) -> None
 def test_every_refusal_here_is_of_the_family() -> None:
     for error in (CardError, IllegalMoveError, RuleError, SettingsError, StateError):
         assert issubclass(error, ThirtyOneError) and issubclass(error, ValueError)
+
+
+def test_the_game_objective_without_lives_says_there_is_no_game_to_weigh() -> None:
+    """objective="game" on a state without lives: the answer is the round's (there is no
+    game), and a warning says so instead of nothing; with lives, or for the round, none."""
+    state = json.loads(EXAMPLE.read_text())
+    bare = {k: v for k, v in state.items() if k != "lives"}
+    cheap: dict[str, Any] = {"deals": 100, "playouts": 200, "seed": 1}
+    asked = thirtyone.advise(bare, objective="game", **cheap)
+    assert any("game objective needs each seat's lives" in w for w in asked.warnings)
+    assert all(o.p_win is None for o in asked.options)
+    assert [o.p_safe for o in asked.options] == [
+        o.p_safe for o in thirtyone.advise(bare, **cheap).options
+    ]
+    assert not any("game objective" in w for w in thirtyone.advise(bare, **cheap).warnings)
+    with_lives = thirtyone.advise(state, objective="game", **cheap)
+    assert not any("game objective" in w for w in with_lives.warnings)

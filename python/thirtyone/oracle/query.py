@@ -8,6 +8,7 @@ parallel, with the interpreter released.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import secrets
 from collections.abc import Mapping, Sequence
@@ -110,7 +111,17 @@ def advise(
         target_margin=target_margin,
         objective=objective,
     )
-    return _advice(raw, checked, names)
+    advice = _advice(raw, checked, names)
+    if objective == "game" and checked.lives is None:
+        return dataclasses.replace(advice, warnings=[*advice.warnings, NO_GAME])
+    return advice
+
+
+#: The warning of a query for the game that gives no lives: there is no game to weigh.
+NO_GAME = (
+    "the game objective needs each seat's lives in the state: without them there is no game "
+    "to win, and the options are those of the round"
+)
 
 
 def checked_names(names: object, seats: int) -> list[str] | None:
