@@ -230,6 +230,12 @@ def test_a_usage_error_is_one_line_with_status_2(args: list[str], said: str) -> 
     assert proc.stdout == ""
     [line] = proc.stderr.splitlines()
     assert line.startswith(said), line
+    # (Where the help is, as click's own hint had said: the command's own -h.)
+    helps = {"bogus": "thirtyone", "study": "thirtyone study knock"}
+    if "--no-oracle" not in args:  # (a contradiction of two options, not click's: no hint)
+        # (The command as it was called: `python -m thirtyone` here.)
+        where = helps.get(args[0], f"thirtyone {args[0]}")
+        assert line.endswith(f"{where} -h.") and ". See " in line, line
 
 
 def test_play_again_asks_again_for_anything_but_yes_or_no(tmp_path: Path) -> None:

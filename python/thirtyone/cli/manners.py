@@ -144,11 +144,15 @@ def _crop(err: click.ClickException, given: Sequence[str]) -> None:
 
 def _one_line(err: click.ClickException) -> click.ClickException:
     """A usage error (a bad option or argument) as one line ``Error: …`` with its exit status,
-    as every other error of the command, instead of click's usage, hint, blank line and error
-    (a command called without the arguments it needs still shows its help)."""
+    as every other error of the command, instead of click's usage, hint, blank line and error;
+    the line ends with where the help is (a command called without the arguments it needs
+    still shows its help)."""
     if not isinstance(err, click.UsageError) or isinstance(err, click.exceptions.NoArgsIsHelpError):
         return err
-    return _OneLine(" ".join(err.format_message().split()))
+    said = " ".join(err.format_message().split())
+    said += "" if said.endswith((".", "?)", ".)")) else "."
+    where = err.ctx.command_path if err.ctx is not None else "thirtyone"
+    return _OneLine(f"{said} See {where} -h.")
 
 
 class _OneLine(click.ClickException):
