@@ -124,3 +124,49 @@ def test_hopeless_options_that_cost_the_same_are_tied_with_the_best() -> None:
     assert {o.lives_lost for o in advice.options} == {1.0}
     assert [o.option for o in advice.tied] == [o.option for o in advice.options[1:]]
     assert advice.reason.startswith("No option comes through safe in any simulated round")
+
+
+#: Two seats, you hold TC JC KC (30): the AC makes 31 with any of them.
+THIRTY_ONE_TO_MAKE: dict[str, Any] = {
+    "rules": "standard",
+    "seats": 2,
+    "me": 0,
+    "first": 1,
+    "upcard": "2D",
+    "hand": ["TC", "JC", "KC"],
+    "lives": [2, 2],
+}
+
+
+@pytest.mark.parametrize(
+    ("turns", "pending", "showing"),
+    [
+        ([{"seat": 1, "draw": "stock", "discard": "4S"}], {"draw": "stock", "drew": "AC"}, 3),
+        ([{"seat": 1, "draw": "stock", "discard": "AC"}], None, 1),
+    ],
+)
+def test_an_option_that_shows_31_has_no_later_knock(
+    turns: list[dict[str, str]], pending: dict[str, str] | None, showing: int
+) -> None:
+    """A put-down (after a draw) or a take that leaves 31 shows it at once and the round ends:
+    no later knock score is swept or named for it (oracle.md: knock_at is for options after
+    which the round goes on). It had been swept, answered knock_at 2 and charted "If you put
+    down TC: safe by the score you knock at later"."""
+    state = dict(THIRTY_ONE_TO_MAKE, turns=turns)
+    if pending is not None:
+        state["pending"] = pending
+    advice = thirtyone.advise(state, deals=300, playouts=600, seed=1)
+    shown = [o for o in advice.options if o.keeps == 31.0]
+    assert len(shown) == showing
+    for o in shown:
+        assert o.p_safe == 1.0 and o.knock_at is None and o.sweep is None and not o.swept
+    others = [o for o in advice.options if o.keeps != 31.0 and o.option != "knock"]
+    assert others and all(o.swept and o.sweep is not None for o in others)
+    text = (
+        CliRunner()
+        .invoke(
+            main, ["oracle", "-", "--deals", "300", "--playouts", "600"], input=json.dumps(state)
+        )
+        .output
+    )
+    assert "If you put down TC" not in text and "If you take AC" not in text

@@ -195,7 +195,10 @@ pub(super) fn report(
         Choice::Discard(card) => OptionKind::Discard { card },
         Choice::Decline => OptionKind::Decline,
     };
-    let (knock_at, sweep) = if sim.sweeps(choice) {
+    // A take or a put-down that leaves a 31 shows it at once: the round ends, no knock follows.
+    let shown =
+        !matches!(kind, OptionKind::Knock) && keeps(view, &kind).is_some_and(Score::is_blitz);
+    let (knock_at, sweep) = if sim.sweeps(choice) && !shown {
         let row = &r.sweep[variant * per..(variant + 1) * per];
         (
             Some(sim.threshold_of(r.policy % per)),
@@ -239,7 +242,7 @@ pub(super) fn keeps(view: &View, kind: &OptionKind) -> Option<Score> {
 }
 
 /// The three cards left of `hand` and `new` once `out` is put down.
-fn kept(hand: [Card; 3], new: Card, out: Card) -> [Card; 3] {
+pub(super) fn kept(hand: [Card; 3], new: Card, out: Card) -> [Card; 3] {
     let mut four = [hand[0], hand[1], hand[2], new];
     if let Some(i) = four.iter().position(|&c| c == out) {
         four.swap(i, 3);

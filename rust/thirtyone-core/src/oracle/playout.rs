@@ -16,7 +16,7 @@ use montecarlo::{to_fixed, Outcome, Outcomes, Rng};
 use crate::game::game_value::GameValue;
 use crate::game::round_outcomes::RoundResult;
 use crate::hand::profile::{profiles, Profiles};
-use crate::hand::{Card, Score};
+use crate::hand::{Card, CardSet, Score};
 use crate::round::{knock_loss_applies, Draws, Hands, Losses, Profiled, Round};
 use crate::rules::MAX_SEATS;
 use crate::view::View;
@@ -106,6 +106,9 @@ pub struct Playouts<'a> {
     /// The most lives you can lose, with the lives known but no game's table to value the
     /// round by ([`Playouts::with_lives`]; else no bound).
     most_lost: u8,
+    /// After a pending draw, the cards whose put-down leaves a 31 (or three aces' 33): it is
+    /// shown at once and the round ends, so there is no later knock to sweep.
+    shown_put_downs: CardSet,
 }
 
 impl<'a> Playouts<'a> {
@@ -123,6 +126,7 @@ impl<'a> Playouts<'a> {
         let table = Round::unstocked(&view.public, hands, drawn, view.hid_31);
         let opponents = Opponents::new(view);
         let apart = knock_loss_applies(&table);
+        let shown_put_downs = shown_put_downs(view);
         Playouts {
             view,
             table,
@@ -136,6 +140,7 @@ impl<'a> Playouts<'a> {
             apart,
             game_apart: None,
             most_lost: u8::MAX,
+            shown_put_downs,
         }
     }
 
@@ -170,11 +175,18 @@ impl<'a> Playouts<'a> {
     /// but the knock leaves you later turns where you might knock, unless it leaves the stock
     /// empty (then nobody may knock any more: a draw of the stock's last card, or any option
     /// once the stock has run out), or it is a draw from a 31 you hid (the rule's put-down
-    /// keeps the 31 and shows it: the round ends there).
+    /// keeps the 31 and shows it: the round ends there), or a put-down that leaves a 31 (shown
+    /// at once: the same). A take that makes 31 with one of its put-downs is swept for the
+    /// others ([`super::answer::report`] gives the one that shows no knock).
     pub fn sweeps(&self, choice: &Choice) -> bool {
         let public = &self.view.public;
         if *choice == Choice::Draw && self.view.hid_31[usize::from(self.view.me)] {
             return false;
+        }
+        if let Choice::Discard(card) = *choice {
+            if self.shown_put_downs.contains(card) {
+                return false;
+            }
         }
         let stock_after = match choice {
             Choice::Draw => public.stock_len.saturating_sub(1),
@@ -538,6 +550,21 @@ impl<'a> Playouts<'a> {
         let len = out.len();
         self.set_outcome_of(turns, out, reached..len);
     }
+}
+
+/// After a pending draw, the cards whose put-down leaves a hand that is shown at once (a 31,
+/// or three aces' 33); none without one.
+fn shown_put_downs(view: &View) -> CardSet {
+    let mut shown = CardSet::EMPTY;
+    if let Some((new, _)) = view.pending {
+        for card in [view.hand[0], view.hand[1], view.hand[2], new] {
+            let kept = super::answer::kept(view.hand, new, card);
+            if view.public.rules.scoring.score(kept).is_blitz() {
+                shown.insert(card);
+            }
+        }
+    }
+    shown
 }
 
 /// The playouts as the engine runs them ([`Simulator`]): a deal kept and set out, and each
