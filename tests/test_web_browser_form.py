@@ -30,7 +30,7 @@ def test_the_forms_tutor_points_past_any_number_are_quoted_as_typed(
     form.get_by_label("Tutor", exact=True).check()
     form.locator("#f-tutor").fill("1e400")
     form.get_by_role("button", name="Start the game").click()
-    expect(page.locator("#form-problem")).to_contain_text(OUT_OF_BOUNDS + "1e400 (")
+    expect(page.locator("#form-problem")).to_contain_text(OUT_OF_BOUNDS + '"1e400" (')
     shot(page, "form-tutor-1e400")
 
 
@@ -56,4 +56,29 @@ def test_the_oracle_panels_tutor_points_past_any_number_are_quoted_as_typed(
     oracle.get_by_label("Tutor", exact=True).check()
     oracle.locator("#tutor-points").fill("1e400")
     oracle.locator("#tutor-points").dispatch_event("change")
-    expect(page.locator("#problem")).to_contain_text(OUT_OF_BOUNDS + "1e400 (")
+    expect(page.locator("#problem")).to_contain_text(OUT_OF_BOUNDS + '"1e400" (')
+
+
+def test_the_forms_messages_quote_what_was_typed_alike(page: Page, server: str) -> None:
+    """Each field's wrong text is quoted one way, in double quotes as typed: Seats and Lives
+    were so, the Seed and the tutor's points in Python's single quotes ('abc'), and points
+    that were a number not quoted at all (0)."""
+    open_table(page, server)
+    form = page.get_by_role("form", name="New game")
+    problem = page.locator("#form-problem")
+    start = form.get_by_role("button", name="Start the game")
+    cases = [("Seats", "0", "Seats: "), ("Lives", "abc", "Lives: "), ("Seed", "abc", "Seed: ")]
+    for label, typed, said in cases:
+        field = form.get_by_label(label, exact=True)
+        kept = field.input_value()
+        field.fill(typed)
+        start.click()
+        expect(problem).to_contain_text(said)
+        expect(problem).to_contain_text(f'not "{typed}"')
+        field.fill(kept)
+    form.get_by_label("Tutor", exact=True).check()
+    for typed in ("0", "abc"):
+        form.locator("#f-tutor").fill(typed)
+        start.click()
+        expect(problem).to_contain_text(OUT_OF_BOUNDS + f'"{typed}" (')
+    shot(page, "form-tutor-quoted")

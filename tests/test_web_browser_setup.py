@@ -218,7 +218,7 @@ def test_a_field_left_empty_is_named_and_the_tutors_points_say_how_to_turn_it_of
     oracle.locator("#tutor-points").fill("-3")
     oracle.locator("#tutor-points").dispatch_event("change")
     expect(page.locator("#problem")).to_have_text(
-        "Tutor: the points must be a number from 0.1 to 100, not -3 "
+        'Tutor: the points must be a number from 0.1 to 100, not "-3" '
         "(untick Tutor to play without the tutor)"
     )
     assert "null" not in page.locator("#problem").inner_text()

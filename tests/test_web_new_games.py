@@ -137,13 +137,13 @@ def test_a_tutors_points_past_any_number_are_quoted_as_typed(app: Any) -> None:
         for typed in ("1e400", " -3 ", "five"):
             page.send(type="new", setup={"tutor": typed})
             said[typed] = page.until("error")[-1]["message"]
-        assert said["1e400"].startswith(bounds + "1e400 (")
-        assert said[" -3 "].startswith(bounds + "-3 (")
-        assert said["five"].startswith(bounds + "'five' (")
+        assert said["1e400"].startswith(bounds + '"1e400" (')
+        assert said[" -3 "].startswith(bounds + '"-3" (')
+        assert said["five"].startswith(bounds + '"five" (')
         assert not [text for text in said.values() if "empty" in text]
         state = page.start(seed=3, tutor="7.5")
         assert state["setup"]["tutor"] == 7.5
-        page.send(type="mode", advice="always", tutor=-3)  # (the Oracle panel's number)
+        page.send(type="mode", advice="always", tutor=" -3 ")  # (the Oracle panel's text)
         assert page.until("error")[-1]["message"] == said[" -3 "]
 
 
@@ -184,3 +184,45 @@ def test_the_forms_messages_name_each_field_as_the_form_labels_it(app: Any) -> N
         assert not re.search(r"\brule \w+:|=|\w_\w", message), (case, message)
     assert "100000000000000000000000" not in said["seats"]
     assert "leave the field empty" in said["life_names"]  # (it said "none with life_names=")
+
+
+@pytest.mark.parametrize(
+    ("setup", "shown"),
+    [
+        ({"rules": {"seats": "0"}}, '"0"'),
+        ({"rules": {"lives": "abc"}}, '"abc"'),
+        ({"rules": {"min_knock": "40"}}, '"40"'),
+        ({"seed": "abc"}, '"abc"'),
+        ({"seed": " -1 "}, '"-1"'),
+        ({"tutor": "0"}, '"0"'),
+        ({"tutor": "abc"}, '"abc"'),
+        ({"tutor": "1e400"}, '"1e400"'),
+        ({"opponents": "wolves"}, '"wolves"'),
+        ({"rules": {"seats": 0}}, "0"),
+        ({"seed": -1}, "-1"),
+        ({"tutor": 0}, "0"),
+    ],
+)
+def test_the_forms_messages_quote_a_value_one_way(setup: dict[str, Any], shown: str) -> None:
+    """What was typed (sent as text) is quoted in double quotes as it stands, in every field's
+    message, as the core quotes a rule option's (``Seats: … not "0"``); the Seed and the tutor's
+    points were quoted as Python writes a string ('abc'), and points typed as 0 not at all. A
+    number sent as a number is written as one, in every field alike."""
+    from thirtyone.web.newgame import FormError, saved_game
+
+    with pytest.raises(FormError) as refused:
+        saved_game(setup)
+    message = str(refused.value)
+    assert f"not {shown}" in message or f": {shown} is not one of" in message, message
+    assert "'" not in message, message
+
+
+def test_a_game_says_what_its_table_calls_a_31(app: Any) -> None:
+    """The state carries the name the table gives a 31 (``called_31``), for the page's question
+    whether to keep yours hidden: "a Cadillac" at the cadillac table, none at scat."""
+    with TestClient(app) as http, http.websocket_connect("/ws") as ws:
+        page = Page(ws)
+        page.hello()
+        assert page.start(preset="cadillac")["called_31"] == "a Cadillac"
+        page.send(type="new", setup={"seed": 1, "advice": "never", "preset": "scat"}, keep=True)
+        assert page.settled()[-1]["called_31"] is None

@@ -18,7 +18,7 @@ from typing import Any
 
 from thirtyone.errors import RuleError
 from thirtyone.game.rules import Rules
-from thirtyone.names import computer_names, problem, quoted
+from thirtyone.names import computer_names, problem
 from thirtyone.oracle.player import OPPONENTS
 from thirtyone.store.saves import ADVICE_MODES, SavedGame, tutor_ok
 from thirtyone.web import words
@@ -60,8 +60,7 @@ def saved_game(form: object) -> SavedGame:
 
 def _rules(preset: object, changes: object) -> Rules:
     if not isinstance(preset, str) or preset not in Rules.PRESETS:
-        shown = quoted(preset) if isinstance(preset, str) else type(preset).__name__
-        raise FormError(f"Preset: {shown} is not one of {', '.join(Rules.PRESETS)}")
+        raise FormError(f"Preset: {words.typed(preset)} is not one of {', '.join(Rules.PRESETS)}")
     if not isinstance(changes, Mapping) or not all(isinstance(k, str) for k in changes):
         raise FormError("rules: the rule options must be an object of option names and values")
     if "preset" in changes:
@@ -116,8 +115,7 @@ def _seed(seed: object) -> int:
             seed = int(text)
     if isinstance(seed, int) and not isinstance(seed, bool) and 0 <= seed <= MAX_SEED:
         return seed
-    shown = quoted(seed) if isinstance(seed, str) else quoted(repr(seed))
-    raise FormError(f"Seed: must be a whole number from 0 to {MAX_SEED:,}, not {shown}")
+    raise FormError(f"Seed: must be a whole number from 0 to {MAX_SEED:,}, not {words.typed(seed)}")
 
 
 def tutor_points(points: object) -> float | None:
@@ -137,5 +135,4 @@ def tutor_points(points: object) -> float | None:
 def _choice(value: object, choices: tuple[str, ...], field: str) -> str:
     if isinstance(value, str) and value in choices:
         return value
-    shown = quoted(value) if isinstance(value, str) else type(value).__name__
-    raise FormError(f"{field}: {shown} is not one of {', '.join(choices)}")
+    raise FormError(f"{field}: {words.typed(value)} is not one of {', '.join(choices)}")

@@ -124,6 +124,7 @@ def state(
         "setup": setup_of(saved),
         "unit": "letters" if session.rules.gin else "lives",
         "lives_summary": session.rules.lives_summary(),
+        "called_31": session.rules.hand_name(31),  # (a Cadillac, where the table names it)
         "table": table(session),
         "pending": None,
         "drawn": None,

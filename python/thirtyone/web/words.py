@@ -9,6 +9,7 @@ the form shows words instead, so it says what they mean in words too.
 
 from __future__ import annotations
 
+import json
 import math
 import re
 
@@ -100,17 +101,33 @@ def choice_words(name: str, value: object) -> str:
 NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 
 
+#: The most characters of a refused text a message quotes (then ``…``).
+QUOTE_CHARS = 24
+
+
+def typed(value: object) -> str:
+    """A refused value as the form's messages quote it, in the core's style for a rule option
+    (``Seats: … not "0"``): the text typed in double quotes as it stands (cropped, anything
+    unprintable escaped), a number sent as a number as written, anything else by its JSON kind.
+    """
+    if isinstance(value, str):
+        text = value.strip()
+        head = json.dumps(text[:QUOTE_CHARS], ensure_ascii=False)
+        return head if len(text) <= QUOTE_CHARS else f'{head[:-1]}…"'
+    if isinstance(value, bool) or value is None:
+        return json.dumps(value)
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return f"{value:g}" if math.isfinite(value) else json.dumps(str(value))
+    return "a list" if isinstance(value, list) else "an object" if isinstance(value, dict) else "?"
+
+
 def tutor_problem(points: object) -> str:
     """Why the tutor's points cannot be used (a field left empty, or out of bounds)."""
     low, high = TUTOR_POINTS
     off = "untick Tutor to play without the tutor"
     if points is None or (isinstance(points, str) and not points.strip()):
         return f"Tutor: the points are empty: give a number from {low:g} to {high:g}, or {off}"
-    if isinstance(points, int | float) and not isinstance(points, bool) and math.isfinite(points):
-        shown = f"{points:g}"
-    elif isinstance(points, str) and NUMBER.fullmatch(points.strip()):
-        text = points.strip()  # (a number as typed: quoted as it stands, ``1e400``)
-        shown = text if len(text) <= 20 else text[:20] + "…"
-    else:
-        shown = f"{str(points)[:20]!r}"
+    shown = typed(points)
     return f"Tutor: the points must be a number from {low:g} to {high:g}, not {shown} ({off})"

@@ -30,9 +30,12 @@ export function dialogAnswer(dialog, buttons) {
   });
 }
 
-export function askHide() {
+/** A put-down that leaves you 31, which you may keep hidden; ``called``: the name the table
+ * gives a 31 (a Cadillac), or null. */
+export function askHide(called) {
+  $("hide-title").textContent = called ? `That leaves you ${called} (31)!` : "That leaves you 31!";
   $("hide-text").textContent = "Show it and the round ends: everybody else loses. Or keep it hidden: the "
-    + "round goes on and it counts 30 at the showdown (and you pay if somebody else shows 31).";
+    + `round goes on and it counts 30 at the showdown (and you pay if somebody else shows ${called || "31"}).`;
   return dialogAnswer($("hide-dialog"), { "hide-show": false, "hide-keep": true });
 }
 
@@ -44,7 +47,11 @@ export function askTutor(found) {
 // -- a round's end, the game's end ---------------------------------------------------------------
 
 export function showResult(e, t, names, unit) {
-  $("result-title").textContent = e.kind === "wash" ? "A wash: the round is dealt again" : endTitle(e, names);
+  // A wash loses nothing: what the round would have cost is shown as such, not as a loss, and
+  // the lives as they stay.
+  const wash = e.kind === "wash";
+  $("result-title").textContent = wash ? "A wash: the round is dealt again" : endTitle(e, names);
+  $("result-lost-head").textContent = wash ? "Would have lost" : "Lost";
   $("result-how").textContent = e.knocker !== null && e.knocker !== undefined && e.end !== "showdown"
     ? `${names.of(e.knocker)} had knocked.` : "";
   const rows = Object.entries(e.hands).map(([seat, cards]) => {
@@ -52,12 +59,12 @@ export function showResult(e, t, names, unit) {
     const lost = e.losses[seat] || 0;
     const cells = element("td", { class: "cards" }, ...cards.map((c) => cardSvg(c)));
     const hidden = (e.hidden_31 || []).includes(s) ? " (31 hidden)" : "";
-    return element("tr", { class: `${lost ? "lost" : ""}${s === names.you ? " you" : ""}` },
+    return element("tr", { class: `${lost && !wash ? "lost" : ""}${s === names.you ? " you" : ""}` },
       element("th", { scope: "row", text: names.of(s) }),
       cells,
       element("td", { text: `${score(e.scores[seat])}${hidden}` }),
-      element("td", { text: lost ? `−${lost}` : "" }),
-      element("td", { text: e.kind === "wash" ? "" : t.standing[s] }));
+      element("td", { text: !lost ? "" : wash ? String(lost) : `−${lost}` }),
+      element("td", { text: t.standing[s] }));
   });
   $("result-hands").replaceChildren(...rows);
   $("result-after").textContent = lossSentence(e, names, unit);

@@ -10,8 +10,8 @@ import { actionOf, drawAdvice, tutorCheck } from "./oracle.js";
 import { drawLobby, fillForm, formProblem, initForm } from "./setup.js";
 import { Names, counted, handsLine, sentence, shownWords } from "./story.js";
 import {
-  addLog, doneThisRound, drawActions, drawCentre, drawHand, drawHead, drawLastResult, drawLog, drawSeats, drawTurnNote,
-  element,
+  actionName, addLog, doneThisRound, drawActions, drawCentre, drawHand, drawHead, drawLastResult, drawLog, drawSeats,
+  drawTurnNote, element, whatYouMay,
 } from "./view.js";
 
 const $ = (id) => document.getElementById(id);
@@ -33,6 +33,7 @@ const app = {
   lastForm: null,
   overShown: null,
   waiters: [],
+  away: false, // the new-game form is on show, asked for from a game: what comes is drawn behind it
   pace: Number(localStorage.getItem("thirtyone.pace") ?? 900),
 };
 
@@ -98,14 +99,15 @@ async function handle(m) {
     case "confirm_new": return confirmNew(m);
     case "moved":
       announce(m.message);
-      problem(m.message);
-      return openGame(m.game);
+      openGame(m.game);
+      return problem(m.message, { lasting: true });
     case "notice": return announce(m.message);
     default: return undefined;
   }
 }
 
 function openGame(number) {
+  app.away = false;
   const url = number ? `/?game=${number}` : "/";
   history.replaceState(null, "", url);
   hello(number);
@@ -115,7 +117,7 @@ function openGame(number) {
 function wrongGame(message) {
   const asked = app.game;
   openGame(0);
-  problem(`"?game=${asked}" in the address is not a game (${message}): the page shows / instead.`);
+  problem(`"?game=${asked}" in the address is not a game (${message}): the page shows / instead.`, { lasting: true });
 }
 
 // -- the game as it stands -----------------------------------------------------------------------
@@ -137,9 +139,14 @@ function showState(s) {
     history.replaceState(null, "", s.game ? `/?game=${s.game}` : "/");
   }
   app.info = { names: s.names, you: s.you, unit: s.unit, lives_summary: s.lives_summary };
-  if ($("game").hidden) window.scrollTo(0, 0); // (from the start screen: the table's top)
-  $("lobby").hidden = true;
-  $("game").hidden = false;
+  clearProblem();
+  // (The new-game form asked for stays on show: the game is drawn behind it, for "Back to your
+  // game"; the table comes back with a game chosen.)
+  if (!app.away) {
+    if ($("game").hidden) window.scrollTo(0, 0); // (from the start screen: the table's top)
+    $("lobby").hidden = true;
+    $("game").hidden = false;
+  }
   const hadFocus = document.activeElement;
   drawHead(app.info, s.table);
   drawSeats(app.info, s.table, doneThisRound(s.log));
@@ -156,14 +163,14 @@ function showState(s) {
   if (s.save_error) problem(s.save_error);
   drawOracle();
   document.title = s.over ? "Game over · thirtyone" : yours(s) ? "Your turn · thirtyone" : "thirtyone · the table";
-  if (yours(s)) {
+  if (yours(s) && !app.away) {
     announce(turnAnnouncement(s));
     // Focus lost with the buttons redrawn: to your hand (Enter then plays the Oracle's best,
     // Tab reaches the buttons).
-    const lost = !hadFocus || hadFocus === document.body || !document.contains(hadFocus);
+    const lost = !hadFocus || hadFocus === document.body || !document.contains(hadFocus) || hadFocus.closest("[hidden]");
     if (lost) $("hand-area").focus({ preventScroll: true });
   }
-  if (s.over && app.overShown !== `${s.game}:${s.at}`) {
+  if (s.over && !app.away && app.overShown !== `${s.game}:${s.at}`) {
     app.overShown = `${s.game}:${s.at}`;
     showOver(s);
   }
@@ -231,7 +238,7 @@ async function act(action, { fromOracle = false } = {}) {
   if (!yours(s) || app.busy || app.running) return;
   const at = s.at;
   if (action.action === "put" && !fromOracle && s.pending.legal.some((a) => a.kind === "hide" && a.card === action.card)) {
-    const hide = await askHide();
+    const hide = await askHide(s.called_31);
     if (hide === null) return;
     if (hide) action = { action: "hide", card: action.card };
   }
@@ -255,6 +262,7 @@ async function act(action, { fromOracle = false } = {}) {
     problem("Not connected: the move was not sent.");
     return;
   }
+  clearProblem();
   app.busy = true;
   refreshButtons();
 }
@@ -297,7 +305,9 @@ async function playEvent(m) {
   const t = m.table;
   const names = new Names(app.info.names, app.info.you);
   const other = e.seat !== undefined && e.seat !== app.info.you;
-  const ms = app.pace;
+  clearProblem();
+  // (Behind the new-game form, the events are drawn at once and no result waits for Continue.)
+  const ms = app.away ? 0 : app.pace;
   const glide = Math.min(450, ms / 2);
   const text = sentence(e, names, app.info.unit);
   switch (e.kind) {
@@ -348,7 +358,7 @@ async function playEvent(m) {
       addLog(app.info, e, names);
       drawLastResult(app.info, app.log, app.lastResult);
       announce(`${text} ${handsLine(e, names)}.`);
-      if (String(app.info.you) in e.hands) await showResult(e, t, names, app.info.unit);
+      if (String(app.info.you) in e.hands && !app.away) await showResult(e, t, names, app.info.unit);
       else await banner(text, ms * 2); // (you are out: the game plays on without stopping)
       return;
     default:
@@ -390,6 +400,7 @@ function showLobby(m) {
 function newGameScreen() {
   $("over-dialog").open && $("over-dialog").close();
   const s = app.state;
+  app.away = Boolean(s);
   $("game").hidden = true;
   $("lobby").hidden = false;
   $("lobby-last").hidden = true;
@@ -411,6 +422,7 @@ function newGameScreen() {
 
 function submitNew(form) {
   app.lastForm = form;
+  app.away = false; // (the new game's table comes)
   formProblem(null);
   if (!link.send({ type: "new", setup: form })) formProblem("Not connected to the server.");
 }
@@ -436,7 +448,9 @@ function announce(text) {
   while (region.childNodes.length > 6) region.firstChild.remove();
 }
 
-function problem(text) {
+/** A message over the page. A refusal (a key with no move, the server's answer to a move) goes
+ * with the next move or game; a ``lasting`` one (about the page itself) stays its time. */
+function problem(text, { lasting = false } = {}) {
   if (!$("lobby").hidden) {
     formProblem(text);
     return;
@@ -444,8 +458,16 @@ function problem(text) {
   const box = $("problem");
   box.textContent = text;
   box.hidden = false;
+  box.dataset.lasting = lasting ? "1" : "";
   clearTimeout(box.timer);
   box.timer = setTimeout(() => { box.hidden = true; }, 9000);
+}
+
+function clearProblem() {
+  const box = $("problem");
+  if (box.hidden || box.dataset.lasting) return;
+  clearTimeout(box.timer);
+  box.hidden = true;
 }
 
 function adviceModeChanged() {
@@ -464,6 +486,19 @@ function sendMode() {
   link.send({ type: "mode", advice: $("advice-mode").value, tutor });
 }
 
+/** Settings or Keys. Closed, the focus goes back where it was, but not to the header's button
+ * that opened it (Enter would open it again): with the table on show, to your hand, where
+ * Enter plays the Oracle's best as the Keys say. */
+function openTool(dialog) {
+  const before = document.activeElement;
+  dialog.addEventListener("close", () => {
+    const kept = before && before !== document.body && document.contains(before) && !before.closest("header");
+    if (kept) before.focus({ preventScroll: true });
+    else if (!$("game").hidden) $("hand-area").focus({ preventScroll: true });
+  }, { once: true });
+  dialog.showModal();
+}
+
 const KEYS = { d: "draw", t: "take", k: "knock", x: "decline", b: "blind", l: "look" };
 
 function onKey(event) {
@@ -472,7 +507,7 @@ function onKey(event) {
   if (["INPUT", "SELECT", "TEXTAREA"].includes(tag)) return;
   if (event.key === "?") {
     event.preventDefault();
-    $("keys-dialog").showModal();
+    openTool($("keys-dialog"));
     return;
   }
   const s = app.state;
@@ -489,7 +524,7 @@ function onKey(event) {
   } else if (KEYS[key]) {
     event.preventDefault();
     if (legal.some((a) => a.kind === KEYS[key])) act({ action: KEYS[key] });
-    else problem(`You cannot ${KEYS[key]} now: ${legal.map((a) => a.card ? `${a.kind} ${label(a.card)}` : a.kind).join(", ")}.`);
+    else problem(refusedKey(KEYS[key], s));
   } else if (/^[1-4]$/.test(key) && s.pending.phase === "put_down") {
     event.preventDefault();
     const cards = [...s.table.hand, s.drawn.card];
@@ -500,6 +535,15 @@ function onKey(event) {
     event.preventDefault();
     hint();
   }
+}
+
+/** A key whose action is not yours to take now, said in the buttons' words: "Put a card down:
+ * 7S, 9C, 4H or 10D." or "You cannot decline now: draw from the stock, take 7H or knock." */
+function refusedKey(kind, s) {
+  const may = whatYouMay(s.table, s.pending, s.drawn);
+  if (s.pending.phase === "put_down") return may;
+  const name = actionName(kind, s.table);
+  return `You cannot ${name[0].toLowerCase()}${name.slice(1)} now: ${may}.`;
 }
 
 function setUp() {
@@ -515,8 +559,8 @@ function setUp() {
     app.pace = Number($("pace").value);
     localStorage.setItem("thirtyone.pace", String(app.pace));
   });
-  $("settings-button").addEventListener("click", () => $("settings-dialog").showModal());
-  $("keys-button").addEventListener("click", () => $("keys-dialog").showModal());
+  $("settings-button").addEventListener("click", () => openTool($("settings-dialog")));
+  $("keys-button").addEventListener("click", () => openTool($("keys-dialog")));
   $("new-game-button").addEventListener("click", newGameScreen);
   $("hint").addEventListener("click", hint);
   $("play-best").addEventListener("click", playBest);

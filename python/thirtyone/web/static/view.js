@@ -156,14 +156,35 @@ const BUTTONS = [
   ["look", "Look at your cards", "l"],
 ];
 
+/** An action of the start of a turn as its button names it ("Draw from the stock", "Take 7H"). */
+export function actionName(kind, table) {
+  const found = BUTTONS.find(([k]) => k === kind);
+  if (!found) return kind;
+  if (kind !== "take") return found[1];
+  return table.top ? `Take ${label(table.top)}` : "Take the top discard";
+}
+
+/** What you may do now, in the buttons' words: "Put a card down: 7S, 9C, 4H or 10D." or
+ * "draw from the stock, take 7H or knock", in the buttons' order (for "You cannot … now: …"). */
+export function whatYouMay(table, pending, drawn) {
+  const legal = pending.legal;
+  const either = (words) => (words.length <= 1 ? words.join("") : `${words.slice(0, -1).join(", ")} or ${words.at(-1)}`);
+  if (pending.phase === "put_down") {
+    const cards = [...table.hand, drawn.card].filter((c) => legal.some((a) => a.kind === "put" && a.card === c));
+    return `Put a card down: ${either(cards.map(label))}.`;
+  }
+  const names = BUTTONS.filter(([kind]) => legal.some((a) => a.kind === kind)).map(([kind]) => actionName(kind, table));
+  return either(names.map((n) => n[0].toLowerCase() + n.slice(1)));
+}
+
 /** The buttons of your decision at the start of a turn (or before looking at a blind table). */
 export function drawActions(game, table, pending, act) {
   const actions = $("actions");
   actions.replaceChildren();
   if (!pending || pending.seat !== game.you || pending.phase === "put_down") return;
-  for (const [kind, text, key] of BUTTONS) {
+  for (const [kind, , key] of BUTTONS) {
     if (!pending.legal.some((a) => a.kind === kind)) continue;
-    const name = kind === "take" ? `Take ${label(table.top)}` : text;
+    const name = actionName(kind, table);
     const button = element("button", { type: "button", id: `act-${kind}`, "aria-keyshortcuts": key, "data-action": kind });
     button.append(name, element("span", { class: "key", "aria-hidden": "true", text: key }));
     button.addEventListener("click", () => act({ action: kind }));

@@ -1,0 +1,252 @@
+"""The table's manners in a real browser (as in test_web_browser.py), from a QA tester's round
+in Chromium: the new-game form asked for while the others play stays on show, a dialog closed
+gives Enter back to your hand, a refusal goes with the next move and is said in the buttons'
+words, a wash loses nothing on screen, a Cadillac is named in the hide dialog too, and the
+form's and the Settings' small things. Screenshots are kept in test-results/web/."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import pytest
+
+pytest.importorskip("playwright", reason="the browser tests need playwright (the test extra)")
+pytest.importorskip("starlette", reason="the browser tests need the web extra")
+
+from browser_helpers import BROWSER_MARKS, open_table, phone_context, shot, start_game
+from playwright.sync_api import Browser, Page, expect
+
+pytestmark = BROWSER_MARKS
+
+
+def card(code: str) -> str:
+    """A card as the page writes it: ten as 10 (``TD``: ``10D``)."""
+    return ("10" + code[1:]) if code.startswith("T") else code
+
+
+def states(received: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [m for m in received if m["type"] == "state"]
+
+
+def watch_sent(page: Page) -> list[dict[str, Any]]:
+    """The messages the page sends, as it sends them."""
+    sent: list[dict[str, Any]] = []
+    page.on("websocket", lambda ws: ws.on("framesent", lambda f: sent.append(json.loads(f))))
+    return sent
+
+
+def test_new_game_asked_for_while_the_others_play_stays_on_show(page: Page, server: str) -> None:
+    """Two seats at scat, the other player at the normal pace: you put a card down (4) and ask
+    for a new game at once. The form stays on show while the other player's move comes and your
+    next turn is dealt behind it (it had jumped back to the table at "Your turn."), with no
+    result to click through; "Back to your game" brings the table, your turn on it."""
+    received = open_table(page, server)
+    page.get_by_role("form", name="New game").get_by_label("Preset").select_option("scat")
+    start_game(page, Seats="2", Seed="3")
+    page.get_by_role("button", name="Settings").click()
+    page.get_by_label("Pace of the other players").select_option("normal")
+    page.get_by_role("button", name="Done").click()
+    page.get_by_role("button", name="Draw from the stock").click()
+    expect(page.locator("#hand button:enabled").first).to_be_visible()
+    before = len(states(received))
+    page.keyboard.press("4")
+    page.wait_for_timeout(150)
+    page.get_by_role("button", name="New game").click()
+    form = page.get_by_role("form", name="New game")
+    expect(form).to_be_visible()
+    # (Your next turn has come to the page, drawn on the table behind the form.)
+    next_turn = re.compile(r"^Your turn(\.| —)")
+    expect(page.locator("#turn-note")).to_have_text(next_turn, timeout=120_000)
+    assert len(states(received)) > before
+    expect(form).to_be_visible()
+    expect(page.get_by_role("region", name="Your hand")).to_be_hidden()
+    expect(page.locator("dialog[open]")).to_have_count(0)
+    shot(page, "new-game-while-the-others-play")
+    page.get_by_role("button", name="Back to your game").click()
+    expect(page.locator("#turn-note")).to_have_text(next_turn)
+    expect(page.locator("#turn-note")).to_be_visible()
+    expect(form).to_be_hidden()
+    expect(page.get_by_role("region", name="Your hand")).to_be_focused()  # (Enter plays)
+
+
+@pytest.mark.parametrize("dialog", ["Settings", "Keys", "?"])
+def test_a_dialog_closed_gives_enter_back_to_your_hand(
+    page: Page, server: str, dialog: str
+) -> None:
+    """Settings closed with Done, the keys closed with Escape (opened with the header's button
+    or with ?): Enter then plays the Oracle's best, as the keys say. The focus went back to the
+    header's button, and Enter opened the dialog again."""
+    sent = watch_sent(page)
+    open_table(page, server)
+    start_game(page, Seed="5")
+    best = page.get_by_role("button", name=re.compile("^Play the Oracle's best"))
+    expect(best).to_be_enabled(timeout=120_000)
+    if dialog == "Settings":
+        page.get_by_role("button", name="Settings").click()
+        page.locator("#settings-dialog").get_by_role("button", name="Done").click()
+    else:
+        if dialog == "Keys":
+            page.get_by_role("button", name="Keys").click()
+        else:
+            page.keyboard.press("?")
+        expect(page.locator("#keys-dialog")).to_be_visible()
+        page.keyboard.press("Escape")
+    expect(page.locator("dialog[open]")).to_have_count(0)
+    expect(page.get_by_role("region", name="Your hand")).to_be_focused()
+    page.keyboard.press("Enter")
+    for _ in range(100):  # (the move sent: a second at most)
+        if any(m["type"] == "act" for m in sent):
+            break
+        page.wait_for_timeout(10)
+    expect(page.locator("dialog[open]")).to_have_count(0)
+    assert [m["type"] for m in sent if m["type"] in ("act", "hint")] == ["act"]
+
+
+def test_a_refusal_is_said_in_the_buttons_words_and_goes_with_the_next_move(
+    page: Page, server: str
+) -> None:
+    """Keys that are no move now: at a turn's start x says what you may do as the buttons say it
+    ("draw from the stock, take 7H or knock": it said "knock, draw, take"); at the put-down t says
+    which cards may go down (it said "put 7S, put 9C, …"), and b names the blind showdown. Each
+    message goes when a move is made (it stayed into the next turn)."""
+    received = open_table(page, server)
+    start_game(page, Seed="3")
+    expect(page.get_by_role("button", name="Draw from the stock")).to_be_visible()
+    state = states(received)[-1]
+    top = card(state["table"]["top"])
+    problem = page.locator("#problem")
+    page.keyboard.press("x")
+    expect(problem).to_have_text(
+        f"You cannot decline now: draw from the stock, take {top} or knock."
+    )
+    shot(page, "refusal-at-the-start")
+    page.keyboard.press("d")
+    expect(problem).to_be_hidden()
+    expect(page.locator("#hand button:enabled").first).to_be_visible()
+    state = states(received)[-1]
+    cards = [card(c) for c in [*state["table"]["hand"], state["drawn"]["card"]]]
+    put = f"Put a card down: {cards[0]}, {cards[1]}, {cards[2]} or {cards[3]}."
+    for key in "tkxb":
+        page.keyboard.press(key)
+        expect(problem).to_have_text(put)
+    page.keyboard.press("4")
+    expect(problem).to_be_hidden()
+
+
+def test_the_blind_showdown_is_named_in_a_refusal(page: Page, server: str) -> None:
+    """Two seats, the blind showdown allowed, seed 5 (you play first): before you look, d says
+    "You cannot draw from the stock now: call the blind showdown or look at your cards"; once
+    you look, b says "You cannot call the blind showdown now: …" (it said "blind")."""
+    received = open_table(page, server)
+    form = page.get_by_role("form", name="New game")
+    form.get_by_text("More rule options").click()
+    form.get_by_label("The first turn").select_option("blind")
+    start_game(page, Seats="2", Seed="5")
+    problem = page.locator("#problem")
+    expect(page.get_by_role("button", name="Call the blind showdown")).to_be_visible()
+    page.keyboard.press("d")
+    expect(problem).to_have_text(
+        "You cannot draw from the stock now: call the blind showdown or look at your cards."
+    )
+    page.keyboard.press("l")
+    expect(problem).to_be_hidden()
+    expect(page.get_by_role("button", name="Draw from the stock")).to_be_visible()
+    top = card(states(received)[-1]["table"]["top"])
+    page.keyboard.press("b")
+    expect(problem).to_have_text(
+        f"You cannot call the blind showdown now: draw from the stock or take {top}."
+    )
+
+
+def test_a_wash_shows_nothing_lost(page: Page, server: str) -> None:
+    """Two seats, one life each, seed 35: you knock at once and both hands score 14, so both
+    would lose their last life and the round is a wash. The result says nothing is lost, and
+    its table agrees: what the round would have cost is headed so and not marked as a loss,
+    and each player still has 1 life (it showed the losses with a minus sign in red under
+    "Lost", and no lives)."""
+    open_table(page, server)
+    start_game(page, Seats="2", Lives="1", Seed="35")
+    page.get_by_role("button", name="Knock").click()
+    result = page.locator("#result-dialog")
+    expect(result.get_by_role("heading")).to_have_text("A wash: the round is dealt again")
+    expect(result).to_contain_text("nothing is lost")
+    heads = result.locator("thead th")
+    expect(heads).to_have_text(["Player", "Hand", "Score", "Would have lost", "Now"])
+    rows = result.locator("tbody tr")
+    expect(rows).to_have_count(2)
+    for i in range(2):
+        expect(rows.nth(i).locator("td").last).to_have_text("1 life")
+    assert "\N{MINUS SIGN}" not in result.inner_text()
+    colours = rows.evaluate_all("rows => rows.map(r => getComputedStyle(r.cells[3]).color)")
+    ink = result.evaluate("d => getComputedStyle(d).color")
+    assert colours == [ink, ink]  # (none in the red of a loss)
+    shot(page, "wash-result")
+    result.get_by_role("button", name="Continue").click()
+    expect(page.locator("#result-dialog")).to_be_hidden()
+
+
+def test_the_hide_dialog_names_a_cadillac(page: Page, server: str) -> None:
+    """Two seats at the cadillac table, seed 87: your first draw brings AH to 2C, KH, 10H, and
+    putting the 2C down leaves a 31, which the table calls a Cadillac. The question whether to
+    keep it hidden says so, as the banner and the log would ("That leaves you 31!" it said)."""
+    open_table(page, server)
+    form = page.get_by_role("form", name="New game")
+    form.get_by_label("Preset").select_option("cadillac")
+    form.get_by_label("Advice").select_option("never")
+    start_game(page, Seats="2", Seed="87")
+    page.get_by_role("button", name="Draw from the stock").click()
+    page.get_by_role("button", name="Put down 2C").click()
+    hide = page.locator("#hide-dialog")
+    expect(hide.get_by_role("heading")).to_have_text("That leaves you a Cadillac (31)!")
+    expect(hide).to_contain_text("if somebody else shows a Cadillac")
+    shot(page, "hide-a-cadillac")
+    hide.get_by_role("button", name="Keep it hidden").click()
+    expect(page.locator("#score")).to_have_text("score 30 (31 hidden)")
+
+
+#: How many lines a label's own words take on screen (its text, not its control).
+LABEL_LINES = """label => {
+  const text = [...label.childNodes].find((n) => n.nodeType === 3 && n.textContent.trim());
+  const range = document.createRange();
+  range.selectNodeContents(text);
+  return new Set([...range.getClientRects()].filter((r) => r.width > 1).map((r) => r.top)).size;
+}"""
+
+#: Whether a check box's words start beside the box (not on a line below it).
+WORDS_BESIDE_THE_BOX = """label => {
+  const text = [...label.childNodes].find((n) => n.nodeType === 3 && n.textContent.trim());
+  const range = document.createRange();
+  range.selectNodeContents(text);
+  const first = [...range.getClientRects()].find((r) => r.width > 1);
+  return first.left >= label.querySelector("input").getBoundingClientRect().right;
+}"""
+
+
+def test_the_settings_and_the_forms_small_things(page: Page, browser: Browser, server: str) -> None:
+    """The "More rule options" summary opens with a disclosure triangle (as a flex box it had
+    none and read as a heading); in Settings each control has a line of its own and "Pace of
+    the other players" stays whole beside or above its control, on a wide screen and a
+    phone's (it broke after "other")."""
+    open_table(page, server)
+    summary = page.get_by_role("form", name="New game").locator("summary")
+    expect(summary).to_have_text("More rule options")
+    assert summary.evaluate("s => getComputedStyle(s).display") == "list-item"
+    phone = phone_context(browser)
+    try:
+        small = phone.new_page()
+        open_table(small, server)
+        for shown, name in ((page, "settings-1280"), (small, "settings-390")):
+            shown.get_by_role("button", name="Settings").click()
+            dialog = shown.locator("#settings-dialog")
+            pace = dialog.locator("label", has_text="Pace of the other players")
+            assert pace.evaluate(LABEL_LINES) == 1, name
+            four = dialog.locator("label", has_text="Four-colour deck")
+            box, below = four.bounding_box(), pace.bounding_box()
+            assert box is not None and below is not None
+            assert below["y"] >= box["y"] + box["height"], name  # (a line of its own)
+            assert four.evaluate(WORDS_BESIDE_THE_BOX), name
+            shot(shown, name)
+    finally:
+        phone.close()
