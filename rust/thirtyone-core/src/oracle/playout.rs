@@ -106,9 +106,44 @@ pub struct Playouts<'a> {
     /// The most lives you can lose, with the lives known but no game's table to value the
     /// round by ([`Playouts::with_lives`]; else no bound).
     most_lost: u8,
-    /// After a pending draw, the cards whose put-down leaves a 31 (or three aces' 33): it is
-    /// shown at once and the round ends, so there is no later knock to sweep.
-    shown_put_downs: CardSet,
+    /// Which choices are swept over later knock scores ([`Playouts::sweeps`]).
+    swept: Swept,
+}
+
+/// Which of your choices are swept over knock thresholds: while nobody has knocked, every option
+/// but the knock leaves you later turns where you might knock, unless it leaves the stock empty
+/// (then nobody may knock any more: a draw of the stock's last card, or any option once the
+/// stock has run out), or it is a draw from a 31 you hid (the rule's put-down keeps the 31 and
+/// shows it: the round ends there), or a put-down after a draw that leaves a 31 (or three aces'
+/// 33: shown at once, the same). A take that makes 31 with one of its put-downs is swept for
+/// the others ([`super::answer::report`] names no knock for the one that shows it).
+#[derive(Clone, Copy, Debug)]
+struct Swept {
+    draw: bool,
+    take: bool,
+    /// After a pending draw, the cards whose put-down is swept.
+    put_downs: CardSet,
+}
+
+impl Swept {
+    fn of(view: &View) -> Swept {
+        let public = &view.public;
+        let open = public.knocker.is_none() && public.stock_len > 0;
+        let mut put_downs = CardSet::EMPTY;
+        if let (true, Some((new, _))) = (open, view.pending) {
+            for card in [view.hand[0], view.hand[1], view.hand[2], new] {
+                let kept = super::answer::kept(view.hand, new, card);
+                if !public.rules.scoring.score(kept).is_blitz() {
+                    put_downs.insert(card);
+                }
+            }
+        }
+        Swept {
+            draw: open && public.stock_len > 1 && !view.hid_31[usize::from(view.me)],
+            take: open,
+            put_downs,
+        }
+    }
 }
 
 impl<'a> Playouts<'a> {
@@ -126,7 +161,6 @@ impl<'a> Playouts<'a> {
         let table = Round::unstocked(&view.public, hands, drawn, view.hid_31);
         let opponents = Opponents::new(view);
         let apart = knock_loss_applies(&table);
-        let shown_put_downs = shown_put_downs(view);
         Playouts {
             view,
             table,
@@ -140,7 +174,7 @@ impl<'a> Playouts<'a> {
             apart,
             game_apart: None,
             most_lost: u8::MAX,
-            shown_put_downs,
+            swept: Swept::of(view),
         }
     }
 
@@ -171,30 +205,16 @@ impl<'a> Playouts<'a> {
         self.game.is_some()
     }
 
-    /// Whether a choice is swept over knock thresholds: while nobody has knocked, every option
-    /// but the knock leaves you later turns where you might knock, unless it leaves the stock
-    /// empty (then nobody may knock any more: a draw of the stock's last card, or any option
-    /// once the stock has run out), or it is a draw from a 31 you hid (the rule's put-down
-    /// keeps the 31 and shows it: the round ends there), or a put-down that leaves a 31 (shown
-    /// at once: the same). A take that makes 31 with one of its put-downs is swept for the
-    /// others ([`super::answer::report`] gives the one that shows no knock).
+    /// Whether a choice is swept over knock thresholds ([`Swept`]: decided once, as the
+    /// playouts ask at each of theirs).
+    #[inline(always)]
     pub fn sweeps(&self, choice: &Choice) -> bool {
-        let public = &self.view.public;
-        if *choice == Choice::Draw && self.view.hid_31[usize::from(self.view.me)] {
-            return false;
+        match *choice {
+            Choice::Draw => self.swept.draw,
+            Choice::Take => self.swept.take,
+            Choice::Discard(card) => self.swept.put_downs.contains(card),
+            Choice::Knock | Choice::Decline => false,
         }
-        if let Choice::Discard(card) = *choice {
-            if self.shown_put_downs.contains(card) {
-                return false;
-            }
-        }
-        let stock_after = match choice {
-            Choice::Draw => public.stock_len.saturating_sub(1),
-            _ => public.stock_len,
-        };
-        public.knocker.is_none()
-            && stock_after > 0
-            && !matches!(choice, Choice::Knock | Choice::Decline)
     }
 
     /// The knock thresholds of a sweep, `None` standing for never.
@@ -204,7 +224,14 @@ impl<'a> Playouts<'a> {
 
     /// Policies per put-down variant.
     pub fn per_variant(&self, choice: &Choice) -> usize {
-        if self.sweeps(choice) {
+        self.per_swept(self.sweeps(choice))
+    }
+
+    /// Policies per put-down variant of a choice swept (`swept`) or not: the playouts ask
+    /// [`Playouts::sweeps`] once and use the answer twice.
+    #[inline(always)]
+    fn per_swept(&self, swept: bool) -> usize {
+        if swept {
             self.thresholds.len() + 1
         } else {
             1
@@ -453,9 +480,10 @@ impl<'a> Playouts<'a> {
         knock_at: &KnockAt,
         out: &mut Outcomes<'_>,
     ) {
-        let per = self.per_variant(choice);
+        let swept = self.sweeps(choice);
+        let per = self.per_swept(swept);
         let mut part = out.part(v * per..(v + 1) * per);
-        if self.sweeps(choice) {
+        if swept {
             self.sweep::<P, READS>(turns, draws, knock_at, &mut part);
         } else {
             self.finish::<P, READS>(turns, draws, Score::NEVER, knock_at);
@@ -550,21 +578,6 @@ impl<'a> Playouts<'a> {
         let len = out.len();
         self.set_outcome_of(turns, out, reached..len);
     }
-}
-
-/// After a pending draw, the cards whose put-down leaves a hand that is shown at once (a 31,
-/// or three aces' 33); none without one.
-fn shown_put_downs(view: &View) -> CardSet {
-    let mut shown = CardSet::EMPTY;
-    if let Some((new, _)) = view.pending {
-        for card in [view.hand[0], view.hand[1], view.hand[2], new] {
-            let kept = super::answer::kept(view.hand, new, card);
-            if view.public.rules.scoring.score(kept).is_blitz() {
-                shown.insert(card);
-            }
-        }
-    }
-    shown
 }
 
 /// The playouts as the engine runs them ([`Simulator`]): a deal kept and set out, and each

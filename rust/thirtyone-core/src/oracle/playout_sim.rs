@@ -73,9 +73,10 @@ impl Simulator for Playouts<'_> {
         let mut round = start.round.clone();
         let draws = &mut *start.draws.borrow_mut();
         draws.begin(&start.round, rng);
-        let per = self.per_variant(choice);
+        let swept = self.sweeps(choice);
+        let per = self.per_swept(swept);
         let (v, t) = (policy / per, policy % per);
-        let knock_at = if self.sweeps(choice) {
+        let knock_at = if swept {
             self.threshold_of(t).unwrap_or(Score::NEVER)
         } else {
             Score::NEVER
