@@ -7,10 +7,16 @@ The cluster is a small local one (two worker processes of one thread), started o
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
+import socket
+import subprocess
 import sys
+import threading
+import time
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -68,25 +74,41 @@ def local_run() -> list[dict[str, Any]]:
 def test_the_same_tournament_gives_the_same_json_with_and_without_the_cluster(
     scheduler: str,
 ) -> None:
-    args = ["tournament", "--games", "12", *TINY, "--jobs", "2", "--json"]
-    code, alone, _ = invoke(*args)
+    args = ["tournament", "--games", "12", *TINY, "--json"]
+    code, alone, _ = invoke(*args, "--jobs", "2")
     assert code == 0
     code, on_cluster, err = invoke(*args, "--cluster", scheduler)
     assert code == 0, err
-    assert json.loads(on_cluster) == json.loads(alone)
+    # The same but for the local processes, which a cluster run has none of.
+    local, far = json.loads(alone), json.loads(on_cluster)
+    assert local["settings"].pop("jobs") == 2 and far["settings"].pop("jobs") is None
+    assert far == local
     assert sum(p["games"] for p in json.loads(alone)["players"]) == 12 * len(PLAYERS)
+
+
+def test_local_processes_are_refused_with_a_cluster(scheduler: str) -> None:
+    for command in (
+        ["tournament", "--games", "2", "--jobs", "5"],
+        ["study", "knock", "--rounds", "10", "--jobs", "5"],
+        ["calibrate", "--decisions", "1", "--workers", "5"],
+    ):
+        code, out, err = invoke(*command, "--cluster", scheduler)
+        assert code == 2 and out == "" and "with --cluster the cluster's workers" in err, err
 
 
 def test_read_as_travels_to_the_workers(scheduler: str) -> None:
     # The settings go with each batch: the cluster reads the table:22 player as the table too.
-    args = ["tournament", "--games", "4", *TINY, "--jobs", "1", "--json"]
-    code, own, _ = invoke(*args)
+    args = ["tournament", "--games", "4", *TINY, "--json"]
+    code, own, _ = invoke(*args, "--jobs", "1")
     assert code == 0
-    code, alone, _ = invoke(*args, "--read-as", "table")
+    code, alone, _ = invoke(*args, "--jobs", "1", "--read-as", "table")
     assert code == 0
     code, on_cluster, err = invoke(*args, "--read-as", "table", "--cluster", scheduler)
     assert code == 0, err
-    assert json.loads(on_cluster) == json.loads(alone)
+    assert json.loads(on_cluster) == {
+        **json.loads(alone),
+        "settings": {**json.loads(alone)["settings"], "jobs": None},
+    }
     assert json.loads(alone)["players"] != json.loads(own)["players"]
 
 
@@ -225,6 +247,7 @@ def test_the_calibration_gives_the_same_decisions_on_the_cluster(scheduler: str)
         ("tcp://localhost", "like tcp://HOST:8786"),
         ("tcp://localhost:99999", "like tcp://HOST:8786"),
         ("tcp://:8786", "like tcp://HOST:8786"),
+        ("tls://127.0.0.1:8786", "tls:// needs certificates"),
     ],
 )
 def test_a_bad_address_is_refused(address: str, words: str) -> None:
@@ -266,3 +289,215 @@ def test_the_cluster_extra_pins_the_dask_the_tests_use() -> None:
 def test_the_knock_atlas_is_the_same_on_the_cluster(scheduler: str) -> None:
     settings = knock.Settings(rounds=200, seats=(3,), seed=2)
     assert knock.compute(settings, Backend(cluster=scheduler)) == knock.compute(settings)
+
+
+# --- Wrong addresses, a stop while connecting, a cluster lost mid-run (run as commands) ---
+
+#: Runs the command with the cluster's timeouts set by the test (argv: connect, workers, args).
+CLI = """
+import signal, sys
+signal.signal(signal.SIGINT, signal.default_int_handler)
+from thirtyone.study import cluster
+cluster.CONNECT_TIMEOUT = float(sys.argv[1])
+cluster.WORKER_TIMEOUT = float(sys.argv[2])
+from thirtyone.cli.app import main
+main(sys.argv[3:], prog_name="thirtyone")
+"""
+HANG_GUARD = 120.0
+
+
+def command(*args: str, connect: float = 2.0, alone: float = 30.0) -> subprocess.Popen[str]:
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    return subprocess.Popen(
+        [sys.executable, "-c", CLI, str(connect), str(alone), *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+
+
+def ended(proc: subprocess.Popen[str]) -> tuple[int, str, str]:
+    try:
+        out, err = proc.communicate(timeout=HANG_GUARD)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.communicate()
+        raise AssertionError("the command hung") from None
+    assert "Traceback" not in err and "Exception ignored" not in err, err
+    return proc.returncode, out, err
+
+
+@pytest.fixture
+def listener() -> Iterator[tuple[socket.socket, list[socket.socket]]]:
+    """A TCP port that accepts and never answers; the connections accepted listed."""
+    server = socket.create_server(("127.0.0.1", 0))
+    accepted: list[socket.socket] = []
+
+    def serve() -> None:
+        with contextlib.suppress(OSError):
+            while True:
+                accepted.append(server.accept()[0])
+
+    threading.Thread(target=serve, daemon=True).start()
+    yield server, accepted
+    server.close()
+    for c in accepted:
+        c.close()
+
+
+def test_a_port_that_never_answers_is_one_line(
+    listener: tuple[socket.socket, list[socket.socket]],
+) -> None:
+    address = f"tcp://127.0.0.1:{listener[0].getsockname()[1]}"
+    code, out, err = ended(command("tournament", "--games", "2", "--cluster", address))
+    assert code == 2 and out == "", err
+    assert err.startswith(f"Error: cannot reach a Dask scheduler at {address}: no answer")
+    assert len(err.splitlines()) == 1
+
+
+def test_a_port_that_speaks_http_is_one_line(
+    listener: tuple[socket.socket, list[socket.socket]],
+) -> None:
+    server, accepted = listener
+    address = f"tcp://127.0.0.1:{server.getsockname()[1]}"
+    proc = command("tournament", "--games", "2", "--cluster", address)
+    wait_until(lambda: bool(accepted) or proc.poll() is not None)
+    for c in list(accepted):
+        c.sendall(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n" * 4)
+    code, out, err = ended(proc)
+    assert code == 2 and out == "", err
+    assert err.startswith(f"Error: cannot reach a Dask scheduler at {address}")
+    assert len(err.splitlines()) == 1
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_a_stop_while_connecting_ends_at_once(
+    listener: tuple[socket.socket, list[socket.socket]], signum: int
+) -> None:
+    # The connection's own deadline far beyond the hang guard: only the stop can end it.
+    address = f"tcp://127.0.0.1:{listener[0].getsockname()[1]}"
+    proc = command("tournament", "--games", "2", "--cluster", address, connect=600.0)
+    wait_until(lambda: bool(listener[1]))
+    proc.send_signal(signum)
+    code, out, err = ended(proc)
+    assert code == 128 + signum and out == ""
+    assert "before the first game ended" in err
+
+
+def test_an_unknown_host_is_named() -> None:
+    code, out, err = invoke(
+        "tournament", "--games", "2", "--cluster", "tcp://nonexistent.invalid:8786"
+    )
+    assert code == 2 and out == "" and "'nonexistent.invalid' cannot be found" in err
+
+
+def wait_until(what: Any) -> None:
+    deadline = time.monotonic() + HANG_GUARD
+    while not what():
+        assert time.monotonic() < deadline, "waited in vain"
+        time.sleep(0.05)
+
+
+def free_port() -> int:
+    with socket.create_server(("127.0.0.1", 0)) as s:
+        port: int = s.getsockname()[1]
+    return port
+
+
+@pytest.fixture
+def own_cluster() -> Iterator[tuple[str, subprocess.Popen[bytes], subprocess.Popen[bytes]]]:
+    """A scheduler and one worker (no nanny: killed, it stays dead) of this test alone."""
+    address = f"tcp://127.0.0.1:{free_port()}"
+    bin_dir = Path(sys.executable).parent
+    quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+    port = address.rsplit(":", 1)[1]
+    sched = subprocess.Popen(
+        [bin_dir / "dask", "scheduler", "--port", port, "--no-dashboard"], **quiet
+    )
+    worker = subprocess.Popen(
+        [bin_dir / "dask", "worker", address, "--no-nanny", "--nthreads", "1", "--no-dashboard"],
+        **quiet,
+    )
+    try:
+        from distributed import Client
+
+        with Client(address, timeout=HANG_GUARD, set_as_default=False) as client:
+            client.wait_for_workers(1, timeout=HANG_GUARD)
+        yield address, sched, worker
+    finally:
+        for proc in (worker, sched):
+            proc.kill()
+            proc.wait()
+
+
+@pytest.mark.parametrize("victim", ["scheduler", "worker"])
+def test_a_cluster_lost_mid_run_is_one_error_after_the_results(
+    tmp_path: Path,
+    own_cluster: tuple[str, subprocess.Popen[bytes], subprocess.Popen[bytes]],
+    victim: str,
+) -> None:
+    address, sched, worker = own_cluster
+    keep = tmp_path / "run.checkpoint"
+    args = ["tournament", "--games", "1000000", "--players", "table,table"]
+    proc = command(*args, "--cluster", address, "--checkpoint", str(keep), alone=2.0)
+    wait_until(lambda: keep.exists() and len(keep.read_text().splitlines()) > 2)
+    (sched if victim == "scheduler" else worker).kill()
+    code, out, err = ended(proc)
+    assert code == 2, err
+    assert "table" in out  # (the games counted until then)
+    last = err.strip().splitlines()[-1]
+    words = "was lost;" if victim == "scheduler" else "has had no worker for 2 seconds;"
+    assert last.startswith("Error: ") and words in last, err
+    assert "resumes the run from its checkpoint" in last
+    assert "distributed" not in err
+
+
+def test_a_finished_checkpoint_needs_no_cluster(tmp_path: Path) -> None:
+    keep = tmp_path / "run.checkpoint"
+    code, first, _ = invoke("tournament", "--games", "2", *TINY, "--checkpoint", str(keep))
+    assert code == 0
+    again = ["tournament", "--games", "2", *TINY, "--checkpoint", str(keep)]
+    code, out, err = invoke(*again, "--cluster", "tcp://127.0.0.1:9")
+    assert code == 0 and out == first, err
+
+
+def test_the_missing_extra_writes_no_checkpoint(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "distributed", None)
+    keep = tmp_path / "run.checkpoint"
+    code, _, err = invoke(
+        "tournament", "--games", "2", "--cluster", "tcp://127.0.0.1:8786", "--checkpoint", str(keep)
+    )
+    assert code == 2 and "pip install" in err and not keep.exists()
+
+
+def test_a_worker_that_cannot_run_thirtyone_is_named(
+    scheduler: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken() -> str:  # (sent by value: it fails on the worker as a missing thirtyone would)
+        raise ImportError("No module named 'thirtyone'")
+
+    monkeypatch.setattr(cluster, "_worker_version", broken)
+    code, out, err = invoke("tournament", "--games", "2", *TINY, "--cluster", scheduler)
+    assert code == 2 and out == ""
+    assert "the worker tcp://127.0.0.1:" in err and "cannot run thirtyone" in err
+    assert len(err.strip().splitlines()) == 1  # (not Dask's version table)
+    from distributed.versions import VersionMismatchWarning
+
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.warn(VersionMismatchWarning("a table"), stacklevel=1)
+    assert seen == []
+
+
+def test_a_worker_of_another_version_mid_run_is_named(
+    scheduler: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A worker that joined after the check: its task refuses, naming it, as a failed stop.
+    monkeypatch.setattr(cluster.ClusterPool, "_check_workers", lambda self: None)
+    monkeypatch.setattr(cluster, "version", lambda: "0.0.0+other")
+    code, out, err = invoke("tournament", "--games", "2", *TINY, "--cluster", scheduler)
+    assert code == 2 and out == ""
+    assert err.startswith("Error: the worker tcp://127.0.0.1:"), err
+    assert "this client thirtyone 0.0.0+other" in err and "stopped before the first game" in err

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, NoReturn
 
 import click
 
-from thirtyone.cli.manners import backend_options, seed_option
+from thirtyone.cli.manners import NO_JOBS, backend_options, seed_option
 from thirtyone.errors import ThirtyOneError
 from thirtyone.game.seats import MODELS
 from thirtyone.study import cluster as study_cluster
@@ -116,6 +116,9 @@ def calibrate_command(
         table = calibration.parse_seats(seats)
     except ValueError as err:
         raise click.BadParameter(str(err), param_hint="--seats") from None
+    source = click.get_current_context().get_parameter_source("jobs")
+    if cluster is not None and source == click.core.ParameterSource.COMMANDLINE:
+        _fail(NO_JOBS.format(option="--workers"))
     settings = calibration.Settings(
         decisions=decisions,
         seed=seed,
@@ -156,7 +159,7 @@ def _run(settings: calibration.Settings, backend: study_cluster.Backend, out: Pa
     except KeyboardInterrupt as err:
         stop = workers.stopped(err)
         click.echo(
-            f"Stopped by {stop.name} before the first decision was scored: nothing written.",
+            workers.told(stop, "before the first decision was scored: nothing written."),
             err=True,
         )
         sys.exit(stop.status)
@@ -169,8 +172,8 @@ def _run(settings: calibration.Settings, backend: study_cluster.Backend, out: Pa
     if report.stopped is not None:
         stop = report.stopped
         click.echo(
-            f"Stopped by {stop.name} after {len(report.decisions):,} of "
-            f"{settings.decisions:,} decisions: the report covers those; written to {out}."
+            workers.told(stop, f"after {len(report.decisions):,} of ")
+            + f"{settings.decisions:,} decisions: the report covers those; written to {out}."
             + (
                 " The same command resumes the run from its checkpoint."
                 if backend.checkpoint is not None

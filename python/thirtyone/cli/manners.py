@@ -225,6 +225,13 @@ def seed_option(help: str, default: int | None = None) -> Callable[[FC], FC]:
     )
 
 
+#: The refusal of a local option given with ``--cluster`` (``option``: ``--jobs``, ``--workers``).
+NO_JOBS = (
+    "{option} is the number of local processes; with --cluster the cluster's workers play "
+    "(leave {option} out)"
+)
+
+
 def backend_options(kept: str, same: str) -> Callable[[FC], FC]:
     """A study's ``--cluster`` and ``--checkpoint`` (docs/cluster.md): ``kept`` says what the
     checkpoint keeps ("each finished batch of games"), ``same`` what the same seed gives ("same

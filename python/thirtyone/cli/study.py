@@ -8,7 +8,7 @@ from typing import NoReturn
 
 import click
 
-from thirtyone.cli.manners import backend_options, seed_option
+from thirtyone.cli.manners import NO_JOBS, backend_options, seed_option
 from thirtyone.errors import ThirtyOneError
 from thirtyone.study import cluster as study_cluster
 from thirtyone.study import knock, tournament, workers
@@ -57,6 +57,8 @@ def knock_command(
         table = parse_seats(seats)
     except ValueError as err:
         raise click.BadParameter(str(err), param_hint="--seats") from None
+    if cluster is not None and jobs is not None:
+        _fail(NO_JOBS.format(option="--jobs"))
     if jobs is not None and not 1 <= jobs <= tournament.MAX_JOBS:
         _fail(f"jobs must be a whole number from 1 to {tournament.MAX_JOBS}, not {jobs}")
     settings = knock.Settings(
@@ -82,7 +84,9 @@ def knock_command(
             progress.end()
             stop = workers.stopped(err)
             more = " The same command resumes from the checkpoint." if checkpoint else ""
-            click.echo(f"Stopped by {stop.name}: no atlas.{more}", err=True)
+            click.echo(workers.told(stop, f"before the end: no atlas.{more}"), err=True)
             sys.exit(stop.status)
     data = knock.to_json(settings, totals)
+    if cluster is not None:  # (no local processes: the same JSON on any cluster)
+        data["settings"]["jobs"] = None
     click.echo(strict_json(data, indent=1) if as_json else knock.report(data))

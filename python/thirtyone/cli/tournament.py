@@ -8,7 +8,7 @@ from typing import NoReturn
 
 import click
 
-from thirtyone.cli.manners import backend_options, seed_option
+from thirtyone.cli.manners import NO_JOBS, backend_options, seed_option
 from thirtyone.errors import ThirtyOneError
 from thirtyone.game.rules import Rules
 from thirtyone.game.seats import MODELS
@@ -116,6 +116,8 @@ def tournament_command(
     option with the highest chance of winning it). Ctrl-C (or SIGTERM, SIGHUP) stops the run
     within a second, with the results of the games played until then.
     """
+    if cluster is not None and jobs is not None:
+        _fail(NO_JOBS.format(option="--jobs"))
     settings = tournament.Settings(
         players=players,
         games=games,
@@ -161,18 +163,20 @@ def _play(
     progress.end()
     stop, played = outcome.stopped, outcome.played
     if stop is not None and played == 0:
-        click.echo(f"Stopped by {stop.name} before the first game ended: no results.", err=True)
+        click.echo(workers.told(stop, "before the first game ended: no results."), err=True)
         sys.exit(stop.status)
     shown = None if stop is None else played
     if as_json:
         data = tournament.to_json(settings, outcome.tallies, stop, played)
+        if backend.cluster is not None:  # (no local processes: the same JSON on any cluster)
+            data["settings"]["jobs"] = None
         click.echo(strict_json(data, indent=1))
     else:
         click.echo(tournament.report(settings, outcome.tallies, shown))
     if stop is not None:
         click.echo(
-            f"Stopped by {stop.name} after {played:,} of {settings.games:,} games: the results "
-            "count those games."
+            workers.told(stop, f"after {played:,} of {settings.games:,} games: the results ")
+            + "count those games."
             + (
                 " The same command resumes the run from its checkpoint."
                 if backend.checkpoint is not None

@@ -19,11 +19,20 @@ or the batch order:
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import importlib
+import itertools
 import json
+import logging
 import os
+import socket
+import threading
+import time
 import uuid
+import warnings
 from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import CancelledError
 from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError
 from importlib.metadata import version as _version
@@ -39,11 +48,15 @@ from thirtyone.study import workers
 T = TypeVar("T")
 R = TypeVar("R")
 
-#: Seconds to wait for the scheduler to answer, and for its first worker.
+#: Seconds to wait for the scheduler to answer, and for a worker (at the start, or when every
+#: worker is gone mid-run).
 CONNECT_TIMEOUT = 10.0
 WORKER_TIMEOUT = 30.0
-#: The address schemes of a Dask scheduler that ``--cluster`` accepts.
-SCHEMES = ("tcp", "tls")
+#: How often (seconds) a run on a cluster looks whether its scheduler and workers are there.
+WATCH_EVERY = 1.0
+#: The address schemes of a Dask scheduler that ``--cluster`` accepts (tls:// needs
+#: certificates, which thirtyone does not take).
+SCHEMES = ("tcp",)
 #: The first line of a checkpoint file says what it is.
 CHECKPOINT_FORMAT = "thirtyone-checkpoint-1"
 
@@ -77,8 +90,14 @@ class Backend:
 
 
 def check_address(address: str) -> None:
-    """SettingsError unless ``address`` is ``tcp://HOST:PORT`` (or ``tls://``)."""
+    """SettingsError unless ``address`` is ``tcp://HOST:PORT`` (``tls://`` is refused: it
+    needs certificates, which thirtyone does not take)."""
     shown = address[:80]
+    if address.lower().startswith("tls://"):
+        raise SettingsError(
+            f"--cluster {shown}: tls:// needs certificates, which thirtyone does not take; use a "
+            "tcp:// address (within a private network, or through an SSH tunnel)"
+        )
     try:
         parts = urlsplit(address)
         port = parts.port
@@ -134,8 +153,11 @@ def batches(
     """``fn(item)`` for each batch of ``items``, in their order, played on ``backend``;
     ``fn`` must be a module-level function (it is pickled). With ``backend.checkpoint``, the
     batches are kept there, written with ``codec`` (encode, decode: to and from JSON values),
-    and the file's ``header`` must match (the study and its settings)."""
+    and the file's ``header`` must match (the study and its settings). The cluster is
+    connected to only when a batch is left to play (a finished checkpoint needs none)."""
     keep = None
+    if backend.cluster is not None:
+        _require_distributed()  # (before the checkpoint file is written)
     if backend.checkpoint is not None:
         if codec is None or header is None:
             raise ValueError("a checkpoint needs a codec and a header")
@@ -150,13 +172,19 @@ def batches(
     found: dict[int, R] = {} if keep is None else keep.found
     skip = set(found)  # (``found`` empties as its batches are yielded)
     todo = ((i, item) for i, item in enumerate(items) if i not in skip)  # (read lazily)
+    first = next(todo, None)
+    if first is None:  # (every batch in the checkpoint: nothing to play, nowhere to connect)
+        for index in sorted(found):
+            yield found.pop(index)
+        return
+    rest: Iterator[tuple[int, T]] = itertools.chain([first], todo)
 
     def record(_position: int, pair: tuple[int, R]) -> None:
         if keep is not None:
             keep.record(pair[0], pair[1])
 
     with runner:
-        played = runner.map(todo, record)
+        played = runner.map(rest, record)
         index = 0
         while True:
             if index in found:
@@ -193,7 +221,7 @@ class Checkpoint(Generic[R]):
         try:
             if self.path.exists() and self.path.stat().st_size > 0:
                 self._read()
-            else:
+            else:  # (an existing empty file: started again, not kept as it is)
                 with self.path.open("w", encoding="utf-8") as f:
                     f.write(json.dumps(self.header, sort_keys=True) + "\n")
         except OSError as err:
@@ -249,7 +277,13 @@ def _checked(fn: Callable[[T], R], expected: str, item: T) -> R:
     """``fn(item)`` on a worker, refused when the worker's thirtyone is not ``expected``."""
     mine = version()
     if mine != expected:
-        raise VersionMismatch(f"a worker runs thirtyone {mine}, this client thirtyone {expected}")
+        try:
+            where = f" {_distributed().get_worker().address}"
+        except Exception:  # (not on a Dask worker)
+            where = ""
+        raise VersionMismatch(
+            f"the worker{where} runs thirtyone {mine}, this client thirtyone {expected}"
+        )
     return fn(item)
 
 
@@ -282,20 +316,8 @@ class ClusterPool(Generic[T, R]):
 
     def __enter__(self) -> ClusterPool[T, R]:
         check_address(self.address)
-        try:
-            self._dask = _distributed()
-        except ImportError:
-            raise ThirtyOneError(
-                "--cluster needs Dask's distributed scheduler: pip install 'thirtyone[cluster]'"
-            ) from None
-        try:
-            self.client = self._dask.Client(
-                self.address, timeout=CONNECT_TIMEOUT, set_as_default=False, asynchronous=False
-            )
-        except (OSError, TimeoutError, ValueError) as err:
-            raise ThirtyOneError(
-                f"cannot reach a Dask scheduler at {self.address[:80]}: {_first_line(err)}"
-            ) from None
+        self._dask = _require_distributed()
+        self.client = _connect(self._dask, self.address, CONNECT_TIMEOUT)
         try:
             self._check_workers()
         except BaseException:
@@ -311,12 +333,18 @@ class ClusterPool(Generic[T, R]):
                 f"the Dask cluster at {self.address[:80]} has no worker ({_first_line(err)})"
             ) from None
         try:
-            versions = self.client.run(_worker_version)
+            versions = self.client.run(_worker_version, on_error="return")
         except Exception as err:
             raise ThirtyOneError(
-                f"a worker of the Dask cluster at {self.address[:80]} cannot run thirtyone "
-                f"(is it installed there?): {_first_line(err)}"
+                f"the workers of the Dask cluster at {self.address[:80]} cannot be asked for "
+                f"their thirtyone: {_first_line(err)}"
             ) from None
+        for addr, answer in sorted(versions.items()):
+            if isinstance(answer, BaseException):
+                raise ThirtyOneError(
+                    f"the worker {addr} of the Dask cluster at {self.address[:80]} cannot run "
+                    f"thirtyone (is it installed there?): {_first_line(answer)}"
+                )
         if why := _mismatch(versions, self.expected):
             raise ThirtyOneError(why)
 
@@ -331,11 +359,15 @@ class ClusterPool(Generic[T, R]):
             return
         with workers.held():
             try:
-                if self._futures:
+                if self._futures and self.client.status == "running":
                     self.client.cancel(list(self._futures), force=True)
+            except Exception:  # (the scheduler gone: nothing to cancel there)
+                pass
             finally:
                 self._futures = {}
-                self.client.close(timeout=CONNECT_TIMEOUT)
+                lost = self.client.status != "running"
+                with contextlib.suppress(Exception):  # (its scheduler may be gone)
+                    self.client.close(timeout=1 if lost else CONNECT_TIMEOUT)
                 self.client = None
 
     def _window(self) -> int:
@@ -367,22 +399,70 @@ class ClusterPool(Generic[T, R]):
                 continue
             if not self._futures:
                 return
-            with self.client.as_current():
-                finished, _ = self._dask.wait(list(self._futures), return_when="FIRST_COMPLETED")
-            for future in finished:
+            for future in self._finished():
                 index = self._futures.pop(future)
                 ready[index] = self._result(future)
                 if done is not None:
                     done(index, ready[index])
 
+    def _finished(self) -> list[Any]:
+        """The tasks finished, as soon as one is; :class:`~thirtyone.study.workers.Failed` when
+        the scheduler is lost or no worker is left for :data:`WORKER_TIMEOUT` seconds."""
+        alone_since: float | None = None
+        while True:
+            try:
+                with self.client.as_current():
+                    finished, _ = self._dask.wait(
+                        list(self._futures), timeout=WATCH_EVERY, return_when="FIRST_COMPLETED"
+                    )
+            except TimeoutError:
+                finished = set()
+            except Exception as err:
+                raise self._lost(err) from None
+            if any(f.status == "cancelled" for f in finished):
+                raise self._lost(None)
+            if finished:
+                return list(finished)
+            alone_since = self._watch(alone_since)
+
+    def _watch(self, alone_since: float | None) -> float | None:
+        """Failed when the scheduler is gone, or no worker for :data:`WORKER_TIMEOUT` seconds
+        (since ``alone_since``); the time the workers were first missed (None: they are)."""
+        if self.client.status != "running":
+            raise self._lost(None)
+        try:
+            count = len(self.client.scheduler_info()["workers"])
+        except Exception as err:
+            raise self._lost(err) from None
+        if count:
+            return None
+        now = time.monotonic()
+        if alone_since is not None and now - alone_since >= WORKER_TIMEOUT:
+            raise workers.Failed(
+                f"the Dask cluster at {self.address[:80]} has had no worker for "
+                f"{WORKER_TIMEOUT:g} seconds"
+            )
+        return now if alone_since is None else alone_since
+
+    def _lost(self, err: BaseException | None) -> workers.Failed:
+        why = ""  # (its tasks cancelled: nothing more to say)
+        if err is not None and not isinstance(err, (asyncio.CancelledError, CancelledError)):
+            why = f" ({type(err).__name__}: {_first_line(err)})"
+        self._futures = {}  # (nothing left to cancel there)
+        return workers.Failed(f"the Dask scheduler at {self.address[:80]} was lost{why}")
+
     def _result(self, future: Any) -> R:
         try:
             result: R = future.result()
         except VersionMismatch as err:
-            raise ThirtyOneError(f"{err}: every worker must run the same version") from None
+            raise workers.Failed(f"{err}: every worker must run the same version") from None
         except ThirtyOneError:
             raise
+        except (CancelledError, OSError) as err:  # (the scheduler lost while it was fetched)
+            raise self._lost(err) from None
         except Exception as err:
+            if self.client.status != "running":
+                raise self._lost(err) from None
             raise ThirtyOneError(
                 f"a task failed on the Dask cluster: {type(err).__name__}: {_first_line(err)}"
             ) from None
@@ -394,6 +474,122 @@ def _distributed() -> Any:
     return importlib.import_module("distributed")
 
 
+def _require_distributed() -> Any:
+    """:func:`_distributed`, or the ThirtyOneError that says how to install it."""
+    try:
+        return _distributed()
+    except ImportError:
+        raise ThirtyOneError(
+            "--cluster needs Dask's distributed scheduler: pip install 'thirtyone[cluster]'"
+        ) from None
+
+
 def _first_line(err: BaseException) -> str:
     text = str(err).strip().splitlines()
     return text[0][:200] if text else type(err).__name__
+
+
+def quiet(dask: Any) -> None:
+    """Dask's own messages off: its version table (thirtyone checks the workers' versions
+    itself) and its logged tracebacks (a lost scheduler is told in one line)."""
+    warnings.filterwarnings("ignore", category=dask.versions.VersionMismatchWarning)
+    for name in [n for n in logging.root.manager.loggerDict if n.startswith("distributed")]:
+        logging.getLogger(name).setLevel(logging.CRITICAL + 1)
+    logging.getLogger("distributed").setLevel(logging.CRITICAL + 1)
+
+
+async def _identity(address: str, timeout: float) -> Any:
+    """What answers at ``address`` says it is (a Dask server's ``identity``)."""
+    comm_connect: Any = importlib.import_module("distributed.comm").connect
+    comm = await comm_connect(address, timeout=timeout)
+    try:
+        await comm.write({"op": "identity", "reply": True})
+        return await comm.read()
+    finally:
+        comm.abort()
+
+
+def _resolve(address: str) -> None:
+    """ThirtyOneError when the address's host has no address (a typo, no network)."""
+    parts = urlsplit(address)
+    try:
+        socket.getaddrinfo(parts.hostname, parts.port, type=socket.SOCK_STREAM)
+    except (OSError, UnicodeError) as err:
+        raise ThirtyOneError(
+            f"cannot reach a Dask scheduler at {address[:80]}: the host {parts.hostname!r} "
+            f"cannot be found ({_first_line(err)})"
+        ) from None
+
+
+def _build(dask: Any, address: str, timeout: float) -> Any:
+    """The client of the scheduler at ``address``, after it said it is one."""
+    _resolve(address)
+    try:
+        answer = asyncio.run(asyncio.wait_for(_identity(address, timeout), timeout))
+    except TimeoutError:
+        raise ThirtyOneError(
+            f"cannot reach a Dask scheduler at {address[:80]}: no answer within "
+            f"{timeout:g} seconds (the scheduler's port is 8786 by default; 8787 is its dashboard)"
+        ) from None
+    except OSError as err:
+        raise ThirtyOneError(
+            f"cannot reach a Dask scheduler at {address[:80]}: {_first_line(err)}"
+        ) from None
+    except Exception as err:  # (what answers does not speak Dask: an HTTP server, garbage)
+        raise ThirtyOneError(
+            f"cannot reach a Dask scheduler at {address[:80]}: what answers there is not one "
+            f"({type(err).__name__}: {_first_line(err)[:80]})"
+        ) from None
+    if not isinstance(answer, dict) or answer.get("type") != "Scheduler":
+        raise ThirtyOneError(
+            f"cannot reach a Dask scheduler at {address[:80]}: what answers there is not a Dask "
+            "scheduler (a worker's address?)"
+        )
+    try:
+        return dask.Client(address, timeout=timeout, set_as_default=False, asynchronous=False)
+    except Exception as err:
+        raise ThirtyOneError(
+            f"cannot reach a Dask scheduler at {address[:80]}: {_first_line(err)}"
+        ) from None
+
+
+def _connect(dask: Any, address: str, timeout: float) -> Any:
+    """A Dask ``Client`` of the scheduler at ``address`` (``dask``: the ``distributed``
+    module), or ThirtyOneError within about twice ``timeout`` seconds. ``Client`` alone hangs on
+    a silent port (the dashboard's) and reads HTTP as a frame of 3 EiB: the address is first
+    asked who it is, and the client built, on a thread with its own deadlines, while this thread
+    waits a tenth of a second at a time (a stop acts at once; the thread is left behind)."""
+    quiet(dask)
+    box: dict[str, Any] = {}
+    done, left = threading.Event(), threading.Event()
+
+    def run() -> None:
+        try:
+            client = _build(dask, address, timeout)
+        except BaseException as err:
+            box["error"] = err
+        else:
+            box["client"] = client
+            if left.is_set():  # (nobody waits for it any more)
+                client.close(timeout=timeout)
+        finally:
+            done.set()
+
+    threading.Thread(target=run, name="thirtyone-connect", daemon=True).start()
+    try:
+        for _ in range(int(20 * timeout) + 50):  # (a hang guard: the thread has its deadlines)
+            if done.wait(0.1):
+                break
+        else:
+            raise ThirtyOneError(
+                f"cannot reach a Dask scheduler at {address[:80]}: no answer within "
+                f"{2 * timeout:g} seconds"
+            )
+    except BaseException:
+        left.set()
+        if "client" in box:
+            box["client"].close(timeout=1)
+        raise
+    if "error" in box:
+        raise box["error"]
+    return box["client"]

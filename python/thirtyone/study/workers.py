@@ -292,3 +292,29 @@ class Pool(Generic[T, R]):
             ) from None
         out: list[R] | BaseException = value
         return out
+
+
+class Failed(Stopped):
+    """A run ended early by a failure that is not the user's (the Dask scheduler lost, no
+    worker left, a worker of another version): the games counted until then are told, as for a
+    stop, then ``message`` as the error, with exit status 2."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(signal.SIGINT)
+        self.message = message
+
+    @property
+    def name(self) -> str:
+        return "an error"
+
+    @property
+    def status(self) -> int:
+        return 2
+
+
+def told(stop: Stopped, after: str) -> str:
+    """The line that ends a stopped run: ``Stopped by Ctrl-C {after}``, or for a
+    :class:`Failed` run ``Error: {its message}; stopped {after}``."""
+    if isinstance(stop, Failed):
+        return f"Error: {stop.message}; stopped {after}"
+    return f"Stopped by {stop.name} {after}"
