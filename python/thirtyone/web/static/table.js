@@ -71,7 +71,7 @@ function receive(m) {
       refreshButtons();
     }
     if (!app.greeted && app.game !== 0) wrongGame(m.message);
-    else problem(m.message);
+    else problem(m.message, { lasting: true }); // (the server's word stays its time: an event may follow it)
   } else {
     app.queue.push(m);
     if (!app.running) drain();
