@@ -74,6 +74,15 @@ impl ForCard {
         Score(now.0 + 2 * (self.value - (self.suit & 15)) as u8)
     }
 
+    /// The score of the hand left when the card, drawn or taken, is not sent straight back,
+    /// `now` being the hand's score: [`ForCard::taken_score`] where its value is above the gap,
+    /// else `now` (no choice keeps more). A card sent straight back is never above the gap: the
+    /// hand's score after any draw by the rule, without the hand's own profile.
+    #[inline(always)]
+    pub(crate) fn kept_score(self, now: Score) -> Score {
+        Score(now.0 + 2 * self.value.saturating_sub(self.suit & 15) as u8)
+    }
+
     /// Drawn from the stock, the card goes straight back.
     #[inline(always)]
     pub(crate) fn goes_back(self) -> bool {
@@ -172,6 +181,12 @@ pub(crate) fn replaced(sorted: u32, place: u32, new: Card) -> (u32, Card) {
     let (lo, hi) = (x.min(n), y.max(n));
     let word = lo | ((x + y + n - lo - hi) << 8) | (hi << 16);
     (word, Card::from_index(gone as u8))
+}
+
+/// The card at `place` (0–2) of the sorted hand `sorted`.
+#[inline(always)]
+pub(crate) fn card_at(sorted: u32, place: u32) -> Card {
+    Card::from_index((sorted >> (8 * place)) as u8)
 }
 
 /// After drawing `new` (what `profile`, the profile of the sorted hand `sorted`, says of it:
@@ -329,14 +344,19 @@ mod tests {
                     assert_eq!(gone, rule.card, "{hand:?} take {new}");
                     assert_eq!(profiles[index(left)].score(), rule.score);
                     assert_eq!(f.taken_score(now), rule.score, "{hand:?} take {new}");
+                    assert_eq!(f.kept_score(now), rule.score, "{hand:?} take {new}");
+                    assert_eq!(card_at(word, p.goes(f)), rule.card, "{hand:?} take {new}");
                     assert_eq!(left, sorted(rule.kept));
                 }
                 // Drawn from the stock.
                 let rule = put_down_with(table, hand, now, new, false);
                 assert_eq!(f.goes_back(), rule.card == new, "{hand:?} draw {new}");
+                // The score left, whether the card is kept or sent back.
+                assert_eq!(f.kept_score(now), rule.score, "{hand:?} draw {new}");
                 if rule.card != new {
                     let (left, gone) = replaced(word, p.goes(f), new);
                     assert_eq!(gone, rule.card, "{hand:?} draw {new}");
+                    assert_eq!(card_at(word, p.goes(f)), rule.card, "{hand:?} draw {new}");
                     assert_eq!(profiles[index(left)].score(), rule.score);
                     assert_eq!(left, sorted(rule.kept));
                 }

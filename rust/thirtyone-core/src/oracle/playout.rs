@@ -420,7 +420,9 @@ impl<'a> Playouts<'a> {
         out: &mut Outcomes<'_>,
     ) {
         let (hands, all, at) = (&start.hands, self.profiles, &start.knock_at);
-        if !round.turn_rule().is_standard() {
+        // Asked of the start, not of its copy in `round`: a read of the copy just written
+        // waits for the copy's stores.
+        if !start.round.turn_rule().is_standard() {
             return self.play_unprofiled(round, start, draws, (choice, v), out);
         }
         let turns = &mut Profiled::<true>::new(round, hands, all);

@@ -19,7 +19,7 @@ use super::draws::Draws;
 use super::profiled::Profiled;
 use super::public::{End, Stage};
 use super::Round;
-use crate::hand::profile::{self, Profile};
+use crate::hand::profile;
 use crate::hand::{Card, Score};
 use crate::rules::{LivesMode, RoundRules, ThirtyOneAfterKnock, MAX_SEATS};
 
@@ -98,14 +98,14 @@ impl<const PROFILES: bool> Profiled<'_, PROFILES> {
             else {
                 break;
             };
-            if after.is_31() {
+            if after.is_blitz() {
                 if rules.thirty_one_after_knock != ThirtyOneAfterKnock::Continues {
                     // Shown: everyone else loses a life (and what they lost before).
                     return 1 + shown;
                 }
                 shown += 1;
             }
-            scores[usize::from(seat)] = after.score();
+            scores[usize::from(seat)] = after;
             top = gone;
             seat = self.next_seat(seat);
         }
@@ -135,7 +135,7 @@ impl<const PROFILES: bool> Profiled<'_, PROFILES> {
             else {
                 break;
             };
-            if after.is_31() {
+            if after.is_blitz() {
                 // Everyone else loses a life: at once, or as the final turns go on.
                 for (o, l) in lost.iter_mut().enumerate().take(seats) {
                     *l += u8::from(o != usize::from(seat));
@@ -144,7 +144,7 @@ impl<const PROFILES: bool> Profiled<'_, PROFILES> {
                     return Losses::All(lost);
                 }
             }
-            scores[usize::from(seat)] = after.score();
+            scores[usize::from(seat)] = after;
             top = gone;
             seat = self.next_seat(seat);
         }
@@ -153,10 +153,10 @@ impl<const PROFILES: bool> Profiled<'_, PROFILES> {
 
     /// The final turn of `seat` after a knock by the table's rule (nobody knocks again), `top`
     /// the top discard and `stock_len` the stock's size (one less when it draws), `mercy` the
-    /// table's [`mercy`]: the hand's
-    /// profile after it and the card put down. None: the top discard declined with the stock
-    /// empty, which ends the round as at the showdown. `SMOOTH`: a drawn card kept or sent back
-    /// without a branch ([`profile::kept_or_sent_back`]), as a modelled turn's.
+    /// table's [`mercy`]: the score of the hand it leaves and the card put down, read from the
+    /// hand's profile alone (the profile of the hand left is never needed: the round ends). None:
+    /// the top discard declined with the stock empty, which ends the round as at the showdown.
+    /// `SMOOTH`: a drawn card kept or sent back chosen without a branch, as a modelled turn's.
     #[inline(always)]
     fn final_turn<const SMOOTH: bool>(
         &self,
@@ -164,7 +164,7 @@ impl<const PROFILES: bool> Profiled<'_, PROFILES> {
         top: Card,
         stock_len: &mut u8,
         (mercy, draws): (bool, &mut Draws),
-    ) -> Option<(Profile, Card)> {
+    ) -> Option<(Score, Card)> {
         #[cfg(feature = "count-turns")]
         super::turn_count::add();
         let public = &self.round.public;
@@ -174,8 +174,10 @@ impl<const PROFILES: bool> Profiled<'_, PROFILES> {
         let f = now.for_card(top);
         let may_take = !public.put_downs[s].contains(top) || (mercy && public.top_by == seat);
         if f.worth_taking() && may_take {
-            let (left, gone) = profile::replaced(word, now.goes(f), top);
-            return Some((self.all[profile::index(left)], gone));
+            return Some((
+                f.taken_score(now.score()),
+                profile::card_at(word, now.goes(f)),
+            ));
         }
         if *stock_len == 0 {
             return None;
@@ -183,15 +185,16 @@ impl<const PROFILES: bool> Profiled<'_, PROFILES> {
         let new = draws.next(*stock_len);
         *stock_len -= 1;
         let f = now.for_card(new);
+        let after = f.kept_score(now.score());
         if SMOOTH {
-            let (left, gone) = profile::kept_or_sent_back(word, now, f, new);
-            return Some((self.all[profile::index(left)], gone));
+            let gone = profile::card_at(word, now.goes(f));
+            let gone = if f.goes_back() { new } else { gone };
+            return Some((after, gone));
         }
         if f.goes_back() {
-            Some((now, new))
+            Some((after, new))
         } else {
-            let (left, gone) = profile::replaced(word, now.goes(f), new);
-            Some((self.all[profile::index(left)], gone))
+            Some((after, profile::card_at(word, now.goes(f))))
         }
     }
 
