@@ -86,7 +86,7 @@ def test_between_rounds_no_round_is_viewed() -> None:
 
 def test_a_state_whose_hand_is_text_says_a_hand_is_a_list() -> None:
     state = {**example(), "hand": "AH 9H 4H"}
-    with pytest.raises(StateError, match=r'hand must be a list of 3 cards, such as \["AH"'):
+    with pytest.raises(StateError, match=r'hand: must be a list of 3 cards, such as \["AH"'):
         thirtyone.advise(state, **QUICK)
 
 

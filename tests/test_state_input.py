@@ -194,6 +194,62 @@ def test_the_cli_refuses_bad_states_in_one_short_line(text: bytes, words: bytes)
     assert b"Traceback" not in result.stderr
 
 
+#: A value of the wrong kind in a common field, and what the refusal says, from JSON text or a
+#: Python mapping alike: the field, what it takes, and what it was given as JSON spells it.
+WRONG_KINDS = [
+    (
+        {"hand": "AH 9H 4H"},
+        StateError,
+        'hand: must be a list of 3 cards, such as ["AH", "9H", "4H"], not "AH 9H 4H"',
+    ),
+    ({"hand": ["AH", 9, "4H"]}, StateError, 'hand[1]: must be a card such as "AH", not 9'),
+    ({"seats": "4"}, StateError, 'seats: must be a whole number, not "4"'),
+    (
+        {"lives": "3333"},
+        StateError,
+        'lives: must be a list of one whole number per seat, not "3333"',
+    ),
+    ({"lives": [3, 3, None, 1]}, StateError, "lives[2]: must be a whole number, not null"),
+    ({"upcard": ["7S"]}, StateError, 'upcard: must be a card such as "AH", not a list'),
+    ({"turns": {"seat": 1}}, StateError, "turns: must be a list of turns, not an object"),
+    (
+        {"turns": [{"seat": 1, "draw": "stock", "discard": "5C", "shows": "AH KH QH"}]},
+        StateError,
+        'turns[0].shows: must be a list of 3 cards, such as ["AH", "9H", "4H"], not "AH KH QH"',
+    ),
+    (
+        {"turns": [{"seat": 1, "knock": 1}]},
+        StateError,
+        "turns[0].knock: must be true or false, not 1",
+    ),
+    (
+        {"rules": 5},
+        RuleError,
+        "rules: must be a preset name or an object of rule options, not 5",
+    ),
+    ({"rules": {"preset": 5}}, RuleError, "rules.preset: must be text, not 5"),
+    ({"rules": {"lives": "x"}}, RuleError, 'rule lives: must be a whole number, not "x"'),
+]
+
+
+@pytest.mark.parametrize(("change", "kind", "words"), WRONG_KINDS)
+def test_a_value_of_the_wrong_kind_is_named_with_what_its_field_takes(
+    change: dict[str, Any], kind: type, words: str
+) -> None:
+    """The field and what it takes, never serde's "invalid type: …, expected a sequence"; the
+    same words from ``thirtyone oracle`` (JSON text) and from ``advise`` (a mapping, where a
+    text given for a list was read letter by letter)."""
+    state = example(**change)
+    result = oracle_cli(json.dumps(state).encode())
+    assert result.returncode == 2
+    said = result.stderr.decode()
+    assert said.startswith(f"Error: {words}"), said
+    assert "invalid type" not in said and "expected" not in said and "`" not in said
+    with pytest.raises(kind) as err:
+        thirtyone.advise(state, **CHEAP)
+    assert str(err.value) == words
+
+
 def test_the_cli_reads_rule_numbers_either_way() -> None:
     for value in (30.5, "30.5"):
         text = json.dumps(example(rules={"three_of_a_kind": value})).encode()

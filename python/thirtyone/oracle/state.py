@@ -35,9 +35,6 @@ def parse(
         return state
     if isinstance(state, _core.State):
         raise StateError("rules and models can be changed only while reading a state, not after")
-    if isinstance(state, Mapping) and isinstance(state.get("hand"), str):
-        # (The core's reader of a Python object takes a text for the list of its letters.)
-        raise StateError('hand must be a list of 3 cards, such as ["AH", "9H", "4H"], not text')
     if models is not None:
         state = with_models(state, models)
     return _core.State.parse(state, preset, list((changes or {}).items()))

@@ -74,8 +74,11 @@ where
     D::Error: std::fmt::Display,
 {
     let doc: Option<RulesDoc> = serde_path_to_error::deserialize(de).map_err(|e| {
-        let msg = shorten_quotes(&e.inner().to_string());
-        Error::BadRule("rules", format!("rules: {msg}"))
+        let msg = words::read(&shorten_quotes(&e.inner().to_string()));
+        match e.path().to_string() {
+            p if p == "?" || p == "." => Error::BadRule("rules", format!("rules: {msg}")),
+            p => Error::BadRule("rules", format!("rules.{p}: {msg}")),
+        }
     })?;
     Ok(doc
         .unwrap_or(RulesDoc::Preset("standard".into()))
@@ -91,7 +94,11 @@ where
     Value::deserialize(de).map(|v| v.0).map_err(|e| {
         Error::BadRule(
             "rules",
-            format!("rule {}: {}", quote(field), shorten_quotes(&e.to_string())),
+            format!(
+                "rule {}: {}",
+                quote(field),
+                words::read(&shorten_quotes(&e.to_string()))
+            ),
         )
     })
 }
@@ -109,7 +116,16 @@ where
                 p => p,
             };
             let inner = e.into_inner();
-            let msg = whole_number_read(&shorten_quotes(&inner.to_string()));
+            let said = shorten_quotes(&inner.to_string());
+            if path == "." && !is_syntax(&inner) {
+                // (The state itself of the wrong kind: a list, a number, text.)
+                let found = words::wrong_kind(&said).map(|w| format!(", not {}{}", w.found, w.at));
+                return Error::BadState(format!(
+                    "the state must be a JSON object with the keys of a round{}",
+                    found.unwrap_or_else(|| format!(": {}", words::read(&said)))
+                ));
+            }
+            let msg = words::read(&said);
             if path.starts_with("rules") && !is_syntax(&inner) {
                 return Error::BadRule("rules", format!("{path}: {msg}"));
             }
@@ -117,25 +133,10 @@ where
                 format!("the state is not valid JSON: {msg}")
             } else if is_syntax(&inner) {
                 format!("the state is not valid JSON at {path}: {msg}")
-            } else if path == "." {
-                format!("the state must be a JSON object with the keys of a round: {msg}")
             } else {
                 format!("{path}: {msg}")
             })
         })
-}
-
-/// serde's word for a number too large for a whole one ("invalid type: floating point
-/// `1e+23`, expected a whole number …") as a player reads it: "must be a whole number, not
-/// 1e+23 …".
-fn whole_number_read(msg: &str) -> String {
-    let Some(rest) = msg.strip_prefix("invalid type: floating point `") else {
-        return msg.to_string();
-    };
-    match rest.split_once("`, expected a whole number") {
-        Some((number, after)) => format!("must be a whole number, not {number}{after}"),
-        None => msg.to_string(),
-    }
 }
 
 // -- shape ----------------------------------------------------------------------------------------
@@ -170,11 +171,11 @@ struct StateDoc {
     seats: Option<Whole>,
     me: Option<Whole>,
     first: Option<Whole>,
-    upcard: Option<Text>,
-    hand: Option<Vec<Text>>,
+    upcard: Option<CardText>,
+    hand: Option<Three>,
     turns: Option<Turns>,
     pending: Option<Object<PendingDoc>>,
-    lives: Option<Vec<Whole>>,
+    lives: Option<Numbers>,
     models: Option<ModelsDoc>,
 }
 
@@ -183,18 +184,18 @@ struct StateDoc {
 struct TurnDoc {
     seat: Option<Whole>,
     knock: Option<Flag>,
-    draw: Option<Text>,
-    drew: Option<Text>,
-    discard: Option<Text>,
-    shows: Option<Vec<Text>>,
+    draw: Option<SourceText>,
+    drew: Option<CardText>,
+    discard: Option<CardText>,
+    shows: Option<Three>,
     hides: Option<Flag>,
 }
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct PendingDoc {
-    draw: Option<Text>,
-    drew: Option<Text>,
+    draw: Option<SourceText>,
+    drew: Option<CardText>,
 }
 
 /// A whole number as given (checked for range where it is used).
@@ -207,6 +208,23 @@ struct Flag(bool);
 
 /// Text.
 struct Text(String);
+
+/// A card's text (checked as a card where it is used).
+struct CardText(String);
+
+/// Where a card was drawn from: "stock" or "pile" (checked where it is used).
+struct SourceText(String);
+
+/// Three cards (a hand, a 31 shown), read as a list only: a text is not read letter by letter,
+/// whatever the source. The count is checked where it is used.
+struct Three(Vec<CardText>);
+
+/// One whole number per seat (the lives), read as a list only.
+struct Numbers(Vec<Whole>);
+
+/// The most items a list of cards or numbers is read to: more than any table has seats or a
+/// pack has cards, so that a list's length is said where it is used and no list grows long.
+const MOST_ITEMS: usize = 64;
 
 /// The turns, at most [`MAX_TURNS`].
 struct Turns(Vec<TurnDoc>);
@@ -258,6 +276,51 @@ any_visitor!(Text, Text, "text", {
     }
 });
 
+any_visitor!(CardText, CardText, "a card such as \"AH\"", {
+    fn visit_str<E: de::Error>(self, v: &str) -> std::result::Result<CardText, E> {
+        Ok(CardText(v.to_string()))
+    }
+});
+
+any_visitor!(SourceText, SourceText, "\"stock\" or \"pile\"", {
+    fn visit_str<E: de::Error>(self, v: &str) -> std::result::Result<SourceText, E> {
+        Ok(SourceText(v.to_string()))
+    }
+});
+
+/// Up to [`MOST_ITEMS`] items of a list (then the list's length, for the message).
+fn items<'de, A: SeqAccess<'de>, T: Deserialize<'de>>(
+    mut seq: A,
+) -> std::result::Result<Vec<T>, A::Error> {
+    let mut out = Vec::new();
+    while let Some(item) = seq.next_element::<T>()? {
+        if out.len() == MOST_ITEMS {
+            return Err(de::Error::custom(format!(
+                "must be a list of at most {MOST_ITEMS} items"
+            )));
+        }
+        out.push(item);
+    }
+    Ok(out)
+}
+
+any_visitor!(
+    Three,
+    Three,
+    "a list of 3 cards, such as [\"AH\", \"9H\", \"4H\"]",
+    {
+        fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> std::result::Result<Three, A::Error> {
+            items(seq).map(Three)
+        }
+    }
+);
+
+any_visitor!(Numbers, Numbers, "a list of one whole number per seat", {
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> std::result::Result<Numbers, A::Error> {
+        items(seq).map(Numbers)
+    }
+});
+
 any_visitor!(Turns, Turns, "a list of turns", {
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> std::result::Result<Turns, A::Error> {
         let mut turns = Vec::new();
@@ -278,6 +341,10 @@ any_visitor!(Turns, Turns, "a list of turns", {
 mod rules_doc;
 use rules_doc::{RulesDoc, Value};
 
+// serde's words in a player's.
+#[path = "input_words.rs"]
+mod words;
+
 // -- meaning --------------------------------------------------------------------------------------
 
 fn need<T>(value: Option<T>, key: &str) -> Result<T> {
@@ -297,11 +364,11 @@ fn seat(value: Whole, what: &str, seats: u8) -> Result<u8> {
         })
 }
 
-fn card(text: &Text, what: &str) -> Result<Card> {
+fn card(text: &CardText, what: &str) -> Result<Card> {
     Card::parse(&text.0).map_err(|e| Error::CardAt(format!("{what}: {e}")))
 }
 
-fn cards<const N: usize>(texts: &[Text], what: &str) -> Result<[Card; N]> {
+fn cards<const N: usize>(texts: &[CardText], what: &str) -> Result<[Card; N]> {
     if texts.len() != N {
         return Err(Error::BadState(format!(
             "{what} must be a list of {N} cards, not {}",
@@ -319,7 +386,7 @@ fn cards<const N: usize>(texts: &[Text], what: &str) -> Result<[Card; N]> {
     Ok(out)
 }
 
-fn source(text: &Option<Text>, what: &str) -> Result<Source> {
+fn source(text: &Option<SourceText>, what: &str) -> Result<Source> {
     match text.as_ref().map(|t| t.0.as_str()) {
         Some("stock") => Ok(Source::Stock),
         Some("pile") => Ok(Source::Pile),
@@ -357,14 +424,14 @@ impl StateDoc {
             rules.seats = seats;
         }
         let lives = match self.lives {
-            Some(l) => Some(check_lives(&l, seats, &rules)?),
+            Some(l) => Some(check_lives(&l.0, seats, &rules)?),
             None => None,
         };
         let me = seat(need(self.me, "me")?, "me", seats)?;
         let models = self.models.map(|m| m.check(seats, me)).transpose()?;
         let first = seat(need(self.first, "first")?, "first", seats)?;
         let upcard = card(&need(self.upcard, "upcard")?, "upcard")?;
-        let hand = cards::<3>(&need(self.hand, "hand")?, "hand")?;
+        let hand = cards::<3>(&need(self.hand, "hand")?.0, "hand")?;
         let turns = need(self.turns, "turns")?.0;
         let round = StateInput {
             rules: rules.round,
@@ -433,7 +500,7 @@ impl TurnDoc {
             &format!("{what}.discard"),
         )?;
         let shows = match &self.shows {
-            Some(s) => Some(cards::<3>(s, &format!("{what}.shows"))?),
+            Some(s) => Some(cards::<3>(&s.0, &format!("{what}.shows"))?),
             None => None,
         };
         if matches!(self.hides, Some(Flag(true))) {

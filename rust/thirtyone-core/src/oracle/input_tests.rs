@@ -187,3 +187,79 @@ fn overrides_replace_or_change_the_states_rules() {
         .to_string()
         .contains("seats"));
 }
+
+/// A value of the wrong kind is named with what its field takes, in the words of the rest of
+/// the state's refusals: never serde's "invalid type: …, expected a sequence".
+#[test]
+fn a_value_of_the_wrong_kind_says_what_the_field_takes() {
+    let turn = |turn: &str| with("turns", &format!("[{turn}]"));
+    let cases = [
+        (
+            with("hand", r#""AH 9H 4H""#),
+            r#"hand: must be a list of 3 cards, such as ["AH", "9H", "4H"], not "AH 9H 4H""#,
+        ),
+        (
+            with("hand", "[1, 2, 3]"),
+            r#"hand[0]: must be a card such as "AH", not 1"#,
+        ),
+        (
+            with("lives", r#""3""#),
+            r#"lives: must be a list of one whole number per seat, not "3""#,
+        ),
+        (
+            with("lives", "[3, 3, null, 1]"),
+            "lives[2]: must be a whole number, not null",
+        ),
+        (
+            with("seats", r#""4""#),
+            r#"seats: must be a whole number, not "4""#,
+        ),
+        (with("me", "true"), "me: must be a whole number, not true"),
+        (
+            with("upcard", "5"),
+            r#"upcard: must be a card such as "AH", not 5"#,
+        ),
+        (
+            with("turns", r#"{"seat": 0}"#),
+            "turns: must be a list of turns, not an object",
+        ),
+        (
+            with("pending", r#""draw""#),
+            r#"pending: must be an object, not "draw""#,
+        ),
+        (
+            turn(r#"{"seat": 0, "draw": 1, "discard": "5C"}"#),
+            r#"turns[0].draw: must be "stock" or "pile", not 1"#,
+        ),
+        (
+            turn(r#"{"seat": 0, "draw": "stock", "discard": "5C", "shows": "AH KH QH"}"#),
+            r#"turns[0].shows: must be a list of 3 cards, such as ["AH", "9H", "4H"], not "AH KH QH""#,
+        ),
+        (
+            turn(r#"{"seat": 0, "knock": "yes"}"#),
+            r#"turns[0].knock: must be true or false, not "yes""#,
+        ),
+        (
+            with("rules", "5"),
+            "rules: must be a preset name or an object of rule options, not 5",
+        ),
+        (
+            with("rules", r#"{"lives": {"n": 1}}"#),
+            "rules.lives: must be a rule value (text, a number, true/false or a list of names), \
+             not an object",
+        ),
+        (
+            with("colour", "1"),
+            r#"colour: unknown key "colour" (the keys here are rules, seats, me, first"#,
+        ),
+        (
+            "[1, 2]".into(),
+            "the state must be a JSON object with the keys of a round, not a list",
+        ),
+    ];
+    for (text, want) in cases {
+        let err = parse(&text).unwrap_err().to_string();
+        assert!(err.starts_with(want), "{want}\n{err}");
+        assert!(!err.contains("invalid type") && !err.contains('`'), "{err}");
+    }
+}
