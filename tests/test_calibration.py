@@ -186,7 +186,7 @@ def test_parse_seats() -> None:
             cal.parse_seats(bad)
     # A range given backwards is named as such (it read "must be 2 to 9" of two seat counts
     # that are both 2 to 9).
-    with pytest.raises(ValueError, match="from the fewer to the more, not '4-2'"):
+    with pytest.raises(ValueError, match='from the fewer to the more, not "4-2"'):
         cal.parse_seats("4-2")
 
 

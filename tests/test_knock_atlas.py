@@ -117,7 +117,7 @@ def test_the_command_prints_the_atlas_and_its_json() -> None:
 @pytest.mark.parametrize(
     ("args", "words"),
     [
-        (["--rounds", "0"], "rounds must be from 1"),
+        (["--rounds", "0"], "rounds must be a whole number from 1 to 100,000,000, not 0"),
         (["--seats", "1"], "seats must be 2 to 9"),
         (["--jobs", "0"], "jobs must be"),
         (["--cluster", "nowhere"], "like tcp://HOST:8786"),

@@ -139,10 +139,10 @@ def test_a_setting_out_of_bounds_gets_the_commands_message(
 @pytest.mark.parametrize(
     ("query", "said"),
     [
-        ("deals=many", "deals must be a whole number, not 'many'"),
-        ("max_time=soon", "max_time must be a number of seconds, not 'soon'"),
-        ("objective=fun", "objective must be round or game, not 'fun'"),
-        ("dealz=3", "unknown query parameter 'dealz'"),
+        ("deals=many", 'deals must be a whole number, not "many"'),
+        ("max_time=soon", 'max_time must be a number of seconds, not "soon"'),
+        ("objective=fun", 'objective must be round or game, not "fun"'),
+        ("dealz=3", 'unknown query parameter "dealz"'),
         ("seed=1&seed=2", "seed is given twice"),
         ("deals=" + "9" * 5000, "deals must be a whole number"),
     ],
@@ -154,6 +154,16 @@ def test_parameters_that_are_not_settings_are_refused(
     assert response.status_code == 400 and said in response.json()["error"]
 
 
+def test_the_reviews_query_quotes_a_wrong_value_as_the_product_does(client: TestClient) -> None:
+    """Text in double quotes, as the core and the new-game form quote it (ruling 146); it was
+    Python's 'many'."""
+    response = client.get("/api/review", params={**REVIEW, "deals": "many"})
+    assert response.status_code == 400
+    assert response.json()["error"] == 'deals must be a whole number, not "many"'
+    response = client.get("/api/review", params={**REVIEW, "game": "x.txt"})
+    assert response.json()["error"].endswith(', not "x.txt"')
+
+
 @pytest.mark.parametrize("path", ["/api/saves", "/api/stats"])
 def test_a_query_parameter_where_none_is_taken_is_refused_in_a_whole_sentence(
     client: TestClient, path: str
@@ -161,7 +171,7 @@ def test_a_query_parameter_where_none_is_taken_is_refused_in_a_whole_sentence(
     # (It said "unknown query parameter 'foo': the known ones are", and stopped there.)
     response = client.get(f"{path}?foo=bar")
     assert response.status_code == 400
-    assert response.json()["error"] == "unknown query parameter 'foo': it takes none"
+    assert response.json()["error"] == 'unknown query parameter "foo": it takes none'
 
 
 def test_an_oversize_body_is_refused_unread(client: TestClient) -> None:

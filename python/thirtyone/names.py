@@ -8,13 +8,17 @@ bidirectional override (which reorders the text after it) would be sent to the t
 :data:`NAME_WIDTH` columns); :func:`neutralise` makes a name read from a saved game harmless by
 writing each such character as its escape (``\\x1b``) and cropping it to that width.
 :func:`quoted` is the one way a message quotes a value it refuses: at most :data:`QUOTE_CHARS`
-characters of it, as the core's messages do.
+characters of it, as the core's messages do; :func:`shown` names a refused value of any type
+(the library's settings, the studies' queries) as JSON spells it.
 """
 
 from __future__ import annotations
 
+import json
+import math
 import re
 import unicodedata
+from collections.abc import Mapping
 
 #: The most characters of a refused value that a message quotes (as in the core's messages).
 QUOTE_CHARS = 24
@@ -44,6 +48,29 @@ def quoted(text: str) -> str:
     unprintable escaped (Python's ``repr``), then ``…`` when there is more."""
     head = repr(text[:QUOTE_CHARS])
     return head if len(text) <= QUOTE_CHARS else head + "…"
+
+
+def shown(value: object) -> str:
+    """A refused value as the product's messages show it, whatever its type: as JSON spells it
+    (``"abc"`` in double quotes, at most :data:`QUOTE_CHARS` characters of it, then ``…``,
+    anything unprintable escaped;
+    ``5``, ``2.5``, ``true``, ``null``), a list or a tuple as ``a list``, a mapping as ``an
+    object``, anything else by its type's name. The core quotes text the same way."""
+    if isinstance(value, str):
+        head = escaped(json.dumps(value[:QUOTE_CHARS], ensure_ascii=False))
+        return head if len(value) <= QUOTE_CHARS else head + "…"
+    if value is None or isinstance(value, bool):
+        return json.dumps(value)
+    if isinstance(value, float):
+        return "NaN" if math.isnan(value) else f"{value:g}"
+    if isinstance(value, int):
+        digits = len(str(abs(value))) if abs(value) >= 10**30 else 0
+        return f"a number of {digits} digits" if digits else str(value)
+    if isinstance(value, list | tuple):
+        return "a list"
+    if isinstance(value, Mapping):
+        return "an object"
+    return type(value).__name__
 
 
 def what_it_is(value: object) -> str:

@@ -16,6 +16,7 @@ from typing import Any
 from thirtyone import _core
 from thirtyone.errors import SettingsError, StateError
 from thirtyone.game.seats import MODELS
+from thirtyone.names import shown
 
 #: What :func:`parse` takes: JSON text, a mapping in the ``oracle.md`` shape, or a parsed state.
 StateLike = str | bytes | Mapping[str, Any] | _core.State
@@ -60,7 +61,7 @@ def check_read_as(read_as: str | None) -> None:
     read by their own model) or one of :data:`~thirtyone.game.seats.MODELS`: the ``read_as`` of
     an Oracle player, a tournament or a calibration (:func:`read_all_as`)."""
     if read_as is not None and read_as not in MODELS:
-        raise SettingsError(f"read_as must be one of {', '.join(MODELS)}, not {read_as!r:.40}")
+        raise SettingsError(f"read_as must be one of {', '.join(MODELS)}, not {shown(read_as)}")
 
 
 def read_all_as(state: Mapping[str, Any], read_as: str) -> dict[str, Any]:

@@ -10,16 +10,14 @@ save (a ``NaN`` among the decisions would make the next save fail).
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from thirtyone import _core
+from thirtyone import _core, names
 from thirtyone.errors import ThirtyOneError
 from thirtyone.game.rules import Rules
-from thirtyone.names import QUOTE_CHARS
 from thirtyone.oracle.player import OPPONENTS
 
 #: When the Oracle's advice is shown (``thirtyone play --advice``).
@@ -36,23 +34,9 @@ class Damaged(ValueError):
 
 
 def shown(value: object) -> str:
-    """``value`` as a message shows it: JSON's spelling, a text quoted to at most
-    :data:`~thirtyone.names.QUOTE_CHARS` characters, a list or an object by its kind."""
-    if isinstance(value, str):
-        head = json.dumps(value[:QUOTE_CHARS], ensure_ascii=False)
-        return head if len(value) <= QUOTE_CHARS else head + "…"
-    if value is None or isinstance(value, bool):
-        return json.dumps(value)
-    if isinstance(value, float):
-        return "NaN" if math.isnan(value) else f"{value:g}"
-    if isinstance(value, int):
-        text = str(value) if abs(value) < 10**30 else f"a number of {len(str(abs(value)))} digits"
-        return text
-    if isinstance(value, list):
-        return f"a list of {len(value):,}"
-    if isinstance(value, Mapping):
-        return "an object"
-    return type(value).__name__
+    """``value`` as a message shows it (:func:`thirtyone.names.shown`), a list with its
+    length."""
+    return f"a list of {len(value):,}" if isinstance(value, list) else names.shown(value)
 
 
 def _is_int(value: object) -> bool:

@@ -35,6 +35,7 @@ from thirtyone._core import Action
 from thirtyone.errors import ThirtyOneError
 from thirtyone.game.seats import NoisyPolicy, Policy, TablePolicy
 from thirtyone.game.session import Event, Session
+from thirtyone.names import shown
 from thirtyone.oracle.answer import Advice
 from thirtyone.oracle.player import OraclePlayer, opponent, play_option
 from thirtyone.oracle.query import advise as oracle_advise
@@ -88,13 +89,13 @@ def parse_seats(text: str) -> tuple[int, ...]:
                 raise ValueError
             first, last = int(low), int(high if dash else low)
         except ValueError:
-            raise ValueError(f"seats must be like 4, 2-6 or 2,4,6, not {text!r}") from None
+            raise ValueError(f"seats must be like 4, 2-6 or 2,4,6, not {shown(text)}") from None
         # (Checked before the range is made: "2-1000000000" must not build a billion seats.)
         if not (2 <= first <= 9 and 2 <= last <= 9):
-            raise ValueError(f"seats must be 2 to 9, not {part.strip()!r}")
+            raise ValueError(f"seats must be 2 to 9, not {shown(part.strip())}")
         if last < first:
             raise ValueError(
-                f"a range of seats goes from the fewer to the more, not {part.strip()!r}"
+                f"a range of seats goes from the fewer to the more, not {shown(part.strip())}"
             )
         seats.extend(range(first, last + 1))
     return tuple(seats)

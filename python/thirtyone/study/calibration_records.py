@@ -10,6 +10,7 @@ from typing import Any
 from thirtyone import _core
 from thirtyone.errors import SettingsError
 from thirtyone.game.rules import Rules
+from thirtyone.names import shown
 from thirtyone.oracle.state import check_read_as
 
 #: The most decisions a run records (they are all kept in memory), and the most worker
@@ -61,11 +62,11 @@ class Settings:
         ):
             if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= high:
                 raise SettingsError(
-                    f"{name} must be a whole number from 1 to {high:,}, not {value!r}"
+                    f"{name} must be a whole number from 1 to {high:,}, not {shown(value)}"
                 )
         if self.opponents not in OPPONENTS:
             raise SettingsError(
-                f"opponents must be one of {', '.join(OPPONENTS)}, not {self.opponents!r:.40}"
+                f"opponents must be one of {', '.join(OPPONENTS)}, not {shown(self.opponents)}"
             )
         check_read_as(self.read_as)
         _core.check_settings(deals=self.deals, playouts=self.playouts, threads=self.threads)

@@ -29,6 +29,7 @@ from typing import Any
 from thirtyone import _core
 from thirtyone import statistics as stats
 from thirtyone.errors import SettingsError
+from thirtyone.names import shown
 from thirtyone.study import cluster, workers
 
 #: Rounds per batch (one call of the engine).
@@ -64,12 +65,28 @@ class Settings:
     jobs: int = 1
 
     def check(self) -> None:
-        if not 1 <= self.rounds <= MAX_ROUNDS:
-            raise SettingsError(f"rounds must be from 1 to {MAX_ROUNDS:,}, not {self.rounds}")
-        if not self.seats or not all(2 <= s <= 9 for s in self.seats):
-            raise SettingsError(f"seats must be 2 to 9, not {self.seats}")
-        if not 0 <= self.seed < 2**63:
-            raise SettingsError("seed must be a whole number from 0 to 2**63 - 1")
+        """Raise :class:`~thirtyone.errors.SettingsError` naming a setting out of its bounds,
+        or of the wrong kind, and the value given."""
+        if not _whole(self.rounds) or not 1 <= self.rounds <= MAX_ROUNDS:
+            raise SettingsError(
+                f"rounds must be a whole number from 1 to {MAX_ROUNDS:,}, not {shown(self.rounds)}"
+            )
+        if not isinstance(self.seats, list | tuple) or not self.seats:
+            raise SettingsError(
+                f"seats must be a list of table sizes from 2 to 9, not {shown(self.seats)}"
+            )
+        for seats in self.seats:
+            if not _whole(seats) or not 2 <= seats <= 9:
+                raise SettingsError(f"seats must be 2 to 9, not {shown(seats)}")
+        if not _whole(self.seed) or not 0 <= self.seed < 2**63:
+            raise SettingsError(
+                f"seed must be a whole number from 0 to 2**63 - 1, not {shown(self.seed)}"
+            )
+
+
+def _whole(value: object) -> bool:
+    """Whether ``value`` is a whole number (an int, not a bool)."""
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _batch(args: tuple[int, int, int, int, int]) -> dict[str, Any]:

@@ -44,6 +44,7 @@ from thirtyone.errors import RuleError, SettingsError
 from thirtyone.game.rules import Rules
 from thirtyone.game.seats import MODELS, TABLE_KNOCK_AT, NoisyPolicy, Policy, TablePolicy
 from thirtyone.game.session import Event, Game
+from thirtyone.names import shown
 from thirtyone.oracle.player import EXPERT_DEALS, EXPERT_PLAYOUTS, OraclePlayer
 from thirtyone.oracle.state import check_read_as
 from thirtyone.study import cluster, workers
@@ -68,12 +69,12 @@ def split_read(text: str) -> tuple[str, str | None]:
         return kind, None
     if model not in MODELS:
         raise ValueError(
-            f"{text.strip()[:40]!r}: after @ comes the model it reads by, one of "
+            f"{shown(text.strip())}: after @ comes the model it reads by, one of "
             f"{', '.join(MODELS)}"
         )
     if kind not in ORACLE_KINDS:
         raise ValueError(
-            f"{text.strip()[:40]!r}: only an Oracle player ({', '.join(ORACLE_KINDS)}) reads "
+            f"{shown(text.strip())}: only an Oracle player ({', '.join(ORACLE_KINDS)}) reads "
             "the table by a model"
         )
     return kind, model
@@ -94,10 +95,10 @@ def parse_kind(text: str) -> tuple[str, float | None]:
             knock_at = math.nan
         if not 0 <= knock_at <= 31:  # (NaN fails too)
             raise ValueError(
-                f"table:K needs a knock score K from 0 to 31, not {text.strip()[:40]!r}"
+                f"table:K needs a knock score K from 0 to 31, not {shown(text.strip())}"
             )
         return "table", knock_at
-    raise ValueError(f"unknown player kind {text.strip()[:40]!r}: use one of {', '.join(KINDS)}")
+    raise ValueError(f"unknown player kind {shown(text.strip())}: use one of {', '.join(KINDS)}")
 
 
 def parse_players(text: str) -> tuple[str, ...]:
@@ -146,11 +147,21 @@ class Settings:
         for name, value, high in (("games", self.games, MAX_GAMES), ("jobs", self.jobs, MAX_JOBS)):
             if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= high:
                 raise SettingsError(
-                    f"{name} must be a whole number from 1 to {high:,}, not {value!r}"
+                    f"{name} must be a whole number from 1 to {high:,}, not {shown(value)}"
                 )
         # (Every command's seed: 0 to 2**64 - 1. It was held to 63 bits here, refusing seeds
         # that `--seed` itself had taken, with a message the option's own contradicted.)
         _core.check_settings(seed=self.seed)
+        if not isinstance(self.players, list | tuple):
+            raise SettingsError(
+                'players must be a list of player kinds such as ["oracle", "table"], '
+                f"not {shown(self.players)}"
+            )
+        for i, player in enumerate(self.players):
+            if not isinstance(player, str):
+                raise SettingsError(
+                    f'players[{i}] must be a player kind such as "oracle", not {shown(player)}'
+                )
         try:
             parse_players(",".join(self.players))
         except ValueError as err:
@@ -160,8 +171,10 @@ class Settings:
         self.rules()
 
     def rules(self) -> Rules:
-        if self.preset not in Rules.PRESETS:
-            raise RuleError(f"unknown preset {self.preset[:40]!r}")
+        if not isinstance(self.preset, str) or self.preset not in Rules.PRESETS:
+            raise RuleError(
+                f"unknown preset {shown(self.preset)}: choose one of {', '.join(Rules.PRESETS)}"
+            )
         return Rules.from_spec({"preset": self.preset, "seats": len(self.players)})
 
     def player(self, index: int, game: int) -> Policy:

@@ -40,7 +40,7 @@ from starlette.staticfiles import StaticFiles
 
 from thirtyone import _core
 from thirtyone.errors import ThirtyOneError
-from thirtyone.names import crop, quoted
+from thirtyone.names import crop, shown
 from thirtyone.oracle.query import MAX_STATE_BYTES, answer_text, ask
 from thirtyone.store import record, saves
 from thirtyone.store import summary as record_summary
@@ -110,7 +110,7 @@ def parameters(request: Request, allowed: tuple[str, ...]) -> dict[str, str]:
     for key, value in request.query_params.multi_items():
         if key not in allowed:
             known = f"the known ones are {', '.join(allowed)}" if allowed else "it takes none"
-            raise Refused(400, f"unknown query parameter {quoted(key)}: {known}")
+            raise Refused(400, f"unknown query parameter {shown(key)}: {known}")
         if key in found:
             raise Refused(400, f"{key} is given twice")
         found[key] = value
@@ -122,7 +122,7 @@ def _whole(given: Mapping[str, str], name: str, default: int | None) -> int | No
     if text is None:
         return default
     if not re.fullmatch(r"\s*[+-]?[0-9]{1,40}\s*", text):
-        raise Refused(400, f"{name} must be a whole number, not {quoted(text)}")
+        raise Refused(400, f"{name} must be a whole number, not {shown(text)}")
     return int(text)
 
 
@@ -131,7 +131,7 @@ def _seconds(given: Mapping[str, str], name: str, default: float) -> float:
     if text is None:
         return default
     if not re.fullmatch(r"\s*[+-]?(?:[0-9]{1,20}(?:\.[0-9]{0,20})?|\.[0-9]{1,20})\s*", text):
-        raise Refused(400, f"{name} must be a number of seconds, not {quoted(text)}")
+        raise Refused(400, f"{name} must be a number of seconds, not {shown(text)}")
     return float(text)
 
 
@@ -167,7 +167,7 @@ def oracle_settings(given: Mapping[str, str]) -> dict[str, Any]:
     deals, playouts = _counts(given, _core.DEFAULT_DEALS, _core.DEFAULT_PLAYOUTS)
     objective = given.get("objective", "round")
     if objective not in OBJECTIVES:
-        raise Refused(400, f"objective must be round or game, not {quoted(objective)}")
+        raise Refused(400, f"objective must be round or game, not {shown(objective)}")
     return {
         "deals": deals,
         "playouts": playouts,
@@ -221,7 +221,7 @@ def save_path(game: str | None) -> Path | None:
     raise Refused(
         400,
         f"game must be last, current or the file name of a save in the data folder "
-        f"(saved-game.1.json), not {quoted(game or '')}",
+        f"(saved-game.1.json), not {shown(game or '')}",
     )
 
 

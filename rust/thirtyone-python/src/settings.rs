@@ -4,7 +4,7 @@
 
 use pyo3::exceptions::PyOverflowError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyFloat};
+use pyo3::types::{PyBool, PyDict, PyFloat, PyList, PyString, PyTuple};
 use thirtyone_core::oracle::settings::{
     not_number, not_whole, Asked, Settings, DEFAULT_DEALS, DEFAULT_PLAYOUTS,
 };
@@ -68,18 +68,31 @@ impl Given {
     }
 }
 
-/// A value as shown in a message: its repr, at most 40 characters of it.
+/// A value as shown in a message, as the product shows a refused value (`thirtyone.names.shown`):
+/// as JSON spells it (text in double quotes, cropped as the core quotes it; `true`, `null`), a
+/// list or a tuple as `a list`, a mapping as `an object`, anything else by its type's name.
 fn shown(obj: &Bound<'_, PyAny>) -> String {
-    match obj.repr() {
-        Ok(r) => {
-            let r = r.to_string();
-            match r.char_indices().nth(40) {
-                Some((i, _)) => format!("{}…", &r[..i]),
-                None => r,
-            }
-        }
-        Err(_) => "a value that cannot be shown".into(),
+    if obj.is_none() {
+        return "null".into();
     }
+    if let Ok(flag) = obj.cast::<PyBool>() {
+        return if flag.is_true() { "true" } else { "false" }.into();
+    }
+    if let Ok(text) = obj.cast::<PyString>() {
+        return match text.to_str() {
+            Ok(t) => thirtyone_core::error::quote(t),
+            Err(_) => "text that is not valid (a lone surrogate?)".into(),
+        };
+    }
+    if obj.is_instance_of::<PyList>() || obj.is_instance_of::<PyTuple>() {
+        return "a list".into();
+    }
+    if obj.is_instance_of::<PyDict>() {
+        return "an object".into();
+    }
+    obj.get_type()
+        .name()
+        .map_or_else(|_| "a value that cannot be shown".into(), |n| n.to_string())
 }
 
 /// The settings given, checked by the core.
