@@ -239,6 +239,23 @@ def test_the_calibration_gives_the_same_decisions_on_the_cluster(scheduler: str)
     assert len(alone) == 6 and on_cluster == alone
 
 
+def test_the_calibration_report_names_the_cluster_and_its_workers(
+    scheduler: str, tmp_path: Path
+) -> None:
+    """The report says the run was on the cluster, with the workers it had (two here), in
+    words: it said "1 thread(s) x 1 worker(s)", the --workers it was not given."""
+    pytest.importorskip("scipy")
+    tiny = ["--decisions", "3", "--deals", "20", "--playouts", "60", "--seats", "3"]
+    code, out, err = invoke("calibrate", *tiny, "--cluster", scheduler, "--out", str(tmp_path))
+    assert code == 0, err
+    head = out.splitlines()[0]
+    assert f"1 thread a query, on the Dask cluster at {scheduler} (2 workers);" in head, head
+    assert "(s)" not in out and "1 worker" not in out
+    assert head in (tmp_path / "report.md").read_text()
+    code, out, err = invoke("calibrate", *tiny, "--out", str(tmp_path))
+    assert code == 0 and "1 thread x 1 worker;" in out.splitlines()[0], err
+
+
 @pytest.mark.parametrize(
     ("address", "words"),
     [

@@ -276,6 +276,8 @@ class _Run:
 
     decisions: list[Decision] = field(default_factory=list)
     games: int = 0
+    #: How many workers played (None: no game was left to play, every one in the checkpoint).
+    workers: int | None = None
 
 
 def _collect(
@@ -295,7 +297,12 @@ def _collect(
         play, backend = (lambda args: play_game(args[0], args[1], advisor)), cluster.Backend()
     backend.check()
     games = ((g, settings) for g in itertools.count())
-    for decisions in cluster.batches(play, games, backend, (_encode, _decode), _header(settings)):
+
+    def started(workers: int) -> None:
+        into.workers = workers
+
+    codec = (_encode, _decode)
+    for decisions in cluster.batches(play, games, backend, codec, _header(settings), started):
         with workers.held():  # (a game is counted whole or not at all)
             into.decisions.extend(decisions)
             into.games += 1
@@ -373,6 +380,8 @@ def calibrate(
         seconds=time.monotonic() - start,
         games=into.games,
         stopped=stop,
+        cluster=None if backend is None else backend.cluster,
+        workers=into.workers,
     )
     if out_dir is not None:
         save(report, out_dir)

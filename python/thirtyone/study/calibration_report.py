@@ -275,6 +275,11 @@ class Report:
     extra: dict[str, Any] = field(default_factory=dict)
     #: The stop (Ctrl-C, SIGTERM, SIGHUP) that ended the run before all its decisions.
     stopped: Stopped | None = None
+    #: The Dask scheduler's address of a run on a cluster (None: local processes).
+    cluster: str | None = None
+    #: How many workers played: the cluster's when it was connected to, or the local processes
+    #: (None: every game came from the checkpoint).
+    workers: int | None = None
 
     def text(self) -> str:
         s = self.settings
@@ -288,8 +293,8 @@ class Report:
         head = (
             f"{len(self.decisions):,} decisions in {self.games:,} games "
             f"({table}seats {', '.join(map(str, played))}, {s.lives} lives, seed {s.seed}); "
-            f"Oracle at {s.deals:,} deals / {s.playouts:,} playouts, {s.threads} thread(s) x "
-            f"{s.workers} worker(s); {self.seconds:.0f} s ({per:.1f} ms per decision)."
+            f"Oracle at {s.deals:,} deals / {s.playouts:,} playouts, {self.where()}; "
+            f"{self.seconds:.0f} s ({per:.1f} ms per decision)."
         )
         warn = sum(1 for d in self.decisions if d.warnings)
         if self.stopped is not None:
@@ -315,3 +320,21 @@ class Report:
         if self.plot is not None:
             lines += ["", f"Plot: {self.plot}"]
         return "\n".join(lines)
+
+    def where(self) -> str:
+        """Who played the games: ``1 thread x 2 workers``, or ``1 thread a query, on the Dask
+        cluster at tcp://…:8786 (3 workers)`` (the workers there when it was connected to)."""
+        threads = counted(self.settings.threads, "thread")
+        if self.cluster is None:
+            return f"{threads} x {counted(self.settings.workers, 'worker')}"
+        workers = (
+            "every game from the checkpoint"
+            if self.workers is None
+            else counted(self.workers, "worker")
+        )
+        return f"{threads} a query, on the Dask cluster at {self.cluster[:80]} ({workers})"
+
+
+def counted(n: int, word: str) -> str:
+    """``1 worker``, ``2 workers``."""
+    return f"{n:,} {word}" + ("" if n == 1 else "s")

@@ -100,19 +100,11 @@ def check_address(address: str) -> None:
         )
     try:
         parts = urlsplit(address)
-        port = parts.port
-    except ValueError:
-        port = None
-        parts = None
-    if (
-        parts is None
-        or parts.scheme not in SCHEMES
-        or not parts.hostname
-        or port is None
-        or parts.path not in ("", "/")
-        or parts.query
-        or parts.fragment
-    ):
+        ok = parts.scheme in SCHEMES and bool(parts.hostname) and parts.port is not None
+        ok = ok and parts.path in ("", "/") and not parts.query and not parts.fragment
+    except ValueError:  # (a port that is not a number, or out of range)
+        ok = False
+    if not ok:
         raise SettingsError(
             f"--cluster needs a Dask scheduler's address like tcp://HOST:8786, not {shown!r}"
         )
@@ -120,6 +112,9 @@ def check_address(address: str) -> None:
 
 class Runner(Protocol[T, R]):
     """What plays items: :class:`~thirtyone.study.workers.Pool` or :class:`ClusterPool`."""
+
+    #: How many workers play, once entered: the local processes, or the cluster's workers.
+    size: int
 
     def __enter__(self) -> Runner[T, R]: ...
 
@@ -149,12 +144,15 @@ def batches(
     backend: Backend,
     codec: tuple[Callable[[R], Any], Callable[[Any], R]] | None = None,
     header: dict[str, Any] | None = None,
+    started: Callable[[int], None] | None = None,
 ) -> Iterator[R]:
     """``fn(item)`` for each batch of ``items``, in their order, played on ``backend``;
     ``fn`` must be a module-level function (it is pickled). With ``backend.checkpoint``, the
     batches are kept there, written with ``codec`` (encode, decode: to and from JSON values),
     and the file's ``header`` must match (the study and its settings). The cluster is
-    connected to only when a batch is left to play (a finished checkpoint needs none)."""
+    connected to only when a batch is left to play (a finished checkpoint needs none);
+    ``started(workers)`` is told how many workers play it once they are there (the cluster's,
+    when it is connected to)."""
     keep = None
     if backend.cluster is not None:
         _require_distributed()  # (before the checkpoint file is written)
@@ -184,6 +182,8 @@ def batches(
             keep.record(pair[0], pair[1])
 
     with runner:
+        if started is not None:
+            started(runner.size)
         played = runner.map(rest, record)
         index = 0
         while True:
@@ -313,6 +313,8 @@ class ClusterPool(Generic[T, R]):
         self._dask: Any = None
         self._futures: dict[Any, int] = {}
         self._token = uuid.uuid4().hex[:12]
+        #: The cluster's workers when it was connected to (each asked for its version).
+        self.size = 0
 
     def __enter__(self) -> ClusterPool[T, R]:
         check_address(self.address)
@@ -347,6 +349,7 @@ class ClusterPool(Generic[T, R]):
                 )
         if why := _mismatch(versions, self.expected):
             raise ThirtyOneError(why)
+        self.size = len(versions)
 
     def __exit__(
         self, kind: type[BaseException] | None, err: BaseException | None, tb: TracebackType | None

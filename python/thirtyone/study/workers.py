@@ -189,6 +189,8 @@ class Pool(Generic[T, R]):
     def __init__(self, fn: Callable[[T], R], jobs: int, chunk: int = 1) -> None:
         self.fn, self.jobs, self.chunk = fn, jobs, max(1, chunk)
         self._workers: list[tuple[BaseProcess, Connection]] = []
+        #: How many processes play (one: this one, when ``jobs`` is 1).
+        self.size = jobs
 
     def __enter__(self) -> Pool[T, R]:
         if self.jobs > 1:
