@@ -282,6 +282,24 @@ def test_an_unreachable_scheduler_is_told(monkeypatch: pytest.MonkeyPatch) -> No
     assert "cannot reach a Dask scheduler at tcp://127.0.0.1:9" in err
 
 
+@pytest.mark.parametrize(
+    "command", [["tournament", "--games", "2"], ["calibrate", "--decisions", "1"]]
+)
+def test_an_unreachable_scheduler_leaves_no_checkpoint(
+    command: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A run that never reached its scheduler played nothing and leaves nothing behind: it left
+    a checkpoint file holding only its header."""
+    monkeypatch.setattr(cluster, "CONNECT_TIMEOUT", 1.0)
+    keep = tmp_path / "run.checkpoint"
+    out = ["--out", str(tmp_path / "out")] if command[0] == "calibrate" else []
+    code, _, err = invoke(
+        *command, *out, "--cluster", "tcp://127.0.0.1:9", "--checkpoint", str(keep)
+    )
+    assert code == 2 and "cannot reach a Dask scheduler" in err
+    assert list(tmp_path.glob("*.checkpoint")) == []
+
+
 def test_the_missing_extra_is_told(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "distributed", None)  # (its import fails)
     code, out, err = invoke("tournament", "--games", "2", "--cluster", "tcp://127.0.0.1:8786")

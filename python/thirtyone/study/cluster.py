@@ -150,12 +150,11 @@ def batches(
     ``fn`` must be a module-level function (it is pickled). With ``backend.checkpoint``, the
     batches are kept there, written with ``codec`` (encode, decode: to and from JSON values),
     and the file's ``header`` must match (the study and its settings). The cluster is
-    connected to only when a batch is left to play (a finished checkpoint needs none);
+    connected to only when a batch is left to play (a finished checkpoint needs none); a new
+    checkpoint is written with the first batch played (a run that never connects leaves none);
     ``started(workers)`` is told how many workers play it once they are there (the cluster's,
     when it is connected to)."""
     keep = None
-    if backend.cluster is not None:
-        _require_distributed()  # (before the checkpoint file is written)
     if backend.checkpoint is not None:
         if codec is None or header is None:
             raise ValueError("a checkpoint needs a codec and a header")
@@ -199,8 +198,8 @@ def batches(
 
 class Checkpoint(Generic[R]):
     """A file of finished batches: a header line (the study and its settings), then one line
-    a batch, ``{"batch": i, "result": ...}``, appended and flushed as each is played. A last
-    line cut short (the run killed while writing it) is ignored."""
+    a batch, ``{"batch": i, "result": ...}``, appended and flushed as each is played (a new file
+    is written with the first). A last line cut short (the run killed writing it) is ignored."""
 
     def __init__(
         self,
@@ -212,18 +211,18 @@ class Checkpoint(Generic[R]):
         self.path, self.encode, self.decode = path, encode, decode
         self.header = {"format": CHECKPOINT_FORMAT, **header}
         self.found: dict[int, R] = {}
+        self._headed = False  # (whether the file holds its header)
 
     def _refuse(self, why: str) -> SettingsError:
         return SettingsError(f"--checkpoint {paths.short(self.path)}: {why}")
 
     def open(self) -> None:
-        """Read the batches already there (checking the header), or start the file."""
+        """Read the batches already there (checking the header); a new file (or an empty one)
+        is written with the first batch (:meth:`record`)."""
         try:
             if self.path.exists() and self.path.stat().st_size > 0:
                 self._read()
-            else:  # (an existing empty file: started again, not kept as it is)
-                with self.path.open("w", encoding="utf-8") as f:
-                    f.write(json.dumps(self.header, sort_keys=True) + "\n")
+                self._headed = True
         except OSError as err:
             raise self._refuse(paths.why(err, self.path)) from None
 
@@ -258,10 +257,13 @@ class Checkpoint(Generic[R]):
     def record(self, index: int, result: R) -> None:
         """Append batch ``index``'s result, on disk before this returns."""
         line = json.dumps({"batch": index, "result": self.encode(result)}, allow_nan=False)
-        with workers.held(), self.path.open("a", encoding="utf-8") as f:
+        if not self._headed:  # (the first batch of a new file: started, or an empty one again)
+            line = json.dumps(self.header, sort_keys=True) + "\n" + line
+        with workers.held(), self.path.open("a" if self._headed else "w", encoding="utf-8") as f:
             f.write(line + "\n")
             f.flush()
             os.fsync(f.fileno())
+        self._headed = True
 
 
 def _worker_version() -> str:
