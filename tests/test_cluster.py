@@ -424,7 +424,7 @@ def test_an_unknown_host_is_named() -> None:
     code, out, err = invoke(
         "tournament", "--games", "2", "--cluster", "tcp://nonexistent.invalid:8786"
     )
-    assert code == 2 and out == "" and "'nonexistent.invalid' cannot be found" in err
+    assert code == 2 and out == "" and '"nonexistent.invalid" cannot be found' in err
 
 
 def wait_until(what: Any) -> None:

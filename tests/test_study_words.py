@@ -5,12 +5,13 @@ the server's study pages (``GET /api/review?deals=…``)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 from thirtyone.errors import RuleError, SettingsError
-from thirtyone.study import calibration, knock, review, tournament
+from thirtyone.study import calibration, cluster, knock, review, tournament
 from thirtyone.study.calibration_records import Settings as CalibrationSettings
 
 PAIR = ("table", "table")
@@ -105,6 +106,11 @@ CASES: list[tuple[Callable[[], Any], type, str]] = [
         'deals must be a whole number, not "500"',
     ),
     (
+        lambda: cluster.check_address("localhost:8786"),
+        SettingsError,
+        'address like tcp://HOST:8786, not "localhost:8786"',
+    ),
+    (
         lambda: review.Settings(playouts=None).check(),
         SettingsError,
         "playouts must be a whole number, not null",
@@ -120,4 +126,5 @@ def test_a_study_setting_is_refused_in_the_products_words(
         call()
     said = str(err.value)
     assert words in said
-    assert "'" not in said and "None" not in said and "(1" not in said, said
+    assert not re.search(r"'[^']*'", said), said  # (nothing in Python's quotes)
+    assert "None" not in said and "(1" not in said, said

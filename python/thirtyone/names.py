@@ -50,15 +50,15 @@ def quoted(text: str) -> str:
     return head if len(text) <= QUOTE_CHARS else head + "…"
 
 
-def shown(value: object) -> str:
+def shown(value: object, most: int = QUOTE_CHARS) -> str:
     """A refused value as the product's messages show it, whatever its type: as JSON spells it
-    (``"abc"`` in double quotes, at most :data:`QUOTE_CHARS` characters of it, then ``…``,
+    (``"abc"`` in double quotes, at most ``most`` characters of it, then ``…``,
     anything unprintable escaped;
     ``5``, ``2.5``, ``true``, ``null``), a list or a tuple as ``a list``, a mapping as ``an
     object``, anything else by its type's name. The core quotes text the same way."""
     if isinstance(value, str):
-        head = escaped(json.dumps(value[:QUOTE_CHARS], ensure_ascii=False))
-        return head if len(value) <= QUOTE_CHARS else head + "…"
+        head = escaped(json.dumps(value[:most], ensure_ascii=False))
+        return head if len(value) <= most else head + "…"
     if value is None or isinstance(value, bool):
         return json.dumps(value)
     if isinstance(value, float):

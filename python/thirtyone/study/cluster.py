@@ -43,6 +43,7 @@ from urllib.parse import urlsplit
 
 from thirtyone import paths
 from thirtyone.errors import SettingsError, ThirtyOneError
+from thirtyone.names import shown
 from thirtyone.study import workers
 
 T = TypeVar("T")
@@ -92,11 +93,11 @@ class Backend:
 def check_address(address: str) -> None:
     """SettingsError unless ``address`` is ``tcp://HOST:PORT`` (``tls://`` is refused: it
     needs certificates, which thirtyone does not take)."""
-    shown = address[:80]
+    said = shown(address, 80)
     if address.lower().startswith("tls://"):
         raise SettingsError(
-            f"--cluster {shown}: tls:// needs certificates, which thirtyone does not take; use a "
-            "tcp:// address (within a private network, or through an SSH tunnel)"
+            f"--cluster {address[:80]}: tls:// needs certificates, which thirtyone does not take; "
+            "use a tcp:// address (within a private network, or through an SSH tunnel)"
         )
     try:
         parts = urlsplit(address)
@@ -106,7 +107,7 @@ def check_address(address: str) -> None:
         ok = False
     if not ok:
         raise SettingsError(
-            f"--cluster needs a Dask scheduler's address like tcp://HOST:8786, not {shown!r}"
+            f"--cluster needs a Dask scheduler's address like tcp://HOST:8786, not {said}"
         )
 
 
@@ -315,8 +316,7 @@ class ClusterPool(Generic[T, R]):
         self._dask: Any = None
         self._futures: dict[Any, int] = {}
         self._token = uuid.uuid4().hex[:12]
-        #: The cluster's workers when it was connected to (each asked for its version).
-        self.size = 0
+        self.size = 0  # (the cluster's workers when it was connected to: each asked its version)
 
     def __enter__(self) -> ClusterPool[T, R]:
         check_address(self.address)
@@ -521,8 +521,8 @@ def _resolve(address: str) -> None:
         socket.getaddrinfo(parts.hostname, parts.port, type=socket.SOCK_STREAM)
     except (OSError, UnicodeError) as err:
         raise ThirtyOneError(
-            f"cannot reach a Dask scheduler at {address[:80]}: the host {parts.hostname!r} "
-            f"cannot be found ({_first_line(err)})"
+            f"cannot reach a Dask scheduler at {address[:80]}: the host "
+            f"{shown(parts.hostname, 80)} cannot be found ({_first_line(err)})"
         ) from None
 
 
