@@ -2,10 +2,16 @@
 
 from collections.abc import Mapping
 from os import PathLike
-from typing import Any, final
+from typing import Any, Literal, TypeAlias, final
 
 import numpy as np
 import numpy.typing as npt
+
+#: The kinds of action (the binding's ``KINDS``, ``rust/thirtyone-python/src/actions.rs``): an
+#: ``Action`` of any other kind is refused (``IllegalMoveError``) when it is made. (Private: the
+#: module has no such name; ``thirtyone.game.seats.ACTION_KINDS`` and ``is_action_kind`` are
+#: the package's.)
+_ActionKind: TypeAlias = Literal["knock", "draw", "take", "decline", "put", "hide", "blind", "look"]
 
 # Keep in sync with the module: stubtest compares the two.
 __all__ = [
@@ -57,9 +63,9 @@ TABLE_KNOCK_AT: float
 
 @final
 class Action:
-    def __new__(cls, kind: str, card: str | None = None) -> Action: ...
+    def __new__(cls, kind: _ActionKind, card: str | None = None) -> Action: ...
     @property
-    def kind(self) -> str: ...
+    def kind(self) -> _ActionKind: ...
     @property
     def card(self) -> str | None: ...
     def __eq__(self, value: object, /) -> bool: ...
@@ -81,7 +87,7 @@ class PlayedTurn:
     @property
     def seat(self) -> int: ...
     @property
-    def action(self) -> str: ...
+    def action(self) -> _ActionKind: ...
     @property
     def knock(self) -> bool: ...
     @property
@@ -171,7 +177,7 @@ def choose_start(
     stock_empty: bool,
     knock_at: float = 27.0,
     rules: dict[str, Any] | None = None,
-) -> str: ...
+) -> _ActionKind: ...
 def choose_put_down(
     hand: list[str], new: str, from_pile: bool, rules: dict[str, Any] | None = None
 ) -> str: ...

@@ -12,12 +12,31 @@ import hashlib
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeGuard, cast
 
 from thirtyone import _core
 from thirtyone._core import Action
 from thirtyone.errors import RuleError
 from thirtyone.game.rules import Rules
+
+if TYPE_CHECKING:
+    from thirtyone._core import _ActionKind
+
+#: The kinds of action the core takes (``Action(kind)``): the stub's ``_ActionKind``.
+ACTION_KINDS = ("knock", "draw", "take", "decline", "put", "hide", "blind", "look")
+
+
+def is_action_kind(value: object) -> TypeGuard[_ActionKind]:
+    """Whether ``value`` is one of :data:`ACTION_KINDS` (text read from a save, the browser or
+    the terminal, narrowed for ``Action``)."""
+    return value in ACTION_KINDS
+
+
+def read_action(kind: str, card: str | None = None) -> Action:
+    """``Action(kind, card)`` of a kind read as text (a saved journal): the core refuses a kind
+    that is not one of :data:`ACTION_KINDS` (``IllegalMoveError``, in its words)."""
+    return Action(cast("_ActionKind", kind), card)
+
 
 #: The computer players' knock threshold (``rules.md``), the core's.
 TABLE_KNOCK_AT: float = _core.TABLE_KNOCK_AT

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from typing import TYPE_CHECKING
 
 from thirtyone._core import Action
 from thirtyone.errors import ThirtyOneError
@@ -32,6 +33,9 @@ from thirtyone.game.session import Session
 from thirtyone.oracle.answer import Advice, Kind, OptionAdvice
 from thirtyone.oracle.query import advise
 from thirtyone.oracle.state import check_read_as, read_all_as
+
+if TYPE_CHECKING:
+    from thirtyone._core import _ActionKind
 
 #: What an Oracle player plays for.
 OBJECTIVES = ("round", "game")
@@ -66,9 +70,8 @@ def _first_action(best: OptionAdvice) -> Action:
     if best.kind is Kind.PUT_DOWN:
         assert best.discard is not None
         return Action("put", best.discard)
-    return Action(
-        {Kind.KNOCK: "knock", Kind.DRAW: "draw", Kind.TAKE: "take"}.get(best.kind, "decline")
-    )
+    first: dict[Kind, _ActionKind] = {Kind.KNOCK: "knock", Kind.DRAW: "draw", Kind.TAKE: "take"}
+    return Action(first.get(best.kind, "decline"))
 
 
 def _rule_put_down(view: SeatView) -> Action:

@@ -36,7 +36,7 @@ from thirtyone._core import Action
 from thirtyone.errors import SaveError as SaveError  # (saves.SaveError, as before)
 from thirtyone.errors import ThirtyOneError
 from thirtyone.game.rules import Rules
-from thirtyone.game.seats import Policy, seat_models
+from thirtyone.game.seats import Policy, read_action, seat_models
 from thirtyone.game.session import Session
 from thirtyone.names import neutralise
 from thirtyone.oracle.player import OPPONENTS as OPPONENTS  # (saves.OPPONENTS, as before)
@@ -398,7 +398,7 @@ def actions(saved: SavedGame, where: str) -> list[Action]:
     found = []
     for number, entry in enumerate(saved.journal, 1):
         try:
-            found.append(Action(*entry))
+            found.append(read_action(*entry))
         except ThirtyOneError as e:
             raise SaveError(
                 f"the saved game at {where} cannot be replayed: action {number} of "

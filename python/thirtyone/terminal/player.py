@@ -32,13 +32,14 @@ from rich.text import Text
 from thirtyone._core import Action
 from thirtyone.errors import CardError
 from thirtyone.game.cards import parse_card
-from thirtyone.game.seats import TABLE_KNOCK_AT, SeatView, TablePolicy
+from thirtyone.game.seats import TABLE_KNOCK_AT, SeatView, TablePolicy, is_action_kind
 from thirtyone.game.session import Session
 from thirtyone.names import QUOTE_CHARS, quoted
 from thirtyone.terminal import display, keys
 from thirtyone.terminal.prompt import QuitGame, prompt_line
 
 if TYPE_CHECKING:
+    from thirtyone._core import _ActionKind
     from thirtyone.terminal.narrator import Narrator
 
 #: An advisor: given what the seat sees, returns advice to print (None: nothing to say).
@@ -138,7 +139,7 @@ class TerminalPlayer:
             if word in keys.KEYS:
                 keys.handle(self, word, view)
                 continue
-            if word is None:
+            if not is_action_kind(word):  # (None: not a word of the game)
                 self.say(start_mistake(text, legal))
                 continue
             if Action(word) not in legal:
@@ -227,7 +228,7 @@ class TerminalPlayer:
 
     # -- explanations -----------------------------------------------------------------------------
 
-    def why_not(self, action: str, view: SeatView) -> str:
+    def why_not(self, action: _ActionKind, view: SeatView) -> str:
         """One line: why ``action`` is not allowed now (the core's reason), and what is."""
         options = _options(view.pending.legal, view.top)
         knocker = self.narrator.knocker

@@ -21,6 +21,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from thirtyone import __version__
 from thirtyone._core import Action
 from thirtyone.errors import ThirtyOneError
+from thirtyone.game.seats import ACTION_KINDS, is_action_kind
 from thirtyone.store import saves
 from thirtyone.web import newgame, views
 from thirtyone.web.games import Games, Lobby, Refused
@@ -31,7 +32,7 @@ log = logging.getLogger("thirtyone.web")
 #: The longest message a page may send (the new-game form is well under it).
 MAX_MESSAGE = 64 * 1024
 #: Actions a page may ask for (what is legal is the session's to say).
-ACTIONS = ("knock", "draw", "take", "decline", "put", "hide", "blind", "look")
+ACTIONS = ACTION_KINDS
 #: The most messages waiting for one page before it is let go (it stopped reading).
 MAX_WAITING = 10_000
 #: A move or a hint for a position the game has left (another page moved first).
@@ -302,16 +303,16 @@ def _position(message: dict[str, Any], now: int) -> int:
 
 def _action(message: dict[str, Any]) -> Action:
     kind, card = message.get("action"), message.get("card")
-    if kind not in ACTIONS:
+    if not is_action_kind(kind):
         raise Refused(f"action: one of {', '.join(ACTIONS)}")
     if kind in ("put", "hide"):
         if not isinstance(card, str) or not 1 <= len(card) <= 4:
             raise Refused(f'{kind}: which card (card: "7H")')
         try:
-            return Action(str(kind), card)
+            return Action(kind, card)
         except ThirtyOneError as err:
             raise Refused(f"card: {err}") from None
-    return Action(str(kind))
+    return Action(kind)
 
 
 def _spoken(action: Action) -> str:
