@@ -87,6 +87,30 @@ def test_a_reader_that_goes_away_ends_the_command_quietly(args: list[str]) -> No
     assert (proc.returncode, err.decode()) == (0, "")
 
 
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full (a full disk)")
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["rules"],
+        ["oracle", str(EXAMPLE_FILE), "--deals", "200", "--playouts", "500"],
+        ["oracle", str(EXAMPLE_FILE), "--deals", "200", "--playouts", "500", "--json"],
+    ],
+)
+def test_output_that_cannot_be_written_is_one_line(args: list[str]) -> None:
+    # `thirtyone rules > /dev/full`: every write fails as on a full disk.
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(
+            command(*args),
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            env={**os.environ, **ENV},
+            timeout=120,
+        )
+    assert done.returncode == 2
+    assert done.stderr.splitlines() == ["Error: cannot write the output: No space left on device."]
+
+
 @pytest.mark.posix_only
 @pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash and head")
 def test_head_takes_one_line_quietly() -> None:

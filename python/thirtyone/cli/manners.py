@@ -1,6 +1,7 @@
 """The ``thirtyone`` command's general manners: ``--version``, ``-h``, help and exit status 0 when
 called bare, output that carries no padding when it is not a terminal, a quiet exit when the
-reader of a pipe goes away (``thirtyone rules | head``), and usage errors that quote at most
+reader of a pipe goes away (``thirtyone rules | head``), one line when the output cannot be
+written (a full disk), and usage errors that quote at most
 a short part of what was typed (``thirtyone schema`` followed by 100,000 characters)."""
 
 from __future__ import annotations
@@ -30,6 +31,14 @@ class ReaderGone(Exception):
     """The reader of the pipe we write to has closed it (``| head`` had enough)."""
 
 
+class OutputFailed(Exception):
+    """What we write cannot be written (a full disk, ``> /dev/full``, a file on a device that
+    failed): the command ends with one line saying so."""
+
+    def __init__(self, err: OSError) -> None:
+        super().__init__(err.strerror or type(err).__name__)
+
+
 class _NotATerminal:
     """A text stream that is not a terminal (a pipe, a file): it drops the spaces rich pads each
     line with (its tables fill every line to the console's width), and it reports a closed pipe
@@ -43,6 +52,8 @@ class _NotATerminal:
             self._stream.write(_TRAILING.sub("", text))
         except BrokenPipeError as err:
             raise ReaderGone from err
+        except OSError as err:
+            raise OutputFailed(err) from err
         return len(text)
 
     def flush(self) -> None:
@@ -50,6 +61,8 @@ class _NotATerminal:
             self._stream.flush()
         except BrokenPipeError as err:
             raise ReaderGone from err
+        except OSError as err:
+            raise OutputFailed(err) from err
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._stream, name)
@@ -131,6 +144,10 @@ class Main(click.Group):
         except (BrokenPipeError, ReaderGone):
             _silence_stdout()
             ctx.exit(0)
+        except OutputFailed as err:
+            # (What is still buffered would fail again at exit: dropped.)
+            _silence_stdout()
+            fail(f"cannot write the output: {err}.")
         except click.ClickException as err:
             _crop(err, ctx.meta.get("thirtyone.args", ()))
             raise _one_line(err) from None
