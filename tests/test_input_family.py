@@ -26,6 +26,7 @@ from thirtyone import (
     TablePolicy,
     ThirtyOneError,
 )
+from thirtyone.oracle.query import checked_names
 
 EXAMPLE = Path(__file__).parent / "data" / "example_state.json"
 QUICK: dict[str, Any] = {"deals": 100, "playouts": 200, "seed": 1, "max_time": None}
@@ -60,6 +61,21 @@ def test_advise_refuses_names_that_are_not_one_text_per_seat(names: Any, said: s
 def test_advise_takes_one_name_per_seat() -> None:
     advice = thirtyone.advise(example(), names=("Ann", "Bob", "Cy", "Di"), **QUICK)
     assert advice.best is not None
+
+
+def test_advise_shows_names_as_the_table_does() -> None:
+    # Names reach the reason and the warnings: a lone surrogate (which JSON text cannot carry),
+    # a line break, a terminal's escape code, a name of 100,000 characters and a blank one.
+    given = ["Me", "\ud800x", "Bob\nnew\x1b[31m", "y" * 100_000]
+    assert checked_names(given, 4) == [
+        "Me",
+        "\\ud800x",
+        "Bob\\x0anew\\x1b[31m",
+        "y" * 29 + "…",
+    ]
+    assert checked_names(["Ann", "", "  ", "Di"], 4) == ["Ann", "seat 1", "seat 2", "Di"]
+    advice = thirtyone.advise(example(), names=given, **QUICK)
+    json.dumps([advice.reason, advice.warnings], ensure_ascii=False).encode()
 
 
 @pytest.mark.parametrize("objective", [None, 1, ["game"]])

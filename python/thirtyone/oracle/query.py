@@ -18,7 +18,7 @@ from typing import Any
 from thirtyone import _core
 from thirtyone.errors import SettingsError, ThirtyOneError
 from thirtyone.game.session import Session
-from thirtyone.names import what_it_is
+from thirtyone.names import neutralise, what_it_is
 from thirtyone.oracle import rank, words
 from thirtyone.oracle.answer import Advice, Kind, OptionAdvice, Sweep
 from thirtyone.oracle.state import StateLike, parse
@@ -80,7 +80,9 @@ def advise(
     adding deals (and playouts) until every option's margin is at most this. Settings out of
     their bounds (see the README's "Errors") raise :class:`~thirtyone.errors.SettingsError`;
     ``names``: the names of the round's seats, one (text) per seat of the state in its order,
-    for the reason's words (from a game: its players; anything else is a ``SettingsError``).
+    for the reason's words (from a game: its players; anything else is a ``SettingsError``),
+    shown as the table shows names: control characters and terminal codes escaped, at most 30
+    columns, a blank name as ``seat N``.
     When the state carries ``lives``, every option also has ``p_win`` and the answer
     ``best_game``; ``objective="game"`` then keeps, for each swept option, the later knock
     score with the highest ``p_win`` (rather than the highest ``p_safe``), and the option's
@@ -141,7 +143,9 @@ def checked_names(names: object, seats: int) -> list[str] | None:
     for i, name in enumerate(names):
         if not isinstance(name, str):
             raise SettingsError(f"names[{i}] must be text, not {what_it_is(name)}")
-    return list(names)
+    # Shown in the words as the table shows names: anything unprintable escaped, at most 30
+    # columns; a blank name as its seat.
+    return [neutralise(n) if n.strip() else f"seat {i}" for i, n in enumerate(names)]
 
 
 def _advice(raw: _core.Answer, checked: _core.State, names: Sequence[str] | None) -> Advice:
