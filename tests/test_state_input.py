@@ -99,6 +99,29 @@ def test_a_lone_surrogate_is_named_in_our_words(state: Any, kind: type, place: s
     assert "Unicode" not in message and "codec" not in message
 
 
+@pytest.mark.parametrize(
+    ("state", "kind", "said"),
+    [
+        (example(me=10**400), StateError, "me: too large a number"),
+        (example(lives=[3, 3, 10**400, 1]), StateError, "lives[2]: too large a number"),
+        (example(rules={"knock_penalty": 10**400}), RuleError, "rules.knock_penalty: too large"),
+        (example(seats=2.0**70), StateError, "seats: too large a number"),
+    ],
+)
+def test_a_number_too_large_to_read_is_said_to_be(state: Any, kind: type, said: str) -> None:
+    """A whole number beyond what the reader holds is refused as too large, at its place; not
+    with Python's OverflowError passed on."""
+    with pytest.raises(kind) as err:
+        thirtyone.advise(state, **CHEAP)
+    assert str(err.value).startswith(said)
+    assert "Overflow" not in str(err.value)
+
+
+def test_a_whole_number_may_be_written_as_json_schema_allows() -> None:
+    # JSON Schema's `integer` takes 4.0 and -0 (the state schema says `integer`).
+    assert parse(example(seats=4.0, me=-0.0)).seats == 4
+
+
 def test_sensible_values_are_accepted_in_either_spelling() -> None:
     for value in (30.5, "30.5"):
         s = parse(example(rules={"three_of_a_kind": value}))

@@ -74,13 +74,16 @@ impl PyOracleState {
 }
 
 /// Python's words for a string that is not valid text (a lone surrogate, which the reader of
-/// Python objects passes on as Python's `UnicodeEncodeError`), in the product's: the place the
-/// message names is kept.
+/// Python objects passes on as Python's `UnicodeEncodeError`) or for an int too large to read
+/// (`OverflowError`), in the product's: the place the message names is kept.
 fn plain_text(e: Error) -> Error {
     const PYTHONS: &str = "UnicodeEncodeError";
-    let said = |m: String| match m.find(PYTHONS) {
-        Some(at) => format!("{}not valid text (a lone surrogate?)", &m[..at]),
-        None => m,
+    // A Python int beyond what the reader of numbers holds (128 bits).
+    const OVERFLOW: &str = "OverflowError";
+    let said = |m: String| match (m.find(PYTHONS), m.find(OVERFLOW)) {
+        (Some(at), _) => format!("{}not valid text (a lone surrogate?)", &m[..at]),
+        (None, Some(at)) => format!("{}too large a number", &m[..at]),
+        (None, None) => m,
     };
     match e {
         Error::BadState(m) => Error::BadState(said(m)),

@@ -117,6 +117,10 @@ where
             };
             let inner = e.into_inner();
             let said = shorten_quotes(&inner.to_string());
+            if let Some(at) = said.strip_prefix("number out of range") {
+                // (Valid JSON: a number beyond what any reader of numbers holds.)
+                return Error::BadState(format!("{path}: {TOO_LARGE}{at}"));
+            }
             if path == "." && !is_syntax(&inner) {
                 // (The state itself of the wrong kind: a list, a number, text.)
                 let found = words::wrong_kind(&said).map(|w| format!(", not {}{}", w.found, w.at));
@@ -262,7 +266,22 @@ any_visitor!(Whole, Whole, "a whole number", {
     fn visit_u128<E: de::Error>(self, v: u128) -> std::result::Result<Whole, E> {
         Ok(Whole(i128::try_from(v).unwrap_or(i128::MAX)))
     }
+    // A whole number written with a point or an exponent (`4.0`, `-0`, `1e3`) is one (JSON
+    // Schema's `integer` takes it); one too large to be held exactly (beyond 2^53, as JSON
+    // text reads every number above 2^64) is said to be so.
+    fn visit_f64<E: de::Error>(self, v: f64) -> std::result::Result<Whole, E> {
+        if v.fract() != 0.0 || !v.is_finite() {
+            return Err(E::invalid_type(de::Unexpected::Float(v), &self));
+        }
+        if v.abs() >= 9_007_199_254_740_992.0 {
+            return Err(E::custom(TOO_LARGE));
+        }
+        Ok(Whole(v as i128))
+    }
 });
+
+/// What a whole number too large to be read is told.
+pub(super) const TOO_LARGE: &str = "too large a number";
 
 any_visitor!(Flag, Flag, "true or false", {
     fn visit_bool<E: de::Error>(self, v: bool) -> std::result::Result<Flag, E> {

@@ -105,12 +105,26 @@ fn a_turn_is_named_by_its_place_in_the_json() {
 fn refusals_read_as_a_player_would_say_them() {
     let cut = parse("{").unwrap_err().to_string();
     assert!(cut.starts_with("the state is not valid JSON: EOF"), "{cut}");
-    let huge = parse(&with("seats", "99999999999999999999999"))
-        .unwrap_err()
-        .to_string();
+    // A whole number beyond what a reader of numbers holds exactly is too large (it is valid
+    // JSON, and a whole number).
+    for digits in [23, 400] {
+        let text = EXAMPLE.replace(
+            "\"seats\": 4",
+            &format!("\"seats\": {}", "9".repeat(digits)),
+        );
+        let huge = parse(&text).unwrap_err().to_string();
+        assert!(
+            huge.starts_with("seats: too large a number at line"),
+            "{huge}"
+        );
+    }
+    // A whole number written as JSON Schema's `integer` allows (`4.0`, `-0`, `1e1`) is one.
+    assert_eq!(parse(&with("seats", "4.0")).unwrap().round.seats, 4);
+    assert_eq!(parse(&with("me", "-0")).unwrap().round.me, 0);
+    let ten = parse(&with("me", "1e1")).unwrap_err().to_string();
     assert!(
-        huge.starts_with("seats: must be a whole number, not 1e+23"),
-        "{huge}"
+        ten.starts_with("me must be a seat from 0 to 3, not 10"),
+        "{ten}"
     );
     let half = parse(&with("me", "1.5")).unwrap_err().to_string();
     assert!(
