@@ -87,6 +87,19 @@ def test_a_reader_that_goes_away_ends_the_command_quietly(args: list[str]) -> No
     assert (proc.returncode, err.decode()) == (0, "")
 
 
+@pytest.mark.parametrize(
+    ("args", "most"),
+    [(["oracle"], "18,446,744,073,709,551,615"), (["study", "knock"], "9,223,372,036,854,775,807")],
+)
+def test_the_seeds_range_is_in_the_help_and_checked(args: list[str], most: str) -> None:
+    said = " ".join(run([*args, "-h"]).output.split())
+    assert f"0 to {most}." in said
+    too_far = str(int(most.replace(",", "")) + 1)
+    result = run([*args, "--seed", too_far])
+    assert result.exit_code == 2
+    assert f"seed must be a whole number from 0 to {most}, not {too_far}" in result.output
+
+
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full (a full disk)")
 @pytest.mark.parametrize(
     "args",

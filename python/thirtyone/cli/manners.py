@@ -220,16 +220,23 @@ def rule_assignments(
     return changes
 
 
-def seed_option(help: str, default: int | None = None) -> Callable[[FC], FC]:
-    """``--seed``: a whole number from 0 to 2**64 - 1 in every command (the engine's seeds),
-    checked as soon as it is read (one line, exit 2)."""
+#: The largest seed the engine takes.
+MAX_SEED = 2**64 - 1
+
+
+def seed_option(help: str, default: int | None = None, most: int = MAX_SEED) -> Callable[[FC], FC]:
+    """``--seed``: a whole number from 0 to ``most`` (the engine's seeds: 2**64 - 1), said in its
+    help and checked as soon as it is read (one line, exit 2)."""
 
     def check(ctx: click.Context, param: click.Parameter, value: int | None) -> int | None:
-        if value is not None:
-            try:
-                _core.check_settings(seed=value)
-            except ThirtyOneError as err:
-                fail(str(err))
+        if value is None:
+            return value
+        try:
+            _core.check_settings(seed=value)
+        except ThirtyOneError as err:
+            fail(str(err))
+        if value > most:
+            fail(f"seed must be a whole number from 0 to {most:,}, not {value}")
         return value
 
     return click.option(
@@ -237,7 +244,7 @@ def seed_option(help: str, default: int | None = None) -> Callable[[FC], FC]:
         type=int,
         default=default,
         show_default=default is not None,
-        help=help,
+        help=f"{help} 0 to {most:,}.",
         callback=check,
     )
 

@@ -34,7 +34,7 @@ def study_group() -> None:
     help=f"Rounds simulated per seat count and table, 1 to {knock.MAX_ROUNDS:,}.",
 )
 @click.option("--seats", default="2-9", show_default=True, help="Seat counts (4, 2-9, 2,4,6).")
-@seed_option("Same seed, same atlas.", 1)
+@seed_option("Same seed, same atlas.", 1, knock.MAX_SEED)
 @click.option("--jobs", type=int, help="Worker processes, 1 to 64 (default: every core).")
 @backend_options("each finished batch", "same atlas")
 @click.option("--json", "as_json", is_flag=True, help="Print the atlas as JSON.")

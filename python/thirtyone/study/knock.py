@@ -36,6 +36,8 @@ from thirtyone.study import cluster, workers
 BATCH = 25_000
 #: The most rounds per seat count a run may ask for.
 MAX_ROUNDS = 100_000_000
+#: The largest seed of an atlas (its streams take a signed 64-bit seed).
+MAX_SEED = 2**63 - 1
 #: The tables: the knock penalty (2: the standard table; 1: the variant).
 PENALTIES = (2, 1)
 #: The survival the public study asked of a first-turn knock.
@@ -78,9 +80,9 @@ class Settings:
         for seats in self.seats:
             if not _whole(seats) or not 2 <= seats <= 9:
                 raise SettingsError(f"seats must be 2 to 9, not {shown(seats)}")
-        if not _whole(self.seed) or not 0 <= self.seed < 2**63:
+        if not _whole(self.seed) or not 0 <= self.seed <= MAX_SEED:
             raise SettingsError(
-                f"seed must be a whole number from 0 to 2**63 - 1, not {shown(self.seed)}"
+                f"seed must be a whole number from 0 to {MAX_SEED:,}, not {shown(self.seed)}"
             )
 
 
