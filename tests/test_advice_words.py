@@ -3,13 +3,15 @@ differ (lives, Gin letters, a hidden 31 at scat)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 from rich.console import Console
 from thirtyone import Rules, advise
 from thirtyone._core import Action
 from thirtyone.oracle.answer import Advice, Kind, OptionAdvice, Sweep
-from thirtyone.oracle.words import glossary, rank_hopeless, reason
+from thirtyone.oracle.words import glossary, later_plan, plan, rank_hopeless, reason
 from thirtyone.terminal.advice_view import advice_panel_body
 from thirtyone.terminal.display import help_text, rules_in_short
 
@@ -119,6 +121,21 @@ def test_never_knock_reads_as_playing_for_31() -> None:
     shown = text_of(advice_panel_body(advice))
     assert "Best: draw (then never knock: play for 31)" in shown
     assert "knock at 31 or more" not in shown
+
+
+def test_never_knock_after_keeping_30_waits_for_another_knock() -> None:
+    # Kept 30 (the Oracle may keep 30 rather than show a 31, for the game): never knocking is
+    # waiting, not playing for 31.
+    best = replace(_swept("discard:AH", 0.7, None), keeps=30)
+    other = replace(_swept("discard:KH", 0.5, 25.0), keeps=31)
+    assert later_plan(best) == plan(best) == "never knock: wait for another's knock"
+    text = reason([best, other], [])
+    assert "then never knocking (waiting for another's knock): safe in 70.0%" in text
+    assert "play for 31" not in text and "playing for 31" not in text
+    shown = text_of(advice_panel_body(Advice([best, other], [], text, 100, 1000)))
+    assert "never knock: wait for another's knock" in shown
+    # Below 30 the never plan still plays for 31.
+    assert later_plan(replace(best, keeps=29)) == "never knock: play for 31"
 
 
 def test_the_margin_is_in_percentage_points_and_ties_compare_what_differs() -> None:

@@ -250,3 +250,50 @@ def test_the_settings_and_the_forms_small_things(page: Page, browser: Browser, s
             shot(shown, name)
     finally:
         phone.close()
+
+
+def test_the_pages_plan_words_are_the_terminals(page: Page, server: str) -> None:
+    """What follows each option, in the page's words (``oracle.js``'s ``plan``) and the
+    terminal's (``words.plan``), for the same answer: a put-down or a take that makes 31, a
+    never plan after a hand of 30 kept (waiting for another's knock) and after anything else
+    (playing for 31), a later knock score, and a knock at the first chance."""
+    import numpy as np
+    from thirtyone.oracle.answer import Advice, Kind, OptionAdvice, Sweep
+    from thirtyone.oracle.words import plan
+    from thirtyone.web.views import advice as advice_json
+
+    sweep = Sweep(np.array([20.0, 25.0, np.nan]), np.array([0.5] * 3), np.array([0.3] * 3))
+
+    def option(kind: Kind, keeps: float | None, knock_at: float | None, **kw: Any) -> OptionAdvice:
+        swept = kind is not Kind.KNOCK and (keeps is None or keeps < 31)
+        return OptionAdvice(
+            kind=kind, p_safe=0.5, margin=0.01, lives_lost=0.3, keeps=keeps,
+            swept=swept, knock_at=knock_at if swept else None, sweep=sweep if swept else None,
+            **kw,
+        )  # fmt: skip
+
+    options = [
+        option(Kind.PUT_DOWN, 31, None, discard="2C"),
+        option(Kind.TAKE, 31, None, card="KH", discard="3D"),
+        option(Kind.PUT_DOWN, 30, None, discard="4C"),
+        option(Kind.DRAW, None, None),
+        option(Kind.PUT_DOWN, 24, 27.0, discard="5C"),
+        option(Kind.TAKE, 22, 20.0, card="9H", discard="6D"),
+    ]
+    wanted = [
+        "makes 31 — show it",
+        "makes 31 — show it",
+        "never knock: wait for another's knock",
+        "never knock: play for 31",
+        "knock at 27 or more",
+        "knock at the first chance",
+    ]
+    assert [plan(o) for o in options] == wanted
+    sent = advice_json(Advice(options, [], "", 100, 1000), None)
+    open_table(page, server)
+    got = page.evaluate(
+        "async (a) => { const m = await import('/static/oracle.js');"
+        " return a.options.map((o) => m.plan(o)); }",
+        sent,
+    )
+    assert got == wanted

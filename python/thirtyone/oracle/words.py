@@ -5,8 +5,10 @@ at every table.
 
 - A margin is in percentage points, and says so.
 - The never threshold reads "never knock: play for 31" (a later knock score of 31 or more is
-  never: such a hand is shown at once); a put-down or a take that makes 31 reads "makes 31 —
-  show it", not as a plan for later.
+  never: such a hand is shown at once), or "never knock: wait for another's knock" after an
+  option that keeps 30 or more (at 30, a draw rarely makes 31: the hand waits, as when the
+  Oracle keeps 30 rather than show a 31 for the game); a put-down or a take that makes 31 reads
+  "makes 31 — show it", not as a plan for later.
 - When every option is hopeless (0% safe), the options are ranked by what they cost and then by
   the hand they keep, and the reason says so; those that cost no more than the best (beyond the
   margins: :func:`~thirtyone.oracle.rank.hopeless_ties`) are tied with it.
@@ -42,6 +44,9 @@ if TYPE_CHECKING:
     from thirtyone.oracle.answer import Advice, OptionAdvice
 
 NEVER_PLAN = "never knock: play for 31"
+NEVER_WAIT = "never knock: wait for another's knock"
+#: The hand an option keeps from which its never plan waits rather than plays for 31.
+WAITS_FROM = 30
 FIRST_PLAN = "knock at the first chance"
 MAKES_31 = "makes 31 — show it"
 
@@ -79,11 +84,12 @@ def makes_31(option: OptionAdvice) -> bool:
 
 
 def later_plan(option: OptionAdvice) -> str:
-    """When a swept option knocks later: ``knock at 25 or more``, ``never knock: play for 31``,
-    or ``knock at the first chance`` when it is the lowest score swept (one every hand
-    reaches)."""
+    """When a swept option knocks later: ``knock at 25 or more``, ``never knock: play for 31``
+    (``never knock: wait for another's knock`` when it keeps 30 or more), or ``knock at the
+    first chance`` when it is the lowest score swept (one every hand reaches)."""
     if option.knock_at is None or option.knock_at >= 31:
-        return NEVER_PLAN
+        waits = option.keeps is not None and option.keeps >= WAITS_FROM
+        return NEVER_WAIT if waits else NEVER_PLAN
     lowest = option.sweep.knock_at[0] if option.sweep is not None else None
     if lowest is not None and option.knock_at <= lowest:
         return FIRST_PLAN
@@ -115,6 +121,8 @@ def _later_clause(option: OptionAdvice, any_hand: bool = True) -> str:
     shown = later_plan(option)
     if shown == NEVER_PLAN:
         return ", then never knocking (playing for 31)"
+    if shown == NEVER_WAIT:
+        return ", then never knocking (waiting for another's knock)"
     if shown == FIRST_PLAN:
         return ", then " + (FIRST_ANY if any_hand else FIRST_ALLOWED).replace(
             "knock", "knocking", 1
@@ -286,8 +294,8 @@ def _tied_reason(
         text += " The first makes 31: show it."
     elif best.swept:
         shown = later_plan(best)
-        if shown == NEVER_PLAN:
-            text += " With the first, you then never knock: play for 31."
+        if shown in (NEVER_PLAN, NEVER_WAIT):
+            text += f" With the first, you then {shown}."
         elif shown == FIRST_PLAN:
             text += f" With the first, you {FIRST_ANY if any_hand else FIRST_ALLOWED}."
         else:

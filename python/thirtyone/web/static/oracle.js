@@ -29,11 +29,18 @@ export function optionLabel(o) {
   return o.option;
 }
 
-/** What follows the option: its later knock, or a 31 to show. */
+/** What follows the option: its later knock (waiting for another's after an option that keeps
+ * 30 or more), or a 31 to show (a put-down or a take that makes it), as the terminal says. */
 export function plan(o) {
-  if (o.kind === "discard" && o.keeps !== null && o.keeps >= 31) return "makes 31 — show it";
+  const keeps = o.keeps ?? null;
+  const makes31 = (o.kind === "discard" || o.kind === "take") && keeps !== null && keeps >= 31;
+  if (makes31) return "makes 31 — show it";
   if (!("knock_at" in o)) return "";
-  if (o.knock_at === null) return "never knock: play for 31";
+  if (o.knock_at === null) {
+    return keeps !== null && keeps >= 30
+      ? "never knock: wait for another's knock"
+      : "never knock: play for 31";
+  }
   if (o.first) return "knock at the first chance";
   return `knock at ${num(o.knock_at)} or more`;
 }
