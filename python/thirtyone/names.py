@@ -85,6 +85,8 @@ def crop(text: str, width: int = NAME_WIDTH) -> str:
     """``text`` cut to at most ``width`` terminal columns, ending with ``…`` when it was cut.
     Only the first ``4 * width`` characters are looked at (a text of millions of characters is
     cropped as fast as a short one)."""
+    if len(text) <= width and text.isascii():  # (at most one column a character)
+        return text
     from rich.cells import cell_len  # (here: the library face loads no rich)
 
     head = text[: 4 * width]
