@@ -25,8 +25,9 @@ import pytest
 from click.testing import CliRunner
 from thirtyone.cli.app import main
 from thirtyone.errors import SettingsError, ThirtyOneError
-from thirtyone.study import calibration, cluster, knock, tournament
-from thirtyone.study.cluster import Backend
+from thirtyone.study import calibration, knock, tournament
+from thirtyone.study.backend import cluster
+from thirtyone.study.backend.cluster import Backend
 
 distributed = pytest.importorskip("distributed")
 
@@ -332,7 +333,7 @@ def test_the_knock_atlas_is_the_same_on_the_cluster(scheduler: str) -> None:
 CLI = """
 import signal, sys
 signal.signal(signal.SIGINT, signal.default_int_handler)
-from thirtyone.study import cluster
+from thirtyone.study.backend import cluster
 cluster.CONNECT_TIMEOUT = float(sys.argv[1])
 cluster.WORKER_TIMEOUT = float(sys.argv[2])
 from thirtyone.cli.app import main

@@ -15,7 +15,7 @@ from thirtyone._core import Action
 from thirtyone.cli.app import main
 from thirtyone.game.cards import PACK
 from thirtyone.study import knock
-from thirtyone.study.cluster import Backend
+from thirtyone.study.backend.cluster import Backend
 
 STANDARD = {"preset": "standard"}
 

@@ -17,7 +17,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from thirtyone.study import tournament, workers
+from thirtyone.study import tournament
+from thirtyone.study.backend import workers
 from thirtyone.study.tournament import Settings
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")

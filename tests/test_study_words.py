@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 from thirtyone.errors import RuleError, SettingsError
-from thirtyone.study import calibration, cluster, knock, review, tournament
+from thirtyone.study import calibration, knock, review, tournament
+from thirtyone.study.backend import cluster
 from thirtyone.study.calibration_records import Settings as CalibrationSettings
 
 PAIR = ("table", "table")

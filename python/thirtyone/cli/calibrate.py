@@ -11,8 +11,8 @@ import click
 from thirtyone.cli.manners import NO_JOBS, backend_options, seed_option
 from thirtyone.errors import ThirtyOneError
 from thirtyone.game.seats import MODELS
-from thirtyone.study import cluster as study_cluster
-from thirtyone.study import workers
+from thirtyone.study.backend import cluster as study_cluster
+from thirtyone.study.backend import workers
 from thirtyone.study.calibration_records import OPPONENTS
 
 if TYPE_CHECKING:

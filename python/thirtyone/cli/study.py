@@ -10,8 +10,9 @@ import click
 
 from thirtyone.cli.manners import NO_JOBS, backend_options, seed_option
 from thirtyone.errors import ThirtyOneError
-from thirtyone.study import cluster as study_cluster
-from thirtyone.study import knock, tournament, workers
+from thirtyone.study import knock, tournament
+from thirtyone.study.backend import cluster as study_cluster
+from thirtyone.study.backend import workers
 
 
 def _fail(message: str) -> NoReturn:

@@ -12,8 +12,9 @@ from thirtyone.cli.manners import NO_JOBS, backend_options, seed_option
 from thirtyone.errors import ThirtyOneError
 from thirtyone.game.rules import Rules
 from thirtyone.game.seats import MODELS
-from thirtyone.study import cluster as study_cluster
-from thirtyone.study import tournament, tournament_plot, workers
+from thirtyone.study import tournament, tournament_plot
+from thirtyone.study.backend import cluster as study_cluster
+from thirtyone.study.backend import workers
 
 
 def _fail(message: str) -> NoReturn:

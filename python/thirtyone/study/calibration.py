@@ -40,7 +40,7 @@ from thirtyone.oracle.answer import Advice
 from thirtyone.oracle.player import OraclePlayer, opponent, play_option
 from thirtyone.oracle.query import advise as oracle_advise
 from thirtyone.oracle.state import parse, read_all_as
-from thirtyone.study import cluster, workers
+from thirtyone.study.backend import cluster, workers
 
 # The run's settings and records, also reached from here (`calibration.Settings`).
 from thirtyone.study.calibration_records import Decision as Decision
@@ -349,7 +349,7 @@ def calibrate(
     backend: cluster.Backend | None = None,
 ) -> Report:
     """Run, analyse, and (with ``out_dir``) :func:`save` the report. A run stopped (a
-    KeyboardInterrupt: see :func:`thirtyone.study.workers.stopping`) after some decisions is
+    KeyboardInterrupt: see :func:`thirtyone.study.backend.workers.stopping`) after some decisions is
     reported on those, with ``report.stopped`` saying by what; stopped before the first, the
     stop is raised again."""
     settings.check()

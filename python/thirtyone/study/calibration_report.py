@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any
 from thirtyone.statistics import chi2_sf, chi2_uniform, ks_uniform, wilson
 
 if TYPE_CHECKING:
+    from thirtyone.study.backend.workers import Stopped
     from thirtyone.study.calibration_records import Decision, Settings
-    from thirtyone.study.workers import Stopped
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,7 @@ from thirtyone.game.session import Event, Session
 from thirtyone.oracle.player import play_option
 from thirtyone.oracle.query import advise
 from thirtyone.statistics import wilson
-from thirtyone.study import workers
+from thirtyone.study.backend import workers
 
 #: The round of the decision is drawn from 1 to this.
 LAST_ASK_ROUND = 8
@@ -127,7 +127,7 @@ def _play(args: tuple[int, Settings]) -> Forecast | None:
 def run(settings: Settings) -> tuple[list[Forecast], int]:
     """Games until ``settings.forecasts`` forecasts are made (in game order, the same whatever
     ``jobs``); the forecasts and the games played. The workers end with the run, also when it
-    is stopped (:mod:`thirtyone.study.workers`)."""
+    is stopped (:mod:`thirtyone.study.backend.workers`)."""
     out: list[Forecast] = []
     games = 0
     with workers.Pool(_play, settings.jobs) as pool:

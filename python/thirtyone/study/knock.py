@@ -30,7 +30,7 @@ from thirtyone import _core
 from thirtyone import statistics as stats
 from thirtyone.errors import SettingsError
 from thirtyone.names import shown
-from thirtyone.study import cluster, workers
+from thirtyone.study.backend import cluster, workers
 
 #: Rounds per batch (one call of the engine).
 BATCH = 25_000

@@ -47,8 +47,8 @@ from thirtyone.game.session import Event, Game
 from thirtyone.names import shown
 from thirtyone.oracle.player import EXPERT_DEALS, EXPERT_PLAYOUTS, OraclePlayer
 from thirtyone.oracle.state import check_read_as
-from thirtyone.study import cluster, workers
-from thirtyone.study.workers import Stopped
+from thirtyone.study.backend import cluster, workers
+from thirtyone.study.backend.workers import Stopped
 
 #: The most games a run plays, and the most worker processes (more than the cores only share
 #: them).
@@ -403,7 +403,8 @@ class Tally:
 @dataclass
 class Outcome:
     """A tournament as played: the tallies of the games played, how many, and the stop asked
-    for (:class:`~thirtyone.study.workers.Stopped`: Ctrl-C, SIGTERM or SIGHUP) if it ended early."""
+    for (:class:`~thirtyone.study.backend.workers.Stopped`: Ctrl-C, SIGTERM or SIGHUP) if it
+    ended early."""
 
     tallies: list[Tally]
     played: int
@@ -416,11 +417,12 @@ def play(
     backend: cluster.Backend | None = None,
 ) -> Outcome:
     """Play the tournament until its end or a stop (a KeyboardInterrupt: see
-    :func:`thirtyone.study.workers.stopping`); one :class:`Tally` per entry of ``settings.players``
-    over the games played, with its 95% Wilson interval of the win rate. The games are played
-    in batches (on ``backend``: by default ``settings.jobs`` local processes) and counted in
-    game order, so a stopped run counts its first games, each whole, and the results are the
-    same on every backend. ``progress(done, total)`` is called after each batch."""
+    :func:`thirtyone.study.backend.workers.stopping`); one :class:`Tally` per entry of
+    ``settings.players`` over the games played, with its 95% Wilson interval of the win rate.
+    The games are played in batches (on ``backend``: by default ``settings.jobs`` local
+    processes) and counted in game order, so a stopped run counts its first games, each whole,
+    and the results are the same on every backend. ``progress(done, total)`` is called after
+    each batch."""
     from thirtyone import statistics as stats
 
     settings.check()

@@ -1,4 +1,4 @@
-"""Where a study's batches are played: local worker processes, or a Dask cluster; and the
+"""Where a study's batches are played: local worker processes, or a Dask cluster, with the
 checkpoint file that lets an interrupted study resume.
 
 A study (``thirtyone tournament``, ``thirtyone calibrate``) is cut into *batches*: batch ``i``
@@ -8,13 +8,13 @@ them on a :class:`Backend` and yields the results in batch order, whatever the o
 played in, so the same seed gives the same results whatever the backend, the number of workers
 or the batch order:
 
-- by default on :class:`thirtyone.study.workers.Pool` (local worker processes);
+- by default on :class:`~.workers.Pool` (local worker processes);
 - with ``cluster="tcp://HOST:8786"`` on an existing Dask distributed cluster
   (:class:`ClusterPool`; needs the ``cluster`` extra). Every worker must run this version of
   thirtyone: checked when connecting and again by each task;
 - with ``checkpoint=PATH``, each batch's result is written there as soon as it is played; a
   run given the same file again takes the batches found there instead of playing them (the
-  file must be of the same study: :class:`Checkpoint` checks its header).
+  file must be of the same study: :class:`~.checkpoint.Checkpoint` checks its header).
 """
 
 from __future__ import annotations
@@ -23,9 +23,7 @@ import asyncio
 import contextlib
 import importlib
 import itertools
-import json
 import logging
-import os
 import socket
 import threading
 import time
@@ -44,7 +42,8 @@ from urllib.parse import urlsplit
 from thirtyone import paths
 from thirtyone.errors import SettingsError, ThirtyOneError
 from thirtyone.names import shown
-from thirtyone.study import workers
+from thirtyone.study.backend import workers
+from thirtyone.study.backend.checkpoint import Checkpoint
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -58,8 +57,6 @@ WATCH_EVERY = 1.0
 #: The address schemes of a Dask scheduler that ``--cluster`` accepts (tls:// needs
 #: certificates, which thirtyone does not take).
 SCHEMES = ("tcp",)
-#: The first line of a checkpoint file says what it is.
-CHECKPOINT_FORMAT = "thirtyone-checkpoint-1"
 
 
 def version() -> str:
@@ -112,7 +109,7 @@ def check_address(address: str) -> None:
 
 
 class Runner(Protocol[T, R]):
-    """What plays items: :class:`~thirtyone.study.workers.Pool` or :class:`ClusterPool`."""
+    """What plays items: :class:`~thirtyone.study.backend.workers.Pool` or :class:`ClusterPool`."""
 
     #: How many workers play, once entered: the local processes, or the cluster's workers.
     size: int
@@ -197,76 +194,6 @@ def batches(
             index += 1
 
 
-class Checkpoint(Generic[R]):
-    """A file of finished batches: a header line (the study and its settings), then one line
-    a batch, ``{"batch": i, "result": ...}``, appended and flushed as each is played (a new file
-    is written with the first). A last line cut short (the run killed writing it) is ignored."""
-
-    def __init__(
-        self,
-        path: Path,
-        header: dict[str, Any],
-        encode: Callable[[R], Any],
-        decode: Callable[[Any], R],
-    ) -> None:
-        self.path, self.encode, self.decode = path, encode, decode
-        self.header = {"format": CHECKPOINT_FORMAT, **header}
-        self.found: dict[int, R] = {}
-        self._headed = False  # (whether the file holds its header)
-
-    def _refuse(self, why: str) -> SettingsError:
-        return SettingsError(f"--checkpoint {paths.short(self.path)}: {why}")
-
-    def open(self) -> None:
-        """Read the batches already there (checking the header); a new file (or an empty one)
-        is written with the first batch (:meth:`record`)."""
-        try:
-            if self.path.exists() and self.path.stat().st_size > 0:
-                self._read()
-                self._headed = True
-        except OSError as err:
-            raise self._refuse(paths.why(err, self.path)) from None
-
-    def _read(self) -> None:
-        with self.path.open(encoding="utf-8") as f:
-            lines = f.read().split("\n")
-        try:
-            head = json.loads(lines[0])
-        except ValueError:
-            head = None
-        if not isinstance(head, dict) or head.get("format") != CHECKPOINT_FORMAT:
-            raise self._refuse("not a thirtyone checkpoint file")
-        if head != json.loads(json.dumps(self.header, sort_keys=True)):
-            raise self._refuse(
-                "it was written by another study or other settings (the same command, "
-                "with the same settings, resumes it; or give another file)"
-            )
-        for number, line in enumerate(lines[1:], start=2):
-            if not line.strip():
-                continue
-            try:
-                entry = json.loads(line)
-                self.found[int(entry["batch"])] = self.decode(entry["result"])
-            except (ValueError, KeyError, TypeError):
-                if number == len(lines) or (number == len(lines) - 1 and not lines[-1]):
-                    break  # (a last line cut short)
-                raise self._refuse(f"line {number} is damaged") from None
-        if lines[-1]:  # (an unfinished last line: the next batch starts on its own line)
-            with self.path.open("a", encoding="utf-8") as f:
-                f.write("\n")
-
-    def record(self, index: int, result: R) -> None:
-        """Append batch ``index``'s result, on disk before this returns."""
-        line = json.dumps({"batch": index, "result": self.encode(result)}, allow_nan=False)
-        if not self._headed:  # (the first batch of a new file: started, or an empty one again)
-            line = json.dumps(self.header, sort_keys=True) + "\n" + line
-        with workers.held(), self.path.open("a" if self._headed else "w", encoding="utf-8") as f:
-            f.write(line + "\n")
-            f.flush()
-            os.fsync(f.fileno())
-        self._headed = True
-
-
 def _worker_version() -> str:
     """The thirtyone version of the process this runs in (a Dask worker)."""
     return version()
@@ -305,9 +232,9 @@ def _mismatch(versions: dict[str, str], ours: str) -> str | None:
 
 class ClusterPool(Generic[T, R]):
     """``fn`` over items on the Dask cluster whose scheduler is at ``address``, the results in
-    the items' order (the same interface as :class:`~thirtyone.study.workers.Pool`). Entering
-    connects and checks every worker's version; leaving, for whatever reason (a Ctrl-C), cancels
-    the tasks still on the cluster and disconnects."""
+    the items' order (the same interface as :class:`~.workers.Pool`). Entering connects and
+    checks every worker's version; leaving, for whatever reason (a Ctrl-C), cancels the tasks
+    still on the cluster and disconnects."""
 
     def __init__(self, fn: Callable[[T], R], address: str, expected: str | None = None) -> None:
         self.fn, self.address = fn, address
@@ -411,8 +338,8 @@ class ClusterPool(Generic[T, R]):
                     done(index, ready[index])
 
     def _finished(self) -> list[Any]:
-        """The tasks finished, as soon as one is; :class:`~thirtyone.study.workers.Failed` when
-        the scheduler is lost or no worker is left for :data:`WORKER_TIMEOUT` seconds."""
+        """The tasks finished, as soon as one is; :class:`~.workers.Failed` when the scheduler
+        is lost or no worker is left for :data:`WORKER_TIMEOUT` seconds."""
         alone_since: float | None = None
         while True:
             try:
