@@ -26,7 +26,7 @@ from click.testing import CliRunner
 from thirtyone.cli.app import main
 from thirtyone.errors import SettingsError, ThirtyOneError
 from thirtyone.study import calibration, knock, tournament
-from thirtyone.study.backend import cluster
+from thirtyone.study.backend import cluster, workers
 from thirtyone.study.backend.cluster import Backend
 
 distributed = pytest.importorskip("distributed")
@@ -167,6 +167,55 @@ def test_a_stop_cancels_the_tasks_on_the_cluster(scheduler: str) -> None:
             lambda dask_scheduler: [k for k in dask_scheduler.tasks if "thirtyone-" in str(k)]
         )
     assert left == []
+
+
+def _until_the_run_stops(marker: str) -> str:
+    """A batch that plays until its run is stopped: ``marker``.started when it begins,
+    ``marker``.stopped once it sees the stop (it gives up after five minutes)."""
+    Path(marker + ".started").touch()
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline:
+        if workers.asked_to_stop():
+            Path(marker + ".stopped").touch()
+            raise workers.RunStopped("stopped")
+        time.sleep(0.05)
+    return "never stopped"
+
+
+def test_a_stop_reaches_the_batches_running_on_the_workers(scheduler: str, tmp_path: Path) -> None:
+    """Dask cannot stop a running task: a stopped run's batches running on the workers see the
+    stop between their games and end (they went on to their last game before)."""
+    import cloudpickle
+
+    cloudpickle.register_pickle_by_value(sys.modules[__name__])  # (the workers lack the tests)
+    marker = str(tmp_path / "batch")
+    pool = cluster.ClusterPool(_until_the_run_stops, scheduler)
+    failed: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            list(pool.map([marker]))
+        except BaseException as err:  # (the client closed under it)
+            failed.append(err)
+
+    with pool:
+        playing = threading.Thread(target=run, daemon=True)
+        playing.start()
+        wait_until(lambda: Path(marker + ".started").exists())
+        pool.close()  # (as a Ctrl-C does on leaving)
+    wait_until(lambda: Path(marker + ".stopped").exists())
+    playing.join(timeout=60)
+
+
+def test_a_batch_asks_about_its_run_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Locally nothing asks (a stop ends the worker processes); on a cluster the question is
+    # asked at most once a second, whatever the number of games.
+    assert not workers.asked_to_stop()
+    asked: list[float] = []
+    with workers.playing_for(lambda: asked.append(time.monotonic()) or True):
+        assert workers.asked_to_stop()
+        assert not workers.asked_to_stop()  # (asked a moment ago)
+    assert len(asked) == 1 and not workers.asked_to_stop()
 
 
 def test_a_stopped_run_resumes_from_its_checkpoint(

@@ -279,9 +279,15 @@ def play_game(game: int, settings: Settings) -> list[Result]:
 
 
 def _play_batch(args: tuple[int, int, Settings]) -> list[list[Result]]:
-    """The results of games ``start`` to ``stop - 1`` (a batch: see :mod:`.cluster`)."""
+    """The results of games ``start`` to ``stop - 1`` (a batch: see :mod:`.backend.cluster`);
+    a batch on a cluster whose run was stopped ends at its next game."""
     start, stop, settings = args
-    return [play_game(g, settings) for g in range(start, stop)]
+    results = []
+    for g in range(start, stop):
+        if workers.asked_to_stop():
+            raise workers.RunStopped(f"games {start} to {stop - 1} stopped at game {g}")
+        results.append(play_game(g, settings))
+    return results
 
 
 def batch_size(games: int) -> int:

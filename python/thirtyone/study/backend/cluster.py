@@ -203,8 +203,10 @@ class VersionMismatch(RuntimeError):
     """A task reached a worker running another version of thirtyone."""
 
 
-def _checked(fn: Callable[[T], R], expected: str, item: T) -> R:
-    """``fn(item)`` on a worker, refused when the worker's thirtyone is not ``expected``."""
+def _checked(fn: Callable[[T], R], expected: str, item: T, run: str | None = None) -> R:
+    """``fn(item)`` on a worker, refused when the worker's thirtyone is not ``expected``; for
+    the run ``run``, whose stop (:func:`_stop_name`) the batch's games ask about
+    (:func:`~.workers.asked_to_stop`)."""
     mine = version()
     if mine != expected:
         try:
@@ -214,7 +216,24 @@ def _checked(fn: Callable[[T], R], expected: str, item: T) -> R:
         raise VersionMismatch(
             f"the worker{where} runs thirtyone {mine}, this client thirtyone {expected}"
         )
-    return fn(item)
+    if run is None:
+        return fn(item)
+    with workers.playing_for(lambda: _was_stopped(run)):
+        return fn(item)
+
+
+def _stop_name(run: str) -> str:
+    """The name of the Dask event a stopped run's client sets: the batches still running on
+    the workers see it between games and end (Dask cannot stop a running task)."""
+    return f"thirtyone-stop-{run}"
+
+
+def _was_stopped(run: str) -> bool:
+    """On a worker: whether the client of ``run`` set its stop (no answer: not stopped)."""
+    try:
+        return bool(_distributed().Event(_stop_name(run)).is_set())
+    except Exception:  # (the scheduler gone: the task is lost with it)
+        return False
 
 
 def _mismatch(versions: dict[str, str], ours: str) -> str | None:
@@ -233,8 +252,9 @@ def _mismatch(versions: dict[str, str], ours: str) -> str | None:
 class ClusterPool(Generic[T, R]):
     """``fn`` over items on the Dask cluster whose scheduler is at ``address``, the results in
     the items' order (the same interface as :class:`~.workers.Pool`). Entering connects and
-    checks every worker's version; leaving, for whatever reason (a Ctrl-C), cancels the tasks
-    still on the cluster and disconnects."""
+    checks every worker's version; leaving, for whatever reason (a Ctrl-C), stops the run: the
+    tasks still waiting are cancelled, those running end at their next game, and the client
+    disconnects."""
 
     def __init__(self, fn: Callable[[T], R], address: str, expected: str | None = None) -> None:
         self.fn, self.address = fn, address
@@ -292,6 +312,8 @@ class ClusterPool(Generic[T, R]):
         with workers.held():
             try:
                 if self._futures and self.client.status == "running":
+                    # The running ones end at their next game; the others are cancelled.
+                    self._dask.Event(_stop_name(self._token), client=self.client).set()
                     self.client.cancel(list(self._futures), force=True)
             except Exception:  # (the scheduler gone: nothing to cancel there)
                 pass
@@ -322,7 +344,7 @@ class ClusterPool(Generic[T, R]):
                 index, item = step
                 key = f"thirtyone-{self._token}-{index}"
                 future = self.client.submit(
-                    _checked, self.fn, self.expected, item, key=key, pure=False
+                    _checked, self.fn, self.expected, item, self._token, key=key, pure=False
                 )
                 self._futures[future] = index
             if wanted in ready:

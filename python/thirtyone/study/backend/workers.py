@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import math
 import multiprocessing
 import os
 import signal
@@ -179,6 +180,40 @@ def _send(conn: Connection, index: int, answer: tuple[str, Any]) -> None:
 
 class WorkerError(RuntimeError):
     """A worker process ended without its results (killed from outside, out of memory)."""
+
+
+class RunStopped(Exception):
+    """The run a batch was played for was stopped while it played (its client on a cluster
+    was stopped): the batch ends there, its result unwanted."""
+
+
+#: How often (seconds) a batch played for a run on a cluster asks whether the run was stopped.
+ASK_EVERY = 1.0
+#: The question of the run the batch in this thread plays for (none: a local run, which a
+#: stop ends by ending its worker processes), and when it was last asked.
+_asked = threading.local()
+
+
+@contextlib.contextmanager
+def playing_for(stopped: Callable[[], bool]) -> Iterator[None]:
+    """Within: :func:`asked_to_stop` asks ``stopped`` (whether the run was stopped) at most once
+    every :data:`ASK_EVERY` seconds."""
+    _asked.question, _asked.last = stopped, -math.inf
+    try:
+        yield
+    finally:
+        _asked.question = None
+
+
+def asked_to_stop() -> bool:
+    """Whether the run the batch in this thread plays for was stopped (always False locally):
+    a batch's games ask between games, and end the batch with :class:`RunStopped`."""
+    question = getattr(_asked, "question", None)
+    now = time.monotonic()
+    if question is None or now - _asked.last < ASK_EVERY:
+        return False
+    _asked.last = now
+    return bool(question())
 
 
 class Pool(Generic[T, R]):
