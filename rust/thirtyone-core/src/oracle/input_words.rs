@@ -30,6 +30,17 @@ pub(super) fn read(message: &str) -> String {
             return format!("unknown key \"{key}\"{known}{at}");
         }
     }
+    // serde_json's words for a `\u` escape of half a character: a lone trailing half is "lone
+    // leading surrogate", a lone leading one "unexpected end of hex escape" (as is an escape
+    // cut short).
+    for (said, ours) in [
+        ("lone leading surrogate in hex escape", LONE),
+        ("unexpected end of hex escape", CUT_SHORT),
+    ] {
+        if let Some(rest) = message.strip_prefix(said) {
+            return format!("{ours}{}", position(rest).1);
+        }
+    }
     if let Some(rest) = message.strip_prefix("duplicate field `") {
         if let Some((key, rest)) = rest.split_once('`') {
             return format!("\"{key}\" is given twice{}", position(rest).1);
@@ -37,6 +48,12 @@ pub(super) fn read(message: &str) -> String {
     }
     message.to_string()
 }
+
+/// A `\u` escape of half a character (a surrogate, `\ud800` to `\udfff`) with no other half.
+const LONE: &str = "a lone surrogate (\\ud800 to \\udfff alone is half a character, not text)";
+/// A `\u` escape that is not four hexadecimal digits, or a lone leading surrogate.
+const CUT_SHORT: &str =
+    "a \\u escape cut short, or a lone surrogate (\\ud800 to \\udbff without its other half)";
 
 /// serde's word for a value of the wrong kind, taken apart.
 pub(super) struct WrongKind<'a> {
@@ -106,6 +123,16 @@ mod tests {
     #[test]
     fn serdes_words_read_as_a_players() {
         let cases = [
+            (
+                "lone leading surrogate in hex escape at line 6 column 19",
+                "a lone surrogate (\\ud800 to \\udfff alone is half a character, not text) \
+                 at line 6 column 19",
+            ),
+            (
+                "unexpected end of hex escape at line 6 column 20",
+                "a \\u escape cut short, or a lone surrogate (\\ud800 to \\udbff without its \
+                 other half) at line 6 column 20",
+            ),
             (
                 "invalid type: string \"AH 9H 4H\", expected a list of cards at line 1 column 9",
                 "must be a list of cards, not \"AH 9H 4H\" at line 1 column 9",
