@@ -231,12 +231,12 @@ def seed_option(help: str, default: int | None = None, most: int = MAX_SEED) -> 
     def check(ctx: click.Context, param: click.Parameter, value: int | None) -> int | None:
         if value is None:
             return value
+        if most < MAX_SEED and not 0 <= value <= most:
+            fail(f"seed must be a whole number from 0 to {most:,}, not {value}")
         try:
             _core.check_settings(seed=value)
         except ThirtyOneError as err:
             fail(str(err))
-        if value > most:
-            fail(f"seed must be a whole number from 0 to {most:,}, not {value}")
         return value
 
     return click.option(
