@@ -7,6 +7,7 @@ from __future__ import annotations
 import itertools
 import json
 import math
+import threading
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -556,3 +557,25 @@ def test_no_later_knock_is_offered_once_the_stock_is_empty() -> None:
     by = {o.option: o for o in last.options}
     assert not by["draw"].swept and by["draw"].knock_at is None
     assert by["take"].swept and by["take"].sweep is not None
+
+
+#: The example state as its JSON text.
+CANCEL_STATE = json.dumps(EXAMPLE)
+
+
+def test_a_cancel_stops_a_query_from_another_thread() -> None:
+    """``advise(..., cancel=c)`` raises Cancelled (no ThirtyOneError: a review does not take it
+    for bad input) once ``c.cancel()`` is called, and at once when it already was."""
+    cancel = thirtyone.Cancel()
+    assert not cancel.cancelled
+    started = threading.Timer(0.2, cancel.cancel)
+    started.start()
+    with pytest.raises(thirtyone.Cancelled) as raised:
+        thirtyone.advise(
+            CANCEL_STATE, deals=1_000_000, playouts=10_000_000, max_time=None, cancel=cancel
+        )
+    assert cancel.cancelled and not isinstance(raised.value, thirtyone.ThirtyOneError)
+    with pytest.raises(thirtyone.Cancelled):
+        thirtyone.advise(CANCEL_STATE, deals=100, playouts=100, cancel=cancel)
+    fresh = thirtyone.advise(CANCEL_STATE, deals=100, playouts=100, cancel=thirtyone.Cancel())
+    assert fresh.deals <= 100

@@ -19,8 +19,9 @@ Scripting in short::
 from importlib.metadata import PackageNotFoundError
 from importlib.metadata import version as _version
 
-from thirtyone._core import Action
+from thirtyone._core import Action, Cancel
 from thirtyone.errors import (
+    Cancelled,
     CardError,
     IllegalMoveError,
     RuleError,
@@ -48,6 +49,8 @@ __all__ = [
     "TABLE_KNOCK_AT",
     "Action",
     "Advice",
+    "Cancel",
+    "Cancelled",
     "CardError",
     "Event",
     "Game",

@@ -21,6 +21,8 @@ __all__ = [
     "TABLE_KNOCK_AT",
     "Action",
     "Answer",
+    "Cancel",
+    "Cancelled",
     "CardError",
     "GameRules",
     "IllegalMoveError",
@@ -160,6 +162,7 @@ class Answer:
     def opponent_knocks(self) -> dict[int, _Floats]: ...
 
 class ThirtyOneError(ValueError): ...
+class Cancelled(Exception): ...
 class CardError(ThirtyOneError): ...
 class RuleError(ThirtyOneError): ...
 class StateError(ThirtyOneError): ...
@@ -211,7 +214,16 @@ def advise(
     max_time: float | None = None,
     target_margin: float | None = None,
     objective: str = "round",
+    cancel: Cancel | None = None,
 ) -> Answer: ...
+
+@final
+class Cancel:
+    def __new__(cls) -> Cancel: ...
+    def cancel(self) -> None: ...
+    @property
+    def cancelled(self) -> bool: ...
+
 def check_settings(
     deals: int = 10000,
     playouts: int = 50000,

@@ -11,11 +11,16 @@ Every error caused by bad input is a :class:`ThirtyOneError`, itself a :class:`V
   find a single consistent deal;
 - :class:`SaveError`: a saved game that is missing, damaged, or cannot be replayed or written.
 
+A query stopped from another thread by its :class:`thirtyone.Cancel` raises :class:`Cancelled`,
+which is not a :class:`ThirtyOneError` (nothing was wrong with the input): a loop that turns bad
+input into a note (a review) still stops.
+
 They are defined in one place (the Rust core's binding), raised by the core and by the Python
 layer alike.
 """
 
 from thirtyone._core import (
+    Cancelled,
     CardError,
     IllegalMoveError,
     RuleError,
@@ -26,6 +31,7 @@ from thirtyone._core import (
 )
 
 __all__ = [
+    "Cancelled",
     "CardError",
     "IllegalMoveError",
     "RuleError",

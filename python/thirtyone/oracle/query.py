@@ -67,6 +67,7 @@ def advise(
     target_margin: float | None = None,
     names: Sequence[str] | None = None,
     objective: str = "round",
+    cancel: _core.Cancel | None = None,
 ) -> Advice:
     """Evaluate every option of the player whose turn ``state`` shows.
 
@@ -88,7 +89,10 @@ def advise(
     score with the highest ``p_win`` (rather than the highest ``p_safe``), and the option's
     figures are those of that score. Bad states raise :class:`~thirtyone.errors.StateError`
     (or another :class:`~thirtyone.errors.ThirtyOneError`) naming the problem; so does a game
-    that is over or between rounds (no decision is pending).
+    that is over or between rounds (no decision is pending). ``cancel``: a
+    :class:`thirtyone.Cancel` whose ``cancel()``, called from another thread, stops the query
+    within a tenth of a second: it raises :class:`~thirtyone.errors.Cancelled` (no
+    ``ThirtyOneError``).
     """
     if isinstance(state, Session):
         if names is None and state.seats:
@@ -112,6 +116,7 @@ def advise(
         max_time=max_time,
         target_margin=target_margin,
         objective=objective,
+        cancel=cancel,
     )
     advice = _advice(raw, checked, names)
     if objective == "game" and checked.lives is None:
@@ -201,10 +206,12 @@ def ask(
     target_margin: float | None = None,
     objective: str = "round",
     models: Sequence[str | None] | None = None,
+    cancel: _core.Cancel | None = None,
 ) -> Advice:
     """The question of ``thirtyone oracle`` and of ``POST /api/oracle``: the state's text
     read and checked (``preset``, ``changes`` and ``models`` as in :func:`parse`), then
-    :func:`advise` with these settings (``max_time`` 0: no limit, as on the command line).
+    :func:`advise` with these settings (``max_time`` 0: no limit, as on the command line;
+    ``cancel`` as :func:`advise` takes it).
     Raises a :class:`~thirtyone.errors.ThirtyOneError` naming the problem."""
     check_max_time(max_time)
     state = parse(raw, preset=preset, changes=changes, models=models)
@@ -217,6 +224,7 @@ def ask(
         max_time=None if max_time == 0 else max_time,
         target_margin=target_margin,
         objective=objective,
+        cancel=cancel,
     )
 
 

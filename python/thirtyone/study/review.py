@@ -317,8 +317,10 @@ def decision_seed(seed: int, decision: Decision) -> int:
     return int.from_bytes(digest, "big") >> 1
 
 
-def ask(decision: Decision, settings: Settings) -> Reviewed:
-    """The Oracle's answer at the decision, and the decision judged by it."""
+def ask(decision: Decision, settings: Settings, cancel: _core.Cancel | None = None) -> Reviewed:
+    """The Oracle's answer at the decision, and the decision judged by it (``cancel``: as
+    :func:`thirtyone.advise` takes it; a cancelled query raises
+    :class:`~thirtyone.errors.Cancelled`)."""
     if decision.choice == "blind":
         return Reviewed(decision, note="the Oracle does not answer the blind showdown")
     try:
@@ -328,6 +330,7 @@ def ask(decision: Decision, settings: Settings) -> Reviewed:
             playouts=settings.playouts,
             seed=decision_seed(settings.seed, decision),
             max_time=None,
+            cancel=cancel,
         )
     except ThirtyOneError as err:
         why = " ".join(str(err).split())
@@ -387,14 +390,16 @@ def review(
     replay: Replay,
     settings: Settings,
     progress: Callable[[int, int], None] | None = None,
+    cancel: _core.Cancel | None = None,
 ) -> Review:
     """Ask the Oracle about every decision of ``replay``; ``progress(done, total)`` is called
-    after each."""
+    after each. ``cancel.cancel()`` from another thread stops the review: it raises
+    :class:`~thirtyone.errors.Cancelled`."""
     settings.check()
     done = Review(replay, settings)
     total = len(replay.decisions)
     for i, decision in enumerate(replay.decisions, start=1):
-        done.reviewed.append(ask(decision, settings))
+        done.reviewed.append(ask(decision, settings, cancel))
         if progress is not None:
             progress(i, total)
     return done

@@ -3,10 +3,12 @@
 //! Hierarchy (re-exported by `thirtyone.errors`):
 //! `ThirtyOneError(ValueError)` → `CardError`, `RuleError`, `StateError`, `IllegalMoveError`,
 //! `SettingsError`, `SaveError` (raised by the Python side's saved games).
-//! A cancelled computation becomes `KeyboardInterrupt`.
+//! A computation stopped by Ctrl-C becomes `KeyboardInterrupt`; one stopped by its `Cancel`
+//! (from another thread) becomes `Cancelled`, which is no `ThirtyOneError`: nothing was wrong
+//! with the input.
 
 use pyo3::create_exception;
-use pyo3::exceptions::{PyKeyboardInterrupt, PyValueError};
+use pyo3::exceptions::{PyException, PyKeyboardInterrupt, PyValueError};
 use pyo3::PyErr;
 use thirtyone_core::Error;
 
@@ -53,6 +55,13 @@ create_exception!(
     SaveError,
     ThirtyOneError,
     "A saved game that is missing, damaged, or cannot be replayed or written."
+);
+
+create_exception!(
+    thirtyone._core,
+    Cancelled,
+    PyException,
+    "A query stopped by its `Cancel` before it was answered (not bad input: no ThirtyOneError)."
 );
 
 /// Map a core error to its Python exception.

@@ -20,7 +20,7 @@ use pyo3::prelude::*;
 mod _core {
     #[pymodule_export]
     use crate::errors::{
-        CardError, IllegalMoveError, RuleError, SaveError, SettingsError, StateError,
+        Cancelled, CardError, IllegalMoveError, RuleError, SaveError, SettingsError, StateError,
         ThirtyOneError,
     };
 
@@ -52,7 +52,7 @@ mod _core {
     use crate::functions::{card_value, choose_put_down, choose_start, parse_card, score};
 
     #[pymodule_export]
-    use crate::oracle::{advise, check_state, sample_deals};
+    use crate::oracle::{advise, check_state, sample_deals, PyCancel};
 
     #[pymodule_export]
     use crate::answer::{PyAnswer, PyOptionRecord};

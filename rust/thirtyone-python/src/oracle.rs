@@ -15,19 +15,64 @@ use thirtyone_core::model::Model;
 use thirtyone_core::oracle;
 use thirtyone_core::oracle::settings::{DEFAULT_DEALS, DEFAULT_PLAYOUTS};
 use thirtyone_core::view::View;
+use thirtyone_core::Error;
 
 use crate::answer::PyAnswer;
-use crate::errors::IntoPy;
+use crate::errors::{Cancelled, IntoPy};
 use crate::settings::{self, Given};
 use crate::state::PyOracleState;
 
+/// A way to stop a query from another thread: `advise(state, cancel=c)`, then `c.cancel()`
+/// from anywhere makes the query raise `Cancelled` within a tenth of a second (a query given a
+/// `Cancel` already cancelled raises it at once). One `Cancel` may serve several queries (a
+/// game's review): each is stopped.
+#[pyclass(name = "Cancel", module = "thirtyone._core", frozen)]
+pub struct PyCancel {
+    flag: Arc<AtomicBool>,
+}
+
+#[pymethods]
+impl PyCancel {
+    #[new]
+    fn new() -> Self {
+        PyCancel {
+            flag: Arc::new(AtomicBool::new(false)),
+        }
+    }
+
+    /// Stop the queries given this `Cancel` (those running and those to come).
+    fn cancel(&self) {
+        self.flag.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether `cancel()` was called.
+    #[getter]
+    fn cancelled(&self) -> bool {
+        self.flag.load(Ordering::Relaxed)
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Cancel(cancelled={})",
+            if self.cancelled() { "True" } else { "False" }
+        )
+    }
+}
+
+/// The message of a query stopped by its `Cancel`.
+const CANCELLED: &str = "the query was cancelled before it was answered";
+
 /// Run `work` on its own thread with the interpreter released, checking for Ctrl-C meanwhile.
-/// A panic inside becomes a RuntimeError; Ctrl-C sets `cancel` and re-raises KeyboardInterrupt.
+/// A panic inside becomes a RuntimeError; Ctrl-C sets `cancel` and re-raises KeyboardInterrupt;
+/// `cancel` set from elsewhere (a `Cancel`) stops the work, which raises `Cancelled`.
 fn run_detached<T: Send>(
     py: Python<'_>,
     cancel: &Arc<AtomicBool>,
     work: impl FnOnce() -> thirtyone_core::Result<T> + Send,
 ) -> PyResult<T> {
+    if cancel.load(Ordering::Relaxed) {
+        return Err(Cancelled::new_err(CANCELLED));
+    }
     std::thread::scope(|scope| {
         let (tx, rx) = mpsc::channel();
         let handle = scope.spawn(move || {
@@ -52,6 +97,9 @@ fn run_detached<T: Send>(
             }
         }
         match py.detach(|| handle.join()) {
+            Ok(Ok(Err(Error::Cancelled))) if cancel.load(Ordering::Relaxed) => {
+                Err(Cancelled::new_err(CANCELLED))
+            }
             Ok(Ok(result)) => result.py_err(),
             _ => Err(PyRuntimeError::new_err(
                 "internal error in the Oracle (please report it with the state that caused it)",
@@ -64,11 +112,12 @@ fn run_detached<T: Send>(
 /// typed `Answer`: options (best first), tied, deals, deals_asked, playouts, attempts (the work
 /// of the consistent deals, for checks), warnings, best_game, points, opponent_scores.
 ///
-/// The settings are checked by the core against their bounds (SettingsError).
+/// The settings are checked by the core against their bounds (SettingsError). `cancel`: a
+/// `Cancel` whose `cancel()`, from another thread, stops the query (`Cancelled`).
 #[pyfunction]
 #[pyo3(
-    signature = (state, deals=Given::Whole(DEFAULT_DEALS as i128), playouts=Given::Whole(DEFAULT_PLAYOUTS as i128), seed=Given::Whole(0), threads=None, max_time=None, target_margin=None, objective="round"),
-    text_signature = "(state, deals=10000, playouts=50000, seed=0, threads=None, max_time=None, target_margin=None, objective='round')"
+    signature = (state, deals=Given::Whole(DEFAULT_DEALS as i128), playouts=Given::Whole(DEFAULT_PLAYOUTS as i128), seed=Given::Whole(0), threads=None, max_time=None, target_margin=None, objective="round", cancel=None),
+    text_signature = "(state, deals=10000, playouts=50000, seed=0, threads=None, max_time=None, target_margin=None, objective='round', cancel=None)"
 )]
 #[allow(clippy::too_many_arguments)]
 pub fn advise<'py>(
@@ -81,6 +130,7 @@ pub fn advise<'py>(
     max_time: Option<Given>,
     target_margin: Option<Given>,
     objective: &str,
+    cancel: Option<&Bound<'py, PyCancel>>,
 ) -> PyResult<PyAnswer> {
     let mut settings = settings::settings(
         &deals,
@@ -92,6 +142,9 @@ pub fn advise<'py>(
     )
     .py_err()?;
     settings.sweep_for_game = settings::game_objective(objective).py_err()?;
+    if let Some(given) = cancel {
+        settings.cancel = given.get().flag.clone();
+    }
     let inner = &state.get().inner;
     let input = inner.round.clone();
     let game = inner.lives.clone().map(|lives| oracle::GameInput {
