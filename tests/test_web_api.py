@@ -125,7 +125,19 @@ def test_a_bad_state_gets_the_commands_message(client: TestClient, body: bytes) 
 
 @pytest.mark.parametrize(
     "changed",
-    [{"deals": "0"}, {"playouts": "20000000"}, {"seed": "-1"}, {"max_time": "4000"}],
+    [
+        {"deals": "0"},
+        {"playouts": "20000000"},
+        {"seed": "-1"},
+        {"max_time": "4000"},
+        # Numbers longer than any bound are refused by it, as the command refuses them (they
+        # were "not a whole number" past 40 digits).
+        {"deals": "1" + "0" * 60},
+        {"seed": "9" * 45},
+        {"playouts": "-" + "9" * 45},
+        {"max_time": "1e5"},
+        {"max_time": "inf"},
+    ],
 )
 def test_a_setting_out_of_bounds_gets_the_commands_message(
     client: TestClient, changed: dict[str, str]
@@ -193,6 +205,17 @@ def test_an_oversize_body_is_refused_unread(client: TestClient) -> None:
 
 def test_only_post_asks_the_oracle(client: TestClient) -> None:
     assert client.get("/api/oracle").status_code == 405
+
+
+def test_seconds_are_read_as_the_command_reads_them(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``max_time=1e3`` is a thousand seconds, as ``--max-time 1e3`` is (it was refused)."""
+    settings = {**SMALL, "max_time": "1e3"}
+    response = client.post("/api/oracle", params=settings, content=EXAMPLE)
+    printed = cli("oracle", "-", "--json", *options(settings), input=EXAMPLE)
+    assert response.status_code == 200 and printed.exit_code == 0
+    assert response.text == printed.stdout
 
 
 def test_the_oracle_runs_off_the_event_loop(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -117,22 +117,33 @@ def parameters(request: Request, allowed: tuple[str, ...]) -> dict[str, str]:
     return found
 
 
+#: More digits than any bound (10^38): such a number is read as 10^39, which the core names.
+LONG_NUMBER = re.compile(r"\s*([+-]?)0*[0-9]{40,}\s*")
+
+
 def _whole(given: Mapping[str, str], name: str, default: int | None) -> int | None:
+    """A whole number as the command's options read it (Python's ``int``: any length, so a
+    number too large is refused by its bounds, in the command's words)."""
     text = given.get(name)
     if text is None:
         return default
-    if not re.fullmatch(r"\s*[+-]?[0-9]{1,40}\s*", text):
-        raise Refused(400, f"{name} must be a whole number, not {shown(text)}")
-    return int(text)
+    if long := LONG_NUMBER.fullmatch(text):  # (int() reads at most 4,300 digits)
+        return -(10**39) if long.group(1) == "-" else 10**39
+    try:
+        return int(text)
+    except ValueError:
+        raise Refused(400, f"{name} must be a whole number, not {shown(text)}") from None
 
 
 def _seconds(given: Mapping[str, str], name: str, default: float) -> float:
+    """A number of seconds as ``--max-time`` reads it (Python's ``float``: ``1e3``, ``2.5``)."""
     text = given.get(name)
     if text is None:
         return default
-    if not re.fullmatch(r"\s*[+-]?(?:[0-9]{1,20}(?:\.[0-9]{0,20})?|\.[0-9]{1,20})\s*", text):
-        raise Refused(400, f"{name} must be a number of seconds, not {shown(text)}")
-    return float(text)
+    try:
+        return float(text)
+    except ValueError:
+        raise Refused(400, f"{name} must be a number of seconds, not {shown(text)}") from None
 
 
 def _seed(given: Mapping[str, str]) -> int | None:
