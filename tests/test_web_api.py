@@ -23,6 +23,7 @@ import httpx2 as httpx
 from click.testing import CliRunner, Result
 from starlette.applications import Starlette
 from starlette.testclient import TestClient
+from thirtyone import _core
 from thirtyone.cli.app import main
 from thirtyone.errors import StateError
 from thirtyone.game.rules import Rules
@@ -95,7 +96,8 @@ def test_the_defaults_are_the_commands(client: TestClient, monkeypatch: pytest.M
     """Without parameters the Oracle is asked with the command's defaults."""
     asked: list[dict[str, Any]] = []
 
-    def noted(raw: bytes, **settings: Any) -> Any:
+    def noted(raw: bytes, *, cancel: Any, **settings: Any) -> Any:
+        assert isinstance(cancel, _core.Cancel) and not cancel.cancelled
         asked.append(settings)
         raise StateError("noted")
 
@@ -204,7 +206,24 @@ def test_an_oversize_body_is_refused_unread(client: TestClient) -> None:
 
 
 def test_only_post_asks_the_oracle(client: TestClient) -> None:
-    assert client.get("/api/oracle").status_code == 405
+    response = client.get("/api/oracle")
+    assert response.status_code == 405 and response.headers["allow"] == "POST"
+    assert response.json() == {
+        "error": "/api/oracle takes POST with the state as its body, not GET"
+    }
+    response = client.post("/api/stats")
+    assert response.status_code == 405 and response.headers["allow"] == "GET, HEAD"
+    assert response.json() == {"error": "/api/stats takes GET, not POST"}
+    assert client.head("/api/stats").status_code == 200
+
+
+def test_a_path_of_the_api_that_is_none_of_its_routes_is_said_in_json(client: TestClient) -> None:
+    for method in ("GET", "POST", "DELETE"):
+        response = client.request(method, "/api/oracles")
+        assert response.status_code == 404
+        said = response.json()["error"]
+        assert said.startswith('there is no "/api/oracles" here; the API is POST /api/oracle')
+        assert "GET /api/review" in said
 
 
 def test_seconds_are_read_as_the_command_reads_them(
@@ -216,6 +235,22 @@ def test_seconds_are_read_as_the_command_reads_them(
     printed = cli("oracle", "-", "--json", *options(settings), input=EXAMPLE)
     assert response.status_code == 200 and printed.exit_code == 0
     assert response.text == printed.stdout
+
+
+def test_no_question_over_http_is_without_a_time_limit(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``max_time=0`` (the command's "no limit") is the server's longest, an hour."""
+    asked: list[float] = []
+
+    def noted(raw: bytes, *, max_time: float, **settings: Any) -> Any:
+        asked.append(max_time)
+        raise StateError("noted")
+
+    monkeypatch.setattr(api, "ask", noted)
+    for given in ("0", "0.0", "2.5"):
+        client.post("/api/oracle", params={**SMALL, "max_time": given}, content=EXAMPLE)
+    assert asked == [3600.0, 3600.0, 2.5]
 
 
 def test_the_oracle_runs_off_the_event_loop(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -314,6 +349,21 @@ def test_review_settings_out_of_bounds_are_the_commands(
     refused_as_the_command(response, cli("review", "--json", *options(changed)))
 
 
+def test_a_review_over_http_has_bounds_of_its_own(client: TestClient) -> None:
+    """Each decision is a query: a review asked over HTTP takes at most the Oracle's own
+    budget (10,000 deals, 50,000 playouts), the command more."""
+    play(*TABLE)
+    for name, most in (("deals", 10_000), ("playouts", 50_000)):
+        response = client.get("/api/review", params={**REVIEW, name: str(most + 1)})
+        assert response.status_code == 400
+        assert response.json()["error"] == (
+            f"{name} must be a whole number from 1 to {most:,} for a review asked over HTTP "
+            f"(thirtyone review takes more), not {most + 1:,}"
+        )
+    response = client.get("/api/review", params={"deals": "1000000", "playouts": "10000000"})
+    assert response.status_code == 400
+
+
 def test_a_review_is_made_once_for_a_file_as_it_is(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -401,3 +451,87 @@ def test_the_pages_load_only_their_own_files(client: TestClient, page: str) -> N
     assert client.get(f"/study/{script}").status_code == 200
     assert client.get("/study/study.css").status_code == 200
     assert client.get("/study/../api.py").status_code == 404
+
+
+# -- behind the guard -----------------------------------------------------------------------------
+
+
+@pytest.fixture
+def guarded(tmp_path: Path) -> TestClient:
+    """The whole application, its guard in front (the test client's host is its name)."""
+    from web_helpers import make_app
+
+    return TestClient(make_app(tmp_path / "saved-game.json"))
+
+
+def test_the_guards_refusals_under_api_are_json(guarded: TestClient) -> None:
+    """Scripts read every answer of the API as JSON, a refusal at the door too; the pages
+    keep their line of text."""
+    big = guarded.post("/api/oracle", headers={"content-length": str(2 << 20)})
+    chunked = guarded.post("/api/oracle", content=iter([b"{}"]))
+    foreign = guarded.post("/api/oracle", content=b"{}", headers={"origin": "http://evil.example"})
+    wrong_host = guarded.get("/api/stats", headers={"host": "evil.example"})
+    for response, status, said in (
+        (big, 413, "a request body may be at most 1,048,576 bytes"),
+        (chunked, 411, "a request body must say its length (Content-Length)"),
+        (foreign, 403, "a page of another site (http://evil.example) may not ask this server's"),
+        (wrong_host, 400, "this server does not answer to the name 'evil.example'"),
+    ):
+        assert response.status_code == status
+        assert response.headers["content-type"] == "application/json"
+        assert response.json()["error"].startswith(said)
+    page = guarded.post("/", content=b"{}", headers={"origin": "http://evil.example"})
+    assert page.status_code == 403 and page.text.startswith("Refused: a page of another site")
+
+
+@pytest.mark.parametrize("path", ["/api/review", "/api/stats", "/api/saves"])
+def test_another_sites_page_cannot_ask_the_api_even_with_a_get(
+    guarded: TestClient, path: str
+) -> None:
+    """A GET of the API may start minutes of work (a review): a page of another site, or of
+    another port of this machine, is refused; the server's own pages, a script and an address
+    typed in are not; the table's page may still be linked to from anywhere."""
+    for headers in (
+        {"origin": "http://evil.example"},
+        {"sec-fetch-site": "cross-site"},
+        {"sec-fetch-site": "same-site"},
+        {"origin": "http://testserver:8000", "sec-fetch-site": "same-site"},
+    ):
+        response = guarded.get(
+            path, params=REVIEW if path == "/api/review" else {}, headers=headers
+        )
+        assert response.status_code == 403, headers
+        assert "may not ask this server's API" in response.json()["error"]
+    for headers in ({}, {"sec-fetch-site": "same-origin"}, {"sec-fetch-site": "none"}):
+        response = guarded.get(
+            path, params=REVIEW if path == "/api/review" else {}, headers=headers
+        )
+        assert response.status_code != 403, headers
+    assert guarded.get("/", headers={"sec-fetch-site": "cross-site"}).status_code == 200
+
+
+@pytest.mark.posix_only
+def test_a_client_that_leaves_mid_upload_leaves_no_trace_in_the_log() -> None:
+    """A body cut short (Content-Length 5,000, 100 bytes sent, the connection closed) is
+    ignored quietly: no traceback on the server's standard error; the server goes on."""
+    import socket
+    import urllib.request
+
+    from web_helpers import free_port, start_server, stop
+
+    proc, url = start_server("--port", str(free_port()))
+    try:
+        host, port = url.removeprefix("http://").rstrip("/").split(":")
+        with socket.create_connection((host, int(port)), timeout=60) as sock:
+            head = (
+                f"POST /api/oracle HTTP/1.1\r\nHost: {host}:{port}\r\nContent-Length: 5000\r\n\r\n"
+            )
+            sock.sendall(head.encode() + b"{" * 100)
+        request = urllib.request.Request(
+            url + "api/oracle?deals=100&playouts=100&seed=1", data=EXAMPLE, method="POST"
+        )
+        with urllib.request.urlopen(request, timeout=120) as answered:  # (after the cut one)
+            assert answered.status == 200
+    finally:
+        _, err = stop(proc)
+    assert "Traceback" not in err and "ClientDisconnect" not in err, err

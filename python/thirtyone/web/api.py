@@ -3,22 +3,27 @@ the record of games, as JSON and as two pages.
 
 - ``POST /api/oracle``: the body is a state (``oracle.md``); the query parameters ``deals``,
   ``playouts``, ``seed``, ``max_time`` and ``objective`` are ``thirtyone oracle``'s, with its
-  defaults and bounds. The answer is the text of ``thirtyone oracle --json`` for the same
-  settings (one function, :func:`thirtyone.oracle.query.ask`, answers both); a bad state or
-  setting gets 400 and ``{"error": MESSAGE}``, the command's message; a body over
-  :data:`MAX_STATE_BYTES` gets 413, unread.
+  defaults and bounds, but ``max_time=0`` (no limit) is :data:`LONGEST`. The answer is the
+  text of ``thirtyone oracle --json`` for the same settings (one function,
+  :func:`thirtyone.oracle.query.ask`, answers both); a bad state or setting gets 400 and
+  ``{"error": MESSAGE}``, the command's message; a body over :data:`MAX_STATE_BYTES` gets 413,
+  unread.
 - ``GET /api/review?game=…&deals=…&playouts=…&seed=…``: the text of ``thirtyone review --json``
   for the game ``last`` (the default: the last game played to its end), ``current`` (the save
   of the game under way) or a save of the data folder named by its file name
   (``saved-game.2.json``, :data:`SAVE_NAME`): never a path, so no page can have another file
-  read. A review is made once for a file as it is and its settings, and kept.
+  read. ``deals`` and ``playouts`` are at most :data:`REVIEW_DEALS` and :data:`REVIEW_PLAYOUTS`.
+  A review is made once for a file as it is and its settings, and kept.
 - ``GET /api/saves``: the saves a review may be asked of, with their players and state.
 - ``GET /api/stats``: the text of ``thirtyone stats --json``.
 - ``GET /review``, ``GET /stats`` and ``/study/…``: the two pages (plain HTML, CSS and
   JavaScript shipped in the package: no build step, nothing from the internet).
 
-The Oracle and the reviews run in worker threads (never on the event loop), at most
-:data:`AT_ONCE` at a time; a question waiting for its turn holds no core.
+The Oracle and the reviews run in threads of their own (never on the event loop), at most
+:data:`AT_ONCE` at a time; at most :data:`WAITING` more wait their turn on the event loop,
+holding no thread (503 beyond), and a question whose client leaves is cancelled, waiting or
+running (:class:`thirtyone.web.work.Turns`). Every answer under ``/api/`` is JSON, a path that is
+no route (404) and a method a route does not take (405) too.
 """
 
 from __future__ import annotations
@@ -26,17 +31,17 @@ from __future__ import annotations
 import datetime as dt
 import os
 import re
-import threading
 from collections import OrderedDict
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
 from starlette.concurrency import run_in_threadpool
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
-from starlette.routing import BaseRoute, Mount, Route
+from starlette.routing import BaseRoute, Mount, Route, request_response
 from starlette.staticfiles import StaticFiles
+from starlette.types import Receive, Scope, Send
 
 from thirtyone import _core
 from thirtyone.errors import ThirtyOneError
@@ -45,6 +50,7 @@ from thirtyone.oracle.query import MAX_STATE_BYTES, answer_text, ask
 from thirtyone.store import record, saves
 from thirtyone.store import summary as record_summary
 from thirtyone.study import review, review_json
+from thirtyone.web.work import Busy, Gone, Turns
 
 #: The query parameters of ``POST /api/oracle`` and of ``GET /api/review``.
 ORACLE_PARAMETERS = ("deals", "playouts", "seed", "max_time", "objective")
@@ -56,6 +62,17 @@ SAVE_NAME = re.compile(r"(?:last-game|saved-game(?:\.[1-9][0-9]{0,3})?)\.json")
 LISTED_BACKUPS = 50
 #: Questions to the Oracle (and reviews) running at once; each uses every core.
 AT_ONCE = 2
+#: Questions waiting for their turn, at most (beyond: 503, with Retry-After).
+WAITING = 16
+#: The seconds a refused question is told to wait before asking again.
+RETRY_AFTER = 5
+#: The longest a question to the Oracle may take over HTTP, in seconds: ``max_time=0`` ("no
+#: limit" on the command line) is this over HTTP (the core's own bound for ``max_time``).
+LONGEST = 3600.0
+#: The most deals and playouts per decision of a review asked over HTTP (the Oracle's own
+#: defaults, its full precision): ``thirtyone review`` takes more.
+REVIEW_DEALS = _core.DEFAULT_DEALS
+REVIEW_PLAYOUTS = _core.DEFAULT_PLAYOUTS
 #: Reviews kept, the most recently asked.
 KEPT_REVIEWS = 8
 
@@ -71,19 +88,20 @@ PAGE_HEADERS = {
 API_HEADERS = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff"}
 
 T = TypeVar("T")
-_running = threading.BoundedSemaphore(AT_ONCE)
+_turns = Turns(AT_ONCE, WAITING)
 
 
 class Refused(Exception):
     """A request refused: its HTTP status and the message, one line as the command says it."""
 
-    def __init__(self, status: int, message: str) -> None:
+    def __init__(self, status: int, message: str, headers: Mapping[str, str] | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.message = " ".join(message.split())
+        self.headers = {**API_HEADERS, **(headers or {})}
 
     def response(self) -> JSONResponse:
-        return JSONResponse({"error": self.message}, self.status, headers=API_HEADERS)
+        return JSONResponse({"error": self.message}, self.status, headers=self.headers)
 
 
 def _json(text: str) -> Response:
@@ -91,14 +109,30 @@ def _json(text: str) -> Response:
     return Response(text + "\n", media_type="application/json", headers=API_HEADERS)
 
 
-async def _in_turn(work: Callable[[], T]) -> T:
-    """``work()`` in a worker thread, once fewer than :data:`AT_ONCE` are running."""
+async def _left(request: Request) -> None:
+    """Returns when the client has gone (its body, if any, already read)."""
+    while (await request.receive())["type"] != "http.disconnect":
+        pass
 
-    def run() -> T:
-        with _running:
-            return work()
 
-    return await run_in_threadpool(run)
+async def _in_turn(request: Request, work: Callable[[_core.Cancel], T]) -> T:
+    """``work(cancel)`` in a thread of its own once fewer than :data:`AT_ONCE` are running,
+    cancelled when the client leaves (:class:`Gone`); refused (503) when :data:`WAITING`
+    questions already wait."""
+    try:
+        return await _turns.run(work, lambda: _left(request))
+    except Busy:
+        raise Refused(
+            503,
+            f"the server is busy: {AT_ONCE} questions are being answered and {WAITING} are "
+            f"waiting; ask again in a few seconds",
+            {"Retry-After": str(RETRY_AFTER)},
+        ) from None
+
+
+def _gone() -> Response:
+    """The answer to a client that left (nobody reads it)."""
+    return Response(status_code=499)
 
 
 # -- the query parameters -------------------------------------------------------------------------
@@ -170,6 +204,23 @@ def _counts(given: Mapping[str, str], deals: int, playouts: int) -> tuple[int, i
     return chosen[0], chosen[1]
 
 
+def _review_counts(given: Mapping[str, str]) -> tuple[int, int]:
+    """A review's ``deals`` and ``playouts``: the command's bounds, and over HTTP at most
+    :data:`REVIEW_DEALS` and :data:`REVIEW_PLAYOUTS` (each decision is a query)."""
+    deals, playouts = _counts(given, review.DEALS, review.PLAYOUTS)
+    for name, value, most in (
+        ("deals", deals, REVIEW_DEALS),
+        ("playouts", playouts, REVIEW_PLAYOUTS),
+    ):
+        if value > most:
+            raise Refused(
+                400,
+                f"{name} must be a whole number from 1 to {most:,} for a review asked over "
+                f"HTTP (thirtyone review takes more), not {value:,}",
+            )
+    return deals, playouts
+
+
 # -- POST /api/oracle -----------------------------------------------------------------------------
 
 
@@ -186,6 +237,12 @@ def oracle_settings(given: Mapping[str, str]) -> dict[str, Any]:
         "max_time": _seconds(given, "max_time", 5.0),
         "objective": objective,
     }
+
+
+def longest(settings: Mapping[str, Any]) -> dict[str, Any]:
+    """The settings with ``max_time`` 0 (no limit) made :data:`LONGEST`: no question runs
+    longer over HTTP."""
+    return {**settings, "max_time": settings["max_time"] or LONGEST}
 
 
 async def read_body(request: Request, most: int = MAX_STATE_BYTES) -> bytes:
@@ -206,14 +263,15 @@ async def read_body(request: Request, most: int = MAX_STATE_BYTES) -> bytes:
 async def oracle(request: Request) -> Response:
     """``POST /api/oracle``: the Oracle's answer to the state in the body."""
     try:
-        settings = oracle_settings(parameters(request, ORACLE_PARAMETERS))
+        settings = longest(oracle_settings(parameters(request, ORACLE_PARAMETERS)))
         raw = await read_body(request)
+        advice = await _in_turn(request, lambda cancel: ask(raw, **settings, cancel=cancel))
     except Refused as refused:
         return refused.response()
-    try:
-        advice = await _in_turn(lambda: ask(raw, **settings))
     except ThirtyOneError as err:
         return Refused(400, str(err)).response()
+    except (ClientDisconnect, Gone):
+        return _gone()
     return _json(answer_text(advice))
 
 
@@ -237,16 +295,19 @@ def save_path(game: str | None) -> Path | None:
 
 
 class Reviews:
-    """The reviews made, by the file as it was (its identity, size and time) and the settings;
-    one review is made at a time."""
+    """The reviews made, by the file as it was (its identity, size and time) and the settings
+    (used on the event loop only). Reviews are made as the Oracle's questions are, in turn
+    with them, and cancelled when their client leaves."""
 
     def __init__(self, kept: int = KEPT_REVIEWS) -> None:
         self.kept = kept
         self._done: OrderedDict[tuple[Any, ...], str] = OrderedDict()
-        self._lock = threading.Lock()
 
-    def text(self, path: Path | None, deals: int, playouts: int, seed: int | None) -> str:
-        """The JSON text of the review (raises :class:`Refused` as the command would fail)."""
+    async def text(
+        self, request: Request, path: Path | None, deals: int, playouts: int, seed: int | None
+    ) -> str:
+        """The JSON text of the review (raises :class:`Refused` as the command would fail,
+        :class:`Gone` when the client leaves before it is made)."""
         where = path or saves.last_game_path()
         try:
             info = where.stat()
@@ -254,19 +315,25 @@ class Reviews:
         except OSError:
             key = (str(where), None)
         key += (deals, playouts, seed)
-        with self._lock:
-            if key in self._done:
-                self._done.move_to_end(key)
-                return self._done[key]
-            with _running:  # (a review waiting for the one being made holds no turn)
-                text = _review_text(path, deals, playouts, seed)
-            self._done[key] = text
-            while len(self._done) > self.kept:
-                self._done.popitem(last=False)
-            return text
+        if key in self._done:
+            self._done.move_to_end(key)
+            return self._done[key]
+        text = await _in_turn(
+            request, lambda cancel: _review_text(path, deals, playouts, seed, cancel)
+        )
+        self._done[key] = text
+        while len(self._done) > self.kept:
+            self._done.popitem(last=False)
+        return text
 
 
-def _review_text(path: Path | None, deals: int, playouts: int, seed: int | None) -> str:
+def _review_text(
+    path: Path | None,
+    deals: int,
+    playouts: int,
+    seed: int | None,
+    cancel: _core.Cancel | None = None,
+) -> str:
     """``thirtyone review [PATH] --json``'s text, or :class:`Refused` with its message."""
     try:
         saved, where = review.load(path)
@@ -279,7 +346,7 @@ def _review_text(path: Path | None, deals: int, playouts: int, seed: int | None)
         raise Refused(422, f"the game at {where} has no decisions of {name} to review")
     settings = review.Settings(deals, playouts, saved.seed if seed is None else seed)
     try:
-        return review_json.to_text(review.review(replay, settings))
+        return review_json.to_text(review.review(replay, settings, cancel=cancel))
     except ThirtyOneError as err:
         raise Refused(400, str(err)) from None
 
@@ -291,12 +358,14 @@ async def review_game(request: Request) -> Response:
     """``GET /api/review``: a saved game reviewed, as ``thirtyone review --json``."""
     try:
         given = parameters(request, REVIEW_PARAMETERS)
-        deals, playouts = _counts(given, review.DEALS, review.PLAYOUTS)
+        deals, playouts = _review_counts(given)
         seed = _seed(given)
         path = save_path(given.get("game"))
-        text = await run_in_threadpool(_reviews.text, path, deals, playouts, seed)
+        text = await _reviews.text(request, path, deals, playouts, seed)
     except Refused as refused:
         return refused.response()
+    except Gone:
+        return _gone()
     return _json(text)
 
 
@@ -384,11 +453,51 @@ def page(name: str) -> Callable[[Request], Any]:
     return show
 
 
+#: The API's routes: each takes one method (GET ones HEAD too).
+API = {
+    "/api/oracle": ("POST", oracle, " with the state as its body"),
+    "/api/review": ("GET", review_game, ""),
+    "/api/saves": ("GET", saves_listed, ""),
+    "/api/stats": ("GET", stats, ""),
+}
+
+
+def api_route(path: str) -> Route:
+    """``path``'s route, which answers any other method with 405 and a JSON error."""
+    method, endpoint, body = API[path]
+    allowed = "GET, HEAD" if method == "GET" else method
+
+    async def answer(request: Request) -> Response:
+        if request.method in allowed.split(", "):
+            response: Response = await endpoint(request)
+            return response
+        message = f"{path} takes {method}{body}, not {request.method}"
+        return Refused(405, message, {"Allow": allowed}).response()
+
+    return Route(path, EveryMethod(answer), name=path)
+
+
+class EveryMethod:
+    """An endpoint as an ASGI application, so that its route takes every method (Starlette
+    gives a function's route GET alone) and the endpoint answers the others itself."""
+
+    def __init__(self, endpoint: Callable[[Request], Awaitable[Response]]) -> None:
+        self.app = request_response(endpoint)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        await self.app(scope, receive, send)
+
+
+async def not_found(request: Request) -> Response:
+    """Any other path under ``/api/``: 404, with the routes there are."""
+    known = ", ".join(f"{method} {path}" for path, (method, _, _) in API.items())
+    where = shown(request.url.path)
+    return Refused(404, f"there is no {where} here; the API is {known}").response()
+
+
 routes: list[BaseRoute] = [
-    Route("/api/oracle", oracle, methods=["POST"]),
-    Route("/api/review", review_game, methods=["GET"]),
-    Route("/api/saves", saves_listed, methods=["GET"]),
-    Route("/api/stats", stats, methods=["GET"]),
+    *(api_route(path) for path in API),
+    Route("/api/{rest:path}", EveryMethod(not_found)),
     Route("/review", page("review.html"), methods=["GET"]),
     Route("/stats", page("stats.html"), methods=["GET"]),
     Mount("/study", app=StaticFiles(directory=STATIC), name="study"),

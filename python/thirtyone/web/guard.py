@@ -6,12 +6,20 @@
   comes from another site (``Sec-Fetch-Site: cross-site``). A request without ``Origin`` (a script,
   curl) is let in: no page on another site can send one without it. There are no CORS headers,
   so no other site may read an answer either.
+- **Another site's page asking the API.** A request to ``/api/…`` of any method (a GET there
+  may start minutes of work: a review) is refused when its ``Origin`` is not the server's own or
+  the browser marks it ``Sec-Fetch-Site: cross-site`` or ``same-site`` (a page on another port of
+  this machine is same-site); the server's own pages send ``same-origin``, a link typed or
+  bookmarked ``none``. The other pages may still be linked to from anywhere.
 - **A name that is not this server's.** Unless the server listens on every address, a request
   whose ``Host`` is not one of the server's own names (``127.0.0.1:PORT``, ``localhost:PORT``, the
   ``--host`` given) is refused: a site whose name is made to point at 127.0.0.1 (DNS rebinding)
   would otherwise count as the same origin.
 - **Oversized bodies.** A body longer than the limit is refused before it is read (413), and one
   without a length is refused (411).
+
+A refusal is ``{"error": MESSAGE}`` (JSON) under ``/api/``, where scripts read the answers, and
+one line of text elsewhere.
 
 Every answer also says that it may not be framed by another page or sniffed as another type.
 """
@@ -21,11 +29,15 @@ from __future__ import annotations
 from collections.abc import Collection
 
 from starlette.datastructures import Headers, MutableHeaders
-from starlette.responses import PlainTextResponse
+from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 #: Requests that change nothing: no Origin check (a page may link to the table).
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+#: The API's paths: every request there is checked as one that changes something.
+API = "/api/"
+#: What a browser says of a request from a page of another site (or another port).
+OTHER_SITES = frozenset({"cross-site", "same-site"})
 #: The longest request body accepted (the Oracle's input is a few kilobytes).
 MAX_BODY = 1 << 20
 #: Said on every answer.
@@ -58,15 +70,23 @@ def refusal(scope: Scope, headers: Headers, hosts: Collection[str] | None) -> st
     host = headers.get("host", "").lower()
     if hosts is not None and host not in hosts and host.rsplit(":", 1)[0] not in hosts:
         return f"this server does not answer to the name {host[:80]!r}"
-    unsafe = scope["type"] == "websocket" or scope.get("method", "GET") not in SAFE_METHODS
-    if not unsafe:
+    if is_api(scope):
+        what, others = "ask this server's API", OTHER_SITES
+    elif scope["type"] == "websocket" or scope.get("method", "GET") not in SAFE_METHODS:
+        what, others = "play or change anything here", frozenset({"cross-site"})
+    else:
         return None
     origin = headers.get("origin")
     if origin is not None and origin.lower() != f"http://{host}":
-        return f"a page of another site ({origin[:80]}) may not play or change anything here"
-    if headers.get("sec-fetch-site", "").lower() == "cross-site":
-        return "a page of another site may not play or change anything here"
+        return f"a page of another site ({origin[:80]}) may not {what}"
+    if headers.get("sec-fetch-site", "").lower() in others:
+        return f"a page of another site may not {what}"
     return None
+
+
+def is_api(scope: Scope) -> bool:
+    """Whether the request is one of the API's (its refusals are JSON)."""
+    return scope["type"] == "http" and str(scope.get("path", "")).startswith(API)
 
 
 class Guard:
@@ -113,7 +133,9 @@ class Guard:
         status = 400 if why.startswith("this server does not answer") else 403
         if "request body" in why:
             status = 411 if "Content-Length" in why else 413
-        response = PlainTextResponse(f"Refused: {why}.\n", status_code=status)
+        response: Response = PlainTextResponse(f"Refused: {why}.\n", status_code=status)
+        if is_api(scope):
+            response = JSONResponse({"error": why}, status, headers={"Cache-Control": "no-store"})
         await response(scope, receive, _with_headers(send))
 
 

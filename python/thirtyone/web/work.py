@@ -5,6 +5,12 @@ Oracle) and the Oracle's advice run on threads of their own, so the page never f
 not an executor's: an executor joins its threads when the process exits, so Ctrl-C would wait for
 an Oracle query still running (up to its time limit); a daemon thread is simply left. The Rust
 core releases the interpreter while it computes, so the event loop keeps serving meanwhile.
+
+:class:`Turns` queues the HTTP API's queries (the Oracle, the reviews): a few run at once, the
+others wait on the event loop (holding no thread, so pages and files are served meanwhile), a
+bounded number of them (:class:`Busy` beyond), and a query whose client has left is cancelled,
+waiting or running (:class:`Gone`): the core stops within a tenth of a second, and the next
+query takes its turn.
 """
 
 from __future__ import annotations
@@ -13,8 +19,12 @@ import asyncio
 import contextlib
 import contextvars
 import threading
-from collections.abc import Callable
+import weakref
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
 from typing import TypeVar
+
+from thirtyone import _core
 
 T = TypeVar("T")
 
@@ -49,3 +59,84 @@ def _call(loop: asyncio.AbstractEventLoop, fn: Callable[[T], None], arg: T) -> N
     """``fn(arg)`` on the loop's thread, unless the loop has closed (the server stopped)."""
     with contextlib.suppress(RuntimeError):
         loop.call_soon_threadsafe(fn, arg)
+
+
+class Gone(Exception):
+    """The client left before its answer: the query was cancelled (or never started)."""
+
+
+class Busy(Exception):
+    """Too many queries are waiting for their turn: this one is refused unstarted."""
+
+
+@dataclass
+class _Line:
+    """The queries of one event loop: the turns to run, and how many are in line (running or
+    waiting)."""
+
+    slots: asyncio.Semaphore
+    queued: int = 0
+
+
+@dataclass
+class Turns:
+    """At most ``at_once`` queries running at once (each uses every core), at most ``waiting``
+    more waiting their turn. One line per event loop (a server has one; each test client its
+    own)."""
+
+    at_once: int
+    waiting: int
+    _lines: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Line] = field(
+        default_factory=weakref.WeakKeyDictionary, repr=False
+    )
+
+    def _line(self) -> _Line:
+        loop = asyncio.get_running_loop()
+        line = self._lines.get(loop)
+        if line is None:
+            line = self._lines[loop] = _Line(asyncio.Semaphore(self.at_once))
+        return line
+
+    async def run(
+        self, work: Callable[[_core.Cancel], T], left: Callable[[], Awaitable[object]]
+    ) -> T:
+        """``work(cancel)`` on a thread of its own once its turn comes, its result (or its
+        exception). ``left()`` returns when the client has left: the query is then cancelled
+        (``cancel.cancel()``, or taken out of the line), and :class:`Gone` raised once its thread
+        has stopped. Raises :class:`Busy` when the line is full."""
+        line = self._line()
+        if line.queued >= self.at_once + self.waiting:
+            raise Busy
+        line.queued += 1
+        cancel = _core.Cancel()
+        watch = asyncio.ensure_future(left())
+        job = asyncio.ensure_future(_in_turn(line.slots, work, cancel))
+        try:
+            await asyncio.wait({job, watch}, return_when=asyncio.FIRST_COMPLETED)
+            if job.done():
+                return job.result()
+            raise Gone
+        finally:
+            watch.cancel()
+            if not job.done():
+                cancel.cancel()
+                job.cancel()
+                with contextlib.suppress(BaseException):
+                    await job
+            line.queued -= 1
+
+
+async def _in_turn(
+    slots: asyncio.Semaphore, work: Callable[[_core.Cancel], T], cancel: _core.Cancel
+) -> T:
+    """``work(cancel)`` on a thread once a slot is free; cancelled, it cancels the work and
+    keeps the slot until the thread has stopped (a slot is a query computing)."""
+    async with slots:
+        running = asyncio.ensure_future(off_loop(lambda: work(cancel)))
+        try:
+            return await asyncio.shield(running)
+        except asyncio.CancelledError:
+            cancel.cancel()
+            with contextlib.suppress(BaseException):
+                await running
+            raise
