@@ -191,6 +191,40 @@ def test_a_read_only_folder_is_named_and_then_recorded() -> None:
     assert [g.seed for g in games(path())] == [1, 3]
 
 
+def _stats_in_a_read_only_folder() -> tuple[subprocess.CompletedProcess[str], ...]:
+    data().chmod(0o500)
+    try:
+        return _thirtyone("stats"), _thirtyone("stats", "--json")
+    finally:
+        data().chmod(0o700)
+
+
+@pytest.mark.posix_only
+def test_a_record_in_a_read_only_folder_is_shown() -> None:
+    # (Reading needs nothing written: it said "cannot be read: unable to open database file",
+    # the write-ahead log's index having no place to be made.)
+    for seed in (1, 2):
+        assert _thirtyone(seed=seed).returncode == 0
+    text, as_json = _stats_in_a_read_only_folder()
+    assert text.returncode == 0 and text.stderr == "", text.stderr
+    assert "played by autoplay" in text.stdout
+    assert as_json.returncode == 0 and json.loads(as_json.stdout)["games"] == 2
+
+
+@pytest.mark.posix_only
+def test_a_read_only_folder_shows_the_games_still_in_the_write_ahead_log() -> None:
+    assert _thirtyone(seed=1).returncode == 0
+    con = sqlite3.connect(path(), isolation_level=None)
+    con.execute("SELECT count(*) FROM games").fetchall()  # (open: the log is kept at its close)
+    add(path(), entry(seed=2))  # (committed to the log, not yet to the record itself)
+    assert path().with_name("record.sqlite3-wal").stat().st_size > 0
+    path().with_name("record.sqlite3-shm").unlink()  # (as a reboot would leave it)
+    _, as_json = _stats_in_a_read_only_folder()
+    con.close()
+    assert as_json.returncode == 0, as_json.stderr
+    assert json.loads(as_json.stdout)["games"] == 2
+
+
 @pytest.mark.posix_only
 def test_a_data_folder_that_cannot_be_made_is_named_with_the_chmod_that_fixes_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch

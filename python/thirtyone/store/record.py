@@ -26,8 +26,10 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import shutil
 import sqlite3
 import stat
+import tempfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -297,13 +299,15 @@ def _opened(path: Path, *, write: bool) -> Iterator[sqlite3.Connection | None]:
         _repair(path)
     if write and (blocked := _blocked(path)) is not None:
         raise RecordError(blocked)  # (before connecting: SQLite would open it read-only)
+    stack = contextlib.ExitStack()
     try:
         if write:
             _create_private(path)
             con = _connect(path, "rwc")
         else:
-            con = _open_to_read(path)
+            con = _open_to_read(path, stack)
     except (OSError, sqlite3.Error) as e:
+        stack.close()
         raise _fail(path, doing, e) from None
     try:
         state = _state(con)
@@ -319,15 +323,35 @@ def _opened(path: Path, *, write: bool) -> Iterator[sqlite3.Connection | None]:
         raise _fail(path, doing, e) from None
     finally:
         con.close()
+        stack.close()
 
 
-def _open_to_read(path: Path) -> sqlite3.Connection:
+def _open_to_read(path: Path, stack: contextlib.ExitStack) -> sqlite3.Connection:
     """Read-write when allowed (a reader may have to finish the log of a crashed writer), else
-    read-only."""
-    try:
-        return _connect(path, "rw")
-    except sqlite3.OperationalError:
-        return _connect(path, "ro")
+    read-only; and when the folder cannot hold the log's index (``-shm``), which even a
+    read-only connection needs, a copy of the record and its log in a private temporary folder
+    (no writer can be at work then: a writer needs that index too)."""
+    failure: sqlite3.OperationalError | None = None
+    for mode in ("rw", "ro"):
+        try:
+            con = _connect(path, mode)
+        except sqlite3.OperationalError as e:
+            failure = failure or e
+            continue
+        try:
+            con.execute("PRAGMA application_id").fetchone()  # (reads the log, if any)
+        except sqlite3.OperationalError as e:
+            con.close()
+            failure = failure or e
+            continue
+        return con
+    if os.path.lexists(path.with_name(path.name + "-shm")):
+        raise failure or sqlite3.OperationalError("unable to open database file")
+    folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="thirtyone-record-")))
+    for file in (path, path.with_name(path.name + "-wal")):
+        if file.is_file():
+            shutil.copyfile(file, folder / file.name)
+    return _connect(folder / path.name, "rw")
 
 
 def _prepare(con: sqlite3.Connection, state: str) -> None:
