@@ -89,9 +89,7 @@ def test_a_game_with_any_seed_is_recorded(seed: int) -> None:
     assert json.loads(run(["stats", "--json"]).output)["games"] == 2
 
 
-@pytest.mark.parametrize(
-    "seed", [0, 2**63 - 1, 2**63, TOP, 2**64, -(2**63), -(2**63) - 1, 10**4299, None]
-)
+@pytest.mark.parametrize("seed", [0, 2**63 - 1, 2**63, TOP, None])
 def test_every_seed_reads_back_exactly(seed: int | None) -> None:
     add(path(), entry(seed=seed))
     add(path(), entry(seed=3))  # (as every record written before: an integer)
@@ -287,10 +285,11 @@ GAME_EDITS: list[tuple[str, object, str]] = [
     ("placing", "[2, 0, 1, " + "9" * 5000 + "]", "placing is not JSON"),
     ("points", 3, "points is 3, not empty (NULL) for place 2"),
     ("points", "many", "points is the text 'many'"),
-    ("rounds", 0, "rounds is 0, not at least 1"),
-    ("rounds", -5, "rounds is -5, not at least 1"),
+    ("rounds", 0, "rounds is 0, not from 1 to 1,000,000"),
+    ("rounds", -5, "rounds is -5, not from 1 to 1,000,000"),
     ("rounds", 1e300, "rounds is the number 1e+300, not a whole number"),
     ("rounds", None, "rounds is empty (NULL), not a whole number"),
+    ("rounds", 10**18, f"rounds is {10**18}, not from 1 to 1,000,000"),
     ("opponents", "aliens", "opponents is 'aliens', unknown to this thirtyone"),
     ("autoplay", 2, "autoplay is 2, not from 0 to 1"),
     ("autoplay", -1, "autoplay is -1, not from 0 to 1"),
@@ -300,6 +299,8 @@ GAME_EDITS: list[tuple[str, object, str]] = [
     ("seed", b"12x", "seed is a blob of 3 bytes, not a whole number"),
     ("seed", b"", "seed is a blob of 0 bytes, not a whole number"),
     ("seed", b"9" * 5000, "seed is a blob of 5,000 bytes, not a whole number"),
+    ("seed", -5, "seed is -5, not from 0 to 18,446,744,073,709,551,615"),
+    ("seed", b"18446744073709551616", "seed is 18446744073709551616, not from 0 to 18,446,"),
 ]
 DECISION_EDITS: list[tuple[str, object, str]] = [
     ("round", 0, "decision 2: its round is 0, not at least 1"),
@@ -311,6 +312,9 @@ DECISION_EDITS: list[tuple[str, object, str]] = [
     ("cost_p_safe", "cheap", "decision 2: its cost in p_safe is the text 'cheap'"),
     ("cost_p_safe", 1e999, "decision 2: its cost in p_safe is inf, not a finite number"),
     ("cost_p_win", -1e999, "decision 2: its cost in p_win is -inf, not a finite number"),
+    ("cost_p_safe", -5, "decision 2: its cost in p_safe is -5.0, not from 0 to 1"),
+    ("cost_p_safe", 1.25, "decision 2: its cost in p_safe is 1.25, not from 0 to 1"),
+    ("cost_p_win", 7, "decision 2: its cost in p_win is 7.0, not from 0 to 1"),
     ("best", b"draw", "decision 2: the best option is a blob of 4 bytes, not a text"),
 ]
 
@@ -365,6 +369,17 @@ def test_a_decision_edited_by_hand_skips_its_game(column: str, value: object, wh
     _three_games()
     _edit("decisions", column, value, "game = 2 AND n = 1")
     _skipped_one(why)
+
+
+def test_a_cost_in_expected_points_may_reach_the_spread_of_the_points() -> None:
+    # (Under ranked placing the game's figure is expected points, 3 for a first place to 0 for
+    # the last: a cost there is 0 to 3, docs/cli.md.)
+    ranked = Rules.standard().replace(placing="ranked")
+    for seed in (1, 2, 3):
+        add(path(), entry(seed=seed, rules=ranked.to_dict(), points=2))
+    _edit("decisions", "cost_p_win", 2.5, "game = 1 AND n = 1")
+    _edit("decisions", "cost_p_win", 3.5, "game = 2 AND n = 1")
+    _skipped_one("decision 2: its cost in expected points is 3.5, not from 0 to 3")
 
 
 def test_many_rows_skipped_are_told_in_one_short_line() -> None:

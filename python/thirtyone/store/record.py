@@ -508,10 +508,12 @@ def read(path: Path) -> Contents:
 
 
 def _game(row: list[object], decisions: list[tuple[object, ...]]) -> GameRecord:
+    fields = game_row(row)
+    spread = fields.pop("spread")
     kept = []
     for n, d in enumerate(decisions):
         try:
-            kept.append(Decision(**decision_row(d)))
+            kept.append(Decision(**decision_row(d, spread)))
         except BadRow as err:
             raise BadRow(f"decision {n + 1}: {err}") from None
-    return GameRecord(**game_row(row), decisions=kept)
+    return GameRecord(**fields, decisions=kept)

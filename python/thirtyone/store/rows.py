@@ -7,10 +7,11 @@ the same Python ``int``; records written before big seeds were stored hold integ
 
 A row is read only when every column holds what thirtyone writes there: the right type, a known
 preset and opponents, rules the core accepts, a placing that ranks every seat once, your place
-and points agreeing with it, a positive count of rounds, and decisions each with a round, the
-option played and finite costs. Anything else (a row edited by hand, a file damaged in a way
-SQLite does not notice) raises :class:`BadRow` saying which column and why, and the reader skips
-that game (:func:`thirtyone.store.record.read`).
+and points agreeing with it, from 1 to 1,000,000 rounds, a seed ``--seed`` takes, and decisions
+each with a round, the option played and costs from 0 to 1 (under ranked placing, a cost in
+expected points up to the points between the first place and the last). Anything else (a row
+edited by hand, a file damaged in a way SQLite does not notice) raises :class:`BadRow` saying
+which column and why, and the reader skips that game (:func:`thirtyone.store.record.read`).
 """
 
 from __future__ import annotations
@@ -29,6 +30,11 @@ from thirtyone.store.saves import OPPONENTS
 
 #: The integers an SQLite INTEGER holds.
 _SQLITE_INT = range(-(2**63), 2**63)
+#: The seeds ``--seed`` takes.
+_SEEDS = range(2**64)
+#: The most rounds a game is taken to have had: a round costs somebody a life but for a wash,
+#: and nine seats of twenty lives lose at most 171 before the game ends.
+MAX_ROUNDS = 1_000_000
 #: The decimal digits of a seed kept as a BLOB (an optional minus sign, then digits).
 _DIGITS = re.compile(rb"-?[0-9]{1,4300}")  # (Python converts at most 4,300 digits to an int)
 
@@ -47,11 +53,16 @@ def seed_value(seed: int | None) -> int | bytes | None:
 
 def read_seed(value: object) -> int | None:
     """The seed stored as ``value`` (see :func:`seed_value`)."""
-    if value is None or (isinstance(value, int) and not isinstance(value, bool)):
-        return value
+    if value is None:
+        return None
     if isinstance(value, bytes) and _DIGITS.fullmatch(value):
-        return int(value)
-    raise BadRow(f"seed is {_shown(value)}, not a whole number")
+        value = int(value)
+    if not _is_int(value):
+        raise BadRow(f"seed is {_shown(value)}, not a whole number")
+    assert isinstance(value, int)
+    if value not in _SEEDS:
+        raise BadRow(f"seed is {value}, not from 0 to {_SEEDS[-1]:,}")
+    return value
 
 
 def _is_int(value: object) -> bool:
@@ -77,7 +88,7 @@ def _int(name: str, value: object, low: int, high: int | None = None) -> int:
         raise BadRow(f"{name} is {_shown(value)}, not a whole number")
     assert isinstance(value, int)
     if value < low or (high is not None and value > high):
-        bounds = f"from {low} to {high}" if high is not None else f"at least {low}"
+        bounds = f"from {low:,} to {high:,}" if high is not None else f"at least {low}"
         raise BadRow(f"{name} is {value}, not {bounds}")
     return value
 
@@ -142,7 +153,9 @@ def _placing(value: object, seats: int) -> list[int]:
 def game_row(row: Sequence[object]) -> dict[str, Any]:
     """The fields of a :class:`~thirtyone.store.record.GameRecord` (decisions aside) from the row
     ``(finished, preset, rules, seats, names, you, place, placing, points, rounds, opponents,
-    autoplay, seed)``. Raises :class:`BadRow`."""
+    autoplay, seed)``, and ``spread``: under ranked placing, the points between the first place
+    and the last (the most a decision can cost in expected points; None when the winner takes
+    all), for :func:`decision_row`. Raises :class:`BadRow`."""
     finished, preset, rules_text, seats, names, you, place, placing, points, *rest = row
     rounds, opponents, autoplay, seed = rest
     n = _int("seats", seats, 2, 9)
@@ -155,7 +168,7 @@ def game_row(row: Sequence[object]) -> dict[str, Any]:
         "you": _int("you", you, 0, n - 1),
         "placing": _placing(placing, n),
         "points": points,
-        "rounds": _int("rounds", rounds, 1),
+        "rounds": _int("rounds", rounds, 1, MAX_ROUNDS),
         "opponents": _text("opponents", opponents, OPPONENTS),
         "autoplay": bool(_int("autoplay", autoplay, 0, 1)),
         "seed": read_seed(seed),
@@ -166,24 +179,30 @@ def game_row(row: Sequence[object]) -> dict[str, Any]:
     expected = rules.points(ranked)
     if not (points is None and expected is None) and not (_is_int(points) and points == expected):
         raise BadRow(f"points is {_shown(points)}, not {_shown(expected)} for place {ranked}")
+    first, last = rules.points(1), rules.points(n)
+    out["spread"] = None if first is None or last is None else first - last
     return out
 
 
-def decision_row(row: Sequence[object]) -> dict[str, Any]:
+def decision_row(row: Sequence[object], spread: int | None = None) -> dict[str, Any]:
     """The fields of a :class:`~thirtyone.store.record.Decision` from the row ``(round, played,
-    best, cost_p_safe, best_game, cost_p_win)``. Raises :class:`BadRow`."""
+    best, cost_p_safe, best_game, cost_p_win)``; ``spread`` is the game's (:func:`game_row`):
+    under ranked placing the game's figure is expected points, and its cost from 0 to the
+    spread; otherwise a cost in ``p_win``, from 0 to 1. Raises :class:`BadRow`."""
     round_, played, best, cost_p_safe, best_game, cost_p_win = row
+    game = "its cost in p_win" if spread is None else "its cost in expected points"
     return {
         "round": _int("its round", round_, 1),
         "played": _text("the option played", played),
         "best": None if best is None else _text("the best option", best),
-        "cost_p_safe": _cost("its cost in p_safe", cost_p_safe),
+        "cost_p_safe": _cost("its cost in p_safe", cost_p_safe, 1),
         "best_game": None if best_game is None else _text("the best option", best_game),
-        "cost_p_win": _cost("its cost in p_win", cost_p_win),
+        "cost_p_win": _cost(game, cost_p_win, 1 if spread is None else spread),
     }
 
 
-def _cost(name: str, value: object) -> float | None:
+def _cost(name: str, value: object, high: int) -> float | None:
+    """A cost: a number from 0 to ``high`` (a share, or points), or None."""
     if value is None:
         return None
     if not (_is_int(value) or isinstance(value, float)):
@@ -191,4 +210,6 @@ def _cost(name: str, value: object) -> float | None:
     assert isinstance(value, int | float)
     if not math.isfinite(value):
         raise BadRow(f"{name} is {value}, not a finite number")
+    if not 0 <= value <= high:
+        raise BadRow(f"{name} is {value}, not from 0 to {high}")
     return float(value)
