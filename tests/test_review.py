@@ -24,6 +24,7 @@ from thirtyone.game.rules import Rules
 from thirtyone.oracle import query as oracle
 from thirtyone.oracle.answer import Advice
 from thirtyone.store import saves
+from thirtyone.store.keeper import Keeper
 from thirtyone.study import review as review_module
 from thirtyone.study import review_view
 
@@ -589,3 +590,48 @@ def test_without_the_chance_of_winning_a_label_measures_p_safe() -> None:
 def test_the_thresholds(cost: float, label: str) -> None:
     assert review_module.label(cost, tied=False) == label
     assert review_module.label(cost, tied=True) == "best"
+
+
+# -- a 31 kept hidden ----------------------------------------------------------------------------
+
+
+class Hider(TablePolicy):
+    """The table's rule, but a 31 made is kept hidden wherever the table allows it."""
+
+    def decide(self, view: SeatView) -> Action:
+        action = super().decide(view)
+        if action.kind == "put" and Action("hide", action.card) in view.pending.legal:
+            return Action("hide", action.card)
+        return action
+
+
+def test_a_31_kept_hidden_is_reviewed_as_hidden_not_as_the_oracles_show(tmp_path: Path) -> None:
+    # (docs/cli.md: the record keeps `hide:XX` for a 31 kept hidden, and the review counts the
+    # same decisions with the same choices. The Oracle weighs showing a 31, not hiding it: the
+    # review said "put down 8D … best", cost 0, agreed.)
+    rules = Rules.preset("scat").replace(seats=2)
+    keeper = Keeper(0)
+    game = Game(rules, [Hider(), TablePolicy()], seed=36, names=["You", "Ann"])
+    game.add_listener(keeper)
+    game.play()
+    hidden = [a.card for a in game.journal if a.kind == "hide"]
+    assert hidden, "the seed makes a 31 to hide"
+    saved = saves.SavedGame(
+        rules, 36, ["You", "Ann"], journal=[saves.entry(a) for a in game.journal], over=True
+    )
+    saves.write(saved, tmp_path / "hid.json")
+    out = review_json(tmp_path, str(tmp_path / "hid.json"))
+    assert [d["choice"] for d in out["decisions"]] == [d.played for d in keeper.decisions()]
+    hid = [d for d in out["decisions"] if d["choice"].startswith("hide:")]
+    assert [d["choice"] for d in hid] == [f"hide:{card}" for card in hidden]
+    for d in hid:
+        assert d["best"] != d["choice"] and d["agreed"] is False
+        assert (d["chosen"], d["cost_p_safe"], d["cost_p_win"], d["label"]) == (None,) * 4
+        assert "no figures for keeping a 31 hidden" in d["note"]
+    summary = out["summary"]
+    assert summary["advised"] == summary["reviewed"] + len(hid)
+    assert summary["agreement"] == pytest.approx(summary["agreed"] / summary["advised"], abs=1e-4)
+    text = review(tmp_path, str(tmp_path / "hid.json"), *TINY).output
+    row = next(line for line in text.splitlines() if f"hide 31, put down {hidden[0]}" in line)
+    assert not row.rstrip().endswith("best")  # (no label: no figures)
+    assert "no figures for keeping a 31 hidden" in text

@@ -5,7 +5,8 @@ notes, before each action of the seat, the round as that seat saw it at that mom
 (:meth:`thirtyone.Session.view`: its own cards and what the table saw, nothing else) and the
 choice made. A decision is a turn's start (``knock``, ``draw``, ``take``, ``decline``, or the
 blind showdown called before anybody looks) and, after a draw or a take, the put-down
-(``discard:XX``): the same decisions as the record of games counts (:mod:`thirtyone.store.keeper`),
+(``discard:XX``, or ``hide:XX`` where it keeps a 31 hidden): the same decisions and choices as
+the record of games counts (:mod:`thirtyone.store.keeper`),
 so a game has as many decisions in ``thirtyone review`` as in ``thirtyone stats``. The take is
 judged at the Oracle's ``take`` (which carries its best put-down), the put-down after it at the
 Oracle's put-downs with the card taken in hand. The blind showdown is kept with a note: the
@@ -63,7 +64,8 @@ class Decision:
     of the discard pile then, the choice as the Oracle names its options, and the round as the
     seat saw it (the Oracle's input). ``drew``: at a put-down after a draw, the card drawn from
     the stock; ``took``: at a take and at the put-down after it, the card taken; ``put_down``:
-    the card put down after a take or a draw; ``hid``: the put-down kept a 31 hidden."""
+    the card put down after a take or a draw; ``hid``: the put-down kept a 31 hidden (its
+    choice is then ``hide:XX``, an option the Oracle does not weigh: it shows a 31)."""
 
     round: int
     turn: int
@@ -104,7 +106,8 @@ class _Notes:
         if view.drawn is not None:  # the put-down after a draw or a take: a decision too
             new, source = view.drawn
             drawn = {"drew": new} if source == "stock" else {"took": new}
-            self._note(session, view, PUT_DOWN, f"discard:{card}", hid=hid, **drawn)
+            played = f"{'hide' if hid else 'discard'}:{card}"  # (as the record keeps it)
+            self._note(session, view, PUT_DOWN, played, hid=hid, **drawn)
             self.noted[-1].put_down = card
         if self._taken is not None:
             self._taken.put_down, self._taken.hid = card, hid
@@ -279,8 +282,12 @@ def judge(decision: Decision, advice: Advice) -> Reviewed:
     """The decision set against the Oracle's ``advice`` at its position."""
     try:
         chosen = advice.option(decision.choice)
-    except KeyError:
-        return Reviewed(decision, advice, note="the Oracle gave no figures for this choice")
+    except KeyError:  # (not the Oracle's best, then: not agreed, and no cost to count)
+        if decision.hid:
+            why = "the Oracle gives no figures for keeping a 31 hidden: its option was to show it"
+        else:
+            why = "the Oracle gave no figures for this choice"
+        return Reviewed(decision, advice, agreed=False, note=why)
     tied = {o.option for o in advice.tied}
     best_game = getattr(advice, "best_game", None)
     top, mine = p_win(best_game), p_win(chosen)
@@ -351,13 +358,19 @@ class Review:
         return [r for r in self.reviewed if r.counted]
 
     @property
+    def advised(self) -> list[Reviewed]:
+        """The decisions the Oracle advised on (its figures for the choice or not: a 31 kept
+        hidden is advised, not agreed), as ``thirtyone stats`` counts its agreement."""
+        return [r for r in self.reviewed if r.agreed is not None]
+
+    @property
     def agreed(self) -> int:
-        return sum(1 for r in self.counted if r.agreed)
+        return sum(1 for r in self.reviewed if r.agreed)
 
     @property
     def agreement(self) -> float | None:
-        counted = self.counted
-        return self.agreed / len(counted) if counted else None
+        advised = self.advised
+        return self.agreed / len(advised) if advised else None
 
     @property
     def cost_safe(self) -> float:

@@ -102,6 +102,7 @@ def to_json(review: Review) -> dict[str, Any]:
         "summary": {
             "decisions": len(review.reviewed),
             "reviewed": len(counted),
+            "advised": len(review.advised),
             "agreed": review.agreed,
             "agreement": _r4(review.agreement),
             "cost_p_safe": _r4(review.cost_safe),

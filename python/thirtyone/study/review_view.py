@@ -20,10 +20,10 @@ def _r4(x: float | None) -> float | None:
 
 
 def choice_label(d: Decision) -> str:
-    """The choice in a few words: ``knock``, ``draw``, ``take QC``, ``put down 9C``, ``blind
-    showdown`` (the put-down after a take is a decision of its own)."""
+    """The choice in a few words: ``knock``, ``draw``, ``take QC``, ``put down 9C``, ``hide 31,
+    put down 9C``, ``blind showdown`` (the put-down after a take is a decision of its own)."""
     if d.step == PUT_DOWN:
-        return f"put down {d.put_down}" + (" (31 hidden)" if d.hid else "")
+        return ("hide 31, " if d.hid else "") + f"put down {d.put_down}"
     if d.choice == "take":
         return f"take {d.took}"
     if d.choice == "blind":
@@ -157,7 +157,7 @@ def summary(review: Review) -> Group:
     if review.agreement is not None:
         best = sum(1 for r in counted if _mark(r) == BEST_MARK)
         lines.append(
-            f"Agreement: {review.agreed} of {len(counted)} ({pct(review.agreement)}) "
+            f"Agreement: {review.agreed} of {len(review.advised)} ({pct(review.agreement)}) "
             f"were the round's best ({BEST_MARK}: {best}) or statistically tied with it "
             f"({TIED_MARK}: {review.agreed - best})."
         )

@@ -37,9 +37,13 @@ function laterKnock(option) {
   return option.plan ? ` (then ${option.plan})` : "";
 }
 
-/** What was played in the game: `knock`, `put down 9C`, `take QC, put down 4H`. */
+/** What was played in the game: `knock`, `put down 9C`, `take QC, put down 4H`, `hide the 31,
+ * put down 9C` (an option the Oracle does not weigh: it shows a 31). */
 function choiceWords(d) {
-  if (d.step === "put-down") return `Put down ${cardText(d.put_down)}`;
+  if (d.step === "put-down") {
+    const hid = d.choice.startsWith("hide:") ? "Hide the 31, put" : "Put";
+    return `${hid} down ${cardText(d.put_down)}`;
+  }
   if (d.choice === "take") return `Take ${cardText(d.took)}, put down ${d.put_down ? cardText(d.put_down) : "?"}`;
   return optionWords({ option: d.choice });
 }
