@@ -318,6 +318,22 @@ def test_stats_counts_wins_places_and_decisions() -> None:
     assert "Your decisions (a turn's start and, after a draw or take, the put-down): 4;" in text
 
 
+def test_costs_in_expected_points_are_kept_apart_from_costs_in_p_win() -> None:
+    # (Under ranked placing the game's figure is expected points, not a chance, docs/cli.md: a
+    # cost of 0.5 points is not 50 points of p_win, and was averaged with them.)
+    ranked = Rules.standard().replace(placing="ranked")
+    add(path(), entry(1, decisions=[Decision(1, "knock", "draw", 0.1, "draw", 0.04)]))
+    costly = [Decision(1, "draw", "knock", 0.2, "knock", 0.5)] * 2
+    add(path(), entry(1, rules=ranked.to_dict(), points=3, decisions=costly))
+    yours = json.loads(run(["stats", "--json"]).output)["decisions"]["you"]
+    assert (yours["with_p_win"], yours["mean_cost_p_win"]) == (1, pytest.approx(0.04))
+    assert (yours["with_points"], yours["mean_cost_points"]) == (2, pytest.approx(0.5))
+    text = run(["stats"]).output
+    assert "4.0 points of p_win (over 1), 0.50 expected points under ranked placing (over 2)" in (
+        " ".join(text.split())
+    )
+
+
 def test_the_interval_is_wilsons_and_needs_no_scipy(monkeypatch: pytest.MonkeyPatch) -> None:
     from scipy.stats import binomtest
 

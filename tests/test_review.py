@@ -36,7 +36,7 @@ TABLE = ["--seats", "2", "--lives", "1", "--seed", "5"]
 #: The keys of a decision in the JSON.
 DECISION_KEYS = {
     "index", "round", "turn", "step", "hand", "top", "drew", "choice", "took", "put_down",
-    "best", "best_game", "agreed", "cost_p_safe", "cost_p_win", "label", "label_by",
+    "best", "best_game", "agreed", "cost_p_safe", "cost_p_win", "cost_points", "label", "label_by",
     "option_labels", "chosen", "note", "advice", "state", "players",
 }  # fmt: skip
 
@@ -251,7 +251,12 @@ def test_a_decisions_cost_is_one_figure_in_the_table_and_the_costliest_list(
     best = dataclasses.replace(r.best, p_safe=0.53044)
     chosen = dataclasses.replace(r.chosen, p_safe=0.01494)
     odd = types.SimpleNamespace(
-        decision=r.decision, best=best, chosen=chosen, cost_safe=0.51555, cost_win=None
+        decision=r.decision,
+        best=best,
+        chosen=chosen,
+        cost_safe=0.51555,
+        cost_win=None,
+        cost_points=None,
     )
     line = review_view._costly_text(odd)  # type: ignore[arg-type]
     assert "safe 53.0% against 1.5%, cost 51.6 points" in line, line
@@ -635,3 +640,33 @@ def test_a_31_kept_hidden_is_reviewed_as_hidden_not_as_the_oracles_show(tmp_path
     row = next(line for line in text.splitlines() if f"hide 31, put down {hidden[0]}" in line)
     assert not row.rstrip().endswith("best")  # (no label: no figures)
     assert "no figures for keeping a 31 hidden" in text
+
+
+# -- ranked placing ------------------------------------------------------------------------------
+
+
+def test_under_ranked_placing_the_game_cost_is_in_expected_points(tmp_path: Path) -> None:
+    # (docs/review.md: under ranked placing the game-level figure is expected points, not a
+    # chance. The review called them p_win and showed 0.0247 points as "2.5" of p_win.)
+    play(tmp_path, [*TABLE, "--rule", "placing=ranked"])
+    out = review_json(tmp_path)
+    counted = [d for d in out["decisions"] if d["chosen"] is not None]
+    assert counted
+    for d in counted:
+        options = {o["option"]: o for o in d["advice"]["options"]}
+        chosen, top = options[d["choice"]], options[d["best_game"]]
+        assert "points" in chosen and "p_win" not in chosen  # (the Oracle's own words)
+        assert d["chosen"]["p_win"] is None and d["chosen"]["points"] == chosen["points"]
+        assert d["cost_p_win"] is None
+        assert d["cost_points"] == pytest.approx(
+            max(0.0, top["points"] - chosen["points"]), abs=2e-4
+        )
+    assert out["summary"]["cost_p_win"] is None
+    total = sum(d["cost_points"] for d in counted)
+    assert out["summary"]["cost_points"] == pytest.approx(total, abs=1e-3)
+    text = review(tmp_path, *TINY).output
+    assert header(text).split()[0] == "points" and "win" not in header(text)  # (over "cost")
+    assert "p_win" not in text.replace("by the cost in p_safe", "")
+    assert f"in expected points (ranked placing): {out['summary']['cost_points']:.2f}." in (
+        " ".join(text.split())
+    )

@@ -58,7 +58,9 @@ class Tally:
 @dataclass
 class Agreement:
     """Decisions set against the Oracle's advice: all of them, those with advice, those that
-    played its best, and the costs (over the decisions whose cost is known)."""
+    played its best, and the costs (over the decisions whose cost is known). The cost for the
+    game is in ``p_win`` where the winner takes all, and in expected points under ranked
+    placing (``cost_points``), kept apart: a point is not a chance."""
 
     decisions: int = 0
     advised: int = 0
@@ -67,8 +69,10 @@ class Agreement:
     cost_p_safe: float = 0.0
     costs_p_win: int = 0
     cost_p_win: float = 0.0
+    costs_points: int = 0
+    cost_points: float = 0.0
 
-    def add(self, d: Decision) -> None:
+    def add(self, d: Decision, ranked: bool = False) -> None:
         self.decisions += 1
         if d.best is None:
             return
@@ -77,7 +81,10 @@ class Agreement:
         if d.cost_p_safe is not None:
             self.costs_p_safe += 1
             self.cost_p_safe += d.cost_p_safe
-        if d.cost_p_win is not None:
+        if d.cost_p_win is not None and ranked:
+            self.costs_points += 1
+            self.cost_points += d.cost_p_win
+        elif d.cost_p_win is not None:
             self.costs_p_win += 1
             self.cost_p_win += d.cost_p_win
 
@@ -93,6 +100,10 @@ class Agreement:
     def mean_cost_p_win(self) -> float | None:
         return self.cost_p_win / self.costs_p_win if self.costs_p_win else None
 
+    @property
+    def mean_cost_points(self) -> float | None:
+        return self.cost_points / self.costs_points if self.costs_points else None
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "decisions": self.decisions,
@@ -102,6 +113,8 @@ class Agreement:
             "mean_cost_p_safe": self.mean_cost_p_safe,
             "with_p_win": self.costs_p_win,
             "mean_cost_p_win": self.mean_cost_p_win,
+            "with_points": self.costs_points,
+            "mean_cost_points": self.mean_cost_points,
         }
 
 
@@ -118,7 +131,7 @@ def _agreement(games: Iterable[GameRecord]) -> Agreement:
     out = Agreement()
     for g in games:
         for d in g.decisions:
-            out.add(d)
+            out.add(d, ranked=g.points is not None)
     return out
 
 
@@ -239,6 +252,11 @@ def decisions_line(head: str, a: Agreement) -> str:
         text += f", mean cost {_points(a.mean_cost_p_safe)} of p_safe"
     if a.mean_cost_p_win is not None:
         text += f", {_points(a.mean_cost_p_win)} of p_win (over {a.costs_p_win:,})"
+    if a.mean_cost_points is not None:
+        text += (
+            f", {a.mean_cost_points:.2f} expected points under ranked placing "
+            f"(over {a.costs_points:,})"
+        )
     return text + "."
 
 

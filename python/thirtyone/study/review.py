@@ -194,7 +194,9 @@ class Reviewed:
     """A decision with the Oracle's answer (None, with ``note`` saying why, when it gave none),
     the option chosen among its options, whether the choice was the best or statistically tied
     with it (``agreed``), and its cost: the best's ``p_safe`` minus the chosen's, and
-    ``best_game``'s ``p_win`` minus the chosen's (None without game-level figures)."""
+    ``best_game``'s ``p_win`` minus the chosen's (None without game-level figures); under
+    ranked placing, where the game-level figure is expected points, not a chance, that cost is
+    ``cost_points`` instead (``cost_win`` None)."""
 
     decision: Decision
     advice: Advice | None = None
@@ -203,6 +205,7 @@ class Reviewed:
     cost_safe: float | None = None
     cost_win: float | None = None
     note: str | None = None
+    cost_points: float | None = None
 
     @property
     def best(self) -> OptionAdvice | None:
@@ -291,13 +294,15 @@ def judge(decision: Decision, advice: Advice) -> Reviewed:
     tied = {o.option for o in advice.tied}
     best_game = getattr(advice, "best_game", None)
     top, mine = p_win(best_game), p_win(chosen)
+    game_cost = None if top is None or mine is None else max(0.0, top - mine)
     return Reviewed(
         decision,
         advice,
         chosen,
         agreed=chosen.option == advice.best.option or chosen.option in tied,
         cost_safe=max(0.0, advice.best.p_safe - chosen.p_safe),
-        cost_win=None if top is None or mine is None else max(0.0, top - mine),
+        cost_win=None if advice.points else game_cost,
+        cost_points=game_cost if advice.points else None,
     )
 
 
@@ -378,10 +383,12 @@ class Review:
 
     @property
     def cost_win(self) -> float | None:
-        costs = [r.cost_win for r in self.counted]
-        if not costs or any(c is None for c in costs):
-            return None
-        return sum(c or 0.0 for c in costs)
+        return _total([r.cost_win for r in self.counted])
+
+    @property
+    def cost_points(self) -> float | None:
+        """The cost in expected points in all (ranked placing; else None)."""
+        return _total([r.cost_points for r in self.counted])
 
     def labels(self) -> dict[str, int]:
         """How many decisions have each label (every label, in :data:`LABELS`' order)."""
@@ -397,6 +404,13 @@ class Review:
         costly = [r for r in self.counted if (r.cost_safe or 0.0) > 0.0]
         costly.sort(key=lambda r: -(r.cost_safe or 0.0))
         return costly[:most]
+
+
+def _total(costs: list[float | None]) -> float | None:
+    """The sum of the costs, None when there are none or one is missing."""
+    if not costs or any(c is None for c in costs):
+        return None
+    return sum(c or 0.0 for c in costs)
 
 
 def review(

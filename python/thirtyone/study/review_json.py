@@ -15,8 +15,10 @@ def _r4(x: float | None) -> float | None:
     return None if x is None else round(x, 4)
 
 
-def option_dict(o: OptionAdvice | None) -> dict[str, Any] | None:
-    """An option's figures (``p_win`` and its margin null without game-level figures)."""
+def option_dict(o: OptionAdvice | None, points: bool = False) -> dict[str, Any] | None:
+    """An option's figures (``p_win`` and its margin null without game-level figures; under
+    ranked placing, ``points``, its game-level figures are ``points`` and ``points_margin``,
+    expected points, and ``p_win`` null)."""
     if o is None:
         return None
     d: dict[str, Any] = {"option": o.option}
@@ -25,8 +27,11 @@ def option_dict(o: OptionAdvice | None) -> dict[str, Any] | None:
     d["p_safe"] = _r4(o.p_safe)
     d["margin"] = _r4(o.margin)
     d["lives_lost"] = _r4(o.lives_lost)
-    d["p_win"] = _r4(p_win(o))
-    d["p_win_margin"] = _r4(getattr(o, "p_win_margin", None))
+    game, margin = p_win(o), _r4(getattr(o, "p_win_margin", None))
+    d["p_win"] = None if points else _r4(game)
+    d["p_win_margin"] = None if points else margin
+    d["points"] = _r4(game) if points else None
+    d["points_margin"] = margin if points else None
     return d
 
 
@@ -48,10 +53,11 @@ def decision_dict(index: int, r: Reviewed) -> dict[str, Any]:
         "agreed": r.agreed,
         "cost_p_safe": _r4(r.cost_safe),
         "cost_p_win": _r4(r.cost_win),
+        "cost_points": _r4(r.cost_points),
         "label": r.label,
         "label_by": r.label_by,
         "option_labels": r.option_labels(),
-        "chosen": option_dict(r.chosen),
+        "chosen": option_dict(r.chosen, r.advice is not None and r.advice.points),
         "note": r.note,
         "advice": None if r.advice is None else _advice_dict(r),
         "state": d.state,
@@ -107,6 +113,7 @@ def to_json(review: Review) -> dict[str, Any]:
             "agreement": _r4(review.agreement),
             "cost_p_safe": _r4(review.cost_safe),
             "cost_p_win": _r4(review.cost_win),
+            "cost_points": _r4(review.cost_points),
             "costliest": [index[id(r)] for r in review.costliest()],
             "labels": review.labels(),
         },

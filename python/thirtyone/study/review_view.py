@@ -43,6 +43,17 @@ def points(cost: float | None) -> str:
     return "—" if cost is None else percent_shown(cost)
 
 
+def ranked_points(cost: float | None) -> str:
+    """A cost in expected ranked points, to two decimals as the Oracle shows them: ``0.25``;
+    ``—`` when there is none."""
+    return "—" if cost is None else f"{cost:.2f}"
+
+
+def _game_cost(r: Reviewed) -> str:
+    """The cost for the game: in percentage points of ``p_win``, or in expected points."""
+    return ranked_points(r.cost_points) if r.cost_points is not None else points(r.cost_win)
+
+
 # -- the terminal ---------------------------------------------------------------------------------
 
 
@@ -55,6 +66,7 @@ def _mark(r: Reviewed) -> str:
 def decisions_table(review: Review) -> Table:
     """One row per decision: round, turn, hand, top discard, choice, best, cost."""
     with_win = any(r.cost_win is not None for r in review.reviewed)
+    with_points = any(r.cost_points is not None for r in review.reviewed)
     # No vertical rules, one space between columns and the cost of p_win headed on two rows:
     # at 80 columns the figures, the choices and the labels stay whole (``inaccuracy`` was cut
     # to ``inaccur…``); only a long best option breaks, between its words.
@@ -73,8 +85,10 @@ def decisions_table(review: Review) -> Table:
     table.add_column("choice", min_width=13)  # (``put down 9C ★`` on one line)
     table.add_column("best", min_width=8)
     table.add_column("cost", justify="right", no_wrap=True)
-    if with_win:
-        table.add_column("win\ncost", justify="right", no_wrap=True, vertical="top")
+    if with_win or with_points:
+        # (Under ranked placing the game's figure is expected points, not a chance.)
+        head = "points\ncost" if with_points else "win\ncost"
+        table.add_column(head, justify="right", no_wrap=True, vertical="top")
     table.add_column("label", no_wrap=True, min_width=max(len(name) for name, _ in LABELS))
     for i, r in enumerate(review.reviewed, start=1):
         d = r.decision
@@ -83,8 +97,8 @@ def decisions_table(review: Review) -> Table:
         style = "bold red" if (r.cost_safe or 0.0) > 0.0 and not r.agreed else ""
         row = [str(i), str(d.round), str(d.turn), hand_label(d), d.top]
         row += [f"{choice_label(d)} {_mark(r)}".rstrip(), best, cost]
-        if with_win:
-            row.append(points(r.cost_win))
+        if with_win or with_points:
+            row.append(_game_cost(r))
         row.append(r.label or "")
         table.add_row(*row, style=style)
     return table
@@ -117,6 +131,8 @@ def _costly_text(r: Reviewed) -> str:
     )
     if r.cost_win is not None:
         line += f" ({points(r.cost_win)} of p_win)"
+    elif r.cost_points is not None:
+        line += f" ({ranked_points(r.cost_points)} expected points)"
     return line
 
 
@@ -161,11 +177,16 @@ def summary(review: Review) -> Group:
             f"were the round's best ({BEST_MARK}: {best}) or statistically tied with it "
             f"({TIED_MARK}: {review.agreed - best})."
         )
-    win = review.cost_win
-    win_text = "not given by this Oracle" if win is None else f"{points(win)} points"
+    win, ranked = review.cost_win, review.cost_points
+    if ranked is not None:
+        win_text = f"in expected points (ranked placing): {ranked_points(ranked)}"
+    elif win is not None:
+        win_text = f"of p_win: {points(win)} points"
+    else:
+        win_text = "of p_win: not given by this Oracle"
     lines.append(
         f"Total cost: {points(review.cost_safe)} points of p_safe (the chance of losing no "
-        f"life in the round); of p_win: {win_text}."
+        f"life in the round); {win_text}."
     )
     lines.append(labels_line(review))
     parts: list[Text | Table] = []

@@ -172,6 +172,8 @@ function decisionView(d) {
   }
   const cost = [`${points(d.cost_p_safe)} points of p_safe`];
   if (d.cost_p_win !== null) cost.push(`${points(d.cost_p_win)} of p_win`);
+  // (Under ranked placing the game's figure is expected points, not a chance.)
+  if (d.cost_points !== null) cost.push(`${d.cost_points.toFixed(2)} expected points`);
   facts.push(el("dt", {}, "Cost"), el("dd", {}, cost.join(", ")));
   parts.push(el("dl", { class: "facts" }, facts));
   if (d.note) parts.push(el("p", { class: "muted" }, d.note));
@@ -312,6 +314,7 @@ function summaryView() {
     `The Oracle at ${whole(settings.deals)} deals and ${whole(settings.playouts)} playouts per ` +
     `decision, seed ${settings.seed}.`;
   const winCost = summary.cost_p_win;
+  const pointsCost = summary.cost_points;
   const figure = (value, what) => el("div", { class: "figure" }, el("span", { class: "value" }, value), el("span", { class: "what" }, what));
   // The share labelled best, as the labels below count it and say what it is. (The figure was
   // the summary's agreement: the round's best or one tied with it in p_safe, the ★ of a turn in
@@ -322,8 +325,10 @@ function summaryView() {
   $("figures").replaceChildren(
     figure(`${summary.reviewed}`, `decisions with the Oracle's figures, of ${summary.decisions}`),
     figure(pct(best), `played the Oracle's best${forGame}, or within the margins of it (★\u00a0best)`),
-    figure(points(winCost === null ? summary.cost_p_safe : winCost),
-      winCost === null ? "points of p_safe lost in all" : "points of p_win lost in all"),
+    pointsCost !== null
+      ? figure(pointsCost.toFixed(2), "expected points lost in all (ranked placing)")
+      : figure(points(winCost === null ? summary.cost_p_safe : winCost),
+        winCost === null ? "points of p_safe lost in all" : "points of p_win lost in all"),
   );
   $("legend").replaceChildren(...labels.map(({ label }) =>
     el("li", {}, badge(label), ` ${summary.labels[label] || 0}`)));

@@ -112,10 +112,14 @@ function decisionsView(you) {
     figure(whole(you.advised), "with the Oracle's advice computed"),
     figure(pct(you.agreement), "played the Oracle's best"),
     figure(cost(you.mean_cost_p_safe), "points of p_safe lost on average"),
-    figure(cost(you.mean_cost_p_win), "points of p_win lost on average"));
+    figure(cost(you.mean_cost_p_win), "points of p_win lost on average"),
+    // (Under ranked placing the game's figure is expected points, not a chance: kept apart.)
+    ...(you.mean_cost_points === null ? [] : [figure(you.mean_cost_points.toFixed(2),
+      "expected points lost on average under ranked placing")]));
   $("decisions-note").textContent =
     "A decision's cost is the best option's chance minus the chance of the option played, in " +
-    "percentage points; the review of a game labels each decision by it.";
+    "percentage points (under ranked placing, for the game, in expected points); the review " +
+    "of a game labels each decision by it.";
 }
 
 function render() {
