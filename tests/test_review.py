@@ -670,3 +670,31 @@ def test_under_ranked_placing_the_game_cost_is_in_expected_points(tmp_path: Path
     assert f"in expected points (ranked placing): {out['summary']['cost_points']:.2f}." in (
         " ".join(text.split())
     )
+
+
+# -- narrow terminals ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("columns", [40, 50, 60])
+def test_a_narrow_terminal_keeps_the_choice_the_best_and_the_label(
+    tmp_path: Path, columns: int
+) -> None:
+    # (At 40 columns the hand, the choice and the best were left out, keeping the round and the
+    # turn, and labels were cut to "inaccurac" with no mark; at 60 the label column went.)
+    play(tmp_path, ["--seats", "3", "--lives", "2", "--seed", "5"])
+    env = {**ENV, "COLUMNS": str(columns), "THIRTYONE_DATA_DIR": str(tmp_path)}
+    r = CliRunner().invoke(main, ["review", *TINY], env=env)
+    assert r.exit_code == 0, r.output
+    assert all(len(line) <= columns for line in r.output.splitlines())
+    heads = header(r.output).split()
+    assert {"choice", "best", "cost", "label"} <= set(heads), heads
+    decisions = review_json(tmp_path)["decisions"]
+    table = r.output.split("\n─")[1].split("\n\n")[0].splitlines()[1:]
+    rows = [line.split() for line in table if re.match(r" ?\d+ ", line)]
+    assert len(rows) == len(decisions)
+    for row, d in zip(rows, decisions, strict=True):
+        shown = row[-1]  # the label, whole or cut with a mark
+        assert shown == d["label"] or (shown.endswith("…") and d["label"].startswith(shown[:-1]))
+    assert {d["label"] for d in decisions} >= {"inaccuracy"}
+    if columns >= 50:  # (room for every label whole)
+        assert "…" not in r.output

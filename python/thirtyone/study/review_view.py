@@ -3,8 +3,10 @@ is :mod:`thirtyone.study.review_json`."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from rich import box
-from rich.console import Group
+from rich.console import Console, ConsoleOptions, Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
@@ -63,10 +65,67 @@ def _mark(r: Reviewed) -> str:
     return TIED_MARK if r.agreed else ""
 
 
-def decisions_table(review: Review) -> Table:
-    """One row per decision: round, turn, hand, top discard, choice, best, cost."""
-    with_win = any(r.cost_win is not None for r in review.reviewed)
+#: The columns of the decisions' table, in order: the header, its least width, and how it is
+#: laid (right-justified; wrapped between words, else cut with ``…``).
+_COLUMNS: dict[str, tuple[str, int, bool, bool]] = {
+    "#": ("#", 2, True, False),
+    "round": ("round", 5, True, False),
+    "turn": ("turn", 4, True, False),
+    "hand": ("hand", 8, False, True),
+    "top": ("top", 3, False, False),
+    "choice": ("choice", 8, False, True),
+    "best": ("best", 8, False, True),
+    "cost": ("cost", 4, True, False),
+    "game": ("win\ncost", 4, True, False),
+    "label": ("label", 5, False, False),
+}
+#: The columns left out first on a narrow terminal, in turn: the choice, the best and the
+#: figures stay (they are what the review is for); the hand and the top discard go first.
+_DROPPED_FIRST = ("hand", "top", "turn", "round", "game", "label")
+
+
+def _fitted(names: list[str], width: int | None, least: dict[str, int]) -> list[str]:
+    """``names`` less the columns left out (:data:`_DROPPED_FIRST`) until their ``least``
+    widths, one space apart, fit ``width`` (None: any): the label counted whole while the
+    hand, the top, the turn and the round go, and cut to its ``least`` after."""
+    shown = list(names)
+    whole = {**least, "label": max(len(label) for label, _ in LABELS)}
+
+    def fits(need: dict[str, int]) -> bool:
+        return width is None or sum(need[c] + 1 for c in shown) - 1 <= width
+
+    for n, name in enumerate(_DROPPED_FIRST):
+        if fits(whole if n < 4 else least):
+            break
+        if name in shown:
+            shown.remove(name)
+    return shown
+
+
+def _row(i: int, r: Reviewed) -> dict[str, str]:
+    d = r.decision
+    return {
+        "#": str(i),
+        "round": str(d.round),
+        "turn": str(d.turn),
+        "hand": hand_label(d),
+        "top": d.top,
+        "choice": f"{choice_label(d)} {_mark(r)}".rstrip(),
+        "best": "no advice" if r.best is None else option_label(r.best),
+        "cost": points(r.cost_safe),
+        "game": _game_cost(r),
+        "label": r.label or "",
+    }
+
+
+def decisions_table(review: Review, width: int | None = None) -> Table:
+    """One row per decision: round, turn, hand, top discard, choice, best, costs, label; at
+    ``width`` columns, the hand, the top discard, the turn and the round (then the cost for the
+    game and the label) are left out in turn where the rest would not fit, and a text cut ends
+    with ``…``."""
     with_points = any(r.cost_points is not None for r in review.reviewed)
+    with_game = with_points or any(r.cost_win is not None for r in review.reviewed)
+    names = [n for n in _COLUMNS if n != "game" or with_game]
     # No vertical rules, one space between columns and the cost of p_win headed on two rows:
     # at 80 columns the figures, the choices and the labels stay whole (``inaccuracy`` was cut
     # to ``inaccur…``); only a long best option breaks, between its words.
@@ -78,30 +137,45 @@ def decisions_table(review: Review) -> Table:
         padding=0,
         header_style="bold",
     )
-    for name in ("#", "round", "turn"):
-        table.add_column(name, justify="right", no_wrap=True)
-    table.add_column("hand", min_width=8)
-    table.add_column("top", no_wrap=True)
-    table.add_column("choice", min_width=13)  # (``put down 9C ★`` on one line)
-    table.add_column("best", min_width=8)
-    table.add_column("cost", justify="right", no_wrap=True)
-    if with_win or with_points:
-        # (Under ranked placing the game's figure is expected points, not a chance.)
-        head = "points\ncost" if with_points else "win\ncost"
-        table.add_column(head, justify="right", no_wrap=True, vertical="top")
-    table.add_column("label", no_wrap=True, min_width=max(len(name) for name, _ in LABELS))
+    least = {name: column[1] for name, column in _COLUMNS.items()}
+    if with_points:
+        least["game"] = len("points")  # (expected points under ranked placing)
+    if width is None or width >= 80:
+        least["choice"] = 13  # (``put down 9C ★`` on one line)
+        least["label"] = max(len(label) for label, _ in LABELS)
+    keys = _fitted(names, width, least)
+    # (The label is the one column that is cut rather than wrapped: rich cuts it at the
+    # terminal's edge, without a mark, when the others leave it less than its width.)
+    room = None if width is None else width - sum(least[n] + 1 for n in keys if n != "label")
+    for name in keys:
+        head, _, right, wraps = _COLUMNS[name]
+        if name == "game" and with_points:
+            head = "points\ncost"
+        table.add_column(
+            head,
+            justify="right" if right else "left",
+            no_wrap=not wraps,
+            overflow="fold" if wraps else "ellipsis",
+            min_width=least[name],
+            max_width=room if name == "label" else None,
+        )
     for i, r in enumerate(review.reviewed, start=1):
-        d = r.decision
-        best = "no advice" if r.best is None else option_label(r.best)
-        cost = points(r.cost_safe)
         style = "bold red" if (r.cost_safe or 0.0) > 0.0 and not r.agreed else ""
-        row = [str(i), str(d.round), str(d.turn), hand_label(d), d.top]
-        row += [f"{choice_label(d)} {_mark(r)}".rstrip(), best, cost]
-        if with_win or with_points:
-            row.append(_game_cost(r))
-        row.append(r.label or "")
-        table.add_row(*row, style=style)
+        cells = _row(i, r)
+        table.add_row(*(cells[k] for k in keys), style=style)
     return table
+
+
+class _Decisions:
+    """The decisions' table, laid out for the width it is printed at."""
+
+    def __init__(self, review: Review) -> None:
+        self.review = review
+
+    def __rich_console__(
+        self, console: Console, options: ConsoleOptions
+    ) -> Iterator[RenderableType]:
+        yield decisions_table(self.review, options.max_width)
 
 
 def _head(review: Review) -> str:
@@ -200,4 +274,4 @@ def summary(review: Review) -> Group:
 
 
 def report(review: Review) -> Group:
-    return Group(decisions_table(review), Text(), summary(review))
+    return Group(_Decisions(review), Text(), summary(review))
