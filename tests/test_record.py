@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import sqlite3
 import stat
@@ -312,6 +313,7 @@ def test_stats_counts_wins_places_and_decisions() -> None:
     ]
     text = run(["stats"]).output
     assert "preset scat" in text and "opponents expert" in text and "played by autoplay" in text
+    text = " ".join(text.split())  # (the sentences are wrapped at the terminal's width)
     # Costs in percentage points, as review gives them; what a decision is, said.
     assert "its best played in 1 (33.3%), mean cost 6.0 points of p_safe" in text
     assert "5.0 points of p_win (over 1)" in text
@@ -331,6 +333,26 @@ def test_costs_in_expected_points_are_kept_apart_from_costs_in_p_win() -> None:
     text = run(["stats"]).output
     assert "4.0 points of p_win (over 1), 0.50 expected points under ranked placing (over 2)" in (
         " ".join(text.split())
+    )
+
+
+@pytest.mark.parametrize("columns", [40, 80])
+def test_the_sentences_of_stats_are_wrapped_between_words(columns: int) -> None:
+    # (They were single lines of 200 characters and more, broken by the terminal mid-word.)
+    _some_games()
+    result = CliRunner(env={**ENV, "COLUMNS": str(columns)}).invoke(main, ["stats"])
+    assert result.exit_code == 0, result.output
+    head, table, sentences = result.output.split("\n\n")
+    for line in [*head.splitlines(), *sentences.splitlines()]:
+        assert len(line) <= columns or " " not in line, line  # (a long path stands whole)
+    assert all(len(line) < 80 for line in table.splitlines())
+    words = " ".join(sentences.split())
+    assert words.startswith("Your decisions (a turn's start and, after a draw or take, the ")
+    assert "its best played in 1 (33.3%), mean cost 6.0 points of p_safe, 5.0 points" in words
+    assert "Decisions of your seat played by the table's rule" in words
+    assert len(sentences.splitlines()) > 2  # (wrapped, not two long lines)
+    assert re.search(
+        r"\(\d{4}-\d\d-\d\d \d\d:\d\d to \d{4}-\d\d-\d\d \d\d:\d\d UTC\)", head.replace("\n", " ")
     )
 
 

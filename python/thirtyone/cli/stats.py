@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import sys
 
 import click
@@ -33,4 +34,5 @@ def stats_command(as_json: bool) -> None:
     elif not games:
         click.echo(f"No games recorded yet: each game of thirtyone play finished goes to {path}.")
     else:
-        click.echo(record_summary.report(games, path))
+        width = shutil.get_terminal_size().columns  # ($COLUMNS, the terminal's, else 80)
+        click.echo(record_summary.report(games, path, width))

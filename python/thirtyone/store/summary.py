@@ -7,6 +7,7 @@ lines shown at the end of a game.
 from __future__ import annotations
 
 import json
+import textwrap
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -197,13 +198,25 @@ def _when(game: GameRecord) -> str:
     return game.finished[:16].replace("T", " ")
 
 
-def report(games: Sequence[GameRecord], path: Path) -> str:
-    """The text of ``thirtyone stats`` (``games`` not empty)."""
+def _wrapped(text: str, width: int | None) -> list[str]:
+    """``text`` as lines of at most ``width`` columns, broken between words (a word longer than
+    a line, such as a long path, stands whole on its own); one line when ``width`` is None."""
+    if width is None:
+        return [text]
+    return textwrap.wrap(text, max(width, 20), break_long_words=False, break_on_hyphens=False)
+
+
+def report(games: Sequence[GameRecord], path: Path, width: int | None = None) -> str:
+    """The text of ``thirtyone stats`` (``games`` not empty); its sentences wrapped between
+    words at ``width`` columns (the table's rows are not: they are shorter than 80)."""
     total = Tally("all")
     for g in games:
         total.add(g)
+    # (Each time kept on one line: a no-break space, put back after wrapping.)
+    first, last = (_when(g).replace(" ", "\xa0") for g in (games[0], games[-1]))
+    head = f"Record of games: {path} ({first} to {last}\xa0UTC)"
     lines = [
-        f"Record of games: {path} ({_when(games[0])} to {_when(games[-1])} UTC)",
+        *(line.replace("\xa0", " ") for line in _wrapped(head, width)),
         "",
         f"{'':<22} {'games':>6} {'wins':>6} {'win rate':>9} {'95% CI':>14} {'mean place':>11}",
         # (With autoplayed games the first row says it holds them: the record at a game's end,
@@ -220,11 +233,11 @@ def report(games: Sequence[GameRecord], path: Path) -> str:
         lines += [_row(f"{word} {t.label}", t) for t in tallies]
     lines.append("")
     yours = _agreement(g for g in games if not g.autoplay)
-    lines.append(decisions_line("Your decisions", yours))
+    lines += _wrapped(decisions_line("Your decisions", yours), width)
     autoplayed = _agreement(g for g in games if g.autoplay)
     if autoplayed.decisions:
         head = "Decisions of your seat played by the table's rule"
-        lines.append(decisions_line(head, autoplayed))
+        lines += _wrapped(decisions_line(head, autoplayed), width)
     return "\n".join(lines)
 
 
