@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import math
 import random
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -143,3 +144,37 @@ def test_one_round_gives_intervals_that_say_nothing_is_known() -> None:
         assert hi - lo > 0.5
     text = CliRunner().invoke(main, ["study", "knock", "--rounds", "1", "--seats", "4"]).stdout
     assert "4 seats, knock penalty 2, 1 round\n" in text
+
+
+def _resumed(command: list[str], keep: str, kept: int) -> str:
+    """Run ``command`` to its end with ``--checkpoint keep``, cut the file to its first ``kept``
+    batches (as a run stopped then would leave it) and run it again: its standard error."""
+    first = CliRunner().invoke(main, [*command, "--checkpoint", keep])
+    assert first.exit_code == 0, first.output
+    with open(keep, encoding="utf-8") as f:
+        lines = f.read().splitlines()
+    with open(keep, "w", encoding="utf-8") as f:
+        f.write("\n".join(lines[: 1 + kept]) + "\n")
+    again = CliRunner().invoke(main, [*command, "--checkpoint", keep])
+    assert again.exit_code == 0, again.output
+    return again.stderr
+
+
+@pytest.mark.parametrize("study", ["knock", "tournament"])
+def test_a_resumed_study_says_so_and_counts_on_from_its_checkpoint(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, study: str
+) -> None:
+    # (The progress started again from 1: "batches 1/240 (0%), 0 s" after 53 were kept.)
+    monkeypatch.chdir(tmp_path)
+    keep = "run.checkpoint"
+    if study == "knock":  # 3 batches of rounds a knock penalty, 6 in all
+        command = ["study", "knock", "--rounds", "75000", "--seats", "2", "--jobs", "1"]
+        err = _resumed(command, keep, 2)
+        assert err.splitlines()[0] == f"resuming: 2 of 6 batches from {keep}"
+        counts = [int(line.split()[1].split("/")[0]) for line in err.splitlines()[1:]]
+    else:  # games one a batch
+        command = ["tournament", "--games", "6", "--players", "table,table", "--jobs", "1"]
+        err = _resumed(command, keep, 3)
+        assert err.splitlines()[0] == f"resuming: 3 of 6 games from {keep}"
+        counts = [int(line.split()[1].split("/")[0]) for line in err.splitlines()[1:]]
+    assert counts and min(counts) > (2 if study == "knock" else 3), err

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
 import click
 
-from thirtyone.cli.manners import NO_JOBS, backend_options, seed_option
+from thirtyone.cli.manners import NO_JOBS, backend_options, resuming, seed_option
 from thirtyone.errors import ThirtyOneError
 from thirtyone.game.seats import MODELS
 from thirtyone.study.backend import cluster as study_cluster
@@ -150,6 +151,12 @@ def _run(settings: calibration.Settings, backend: study_cluster.Backend, out: Pa
     """Run, write and tell the report (of the decisions scored before a stop, if any)."""
     from thirtyone.study import calibration
 
+    if backend.checkpoint is not None:
+        where = backend.checkpoint
+        backend = dataclasses.replace(  # (a batch is one game; how many is not known ahead)
+            backend,
+            resumed=lambda kept: click.echo(resuming(kept, None, "games", where), err=True),
+        )
     try:
         report = calibration.calibrate(
             settings, echo=lambda line: click.echo(line, err=True), backend=backend

@@ -19,6 +19,7 @@ from thirtyone import _core
 from thirtyone.errors import RuleError, ThirtyOneError
 from thirtyone.game.rules import Rules
 from thirtyone.names import QUOTE_CHARS, quoted
+from thirtyone.paths import short
 
 #: Spaces and tabs at the end of a line.
 _TRAILING = re.compile(r"[ \t]+(?=\r?\n)")
@@ -278,3 +279,10 @@ def backend_options(kept: str, same: str) -> Callable[[FC], FC]:
         return cluster(checkpoint(f))
 
     return both
+
+
+def resuming(kept: int, total: int | None, unit: str, path: Path) -> str:
+    """The line a study resumed from its checkpoint starts with: ``resuming: 53 of 240 batches
+    from ck.json`` (``total`` None: unknown, ``resuming: 30 games from ck.json``)."""
+    of = "" if total is None else f" of {total:,}"
+    return f"resuming: {kept:,}{of} {unit} from {short(path)}"

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 from pathlib import Path
 from typing import NoReturn
 
 import click
 
-from thirtyone.cli.manners import NO_JOBS, backend_options, seed_option
+from thirtyone.cli.manners import NO_JOBS, backend_options, resuming, seed_option
 from thirtyone.errors import ThirtyOneError
 from thirtyone.study import knock, tournament
 from thirtyone.study.backend import cluster as study_cluster
@@ -75,6 +76,12 @@ def knock_command(
     except ThirtyOneError as err:
         _fail(str(err))
     progress = tournament.progress_line(unit="batches")
+    if checkpoint is not None:
+        total = knock.batch_count(settings)
+        backend = dataclasses.replace(
+            backend,
+            resumed=lambda kept: progress.said(resuming(kept, total, "batches", checkpoint), kept),
+        )
     with workers.stopping():
         try:
             totals = knock.compute(settings, backend, progress)

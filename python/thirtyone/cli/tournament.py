@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 from pathlib import Path
 from typing import NoReturn
 
 import click
 
-from thirtyone.cli.manners import NO_JOBS, backend_options, seed_option
+from thirtyone.cli.manners import NO_JOBS, backend_options, resuming, seed_option
 from thirtyone.errors import ThirtyOneError
 from thirtyone.game.rules import Rules
 from thirtyone.game.seats import MODELS
@@ -156,6 +157,17 @@ def _play(
     from thirtyone.study.calibration import strict_json
 
     progress = tournament.progress_line()
+    if backend.checkpoint is not None:
+        size = tournament.batch_size(settings.games)
+        total = -(-settings.games // size)
+        unit = "games" if size == 1 else f"batches (of {size:,} games)"
+        where = backend.checkpoint
+        backend = dataclasses.replace(  # (the games kept: about, as the last batch is short)
+            backend,
+            resumed=lambda kept: progress.said(
+                resuming(kept, total, unit, where), min(kept * size, settings.games)
+            ),
+        )
     try:
         outcome = tournament.play(settings, progress, backend)
     except ThirtyOneError as err:

@@ -106,6 +106,11 @@ def _units(settings: Settings) -> Iterator[tuple[int, int, int, int, int]]:
                 yield seats, penalty, start, count, settings.seed
 
 
+def batch_count(settings: Settings) -> int:
+    """The batches of the study (of :data:`BATCH` rounds or fewer): its progress's total."""
+    return sum(1 for _ in _units(settings))
+
+
 def compute(
     settings: Settings,
     backend: cluster.Backend | None = None,

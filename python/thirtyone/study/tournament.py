@@ -486,10 +486,11 @@ class Progress:
         self.start = time.monotonic()
         self.last = self.start - self.every
         self.open = False  # a line is shown, not yet ended
+        self.kept = 0  # done before this run (a checkpoint's): not shown again
 
     def __call__(self, done: int, total: int) -> None:
         now = time.monotonic()
-        if done < total and now - self.last < self.every:
+        if done < total and (now - self.last < self.every or done <= self.kept):
             return
         self.last = now
         self.open = self.over and done < total
@@ -499,6 +500,15 @@ class Progress:
             f"{now - self.start:.0f} s{end}"
         )
         self.out.flush()
+
+    def said(self, line: str, kept: int = 0) -> None:
+        """Write ``line`` whole (``resuming: 53 of 240 batches from ck.json``); the progress
+        line comes after it, from beyond the ``kept`` already done (not ``1/240`` on the way
+        there, as the kept batches are counted again)."""
+        self.end()
+        self.out.write(line + "\n")
+        self.out.flush()
+        self.kept = kept
 
     def end(self) -> None:
         """End the line shown (before a stopped run's message)."""

@@ -31,7 +31,7 @@ import uuid
 import warnings
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import CancelledError
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib.metadata import PackageNotFoundError
 from importlib.metadata import version as _version
 from pathlib import Path
@@ -70,11 +70,13 @@ def version() -> str:
 @dataclass(frozen=True)
 class Backend:
     """Where batches are played: ``jobs`` local processes, or the Dask cluster at ``cluster``;
-    with ``checkpoint``, the file the finished batches are kept in."""
+    with ``checkpoint``, the file the finished batches are kept in; ``resumed(kept)`` is told,
+    before anything is played, how many batches that file already holds (when it holds any)."""
 
     jobs: int = 1
     cluster: str | None = None
     checkpoint: Path | None = None
+    resumed: Callable[[int], None] | None = field(default=None, compare=False, repr=False)
 
     def check(self) -> None:
         """Raise :class:`~thirtyone.errors.SettingsError` for an address that is not a Dask
@@ -166,6 +168,8 @@ def batches(
         runner = workers.Pool(indexed, backend.jobs)
     found: dict[int, R] = {} if keep is None else keep.found
     skip = set(found)  # (``found`` empties as its batches are yielded)
+    if skip and backend.resumed is not None:
+        backend.resumed(len(skip))
     todo = ((i, item) for i, item in enumerate(items) if i not in skip)  # (read lazily)
     first = next(todo, None)
     if first is None:  # (every batch in the checkpoint: nothing to play, nowhere to connect)
