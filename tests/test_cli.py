@@ -148,10 +148,10 @@ def test_many_seats_get_distinct_friendly_names() -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--seats", "12"], "seats: must be a whole number from 2 to 9, not 12"),
-        (["--seats", "1"], "seats: must be a whole number from 2 to 9, not 1"),
-        (["--lives", "0"], "lives: must be a whole number from 1 to 20, not 0"),
-        (["--knock-penalty", "3"], "knock_penalty: must be 1 or 2"),
+        (["--seats", "12"], "'--seats': must be a whole number from 2 to 9, not 12"),
+        (["--seats", "1"], "'--seats': must be a whole number from 2 to 9, not 1"),
+        (["--lives", "0"], "'--lives': must be a whole number from 1 to 20, not 0"),
+        (["--knock-penalty", "3"], "'--knock-penalty': must be 1 or 2, not 3"),
         (["--rule", "knock_penalty"], "write it as KEY=VALUE"),
         (["--rule", "jokers=4"], 'unknown rule option "jokers"'),
         (

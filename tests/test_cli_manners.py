@@ -321,3 +321,120 @@ def test_play_again_is_y_or_no(
     assert len(questions) == asked
     out = console.file.getvalue()  # type: ignore[attr-defined]
     assert out.count("is not a choice") == asked - 1
+
+
+# -- small manners (QA round five) ---------------------------------------------------------------
+
+
+def test_one_decision_is_one_decision_in_one_turn(tmp_path: Path) -> None:
+    env = {**ENV, "THIRTYONE_DATA_DIR": str(tmp_path), "COLUMNS": "100"}
+    table = ["--seats", "2", "--lives", "1", "--seed", "1", "--no-oracle", "--fast"]
+    played = CliRunner(env=env).invoke(main, ["play", *table], input="k\nn\n")
+    assert played.exit_code == 0, played.output
+    r = CliRunner(env=env).invoke(main, ["review", "--deals", "100", "--playouts", "100"])
+    assert "You: 1 decision in 1 turn (" in r.output, r.output
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["review", ""], ["play", "--save-file", ""], ["tournament", "--games", "2", "--plot", ""]],
+)
+def test_an_empty_path_is_named_as_empty(args: list[str]) -> None:
+    # (Python reads '' as '.': "Error: . is a folder, not a thirtyone save".)
+    r = run(args, input="")
+    assert r.exit_code == 2
+    assert "'' is an empty path, which names no file" in r.stderr and " . " not in r.stderr
+
+
+def _save_text(tmp_path: Path) -> dict[str, object]:
+    env = {**ENV, "THIRTYONE_DATA_DIR": str(tmp_path)}
+    table = ["--seats", "2", "--lives", "1", "--seed", "1", "--no-oracle", "--fast"]
+    CliRunner(env=env).invoke(main, ["play", *table], input="k\nn\n")
+    data: dict[str, object] = json.loads((tmp_path / "last-game.json").read_text("utf-8"))
+    return data
+
+
+def test_a_save_without_its_version_says_the_field_is_missing(tmp_path: Path) -> None:
+    data = _save_text(tmp_path)
+    del data["version"]
+    (tmp_path / "s.json").write_text(json.dumps(data), encoding="utf-8")
+    r = run(["review", str(tmp_path / "s.json")])
+    assert r.exit_code == 2 and "damaged (the field version is missing)" in r.stderr, r.stderr
+    data["version"] = True  # (not version 1, though Python takes True for 1)
+    (tmp_path / "s.json").write_text(json.dumps(data), encoding="utf-8")
+    r = run(["review", str(tmp_path / "s.json")])
+    assert r.exit_code == 2 and "is of version true, this thirtyone reads version 1" in r.stderr
+
+
+def test_a_save_beginning_with_a_byte_order_mark_is_read(tmp_path: Path) -> None:
+    data = _save_text(tmp_path)
+    (tmp_path / "s.json").write_bytes(b"\xef\xbb\xbf" + json.dumps(data).encode("utf-8"))
+    r = run(["review", str(tmp_path / "s.json"), "--deals", "100", "--playouts", "100"])
+    assert r.exit_code == 0 and "BOM" not in r.output, r.output
+
+
+def test_a_preset_refused_names_the_argument_preset() -> None:
+    r = run(["rules", "nope"])
+    assert r.exit_code == 2 and r.stderr.startswith("Error: Invalid value for '[PRESET]': 'nope'")
+    assert "rules [OPTIONS] [PRESET]\n" in run(["rules", "-h"]).output
+
+
+def test_the_help_of_lives_and_knock_penalty_says_their_default_truly() -> None:
+    from thirtyone.game.rules import Rules
+
+    text = " ".join(run(["play", "-h"]).output.split())
+    standard, gin = Rules.preset("standard"), Rules.preset("gin-lives")
+    assert f"default: the preset's, {standard.lives} at the standard table" in text
+    penalties = f"{standard.knock_penalty} at the standard table, {gin.knock_penalty} at gin-lives"
+    assert f"(1 or 2; default: the preset's, {penalties})" in text
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "bounds"),
+    [
+        ("--seats", "10", "2 to 9"),
+        ("--seats", "9" * 40, "2 to 9"),
+        ("--lives", "9" * 60, "1 to 20"),
+    ],
+)
+def test_a_number_out_of_range_is_said_so_whatever_its_size(
+    option: str, value: str, bounds: str
+) -> None:
+    r = run(["play", option, value], input="")
+    assert r.exit_code == 2
+    [line] = r.stderr.splitlines()
+    assert f"Invalid value for '{option}': must be a whole number from {bounds}, not " in line
+    assert "format" not in line and "Overflow" not in line and '…".' not in line
+
+
+def test_study_alone_shows_its_help_and_exits_0() -> None:
+    r = run(["study"])
+    assert r.exit_code == 0 and "knock" in r.output
+
+
+def _completions(words: str) -> list[str]:
+    env = {
+        **os.environ,
+        "_THIRTYONE_COMPLETE": "bash_complete",
+        "COMP_WORDS": words,
+        "COMP_CWORD": str(len(words.split()) - (0 if words.endswith(" ") else 1)),
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", "from thirtyone.cli.app import main; main(prog_name='thirtyone')"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
+    return done.stdout.split()
+
+
+def test_completion_offers_the_rule_keys_and_their_values() -> None:
+    got = _completions("thirtyone play --rule kn")
+    assert sorted(got) == sorted(
+        ["plain,knock_penalty=", "plain,knocker_tie=", "plain,knock_needs_one_suit="]
+    )
+    assert _completions("thirtyone play --rule first_turn_knock=b") == [
+        "plain,first_turn_knock=blind"
+    ]
+    assert _completions("thirtyone oracle x.json --rule may") == ["plain,may_hide_31="]

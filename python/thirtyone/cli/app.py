@@ -16,9 +16,11 @@ from thirtyone import __version__, _core, schemas
 from thirtyone import names as names_check
 from thirtyone.cli import manners
 from thirtyone.cli.calibrate import calibrate_command
+from thirtyone.cli.manners import FilePath, within
 from thirtyone.cli.manners import count_option as _count_option
 from thirtyone.cli.manners import fail as _fail
 from thirtyone.cli.manners import rule_assignments as _rule_assignments
+from thirtyone.cli.manners import rule_completions as _rule_completions
 from thirtyone.cli.manners import seed_option as _seed_option
 from thirtyone.cli.oracle import oracle_command
 from thirtyone.cli.review import review_command
@@ -66,10 +68,25 @@ def main(ctx: click.Context) -> None:
 
 
 @main.command()
-@click.option("--seats", type=int, help="Players at the table, you included (2 to 9; default 4).")
-@click.option("--lives", type=int, help="Lives each player starts with (1 to 20; default 3).")
 @click.option(
-    "--knock-penalty", type=int, help="Lives a knocker pays when lowest or tied lowest (1 or 2)."
+    "--seats",
+    type=int,
+    callback=within(2, 9),
+    help="Players at the table, you included (2 to 9; default 4).",
+)
+@click.option(
+    "--lives",
+    type=int,
+    callback=within(1, 20),
+    help="Lives each player starts with (1 to 20; default: the preset's, 3 at the standard "
+    "table; see thirtyone rules PRESET).",
+)
+@click.option(
+    "--knock-penalty",
+    type=int,
+    callback=within(1, 2),
+    help="Lives a knocker pays when lowest or tied lowest (1 or 2; default: the preset's, 2 at "
+    "the standard table, 1 at gin-lives).",
 )
 @_seed_option("Seed for the dealer draw and every deal (reproducible).")
 @click.option(
@@ -86,6 +103,7 @@ def main(ctx: click.Context) -> None:
     multiple=True,
     metavar="KEY=VALUE",
     callback=_rule_assignments,
+    shell_complete=_rule_completions,
     help="Change one rule, e.g. --rule three_of_a_kind=30.5 (repeatable). Keys: "
     + ", ".join(Rules.option_names())
     + ".",
@@ -101,7 +119,7 @@ def main(ctx: click.Context) -> None:
 )
 @click.option(
     "--save-file",
-    type=click.Path(path_type=Path),
+    type=FilePath(),
     help="Where the game is saved (default: saved-game.json in the user's data folder).",
 )
 @click.option(
@@ -411,12 +429,17 @@ def _new_names(name: str, rules: Rules) -> list[str]:
 # -- thirtyone rules ------------------------------------------------------------------------------
 
 
-@main.command("rules")
-@click.argument("preset", required=False, type=click.Choice(sorted(Rules.PRESETS)))
+@main.command(
+    "rules",
+    help="List the presets (the rule document each follows and how it differs from standard) "
+    "and every rule option with its values, default and meaning. With PRESET (one of "
+    f"{', '.join(sorted(Rules.PRESETS))}): that table's value of every option.",
+)
+@click.argument(
+    "preset", required=False, metavar="[PRESET]", type=click.Choice(sorted(Rules.PRESETS))
+)
 def rules_command(preset: str | None) -> None:
-    """List the presets (the rule document each follows and how it differs from standard) and
-    every rule option with its values, default and meaning. With PRESET: that table's value of
-    every option."""
+    """The presets and the rule options (the help is above: it names the presets)."""
     from thirtyone.terminal.rules_screen import rules_report
 
     Console(highlight=False).print(rules_report(preset))

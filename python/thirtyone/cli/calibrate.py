@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, NoReturn
 
 import click
 
-from thirtyone.cli.manners import NO_JOBS, backend_options, resuming, seed_option
+from thirtyone.cli.manners import NO_JOBS, FilePath, backend_options, resuming, seed_option
 from thirtyone.errors import ThirtyOneError
 from thirtyone.game.seats import MODELS
 from thirtyone.study.backend import cluster as study_cluster
@@ -82,7 +82,7 @@ def _fail(message: str) -> NoReturn:
 )
 @click.option(
     "--out",
-    type=click.Path(path_type=Path),
+    type=FilePath(),
     default=Path("calibration"),
     show_default=True,
     help="Folder for decisions.jsonl, report.md, summary.json and reliability.png (made if "

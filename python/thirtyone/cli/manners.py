@@ -11,7 +11,7 @@ import re
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import IO, Any, NoReturn, TextIO, TypeVar, cast
+from typing import IO, TYPE_CHECKING, Any, NoReturn, TextIO, TypeVar, cast
 
 import click
 
@@ -20,6 +20,9 @@ from thirtyone.errors import RuleError, ThirtyOneError
 from thirtyone.game.rules import Rules
 from thirtyone.names import QUOTE_CHARS, quoted
 from thirtyone.paths import short
+
+if TYPE_CHECKING:
+    from click.shell_completion import CompletionItem
 
 #: Spaces and tabs at the end of a line.
 _TRAILING = re.compile(r"[ \t]+(?=\r?\n)")
@@ -221,6 +224,24 @@ def rule_assignments(
     return changes
 
 
+def rule_completions(
+    ctx: click.Context, param: click.Parameter, incomplete: str
+) -> list[CompletionItem]:
+    """What shell completion offers for ``--rule``: the keys, each as ``KEY=``, and after the
+    ``=`` the values of a key that takes one of a list (``first_turn_knock=blind``)."""
+    from click.shell_completion import CompletionItem
+
+    if "=" not in incomplete:
+        names = Rules.option_names()
+        return [CompletionItem(f"{n}=") for n in names if n.startswith(incomplete)]
+    key, _, part = incomplete.partition("=")
+    for option in Rules.options():
+        values = option.values.split(", ")
+        if option.name == key and all(" " not in v for v in values):
+            return [CompletionItem(f"{key}={v}") for v in values if v.startswith(part)]
+    return []
+
+
 #: The largest seed the engine takes.
 MAX_SEED = 2**64 - 1
 
@@ -270,7 +291,7 @@ def backend_options(kept: str, same: str) -> Callable[[FC], FC]:
     )
     checkpoint = click.option(
         "--checkpoint",
-        type=click.Path(path_type=Path),
+        type=FilePath(),
         help=f"Keep {kept} in this file; the same command given it again resumes a stopped run "
         "without doing them again.",
     )
@@ -286,3 +307,36 @@ def resuming(kept: int, total: int | None, unit: str, path: Path) -> str:
     from ck.json`` (``total`` None: unknown, ``resuming: 30 games from ck.json``)."""
     of = "" if total is None else f" of {total:,}"
     return f"resuming: {kept:,}{of} {unit} from {short(path)}"
+
+
+class FilePath(click.Path):
+    """A file's path as an option or argument takes it (a :class:`~pathlib.Path`), refusing an
+    empty one, which Python reads as ``.``, the current folder: ``thirtyone review ''`` said
+    "``.`` is a folder, not a thirtyone save"."""
+
+    def __init__(self) -> None:
+        super().__init__(path_type=Path)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str) and value == "":
+            self.fail("'' is an empty path, which names no file", param, ctx)
+        return super().convert(value, param, ctx)
+
+
+def within(
+    low: int, high: int
+) -> Callable[[click.Context, click.Parameter, int | None], int | None]:
+    """A callback checking a whole-number option against ``low`` to ``high`` as it is read,
+    whatever its size: ``--seats 10`` and ``--seats 99999…`` (which Python reads but the core
+    cannot hold) are refused alike, a long number cut to its first digits."""
+
+    def check(ctx: click.Context, param: click.Parameter, value: int | None) -> int | None:
+        if value is None or low <= value <= high:
+            return value
+        text = str(value)
+        if len(text) > 24:
+            text = f"{text[:20]}… (a number of {len(text):,} digits)"
+        bounds = f"{low} or {high}" if high == low + 1 else f"a whole number from {low} to {high}"
+        raise click.BadParameter(f"must be {bounds}, not {text}")
+
+    return check

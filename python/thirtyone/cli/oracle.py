@@ -12,7 +12,13 @@ import click
 from rich.console import Console
 
 from thirtyone import _core
-from thirtyone.cli.manners import count_option, fail, rule_assignments, seed_option
+from thirtyone.cli.manners import (
+    count_option,
+    fail,
+    rule_assignments,
+    rule_completions,
+    seed_option,
+)
 from thirtyone.errors import ThirtyOneError
 from thirtyone.game.rules import Rules
 from thirtyone.store import saves
@@ -100,6 +106,7 @@ def _max_time(value: float) -> float:
     multiple=True,
     metavar="KEY=VALUE",
     callback=rule_assignments,
+    shell_complete=rule_completions,
     help="Change one of the state's rules, e.g. --rule knock_penalty=1 (repeatable).",
 )
 @click.option(

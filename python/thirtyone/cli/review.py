@@ -12,7 +12,7 @@ import click
 from rich.console import Console
 
 from thirtyone import _core
-from thirtyone.cli.manners import seed_option
+from thirtyone.cli.manners import FilePath, seed_option
 from thirtyone.errors import ThirtyOneError
 from thirtyone.store import saves
 from thirtyone.study import review
@@ -47,7 +47,7 @@ def _progress(console: Console) -> Iterator[Callable[[int, int], None] | None]:
 
 
 @click.command("review")
-@click.argument("save", required=False, type=click.Path(path_type=Path))
+@click.argument("save", required=False, type=FilePath())
 @click.option("--json", "as_json", is_flag=True, help="Print the whole review as JSON.")
 @click.option(
     "--deals",

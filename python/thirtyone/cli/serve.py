@@ -13,7 +13,7 @@ from pathlib import Path
 import click
 
 from thirtyone import _core
-from thirtyone.cli.manners import count_option, fail
+from thirtyone.cli.manners import FilePath, count_option, fail
 from thirtyone.store import saves
 
 #: The packages of the ``web`` extra (uvicorn alone has no WebSocket).
@@ -41,7 +41,7 @@ def missing() -> list[str]:
 @click.option("--no-browser", is_flag=True, help="Do not open the browser; only print the address.")
 @click.option(
     "--save-file",
-    type=click.Path(path_type=Path),
+    type=FilePath(),
     help="The saved game the table plays (default: saved-game.json in the data folder, the one "
     "thirtyone play uses).",
 )

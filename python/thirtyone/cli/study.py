@@ -22,9 +22,12 @@ def _fail(message: str) -> NoReturn:
     sys.exit(2)
 
 
-@click.group("study")
-def study_group() -> None:
+@click.group("study", invoke_without_command=True)
+@click.pass_context
+def study_group(ctx: click.Context) -> None:
     """Studies of the game computed by the engine."""
+    if ctx.invoked_subcommand is None:  # (alone, as `thirtyone` alone: the help, exit status 0)
+        click.echo(ctx.get_help())
 
 
 @study_group.command("knock")

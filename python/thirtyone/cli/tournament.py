@@ -9,7 +9,7 @@ from typing import NoReturn
 
 import click
 
-from thirtyone.cli.manners import NO_JOBS, backend_options, resuming, seed_option
+from thirtyone.cli.manners import NO_JOBS, FilePath, backend_options, resuming, seed_option
 from thirtyone.errors import ThirtyOneError
 from thirtyone.game.rules import Rules
 from thirtyone.game.seats import MODELS
@@ -93,7 +93,7 @@ def _players(ctx: click.Context, param: click.Parameter, value: str) -> tuple[st
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
 @click.option(
     "--plot",
-    type=click.Path(path_type=Path),
+    type=FilePath(),
     help="Also write the win rates with their 95% intervals, and the fair share, to this PNG "
     "file, replacing a file there (needs matplotlib: pip install 'thirtyone[plot]').",
 )

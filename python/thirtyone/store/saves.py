@@ -38,7 +38,7 @@ from thirtyone.errors import ThirtyOneError
 from thirtyone.game.rules import Rules
 from thirtyone.game.seats import Policy, read_action, seat_models
 from thirtyone.game.session import Session
-from thirtyone.names import neutralise
+from thirtyone.names import neutralise, shown
 from thirtyone.oracle.player import OPPONENTS as OPPONENTS  # (saves.OPPONENTS, as before)
 from thirtyone.oracle.player import opponent
 from thirtyone.paths import data_dir as data_dir  # (saves.data_dir, as before)
@@ -133,6 +133,7 @@ class SavedGame:
         def damaged(why: str) -> SaveError:
             return SaveError(f"the saved game at {where} is damaged ({why})")
 
+        text = text.removeprefix("\ufeff")  # (a byte-order mark, as some editors write one)
         try:
             data = json.loads(text)
         except (ValueError, RecursionError) as e:
@@ -141,9 +142,11 @@ class SavedGame:
             raise NotASave(f"{where} is not a thirtyone save (it is not JSON)") from None
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise NotASave(f"{where} is not a thirtyone save (JSON, but not a saved game)")
-        if data.get("version") != VERSION:
+        if "version" not in data:
+            raise damaged("the field version is missing")
+        if type(data["version"]) is not int or data["version"] != VERSION:  # (true is not 1)
             raise SaveError(
-                f"the saved game at {where} is of version {str(data.get('version'))[:20]}, "
+                f"the saved game at {where} is of version {shown(data['version'])}, "
                 f"this thirtyone reads version {VERSION}"
             )
         try:

@@ -51,7 +51,7 @@ class Tally:
             "games": self.games,
             "wins": self.wins,
             "win_rate": self.win_rate,
-            "ci": list(self.ci),
+            "ci": list(self.ci) if self.games else None,  # (nothing to count: null)
             "mean_place": self.mean_place,
         }
 

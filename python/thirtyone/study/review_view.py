@@ -178,6 +178,11 @@ class _Decisions:
         yield decisions_table(self.review, options.max_width)
 
 
+def _count(n: int, word: str) -> str:
+    """``1 decision``, ``2 decisions``."""
+    return f"{n:,} {word}{'' if n == 1 else 's'}"
+
+
 def _head(review: Review) -> str:
     replay, s = review.replay, review.settings
     game, names = replay.game, replay.saved.names
@@ -188,7 +193,8 @@ def _head(review: Review) -> str:
     else:
         end = f"unfinished, reviewed up to round {game.round_number}"
     return (
-        f"{names[replay.seat]}: {len(review.reviewed)} decisions in {turns} turns "
+        f"{names[replay.seat]}: {_count(len(review.reviewed), 'decision')} in "
+        f"{_count(turns, 'turn')} "
         f"({end}; a decision is a turn's start and, after a draw or take, the put-down, as "
         f"thirtyone stats counts them). The Oracle at {s.deals:,} deals / {s.playouts:,} "
         f"playouts per decision, seed {s.seed}."

@@ -19,6 +19,7 @@ function intervalBar(rate, ci) {
 }
 
 function interval(ci) {
+  if (ci === null) return "—";  // (no games: nothing to count)
   return `${pct(ci[0], 0)} to ${pct(ci[1], 0)}`;
 }
 
