@@ -756,3 +756,47 @@ def test_play_again_shows_the_new_game_on_every_page_that_watched(app: Any) -> N
         told = second.until("state")
         assert told[-1]["at"] == new["at"] and not told[-1]["over"]
         assert any(m["type"] == "notice" for m in told)
+
+
+def test_a_query_the_game_moved_on_from_stops_in_the_core(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The table's Oracle at a position the game has left is cancelled in the core, not left to
+    compute an answer nobody waits for beside the next one (its thread went on; the table's
+    queries then shared the cores with it)."""
+    import asyncio
+
+    from thirtyone.errors import Cancelled
+    from thirtyone.oracle import query
+    from thirtyone.web.advice import Desk, Gates
+
+    ended: list[str] = []
+    real = query.advise
+
+    def advise(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return real(*args, **kwargs)
+        except Cancelled:
+            ended.append("cancelled")
+            raise
+
+    monkeypatch.setattr(query, "advise", advise)
+    session = Session(Rules.standard(), seed=3)
+    session.advance()
+
+    async def scenario() -> None:
+        gates = Gates()
+        # The full stage at a budget of hours, without a time limit.
+        desk = Desk(Budget(1_000_000, 10_000_000, None, True), gates, 3)
+        desk.start(len(session.journal), session.seat_view(), lambda message: None)
+        for _ in range(2400):  # (the quick stage done, the full one under way)
+            if gates.stage["full"].locked():
+                break
+            await asyncio.sleep(0.05)
+        assert gates.stage["full"].locked()
+        desk.forget()  # the game moved on
+        for _ in range(2400):
+            if ended and not gates.stage["full"].locked():
+                break
+            await asyncio.sleep(0.05)
+
+    asyncio.run(scenario())
+    assert ended == ["cancelled"]

@@ -1,5 +1,6 @@
 """The Oracle at the browser's table: at each of your decisions a first estimate, then the figures
-at full precision, computed off the event loop (:func:`~thirtyone.web.work.off_loop`).
+at full precision, computed off the event loop (:func:`~thirtyone.web.work.in_turn`), one of
+each stage at a time, a query the game has moved on from cancelled in the core.
 
 The first estimate is a small query (at most :data:`QUICK_DEALS` deals and :data:`QUICK_PLAYOUTS`
 playouts, within :data:`QUICK_TIME` seconds): it is on the page within a fraction of a second.
@@ -28,7 +29,7 @@ from thirtyone.oracle import query
 from thirtyone.oracle.answer import Advice
 from thirtyone.oracle.reads import reads, score_now, why_line
 from thirtyone.web import views
-from thirtyone.web.work import off_loop
+from thirtyone.web.work import in_turn
 
 #: The first estimate's budget.
 QUICK_DEALS = 1_000
@@ -80,10 +81,18 @@ def compute(
     deals: int,
     playouts: int,
     limit: float | None,
+    cancel: _core.Cancel | None = None,
 ) -> tuple[Advice, str | None]:
-    """The Oracle's answer for ``state`` and the line that says why (a thread's work)."""
+    """The Oracle's answer for ``state`` and the line that says why (a thread's work), stopped
+    by ``cancel``."""
     found = query.advise(
-        state, deals=deals, playouts=playouts, seed=seed, max_time=limit, names=names
+        state,
+        deals=deals,
+        playouts=playouts,
+        seed=seed,
+        max_time=limit,
+        names=names,
+        cancel=cancel,
     )
     return found, why_line(found, reads(state, names, found), score_now(state))
 
@@ -137,18 +146,19 @@ class Desk:
         self, at: int, state: dict[str, Any], names: list[str], seed: int, send: Send
     ) -> None:
         for stage, deals, playouts, limit in self.budget.stages():
-            async with self.gates.stage[stage]:
-                if self.at != at:
-                    return
-                try:
-                    work = functools.partial(compute, state, names, seed, deals, playouts, limit)
-                    found, why = await off_loop(work)
-                except ThirtyOneError as err:
-                    reason = " ".join(str(err).split())
-                    if self.at == at:
-                        text = f"The Oracle has no advice here: {reason}"
-                        send({"type": "advice", "at": at, "stage": "error", "message": text})
-                    return
+            if self.at != at:
+                return
+            # A game that moves on cancels this task, and with it the query (its stage's gate
+            # held until the core has stopped: an answer nobody waits for takes no core).
+            work = functools.partial(compute, state, names, seed, deals, playouts, limit)
+            try:
+                found, why = await in_turn(self.gates.stage[stage], work, _core.Cancel())
+            except ThirtyOneError as err:
+                reason = " ".join(str(err).split())
+                if self.at == at:
+                    text = f"The Oracle has no advice here: {reason}"
+                    send({"type": "advice", "at": at, "stage": "error", "message": text})
+                return
             if self.at != at:
                 return
             message = {

@@ -110,7 +110,7 @@ class Turns:
         line.queued += 1
         cancel = _core.Cancel()
         watch = asyncio.ensure_future(left())
-        job = asyncio.ensure_future(_in_turn(line.slots, work, cancel))
+        job = asyncio.ensure_future(in_turn(line.slots, work, cancel))
         try:
             await asyncio.wait({job, watch}, return_when=asyncio.FIRST_COMPLETED)
             if job.done():
@@ -126,7 +126,7 @@ class Turns:
             line.queued -= 1
 
 
-async def _in_turn(
+async def in_turn(
     slots: asyncio.Semaphore, work: Callable[[_core.Cancel], T], cancel: _core.Cancel
 ) -> T:
     """``work(cancel)`` on a thread once a slot is free; cancelled, it cancels the work and
