@@ -157,7 +157,10 @@ function showState(s) {
   drawLog(app.info, s.log, app.lastResult);
   $("advice-mode").value = s.setup.advice;
   $("tutor-on").checked = s.setup.tutor !== null;
-  if (s.setup.tutor !== null) $("tutor-points").value = String(s.setup.tutor);
+  // (Points being typed are not written over by a state that comes meanwhile: the state of the
+  // Tutor box ticked a moment before took the player's "-3" away before it was sent.)
+  const typing = document.activeElement === $("tutor-points");
+  if (s.setup.tutor !== null && !typing) $("tutor-points").value = String(s.setup.tutor);
   $("tutor-points").disabled = s.setup.tutor === null;
   $("save-note").textContent = `Saved as you play, to ${s.save} (thirtyone play --resume continues it in the terminal).`;
   if (s.save_error) problem(s.save_error);
