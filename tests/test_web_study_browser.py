@@ -13,6 +13,7 @@ import socket
 import threading
 import time
 from collections.abc import Iterator
+from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 from typing import Any
 
@@ -134,17 +135,15 @@ def shot(page: Page, name: str) -> None:
     page.screenshot(path=str(SHOTS / name), full_page=True)
 
 
-def play(*args: str) -> None:
+def play(*args: str, moves: str = ALWAYS_DRAWS) -> None:
     """A game of ``thirtyone play`` in the test's data folder: you draw and put the card drawn
-    down every turn."""
+    down every turn (or play ``moves``)."""
     env = {
         "COLUMNS": "100",
         "NO_COLOR": "1",
         "THIRTYONE_DATA_DIR": os.environ["THIRTYONE_DATA_DIR"],
     }
-    r = CliRunner().invoke(
-        main, ["play", "--no-oracle", "--fast", *args], input=ALWAYS_DRAWS, env=env
-    )
+    r = CliRunner().invoke(main, ["play", "--no-oracle", "--fast", *args], input=moves, env=env)
     assert r.exit_code == 0, r.output
 
 
@@ -446,3 +445,75 @@ def test_the_stats_page_of_a_single_game(server: str, tab: Page) -> None:
     expect(tab.locator("#time line.rate")).to_have_count(1)  # the share, with no line to draw
     expect(tab.locator("#time line.best")).to_have_count(1)  # an even share
     shot(tab, "stats-one-game.png")
+
+
+# -- the review of a ranked game, and of a take ---------------------------------------------------
+
+
+def hundredths(x: float) -> str:
+    """A figure to two decimals as the Oracle's words write it (halves away from zero)."""
+    return str(Decimal(repr(x)).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP))
+
+
+def test_a_ranked_game_is_reviewed_with_its_points(server: str, tab: Page) -> None:
+    """Under ranked placing the Oracle's figure for the game is the points to expect: the
+    options table has its Points column (the table page's heading), each option's points to
+    two decimals, and a retried option says the points it expects. (The column was added only
+    when some option had a p_win, which ranked placing never gives.)"""
+    play("--seats", "3", "--lives", "1", "--rule", "placing=ranked", "--seed", "5")
+    review = the_review(server)
+    at, d = next((i, d) for i, d in enumerate(review["decisions"]) if d["advice"])
+    options = d["advice"]["options"]
+    assert all("points" in o and "p_win" not in o for o in options)
+    tab.goto(f"{server}/review?deals=200&playouts=500&decision={at + 1}")
+    table = tab.locator("#decision-body table")
+    expect(table.locator("thead th")).to_have_text(
+        ["Option", "Safe", "Points", "Label"], timeout=30_000
+    )
+    for row, o in zip(table.locator("tbody tr").all(), options, strict=True):
+        expect(row.locator("td").nth(2)).to_have_text(hundredths(o["points"]))
+    tab.get_by_role("button", name="Retry this decision").click()
+    panel = tab.locator("#retry-panel")
+    played = options[-1]
+    panel.get_by_role("button", name=words(played), exact=True).click()
+    expect(panel.locator(".outcome")).to_contain_text(
+        f"expects {hundredths(played['points'])} points in the game "
+        f"(±{hundredths(played['points_margin'])})"
+    )
+    expect(panel.locator("table thead th")).to_have_text(["Option", "Safe", "Points", "Label"])
+
+
+def test_the_put_down_after_a_take_shows_the_card_taken(server: str, tab: Page) -> None:
+    """At the put-down after a take, your hand is said with the card you took, and the pile as
+    it stood after the take: the card under the one taken, or none. (The page showed the hand
+    without the card and the taken card still on the pile, "the upcard is" it.)"""
+    play("--seats", "3", "--lives", "1", "--seed", "5", moves="t\n1\n" * 400)
+    decisions = the_review(server)["decisions"]
+    takes = [i for i, d in enumerate(decisions) if d["step"] == "put-down" and d["took"]]
+    first = decisions[takes[0]]
+    assert first["state"]["turns"] == [] and first["took"] == first["state"]["upcard"]
+    later = next(i for i in takes if decisions[i]["state"]["turns"])
+    tab.goto(f"{server}/review?deals=200&playouts=500&decision={takes[0] + 1}")
+    facts = tab.locator("#decision-body dl.facts").first
+    hand = "".join(card(c) for c in first["hand"])  # (each card its own element)
+    expect(facts.locator("dd").last).to_have_text(
+        f"{hand} and you took {card(first['took'])}", timeout=30_000
+    )
+    expect(facts.locator("dd").nth(-2)).to_have_text("none: the pile is empty")
+    expect(tab.locator("#decision-body")).to_contain_text(
+        f"the upcard was {card(first['took'])}, and you took it."
+    )
+    d = decisions[later]
+    pile = [d["state"]["upcard"]]
+    for turn in d["state"]["turns"]:
+        if turn.get("draw") == "pile":
+            pile.pop()
+        if turn.get("discard"):
+            pile.append(turn["discard"])
+    assert pile[-1] == d["took"]
+    tab.goto(f"{server}/review?deals=200&playouts=500&decision={later + 1}")
+    facts = tab.locator("#decision-body dl.facts").first
+    expect(facts.locator("dd").nth(-2)).to_have_text(
+        card(pile[-2]) if len(pile) > 1 else "none: the pile is empty", timeout=30_000
+    )
+    expect(facts.locator("dd").last).to_contain_text(f"and you took {card(d['took'])}")

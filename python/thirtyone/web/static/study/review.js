@@ -1,5 +1,6 @@
 // The review page: a saved game's decisions set against the Oracle (GET /api/review, the JSON of
 // `thirtyone review --json`), stepped one by one, charted, and retried.
+import { hundredths } from "./figures.js";
 import {
   card, cards, chartWidth, count, el, getJSON, ordinal, pct, points, redrawOnResize, svg,
   tensWritten, whole,
@@ -78,6 +79,23 @@ function charted(d) {
 
 // -- the position ----------------------------------------------------------------------------
 
+/** Whether the decision is the put-down after a take: the pile has lost its top to your hand. */
+function afterTake(d) {
+  return d.step === "put-down" && Boolean(d.took);
+}
+
+/** The discard pile as it stood at the decision, bottom first: the upcard, each discard on it
+ * and each take off it, and at the put-down after a take, that take too. */
+function pileAt(d) {
+  const pile = [d.state.upcard];
+  for (const t of d.state.turns) {
+    if (t.draw === "pile") pile.pop();
+    if (t.discard) pile.push(t.discard);
+  }
+  if (afterTake(d)) pile.pop();
+  return pile;
+}
+
 function roundSoFar(d) {
   const state = d.state;
   const pile = [state.upcard];
@@ -103,7 +121,9 @@ function roundSoFar(d) {
     lines.push(text);
   }
   if (!lines.length) {
-    return el("p", {}, `Nobody has played yet this round: the upcard is ${cardText(state.upcard)}.`);
+    return el("p", {}, afterTake(d)
+      ? `Nobody has played yet this round: the upcard was ${cardText(state.upcard)}, and you took it.`
+      : `Nobody has played yet this round: the upcard is ${cardText(state.upcard)}.`);
   }
   return el("ol", { class: "turns" }, lines.map((line) => el("li", {}, line)));
 }
@@ -115,11 +135,16 @@ function position(d, { when = true } = {}) {
     : null;
   const hand = [cards(d.hand)];
   if (d.drew) hand.push(el("span", {}, " and you drew "), card(d.drew));
+  else if (afterTake(d)) hand.push(el("span", {}, " and you took "), card(d.took));
+  // (At the put-down after a take the pile is the one you took from, its top gone to your hand.)
+  const pile = pileAt(d);
+  const top = !afterTake(d) ? card(d.top)
+    : pile.length ? card(pile[pile.length - 1]) : el("span", {}, "none: the pile is empty");
   return [
     el("dl", { class: "facts" },
       when ? [el("dt", {}, "When"), el("dd", {}, `Round ${d.round}, turn ${d.turn}`)] : null,
       lives ? [el("dt", {}, "Lives"), el("dd", {}, lives)] : null,
-      el("dt", {}, "Top of the pile"), el("dd", {}, card(d.top)),
+      el("dt", {}, "Top of the pile"), el("dd", {}, top),
       el("dt", {}, "Your hand"), el("dd", {}, hand)),
     state.turns.length
       ? el("details", { open: state.turns.length <= 10 },
@@ -129,27 +154,47 @@ function position(d, { when = true } = {}) {
   ];
 }
 
+/** Whether the game is placed ranked: its game-level figure is then expected points. */
+function ranked() {
+  return page.review.game.rules.placing === "ranked";
+}
+
+/** An option's figure for the game: its chance to win it, or under ranked placing the points
+ * it expects (the Oracle gives `points` and no `p_win` there); null when it gives neither. */
+function gameFigure(o) {
+  const value = ranked() ? o.points : o.p_win;
+  return value === undefined || value === null ? null : value;
+}
+
+/** The game figure in words: "2.31" (points) or "38.8%". */
+function gameText(value) {
+  return ranked() ? hundredths(value) : pct(value);
+}
+
 function optionsTable(d, marked) {
-  const withWin = d.advice.options.some((o) => o.p_win !== undefined && o.p_win !== null);
+  const withGame = d.advice.options.some((o) => gameFigure(o) !== null);
   const head = el("tr", {},
     el("th", { scope: "col" }, "Option"),
     el("th", { scope: "col", class: "num" }, "Safe"),
-    withWin ? el("th", { scope: "col", class: "num" }, page.review.game.rules.placing === "ranked" ? "Points" : "Win") : null,
+    withGame ? el("th", { scope: "col", class: "num" }, ranked() ? "Points" : "Win") : null,
     el("th", { scope: "col" }, "Label"));
   const rows = d.advice.options.map((o) => {
     const mine = o.option === marked;
     const best = o.option === d.advice.best ? " ★" : d.advice.tied.includes(o.option) ? " ≈" : "";
-    const win = o.p_win !== undefined ? o.p_win : o.points;
+    const game = gameFigure(o);
     return el("tr", { class: mine ? "chosen" : null },
       el("td", {}, optionWords(o) + best, laterKnock(o) ? el("span", { class: "muted" }, laterKnock(o)) : null,
         mine ? el("span", { class: "sr-only" }, " (your choice)") : null),
       el("td", { class: "num" }, pct(o.p_safe), el("br"), el("span", { class: "muted" }, `±${points(o.margin)}`)),
-      withWin ? el("td", { class: "num" }, page.review.game.rules.placing === "ranked" ? (win ?? 0).toFixed(2) : pct(win)) : null,
+      withGame ? el("td", { class: "num" }, game === null ? "—" : gameText(game)) : null,
       el("td", {}, badge(d.option_labels[o.option])));
   });
+  const what = !withGame ? "Safe: the chance of losing nothing this round."
+    : ranked() ? "Safe: the chance of losing nothing this round; points: the ranked points the game is expected to give."
+      : "Safe: the chance of losing nothing this round; win: of winning the game.";
   return el("div", { class: "scroll" },
     el("table", {}, el("caption", {}, "The Oracle's figures (★ the round's best, ≈ tied with it). ",
-      el("span", { class: "muted" }, withWin ? "Safe: the chance of losing nothing this round; win: of winning the game." : "Safe: the chance of losing nothing this round.")),
+      el("span", { class: "muted" }, what)),
       el("thead", {}, head), el("tbody", {}, rows)));
 }
 
@@ -397,7 +442,10 @@ function chosen(d, option) {
   const top = optionNamed(d, byWin ? d.best_game : d.best);
   const cost = byWin ? top.p_win - option.p_win : top.p_safe - option.p_safe;
   const figures = [`safe in ${pct(option.p_safe)} of the rounds (±${points(option.margin)})`];
-  if (option.p_win !== undefined && option.p_win !== null) {
+  const game = gameFigure(option);
+  if (game !== null && ranked()) {
+    figures.push(`expects ${hundredths(game)} points in the game (±${hundredths(option.points_margin)})`);
+  } else if (game !== null) {
     figures.push(`wins the game ${pct(option.p_win)} of the time (±${points(option.p_win_margin)})`);
   }
   const best = optionNamed(d, d.best);
