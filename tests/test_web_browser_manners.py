@@ -109,7 +109,8 @@ def test_a_refusal_is_said_in_the_buttons_words_and_goes_with_the_next_move(
 ) -> None:
     """Keys that are no move now: at a turn's start x says what you may do as the buttons say it
     ("draw from the stock, take 7H or knock": it said "knock, draw, take"); at the put-down t says
-    which cards may go down (it said "put 7S, put 9C, …"), and b names the blind showdown. Each
+    which cards may go down (it said "put 7S, put 9C, …"), and b names the blind showdown; a
+    card's key (1 to 4) at a turn's start says the same as x, "You cannot put down now: …". Each
     message goes when a move is made (it stayed into the next turn)."""
     received = open_table(page, server)
     start_game(page, Seed="3")
@@ -120,6 +121,10 @@ def test_a_refusal_is_said_in_the_buttons_words_and_goes_with_the_next_move(
     page.keyboard.press("x")
     expect(problem).to_have_text(
         f"You cannot decline now: draw from the stock, take {top} or knock."
+    )
+    page.keyboard.press("1")  # (a card's key, with no card to put down yet: it said nothing)
+    expect(problem).to_have_text(
+        f"You cannot put down now: draw from the stock, take {top} or knock."
     )
     shot(page, "refusal-at-the-start")
     page.keyboard.press("d")

@@ -220,3 +220,23 @@ def test_your_turn_is_said_with_the_buttons_to_play_it(page: Page, server: str) 
     notes = page.evaluate("window.turnNotes")
     assert notes  # (else the case tests nothing)
     assert 0 not in notes, notes
+
+
+def test_one_ranked_point_is_said_in_the_singular(page: Page, server: str) -> None:
+    """Three seats, one life each, ranked placing (seed 5): the game's end lists each player's
+    points, one point as "1 point" (it said "1 points")."""
+    received = open_table(page, server)
+    form = page.get_by_role("form", name="New game")
+    form.get_by_text("More rule options").click()
+    form.get_by_label("Result of a game").select_option("ranked")
+    start_game(page, Seats="3", Lives="1", Seed="5")
+    draw_to_the_end(page)
+    over = last_state(received)
+    points = {int(seat): n for seat, n in over["points"].items()}  # (by seat, in JSON's text)
+    assert 1 in points.values()  # (else nothing here is said in the singular)
+    said = [
+        f"{over['names'][s]} · {points[s]} point{'' if points[s] == 1 else 's'}"
+        for s in over["placing"]
+    ]
+    expect(page.locator("#over-placing li")).to_have_text(said)
+    shot(page, "game-over-ranked-points")

@@ -81,7 +81,8 @@ export function showOver(s) {
   $("over-title").textContent = s.winner === s.you ? "You won the game!"
     : `${names.of(s.winner)} won the game. You finished ${ordinal(place)}.`;
   $("over-placing").replaceChildren(...s.placing.map((seat) => {
-    const points = s.points ? ` · ${s.points[seat] ?? 0} points` : "";
+    const n = s.points ? s.points[seat] ?? 0 : null;
+    const points = s.points ? ` · ${n} point${n === 1 ? "" : "s"}` : "";
     return element("li", { text: `${names.of(seat)}${points}` });
   }));
   const notes = [...(s.record || [])];

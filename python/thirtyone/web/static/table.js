@@ -534,6 +534,9 @@ function onKey(event) {
     const card = cards[Number(key) - 1];
     if (legal.some((a) => a.kind === "put" && a.card === card)) act({ action: "put", card });
     else problem(`${label(card)} may not go straight back on the pile: choose another card.`);
+  } else if (/^[1-4]$/.test(key)) {
+    event.preventDefault();
+    problem(refusedKey("put", s)); // (no card to put down at a turn's start)
   } else if (key === "a") {
     event.preventDefault();
     hint();
@@ -545,7 +548,7 @@ function onKey(event) {
 function refusedKey(kind, s) {
   const may = whatYouMay(s.table, s.pending, s.drawn);
   if (s.pending.phase === "put_down") return may;
-  const name = actionName(kind, s.table);
+  const name = kind === "put" ? "Put down" : actionName(kind, s.table);
   return `You cannot ${name[0].toLowerCase()}${name.slice(1)} now: ${may}.`;
 }
 
