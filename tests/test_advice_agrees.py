@@ -204,7 +204,7 @@ def test_a_take_that_makes_31_is_called_a_31() -> None:
     assert advice.reason.startswith("Take the AS and put down the TC (it makes 31 — show it)")
     assert "knocking" not in advice.reason.split(".")[0]
     shown = text_of(advice_panel_body(advice))
-    assert "Best: take AS, put down TC: makes 31 — show it" in shown
+    assert "Best: take AS, put down TC (it makes 31 — show it)" in shown
     assert "31: show" in shown and "first" not in shown.split("take AS, put down TC")[2][:30]
 
 

@@ -46,7 +46,7 @@ def test_a_31_making_put_down_says_show_it_not_a_knock_plan(preset: str) -> None
     assert "knock" not in advice.reason  # not described as a plan for later
     assert "percentage points better" in advice.reason
     shown = text_of(advice_panel_body(advice))
-    assert "put down 5D: makes 31 — show it" in shown
+    assert "put down 5D (it makes 31 — show it)" in shown
     assert "then knock" not in shown and "never knock" not in shown.split("put down KS")[0]
 
 

@@ -302,3 +302,59 @@ def test_the_pages_plan_words_are_the_terminals(page: Page, server: str) -> None
         sent,
     )
     assert got == wanted
+
+
+def test_the_pages_best_lines_are_the_terminals(page: Page, server: str) -> None:
+    """The "Best" line of a put-down that makes 31 and the "Best for the game" line of an
+    option whose lead is within its margin, drawn by the page (``oracle.js``) and the terminal
+    (``advice_view``) from one answer, say the same: "(it makes 31 — show it)", as the reason
+    does (the page said "then makes 31", the terminal ": makes 31"), and "within ±0.8" (only
+    the terminal said it), in points under ranked placing too."""
+    from rich.console import Console
+    from thirtyone.oracle.answer import Advice, Kind, OptionAdvice
+    from thirtyone.terminal.advice_view import advice_panel_body
+    from thirtyone.web.views import advice as advice_json
+
+    def terminal(advice: Advice) -> list[str]:
+        console = Console(width=200, record=True, file=None, color_system=None)
+        with console.capture() as cap:
+            console.print(advice_panel_body(advice))
+        return [" ".join(line.split()) for line in cap.get().splitlines()]
+
+    def shown(advice: Advice) -> tuple[str, str]:
+        page.evaluate(
+            "async (a) => (await import('/static/oracle.js')).drawAdvice({ full: a },"
+            " { shown: true, mode: 'always', thinking: true })",
+            advice_json(advice, None),
+        )
+        oracle = page.get_by_role("complementary", name="Oracle")
+        game = oracle.locator(".game-line")
+        return oracle.locator(".best-line").inner_text(), (
+            game.inner_text() if game.count() else ""
+        )
+
+    def option(kind: Kind, p: float, win: float, **kw: Any) -> OptionAdvice:
+        return OptionAdvice(
+            kind=kind, p_safe=p, margin=0.01, lives_lost=1 - p, p_win=win, p_win_margin=0.008,
+            **kw,
+        )  # fmt: skip
+
+    open_table(page, server)
+    page.get_by_role("form", name="New game").get_by_label("Advice").select_option("never")
+    start_game(page, Seed="3")  # (the panel on show, with no advice of its own to draw)
+    show = option(Kind.PUT_DOWN, 1.0, 0.9, discard="5D", keeps=31)
+    keep = option(Kind.PUT_DOWN, 0.6, 0.5, discard="QS", keeps=21)
+    made = Advice([show, keep], [], "Put down the 5D (it makes 31 — show it).", 300, 1000)
+    best, _ = shown(made)
+    assert best == "Best: put down 5D (it makes 31 — show it)"
+    assert best in terminal(made)
+    for points, within in ((False, "within ±0.8"), (True, "within ±0.01")):
+        round_best = option(Kind.DRAW, 0.7, 0.388)
+        game_best = option(Kind.PUT_DOWN, 0.6, 0.395, discard="4S", keeps=20)
+        answer = Advice(
+            [round_best, game_best], [], "", 300, 1000, best_game=game_best, points=points
+        )
+        _, line = shown(answer)
+        assert line.endswith(f"for the round's best, {within})"), line
+        said = next(x for x in terminal(answer) if x.startswith("Best for the game"))
+        assert said.endswith(f", {within})"), said

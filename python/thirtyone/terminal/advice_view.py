@@ -113,15 +113,18 @@ def _tied_names(advice: Advice) -> set[str]:
 
 
 def _best_line(advice: Advice) -> Text:
-    """``Best: draw (then knock at 22 or more) — tied with knock``."""
+    """``Best: draw (then knock at 22 or more) — tied with knock``; ``Best: put down 5D (it
+    makes 31 — show it)``."""
     best = advice.best
     line = Text("Best: ", style="bold")
     line.append(option_label(best), style="bold green")
     then = plan(best)
     if then == later_plan(best):
         line.append(f" (then {then})")
-    elif then:
-        line.append(f": {then}", style="bold green")
+    elif then:  # (a 31 to show: "(it makes 31 — show it)", as the reason's clause says)
+        line.append(" (")
+        line.append(f"it {then}", style="bold green")
+        line.append(")")
     if advice.tied:
         names = (
             option_label(advice.tied[0])

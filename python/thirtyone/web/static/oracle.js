@@ -4,7 +4,7 @@
 // at full precision. And the tutor, which asks before a move that costs too much.
 
 import { label, tensWritten } from "./cards.js";
-import { hundredths, tenths } from "./study/figures.js";
+import { MAKES_31, hundredths, planClause, tenths } from "./study/figures.js";
 import { element } from "./view.js";
 
 const $ = (id) => document.getElementById(id);
@@ -34,7 +34,7 @@ export function optionLabel(o) {
 export function plan(o) {
   const keeps = o.keeps ?? null;
   const makes31 = (o.kind === "discard" || o.kind === "take") && keeps !== null && keeps >= 31;
-  if (makes31) return "makes 31 — show it";
+  if (makes31) return MAKES_31;
   if (!("knock_at" in o)) return "";
   if (o.knock_at === null) {
     return keeps !== null && keeps >= 30
@@ -67,6 +67,16 @@ export function actionOf(option) {
 function gameFigure(advice, o) {
   if (o.p_win === undefined && o.points === undefined) return "";
   return advice.points ? hundredths(o.points) : pct(o.p_win);
+}
+
+/** ", within ±0.7" when the best for the game leads the round's best by no more than its
+ * margin, as the terminal's line and the reason say (", within ±0.05" in points). */
+function gameWithin(advice, g, top) {
+  const [lead, margin] = advice.points
+    ? [g.points - top.points, g.points_margin]
+    : [g.p_win - top.p_win, g.p_win_margin];
+  if (!(lead <= (margin ?? 0))) return "";
+  return `, within ±${advice.points ? hundredths(margin ?? 0) : tenths(margin ?? 0)}`;
 }
 
 /** The panel: ``found`` is {quick, full, error} for your decision; ``shown``: whether to show it. */
@@ -113,8 +123,7 @@ function adviceBody(advice) {
   const parts = [];
   const top = advice.options[0];
   const bestLine = element("p", { class: "best-line" }, "Best: ", element("span", { class: "opt", text: optionLabel(top) }));
-  const then = plan(top);
-  if (then) bestLine.append(` (then ${then})`);
+  bestLine.append(planClause(plan(top)));
   if (advice.tied.length) {
     const tied = advice.options.filter((o) => advice.tied.includes(o.option)).map(optionLabel);
     bestLine.append(element("span", { class: "tied", text: ` — statistically tied with ${tied.join(", ")}` }));
@@ -125,7 +134,7 @@ function adviceBody(advice) {
     const figure = advice.points ? `${hundredths(g.points)} points` : `wins the game ${pct(g.p_win)}`;
     parts.push(element("p", { class: "game-line" }, "Best for the game: ",
       element("span", { class: "opt", text: optionLabel(g) }),
-      ` (${figure}, against ${gameFigure(advice, top)} for the round's best)`));
+      ` (${figure}, against ${gameFigure(advice, top)} for the round's best${gameWithin(advice, g, top)})`));
   }
   parts.push(optionsTable(advice));
   parts.push(element("p", { class: "reason", text: tensWritten(advice.reason) }));

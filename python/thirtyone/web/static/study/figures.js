@@ -1,5 +1,6 @@
-// Figures as every page shows them, and as the Oracle's words write them. Kept with the study
-// pages' files, which are also served alone (at /study/); the table's page reads it from there.
+// Figures as every page shows them, and as the Oracle's words write them (and a plan's clause).
+// Kept with the study pages' files, which are also served alone (at /study/); the table's page
+// reads it from there.
 
 /**
  * The answer's figure (four decimals) in whole steps of its ten-thousandths, halves away from
@@ -30,4 +31,14 @@ export function tenths(p) {
 /** A figure to two decimals (lives lost, points) as the Oracle's words write it: 0.125 -> "0.13". */
 export function hundredths(x) {
   return Number.isFinite(x) ? written(halfUp(x, 100), 2) : "—";
+}
+
+/** The plan of a put-down or a take that makes 31 (the terminal's `words.MAKES_31`). */
+export const MAKES_31 = "makes 31 — show it";
+
+/** An option's plan after its name, as the Oracle's reason and the terminal put it: " (then
+ * knock at 25 or more)", or " (it makes 31 — show it)" (the pages said "then makes 31"). */
+export function planClause(then) {
+  if (!then) return "";
+  return then === MAKES_31 ? ` (it ${then})` : ` (then ${then})`;
 }

@@ -1,6 +1,6 @@
 // The review page: a saved game's decisions set against the Oracle (GET /api/review, the JSON of
 // `thirtyone review --json`), stepped one by one, charted, and retried.
-import { hundredths } from "./figures.js";
+import { hundredths, planClause } from "./figures.js";
 import {
   card, cards, chartWidth, count, el, getJSON, ordinal, pct, points, redrawOnResize, svg,
   tensWritten, whole,
@@ -35,7 +35,7 @@ function optionWords(option) {
 /** What follows an option, in the advice's words (`plan`: "knock at 25 or more", ...). */
 function laterKnock(option) {
   // The words of the advice (the same as the terminal's), sent with each option.
-  return option.plan ? ` (then ${option.plan})` : "";
+  return planClause(option.plan);
 }
 
 /** What was played in the game: `knock`, `put down 9C`, `take QC, put down 4H`, `hide the 31,
