@@ -358,3 +358,39 @@ def test_the_pages_best_lines_are_the_terminals(page: Page, server: str) -> None
         assert line.endswith(f"for the round's best, {within})"), line
         said = next(x for x in terminal(answer) if x.startswith("Best for the game"))
         assert said.endswith(f", {within})"), said
+
+
+#: Every title the page gives its tab, as it gives it.
+WATCH_TITLES = """
+window.titles = [];
+const own = Object.getOwnPropertyDescriptor(Document.prototype, "title");
+Object.defineProperty(document, "title", {
+  configurable: true,
+  get() { return own.get.call(this); },
+  set(value) { window.titles.push(value); own.set.call(this, value); },
+});
+"""
+
+
+def test_the_tab_stops_saying_your_turn_once_you_have_moved(page: Page, server: str) -> None:
+    """Two seats at scat, seed 3: you draw and put a card down. While the other player's move
+    is on show, the tab no longer says "Your turn" (it did until the game came back with your
+    next turn); with that turn it says so again."""
+    page.add_init_script(WATCH_TITLES)
+    open_table(page, server)
+    page.get_by_role("form", name="New game").get_by_label("Preset").select_option("scat")
+    start_game(page, Seats="2", Seed="3")
+    expect(page).to_have_title("Your turn · thirtyone")
+    page.get_by_role("button", name="Draw from the stock").click()
+    expect(page.locator("#hand button:enabled").first).to_be_visible()
+    before = page.evaluate("window.titles.length")
+    page.keyboard.press("4")
+    page.wait_for_function(
+        "(n) => window.titles.slice(n).includes('Your turn · thirtyone')",
+        arg=before,
+        timeout=120_000,
+    )
+    expect(page.get_by_role("button", name="Draw from the stock")).to_be_visible()
+    titles = page.evaluate(f"window.titles.slice({before})")
+    assert titles[0] == "thirtyone · the table", titles  # (with your own move, at once)
+    assert titles[-1] == "Your turn · thirtyone", titles

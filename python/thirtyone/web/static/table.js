@@ -15,6 +15,7 @@ import {
 } from "./view.js";
 
 const $ = (id) => document.getElementById(id);
+const TITLES = { over: "Game over · thirtyone", yours: "Your turn · thirtyone", table: "thirtyone · the table" };
 
 const app = {
   game: gameFromUrl(),
@@ -165,7 +166,7 @@ function showState(s) {
   $("save-note").textContent = `Saved as you play, to ${s.save} (thirtyone play --resume continues it in the terminal).`;
   if (s.save_error) problem(s.save_error);
   drawOracle();
-  document.title = s.over ? "Game over · thirtyone" : yours(s) ? "Your turn · thirtyone" : "thirtyone · the table";
+  document.title = s.over ? TITLES.over : yours(s) ? TITLES.yours : TITLES.table;
   if (yours(s) && !app.away) {
     announce(turnAnnouncement(s));
     // Focus lost with the buttons redrawn: to your hand (Enter then plays the Oracle's best,
@@ -300,6 +301,9 @@ function redraw(t) {
   $("actions").replaceChildren();
   drawTurnNote(app.info, t, pending, false);
   drawAdvice({}, { shown: false, mode: app.state.setup.advice, thinking: null });
+  // (Your move is made and the others' are on show: the tab says so at once; your next turn,
+  // or the game's end, comes with the state.)
+  document.title = TITLES.table;
 }
 
 async function playEvent(m) {
