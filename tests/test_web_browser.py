@@ -440,7 +440,7 @@ def test_the_oracle_panel_shows_each_options_figures(page: Page, server: str) ->
         " { shown: true, mode: 'always', thinking: true })",
         {**advice, "lives_matter": True},
     )
-    expect(oracle.locator("thead th").nth(3)).to_have_text("lives lost")
+    expect(oracle.locator("thead th").nth(3)).to_have_text("Lives lost")  # (as the others)
     for o in options:
         cells = oracle.locator(f'tbody tr[data-option="{o["option"]}"] td').all_inner_texts()
         assert cells[3] == shown(o["lives_lost"], 2)

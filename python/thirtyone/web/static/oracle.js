@@ -151,7 +151,9 @@ function optionsTable(advice) {
     element("th", { scope: "col", text: "Option" }),
     element("th", { scope: "col", text: "Safe" }),
     element("th", { scope: "col", text: "±" }));
-  if (advice.lives_matter) head.append(element("th", { scope: "col", text: `${advice.unit} lost` }));
+  // ("Lives lost", "Letters lost": capitalised as the other headings are.)
+  const lostHead = `${advice.unit[0].toUpperCase()}${advice.unit.slice(1)} lost`;
+  if (advice.lives_matter) head.append(element("th", { scope: "col", text: lostHead }));
   if (game) head.append(element("th", { scope: "col", text: advice.points ? "Points" : "Win game" }));
   head.append(element("th", { scope: "col", text: "Then" }));
   const body = element("tbody", {});
