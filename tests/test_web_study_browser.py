@@ -202,7 +202,7 @@ def test_the_replay_stepped_by_keyboard_and_a_decision_retried(server: str, tab:
     expect(tab.get_by_role("navigation", name="Pages")).to_be_visible()
     title = tab.locator("#decision-title")
     expect(title).to_have_text(f"Decision 1 of {n}")
-    rounds = review["game"]["rounds"]
+    rounds = len({d["round"] for d in decisions})  # (the rounds the decisions cover)
     expect(tab.locator("#headline")).to_contain_text(
         f"{n} decisions over {rounds} round{'' if rounds == 1 else 's'} ("
     )
@@ -517,3 +517,36 @@ def test_the_put_down_after_a_take_shows_the_card_taken(server: str, tab: Page) 
         card(pile[-2]) if len(pile) > 1 else "none: the pile is empty", timeout=30_000
     )
     expect(facts.locator("dd").last).to_contain_text(f"and you took {card(d['took'])}")
+
+
+def test_the_reviews_small_words(server: str, tab: Page) -> None:
+    """Three seats, one life each, seed 7: you are out after round 1, and Ben plays first. The
+    summary counts the rounds your decisions cover and says how long the game lasted (it said
+    "over 2 rounds" of decisions in round 1); the lives are listed in the game's seat order,
+    you first, whoever plays first in the round (they came in the round's order). A 31 kept
+    hidden at the Cadillac table (two seats, seed 87: draw, put down 2C, keep it hidden): the
+    Oracle gives no figure for it, and its cost is "—" alone (it said "— points of p_safe")."""
+    play("--seats", "3", "--lives", "1", "--seed", "7")
+    review = the_review(server)
+    decisions, game = review["decisions"], review["game"]
+    assert {d["round"] for d in decisions} == {1} and game["rounds"] == 2
+    assert decisions[0]["players"][0] != game["player"]  # (another plays first)
+    n = len(decisions)
+    tab.goto(f"{server}/review?deals=200&playouts=500")
+    expect(tab.locator("#headline")).to_contain_text(
+        f"{n} decisions over 1 round (", timeout=30_000
+    )
+    expect(tab.locator("#headline")).to_contain_text("; the game lasted 2 rounds).")
+    facts = tab.locator("#decision-body dl.facts").first
+    lives = facts.locator("dt", has_text="Lives").locator("xpath=following-sibling::dd[1]")
+    expect(lives).to_have_text(" · ".join(f"{name} 1" for name in game["names"]))
+    play("--rules", "cadillac", "--seats", "2", "--seed", "87", moves="d\n1\nh\n")
+    hidden = httpx.get(f"{server}/api/review", params={**REVIEW, "game": "current"}, timeout=300)
+    at, d = next(
+        (i, d) for i, d in enumerate(hidden.json()["decisions"]) if d["choice"].startswith("hide:")
+    )
+    assert d["advice"] and d["cost_p_safe"] is None
+    tab.goto(f"{server}/review?deals=200&playouts=500&game=current&decision={at + 1}")
+    facts = tab.locator("#decision-body dl.facts").nth(1)
+    cost = facts.locator("dt", has_text="Cost").locator("xpath=following-sibling::dd[1]")
+    expect(cost).to_have_text("—", timeout=30_000)

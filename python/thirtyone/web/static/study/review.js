@@ -130,8 +130,12 @@ function roundSoFar(d) {
 
 function position(d, { when = true } = {}) {
   const state = d.state;
+  // The lives in the game's seat order (you first, as the table lists the players), whoever
+  // plays first in the round (`players` is in the round's seat order: it gave "Alice 4 · You 4"
+  // in one round and "You 1 · Alice 1" in another).
   const lives = state.lives
-    ? d.players.map((name, seat) => `${name} ${state.lives[seat]}`).join(" · ")
+    ? page.review.game.names.filter((name) => d.players.includes(name))
+      .map((name) => `${name} ${state.lives[d.players.indexOf(name)]}`).join(" · ")
     : null;
   const hand = [cards(d.hand)];
   if (d.drew) hand.push(el("span", {}, " and you drew "), card(d.drew));
@@ -215,11 +219,12 @@ function decisionView(d) {
   if (d.best_game && d.best_game !== d.best) {
     facts.push(el("dt", {}, "Best for the game"), el("dd", {}, optionWords(optionNamed(d, d.best_game))));
   }
-  const cost = [`${points(d.cost_p_safe)} points of p_safe`];
+  // (No figure for your choice, a 31 kept hidden: no cost, said as "—" alone.)
+  const cost = d.cost_p_safe === null ? [] : [`${points(d.cost_p_safe)} points of p_safe`];
   if (d.cost_p_win !== null) cost.push(`${points(d.cost_p_win)} of p_win`);
   // (Under ranked placing the game's figure is expected points, not a chance.)
-  if (d.cost_points !== null) cost.push(`${d.cost_points.toFixed(2)} expected points`);
-  facts.push(el("dt", {}, "Cost"), el("dd", {}, cost.join(", ")));
+  if (d.cost_points !== null) cost.push(`${hundredths(d.cost_points)} expected points`);
+  facts.push(el("dt", {}, "Cost"), el("dd", {}, cost.length ? cost.join(", ") : "—"));
   parts.push(el("dl", { class: "facts" }, facts));
   if (d.note) parts.push(el("p", { class: "muted" }, d.note));
   parts.push(el("p", {}, tensWritten(d.advice.reason)));
@@ -354,8 +359,12 @@ function summaryView() {
     : game.winner === game.player
       ? "you won"
       : `${game.winner} won, you placed ${ordinal(game.place)}`;
+  // The rounds your decisions cover (the game may go on after you are out: "44 decisions over
+  // 5 rounds" was said of decisions in rounds 1 and 2), and the game's own count beside them.
+  const covered = new Set(page.decisions.map((d) => d.round)).size;
+  const lasted = game.over && covered !== game.rounds ? `; the game lasted ${count(game.rounds, "round")}` : "";
   $("headline").textContent =
-    `${game.player}: ${count(summary.decisions, "decision")} over ${count(game.rounds, "round")} (${end}). ` +
+    `${game.player}: ${count(summary.decisions, "decision")} over ${count(covered, "round")} (${end}${lasted}). ` +
     `The Oracle at ${whole(settings.deals)} deals and ${whole(settings.playouts)} playouts per ` +
     `decision, seed ${settings.seed}.`;
   const winCost = summary.cost_p_win;
