@@ -164,6 +164,23 @@ def test_a_phone_screen_fits_with_large_tap_targets(browser: Browser, server: st
     context.close()
 
 
+def test_a_card_taken_is_named_so_and_fits_a_phone(browser: Browser, server: str) -> None:
+    """After a take, on a phone: three cards to put down and the one taken, named and labelled
+    as one that may not go back; the page still fits."""
+    context = phone_context(browser)
+    page = context.new_page()
+    open_table(page, server)
+    start_game(page, Seed="3")
+    page.get_by_role("button", name=re.compile(r"^Take ")).tap()
+    expect(page.get_by_role("button", name=re.compile(r"^Put down"))).to_have_count(3)
+    taken = page.get_by_role("button", name=re.compile(r"\(taken: may not go back\)$"))
+    expect(taken).to_be_disabled()
+    expect(taken).to_contain_text(": may not go back")
+    fits(page)
+    shot(page, "taken-card-390")
+    context.close()
+
+
 def test_the_tutor_asks_before_a_costly_move(page: Page, server: str) -> None:
     received = open_table(page, server)
     expect(page.get_by_role("button", name="Start the game")).to_be_visible()
@@ -276,13 +293,17 @@ def test_every_action_is_a_named_button_with_the_terminals_key(page: Page, serve
     page.keyboard.press("a")
     expect(oracle.locator("tbody tr").first).to_be_visible(timeout=120_000)
     expect(page.get_by_role("button", name="Play the Oracle's best")).to_be_visible()
-    # Take the top card (t): four cards to put down, by name; the one taken may not go back.
+    # Take the top card (t): three cards to put down, by name; the one taken may not go back.
     page.keyboard.press("t")
     hand = page.get_by_role("region", name="Your hand")
     cards = [*table["hand"], top]
-    for card in cards:
+    for card in table["hand"]:
         expect(hand.get_by_role("button", name=f"Put down {shown_card(card)}")).to_be_visible()
-    expect(hand.get_by_role("button", name=f"Put down {shown_card(top)}")).to_be_disabled()
+    # (The card taken is named for what it is, not as a put-down it cannot be.)
+    taken = hand.get_by_role("button", name=f"{shown_card(top)} (taken: may not go back)")
+    expect(taken).to_be_disabled()
+    expect(taken).to_contain_text(f"{shown_card(top)}: may not go back")
+    expect(hand.get_by_role("button", name=f"Put down {shown_card(top)}")).to_have_count(0)
     page.keyboard.press("1")
     expect(page.locator("#log li.mine").first).to_contain_text(
         f"You took {top} from the pile and put down {cards[0]}."

@@ -121,11 +121,13 @@ export function drawHand(game, table, pending, drawn, act) {
     const may = putting && pending.legal.some((a) => a.kind === "put" && a.card === card);
     let slot;
     if (putting) {
+      // (A card taken from the pile may not go straight back: named so, not "Put down 2H".)
+      const name = may ? `Put down ${label(card)}` : `${label(card)} (taken: may not go back)`;
       slot = element("button", {
         type: "button",
         class: `card-slot${isNew ? " new" : ""}`,
         "data-card": card,
-        "aria-label": `Put down ${label(card)}`,
+        "aria-label": name,
         "aria-describedby": isNew ? "new-card-tag" : null,
         "aria-keyshortcuts": String(i + 1),
         disabled: !may,
@@ -133,7 +135,7 @@ export function drawHand(game, table, pending, drawn, act) {
       });
       const art = cardSvg(card);
       art.setAttribute("aria-hidden", "true");
-      slot.append(art, element("span", { class: "label", text: `Put down ${label(card)}` }));
+      slot.append(art, element("span", { class: "label", text: may ? name : `${label(card)}: may not go back` }));
       if (may) slot.addEventListener("click", () => act({ action: "put", card }));
     } else {
       slot = element("div", { class: `card-slot${isNew ? " new" : ""}`, "data-card": card });
