@@ -299,3 +299,35 @@ def test_at_a_table_with_a_knock_minimum_the_advice_never_says_whatever_you_hold
     assert best.knock_at == best.sweep.knock_at[0] == 21
     assert "whatever you hold" not in advice.reason
     assert "the first chance the table's knock rules allow" in advice.reason
+
+
+def test_a_draw_with_a_31_kept_hidden_says_it_shows_it() -> None:
+    """You hid a 31 (AS KS QS) on your first turn: a draw keeps it and shows it at the put-down
+    (the core's rule; the round ends there), which is why it is safe. Its plan says so in the
+    reason, the "Best" line and the table's cell, as a put-down that makes 31 says it (the draw
+    had no words at all beside its 100.0%)."""
+    position = {
+        "rules": {"preset": "standard", "may_hide_31": True},
+        "seats": 3,
+        "me": 0,
+        "first": 0,
+        "upcard": "2D",
+        "hand": ["AS", "KS", "QS"],
+        "turns": [
+            {"seat": 0, "draw": "stock", "drew": "QS", "discard": "5C", "hides": True},
+            {"seat": 1, "draw": "stock", "discard": "4H"},
+            {"seat": 2, "draw": "stock", "discard": "7C"},
+        ],
+    }
+    advice = advise(position, deals=200, playouts=1000, seed=1, max_time=None)
+    draw = advice.option("draw")
+    assert draw.shows_hidden_31 and draw.p_safe == 1.0 and advice.best is draw
+    assert plan(draw) == "show your 31"
+    assert advice.reason.startswith("Draw from the stock, then showing your 31: safe in 100.0%")
+    shown = text_of(advice_panel_body(advice))
+    assert "Best: draw (then show your 31)" in shown and "draw 100.0% ±0.0 31: show" in shown
+    assert not any(o.shows_hidden_31 for o in advice.options if o is not draw)
+    # With no 31 hidden (a 30 kept), no draw says it.
+    first = {"seat": 0, "draw": "stock", "drew": "9S", "discard": "5C"}
+    kept_30 = {**position, "hand": ["AS", "KS", "9S"], "turns": [first, *position["turns"][1:]]}
+    assert not any(o.shows_hidden_31 for o in advise(kept_30, deals=100, seed=1).options)

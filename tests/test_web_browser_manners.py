@@ -211,6 +211,27 @@ def test_the_hide_dialog_names_a_cadillac(page: Page, server: str) -> None:
     expect(page.locator("#score")).to_have_text("score 30 (31 hidden)")
 
 
+def test_a_draw_with_a_31_kept_hidden_says_it_shows_it(page: Page, server: str) -> None:
+    """Two seats at the Cadillac table, seed 87: draw, put down 2C, keep the 31 hidden. At your
+    next turn the Oracle's best is to draw, safe because the draw keeps the 31 and shows it: its
+    "Best" line, its "Then" cell and the reason say so (it read "Best: draw", 100.0% safe, and
+    an empty cell)."""
+    open_table(page, server)
+    form = page.get_by_role("form", name="New game")
+    form.get_by_label("Preset").select_option("cadillac")
+    start_game(page, Seats="2", Seed="87")
+    page.get_by_role("button", name="Draw from the stock").click()
+    page.get_by_role("button", name="Put down 2C", exact=True).click()
+    page.locator("#hide-dialog").get_by_role("button", name="Keep it hidden").click()
+    expect(page.get_by_role("button", name="Draw from the stock")).to_be_visible(timeout=120_000)
+    oracle = page.get_by_role("complementary", name="Oracle")
+    expect(oracle.get_by_text("Full precision")).to_be_visible(timeout=120_000)
+    expect(oracle.locator(".best-line")).to_have_text("Best: draw (then show your 31)")
+    expect(oracle.locator('tr[data-option="draw"] td.plan')).to_have_text("show your 31")
+    expect(oracle.locator(".reason")).to_contain_text("Draw from the stock, then showing your 31:")
+    shot(page, "hidden-31-draw")
+
+
 #: How many lines a label's own words take on screen (its text, not its control).
 LABEL_LINES = """label => {
   const text = [...label.childNodes].find((n) => n.nodeType === 3 && n.textContent.trim());
@@ -261,7 +282,8 @@ def test_the_pages_plan_words_are_the_terminals(page: Page, server: str) -> None
     """What follows each option, in the page's words (``oracle.js``'s ``plan``) and the
     terminal's (``words.plan``), for the same answer: a put-down or a take that makes 31, a
     never plan after a hand of 30 kept (waiting for another's knock) and after anything else
-    (playing for 31), a later knock score, and a knock at the first chance."""
+    (playing for 31), a later knock score, a knock at the first chance, and a draw that shows a
+    31 kept hidden."""
     import numpy as np
     from thirtyone.oracle.answer import Advice, Kind, OptionAdvice, Sweep
     from thirtyone.oracle.words import plan
@@ -270,7 +292,11 @@ def test_the_pages_plan_words_are_the_terminals(page: Page, server: str) -> None
     sweep = Sweep(np.array([20.0, 25.0, np.nan]), np.array([0.5] * 3), np.array([0.3] * 3))
 
     def option(kind: Kind, keeps: float | None, knock_at: float | None, **kw: Any) -> OptionAdvice:
-        swept = kind is not Kind.KNOCK and (keeps is None or keeps < 31)
+        swept = (
+            kind is not Kind.KNOCK
+            and (keeps is None or keeps < 31)
+            and not kw.get("shows_hidden_31")
+        )  # (a draw that shows a hidden 31 ends the round: not swept)
         return OptionAdvice(
             kind=kind, p_safe=0.5, margin=0.01, lives_lost=0.3, keeps=keeps,
             swept=swept, knock_at=knock_at if swept else None, sweep=sweep if swept else None,
@@ -284,6 +310,7 @@ def test_the_pages_plan_words_are_the_terminals(page: Page, server: str) -> None
         option(Kind.DRAW, None, None),
         option(Kind.PUT_DOWN, 24, 27.0, discard="5C"),
         option(Kind.TAKE, 22, 20.0, card="9H", discard="6D"),
+        option(Kind.DRAW, None, None, shows_hidden_31=True),
     ]
     wanted = [
         "makes 31 — show it",
@@ -292,6 +319,7 @@ def test_the_pages_plan_words_are_the_terminals(page: Page, server: str) -> None
         "never knock: play for 31",
         "knock at 27 or more",
         "knock at the first chance",
+        "show your 31",
     ]
     assert [plan(o) for o in options] == wanted
     sent = advice_json(Advice(options, [], "", 100, 1000), None)

@@ -62,6 +62,9 @@ class OptionAdvice:
     #: placing, the points to expect; see :attr:`Advice.points`), and its 95% margin.
     p_win: float | None = None
     p_win_margin: float | None = None
+    #: A draw while you hold a 31 kept hidden: the table's rule keeps the 31 whatever comes and
+    #: shows it at the put-down, which ends the round (so it is not swept: no later knock).
+    shows_hidden_31: bool = False
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "kind", Kind(self.kind))

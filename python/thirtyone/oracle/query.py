@@ -107,6 +107,7 @@ def advise(
     if checked.lives is not None:  # the game-value table's round results are kept on disk
         _core.set_cache_folders([data_dir() / "cache", ROUND_RESULTS])
     # The settings go as they are: the core checks them, the one place of their bounds.
+    hidden_31 = _holds_hidden_31(state)
     raw = _core.advise(
         checked,
         deals=deals,
@@ -118,7 +119,7 @@ def advise(
         objective=objective,
         cancel=cancel,
     )
-    advice = _advice(raw, checked, names)
+    advice = _advice(raw, checked, names, hidden_31)
     if objective == "game" and checked.lives is None:
         return dataclasses.replace(advice, warnings=[*advice.warnings, NO_GAME])
     return advice
@@ -153,11 +154,33 @@ def checked_names(names: object, seats: int) -> list[str] | None:
     return [neutralise(n) if n.strip() else f"seat {i}" for i, n in enumerate(names)]
 
 
-def _advice(raw: _core.Answer, checked: _core.State, names: Sequence[str] | None) -> Advice:
+def _holds_hidden_31(state: Any) -> bool:
+    """Whether the player to move, at the start of a turn, holds a 31 kept hidden: their last
+    turn of the round hid one (``hides``), and nothing has been drawn since. ``state``: the
+    input as :func:`advise` takes it, already checked by the core."""
+    data = json.loads(state) if isinstance(state, str | bytes) else state
+    if not isinstance(data, Mapping) or data.get("pending"):
+        return False
+    mine = [t for t in data.get("turns") or [] if isinstance(t, Mapping)]
+    mine = [t for t in mine if t.get("seat") == data.get("me")]
+    return bool(mine) and bool(mine[-1].get("hides"))
+
+
+def _advice(
+    raw: _core.Answer, checked: _core.State, names: Sequence[str] | None, hidden_31: bool = False
+) -> Advice:
     """The core's answer as an :class:`Advice`: the best among the tied first, the best for
-    the game beyond rounding, the reason in words."""
+    the game beyond rounding, the reason in words. ``hidden_31``: the player holds a 31 kept
+    hidden (a draw then shows it: its words say so)."""
     rules = checked.rules
     options = [_option(o) for o in raw.options]
+    if hidden_31:  # (the core's rule: a draw keeps the 31 and shows it; no later knock)
+        options = [
+            dataclasses.replace(o, shows_hidden_31=True)
+            if o.kind is Kind.DRAW and not o.swept
+            else o
+            for o in options
+        ]
     tied = [options[i] for i in raw.tied]
     points = raw.points
     highest = None if raw.best_game is None else options[raw.best_game]

@@ -49,6 +49,8 @@ NEVER_WAIT = "never knock: wait for another's knock"
 WAITS_FROM = 30
 FIRST_PLAN = "knock at the first chance"
 MAKES_31 = "makes 31 — show it"
+#: The plan of a draw while you hold a 31 kept hidden: the 31 is kept and shown at the put-down.
+SHOWS_HIDDEN_31 = "show your 31"
 
 
 def pct(p: float) -> str:
@@ -98,9 +100,12 @@ def later_plan(option: OptionAdvice) -> str:
 
 def plan(option: OptionAdvice) -> str:
     """What follows the option, in a few words: ``makes 31 — show it`` for a put-down or a take
-    that makes 31, the later knock plan of a swept option, else nothing."""
+    that makes 31, ``show your 31`` for a draw while you hold a 31 kept hidden, the later knock
+    plan of a swept option, else nothing."""
     if makes_31(option):
         return MAKES_31
+    if option.shows_hidden_31:
+        return SHOWS_HIDDEN_31
     return later_plan(option) if option.swept else ""
 
 
@@ -116,6 +121,8 @@ def _later_clause(option: OptionAdvice, any_hand: bool = True) -> str:
     hold)."""
     if makes_31(option):
         return " (it makes 31 — show it)"
+    if option.shows_hidden_31:
+        return ", then showing your 31"
     if not option.swept:
         return ""
     shown = later_plan(option)

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 
 from thirtyone.oracle.words import (
     FIRST_PLAN,
+    MAKES_31,
     gist,
     later_plan,
     lives_matter,
@@ -94,7 +95,7 @@ def knock_at_text(option: OptionAdvice) -> str:
 def plan_cell(option: OptionAdvice, none: str = "") -> str:
     """The knock-at cell: ``31: show`` for an option that makes 31, the later knock score of a
     swept option, else ``none``."""
-    if makes_31(option):
+    if makes_31(option) or option.shows_hidden_31:
         return SHOW_31
     return knock_at_text(option) if option.swept else none
 
@@ -119,12 +120,12 @@ def _best_line(advice: Advice) -> Text:
     line = Text("Best: ", style="bold")
     line.append(option_label(best), style="bold green")
     then = plan(best)
-    if then == later_plan(best):
-        line.append(f" (then {then})")
-    elif then:  # (a 31 to show: "(it makes 31 — show it)", as the reason's clause says)
+    if then == MAKES_31:  # (a 31 to show: "(it makes 31 — show it)", as the reason's clause says)
         line.append(" (")
         line.append(f"it {then}", style="bold green")
         line.append(")")
+    elif then:
+        line.append(f" (then {then})")
     if advice.tied:
         names = (
             option_label(advice.tied[0])

@@ -249,6 +249,7 @@ def advice(found: Advice, why: str | None) -> dict[str, Any]:
         shown["keeps"] = _finite(option.keeps)
         shown["lives_lost_margin"] = round(option.lives_lost_margin, 4)
         shown["first"] = _knocks_first(option)
+        shown["shows_hidden_31"] = option.shows_hidden_31
     out["why"] = why
     out["unit"] = found.unit
     out["points"] = found.points

@@ -35,6 +35,7 @@ export function plan(o) {
   const keeps = o.keeps ?? null;
   const makes31 = (o.kind === "discard" || o.kind === "take") && keeps !== null && keeps >= 31;
   if (makes31) return MAKES_31;
+  if (o.shows_hidden_31) return "show your 31"; // (a draw with a 31 kept hidden: words.SHOWS_HIDDEN_31)
   if (!("knock_at" in o)) return "";
   if (o.knock_at === null) {
     return keeps !== null && keeps >= 30
