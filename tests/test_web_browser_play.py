@@ -39,6 +39,10 @@ def test_the_winner_is_not_shown_as_out(page: Page, server: str) -> None:
     expect(seat.locator(".badge")).to_contain_text(["won the game"])
     expect(seat).not_to_contain_text("out")
     expect(seat).not_to_have_class(re.compile(r"\bout\b"))
+    # (Nothing is left to resume: the footer points to the review instead.)
+    expect(page.locator("#save-note")).to_have_text(
+        "The game is over: the Review page (or thirtyone review) goes through it."
+    )
     shot(page, "game-over-winner")
 
 

@@ -163,7 +163,9 @@ function showState(s) {
   const typing = document.activeElement === $("tutor-points");
   if (s.setup.tutor !== null && !typing) $("tutor-points").value = String(s.setup.tutor);
   $("tutor-points").disabled = s.setup.tutor === null;
-  $("save-note").textContent = `Saved as you play, to ${s.save} (thirtyone play --resume continues it in the terminal).`;
+  // (A game over is not resumed: it is kept for the review, as last-game.json.)
+  $("save-note").textContent = s.over ? "The game is over: the Review page (or thirtyone review) goes through it."
+    : `Saved as you play, to ${s.save} (thirtyone play --resume continues it in the terminal).`;
   if (s.save_error) problem(s.save_error);
   drawOracle();
   document.title = s.over ? TITLES.over : yours(s) ? TITLES.yours : TITLES.table;
