@@ -350,16 +350,18 @@ def test_the_pages_best_lines_are_the_terminals(page: Page, server: str) -> None
         return [" ".join(line.split()) for line in cap.get().splitlines()]
 
     def shown(advice: Advice) -> tuple[str, str]:
-        page.evaluate(
-            "async (a) => (await import('/static/oracle.js')).drawAdvice({ full: a },"
-            " { shown: true, mode: 'always', thinking: true })",
+        # Drawn and read in one go: the game's own next state, drawn meanwhile, would draw the
+        # panel again as its mode says (no advice), as it did in a loaded run.
+        best, game = page.evaluate(
+            "async (a) => { const m = await import('/static/oracle.js');"
+            " m.drawAdvice({ full: a }, { shown: true, mode: 'always', thinking: true });"
+            " const panel = document.getElementById('oracle');"
+            " const line = (c) => panel.querySelector(c)?.innerText ?? null;"
+            " return [line('.best-line'), line('.game-line') ?? '']; }",
             advice_json(advice, None),
         )
-        oracle = page.get_by_role("complementary", name="Oracle")
-        game = oracle.locator(".game-line")
-        return oracle.locator(".best-line").inner_text(), (
-            game.inner_text() if game.count() else ""
-        )
+        assert best is not None, "the panel drew no Best line"
+        return best, game
 
     def option(kind: Kind, p: float, win: float, **kw: Any) -> OptionAdvice:
         return OptionAdvice(
