@@ -107,7 +107,6 @@ def advise(
     if checked.lives is not None:  # the game-value table's round results are kept on disk
         _core.set_cache_folders([data_dir() / "cache", ROUND_RESULTS])
     # The settings go as they are: the core checks them, the one place of their bounds.
-    hidden_31 = _holds_hidden_31(state)
     raw = _core.advise(
         checked,
         deals=deals,
@@ -119,7 +118,9 @@ def advise(
         objective=objective,
         cancel=cancel,
     )
-    advice = _advice(raw, checked, names, hidden_31)
+    # (Read again only where it can matter: a draw not swept, as after a 31 kept hidden.)
+    draw_unswept = any(o.kind == "draw" and not o.swept for o in raw.options)
+    advice = _advice(raw, checked, names, draw_unswept and _holds_hidden_31(state))
     if objective == "game" and checked.lives is None:
         return dataclasses.replace(advice, warnings=[*advice.warnings, NO_GAME])
     return advice
