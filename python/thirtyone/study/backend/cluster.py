@@ -404,7 +404,10 @@ class ClusterPool(Generic[T, R]):
 
     def _lost(self, err: BaseException | None) -> workers.Failed:
         why = ""  # (its tasks cancelled: nothing more to say)
-        if err is not None and not isinstance(err, (asyncio.CancelledError, CancelledError)):
+        # (A connection closed or reset is the loss itself: Dask's words for it say no more.)
+        if err is not None and not isinstance(
+            err, (asyncio.CancelledError, CancelledError, OSError)
+        ):
             why = f" ({type(err).__name__}: {_first_line(err)})"
         self._futures = {}  # (nothing left to cancel there)
         return workers.Failed(f"the Dask scheduler at {self.address[:80]} was lost{why}")
