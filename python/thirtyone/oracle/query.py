@@ -53,6 +53,7 @@ def _option(raw: _core.OptionRecord) -> OptionAdvice:
         keeps=raw.keeps,
         p_win=raw.p_win,
         p_win_margin=raw.p_win_margin,
+        shows_hidden_31=raw.shows_hidden_31,
     )
 
 
@@ -118,9 +119,7 @@ def advise(
         objective=objective,
         cancel=cancel,
     )
-    # (Read again only where it can matter: a draw not swept, as after a 31 kept hidden.)
-    draw_unswept = any(o.kind == "draw" and not o.swept for o in raw.options)
-    advice = _advice(raw, checked, names, draw_unswept and _holds_hidden_31(state))
+    advice = _advice(raw, checked, names)
     if objective == "game" and checked.lives is None:
         return dataclasses.replace(advice, warnings=[*advice.warnings, NO_GAME])
     return advice
@@ -155,33 +154,11 @@ def checked_names(names: object, seats: int) -> list[str] | None:
     return [neutralise(n) if n.strip() else f"seat {i}" for i, n in enumerate(names)]
 
 
-def _holds_hidden_31(state: Any) -> bool:
-    """Whether the player to move, at the start of a turn, holds a 31 kept hidden: their last
-    turn of the round hid one (``hides``), and nothing has been drawn since. ``state``: the
-    input as :func:`advise` takes it, already checked by the core."""
-    data = json.loads(state) if isinstance(state, str | bytes) else state
-    if not isinstance(data, Mapping) or data.get("pending"):
-        return False
-    mine = [t for t in data.get("turns") or [] if isinstance(t, Mapping)]
-    mine = [t for t in mine if t.get("seat") == data.get("me")]
-    return bool(mine) and bool(mine[-1].get("hides"))
-
-
-def _advice(
-    raw: _core.Answer, checked: _core.State, names: Sequence[str] | None, hidden_31: bool = False
-) -> Advice:
+def _advice(raw: _core.Answer, checked: _core.State, names: Sequence[str] | None) -> Advice:
     """The core's answer as an :class:`Advice`: the best among the tied first, the best for
-    the game beyond rounding, the reason in words. ``hidden_31``: the player holds a 31 kept
-    hidden (a draw then shows it: its words say so)."""
+    the game beyond rounding, the reason in words."""
     rules = checked.rules
     options = [_option(o) for o in raw.options]
-    if hidden_31:  # (the core's rule: a draw keeps the 31 and shows it; no later knock)
-        options = [
-            dataclasses.replace(o, shows_hidden_31=True)
-            if o.kind is Kind.DRAW and not o.swept
-            else o
-            for o in options
-        ]
     tied = [options[i] for i in raw.tied]
     points = raw.points
     highest = None if raw.best_game is None else options[raw.best_game]

@@ -103,6 +103,12 @@ impl PyOptionRecord {
         points(self.inner.keeps)
     }
 
+    /// A draw while you hold a 31 kept hidden: its put-down keeps the 31 and shows it.
+    #[getter]
+    fn shows_hidden_31(&self) -> bool {
+        self.inner.shows_hidden_31
+    }
+
     /// The sweep: every knock score tried (NaN: never), with its `p_safe` and lives lost.
     #[getter]
     #[allow(clippy::type_complexity)]

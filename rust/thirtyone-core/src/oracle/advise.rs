@@ -64,6 +64,9 @@ pub struct OptionReport {
     pub p_win_margin: Option<f64>,
     /// The score of the hand the option keeps (None when it is not known: a draw, a decline).
     pub keeps: Option<Score>,
+    /// A draw while you hold a 31 kept hidden: whatever comes, the rule's put-down keeps the 31
+    /// and shows it, which ends the round (no knock follows; the draw is not swept).
+    pub shows_hidden_31: bool,
 }
 
 /// The game around the round: its rules and every seat's lives now.

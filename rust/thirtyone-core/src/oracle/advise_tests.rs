@@ -199,6 +199,7 @@ fn valued(p_win: f64, margin: f64) -> OptionReport {
         p_win: Some(p_win),
         p_win_margin: Some(margin),
         keeps: None,
+        shows_hidden_31: false,
     }
 }
 
@@ -293,4 +294,24 @@ fn a_hidden_31_is_shown_by_a_draw_and_counts_30_in_a_knock() {
         .filter(|o| matches!(o.kind, OptionKind::Take { .. }))
         .collect();
     assert!(!takes.is_empty() && takes.iter().all(|t| t.p_safe < 1.0));
+    // The answer says so of the draw alone (the words "then show your 31" are built on it).
+    let showing: Vec<_> = a.options.iter().filter(|o| o.shows_hidden_31).collect();
+    assert_eq!(showing, [draw], "only the draw shows the hidden 31");
+    // The same turns with a hand short of 31, nothing hidden: no option shows one.
+    let plain = json
+        .replace(
+            r#""hand": ["AS", "KS", "QS"]"#,
+            r#""hand": ["AS", "KS", "9H"]"#,
+        )
+        .replace(
+            r#""drew": "QS", "discard": "5C", "hides": true"#,
+            r#""drew": "9H", "discard": "5C""#,
+        );
+    let state = crate::oracle::input::from_json(plain.as_bytes(), &Default::default()).unwrap();
+    let b = advise(&state.round, None, &settings).unwrap();
+    assert!(
+        b.options.iter().all(|o| !o.shows_hidden_31),
+        "{:?}",
+        b.options
+    );
 }

@@ -223,6 +223,7 @@ pub(super) fn report(
         p_win: sim.valued().then(|| r.result.mean_value()),
         p_win_margin: sim.valued().then(|| r.result.value_margin(n)),
         keeps: keeps(view, &kind),
+        shows_hidden_31: matches!(kind, OptionKind::Draw) && view.hid_31[usize::from(view.me)],
     }
 }
 
