@@ -12,9 +12,11 @@ the advisor hook) must break the bound.
 from __future__ import annotations
 
 import dataclasses
+import json
 import math
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 from thirtyone import statistics as stats
@@ -244,3 +246,51 @@ def test_the_reports_head_names_the_seats_of_the_games_played(honest: cal.Report
     assert "Oracle at 2,000 deals" in head
     every = dataclasses.replace(honest, settings=wide, games=7).text().splitlines()[0]
     assert "seats 2, 3, 4, 5, 6," in every
+
+
+def _calibrate(tmp_path: Path, out: str, *more: str) -> tuple[str, str, dict[str, Any]]:
+    """``thirtyone calibrate`` at a tiny budget, no time limit: its output, error and summary."""
+    from click.testing import CliRunner
+    from thirtyone.cli.app import main
+
+    command = ["calibrate", "--decisions", "12", "--deals", "40", "--playouts", "100"]
+    command += ["--seats", "2", "--out", str(tmp_path / out), *more]
+    r = CliRunner().invoke(main, command)
+    assert r.exit_code == 0, r.output
+    summary = json.loads((tmp_path / out / "summary.json").read_text())
+    return r.stdout, r.stderr, summary
+
+
+def test_a_resumed_calibration_says_so_and_times_only_the_decisions_played(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # (The resumed games' decisions were timed as if played in no time: "0 s (0.0 ms per
+    # decision)" for a run read wholly from its checkpoint.)
+    monkeypatch.chdir(tmp_path)
+    fresh, _, first = _calibrate(tmp_path, "fresh", "--checkpoint", "keep")
+    assert first["resumed"] == {"games": 0, "decisions": 0}
+    assert "ms per decision)." in fresh.splitlines()[0]
+    lines = Path("keep").read_text().splitlines()
+    games = len(lines) - 1
+    assert games >= 3
+    kept = sum(len(json.loads(line)["result"]) for line in lines[1:3])
+    Path("keep").write_text("\n".join(lines[:3]) + "\n")  # (as a run stopped after two games)
+    out, err, again = _calibrate(tmp_path, "again", "--checkpoint", "keep")
+    assert err.splitlines()[0] == "resuming: 2 games from keep"
+    assert again["resumed"] == {"games": 2, "decisions": kept}
+    assert again["games"] == games
+    head = out.splitlines()[0]
+    assert f" s for the {12 - kept} played now (" in head
+    assert head.endswith(
+        f"ms per decision), {kept} decisions of 2 games resumed from the checkpoint."
+    )
+    # The same decisions as the run that played them all.
+    assert (tmp_path / "again" / "decisions.jsonl").read_text() == (
+        tmp_path / "fresh" / "decisions.jsonl"
+    ).read_text()
+    out, err, whole = _calibrate(tmp_path, "whole", "--checkpoint", "keep")
+    assert err.splitlines()[0] == f"resuming: {games} games from keep"
+    assert whole["resumed"] == {"games": games, "decisions": 12}
+    assert out.splitlines()[0].endswith(
+        f"; every decision resumed from the checkpoint ({games} games)."
+    )

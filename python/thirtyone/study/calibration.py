@@ -278,6 +278,17 @@ class _Run:
     games: int = 0
     #: How many workers played (None: no game was left to play, every one in the checkpoint).
     workers: int | None = None
+    #: The games and decisions among them read back from the checkpoint, not played now.
+    kept_games: int = 0
+    kept_decisions: int = 0
+
+
+class _Kept(list[Decision]):
+    """A game's decisions read back from the checkpoint (not played in this run)."""
+
+
+def _decode_kept(data: Any) -> list[Decision]:
+    return _Kept(_decode(data))
 
 
 def _collect(
@@ -301,11 +312,14 @@ def _collect(
     def started(workers: int) -> None:
         into.workers = workers
 
-    codec = (_encode, _decode)
+    codec = (_encode, _decode_kept)  # (only the checkpoint's games are decoded)
     for decisions in cluster.batches(play, games, backend, codec, _header(settings), started):
         with workers.held():  # (a game is counted whole or not at all)
             into.decisions.extend(decisions)
             into.games += 1
+            if isinstance(decisions, _Kept):
+                into.kept_games += 1
+                into.kept_decisions += len(decisions)
         if progress is not None:
             progress(len(into.decisions), into.games)
         if len(into.decisions) >= settings.decisions:
@@ -382,6 +396,7 @@ def calibrate(
         stopped=stop,
         cluster=None if backend is None else backend.cluster,
         workers=into.workers,
+        resumed=(into.kept_games, min(into.kept_decisions, len(decisions))),
     )
     if out_dir is not None:
         save(report, out_dir)
@@ -418,6 +433,7 @@ def summary(report: Report) -> dict[str, Any]:
         "seconds": report.seconds,
         "games": report.games,
         "stopped": None if report.stopped is None else report.stopped.name,
+        "resumed": {"games": report.resumed[0], "decisions": report.resumed[1]},
         "calibration": asdict(report.calibration),
         "ranks": asdict(report.ranks),
     }

@@ -280,10 +280,11 @@ class Report:
     #: How many workers played: the cluster's when it was connected to, or the local processes
     #: (None: every game came from the checkpoint).
     workers: int | None = None
+    #: The games and decisions of the report read back from the checkpoint (not timed).
+    resumed: tuple[int, int] = (0, 0)
 
     def text(self) -> str:
         s = self.settings
-        per = 1000 * self.seconds / max(1, len(self.decisions))
         knocks = [d for d in self.decisions if d.knock_at is not None]
         table = "" if s.opponents == "table" else f"{s.opponents} players, "
         if s.read_as is not None:
@@ -294,7 +295,7 @@ class Report:
             f"{len(self.decisions):,} decisions in {self.games:,} games "
             f"({table}seats {', '.join(map(str, played))}, {s.lives} lives, seed {s.seed}); "
             f"Oracle at {s.deals:,} deals / {s.playouts:,} playouts, {self.where()}; "
-            f"{self.seconds:.0f} s ({per:.1f} ms per decision)."
+            f"{self.timing()}."
         )
         warn = sum(1 for d in self.decisions if d.warnings)
         if self.stopped is not None:
@@ -320,6 +321,22 @@ class Report:
         if self.plot is not None:
             lines += ["", f"Plot: {self.plot}"]
         return "\n".join(lines)
+
+    def timing(self) -> str:
+        """``12 s (30.8 ms per decision)``; after a resume, the time of the decisions played
+        now alone: ``12 s for the 301 played now (40.6 ms per decision), 95 decisions of 16
+        games resumed from the checkpoint``."""
+        games, kept = self.resumed
+        played = len(self.decisions) - kept
+        per = f"{1000 * self.seconds / max(1, played):.1f} ms per decision"
+        if not games:
+            return f"{self.seconds:.0f} s ({per})"
+        if played <= 0:
+            return f"every decision resumed from the checkpoint ({counted(games, 'game')})"
+        return (
+            f"{self.seconds:.0f} s for the {played:,} played now ({per}), {kept:,} decisions "
+            f"of {counted(games, 'game')} resumed from the checkpoint"
+        )
 
     def where(self) -> str:
         """Who played the games: ``1 thread x 2 workers``, or ``1 thread a query, on the Dask
