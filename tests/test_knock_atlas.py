@@ -130,8 +130,9 @@ def test_bad_input_is_refused(args: list[str], words: str) -> None:
 
 
 def test_one_round_gives_intervals_that_say_nothing_is_known() -> None:
-    # A mean of one chance has no spread to measure: its interval is the whole range, not a
-    # point (a 29.0% "(29.0%-29.0%)" read as certain); a share of one still has Wilson's.
+    # A mean of one chance has no spread to measure: it has no interval (null; it was a point,
+    # a 29.0% "(29.0%-29.0%)" read as certain, then [0.0, 1.0], which a script read as bounds
+    # measured); a share of one still has Wilson's. The table says "(—)" where the JSON is null.
     r = CliRunner().invoke(
         main, ["study", "knock", "--rounds", "1", "--seats", "4", "--jobs", "1", "--json"]
     )
@@ -139,11 +140,31 @@ def test_one_round_gives_intervals_that_say_nothing_is_known() -> None:
     rows = [row for t in json.loads(r.stdout)["tables"] for row in t["rows"]]
     assert rows and all(row["decisions"] == 1 for row in rows)
     for row in rows:
-        assert row["game"]["ci"] == [0.0, 1.0]
+        assert row["game"]["ci"] is None
         lo, hi = row["round"]["ci"]
         assert hi - lo > 0.5
     text = CliRunner().invoke(main, ["study", "knock", "--rounds", "1", "--seats", "4"]).stdout
     assert "4 seats, knock penalty 2, 1 round\n" in text
+    body = [line for line in text.splitlines() if line[:6].strip().isdigit()]
+    assert len(body) == len(rows)
+    for line, row in zip(body, rows, strict=True):  # (the JSON's rows, table after table)
+        assert line.endswith(f"{row['game']['p_win']:>7.1%} (—)"), line
+        assert line.count("(—)") == 1  # (the round's Wilson interval is shown)
+
+
+def test_two_decisions_or_more_have_an_interval() -> None:
+    r = CliRunner().invoke(
+        main, ["study", "knock", "--rounds", "3", "--seats", "3", "--jobs", "1", "--json"]
+    )
+    assert r.exit_code == 0, r.output
+    rows = [row for t in json.loads(r.stdout)["tables"] for row in t["rows"]]
+    assert {row["decisions"] for row in rows} >= {1, 3}
+    for row in rows:
+        ci = row["game"]["ci"]
+        if row["decisions"] < 2:
+            assert ci is None
+        else:
+            assert 0.0 <= ci[0] <= row["game"]["p_win"] <= ci[1] <= 1.0
 
 
 def _resumed(command: list[str], keep: str, kept: int) -> str:

@@ -203,12 +203,13 @@ def summary(counts: dict[str, Any]) -> list[dict[str, Any]]:
     return rows
 
 
-def _normal_ci(mean: float, sum_sq: float, n: int) -> list[float]:
+def _normal_ci(mean: float, sum_sq: float, n: int) -> list[float] | None:
     """The 95% normal interval of a mean of chances (each from 0 to 1), ``sum_sq`` the sum of
-    their squares, kept within 0 to 1: the whole range from fewer than two (one chance says
-    nothing of their spread: its interval was a point)."""
+    their squares, kept within 0 to 1; None from fewer than two (one chance says nothing of
+    their spread: its interval was a point, then ``[0, 1]``, which a program reads as bounds
+    measured)."""
     if n < 2:
-        return [0.0, 1.0]
+        return None
     var = max(0.0, sum_sq / n - mean**2)
     half = 1.96 * math.sqrt(var / n)
     return [max(0.0, mean - half), min(1.0, mean + half)]
@@ -271,6 +272,11 @@ def _score(x: float | None) -> str:
     return "never" if x is None else f"{x:g}"
 
 
+def _interval(ci: list[float] | None) -> str:
+    """``(6.1%-79.2%)``, or ``(—)`` for no interval (fewer than two decisions)."""
+    return "(—)" if ci is None else f"({ci[0]:.1%}-{ci[1]:.1%})"
+
+
 def report(data: dict[str, Any]) -> str:
     """Text tables of the atlas: per seat count and table, the knock score for the round and
     for the game by position and lap, and the first-turn survival threshold."""
@@ -295,14 +301,11 @@ def report(data: dict[str, Any]) -> str:
             text = (
                 f"  {r['position']:>3} {r['lap']:>3} {r['decisions']:>10,}  "
                 f"{_score(rd['knock_at']):>15} "
-                f"{rd['p_safe']:>7.1%} ({rd['ci'][0]:.1%}-{rd['ci'][1]:.1%})"
+                f"{rd['p_safe']:>7.1%} {_interval(rd['ci'])}"
             )
             if "game" in r:
                 g = r["game"]
-                text += (
-                    f"  {_score(g['knock_at']):>14} "
-                    f"{g['p_win']:>7.1%} ({g['ci'][0]:.1%}-{g['ci'][1]:.1%})"
-                )
+                text += f"  {_score(g['knock_at']):>14} {g['p_win']:>7.1%} {_interval(g['ci'])}"
             lines.append(text)
         lines.append("")
     return "\n".join(lines)
