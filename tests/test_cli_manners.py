@@ -12,6 +12,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 import pytest
@@ -425,3 +426,61 @@ def test_completion_offers_the_rule_keys_and_their_values() -> None:
         "plain,first_turn_knock=blind"
     ]
     assert _completions("thirtyone oracle x.json --rule may") == ["plain,may_hide_31="]
+
+
+def _bash_with_completion(tmp_path: Path) -> Any:
+    """An interactive bash (``bash -i`` in a pseudo-terminal) that loaded the completion as
+    docs/cli.md says (``eval "$(thirtyone completion bash)"``), with a ``thirtyone`` on its PATH
+    that completes as the real one and otherwise prints the words it was given."""
+    pexpect = pytest.importorskip("pexpect")
+    if shutil.which("bash") is None:
+        pytest.skip("no bash")
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    script = bin_dir / "thirtyone"
+    script.write_text(
+        f"#!{sys.executable}\n"
+        "import json, os, sys\n"
+        "if '_THIRTYONE_COMPLETE' in os.environ or sys.argv[1:2] == ['completion']:\n"
+        "    from thirtyone.cli import main\n"
+        "    main()\n"
+        "print('ARGV=' + json.dumps(sys.argv[1:]))\n"
+    )
+    script.chmod(0o755)
+    env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}", "PS1": "$ "}
+    env.update(HOME=str(tmp_path), TERM="dumb", INPUTRC=os.devnull)
+    bash = pexpect.spawn(
+        "bash", ["--norc", "--noprofile", "-i"], env=env, encoding="utf-8", timeout=30
+    )
+    bash.sendline('eval "$(thirtyone completion bash)"; echo LOADED')
+    bash.expect("\r\nLOADED")
+    return bash
+
+
+def _typed(bash: Any, *steps: tuple[str, str]) -> list[str]:
+    """Type each ``(text, seen)``: the text (with its tabs), then wait for ``seen`` on the
+    screen; then `` END`` and Enter: the words the command was given."""
+    for text, seen in steps:
+        bash.send(text)
+        bash.expect_exact(seen)
+    bash.send(" END\r")
+    bash.expect(r"ARGV=(\[.*\])\r\n")
+    return list(json.loads(bash.match.group(1)))
+
+
+@pytest.mark.posix_only
+def test_bash_completes_a_rule_and_its_value_in_a_real_shell(tmp_path: Path) -> None:
+    # bash breaks words at "=" (COMP_WORDBREAKS): click's script completed no value after
+    # "first_turn_knock=", and a key's completion ended with a space after its "=".
+    bash = _bash_with_completion(tmp_path)
+    try:
+        got = _typed(bash, ("thirtyone play --rule first_turn_kn\t", "knock="), ("b\t", "lind "))
+        assert got == ["play", "--rule", "first_turn_knock=blind", "END"]
+        got = _typed(bash, ("thirtyone play --rule=may_h\t", "ide_31="), ("f\t", "alse "))
+        assert got == ["play", "--rule=may_hide_31=false", "END"]
+        got = _typed(bash, ("thirtyone play --rule knock_penalty=1 --see\t", "d "), ("7", "7"))
+        assert got == ["play", "--rule", "knock_penalty=1", "--seed", "7", "END"]
+        bash.send("thirtyone oracle s.json --rule knock_penalty=\t\t")  # (the values listed)
+        bash.expect(r"\r\n1 +2 *\r\n")
+    finally:
+        bash.close(force=True)

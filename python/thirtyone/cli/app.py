@@ -466,11 +466,9 @@ def completion(shell: str) -> None:
     zsh:   eval "$(thirtyone completion zsh)"     (in ~/.zshrc)
     fish:  thirtyone completion fish > ~/.config/fish/completions/thirtyone.fish
     """
-    from click.shell_completion import get_completion_class
+    from thirtyone.cli.manners import completion_script
 
-    cls = get_completion_class(shell)
-    assert cls is not None  # click knows the three shells of the choice
-    click.echo(cls(main, {}, "thirtyone", "_THIRTYONE_COMPLETE").source())
+    click.echo(completion_script(shell, main))
 
 
 main.add_command(oracle_command)

@@ -242,6 +242,81 @@ def rule_completions(
     return []
 
 
+#: The bash script of ``thirtyone completion bash``: click's, but bash breaks words at ``=``
+#: (``COMP_WORDBREAKS``), so ``--rule first_turn_knock=b`` reached the command as three words
+#: and no value was completed. The script joins a word to an ``=`` next to it (no space
+#: between them on the line) before asking the command, gives bash back only the part after
+#: what bash takes for the word, and adds no space after a key's ``=``.
+BASH_SOURCE = r"""%(complete_func)s() {
+    local IFS=$'\n'
+    local response line=${COMP_LINE:0:COMP_POINT} at=0 i w before
+    local -a words=()
+    local cword=0 glue=0
+    for ((i = 0; i < ${#COMP_WORDS[@]} && i <= COMP_CWORD; i++)); do
+        w=${COMP_WORDS[i]}
+        before=${line:at}
+        before=${before%%%%"$w"*}
+        if ((i > 0)) && [[ -z $before && ( $w == "=" || $glue == 1 ) ]]; then
+            words[${#words[@]}-1]+=$w
+        else
+            words+=("$w")
+        fi
+        [[ $w == "=" ]] && glue=1 || glue=0
+        at=$((at + ${#before} + ${#w}))
+        ((i == COMP_CWORD)) && cword=$((${#words[@]} - 1))
+    done
+    # (what bash replaces: the text after the last '=' before the cursor; click answers an
+    # --option=value word with the value alone)
+    local cur=${COMP_WORDS[COMP_CWORD]} head=""
+    [[ $cur == "=" ]] && cur=""
+    local keep=${words[cword]}
+    keep=${keep%%"$cur"}
+    [[ ${words[cword]} == --*=* ]] && head="${words[cword]%%%%=*}="
+
+    response=$(env COMP_WORDS="${words[*]}" COMP_CWORD=$cword %(complete_var)s=bash_complete $1)
+
+    for completion in $response; do
+        IFS=',' read type value <<< "$completion"
+
+        if [[ $type == 'dir' ]]; then
+            COMPREPLY=()
+            compopt -o dirnames
+        elif [[ $type == 'file' ]]; then
+            COMPREPLY=()
+            compopt -o default
+        elif [[ $type == 'plain' ]]; then
+            [[ $value == *= ]] && compopt -o nospace
+            value=$head$value
+            COMPREPLY+=("${value#"$keep"}")
+        fi
+    done
+
+    return 0
+}
+
+%(complete_func)s_setup() {
+    complete -o nosort -F %(complete_func)s %(prog_name)s
+}
+
+%(complete_func)s_setup;
+"""
+
+
+def completion_script(shell: str, cli: click.Command) -> str:
+    """The script of ``thirtyone completion SHELL``: click's (bash: :data:`BASH_SOURCE`)."""
+    from click.shell_completion import BashComplete, get_completion_class
+
+    cls = get_completion_class(shell)
+    assert cls is not None  # click knows the three shells of the choice
+    if cls is BashComplete:
+
+        class Bash(BashComplete):
+            source_template = BASH_SOURCE
+
+        cls = Bash
+    return cls(cli, {}, "thirtyone", "_THIRTYONE_COMPLETE").source()
+
+
 #: The largest seed the engine takes.
 MAX_SEED = 2**64 - 1
 
