@@ -9,6 +9,7 @@ nothing is lost."""
 from __future__ import annotations
 
 import json
+import os
 import sys
 import tempfile
 from pathlib import Path
@@ -239,3 +240,52 @@ def test_play_save_file_refused_before_the_first_turn(
         "name too long": "too long",
     }[where]
     assert expected in line and len(line) < 300
+
+
+@pytest.mark.parametrize("study", ["tournament", "knock", "calibrate"])
+def test_a_checkpoint_that_cannot_be_written_mid_run_ends_it_in_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, study: str
+) -> None:
+    # (A full disk under the checkpoint was a traceback, exit status 1.) The first batch is
+    # kept, the second cannot be: the run ends as a stop does, with the error line, status 2.
+    if study == "calibrate":
+        pytest.importorskip("scipy")
+    from thirtyone.study.backend import checkpoint
+
+    synced: list[int] = []
+
+    def fsync(fd: int) -> None:
+        synced.append(fd)
+        if len(synced) > 1:
+            raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(checkpoint.os, "fsync", fsync)
+    keep = tmp_path / "run.checkpoint"
+    command = {
+        "tournament": TOURNAMENT,
+        "knock": ["study", "knock", "--rounds", "30000", "--seats", "2", "--jobs", "1"],
+        "calibrate": [*CALIBRATE, "--decisions", "40", "--out", str(tmp_path / "out")],
+    }[study]
+    r = CliRunner().invoke(main, [*command, "--checkpoint", str(keep)])
+    assert r.exit_code == 2, r.output
+    assert r.exception is None or isinstance(r.exception, SystemExit)
+    last = r.stderr.strip().splitlines()[-1]
+    assert last.startswith(
+        f"Error: --checkpoint {short(keep)} cannot be written (no space left on device), so "
+        "the batch just played is not kept in it; stopped "
+    ), r.stderr
+    assert "Traceback" not in r.output
+    assert len(keep.read_text().splitlines()) >= 2  # (the header and the first batch, kept)
+    if study == "tournament":  # (the games counted until then are told)
+        assert "table #1" in r.stdout and "Stopped" not in r.stdout
+    if study == "calibrate":
+        assert (tmp_path / "out" / "summary.json").exists()
+
+
+def test_a_checkpoint_that_is_not_a_file_is_refused_before_the_run(no_game: None) -> None:
+    r = CliRunner().invoke(main, [*TOURNAMENT, "--checkpoint", os.devnull])
+    assert r.exit_code == 2
+    assert r.stderr == (
+        f"Error: --checkpoint {os.devnull}: not a regular file (a checkpoint is a file of its "
+        "own)\n"
+    )

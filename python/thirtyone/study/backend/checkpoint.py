@@ -78,12 +78,24 @@ class Checkpoint(Generic[R]):
                 f.write("\n")
 
     def record(self, index: int, result: R) -> None:
-        """Append batch ``index``'s result, on disk before this returns."""
+        """Append batch ``index``'s result, on disk before this returns; a file that cannot
+        be written (a full disk) ends the run as :class:`~.workers.Failed` does: what was
+        played is told, then one error line."""
         line = json.dumps({"batch": index, "result": self.encode(result)}, allow_nan=False)
         if not self._headed:  # (the first batch of a new file: started, or an empty one again)
             line = json.dumps(self.header, sort_keys=True) + "\n" + line
-        with workers.held(), self.path.open("a" if self._headed else "w", encoding="utf-8") as f:
-            f.write(line + "\n")
-            f.flush()
-            os.fsync(f.fileno())
+        try:
+            with (
+                workers.held(),
+                self.path.open("a" if self._headed else "w", encoding="utf-8") as f,
+            ):
+                f.write(line + "\n")
+                f.flush()
+                os.fsync(f.fileno())
+        except OSError as err:
+            where = paths.short(self.path)
+            raise workers.Failed(
+                f"--checkpoint {where} cannot be written ({paths.why(err, self.path)}), so the "
+                "batch just played is not kept in it"
+            ) from None
         self._headed = True

@@ -83,10 +83,15 @@ class Backend:
         scheduler's (``tcp://HOST:PORT``) or a checkpoint file that cannot be written."""
         if self.cluster is not None:
             check_address(self.cluster)
-        if self.checkpoint is not None and (
-            why := paths.problem(self.checkpoint, create_folder=False)
-        ):
+        if self.checkpoint is None:
+            return
+        if why := paths.problem(self.checkpoint, create_folder=False):
             raise SettingsError(f"--checkpoint {paths.short(self.checkpoint)}: {why}")
+        if self.checkpoint.exists() and not self.checkpoint.is_file():  # (/dev/null, a pipe)
+            raise SettingsError(
+                f"--checkpoint {paths.short(self.checkpoint)}: not a regular file (a checkpoint "
+                "is a file of its own)"
+            )
 
 
 def check_address(address: str) -> None:
