@@ -484,3 +484,19 @@ def test_bash_completes_a_rule_and_its_value_in_a_real_shell(tmp_path: Path) -> 
         bash.expect(r"\r\n1 +2 *\r\n")
     finally:
         bash.close(force=True)
+
+
+def test_study_options_are_quoted_as_click_quotes_them_and_counts_of_one_are_singular(
+    tmp_path: Path,
+) -> None:
+    # ("Invalid value for --seats:" beside the tournament's "Invalid value for '--players':";
+    # a calibration of one game said "in 1 games".)
+    for command in (["study", "knock"], ["calibrate", "--out", str(tmp_path)]):
+        r = run([*command, "--seats", "1"])
+        assert r.exit_code == 2
+        assert r.stderr.startswith("Error: Invalid value for '--seats': seats must be 2 to 9"), r
+    pytest.importorskip("scipy")
+    command = ["calibrate", "--decisions", "1", "--deals", "20", "--playouts", "20"]
+    r = run([*command, "--seats", "2", "--out", str(tmp_path / "out")])
+    assert r.exit_code == 0, r.output
+    assert r.stdout.startswith("1 decision in 1 game (seats 2, "), r.stdout

@@ -116,7 +116,7 @@ def calibrate_command(
     try:
         table = calibration.parse_seats(seats)
     except ValueError as err:
-        raise click.BadParameter(str(err), param_hint="--seats") from None
+        raise click.BadParameter(str(err), param_hint="'--seats'") from None
     source = click.get_current_context().get_parameter_source("jobs")
     if cluster is not None and source == click.core.ParameterSource.COMMANDLINE:
         _fail(NO_JOBS.format(option="--workers"))

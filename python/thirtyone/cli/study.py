@@ -61,7 +61,7 @@ def knock_command(
     try:
         table = parse_seats(seats)
     except ValueError as err:
-        raise click.BadParameter(str(err), param_hint="--seats") from None
+        raise click.BadParameter(str(err), param_hint="'--seats'") from None
     if cluster is not None and jobs is not None:
         _fail(NO_JOBS.format(option="--jobs"))
     if jobs is not None and not 1 <= jobs <= tournament.MAX_JOBS:

@@ -292,7 +292,7 @@ class Report:
         # The seats of the games played (the games take the settings' seats in turn).
         played = sorted({s.seats[g % len(s.seats)] for g in range(min(self.games, len(s.seats)))})
         head = (
-            f"{len(self.decisions):,} decisions in {self.games:,} games "
+            f"{counted(len(self.decisions), 'decision')} in {counted(self.games, 'game')} "
             f"({table}seats {', '.join(map(str, played))}, {s.lives} lives, seed {s.seed}); "
             f"Oracle at {s.deals:,} deals / {s.playouts:,} playouts, {self.where()}; "
             f"{self.timing()}."
