@@ -170,3 +170,17 @@ def test_an_option_that_shows_31_has_no_later_knock(
         .output
     )
     assert "If you put down TC" not in text and "If you take AC" not in text
+
+
+def test_an_option_the_answer_has_not_is_named_with_those_it_has() -> None:
+    # (A bare KeyError('discard:AH') said nothing of what may be asked.)
+    state = json.loads((Path(__file__).parent / "data" / "example_state.json").read_text())
+    advice = thirtyone.advise(state, deals=100, playouts=200, seed=1, max_time=None)
+    with pytest.raises(KeyError) as caught:
+        advice.option("discard:AH")
+    assert caught.value.args == (
+        "no option 'discard:AH' in this answer; its options: "
+        + ", ".join(o.option for o in advice.options),
+    )
+    assert {o.option for o in advice.options} == {"knock", "draw", "take"}
+    assert advice.option("take").card == "QC"

@@ -136,11 +136,13 @@ class Advice:
         return self.options[0]
 
     def option(self, name: str) -> OptionAdvice:
-        """The option named ``name`` (``knock``, ``draw``, ``take``, ``discard:XX``)."""
+        """The option named ``name`` (``knock``, ``draw``, ``take``, ``discard:XX``); a
+        ``KeyError`` naming the answer's options when it has none of that name."""
         for o in self.options:
             if o.option == name:
                 return o
-        raise KeyError(name)
+        names = ", ".join(o.option for o in self.options)
+        raise KeyError(f"no option {name!r} in this answer; its options: {names}")
 
     @property
     def sweeps(self) -> dict[str, Sweep]:
