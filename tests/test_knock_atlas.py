@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from thirtyone import _core
+from thirtyone import _core, statistics
 from thirtyone._core import Action
 from thirtyone.cli.app import main
 from thirtyone.game.cards import PACK
@@ -199,3 +199,26 @@ def test_a_resumed_study_says_so_and_counts_on_from_its_checkpoint(
         assert err.splitlines()[0] == f"resuming: 3 of 6 games from {keep}"
         counts = [int(line.split()[1].split("/")[0]) for line in err.splitlines()[1:]]
     assert counts and min(counts) > (2 if study == "knock" else 3), err
+
+
+def test_t_quantile_is_scipys_without_scipy() -> None:
+    """The closed forms of Student's t quantile (a table to 30 degrees of freedom, an expansion
+    beyond) agree with scipy's to their three decimals."""
+    scipy_stats = pytest.importorskip("scipy.stats")
+    for df in [*range(1, 61), 75, 100, 250, 1_000, 100_000]:
+        assert statistics.student_t95(df) == pytest.approx(
+            scipy_stats.t.ppf(0.975, df), abs=6e-4
+        ), df
+
+
+def test_a_mean_of_few_chances_has_students_interval() -> None:
+    """Three decisions whose chances were 0.42, 0.425 and 0.43: the mean 0.425, the sample's
+    standard deviation 0.005 (n - 1), and the interval 0.425 ± 4.303 * 0.005 / √3, not the
+    normal quantile's third of it or so; one decision has none."""
+    xs = [0.42, 0.425, 0.43]
+    lo, hi = statistics.mean_interval(sum(xs) / 3, sum(x * x for x in xs), 3) or (0.0, 0.0)
+    half = 4.303 * 0.005 / math.sqrt(3)
+    assert (lo, hi) == (pytest.approx(0.425 - half), pytest.approx(0.425 + half))
+    assert statistics.mean_interval(0.3, 0.09, 1) is None
+    # Kept within 0 to 1: chances of 0 and 1 spread wider than the range.
+    assert statistics.mean_interval(0.5, 1.0, 2) == (0.0, 1.0)

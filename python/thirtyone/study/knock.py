@@ -21,7 +21,6 @@ seed gives the same atlas.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
 from typing import Any
@@ -197,22 +196,15 @@ def summary(counts: dict[str, Any]) -> list[dict[str, Any]]:
                 row["game"] = {
                     "knock_at": game["score"],
                     "p_win": game["mean"],
-                    "ci": _normal_ci(game["mean"], game["k2"], game["n"]),
+                    "ci": _listed(stats.mean_interval(game["mean"], game["k2"], game["n"])),
                 }
             rows.append(row)
     return rows
 
 
-def _normal_ci(mean: float, sum_sq: float, n: int) -> list[float] | None:
-    """The 95% normal interval of a mean of chances (each from 0 to 1), ``sum_sq`` the sum of
-    their squares, kept within 0 to 1; None from fewer than two (one chance says nothing of
-    their spread: its interval was a point, then ``[0, 1]``, which a program reads as bounds
-    measured)."""
-    if n < 2:
-        return None
-    var = max(0.0, sum_sq / n - mean**2)
-    half = 1.96 * math.sqrt(var / n)
-    return [max(0.0, mean - half), min(1.0, mean + half)]
+def _listed(ci: tuple[float, float] | None) -> list[float] | None:
+    """An interval as the JSON lists it (None as null: a row of one decision)."""
+    return None if ci is None else list(ci)
 
 
 def first_turn(counts: dict[str, Any], position: int | None = 0) -> dict[str, Any]:
