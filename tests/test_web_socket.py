@@ -1,10 +1,13 @@
 """What the table's WebSocket answers a page, beyond a game played (Starlette's test client): a
 finished game asked for again is the start page, with the unfinished games beside it, as after a
-restart; and a move or a hint whose position is missing, not a position, not reached yet or
-already left is refused in words that say which."""
+restart; a move or a hint whose position is missing, not a position, not reached yet or
+already left is refused in words that say which; and the game's Oracle query stops when no page
+watches the game any more."""
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +16,8 @@ import pytest
 pytest.importorskip("starlette")
 
 from starlette.testclient import TestClient
-from web_helpers import Page, make_app, play_to_the_end
+from thirtyone.web.advice import Budget
+from web_helpers import TIMEOUT, Page, make_app, play_to_the_end
 
 #: A game of one round or so: two seats, one life each.
 SHORT = {"seed": 1, "advice": "never", "rules": {"seats": 2, "lives": 1}}
@@ -86,3 +90,79 @@ def test_a_moves_position_is_checked_for_what_is_wrong_with_it(app: Any) -> None
     wrong = [k for k, text in said.items() if "earlier position" in text]
     assert wrong == ["stale", "stale hint"], said
     assert after["at"] == now + 1
+
+
+class NotedQueries:
+    """The table's queries (``query.advise`` as the desk calls it): how many of the full stage
+    began, and how each ended (``cancelled``, ``answered``). The full stage goes on until it
+    is cancelled (a hang guard of :data:`TIMEOUT`)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        from thirtyone.errors import Cancelled
+        from thirtyone.oracle import query
+        from thirtyone.web.advice import QUICK_DEALS
+
+        self.full_started = 0
+        self.ended: list[str] = []
+        real = query.advise
+
+        def advise(*args: Any, **kwargs: Any) -> Any:
+            full = kwargs["deals"] > QUICK_DEALS
+            self.full_started += full
+            # (The full stage asked again and again until it is cancelled, or for the hang
+            # guard's time: under way whatever the machine's speed, in the core.)
+            until = time.monotonic() + (TIMEOUT if full else 0.0)
+            try:
+                found = real(*args, **kwargs)
+                while time.monotonic() < until:
+                    found = real(*args, **kwargs)
+            except Cancelled:
+                self.ended.append("cancelled")
+                raise
+            self.ended.append("answered")
+            return found
+
+        monkeypatch.setattr(query, "advise", advise)
+
+
+def until(done: Callable[[], bool], what: str) -> None:
+    """Wait until ``done()`` (a hang guard: nothing here depends on the machine's speed)."""
+    for _ in range(int(TIMEOUT * 20)):
+        if done():
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"never: {what}")
+
+
+def test_a_page_that_leaves_cancels_its_tables_query(
+    save: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The full query under way (asked until it is cancelled), the two pages watching the game
+    close one after the other: while one still watches, the query goes on; once none
+    does, it is cancelled in the core and the server's turn for full queries is free again (it
+    went on computing for nobody, and every other game's full advice waited for it). A page
+    that comes back is sent the first estimate kept, and the full query is asked again."""
+    noted = NotedQueries(monkeypatch)
+    app = make_app(save, Budget(100_000, 1_000_000, None, True))
+    gate = app.state.games.gates.stage["full"]
+    with TestClient(app) as http:
+        with http.websocket_connect("/ws") as first:
+            page = Page(first)
+            page.hello()
+            state = page.start(advice="always")
+            quick = page.until("advice", stage="quick", at=state["at"])[-1]
+            until(lambda: noted.full_started == 1 and gate.locked(), "the full query began")
+            with http.websocket_connect("/ws") as second:
+                Page(second).hello()
+            table = app.state.games.live[0]
+            until(lambda: len(table.watchers) == 1, "the second page has left")
+            assert gate.locked() and noted.ended == ["answered"]  # (the quick stage)
+        until(lambda: not gate.locked(), "the full query's turn is free")
+        assert noted.ended == ["answered", "cancelled"]
+        with http.websocket_connect("/ws") as again:
+            back = Page(again)
+            assert back.hello()["at"] == state["at"]
+            assert back.next() == quick  # (the first estimate kept, after the game)
+            until(lambda: noted.full_started == 2, "the full query asked again")
+        until(lambda: not gate.locked(), "the full query's turn is free again")
+    assert noted.ended == ["answered", "cancelled", "cancelled"]

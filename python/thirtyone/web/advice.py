@@ -11,7 +11,9 @@ position shows the same figures, after a reload or a resume too.
 
 One query of each kind runs at a time on the whole server (each already uses every core), so
 many tabs cannot pile up work; a query whose position has been played past is dropped before it
-starts, and its answer, if it was under way, is not sent.
+starts, and its answer, if it was under way, is not sent. A query whose game no page watches any
+more (the last tab closed or went elsewhere) is cancelled too (:meth:`Desk.pause`); the answers
+already found are kept, and a page that comes back has the stages still missing computed again.
 """
 
 from __future__ import annotations
@@ -112,10 +114,12 @@ class Desk:
 
     def start(self, at: int, view: SeatView, send: Send) -> None:
         """Compute the advice at ``at`` (seen from ``view``) unless it is under way or done;
-        each stage's message is sent as it is ready."""
+        each stage's message is sent as it is ready (a stage already found at ``at`` is not
+        asked again)."""
         if self.at == at and self.task is not None:
             return
-        self.forget()
+        if self.at != at:
+            self.forget()
         self.at = at
         state, names = view.state(), list(view.names)
         seed = position_seed(self.game_seed, view)
@@ -123,9 +127,16 @@ class Desk:
 
     def forget(self) -> None:
         """The game has moved on: drop what was found and any query not yet started."""
+        self.pause()
+        self.at, self.found = None, {}
+
+    def pause(self) -> None:
+        """Nobody watches the game any more: cancel the query under way (in the core; its
+        stage's gate is freed once the core has stopped) and keep what was found, so that
+        :meth:`start` at the same position asks only for the stages still missing."""
         if self.task is not None and not self.task.done():
             self.task.cancel()
-        self.at, self.found, self.task = None, {}, None
+        self.task = None
 
     def messages(self, at: int) -> list[dict[str, Any]]:
         """The messages already sent at ``at`` (for a page that has just come)."""
@@ -148,6 +159,8 @@ class Desk:
         for stage, deals, playouts, limit in self.budget.stages():
             if self.at != at:
                 return
+            if stage in self.found:  # (found before the game's last page left)
+                continue
             # A game that moves on cancels this task, and with it the query (its stage's gate
             # held until the core has stopped: an answer nobody waits for takes no core).
             work = functools.partial(compute, state, names, seed, deals, playouts, limit)

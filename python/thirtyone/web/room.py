@@ -140,7 +140,7 @@ class Room:
 
     def leave(self) -> None:
         if self.table is not None:
-            self.table.watchers.discard(self.outbox)
+            self.table.unwatch(self.outbox)
             self.table = None
 
     # -- the messages -----------------------------------------------------------------------------

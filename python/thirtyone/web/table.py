@@ -120,6 +120,14 @@ class Table:
 
     # -- the watchers -----------------------------------------------------------------------------
 
+    def unwatch(self, watcher: Watcher) -> None:
+        """``watcher`` no longer watches the game (its page closed or went elsewhere); when it
+        was the last, the Oracle's query under way is cancelled (:meth:`Desk.pause`): no page
+        would be sent its answer, and it would hold the server's turn for its stage."""
+        self.watchers.discard(watcher)
+        if not self.watchers:
+            self.desk.pause()
+
     def broadcast(self, message: dict[str, Any]) -> None:
         for watcher in list(self.watchers):
             watcher.send(message)
