@@ -10,6 +10,7 @@ import asyncio
 import concurrent.futures
 import json
 import threading
+import time
 from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
@@ -219,14 +220,19 @@ def test_questions_waiting_hold_up_nothing_else_and_a_full_line_is_refused(
     on_a_loop(scenario)
 
 
-def test_a_review_whose_client_leaves_is_cancelled(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A review at the most the API allows, its client gone as it starts: the review stops
-    (Cancelled), and the next question is answered."""
+def play_a_game() -> None:
+    """A game played to its end in the terminal (the last game a review is asked of)."""
     moves = "d\n4\n" * 400
     played = CliRunner().invoke(
         main, ["play", "--no-oracle", "--fast", "--seats", "2", "--lives", "1"], input=moves
     )
     assert played.exit_code == 0, played.output
+
+
+def test_a_review_whose_client_leaves_is_cancelled(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A review at the most the API allows, its client gone as it starts: the review stops
+    (Cancelled), and the next question is answered."""
+    play_a_game()
     noted = Noted(review.review)
     monkeypatch.setattr(review, "review", noted)
 
@@ -243,3 +249,90 @@ def test_a_review_whose_client_leaves_is_cancelled(monkeypatch: pytest.MonkeyPat
         assert status == 200 and body["decisions"]
 
     on_a_loop(scenario)
+
+
+class Endless:
+    """``review.review`` made as long as a review may be: its first call is the real review made
+    again and again, in the core, until it is cancelled (a hang guard of :data:`DEADLINE`); the
+    others are the real review. Each call's Cancel is kept, and how the first ended."""
+
+    def __init__(self, real: Callable[..., Any]) -> None:
+        self.real = real
+        self.cancels: list[thirtyone.Cancel] = []
+        self.ended: list[BaseException | None] = []
+
+    def __call__(self, *args: Any, cancel: thirtyone.Cancel, **settings: Any) -> Any:
+        self.cancels.append(cancel)
+        if len(self.cancels) > 1:
+            return self.real(*args, cancel=cancel, **settings)
+        until = time.monotonic() + DEADLINE
+        try:
+            found = self.real(*args, cancel=cancel, **settings)
+            while time.monotonic() < until:
+                found = self.real(*args, cancel=cancel, **settings)
+        except BaseException as error:
+            self.ended.append(error)
+            raise
+        self.ended.append(None)
+        return found
+
+
+def test_a_review_past_its_time_limit_is_stopped_and_refused(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A review without end and a time limit of half a second: the review is cancelled in the
+    core and the answer is 503 saying what to do (it ran without a limit: a long game at high
+    precision held its turn for minutes); its turn is free for the next review."""
+    play_a_game()
+    endless = Endless(review.review)
+    monkeypatch.setattr(review, "review", endless)
+
+    async def scenario() -> None:
+        app = Starlette(routes=api.routes)
+        asked = Call(app, "GET", "/api/review?deals=100&playouts=200&max_time=0.5")
+        status, headers, body = await asked.answer()
+        assert status == 503 and "retry-after" not in headers
+        assert body["error"] == (
+            "the review was stopped at its time limit, 0.5 seconds (max_time): ask with a "
+            "longer max_time (at most 3,600), fewer deals or playouts, or run thirtyone review, "
+            "which has no time limit"
+        )
+        assert endless.cancels[0].cancelled
+        assert isinstance(endless.ended[0], thirtyone.Cancelled), endless.ended
+        assert queued() == 0
+        again = Call(app, "GET", "/api/review?deals=100&playouts=200")
+        status, _, body = await again.answer()
+        assert status == 200 and body["decisions"]
+
+    on_a_loop(scenario)
+
+
+def test_a_reviews_time_limit_is_read_as_the_oracles(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``max_time`` of a review: 5 minutes when not given, 0 the server's longest (an hour),
+    a number of seconds as ``--max-time`` reads it, refused in the command's words past its
+    bounds."""
+    play_a_game()
+    limits: list[float] = []
+    real = api.timed
+
+    def noted(work: Any, seconds: float) -> Any:
+        limits.append(seconds)
+        return real(work, seconds)
+
+    monkeypatch.setattr(api, "timed", noted)
+
+    async def scenario() -> None:
+        app = Starlette(routes=api.routes)
+        for given, seed in (("", 1), ("&max_time=0", 2), ("&max_time=1e3", 3)):
+            call = Call(app, "GET", f"/api/review?deals=100&playouts=200&seed={seed}{given}")
+            assert (await call.answer())[0] == 200
+        for given, said in (
+            ("abc", 'max_time must be a number of seconds, not "abc"'),
+            ("-1", "max_time must be 0 (no limit) or a number of seconds up to 3,600, not -1"),
+            ("3601", "max_time must be 0 (no limit) or a number of seconds up to 3,600, not 3601"),
+        ):
+            status, _, body = await Call(app, "GET", f"/api/review?max_time={given}").answer()
+            assert (status, body) == (400, {"error": said})
+
+    on_a_loop(scenario)
+    assert limits == [300.0, 3600.0, 1000.0]

@@ -12,8 +12,10 @@ the record of games, as JSON and as two pages.
   for the game ``last`` (the default: the last game played to its end), ``current`` (the save
   of the game under way) or a save of the data folder named by its file name
   (``saved-game.2.json``, :data:`SAVE_NAME`): never a path, so no page can have another file
-  read. ``deals`` and ``playouts`` are at most :data:`REVIEW_DEALS` and :data:`REVIEW_PLAYOUTS`.
-  A review is made once for a file as it is and its settings, and kept.
+  read. ``deals`` and ``playouts`` are at most :data:`REVIEW_DEALS` and :data:`REVIEW_PLAYOUTS`;
+  ``max_time`` is the whole review's time limit (:data:`REVIEW_TIME` by default, ``0`` is
+  :data:`LONGEST`): past it the review is stopped in the core and refused (503). A review is made
+  once for a file as it is and its settings, and kept.
 - ``GET /api/saves``: the saves a review may be asked of, with their players and state.
 - ``GET /api/stats``: the text of ``thirtyone stats --json``.
 - ``GET /review``, ``GET /stats`` and ``/study/…``: the two pages (plain HTML, CSS and
@@ -46,15 +48,15 @@ from starlette.types import Receive, Scope, Send
 from thirtyone import _core
 from thirtyone.errors import ThirtyOneError
 from thirtyone.names import crop, shown
-from thirtyone.oracle.query import MAX_STATE_BYTES, answer_text, ask
+from thirtyone.oracle.query import MAX_STATE_BYTES, answer_text, ask, check_max_time
 from thirtyone.store import record, saves
 from thirtyone.store import summary as record_summary
 from thirtyone.study import review, review_json
-from thirtyone.web.work import Busy, Gone, Turns
+from thirtyone.web.work import Busy, Gone, TooLong, Turns, timed
 
 #: The query parameters of ``POST /api/oracle`` and of ``GET /api/review``.
 ORACLE_PARAMETERS = ("deals", "playouts", "seed", "max_time", "objective")
-REVIEW_PARAMETERS = ("game", "deals", "playouts", "seed")
+REVIEW_PARAMETERS = ("game", "deals", "playouts", "seed", "max_time")
 OBJECTIVES = ("round", "game")
 #: The save files a review may be asked of: the last game, the save and its numbered backups.
 SAVE_NAME = re.compile(r"(?:last-game|saved-game(?:\.[1-9][0-9]{0,3})?)\.json")
@@ -73,6 +75,10 @@ LONGEST = 3600.0
 #: defaults, its full precision): ``thirtyone review`` takes more.
 REVIEW_DEALS = _core.DEFAULT_DEALS
 REVIEW_PLAYOUTS = _core.DEFAULT_PLAYOUTS
+#: A review's time limit over HTTP by default, in seconds, from when it begins (its turn): far
+#: more than a review at the page's precision takes (seconds), and about what a person waits
+#: at a page. A script may ask for up to :data:`LONGEST` (``max_time``; 0 is that too).
+REVIEW_TIME = 300.0
 #: Reviews kept, the most recently asked.
 KEPT_REVIEWS = 8
 
@@ -221,6 +227,17 @@ def _review_counts(given: Mapping[str, str]) -> tuple[int, int]:
     return deals, playouts
 
 
+def _review_time(given: Mapping[str, str]) -> float:
+    """A review's ``max_time``: read and bounded as the Oracle's (``0`` is :data:`LONGEST`),
+    :data:`REVIEW_TIME` when not given."""
+    seconds = _seconds(given, "max_time", REVIEW_TIME)
+    try:
+        check_max_time(seconds)
+    except ThirtyOneError as err:
+        raise Refused(400, str(err)) from None
+    return seconds or LONGEST
+
+
 # -- POST /api/oracle -----------------------------------------------------------------------------
 
 
@@ -304,10 +321,16 @@ class Reviews:
         self._done: OrderedDict[tuple[Any, ...], str] = OrderedDict()
 
     async def text(
-        self, request: Request, path: Path | None, deals: int, playouts: int, seed: int | None
+        self,
+        request: Request,
+        path: Path | None,
+        settings: tuple[int, int, int | None],
+        seconds: float,
     ) -> str:
-        """The JSON text of the review (raises :class:`Refused` as the command would fail,
-        :class:`Gone` when the client leaves before it is made)."""
+        """The JSON text of the review at ``settings`` (deals, playouts, seed), made within
+        ``seconds`` (raises :class:`Refused` as the command would fail, and 503 past its time
+        limit; :class:`Gone` when the client leaves before it is made)."""
+        deals, playouts, seed = settings
         where = path or saves.last_game_path()
         try:
             info = where.stat()
@@ -318,9 +341,16 @@ class Reviews:
         if key in self._done:
             self._done.move_to_end(key)
             return self._done[key]
-        text = await _in_turn(
-            request, lambda cancel: _review_text(path, deals, playouts, seed, cancel)
-        )
+        made = timed(lambda cancel: _review_text(path, deals, playouts, seed, cancel), seconds)
+        try:
+            text = await _in_turn(request, made)
+        except TooLong:
+            raise Refused(
+                503,
+                f"the review was stopped at its time limit, {seconds:g} seconds (max_time): "
+                f"ask with a longer max_time (at most {LONGEST:,.0f}), fewer deals or playouts, "
+                f"or run thirtyone review, which has no time limit",
+            ) from None
         self._done[key] = text
         while len(self._done) > self.kept:
             self._done.popitem(last=False)
@@ -360,8 +390,9 @@ async def review_game(request: Request) -> Response:
         given = parameters(request, REVIEW_PARAMETERS)
         deals, playouts = _review_counts(given)
         seed = _seed(given)
+        seconds = _review_time(given)
         path = save_path(given.get("game"))
-        text = await _reviews.text(request, path, deals, playouts, seed)
+        text = await _reviews.text(request, path, (deals, playouts, seed), seconds)
     except Refused as refused:
         return refused.response()
     except Gone:

@@ -10,7 +10,8 @@ core releases the interpreter while it computes, so the event loop keeps serving
 others wait on the event loop (holding no thread, so pages and files are served meanwhile), a
 bounded number of them (:class:`Busy` beyond), and a query whose client has left is cancelled,
 waiting or running (:class:`Gone`): the core stops within a tenth of a second, and the next
-query takes its turn.
+query takes its turn. :func:`timed` gives a query that has no time limit of its own (a review)
+one: cancelled in the core when it runs out, it raises :class:`TooLong`.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from thirtyone import _core
+from thirtyone.errors import Cancelled
 
 T = TypeVar("T")
 
@@ -67,6 +69,38 @@ class Gone(Exception):
 
 class Busy(Exception):
     """Too many queries are waiting for their turn: this one is refused unstarted."""
+
+
+class TooLong(Exception):
+    """The query ran out of its time limit (:func:`timed`): it was cancelled, with no answer."""
+
+
+def timed(work: Callable[[_core.Cancel], T], seconds: float) -> Callable[[_core.Cancel], T]:
+    """``work`` with a time limit of ``seconds`` from when it begins (its turn, not its wait in
+    line): then its ``Cancel`` is set, and the work, stopped in the core, raises
+    :class:`TooLong` rather than :class:`~thirtyone.Cancelled`. Whatever the work gives in time
+    is given; a cancel from elsewhere (the client left) is still ``Cancelled``."""
+
+    def run(cancel: _core.Cancel) -> T:
+        expired = threading.Event()
+
+        def expire() -> None:
+            expired.set()
+            cancel.cancel()
+
+        timer = threading.Timer(seconds, expire)
+        timer.daemon = True
+        timer.start()
+        try:
+            return work(cancel)
+        except Cancelled:
+            if expired.is_set():
+                raise TooLong from None
+            raise
+        finally:
+            timer.cancel()
+
+    return run
 
 
 @dataclass

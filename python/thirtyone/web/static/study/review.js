@@ -517,9 +517,9 @@ async function load(game, decision) {
   try {
     const query = new URLSearchParams({ game });
     // The review's budget and seed, when the page's address gives them (as thirtyone review's
-    // --deals, --playouts and --seed).
+    // --deals, --playouts and --seed), and its time limit over HTTP (max_time).
     const own = new URLSearchParams(window.location.search);
-    for (const key of ["deals", "playouts", "seed"]) {
+    for (const key of ["deals", "playouts", "seed", "max_time"]) {
       if (own.get(key)) query.set(key, own.get(key));
     }
     const review = await getJSON(`/api/review?${query}`);
