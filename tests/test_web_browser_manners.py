@@ -1,8 +1,9 @@
 """The table's manners in a real browser (as in test_web_browser.py), from a QA tester's round
 in Chromium: the new-game form asked for while the others play stays on show, a dialog closed
 gives Enter back to your hand, a refusal goes with the next move and is said in the buttons'
-words, a wash loses nothing on screen, a Cadillac is named in the hide dialog too, and the
-form's and the Settings' small things. Screenshots are kept in test-results/web/."""
+words, a wash loses nothing on screen, a Cadillac is named in the hide dialog too, the best for
+the game is named on the terminal's rule, and the form's and the Settings' small things.
+Screenshots are kept in test-results/web/."""
 
 from __future__ import annotations
 
@@ -388,6 +389,58 @@ def test_the_pages_best_lines_are_the_terminals(page: Page, server: str) -> None
         assert line.endswith(f"for the round's best, {within})"), line
         said = next(x for x in terminal(answer) if x.startswith("Best for the game"))
         assert said.endswith(f", {within})"), said
+
+
+def test_the_best_for_the_game_is_named_on_the_terminals_rule(page: Page, server: str) -> None:
+    """An answer whose best for the game is another option with a figure no higher as shown
+    (35.7% against 35.7%; 1.62 points against 1.62): the terminal names no best for the game,
+    and neither does the page (it drew "Best for the game" whenever the option differed from
+    the round's best), its ♔ on the best; a figure higher as shown is named by both, ♔ on it.
+    The rule is the server's (``game_named``), which the page reads."""
+    from rich.console import Console
+    from thirtyone.oracle.answer import Advice, Kind, OptionAdvice
+    from thirtyone.terminal.advice_view import advice_panel_body
+    from thirtyone.web.views import advice as advice_json
+
+    def terminal(advice: Advice) -> str:
+        console = Console(width=200, record=True, file=None, color_system=None)
+        with console.capture() as cap:
+            console.print(advice_panel_body(advice))
+        return " ".join(cap.get().split())
+
+    def drawn(advice: Advice) -> tuple[str, str]:
+        # (Drawn and read in one evaluation: the game's own next state would draw it again.)
+        line, crowned = page.evaluate(
+            "async (a) => { const m = await import('/static/oracle.js');"
+            " m.drawAdvice({ full: a }, { shown: true, mode: 'always', thinking: true });"
+            " const panel = document.getElementById('oracle');"
+            " const crown = [...panel.querySelectorAll('tbody tr')]"
+            "   .find((r) => r.cells[0].innerText.includes('♔'));"
+            " return [panel.querySelector('.game-line')?.innerText ?? '',"
+            "   crown?.dataset.option ?? '']; }",
+            advice_json(advice, None),
+        )
+        return line, crowned
+
+    def option(kind: Kind, p: float, win: float, **kw: Any) -> OptionAdvice:
+        return OptionAdvice(
+            kind=kind, p_safe=p, margin=0.01, lives_lost=1 - p, p_win=win, p_win_margin=0.008,
+            **kw,
+        )  # fmt: skip
+
+    open_table(page, server)
+    page.get_by_role("form", name="New game").get_by_label("Advice").select_option("never")
+    start_game(page, Seed="3")  # (the panel on show, with no advice of its own to draw)
+    for points, (same, higher) in ((False, (0.35704, 0.361)), (True, (1.624, 1.631))):
+        best = option(Kind.DRAW, 0.7, 0.357 if not points else 1.621)
+        for figure, named in ((same, False), (higher, True)):
+            other = option(Kind.PUT_DOWN, 0.6, figure, discard="7D", keeps=20)
+            answer = Advice([best, other], [], "", 300, 1000, best_game=other, points=points)
+            line, crowned = drawn(answer)
+            assert ("Best for the game" in terminal(answer)) is named
+            assert line.startswith("Best for the game: put down 7D") is named, line
+            assert line == "" or named
+            assert crowned == ("discard:7D" if named else "draw")
 
 
 #: Every title the page gives its tab, as it gives it.

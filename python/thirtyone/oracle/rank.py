@@ -142,6 +142,24 @@ def hopeless_ties(ranked: Sequence[OptionAdvice]) -> list[OptionAdvice]:
     return [o for o in ranked[1:] if not fewer_lost(ranked[0], o)]
 
 
+def named_for_game(
+    best: OptionAdvice, best_game: OptionAdvice | None, points: bool = False
+) -> OptionAdvice | None:
+    """The option the advice names for the game on a line of its own ("Best for the game", the
+    terminal's and the page's alike, and the reason's "For the game, … is better"):
+    ``best_game`` when it is not the best and its figure is higher than the best's as shown;
+    None otherwise (the best is then the best for the game too, as far as anyone can see)."""
+    if best_game is None or best_game.option == best.option:
+        return None
+    return best_game if higher_game(best_game, best, points) else None
+
+
+def game_lead_within(best: OptionAdvice, named: OptionAdvice) -> bool:
+    """Whether ``named``'s lead over the best for the game is within its margin (the line and
+    the reason then say "within ±…")."""
+    return (named.p_win or 0.0) - (best.p_win or 0.0) <= (named.p_win_margin or 0.0)
+
+
 def best_for_game(
     best: OptionAdvice, highest: OptionAdvice | None, points: bool = False
 ) -> OptionAdvice | None:

@@ -32,9 +32,11 @@ from typing import TYPE_CHECKING, NamedTuple
 from thirtyone.oracle.answer import Kind
 from thirtyone.oracle.rank import (
     fewer_lost,
+    game_lead_within,
     game_shown,
     higher_game,
     lost_shown,
+    named_for_game,
     percent_shown,
     shown_gap,
     two_places,
@@ -453,7 +455,7 @@ def game_reason(
     """The game's word after the round's reason: the same option, or which is better for the
     game and why (the lives every seat holds decide it). Another option is named only when its
     figure is higher as shown."""
-    if best_game.option == best.option or not higher_game(best_game, best, points):
+    if named_for_game(best, best_game, points) is None:
         return f" For the game too: it {game_figure(best, points)}."
     g, b = best_game.p_win or 0.0, best.p_win or 0.0
     margin = best_game.p_win_margin or 0.0
@@ -465,7 +467,7 @@ def game_reason(
         f" For the game, {best_game.describe()} is better: {compare} for {best.describe()}"
         f" ({lives.summary(unit)})"
     )
-    if g - b <= margin:
+    if game_lead_within(best, best_game):
         text += f", within the margin of ±{pp(margin)}"
     return text + ". " + _upper_first(_game_why(best, best_game, lives, unit)) + "."
 

@@ -21,7 +21,7 @@ from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
-from thirtyone.oracle.rank import higher_game, percent_shown, two_places
+from thirtyone.oracle.rank import game_lead_within, named_for_game, percent_shown, two_places
 
 if TYPE_CHECKING:
     from thirtyone.oracle.answer import Advice, OptionAdvice, Sweep
@@ -148,12 +148,10 @@ def game_header(advice: Advice) -> str:
 
 
 def game_named(advice: Advice) -> OptionAdvice | None:
-    """The option named best for the game: only when it is not the best and its figure is
-    higher than the best's as shown."""
-    g = advice.best_game
-    if g is None or g.option == advice.best.option:
-        return None
-    return g if higher_game(g, advice.best, advice.points) else None
+    """The option named best for the game (:func:`~thirtyone.oracle.rank.named_for_game`, the
+    page's rule too): only when it is not the best and its figure is higher than the best's as
+    shown."""
+    return named_for_game(advice.best, advice.best_game, advice.points)
 
 
 def _game_line(advice: Advice) -> Text | None:
@@ -167,7 +165,7 @@ def _game_line(advice: Advice) -> Text | None:
     unit = " points" if advice.points else ""
     figures = f"{game_cell(advice, g)} against {game_cell(advice, advice.best)}{unit}"
     margin = g.p_win_margin or 0.0
-    if (g.p_win or 0.0) - (advice.best.p_win or 0.0) <= margin:
+    if game_lead_within(advice.best, g):
         figures += (
             f", within ±{two_places(margin)}" if advice.points else f", within {points(margin)}"
         )

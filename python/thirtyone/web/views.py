@@ -18,6 +18,7 @@ from thirtyone.game.rules import Rules
 from thirtyone.game.session import Event, Session
 from thirtyone.oracle.answer import Advice, Kind, OptionAdvice
 from thirtyone.oracle.player import OPPONENTS
+from thirtyone.oracle.rank import game_lead_within, named_for_game
 from thirtyone.oracle.words import lives_matter
 from thirtyone.store.keeper import preset_name
 from thirtyone.store.saves import ADVICE_MODES, TUTOR_POINTS, SavedGame
@@ -239,7 +240,9 @@ def advice(found: Advice, why: str | None) -> dict[str, Any]:
     """The advice as the page shows it: the JSON of ``oracle.md`` (:meth:`Advice.to_dict`), and
     for each option what it does (``kind``, its cards, in words), the hand it keeps and whether
     its later knock is at the first chance; the "Why" line; what ``lives_lost`` counts and
-    whether it changes the picture (``lives_matter``)."""
+    whether it changes the picture (``lives_matter``); the option named best for the game on a
+    line of its own (``game_named``: the terminal's rule, :func:`named_for_game`) and whether
+    its lead is within its margin (``game_within``)."""
     out = found.to_dict()
     for shown, option in zip(out["options"], found.options, strict=True):
         shown["kind"] = option.kind.value
@@ -254,6 +257,10 @@ def advice(found: Advice, why: str | None) -> dict[str, Any]:
     out["unit"] = found.unit
     out["points"] = found.points
     out["lives_matter"] = lives_matter(found)
+    # (The "Best for the game" line on the terminal's rule, decided here, not in the page.)
+    named = named_for_game(found.best, found.best_game, found.points)
+    out["game_named"] = None if named is None else named.option
+    out["game_within"] = named is not None and game_lead_within(found.best, named)
     return out
 
 

@@ -71,13 +71,12 @@ function gameFigure(advice, o) {
 }
 
 /** ", within ±0.7" when the best for the game leads the round's best by no more than its
- * margin, as the terminal's line and the reason say (", within ±0.05" in points). */
-function gameWithin(advice, g, top) {
-  const [lead, margin] = advice.points
-    ? [g.points - top.points, g.points_margin]
-    : [g.p_win - top.p_win, g.p_win_margin];
-  if (!(lead <= (margin ?? 0))) return "";
-  return `, within ±${advice.points ? hundredths(margin ?? 0) : tenths(margin ?? 0)}`;
+ * margin (the server says so: ``game_within``), as the terminal's line and the reason say
+ * (", within ±0.05" in points). */
+function gameWithin(advice, g) {
+  if (!advice.game_within) return "";
+  const margin = (advice.points ? g.points_margin : g.p_win_margin) ?? 0;
+  return `, within ±${advice.points ? hundredths(margin) : tenths(margin)}`;
 }
 
 /** The panel: ``found`` is {quick, full, error} for your decision; ``shown``: whether to show it. */
@@ -130,12 +129,14 @@ function adviceBody(advice) {
     bestLine.append(element("span", { class: "tied", text: ` — statistically tied with ${tied.join(", ")}` }));
   }
   parts.push(bestLine);
-  if (advice.best_game && advice.best_game !== top.option) {
-    const g = advice.options.find((o) => o.option === advice.best_game);
+  // (Named on the terminal's rule, decided by the server: only when its figure is higher than
+  // the round's best's as shown.)
+  if (advice.game_named) {
+    const g = advice.options.find((o) => o.option === advice.game_named);
     const figure = advice.points ? `${hundredths(g.points)} points` : `wins the game ${pct(g.p_win)}`;
     parts.push(element("p", { class: "game-line" }, "Best for the game: ",
       element("span", { class: "opt", text: optionLabel(g) }),
-      ` (${figure}, against ${gameFigure(advice, top)} for the round's best${gameWithin(advice, g, top)})`));
+      ` (${figure}, against ${gameFigure(advice, top)} for the round's best${gameWithin(advice, g)})`));
   }
   parts.push(optionsTable(advice));
   parts.push(element("p", { class: "reason", text: tensWritten(advice.reason) }));
@@ -158,13 +159,16 @@ function optionsTable(advice) {
   if (game) head.append(element("th", { scope: "col", text: advice.points ? "Points" : "Win game" }));
   head.append(element("th", { scope: "col", text: "Then" }));
   const body = element("tbody", {});
+  // (♔ on the option named for the game, else on the best: no other is said to be better for
+  // a difference nobody can see.)
+  const crowned = advice.game_named || advice.options[0].option;
   ranked(advice).forEach((o, i) => {
     const mark = i === 0 ? "★" : advice.tied.includes(o.option) ? "≈" : "";
     const markTitle = i === 0 ? "the best" : mark ? "tied with the best" : "";
     const first = element("td", {},
       element("span", { class: "mark", title: markTitle, "aria-label": markTitle || null, text: mark }),
       optionLabel(o),
-      o.option === advice.best_game && game ? element("span", { title: "the best for the game", text: " ♔" }) : "");
+      o.option === crowned && game ? element("span", { title: "the best for the game", text: " ♔" }) : "");
     const safe = element("td", {}, pct(o.p_safe));
     const bar = element("span", { class: "bar", "aria-hidden": "true" }, element("span", {}));
     bar.firstChild.style.width = `${Math.max(0, Math.min(100, 100 * o.p_safe))}%`;
