@@ -2,7 +2,8 @@
 in Chromium: the new-game form asked for while the others play stays on show, a dialog closed
 gives Enter back to your hand, a refusal goes with the next move and is said in the buttons'
 words, a wash loses nothing on screen, a Cadillac is named in the hide dialog too, the best for
-the game is named on the terminal's rule, and the form's and the Settings' small things.
+the game is named on the terminal's rule, the tutor's cost is that of the figures it shows,
+and the form's and the Settings' small things.
 Screenshots are kept in test-results/web/."""
 
 from __future__ import annotations
@@ -441,6 +442,38 @@ def test_the_best_for_the_game_is_named_on_the_terminals_rule(page: Page, server
             assert line.startswith("Best for the game: put down 7D") is named, line
             assert line == "" or named
             assert crowned == ("discard:7D" if named else "draw")
+
+
+def test_the_tutors_cost_is_the_difference_of_the_figures_it_shows(page: Page, server: str) -> None:
+    """Knocking at 20.36% to win the game against the best for the game's 24.04%: the tutor
+    said "costs about 3.7 percentage points … (20.4% against 24.0% …)", the unrounded
+    difference beside figures 3.6 apart; it now says the figures' own difference, as the
+    reason does (``rank.shown_gap``)."""
+    from thirtyone.oracle.answer import Advice, Kind, OptionAdvice
+    from thirtyone.oracle.rank import shown_gap
+    from thirtyone.web.views import advice as advice_json
+
+    def option(kind: Kind, p: float, win: float, **kw: Any) -> OptionAdvice:
+        return OptionAdvice(
+            kind=kind, p_safe=p, margin=0.01, lives_lost=1 - p, p_win=win, p_win_margin=0.001,
+            **kw,
+        )  # fmt: skip
+
+    draw = option(Kind.DRAW, 0.708, 0.238)
+    knock = option(Kind.KNOCK, 0.659, 0.2036)
+    take = option(Kind.TAKE, 0.624, 0.2404, card="4C", discard="3D")
+    answer = Advice([draw, knock, take], [], "", 300, 1000, best_game=take)
+    open_table(page, server)
+    said = page.evaluate(
+        "async (a) => { const m = await import('/static/oracle.js');"
+        " return m.tutorText(m.tutorCheck(a, { action: 'knock' }, 0.5)); }",
+        advice_json(answer, None),
+    )
+    assert f"{100 * shown_gap(0.2404, 0.2036):.1f}" == "3.6"
+    assert said.startswith(
+        "To knock costs about 3.6 percentage points of your chance to win the game "
+        "(20.4% against 24.0% for the Oracle's best: take 4C, put down 3D)."
+    ), said
 
 
 #: Every title the page gives its tab, as it gives it.

@@ -4,7 +4,7 @@
 // at full precision. And the tutor, which asks before a move that costs too much.
 
 import { label, tensWritten } from "./cards.js";
-import { MAKES_31, hundredths, planClause, tenths } from "./study/figures.js";
+import { MAKES_31, hundredths, planClause, shownGap, tenths } from "./study/figures.js";
 import { element } from "./view.js";
 
 const $ = (id) => document.getElementById(id);
@@ -201,10 +201,11 @@ export function tutorCheck(advice, action, threshold) {
 }
 
 export function tutorText(found) {
-  const { cost, byGame, chosen, best } = found;
+  const { byGame, chosen, best } = found;
   const measure = byGame ? "your chance to win the game" : "your chance to come through this round safe";
   const from = byGame ? best.p_win : best.p_safe;
   const to = byGame ? chosen.p_win : chosen.p_safe;
-  return `To ${optionLabel(chosen)} costs about ${tenths(cost / 100)} percentage points of ${measure} `
+  // (The cost said is the difference of the two figures beside it, as the reason says one.)
+  return `To ${optionLabel(chosen)} costs about ${shownGap(from, to)} percentage points of ${measure} `
     + `(${pct(to)} against ${pct(from)} for the Oracle's best: ${optionLabel(best)}). Play it anyway?`;
 }

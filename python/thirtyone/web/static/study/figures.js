@@ -28,6 +28,14 @@ export function tenths(p) {
   return Number.isFinite(p) ? written(halfUp(p, 10), 1) : "—";
 }
 
+/**
+ * The difference of two shares as they are shown, in percentage points with one decimal
+ * (rank.py's shown_gap): 24.0% against 20.4% is "3.6", not the "3.7" of 0.2404 - 0.2036.
+ */
+export function shownGap(a, b) {
+  return Number.isFinite(a) && Number.isFinite(b) ? written(halfUp(a, 10) - halfUp(b, 10), 1) : "—";
+}
+
 /** A figure to two decimals (lives lost, points) as the Oracle's words write it: 0.125 -> "0.13". */
 export function hundredths(x) {
   return Number.isFinite(x) ? written(halfUp(x, 100), 2) : "—";
