@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from rich import box
-from rich.console import Console, Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.padding import Padding
 from rich.panel import Panel
 from rich.table import Table
@@ -118,20 +118,37 @@ def standing_text(lives: int, rules: Rules | None) -> str:
     return "county" if r.on_county(lives) else str(lives)
 
 
+class Packed(NamedTuple):
+    """Pieces joined by `` · ``, broken only between two (:func:`packed`; ruling 190)."""
+
+    pieces: list[Text]
+
+    @property
+    def plain(self) -> str:
+        return " · ".join(p.plain for p in self.pieces)
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield packed(self.pieces, options.max_width)
+
+
 def lives_line(
-    names: Sequence[str], lives: Sequence[int], me: int | None, rules: Rules | None = None
-) -> Text:
-    """``Lives: You 3 · Alice 2 · Ben out`` (``Letters: You G · ...`` under Gin lives)."""
+    names: Sequence[str],
+    lives: Sequence[int],
+    me: int | None,
+    rules: Rules | None = None,
+    head: str = "",
+    seats: Sequence[int] | None = None,
+) -> Packed:
+    """``Lives: You 3 · Alice 2 · Ben out`` (``Letters: You G · ...`` under Gin lives), after
+    ``head``; of ``seats`` (default: every seat), a player never parted from their lives."""
     r = rules or Rules.standard()
     parts = []
-    for seat, n in enumerate(lives):
-        part = name_text(names, seat, me)
-        out = r.is_out(n)
+    for seat in range(len(lives)) if seats is None else seats:
+        n, part = lives[seat], name_text(names, seat, me)
         standing = r.standing(n) if r.on_county(n) else standing_text(n, r)
-        part.append(f" {standing}", style="dim" if out else "")
-        parts.append(part)
-    head = "Letters: " if r.gin else "Lives: "
-    return Text(head).append_text(Text(" · ").join(parts))
+        parts.append(part.append(f" {standing}", style="dim" if r.is_out(n) else ""))
+    parts[0] = Text(head + ("Letters: " if r.gin else "Lives: ")).append_text(parts[0])
+    return Packed(parts)
 
 
 def intro(

@@ -33,7 +33,7 @@ from thirtyone.store import saves
 from thirtyone.store import summary as record_summary
 from thirtyone.store.keeper import Keeper, game_record, restored
 from thirtyone.terminal.advisor import OracleAdvisor
-from thirtyone.terminal.display import WARN_STYLE, placing
+from thirtyone.terminal.display import WARN_STYLE, Packed, lives_line, placing
 from thirtyone.terminal.narrator import Narrator
 from thirtyone.terminal.player import AdvisedPolicy, TerminalPlayer
 from thirtyone.terminal.prompt import QuitGame, prompt_line
@@ -240,19 +240,23 @@ def _pause(console: Console) -> Callable[[], None]:
     return wait
 
 
-def resumed_text(game: Session) -> Text:
+def resumed_text(game: Session) -> Text | Packed:
     """Where a resumed game stands: the round under way, or the one dealt next when the save
-    was left between two rounds; or that its actions had ended it."""
+    was left between two rounds, and the players still in, in the table's words (letters under
+    Gin lives, the county, life names: ruling 191); or that its actions had ended it."""
     if game.over:
         return Text(
             f"This saved game had ended, in round {game.round_number}, before its save said so: "
             "here is its end.",
             style="bold",
         )
-    lives = " · ".join(f"{game.names[s]} {game.lives[s]}" for s in game.active)
     round_ = game.round
     under_way = round_ is not None and not round_.is_over
     number = round_resumed(game)
     mid = under_way and round_ is not None and round_.pending is not None
     where = ", at the put-down of your turn" if mid else ""
-    return Text(f"Resumed: round {number}{where}. Lives: {lives}", style="bold")
+    head = f"Resumed: round {number}{where}. "
+    line = lives_line(game.names, game.lives, 0, game.rules, head=head, seats=game.active)
+    for piece in line.pieces:
+        piece.stylize("bold")
+    return line

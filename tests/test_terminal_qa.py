@@ -1,0 +1,106 @@
+"""What a QA round at the terminal found (rulings 190-199): the lives line at a full table and
+a resumed game's standings in the table's words.
+
+Expected values come from docs/rules.md, docs/tables.md and the rulings, never from the output
+of the code under test.
+"""
+
+from __future__ import annotations
+
+import re
+
+from rich.console import Console
+from thirtyone import Rules
+from thirtyone.game.seats import TablePolicy
+from thirtyone.game.session import Session
+from thirtyone.terminal.display import lives_line
+
+
+def rendered(renderable: object, width: int = 80) -> list[str]:
+    """The lines ``renderable`` takes on a console ``width`` columns wide, without padding."""
+    console = Console(width=width, record=True, file=None, color_system=None)
+    with console.capture() as cap:
+        console.print(renderable)
+    return [line.rstrip() for line in cap.get().splitlines()]
+
+
+NINE = ["You", "Alice", "Ben", "Cara", "Dev", "Eve", "Finn", "Gus", "Hana"]
+
+
+# -- the lives line is broken between players, never inside one (ruling 190) -------------------
+
+
+def test_the_lives_line_of_nine_seats_keeps_each_player_whole_at_80_columns() -> None:
+    """Nine players at 80 columns: a break falls between two players (where the ``·`` was),
+    never between a name and its lives ("Hana" at a line's end, "2" on the next)."""
+    lines = rendered(lives_line(NINE, [2, 2, 2, 2, 3, 2, 2, 2, 2], 0), 80)
+    assert len(lines) == 2
+    assert all(len(line) <= 80 for line in lines)
+    entries = " · ".join(lines).removeprefix("Lives: ").split(" · ")
+    expected = [f"{n} {v}" for n, v in zip(NINE, [2, 2, 2, 2, 3, 2, 2, 2, 2], strict=True)]
+    assert entries == expected
+    assert not lines[1].startswith("·") and not lines[0].endswith("·")
+
+
+def test_named_lives_are_never_cut_inside_a_name() -> None:
+    """Ride the Bus names a player's standing in words ("on the stairs", "off the bus"): a line
+    of them is broken between players only, each player's words kept on one line."""
+    rules = Rules.preset("ride-the-bus").replace(seats=9)
+    lives = [0, -1, 0, 0, -1, -1, -1, -1, 0]  # on the stairs (the county), or off the bus
+    lines = rendered(lives_line(NINE, lives, 0, rules), 80)
+    said = [rules.standing(n) for n in lives]
+    entries = " · ".join(lines).removeprefix("Lives: ").split(" · ")
+    assert entries == [f"{n} {s}" for n, s in zip(NINE, said, strict=True)]
+    assert all(len(line) <= 80 for line in lines)
+
+
+def test_the_lives_line_is_one_line_where_it_fits() -> None:
+    line = lives_line(["You", "Alice", "Ben"], [3, 2, 0], 0)
+    assert rendered(line, 80) == ["Lives: You 3 · Alice 2 · Ben out"]
+    assert line.plain == "Lives: You 3 · Alice 2 · Ben out"
+
+
+# -- a resumed game's standings are the table's (ruling 191) ------------------------------------
+
+
+def _after_a_round(rules: Rules) -> Session:
+    """A game of table players after its first round (a loss taken)."""
+    game = Session(rules, [TablePolicy()] * rules.seats, seed=3)
+    while True:
+        game.deal()
+        while game.pending is not None:
+            game.play_policy()
+        if not game.washed and any(n < rules.lives for n in game.lives):
+            return game
+
+
+def test_a_resumed_gin_game_says_its_letters_not_lives() -> None:
+    """Under Gin lives a player's standing is the letters taken (docs/tables.md): the resumed
+    line says `Letters: You - · Alice G`, as the round's result and the turn's box do, never
+    the count of letters still to take as lives."""
+    from thirtyone.terminal.play_session import resumed_text
+
+    rules = Rules.preset("gin-lives")
+    game = _after_a_round(rules)
+    text = resumed_text(game).plain
+    assert text.startswith("Resumed: round 2. Letters: ")
+    names = game.names
+    for seat in game.active:
+        assert f"{names[seat]} {rules.letters(game.lives[seat])}" in text
+    assert "Lives:" not in text
+    assert any(rules.letters(n) == "G" for n in game.lives)
+
+
+def test_a_resumed_game_on_the_county_says_so() -> None:
+    """A player at 0 lives with the county is on the county, still in (ruling 11): the resumed
+    line says `on the county`, as the lives line after a round does, not `0`."""
+    from thirtyone.terminal.play_session import resumed_text
+
+    rules = Rules.preset("scat").replace(lives=1)
+    game = _after_a_round(rules)
+    on_county = [s for s in game.active if game.lives[s] == 0]
+    assert on_county
+    text = resumed_text(game).plain
+    for seat in on_county:
+        assert f"{game.names[seat]} on the county" in text
+    assert not re.search(r"\b0\b", text.split("Lives: ", 1)[1])
