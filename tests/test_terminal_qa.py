@@ -1,5 +1,5 @@
-"""What a QA round at the terminal found (rulings 190-199): the lives line at a full table and
-a resumed game's standings in the table's words.
+"""What a QA round at the terminal found (rulings 190-199): the lives line at a full table, a
+resumed game's standings in the table's words, and the help's words on a knocker's tie.
 
 Expected values come from docs/rules.md, docs/tables.md and the rulings, never from the output
 of the code under test.
@@ -13,7 +13,7 @@ from rich.console import Console
 from thirtyone import Rules
 from thirtyone.game.seats import TablePolicy
 from thirtyone.game.session import Session
-from thirtyone.terminal.display import lives_line
+from thirtyone.terminal.display import lives_line, rules_in_short
 
 
 def rendered(renderable: object, width: int = 80) -> list[str]:
@@ -104,3 +104,33 @@ def test_a_resumed_game_on_the_county_says_so() -> None:
     for seat in on_county:
         assert f"{game.names[seat]} on the county" in text
     assert not re.search(r"\b0\b", text.split("Lives: ", 1)[1])
+
+
+# -- the help says what a knocker's tie costs at this table (ruling 192) -------------------------
+
+
+def test_the_standard_help_says_a_tied_knocker_pays() -> None:
+    """rules.md: a knocker whose hand is the lowest, or tied for lowest, pays the penalty."""
+    text = rules_in_short(Rules.standard())
+    assert "a knocker who is lowest, or tied for lowest, pays 2 lives" in text
+
+
+def test_the_scat_help_says_a_tied_knocker_is_safe() -> None:
+    """Scat (knocker_tie=others_pay): a knocker tied for lowest is safe and the others tied pay
+    1; a knocker lowest alone pays 2 (docs/tables.md)."""
+    text = rules_in_short(Rules.preset("scat"))
+    assert "a knocker who is lowest alone pays 2 lives" in text
+    assert "a knocker tied for lowest is safe" in text
+    assert "tied for lowest, pays" not in text
+
+
+def test_the_help_of_the_other_ties() -> None:
+    """only_knocker: the knocker pays the penalty, the others tied nothing; cadillac: the
+    knocker tied pays 2 (whatever the penalty), the others tied nothing."""
+    only = rules_in_short(Rules.standard().replace(knocker_tie="only_knocker", knock_penalty=1))
+    assert "a knocker who is lowest, or tied for lowest, pays 1 life" in only
+    assert "the others tied with the knocker lose nothing" in only
+    cadillac = rules_in_short(Rules.preset("cadillac").replace(knock_penalty=1))
+    assert "a knocker who is lowest alone pays 1 life" in cadillac
+    assert "a knocker tied for lowest pays 2 lives" in cadillac
+    assert "the others tied with the knocker lose nothing" in cadillac

@@ -315,8 +315,8 @@ def rules_in_short(rules: Rules) -> str:
         )
     else:
         text += (
-            f" The lowest hand at the end of a round {loses(r, 1, article=True)}; a knocker who is "
-            f"lowest pays {r.unit(r.knock_penalty)}."
+            f" The lowest hand at the end of a round {loses(r, 1, article=True)}; "
+            f"{_knocker_pays(r)}."
         )
     everybody = f"everybody else {loses(r, 1, article=True)}"
     if r.may_hide_31:
@@ -329,6 +329,18 @@ def rules_in_short(rules: Rules) -> str:
     else:
         text += f" 31 ends the round at once: {everybody}."
     return text
+
+
+def _knocker_pays(r: Rules) -> str:
+    """What a knocker caught lowest pays, alone or tied (ruling 192)."""
+    pays = f"pays {r.unit(r.knock_penalty)}"
+    alone, tied = f"a knocker who is lowest alone {pays}", "a knocker tied for lowest"
+    nothing = ", and the others tied with the knocker lose nothing"
+    return {
+        "others_pay": f"{alone}; {tied} is safe",
+        "cadillac": f"{alone}; {tied} pays {r.unit(2)}{nothing}",
+        "only_knocker": f"a knocker who is lowest, or tied for lowest, {pays}{nothing}",
+    }.get(r.knocker_tie, f"a knocker who is lowest, or tied for lowest, {pays}")
 
 
 def table_limits(rules: Rules) -> list[str]:
