@@ -1,5 +1,6 @@
 """What a QA round at the terminal found (rulings 190-199): the lives line at a full table, a
-resumed game's standings in the table's words, and the help's words on a knocker's tie.
+resumed game's standings in the table's words, the help's words on a knocker's tie, and the
+pause after a round.
 
 Expected values come from docs/rules.md, docs/tables.md and the rulings, never from the output
 of the code under test.
@@ -8,9 +9,13 @@ of the code under test.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
+import pytest
+from click.testing import CliRunner
 from rich.console import Console
 from thirtyone import Rules
+from thirtyone.cli.app import main
 from thirtyone.game.seats import TablePolicy
 from thirtyone.game.session import Session
 from thirtyone.terminal.display import lives_line, rules_in_short
@@ -134,3 +139,34 @@ def test_the_help_of_the_other_ties() -> None:
     assert "a knocker who is lowest alone pays 1 life" in cadillac
     assert "a knocker tied for lowest pays 2 lives" in cadillac
     assert "the others tied with the knocker lose nothing" in cadillac
+
+
+# -- the pause after a round quits as every prompt does (ruling 193) -----------------------------
+
+
+def _knock_then(answer: str, tmp_path: Path) -> str:
+    """Knock on your first turn (the round then ends), and answer the pause with ``answer``."""
+    result = CliRunner().invoke(
+        main,
+        ["play", "--no-oracle", "--seed", "5", "--save-file", str(tmp_path / "s.json")],
+        input=f"k\n{answer}\n",
+        env={"COLUMNS": "100", "NO_COLOR": "1", "THIRTYONE_DATA_DIR": str(tmp_path)},
+    )
+    assert result.exit_code == 0 and "Traceback" not in result.output
+    assert "Press Enter for the next round (q quit)" in result.output
+    return result.output
+
+
+@pytest.mark.parametrize("answer", ["q", "Q", " q ", "QUIT", "quit"])
+def test_q_at_the_pause_quits_in_any_case(answer: str, tmp_path: Path) -> None:
+    """`q` quits at every prompt, in either case and with spaces around it (the turn's prompt
+    reads `Q` as `q`); at the pause after a round `Q` dealt the next round instead."""
+    out = _knock_then(answer, tmp_path)
+    tail = out.split("Press Enter for the next round (q quit)", 1)[1]
+    assert "Saved. Continue with:" in tail
+    assert "Round 2" not in tail
+
+
+def test_enter_at_the_pause_deals_the_next_round(tmp_path: Path) -> None:
+    out = _knock_then("", tmp_path)
+    assert "Round 2" in out.split("Press Enter for the next round (q quit)", 1)[1]

@@ -233,8 +233,9 @@ def _keep(saver: saves.Saver | None, console: Console) -> None:
 def _pause(console: Console) -> Callable[[], None]:
     """Wait for Enter after a round's result (end of input or Ctrl-C leaves the game)."""
 
-    def wait() -> None:
-        if prompt_line("Press Enter for the next round (q quit)") in (None, "q", "quit"):
+    def wait() -> None:  # (q in either case, as at every prompt: ruling 193)
+        answer = prompt_line("Press Enter for the next round (q quit)")
+        if answer is None or answer.strip().lower() in ("q", "quit"):
             raise QuitGame
 
     return wait
