@@ -170,3 +170,72 @@ def test_q_at_the_pause_quits_in_any_case(answer: str, tmp_path: Path) -> None:
 def test_enter_at_the_pause_deals_the_next_round(tmp_path: Path) -> None:
     out = _knock_then("", tmp_path)
     assert "Round 2" in out.split("Press Enter for the next round (q quit)", 1)[1]
+
+
+# -- where an unfinished game was kept: a path is never cut in two (ruling 194) -----------------
+
+
+def _kept_message(tmp_path: Path) -> tuple[list[str], str, int]:
+    """The lines said at a terminal a few columns wider than the backup's path when a new game
+    keeps the unfinished one; the backup's path; the terminal's width."""
+    import io
+
+    from thirtyone.terminal.save_start import before_new_game
+
+    path = tmp_path / "saved-game.json"
+    first = CliRunner().invoke(
+        main,
+        ["play", "--no-oracle", "--seed", "3", "--save-file", str(path)],
+        input="d\n4\nq\n",
+        env={"COLUMNS": "100", "NO_COLOR": "1", "THIRTYONE_DATA_DIR": str(tmp_path)},
+    )
+    assert first.exit_code == 0
+    kept = str(tmp_path / "saved-game.1.json")
+    width = len(kept) + 8
+    out = io.StringIO()
+    console = Console(file=out, width=width, force_terminal=True, color_system=None)
+    assert before_new_game(path, console, interactive=True, given=True, read=lambda _: "n") is None
+    return out.getvalue().splitlines(), kept, width
+
+
+def test_the_kept_games_path_is_whole_on_a_line(tmp_path: Path) -> None:
+    """The sentence naming the backup and the command that resumes it are wider than the
+    terminal: they are broken between words, so the path, which fits a line, stands whole on
+    one, to read and to copy; the terminal had cut it where the line ended (at 80 columns,
+    `…/thirtyone/saved` / `-game.1.json`)."""
+    lines, kept, width = _kept_message(tmp_path)
+    assert all(len(line) <= width for line in lines), lines
+    assert any(line.strip().startswith(kept) for line in lines), lines
+    text = " ".join(" ".join(lines).split())
+    assert f"Your unfinished game was kept as {kept}. To play it later:" in text
+    assert f"thirtyone play --resume --save-file {kept}" in text
+
+
+def test_the_command_that_continues_a_quit_game_is_broken_between_words(tmp_path: Path) -> None:
+    """`Saved. Continue with: thirtyone play --resume --save-file PATH`, wider than the
+    terminal, is broken between words there, the path whole on its line (ruling 194)."""
+    import io
+
+    from thirtyone.game.seats import TablePolicy
+    from thirtyone.terminal.play_session import _run
+    from thirtyone.terminal.prompt import QuitGame
+
+    class Leaves:
+        def choose(self, game: Session) -> None:
+            raise QuitGame
+
+    class Keeps:
+        def save(self) -> None:
+            pass
+
+    path = tmp_path / "saved-game.json"
+    width = len(str(path)) + 8
+    out = io.StringIO()
+    console = Console(file=out, width=width, force_terminal=True, color_system=None)
+    game = Session(Rules.standard(), [None, TablePolicy(), TablePolicy(), TablePolicy()], seed=5)
+    assert _run(game, Leaves(), Keeps(), (path, True), console) is False  # type: ignore[arg-type]
+    lines = out.getvalue().splitlines()
+    assert all(len(line) <= width for line in lines), lines
+    assert str(path) in [line.strip() for line in lines]
+    text = " ".join(" ".join(lines).split())
+    assert f"Saved. Continue with: thirtyone play --resume --save-file {path}" in text

@@ -199,7 +199,8 @@ def _run(
     except (QuitGame, KeyboardInterrupt):
         if saver is not None and save is not None and not game.over:
             saver.save()
-            console.print(Text(f"Saved. Continue with: {resume_command(*save)}"), soft_wrap=True)
+            said = Text(f"Saved. Continue with: {resume_command(*save)}")
+            console.print(said, soft_wrap=not console.is_terminal)  # (ruling 194)
         console.print("Goodbye!")
         return False
 

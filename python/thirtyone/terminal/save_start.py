@@ -80,14 +80,17 @@ def before_new_game(
     if interactive and _ask(path, game, why, console, read) == "resume":
         return found.saved
     kept = saves.backup(path)
+    # On a terminal, broken between words (the terminal cut the path in two: ruling 194);
+    # elsewhere one line each, whole, for a program reading them.
+    wrap = not console.is_terminal
     if game is None:
-        console.print(Text(f"{_sentence(why)} It was kept as {kept}."), soft_wrap=True)
+        console.print(Text(f"{_sentence(why)} It was kept as {kept}."), soft_wrap=wrap)
         return None
     console.print(
         Text(f"Your unfinished game was kept as {kept}. To play it later:", style="bold"),
         Text(f"  {resume_command(kept, True)}"),
         sep="\n",
-        soft_wrap=True,
+        soft_wrap=wrap,
     )
     return None
 
