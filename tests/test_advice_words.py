@@ -13,7 +13,7 @@ from thirtyone._core import Action
 from thirtyone.oracle.answer import Advice, Kind, OptionAdvice, Sweep
 from thirtyone.oracle.words import glossary, later_plan, plan, rank_hopeless, reason
 from thirtyone.terminal.advice_view import advice_panel_body
-from thirtyone.terminal.display import help_text, rules_in_short
+from thirtyone.terminal.rules_screen import help_text, rules_in_short
 
 
 def text_of(renderable: object, width: int = 100) -> str:

@@ -335,3 +335,27 @@ def test_a_save_whose_journal_ended_the_game_shows_its_end_and_is_recorded_once(
         assert "Your move" not in out
         assert saves.read(path).over
     assert len(games(default_path())) == 1
+
+
+@pytest.mark.parametrize(
+    ("opponents", "line"),
+    [
+        ("table", "Thirty-One: You against Alice, Ben, Cara"),
+        ("expert", "Thirty-One: You against Alice (expert), Ben (expert), Cara (expert)"),
+        # Experts at the odd seats, the table's rule at the even ones (docs/cli.md).
+        ("mixed", "Thirty-One: You against Alice (expert), Ben (the table's rule), Cara (expert)"),
+    ],
+)
+def test_the_opening_line_says_who_plays_how_and_a_resumed_game_says_it_again(
+    tmp_path: Path, opponents: str, line: str
+) -> None:
+    """A player is told which computer players are experts (the Oracle at a small budget) and
+    which play the table's rule, when the game starts and again when it is resumed, with the
+    table (a resumed game showed no table at all)."""
+    path = tmp_path / "s.json"
+    first = run(["--seed", "4", "--opponents", opponents], "q\n", path)
+    again = run(["--resume"], "q\n", path)
+    for out in (first, again):
+        assert out.splitlines()[0] == line
+        assert out.splitlines()[1].startswith("3 lives each · knock penalty 2 · seed 4")
+    assert again.index(line) < again.index("Resumed: round 1.")

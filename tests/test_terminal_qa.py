@@ -18,7 +18,8 @@ from thirtyone import Rules
 from thirtyone.cli.app import main
 from thirtyone.game.seats import TablePolicy
 from thirtyone.game.session import Session
-from thirtyone.terminal.display import lives_line, rules_in_short
+from thirtyone.terminal.display import lives_line
+from thirtyone.terminal.rules_screen import rules_in_short
 
 
 def rendered(renderable: object, width: int = 80) -> list[str]:

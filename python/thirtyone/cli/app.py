@@ -32,6 +32,7 @@ from thirtyone.errors import RuleError
 from thirtyone.game.rules import Rules
 from thirtyone.names import COMPUTER_NAMES as COMPUTER_NAMES  # (app.COMPUTER_NAMES, as before)
 from thirtyone.names import computer_names, quoted
+from thirtyone.oracle.player import opponent_kind
 from thirtyone.oracle.words import and_list
 from thirtyone.store import saves
 from thirtyone.terminal import play_session, save_start
@@ -246,11 +247,10 @@ def _seating(
         rules, names, game_seed = new
     mode = how.advice or (saved.advice if saved else "never" if how.autoplay else "always")
     against = saved.opponents if saved else how.opponents or "table"
-    intro_text = (
-        intro(rules, names, 0, game_seed, how.preset, width=console.width)
-        if saved is None
-        else None
-    )
+    # Who plays what, and the table: a resumed game's too (its own table, whatever was given).
+    kinds = ["person", *(opponent_kind(against, s) for s in range(1, len(names)))]
+    preset = how.preset if saved is None else None
+    intro_text = intro(rules, names, 0, game_seed, preset, width=console.width, kinds=kinds)
     advisor = (
         OracleAdvisor(console, deals=budget["deals"], playouts=budget["playouts"], seed=game_seed)
         if mode != "never"

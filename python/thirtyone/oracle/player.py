@@ -86,15 +86,21 @@ def seat_seed(seed: int, seat: int) -> int:
 
 
 def opponent(kind: str, seat: int, seed: int) -> Policy:
-    """The computer player at ``seat`` (one of :data:`OPPONENTS`): the table's rule (``table``),
-    the Oracle at a small budget (``expert``), or, for ``mixed``, an expert at the odd seats and
-    the table's rule at the even ones. An expert's seed is derived from the game's ``seed`` and
-    its seat."""
-    if kind not in OPPONENTS:
-        raise ValueError(f"opponents must be one of {', '.join(OPPONENTS)}, not {kind!r:.40}")
-    if kind == "expert" or (kind == "mixed" and seat % 2 == 1):
+    """The computer player at ``seat`` (one of :data:`OPPONENTS`, see :func:`opponent_kind`): the
+    table's rule, or the Oracle at a small budget (an expert), whose seed is derived from the
+    game's ``seed`` and its seat."""
+    if opponent_kind(kind, seat) == "expert":
         return OraclePlayer.expert(seed=seat_seed(seed, seat))
     return TablePolicy()
+
+
+def opponent_kind(kind: str, seat: int) -> str:
+    """Who sits at ``seat`` of a table of ``kind`` opponents (one of :data:`OPPONENTS`):
+    ``"table"`` (the table's rule) or ``"expert"``; ``mixed`` seats experts at the odd seats and
+    the table's rule at the even ones."""
+    if kind not in OPPONENTS:
+        raise ValueError(f"opponents must be one of {', '.join(OPPONENTS)}, not {kind!r:.40}")
+    return "expert" if kind == "expert" or (kind == "mixed" and seat % 2 == 1) else "table"
 
 
 class OraclePlayer:

@@ -35,7 +35,7 @@ from thirtyone.game.cards import parse_card
 from thirtyone.game.seats import TABLE_KNOCK_AT, SeatView, TablePolicy, is_action_kind
 from thirtyone.game.session import Session
 from thirtyone.names import QUOTE_CHARS, quoted
-from thirtyone.terminal import display, keys
+from thirtyone.terminal import display, keys, rules_screen
 from thirtyone.terminal.prompt import QuitGame, prompt_line
 
 if TYPE_CHECKING:
@@ -257,7 +257,7 @@ class TerminalPlayer:
     def _help(self, view: SeatView, *, putting_down: bool) -> RenderableType:
         drawn = view.drawn
         where = "1-4" if drawn is None else positions([*view.hand, drawn[0]], *drawn)
-        return display.help_text(
+        return rules_screen.help_text(
             list(view.pending.legal),
             putting_down=putting_down,
             rules=view.rules,
