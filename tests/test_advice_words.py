@@ -12,7 +12,7 @@ from thirtyone import Rules, advise
 from thirtyone._core import Action
 from thirtyone.oracle.answer import Advice, Kind, OptionAdvice, Sweep
 from thirtyone.oracle.words import glossary, later_plan, plan, rank_hopeless, reason
-from thirtyone.terminal.advice_view import advice_panel_body
+from thirtyone.terminal.advice_view import SHOW_31, advice_panel_body
 from thirtyone.terminal.rules_screen import help_text, rules_in_short
 
 
@@ -212,6 +212,12 @@ def test_glossary_names_every_word_the_advice_uses() -> None:
         "win game",
         "for the game",
     ]
+    # Every word the knock-at cell shows besides a score is said (the help's glossary left
+    # "never" and "31: show" to the README).
+    knock_at = " ".join(m for w, m in glossary("lives")[5:8])
+    assert glossary("lives")[5][0] == "knock at"
+    for cell in ("first:", "never:", f"{SHOW_31}:"):
+        assert cell in knock_at, cell
 
 
 def _game_opt(name: str, p_safe: float, lost: float, p_win: float) -> OptionAdvice:
