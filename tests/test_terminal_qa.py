@@ -8,12 +8,14 @@ of the code under test.
 
 from __future__ import annotations
 
+import io
 import re
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 from rich.console import Console
+from rich.text import Text
 from thirtyone import Rules
 from thirtyone.cli.app import main
 from thirtyone.game.seats import TablePolicy
@@ -240,3 +242,27 @@ def test_the_command_that_continues_a_quit_game_is_broken_between_words(tmp_path
     assert str(path) in [line.strip() for line in lines]
     text = " ".join(" ".join(lines).split())
     assert f"Saved. Continue with: thirtyone play --resume --save-file {path}" in text
+
+
+@pytest.mark.parametrize("terminal", [True, False])
+def test_a_line_naming_a_path_is_broken_between_words_on_a_terminal(
+    tmp_path: Path, terminal: bool
+) -> None:
+    """What the terminal's lines that name a file go through (`Cancelled: nothing was changed;
+    your game is still saved at PATH.`, the kept game, the resume command): broken between
+    words on a terminal, the path whole on its line (the terminal cut it anywhere), and one
+    line, whole, for a program reading it (ruling 194)."""
+    from thirtyone.terminal.display import say
+
+    path = tmp_path / "a-folder-with-a-long-name" / "saved-game.json"
+    sentence = f"Cancelled: nothing was changed; your game is still saved at {path}."
+    width = len(str(path)) + 4
+    out = io.StringIO()
+    say(Console(file=out, width=width, force_terminal=terminal, color_system=None), Text(sentence))
+    lines = out.getvalue().splitlines()
+    assert " ".join(" ".join(lines).split()) == sentence
+    if terminal:
+        assert all(len(line) <= width for line in lines), lines
+        assert f"{path}." in [line.strip() for line in lines], lines
+    else:
+        assert lines == [sentence]

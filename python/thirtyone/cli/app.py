@@ -37,7 +37,7 @@ from thirtyone.oracle.words import and_list
 from thirtyone.store import saves
 from thirtyone.terminal import play_session, save_start
 from thirtyone.terminal.advisor import OracleAdvisor
-from thirtyone.terminal.display import WARN_STYLE, intro
+from thirtyone.terminal.display import WARN_STYLE, intro, say
 
 
 def _not_nan(value: float) -> float:
@@ -197,9 +197,9 @@ def play(
         try:
             saved = _prepare(path, resume, autoplay, save_file, console)
         except save_start.Cancelled:
-            console.print(
+            say(
+                console,
                 Text(f"Cancelled: nothing was changed; your game is still saved at {path}."),
-                soft_wrap=True,
             )
             return
         budget = {"deals": oracle_deals, "playouts": oracle_playouts}
@@ -284,14 +284,8 @@ def _play_again(console: Console) -> bool:
             return True
         if said in (None, "", "n", "no", "q", "quit"):
             return False
-        console.print(
-            Text(
-                f"{quoted(answer or '')} is not a choice: type y for a new game at the same "
-                "table, or Enter (or n) to stop.",
-                style=WARN_STYLE,
-            ),
-            soft_wrap=True,
-        )
+        said_text = f"{quoted(answer or '')} is not a choice: type y for a new game at the same "
+        say(console, Text(said_text + "table, or Enter (or n) to stop.", style=WARN_STYLE))
 
 
 def _prepare(

@@ -32,6 +32,13 @@ BAD_STYLE = "red"
 # -- small pieces ---------------------------------------------------------------------------------
 
 
+def say(console: Console, *lines: Text) -> None:
+    """``lines`` printed as a player reads them: on a terminal, broken between words (the
+    terminal itself cuts a long word, a path, anywhere); elsewhere each line whole, for a
+    program reading it (ruling 194)."""
+    console.print(*lines, sep="\n", soft_wrap=not console.is_terminal)
+
+
 def card_text(card: str) -> Text:
     """A card in ASCII form, red for hearts and diamonds."""
     return Text(card, style="bold red" if card[-1:] in ("H", "D") else "bold")

@@ -33,7 +33,7 @@ from thirtyone.store import saves
 from thirtyone.store import summary as record_summary
 from thirtyone.store.keeper import Keeper, game_record, restored
 from thirtyone.terminal.advisor import OracleAdvisor
-from thirtyone.terminal.display import WARN_STYLE, Packed, lives_line, placing
+from thirtyone.terminal.display import WARN_STYLE, Packed, lives_line, placing, say
 from thirtyone.terminal.narrator import Narrator
 from thirtyone.terminal.player import AdvisedPolicy, TerminalPlayer
 from thirtyone.terminal.prompt import QuitGame, prompt_line
@@ -199,8 +199,7 @@ def _run(
     except (QuitGame, KeyboardInterrupt):
         if saver is not None and save is not None and not game.over:
             saver.save()
-            said = Text(f"Saved. Continue with: {resume_command(*save)}")
-            console.print(said, soft_wrap=not console.is_terminal)  # (ruling 194)
+            say(console, Text(f"Saved. Continue with: {resume_command(*save)}"))
         console.print("Goodbye!")
         return False
 
@@ -228,7 +227,7 @@ def _keep(saver: saves.Saver | None, console: Console) -> None:
     try:
         saver.keep()
     except saves.SaveError as err:
-        console.print(Text(f"Note: {err}.", style=WARN_STYLE), soft_wrap=True)
+        say(console, Text(f"Note: {err}.", style=WARN_STYLE))
 
 
 def _pause(console: Console) -> Callable[[], None]:

@@ -21,7 +21,7 @@ from rich.text import Text
 
 from thirtyone.game.session import Session
 from thirtyone.store import saves
-from thirtyone.terminal.display import WARN_STYLE
+from thirtyone.terminal.display import WARN_STYLE, say
 from thirtyone.terminal.player import LineReader
 from thirtyone.terminal.prompt import prompt_line
 
@@ -80,17 +80,13 @@ def before_new_game(
     if interactive and _ask(path, game, why, console, read) == "resume":
         return found.saved
     kept = saves.backup(path)
-    # On a terminal, broken between words (the terminal cut the path in two: ruling 194);
-    # elsewhere one line each, whole, for a program reading them.
-    wrap = not console.is_terminal
     if game is None:
-        console.print(Text(f"{_sentence(why)} It was kept as {kept}."), soft_wrap=wrap)
+        say(console, Text(f"{_sentence(why)} It was kept as {kept}."))
         return None
-    console.print(
+    say(
+        console,
         Text(f"Your unfinished game was kept as {kept}. To play it later:", style="bold"),
         Text(f"  {resume_command(kept, True)}"),
-        sep="\n",
-        soft_wrap=wrap,
     )
     return None
 
@@ -131,7 +127,7 @@ def _ask(path: Path, game: Session | None, why: str, console: Console, read: Lin
         choices = ""
         keys, explain = "n or c", "Type n for a new game, or c to cancel."
     choices += f"  n  start a new game, and keep this one as {backup}\n  c  cancel: change nothing"
-    console.print(Text(head, style="bold"), soft_wrap=True)
+    say(console, Text(head, style="bold"))
     console.print(Text(choices))
     while True:
         text = read(f"Your choice ({keys})")
