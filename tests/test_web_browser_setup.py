@@ -222,3 +222,20 @@ def test_a_field_left_empty_is_named_and_the_tutors_points_say_how_to_turn_it_of
         "(untick Tutor to play without the tutor)"
     )
     assert "null" not in page.locator("#problem").inner_text()
+
+
+@pytest.mark.parametrize(
+    ("opponents", "badges"),
+    [("mixed", ["expert", "the table's rule", "expert"]), ("table", [])],
+)
+def test_each_seat_says_who_plays_it_unless_all_play_the_tables_rule(
+    page: Page, server: str, opponents: str, badges: list[str]
+) -> None:
+    """At a table of experts and table players each seat's badge says which it is (experts at
+    the odd seats, the table's rule at the even ones: docs/cli.md), as the terminal's opening
+    line does; where every one plays the table's rule no seat says so (ruling 157)."""
+    open_table(page, server)
+    page.locator("#f-opponents").select_option(opponents)
+    start_game(page, Seed="4")
+    expect(page.locator("#seat-1")).to_be_visible()
+    expect(page.locator("#seats .badge.kind")).to_have_text(badges)

@@ -17,7 +17,7 @@ from thirtyone.game.cards import hand_score
 from thirtyone.game.rules import Rules
 from thirtyone.game.session import Event, Session
 from thirtyone.oracle.answer import Advice, Kind, OptionAdvice
-from thirtyone.oracle.player import OPPONENTS
+from thirtyone.oracle.player import OPPONENTS, opponent_kind
 from thirtyone.oracle.rank import game_lead_within, named_for_game
 from thirtyone.oracle.words import lives_matter
 from thirtyone.store.keeper import preset_name
@@ -107,6 +107,13 @@ def table(session: Session) -> dict[str, Any]:
     return found
 
 
+def kinds(saved: SavedGame) -> list[str | None]:
+    """Each seat's computer player (``table`` or ``expert``; None for yours), which the page
+    shows beside the names unless every one plays the table's rule (ruling 157)."""
+    n = len(saved.names)
+    return [None if s == YOU else opponent_kind(saved.opponents, s) for s in range(n)]
+
+
 def state(
     session: Session, saved: SavedGame, number: int, where: str, notes: dict[str, Any]
 ) -> dict[str, Any]:
@@ -122,6 +129,7 @@ def state(
         "at": len(session.journal),
         "names": list(session.names),
         "you": YOU,
+        "kinds": kinds(saved),
         "setup": setup_of(saved),
         "unit": "letters" if session.rules.gin else "lives",
         "lives_summary": session.rules.lives_summary(),

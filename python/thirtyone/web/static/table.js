@@ -139,7 +139,7 @@ function showState(s) {
     app.game = s.game;
     history.replaceState(null, "", s.game ? `/?game=${s.game}` : "/");
   }
-  app.info = { names: s.names, you: s.you, unit: s.unit, lives_summary: s.lives_summary };
+  app.info = { names: s.names, you: s.you, unit: s.unit, lives_summary: s.lives_summary, kinds: s.kinds };
   clearProblem();
   // (The new-game form asked for stays on show: the game is drawn behind it, for "Back to your
   // game"; the table comes back with a game chosen.)

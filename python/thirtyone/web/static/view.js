@@ -32,11 +32,18 @@ function pips(lives, unit) {
   return "♥".repeat(lives);
 }
 
+/** How a seat's badge names its computer player (the terminal's words). */
+const KIND_WORDS = { table: "the table's rule", expert: "expert" };
+
 /** The seats other than yours. */
 export function drawSeats(game, table, done) {
   const list = $("seats");
   list.replaceChildren();
   const names = game.names;
+  // Who plays how, where not every computer player plays the table's rule (as the terminal's
+  // opening line says it: ruling 157).
+  const kinds = game.kinds || [];
+  const told = kinds.some((k) => k && k !== "table");
   for (let seat = 0; seat < names.length; seat++) {
     if (seat === game.you) continue;
     // (The winner is given the first place when the game ends: placed, but not out.)
@@ -54,6 +61,7 @@ export function drawSeats(game, table, done) {
       element("span", { class: "lives", text: table.standing[seat] }),
       element("span", { class: "pips", "aria-hidden": "true", text: out ? "" : pips(table.lives[seat], game.unit) }));
     const badges = element("div", { class: "badges" });
+    if (told && kinds[seat]) badges.append(element("span", { class: "badge kind", text: KIND_WORDS[kinds[seat]] }));
     if (table.dealer === seat) badges.append(element("span", { class: "badge", text: "dealer" }));
     if (table.knocker === seat) badges.append(element("span", { class: "badge knock", text: "knocked" }));
     if (table.to_move === seat) badges.append(element("span", { class: "badge move", text: "to move" }));
