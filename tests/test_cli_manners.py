@@ -500,3 +500,19 @@ def test_study_options_are_quoted_as_click_quotes_them_and_counts_of_one_are_sin
     r = run([*command, "--seats", "2", "--out", str(tmp_path / "out")])
     assert r.exit_code == 0, r.output
     assert r.stdout.startswith("1 decision in 1 game (seats 2, "), r.stdout
+
+
+@pytest.mark.parametrize(
+    ("name", "why"),
+    [
+        ("Tab\tby", "a name may not hold control characters or terminal codes"),
+        ("x" * 31, "a name may be at most 30 columns wide"),
+        ("   ", "your name may not be empty"),
+    ],
+)
+def test_a_refused_name_is_quoted_as_every_other_option_is(name: str, why: str) -> None:
+    # ("Invalid value for --name:" beside "Invalid value for '--seats':", as ruling 204 found
+    # for the studies' --seats; ruling 220.)
+    r = run(["play", "--name", name, "--autoplay"])
+    assert r.exit_code == 2
+    assert r.stderr.startswith(f"Error: Invalid value for '--name': {why}"), r.stderr

@@ -414,9 +414,9 @@ def _new_names(name: str, rules: Rules) -> list[str]:
     """Your name (checked: printable and not empty) and the computer players'."""
     name = name.strip()
     if not name:
-        raise click.BadParameter("your name may not be empty", param_hint="--name")
+        raise click.BadParameter("your name may not be empty", param_hint="'--name'")
     if why := names_check.problem(name):
-        raise click.BadParameter(why, param_hint="--name")
+        raise click.BadParameter(why, param_hint="'--name'")
     return [name, *computer_names(rules.seats - 1, name)]
 
 
