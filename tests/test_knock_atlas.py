@@ -14,6 +14,7 @@ from click.testing import CliRunner
 from thirtyone import _core, statistics
 from thirtyone._core import Action
 from thirtyone.cli.app import main
+from thirtyone.errors import SettingsError
 from thirtyone.game.cards import PACK
 from thirtyone.study import knock
 from thirtyone.study.backend.cluster import Backend
@@ -113,6 +114,22 @@ def test_the_command_prints_the_atlas_and_its_json() -> None:
     assert {row["position"] for row in penalty2["rows"]} == {0, 1}
     r = CliRunner().invoke(main, ["study", "knock", "--rounds", "400", "--seats", "2"])
     assert r.exit_code == 0 and "2 seats, knock penalty 2" in r.stdout
+
+
+def test_every_seed_the_other_commands_take_is_taken() -> None:
+    # (2**63 and above were refused, "from 0 to 9,223,372,036,854,775,807", where every other
+    # command's --seed and the engine take 0 to 2**64 - 1: ruling 221.)
+    for seed in (2**63, 2**64 - 1):
+        args = ["study", "knock", "--rounds", "50", "--seats", "2", "--jobs", "1", "--json"]
+        r = CliRunner().invoke(main, [*args, "--seed", str(seed)])
+        assert r.exit_code == 0, r.output
+        data = json.loads(r.stdout)
+        assert data["settings"]["seed"] == seed
+        assert sum(row["decisions"] for row in data["tables"][0]["rows"]) > 0
+    knock.Settings(seed=2**64 - 1).check()
+    most = "from 0 to 18,446,744,073,709,551,615, not 18446744073709551616"
+    with pytest.raises(SettingsError, match=most):
+        knock.Settings(seed=2**64).check()
 
 
 @pytest.mark.parametrize(

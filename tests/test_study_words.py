@@ -99,7 +99,7 @@ CASES: list[tuple[Callable[[], Any], type, str]] = [
     (
         lambda: knock.Settings(seed=None).check(),
         SettingsError,
-        "seed must be a whole number from 0 to 9,223,372,036,854,775,807, not null",
+        "seed must be a whole number from 0 to 18,446,744,073,709,551,615, not null",
     ),
     (
         lambda: review.Settings(deals="500").check(),

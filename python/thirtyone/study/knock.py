@@ -35,8 +35,8 @@ from thirtyone.study.backend import cluster, workers
 BATCH = 25_000
 #: The most rounds per seat count a run may ask for.
 MAX_ROUNDS = 100_000_000
-#: The largest seed of an atlas (its streams take a signed 64-bit seed).
-MAX_SEED = 2**63 - 1
+#: The largest seed of an atlas: the engine's, as every command's `--seed` (ruling 104, 221).
+MAX_SEED = 2**64 - 1
 #: The tables: the knock penalty (2: the standard table; 1: the variant).
 PENALTIES = (2, 1)
 #: The survival the public study asked of a first-turn knock.
