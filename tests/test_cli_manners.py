@@ -399,6 +399,28 @@ def test_a_number_out_of_range_is_said_so_whatever_its_size(
     assert "format" not in line and "Overflow" not in line and '…".' not in line
 
 
+@pytest.mark.parametrize(
+    ("command", "value", "said"),
+    [
+        ("play", "6", "must be a number of seconds from 0 to 5, not 6.0"),
+        ("play", "nan", "must be a number of seconds from 0 to 5, not nan"),
+        ("play", "1e400", "must be a number of seconds from 0 to 5, not inf"),
+        ("serve", "70000", "must be a whole number from 1 to 65535, not 70000"),
+        ("serve", "0", "must be a whole number from 1 to 65535, not 0"),
+    ],
+)
+def test_the_delay_and_the_port_say_their_bounds_as_every_option_does(
+    command: str, value: str, said: str
+) -> None:
+    """`--delay` and `--port` in the words of every other number option (they said click's
+    "6.0 is not in the range 0<=x<=5")."""
+    option = "--delay" if command == "play" else "--port"
+    r = run([command, option, value], input="")
+    assert r.exit_code == 2
+    [line] = r.stderr.splitlines()
+    assert f"Invalid value for '{option}': {said}." in line, line
+
+
 def test_study_alone_shows_its_help_and_exits_0() -> None:
     r = run(["study"])
     assert r.exit_code == 0 and "knock" in r.output

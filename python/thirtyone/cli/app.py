@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 import random
 import sys
 from pathlib import Path
@@ -38,13 +37,6 @@ from thirtyone.store import saves
 from thirtyone.terminal import play_session, save_start
 from thirtyone.terminal.advisor import OracleAdvisor
 from thirtyone.terminal.display import WARN_STYLE, intro, say
-
-
-def _not_nan(value: float) -> float:
-    """A range option's number: click's range lets "nan" through (no comparison with it holds)."""
-    if math.isnan(value):
-        raise click.BadParameter(f"{value} is not a number of seconds from 0 to 5.")
-    return value
 
 
 @click.group(
@@ -145,9 +137,9 @@ def main(ctx: click.Context) -> None:
 @click.option("--fast", is_flag=True, help="Do not wait for Enter after each round's result.")
 @click.option(
     "--delay",
-    type=click.FloatRange(0, 5),
+    type=float,
     default=0.0,
-    callback=lambda ctx, param, value: _not_nan(value),
+    callback=manners.within(0.0, 5.0, "seconds"),
     help="Seconds to wait after each computer turn told on its own line (0 to 5).",
 )
 @_count_option(

@@ -398,20 +398,26 @@ class FilePath(click.Path):
         return super().convert(value, param, ctx)
 
 
-def within(
-    low: int, high: int
-) -> Callable[[click.Context, click.Parameter, int | None], int | None]:
-    """A callback checking a whole-number option against ``low`` to ``high`` as it is read,
-    whatever its size: ``--seats 10`` and ``--seats 99999…`` (which Python reads but the core
-    cannot hold) are refused alike, a long number cut to its first digits."""
+N = TypeVar("N", int, float)
 
-    def check(ctx: click.Context, param: click.Parameter, value: int | None) -> int | None:
+
+def within(
+    low: N, high: N, unit: str = ""
+) -> Callable[[click.Context, click.Parameter, N | None], N | None]:
+    """A callback checking a number option against ``low`` to ``high`` as it is read, whatever
+    its size: ``--seats 10`` and ``--seats 99999…`` (which Python reads but the core cannot
+    hold) are refused alike, a long number cut to its first digits; a number of ``unit``
+    (``seconds``: ``--delay``) is said so, and ``nan`` or ``inf`` refused as out of range."""
+    kind = f"a number of {unit}" if unit else "a whole number"
+    lo, hi = (f"{x:g}" if isinstance(x, float) else str(x) for x in (low, high))
+
+    def check(ctx: click.Context, param: click.Parameter, value: N | None) -> N | None:
         if value is None or low <= value <= high:
             return value
         text = str(value)
         if len(text) > 24:
             text = f"{text[:20]}… (a number of {len(text):,} digits)"
-        bounds = f"{low} or {high}" if high == low + 1 else f"a whole number from {low} to {high}"
+        bounds = f"{lo} or {hi}" if high == low + 1 else f"{kind} from {lo} to {hi}"
         raise click.BadParameter(f"must be {bounds}, not {text}")
 
     return check
