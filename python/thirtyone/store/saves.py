@@ -36,11 +36,11 @@ from thirtyone._core import Action
 from thirtyone.errors import SaveError as SaveError  # (saves.SaveError, as before)
 from thirtyone.errors import ThirtyOneError
 from thirtyone.game.rules import Rules
-from thirtyone.game.seats import Policy, read_action, seat_models
+from thirtyone.game.seats import Policy, read_action
 from thirtyone.game.session import Session
 from thirtyone.names import neutralise, shown
 from thirtyone.oracle.player import OPPONENTS as OPPONENTS  # (saves.OPPONENTS, as before)
-from thirtyone.oracle.player import opponent
+from thirtyone.oracle.player import opponent_kind
 from thirtyone.paths import data_dir as data_dir  # (saves.data_dir, as before)
 from thirtyone.paths import problem
 from thirtyone.paths import short as short  # (saves.short, as before)
@@ -440,8 +440,8 @@ def replayed(
     """A session of the saved game (its rules, seed and names; ``policies`` for the computer
     seats, None: every seat pushed) with its journal replayed (see :func:`replay`). The Oracle
     reads its seats as the game did: you a person, each opponent by their kind."""
-    kinds = [None, *(opponent(saved.opponents, s, saved.seed) for s in range(1, saved.rules.seats))]
-    models = seat_models(kinds)
+    others = range(1, saved.rules.seats)
+    models = ["person", *(opponent_kind(saved.opponents, s) for s in others)]
     session = Session(saved.rules, policies, seed=saved.seed, names=saved.names, models=models)
     replay(session, saved, where, before)
     return session
