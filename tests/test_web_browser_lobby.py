@@ -60,6 +60,8 @@ def test_the_unfinished_games_are_listed_once_a_game_is_over(page: Page, server:
         expect(page.get_by_role("heading", name="Unfinished games")).to_be_visible()
         expect(others).to_have_count(1)
         expect(others).to_contain_text("saved-game.1.json")
+        # (Named for its game: "Continue", "Continue" told a screen reader nothing.)
+        expect(others.get_by_role("button")).to_have_accessible_name("Continue saved-game.1.json")
         expect(page.get_by_role("button", name="Play again at the same table")).to_be_visible()
         expect(page.locator("#lobby-note")).to_contain_text("over")
         expect(page.locator("#over-dialog")).to_be_hidden()

@@ -119,6 +119,15 @@ export function drawAdvice(found, { shown, mode, thinking }) {
   best.dataset.option = top.option;
 }
 
+/** The advice asked for, in a line for the live region: "The Oracle's best: draw (then knock
+ * at 22 or more), 72.5% safe; tied with knock." (ruling 242). */
+export function adviceWords(advice) {
+  const top = advice.options[0];
+  const tied = advice.options.filter((o) => advice.tied.includes(o.option)).map(optionLabel);
+  return `The Oracle's best: ${optionLabel(top)}${planClause(plan(top))}, ${pct(top.p_safe)} safe`
+    + `${tied.length ? `; tied with ${tied.join(", ")}` : ""}.`;
+}
+
 function adviceBody(advice) {
   const parts = [];
   const top = advice.options[0];
@@ -165,10 +174,16 @@ function optionsTable(advice) {
   ranked(advice).forEach((o, i) => {
     const mark = i === 0 ? "★" : advice.tied.includes(o.option) ? "≈" : "";
     const markTitle = i === 0 ? "the best" : mark ? "tied with the best" : "";
+    // (The marks in words for a screen reader, "the best: draw (the best for the game)"; a
+    // span's aria-label is not read, and ♔ was read as a chess king or not at all.)
     const first = element("td", {},
-      element("span", { class: "mark", title: markTitle, "aria-label": markTitle || null, text: mark }),
-      optionLabel(o),
-      o.option === crowned && game ? element("span", { title: "the best for the game", text: " ♔" }) : "");
+      element("span", { class: "mark", title: markTitle, "aria-hidden": "true", text: mark }),
+      markTitle ? element("span", { class: "visually-hidden", text: `${markTitle}: ` }) : "",
+      optionLabel(o));
+    if (o.option === crowned && game) {
+      first.append(element("span", { title: "the best for the game", "aria-hidden": "true", text: " ♔" }),
+        element("span", { class: "visually-hidden", text: " (the best for the game)" }));
+    }
     const safe = element("td", {}, pct(o.p_safe));
     const bar = element("span", { class: "bar", "aria-hidden": "true" }, element("span", {}));
     bar.firstChild.style.width = `${Math.max(0, Math.min(100, 100 * o.p_safe))}%`;

@@ -64,11 +64,15 @@ export function initForm(setupChoices, onSubmit) {
       const mode = Number.isInteger(option.step) ? "numeric" : "decimal";
       input = element("input", { id: `f-${option.name}`, class: "number", inputmode: mode, autocomplete: "off" });
     } else input = element("input", { id: `f-${option.name}`, placeholder: "names, separated by commas" });
-    const text = option.label;
+    // (Named by its label alone, "County", and described by its meaning: the meaning inside
+    // the label made a name of forty words that a screen reader said at every Tab.)
+    const text = element("span", { id: `f-${option.name}-name`, text: option.label });
+    input.setAttribute("aria-labelledby", `f-${option.name}-name`);
+    input.setAttribute("aria-describedby", `f-${option.name}-meaning`);
     const labelled = option.type === "bool"
       ? element("label", { class: "check" }, input, text)
       : element("label", {}, text, input);
-    labelled.append(element("span", { class: "meaning", text: option.meaning }));
+    labelled.append(element("span", { class: "meaning", id: `f-${option.name}-meaning`, text: option.meaning }));
     more.append(labelled);
   }
   select.addEventListener("change", () => applyPreset(select.value));
@@ -157,7 +161,8 @@ export function drawLobby(message, { onContinue, onAgain }) {
   const others = message.others || [];
   $("lobby-others").hidden = others.length === 0;
   $("others-list").replaceChildren(...others.map((g) => {
-    const button = element("button", { type: "button", text: "Continue" });
+    // (Named for its game: a list of "Continue", "Continue" told a screen reader nothing.)
+    const button = element("button", { type: "button", text: "Continue", "aria-label": `Continue ${g.file}` });
     button.addEventListener("click", () => onContinue(g.game));
     return element("li", {}, element("span", { text: `${g.file}: ${g.names.join(", ")} · ${g.preset} · ${g.moves} moves` }), button);
   }));

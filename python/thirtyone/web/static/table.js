@@ -6,12 +6,12 @@ import { backSvg, cardSvg, label } from "./cards.js";
 import { Link } from "./link.js";
 import { banner, flash, fly, wait } from "./motion.js";
 import { askHide, askTutor, dialogAnswer, showOver, showResult } from "./dialogs.js";
-import { actionOf, drawAdvice, tutorCheck } from "./oracle.js";
+import { actionOf, adviceWords, drawAdvice, tutorCheck } from "./oracle.js";
 import { drawLobby, fillForm, formProblem, initForm } from "./setup.js";
 import { Names, counted, handsLine, sentence, shownWords } from "./story.js";
 import {
   actionName, addLog, doneThisRound, drawActions, drawCentre, drawHand, drawHead, drawLastResult, drawLog, drawSeats,
-  drawTurnNote, element, whatYouMay,
+  drawTurnNote, element, keepFocus, whatYouMay,
 } from "./view.js";
 
 const $ = (id) => document.getElementById(id);
@@ -27,6 +27,7 @@ const app = {
   lastResult: null, // the end of the last round before it, as shown
   advice: new Map(), // position -> {quick, full, error}
   asked: null, // the position at which the advice was asked for here
+  saidAdvice: null, // the position whose advice asked for the live region has said
   busy: false, // a move was sent: wait for the game's answer
   queue: [],
   running: false,
@@ -148,7 +149,6 @@ function showState(s) {
     $("lobby").hidden = true;
     $("game").hidden = false;
   }
-  const hadFocus = document.activeElement;
   drawHead(app.info, s.table);
   drawSeats(app.info, s.table, doneThisRound(s.log));
   drawCentre(s.table);
@@ -169,13 +169,9 @@ function showState(s) {
   if (s.save_error) problem(s.save_error);
   drawOracle();
   document.title = s.over ? TITLES.over : yours(s) ? TITLES.yours : TITLES.table;
-  if (yours(s) && !app.away) {
-    announce(turnAnnouncement(s));
-    // Focus lost with the buttons redrawn: to your hand (Enter then plays the Oracle's best,
-    // Tab reaches the buttons).
-    const lost = !hadFocus || hadFocus === document.body || !document.contains(hadFocus) || hadFocus.closest("[hidden]");
-    if (lost) $("hand-area").focus({ preventScroll: true });
-  }
+  if (yours(s) && !app.away) announce(turnAnnouncement(s));
+  // Focus lost with the buttons redrawn (or the form gone): to your hand, your turn or not.
+  if (!app.away) keepFocus();
   if (s.over && !app.away && app.overShown !== `${s.game}:${s.at}`) {
     app.overShown = `${s.game}:${s.at}`;
     showOver(s);
@@ -210,6 +206,12 @@ function drawOracle() {
   const found = app.advice.get(s.at) || {};
   const shown = s.setup.advice === "always" || app.asked === s.at;
   drawAdvice(found, { shown, mode: s.setup.advice, thinking: deciding ? true : null });
+  // Advice asked for (a, the button, the tutor's "Show me") is said once, at its first figures.
+  const advice = knownAdvice(s.at);
+  if (deciding && app.asked === s.at && advice && app.saidAdvice !== s.at) {
+    app.saidAdvice = s.at;
+    announce(adviceWords(advice));
+  }
 }
 
 function adviceCame(m) {
@@ -271,6 +273,7 @@ async function act(action, { fromOracle = false } = {}) {
   clearProblem();
   app.busy = true;
   refreshButtons();
+  keepFocus(); // (the button pressed is disabled, then gone: not the page's body meanwhile)
 }
 
 function playBest() {
@@ -303,6 +306,7 @@ function redraw(t) {
   $("actions").replaceChildren();
   drawTurnNote(app.info, t, pending, false);
   drawAdvice({}, { shown: false, mode: app.state.setup.advice, thinking: null });
+  keepFocus();
   // (Your move is made and the others' are on show: the tab says so at once; your next turn,
   // or the game's end, comes with the state.)
   document.title = TITLES.table;

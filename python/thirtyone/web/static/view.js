@@ -18,6 +18,15 @@ function element(tag, attributes = {}, ...children) {
 }
 export { element };
 
+/** Focus lost (on the page's body, or on a control gone, hidden or disabled with a move made)
+ * goes to your hand while the table is on show: Enter there plays the Oracle's best, Tab
+ * reaches the buttons (ruling 240). Focus anywhere else is left where it is. */
+export function keepFocus() {
+  const e = document.activeElement;
+  const lost = !e || e === document.body || !document.contains(e) || e.closest("[hidden]") || e.disabled;
+  if (lost && !$("game").hidden) $("hand-area").focus({ preventScroll: true });
+}
+
 /** Each seat's turns this round, from the round's events. */
 export function doneThisRound(log) {
   const done = {};
@@ -117,13 +126,17 @@ export function drawHand(game, table, pending, drawn, act) {
   $("my-lives").textContent = `· ${table.standing[game.you]}`;
   if (!table.hand) {
     if (table.seats.includes(game.you) && table.stock !== null) {
-      for (let i = 0; i < 3; i++) hand.append(element("div", { class: "card-slot" }, backSvg("one of your cards, not looked at")));
+      for (let i = 0; i < 3; i++) {
+        hand.append(element("div", { role: "listitem", class: "hand-item" },
+          element("div", { class: "card-slot" }, backSvg("one of your cards, not looked at"))));
+      }
     }
     return;
   }
   const cards = [...table.hand];
   if (drawn && mine) cards.push(drawn.card);
   const putting = mine && pending.phase === "put_down";
+  // (Each card an item of the list "Your cards": a screen reader says its place, "2 of 4".)
   cards.forEach((card, i) => {
     const isNew = drawn && mine && i === cards.length - 1;
     const may = putting && pending.legal.some((a) => a.kind === "put" && a.card === card);
@@ -131,19 +144,24 @@ export function drawHand(game, table, pending, drawn, act) {
     if (putting) {
       // (A card taken from the pile may not go straight back: named so, not "Put down 2H".)
       const name = may ? `Put down ${label(card)}` : `${label(card)} (taken: may not go back)`;
+      // (Described in words, "ace of diamonds, card 1 of 4, key 1": the name keeps the
+      // buttons' short words, which a screen reader may spell out, "A D".)
+      const how = isNew ? `, the card you ${drawn.from === "stock" ? "drew" : "took"}` : "";
+      const said = `${cardName(card)}, card ${i + 1} of ${cards.length}${how}${may ? `, key ${i + 1}` : ""}`;
       slot = element("button", {
         type: "button",
         class: `card-slot${isNew ? " new" : ""}`,
         "data-card": card,
         "aria-label": name,
-        "aria-describedby": isNew ? "new-card-tag" : null,
+        "aria-describedby": `card-words-${i}`,
         "aria-keyshortcuts": String(i + 1),
         disabled: !may,
         title: may ? `Put down ${cardName(card)} (key ${i + 1})` : `You took ${label(card)} from the pile: it may not go straight back`,
       });
       const art = cardSvg(card);
       art.setAttribute("aria-hidden", "true");
-      slot.append(art, element("span", { class: "label", text: may ? name : `${label(card)}: may not go back` }));
+      slot.append(art, element("span", { class: "label", text: may ? name : `${label(card)}: may not go back` }),
+        element("span", { id: `card-words-${i}`, hidden: true, text: said }));
       if (may) slot.addEventListener("click", () => act({ action: "put", card }));
     } else {
       slot = element("div", { class: `card-slot${isNew ? " new" : ""}`, "data-card": card });
@@ -153,7 +171,7 @@ export function drawHand(game, table, pending, drawn, act) {
       const how = drawn.from === "stock" ? "drawn" : "taken";
       slot.append(element("span", { class: "tag", id: "new-card-tag", text: how, title: `the card you have ${how}` }));
     }
-    hand.append(slot);
+    hand.append(element("div", { role: "listitem", class: "hand-item" }, slot));
   });
 }
 
