@@ -18,12 +18,14 @@ pytest.importorskip("starlette", reason="the browser tests need the web extra")
 
 from browser_helpers import (
     BROWSER_MARKS,
+    draw_to_the_end,
     open_table,
+    phone_context,
     serving,
     shot,
     start_game,
 )
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, expect
 
 pytestmark = BROWSER_MARKS
 
@@ -255,3 +257,33 @@ def test_the_tables_page_has_its_heading(page: Page, server: str) -> None:
         ".map((h) => Number(h.tagName[1]))"
     )
     assert levels[0] == 1 and all(b - a <= 1 for a, b in itertools.pairwise(levels))
+
+
+#: Records each banner shown, and whether its text was cut (wider than the banner).
+WATCH_BANNERS = """
+window.banners = [];
+new MutationObserver((records) => {
+  for (const r of records) {
+    const box = r.target.id === "banner" ? r.target : null;
+    if (box && !box.hidden && box.textContent) {
+      window.banners.push([box.textContent, box.scrollWidth > box.clientWidth + 1]);
+    }
+  }
+}).observe(document, { childList: true, subtree: true, attributes: true, characterData: true });
+"""
+
+
+def test_a_banner_is_wrapped_not_cut_on_a_phone(browser: Browser, server: str) -> None:
+    """Four seats, one life each, on a phone, drawing your way through: once you are out the
+    rounds' ends are said in the banner over the table, a sentence, which was one line cut with
+    an ellipsis ("Showdown: Cara knocked. Cara loses 2 lives (the knock …", seen at 1280 px
+    too). It wraps within the table."""
+    page = phone_context(browser).new_page()
+    page.add_init_script(WATCH_BANNERS)
+    open_table(page, server)
+    start_game(page, Lives="1", Seed="3")
+    draw_to_the_end(page)
+    banners = page.evaluate("window.banners")
+    assert any(len(text) > 30 for text, _ in banners), banners  # (else the case tests nothing)
+    assert [text for text, cut in banners if cut] == []
+    page.context.close()
