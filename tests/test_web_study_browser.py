@@ -435,6 +435,7 @@ def test_the_stats_page_of_a_single_game(server: str, tab: Page) -> None:
     )
     tab.goto(f"{server}/stats")
     expect(tab.locator("#status")).to_have_text("1 game in the record.")
+    expect(tab.locator("#all .figure").first).to_have_text("1game played to its end")
     low = round(100 / (1 + 1.96**2))
     expect(tab.locator("#all")).to_contain_text(f"95% interval {low}% to 100%")
     expect(tab.locator("#by-preset tbody tr").first).to_contain_text(f"{low}% to 100%")

@@ -109,7 +109,7 @@ function drawTime() {
 function decisionsView(you) {
   const cost = (x) => (x === null ? "—" : (100 * x).toFixed(1));
   $("decisions").replaceChildren(
-    figure(whole(you.decisions), "decisions of yours recorded"),
+    figure(whole(you.decisions), you.decisions === 1 ? "decision of yours recorded" : "decisions of yours recorded"),
     figure(whole(you.advised), "with the Oracle's advice computed"),
     figure(pct(you.agreement), "played the Oracle's best"),
     figure(cost(you.mean_cost_p_safe), "points of p_safe lost on average"),
@@ -126,12 +126,12 @@ function decisionsView(you) {
 function render() {
   const s = stats;
   $("all").replaceChildren(
-    figure(whole(s.games), "games played to their end"),
+    figure(whole(s.games), s.games === 1 ? "game played to its end" : "games played to their end"),
     figure(whole(s.wins), "won"),
     figure(pct(s.win_rate), `won; 95% interval ${interval(s.ci)}`),
     figure(s.mean_place === null ? "—" : s.mean_place.toFixed(2), "mean place"));
   $("span").textContent = `From ${day(s.first)} to ${day(s.last)} (UTC). The record: ${s.record}.` +
-    (s.skipped ? ` ${s.skipped} row(s) of the record could not be read as a game and are left out (thirtyone stats says why).` : "");
+    (s.skipped ? ` ${count(s.skipped, "row")} of the record could not be read as a game and ${s.skipped === 1 ? "is" : "are"} left out (thirtyone stats says why).` : "");
   $("by-preset").replaceChildren(groupTable(s.by_preset, "preset", "Preset"));
   $("by-opponents").replaceChildren(groupTable(s.by_opponents, "opponents", "Opponents"));
   $("by-played-by").replaceChildren(groupTable(s.by_played_by, "played_by", "Played by"));
