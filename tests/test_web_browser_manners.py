@@ -153,6 +153,11 @@ def test_the_blind_showdown_is_named_in_a_refusal(page: Page, server: str) -> No
     start_game(page, Seats="2", Seed="5")
     problem = page.locator("#problem")
     expect(page.get_by_role("button", name="Call the blind showdown")).to_be_visible()
+    # Your turn, and the Oracle does not advise a blind call: the panel says so (it said "The
+    # Oracle speaks on your turns." on your turn).
+    expect(page.locator("#advice")).to_have_text(
+        "The Oracle speaks once the cards are looked at: it does not advise a blind call."
+    )
     page.keyboard.press("d")
     expect(problem).to_have_text(
         "You cannot draw from the stock now: call the blind showdown or look at your cards."

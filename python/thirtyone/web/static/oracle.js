@@ -80,7 +80,7 @@ function gameWithin(advice, g) {
 }
 
 /** The panel: ``found`` is {quick, full, error} for your decision; ``shown``: whether to show it. */
-export function drawAdvice(found, { shown, mode, thinking }) {
+export function drawAdvice(found, { shown, mode, thinking, blind = false }) {
   const box = $("advice");
   box.replaceChildren();
   box.classList.remove("estimate");
@@ -88,7 +88,10 @@ export function drawAdvice(found, { shown, mode, thinking }) {
   best.hidden = true;
   $("hint").hidden = shown || thinking === null;
   if (thinking === null) {
-    box.append(element("p", { class: "status", text: "The Oracle speaks on your turns." }));
+    // (Your turn at a blind table: the Oracle does not advise the call, only play once looked.)
+    const text = blind ? "The Oracle speaks once the cards are looked at: it does not advise a blind call."
+      : "The Oracle speaks on your turns.";
+    box.append(element("p", { class: "status", text }));
     return;
   }
   if (!shown) {

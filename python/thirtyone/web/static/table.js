@@ -205,7 +205,7 @@ function drawOracle() {
   const deciding = yours(s) && s.pending.phase !== "blind";
   const found = app.advice.get(s.at) || {};
   const shown = s.setup.advice === "always" || app.asked === s.at;
-  drawAdvice(found, { shown, mode: s.setup.advice, thinking: deciding ? true : null });
+  drawAdvice(found, { shown, mode: s.setup.advice, thinking: deciding ? true : null, blind: yours(s) && s.pending.phase === "blind" });
   // Advice asked for (a, the button, the tutor's "Show me") is said once, at its first figures.
   const advice = knownAdvice(s.at);
   if (deciding && app.asked === s.at && advice && app.saidAdvice !== s.at) {
