@@ -259,6 +259,17 @@ def test_the_tables_page_has_its_heading(page: Page, server: str) -> None:
     assert levels[0] == 1 and all(b - a <= 1 for a, b in itertools.pairwise(levels))
 
 
+def test_the_tutors_points_in_the_oracle_panel_are_named_for_what_they_are(
+    page: Page, server: str
+) -> None:
+    """The Oracle panel's box of the tutor's points was read "over points" (its label's words
+    around it); it is named for what it holds."""
+    open_table(page, server)
+    start_game(page, Seed="5")
+    name = "Tutor: asks before a move that costs more than this many points"
+    expect(page.get_by_role("textbox", name=name, exact=True)).to_have_value("5")
+
+
 #: Records each banner shown, and whether its text was cut (wider than the banner).
 WATCH_BANNERS = """
 window.banners = [];
