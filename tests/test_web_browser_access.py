@@ -270,6 +270,36 @@ def test_the_tutors_points_in_the_oracle_panel_are_named_for_what_they_are(
     expect(page.get_by_role("textbox", name=name, exact=True)).to_have_value("5")
 
 
+def test_the_seat_to_move_stands_out_in_forced_colours(browser: Browser, server: str) -> None:
+    """With forced colours (Windows' high contrast) every border takes the system's colour, and
+    the gold border of the seat to move was lost among the others: it keeps a border of its
+    own (the system's highlight, drawn double). (The seat's look is read with and without the
+    mark in one evaluation: the others' turns redraw the seats at any moment.)"""
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.emulate_media(forced_colors="active")
+    open_table(page, server)
+    start_game(page, Seed="5")
+    expect(page.locator("#seats .seat")).to_have_count(3)
+    marked, plain = page.evaluate(
+        """() => {
+          const seat = document.querySelector("#seats .seat");
+          const look = () => {
+            const s = getComputedStyle(seat);
+            return `${s.borderTopStyle} ${s.borderTopColor}`;
+          };
+          const had = seat.classList.contains("to-move");
+          seat.classList.add("to-move");
+          const marked = look();
+          seat.classList.remove("to-move");
+          const plain = look();
+          if (had) seat.classList.add("to-move");
+          return [marked, plain];
+        }"""
+    )
+    assert marked.startswith("double") and marked != plain, (marked, plain)
+    page.close()
+
+
 #: Records each banner shown, and whether its text was cut (wider than the banner).
 WATCH_BANNERS = """
 window.banners = [];
