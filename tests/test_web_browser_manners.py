@@ -285,6 +285,28 @@ def test_the_settings_and_the_forms_small_things(page: Page, browser: Browser, s
         phone.close()
 
 
+def _valued(kind: Any, p: float, win: float, win_margin: float = 0.008, **kw: Any) -> Any:
+    """An option of a made-up answer: safe ``p``, the game's chance ``win`` (its margin
+    ``win_margin``)."""
+    from thirtyone.oracle.answer import OptionAdvice
+
+    return OptionAdvice(
+        kind=kind, p_safe=p, margin=0.01, lives_lost=1 - p, p_win=win, p_win_margin=win_margin,
+        **kw,
+    )  # fmt: skip
+
+
+def _terminal_lines(advice: Any) -> list[str]:
+    """The terminal's advice panel for ``advice``, line by line, its spaces folded."""
+    from rich.console import Console
+    from thirtyone.terminal.advice_view import advice_panel_body
+
+    console = Console(width=200, record=True, file=None, color_system=None)
+    with console.capture() as cap:
+        console.print(advice_panel_body(advice))
+    return [" ".join(line.split()) for line in cap.get().splitlines()]
+
+
 def test_the_pages_plan_words_are_the_terminals(page: Page, server: str) -> None:
     """What follows each option, in the page's words (``oracle.js``'s ``plan``) and the
     terminal's (``words.plan``), for the same answer: a put-down or a take that makes 31, a
@@ -345,16 +367,10 @@ def test_the_pages_best_lines_are_the_terminals(page: Page, server: str) -> None
     (``advice_view``) from one answer, say the same: "(it makes 31 — show it)", as the reason
     does (the page said "then makes 31", the terminal ": makes 31"), and "within ±0.8" (only
     the terminal said it), in points under ranked placing too."""
-    from rich.console import Console
-    from thirtyone.oracle.answer import Advice, Kind, OptionAdvice
-    from thirtyone.terminal.advice_view import advice_panel_body
+    from thirtyone.oracle.answer import Advice, Kind
     from thirtyone.web.views import advice as advice_json
 
-    def terminal(advice: Advice) -> list[str]:
-        console = Console(width=200, record=True, file=None, color_system=None)
-        with console.capture() as cap:
-            console.print(advice_panel_body(advice))
-        return [" ".join(line.split()) for line in cap.get().splitlines()]
+    terminal, option = _terminal_lines, _valued
 
     def shown(advice: Advice) -> tuple[str, str]:
         # Drawn and read in one go: the game's own next state, drawn meanwhile, would draw the
@@ -369,12 +385,6 @@ def test_the_pages_best_lines_are_the_terminals(page: Page, server: str) -> None
         )
         assert best is not None, "the panel drew no Best line"
         return best, game
-
-    def option(kind: Kind, p: float, win: float, **kw: Any) -> OptionAdvice:
-        return OptionAdvice(
-            kind=kind, p_safe=p, margin=0.01, lives_lost=1 - p, p_win=win, p_win_margin=0.008,
-            **kw,
-        )  # fmt: skip
 
     open_table(page, server)
     page.get_by_role("form", name="New game").get_by_label("Advice").select_option("never")
@@ -403,16 +413,13 @@ def test_the_best_for_the_game_is_named_on_the_terminals_rule(page: Page, server
     and neither does the page (it drew "Best for the game" whenever the option differed from
     the round's best), its ♔ on the best; a figure higher as shown is named by both, ♔ on it.
     The rule is the server's (``game_named``), which the page reads."""
-    from rich.console import Console
-    from thirtyone.oracle.answer import Advice, Kind, OptionAdvice
-    from thirtyone.terminal.advice_view import advice_panel_body
+    from thirtyone.oracle.answer import Advice, Kind
     from thirtyone.web.views import advice as advice_json
 
     def terminal(advice: Advice) -> str:
-        console = Console(width=200, record=True, file=None, color_system=None)
-        with console.capture() as cap:
-            console.print(advice_panel_body(advice))
-        return " ".join(cap.get().split())
+        return " ".join(" ".join(_terminal_lines(advice)).split())
+
+    option = _valued
 
     def drawn(advice: Advice) -> tuple[str, str]:
         # (Drawn and read in one evaluation: the game's own next state would draw it again.)
@@ -427,12 +434,6 @@ def test_the_best_for_the_game_is_named_on_the_terminals_rule(page: Page, server
             advice_json(advice, None),
         )
         return line, crowned
-
-    def option(kind: Kind, p: float, win: float, **kw: Any) -> OptionAdvice:
-        return OptionAdvice(
-            kind=kind, p_safe=p, margin=0.01, lives_lost=1 - p, p_win=win, p_win_margin=0.008,
-            **kw,
-        )  # fmt: skip
 
     open_table(page, server)
     page.get_by_role("form", name="New game").get_by_label("Advice").select_option("never")
@@ -454,15 +455,12 @@ def test_the_tutors_cost_is_the_difference_of_the_figures_it_shows(page: Page, s
     said "costs about 3.7 percentage points … (20.4% against 24.0% …)", the unrounded
     difference beside figures 3.6 apart; it now says the figures' own difference, as the
     reason does (``rank.shown_gap``)."""
-    from thirtyone.oracle.answer import Advice, Kind, OptionAdvice
+    from thirtyone.oracle.answer import Advice, Kind
     from thirtyone.oracle.rank import shown_gap
     from thirtyone.web.views import advice as advice_json
 
-    def option(kind: Kind, p: float, win: float, **kw: Any) -> OptionAdvice:
-        return OptionAdvice(
-            kind=kind, p_safe=p, margin=0.01, lives_lost=1 - p, p_win=win, p_win_margin=0.001,
-            **kw,
-        )  # fmt: skip
+    def option(kind: Kind, p: float, win: float, **kw: Any) -> Any:
+        return _valued(kind, p, win, 0.001, **kw)
 
     draw = option(Kind.DRAW, 0.708, 0.238)
     knock = option(Kind.KNOCK, 0.659, 0.2036)
