@@ -371,10 +371,12 @@ class Session:
                     f"action {number} of {len(actions)}: {_not_an_action(action)}"
                 )
             where = f"action {number} of {len(actions)} ({action.kind} {action.card or ''}".strip()
+            # Deal until a round waits for a decision: a round dealt over at once (a dealt 31)
+            # took no action of the journal, and may have ended the game.
+            while not self.over and (self._round is None or self._round.is_over):
+                self.deal()
             if self.over:
                 raise IllegalMoveError(f"{where}): the game is over")
-            if self._round is None or self._round.is_over:
-                self.deal()
             if before is not None:
                 before(self, action)
             try:

@@ -1,0 +1,59 @@
+"""The session as a library (QA round: session): what a script that pushes actions, writes a
+policy or asks the Oracle meets at the edges (rulings 230-239)."""
+
+from __future__ import annotations
+
+import pytest
+from helpers import game_deck
+from thirtyone import (
+    Action,
+    IllegalMoveError,
+    Rules,
+    Session,
+)
+from thirtyone.game.cards import PACK
+
+H31 = ["AS", "KS", "QS"]
+H24 = ["AH", "9H", "4H"]
+H10 = ["QD", "QH", "5C"]
+
+
+def pushed(rules: Rules, dealer: int, decks: list[list[str]]) -> Session:
+    """A session of pushed seats with the first dealer fixed and the packs stacked."""
+    session = Session(rules, seed=0, decks=decks)
+    session.dealer = dealer
+    return session
+
+
+# -- ruling 230: a journal replayed past a dealt 31 ---------------------------------------------
+
+
+def test_a_journal_replays_past_a_round_dealt_31() -> None:
+    # 3 seats, dealer 2: seat 0 plays first; seat 1 is dealt 31, so round 1 ends at the deal
+    # with no action (rules.md, "A dealt 31": everybody else loses a life). Round 2 is dealt by
+    # seat 0, so seat 1 plays first; it knocks: the journal is that one knock.
+    rules = Rules(seats=3)
+    decks = [game_deck({0: H24, 1: H31, 2: H10}, dealer=2, n_seats=3, upcard="8D"), list(PACK)]
+    game = pushed(rules, 2, decks)
+    game.advance()
+    assert game.lives == [2, 3, 2] and game.round_number == 2
+    game.act(Action("knock"))
+    assert game.journal == [Action("knock")]
+
+    again = pushed(rules, 2, decks)
+    again.replay(game.journal)  # it refused: "action 1 of 1 (knock): no round is under way"
+    assert again.lives == [2, 3, 2]
+    assert again.round_number == 2 and again.rounds_dealt == 2
+    assert again.round is not None and again.round.knocker == 0  # (round seat 0: game seat 1)
+    assert again.pending == game.pending
+
+
+def test_a_journal_that_plays_past_the_game_s_end_is_refused() -> None:
+    # Two seats of one life: seat 1 dealt 31 puts seat 0 out at the deal. Nothing is left to
+    # play, so any action is refused as after the game's end.
+    rules = Rules(seats=2, lives=1)
+    decks = [game_deck({0: H24, 1: H31}, dealer=1, n_seats=2, upcard="8D")]
+    again = pushed(rules, 1, decks)
+    with pytest.raises(IllegalMoveError, match=r"action 1 of 1 \(draw\): the game is over"):
+        again.replay([Action("draw")])
+    assert again.winner == 1
