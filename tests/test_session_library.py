@@ -7,9 +7,14 @@ import pytest
 from helpers import game_deck
 from thirtyone import (
     Action,
+    Game,
     IllegalMoveError,
     Rules,
+    SeatView,
     Session,
+    StateError,
+    TablePolicy,
+    advise,
 )
 from thirtyone.game.cards import PACK
 
@@ -57,3 +62,52 @@ def test_a_journal_that_plays_past_the_game_s_end_is_refused() -> None:
     with pytest.raises(IllegalMoveError, match=r"action 1 of 1 \(draw\): the game is over"):
         again.replay([Action("draw")])
     assert again.winner == 1
+
+
+# -- ruling 231: nobody has looked at the blind call ----------------------------------------------
+
+
+class Spy:
+    """A policy that notes what it is shown at the blind call, then looks."""
+
+    def __init__(self) -> None:
+        self.seen: list[tuple[tuple[str, ...], float]] = []
+
+    def decide(self, view: SeatView) -> Action:
+        if view.phase == "blind":
+            self.seen.append((view.hand, view.score))
+            with pytest.raises(StateError, match="nobody has looked"):
+                view.state()
+            return Action("look")
+        return TablePolicy().decide(view)
+
+
+def test_the_blind_call_shows_no_hand_and_gets_no_advice() -> None:
+    # rules.md (first_turn_knock=blind): the first player may call the showdown "before anybody
+    # looks at a card"; the Oracle never offers it (ruling 14).
+    rules = Rules(first_turn_knock="blind")
+    session = Session(rules, seed=3)
+    session.advance()
+    pending = session.pending
+    assert pending is not None and pending.phase == "blind"
+    view = session.seat_view()
+    assert view.hand == () and view.score == 0.0
+    with pytest.raises(StateError, match="nobody has looked"):
+        advise(session, deals=20, playouts=40, seed=1)
+    session.apply(Action("look"))
+    view = session.seat_view()
+    assert len(view.hand) == 3
+    advice = advise(session, deals=20, playouts=40, seed=1, max_time=None)
+    # After looking: no knock on this first turn; draw or take.
+    assert {o.option for o in advice.options} == {a.kind for a in session.seat_view().pending.legal}
+    assert Action("knock") not in view.pending.legal
+
+
+def test_a_policy_decides_the_blind_call_without_its_cards() -> None:
+    spy = Spy()
+    game = Game(Rules(first_turn_knock="blind", seats=2, lives=5), [spy, spy], seed=5)
+    for _ in range(3):
+        if not game.over:
+            game.play_round()
+    # It was shown the hand it had been dealt, and could call the showdown only when it won.
+    assert len(spy.seen) >= 3 and all(seen == ((), 0.0) for seen in spy.seen)

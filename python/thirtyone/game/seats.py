@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeGuard, cast
 
 from thirtyone import _core
 from thirtyone._core import Action
-from thirtyone.errors import RuleError
+from thirtyone.errors import RuleError, StateError
 from thirtyone.game.rules import Rules
 
 if TYPE_CHECKING:
@@ -63,7 +63,8 @@ class SeatView:
     to top), the round seat that knocked (None: nobody yet), the names of the round's seats (in
     the round's order), and where the game is: the rounds dealt so far (washes included), the
     round's number and the turns played in it. :meth:`state` gives the whole round as the seat
-    saw it, in the Oracle's input format (``oracle.md``)."""
+    saw it, in the Oracle's input format (``oracle.md``). At the blind call (phase ``blind``)
+    nobody has looked yet: ``hand`` is empty and ``score`` 0, whatever was dealt."""
 
     pending: Pending
     hand: tuple[str, ...]
@@ -95,7 +96,8 @@ class SeatView:
 
     def state(self) -> dict[str, Any]:
         """The round as this seat saw it, in the Oracle's input format: ``advise(view.state())``.
-        Seats are renumbered to the round's (the players still in the game, in turn order)."""
+        Seats are renumbered to the round's (the players still in the game, in turn order). At
+        the blind call the seat has seen no card: :class:`~thirtyone.errors.StateError`."""
         if self._state is None:
             raise ValueError("this view was made without the round's record")
         return self._state()
@@ -130,6 +132,17 @@ def seat_models(policies: Sequence[object | None], you: int = 0) -> list[str]:
     return [
         "person" if seat == you and p is None else model_of(p) for seat, p in enumerate(policies)
     ]
+
+
+#: Why there is no Oracle's input at the blind call: the seat has not seen its cards.
+NOT_LOOKED = (
+    "at the blind call nobody has looked at their cards yet, so there is no round as the seat "
+    "sees it to advise on (the Oracle never calls the blind showdown): look first, then ask"
+)
+
+
+def not_looked() -> dict[str, Any]:
+    raise StateError(NOT_LOOKED)
 
 
 class Policy(Protocol):

@@ -28,7 +28,7 @@ from thirtyone._core import Action
 from thirtyone.errors import IllegalMoveError, RuleError, StateError
 from thirtyone.game.cards import parse_cards, shuffled_pack
 from thirtyone.game.rules import Rules
-from thirtyone.game.seats import Pending, Policy, SeatView, TablePolicy, model_of
+from thirtyone.game.seats import Pending, Policy, SeatView, TablePolicy, model_of, not_looked
 from thirtyone.names import what_it_is
 
 __all__ = ["Event", "Game", "Pending", "Policy", "SeatView", "Session", "TablePolicy"]
@@ -158,16 +158,20 @@ class Session:
         return Pending(self.seats[r], r, phase, tuple(round_.legal_actions()))
 
     def seat_view(self) -> SeatView:
-        """What the seat to move sees (raises :class:`IllegalMoveError` with no decision)."""
+        """What the seat to move sees (raises :class:`IllegalMoveError` with no decision). At the
+        blind call (phase ``blind``) nobody has looked at a card: the view holds no hand (an
+        empty ``hand``, ``score`` 0) and its :meth:`~SeatView.state` raises
+        :class:`StateError`."""
         pending = self.pending
         if pending is None or self._round is None:
             raise IllegalMoveError("no decision is pending")
         round_, r = self._round, pending.round_seat
         seats = self.seats
+        looked = pending.phase != "blind"
         return SeatView(
             pending,
-            tuple(round_.hand(r)),
-            round_.score(r),
+            tuple(round_.hand(r)) if looked else (),
+            round_.score(r) if looked else 0.0,
             round_.top,
             round_.pending,
             round_.stock_len,
@@ -179,7 +183,7 @@ class Session:
             rounds_dealt=self.rounds_dealt,
             round_number=self.round_number,
             turns_played=round_.turns_played,
-            _state=lambda: self.view(pending.seat),
+            _state=(lambda: self.view(pending.seat)) if looked else not_looked,
         )
 
     def why_not(self, action: Action) -> str | None:
@@ -226,7 +230,9 @@ class Session:
         Oracle's input format (``oracle.md``): ``thirtyone.advise(session.view())``. Seats are
         renumbered to the players still in the game, in turn order. When an opponent is not a
         player of the table's rule, ``models`` says how each seat plays (:attr:`models`). With no
-        decision pending (the game over, or between rounds) it raises :class:`StateError`."""
+        decision pending (the game over, or between rounds) it raises :class:`StateError`. At the
+        blind call it holds the hands as dealt, which nobody has looked at yet: what the seat
+        decides with then is :meth:`seat_view` (no hand), and ``advise(session)`` is refused."""
         round_ = self._round
         if round_ is None or round_.is_over:  # (lives settled: no longer the round's)
             raise StateError(f"{self._no_round()}: no decision is pending")

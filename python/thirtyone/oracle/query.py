@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from thirtyone import _core
-from thirtyone.errors import SettingsError, ThirtyOneError
+from thirtyone.errors import SettingsError, StateError, ThirtyOneError
+from thirtyone.game.seats import NOT_LOOKED
 from thirtyone.game.session import Session
 from thirtyone.names import neutralise, what_it_is
 from thirtyone.oracle import rank, words
@@ -96,6 +97,9 @@ def advise(
     ``ThirtyOneError``).
     """
     if isinstance(state, Session):
+        pending = state.pending
+        if pending is not None and pending.phase == "blind":
+            raise StateError(NOT_LOOKED)
         if names is None and state.seats:
             names = [state.names[s] for s in state.seats]
         state = state.view()

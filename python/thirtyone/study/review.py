@@ -116,14 +116,15 @@ class _Notes:
     def _note(
         self, session: Session, view: SeatView, step: str, choice: str, **extra: Any
     ) -> Decision:
+        state = session.view(self.seat)  # (the dealt hand too at a blind call, after the fact)
         decision = Decision(
             round=view.round_number,
             turn=view.turns_played + 1,
             step=step,
-            hand=list(view.hand),
+            hand=list(state["hand"]),
             top=view.top,
             choice=choice,
-            state=session.view(self.seat),
+            state=state,
             players=list(view.names),
             **extra,
         )
