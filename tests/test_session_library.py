@@ -3,15 +3,19 @@ policy or asks the Oracle meets at the edges (rulings 230-239)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from helpers import game_deck
 from thirtyone import (
     Action,
     Game,
     IllegalMoveError,
+    OraclePlayer,
     Rules,
     SeatView,
     Session,
+    SettingsError,
     StateError,
     TablePolicy,
     advise,
@@ -111,3 +115,25 @@ def test_a_policy_decides_the_blind_call_without_its_cards() -> None:
             game.play_round()
     # It was shown the hand it had been dealt, and could call the showdown only when it won.
     assert len(spy.seen) >= 3 and all(seen == ((), 0.0) for seen in spy.seen)
+
+
+# -- ruling 232: an Oracle player's settings are checked when it is made --------------------------
+
+
+@pytest.mark.parametrize(
+    ("settings", "named"),
+    [
+        ({"deals": 0}, "deals"),
+        ({"playouts": 10**8}, "playouts"),
+        ({"threads": 0}, "threads"),
+        ({"max_time": 0}, "max_time"),
+        ({"objective": "x"}, "objective must be round or game"),
+    ],
+)
+def test_an_oracle_player_s_settings_are_checked_when_it_is_made(
+    settings: dict[str, Any], named: str
+) -> None:
+    # It was made, then every turn fell back to the table's rule: a game of "Oracle" players
+    # played by the table's rule without a word.
+    with pytest.raises(SettingsError, match=named):
+        OraclePlayer(**settings)

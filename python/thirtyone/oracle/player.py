@@ -26,10 +26,12 @@ import hashlib
 import secrets
 from typing import TYPE_CHECKING
 
+from thirtyone import _core
 from thirtyone._core import Action
-from thirtyone.errors import ThirtyOneError
+from thirtyone.errors import SettingsError, ThirtyOneError
 from thirtyone.game.seats import TABLE_KNOCK_AT, Policy, SeatView, TablePolicy, position_seed
 from thirtyone.game.session import Session
+from thirtyone.names import shown
 from thirtyone.oracle.answer import Advice, Kind, OptionAdvice
 from thirtyone.oracle.query import advise
 from thirtyone.oracle.state import check_read_as, read_all_as
@@ -107,8 +109,9 @@ class OraclePlayer:
     """A computer seat that plays by the Oracle (see the module's docstring): a
     :class:`~thirtyone.game.Policy`.
 
-    ``deals``, ``playouts``, ``threads`` and ``max_time`` go to :func:`thirtyone.advise` (the
-    core checks their bounds on the first query). ``seed``: each query's seed is derived from it
+    ``deals``, ``playouts``, ``threads`` and ``max_time`` go to :func:`thirtyone.advise`; their
+    bounds (and ``objective``'s and ``read_as``'s values) are checked when the player is made:
+    :class:`~thirtyone.errors.SettingsError`. ``seed``: each query's seed is derived from it
     and the position (None: a random seed for this player); with ``max_time=None`` the same seed
     gives the same play. When the Oracle refuses a position (it raises
     :class:`~thirtyone.errors.ThirtyOneError`) the player plays that turn by the table's rule;
@@ -137,8 +140,11 @@ class OraclePlayer:
         read_as: str | None = None,
     ) -> None:
         if objective not in OBJECTIVES:
-            raise ValueError(f"objective must be 'round' or 'game', not {objective!r:.40}")
+            raise SettingsError(f"objective must be round or game, not {shown(objective)}")
         check_read_as(read_as)
+        # Checked now, not at its first turn: a refused setting would have every turn played
+        # by the table's rule (a fallback), the game going on as if nothing were wrong.
+        _core.check_settings(deals=deals, playouts=playouts, threads=threads, max_time=max_time)
         self.objective = objective
         self.read_as = read_as
         self.name = name
