@@ -12,6 +12,7 @@ from thirtyone import (
     Game,
     IllegalMoveError,
     OraclePlayer,
+    RuleError,
     Rules,
     SeatView,
     Session,
@@ -137,3 +138,34 @@ def test_an_oracle_player_s_settings_are_checked_when_it_is_made(
     # played by the table's rule without a word.
     with pytest.raises(SettingsError, match=named):
         OraclePlayer(**settings)
+
+
+# -- ruling 233: what a session is made of is checked when it is made ----------------------------
+
+
+@pytest.mark.parametrize(
+    ("given", "error", "named"),
+    [
+        ({"policies": [None, object(), None, None]}, RuleError, r"policies\[1\] must be a policy"),
+        ({"policies": "abcd"}, RuleError, "policies must be a list of 4"),
+        ({"names": [1, 2, 3, 4]}, RuleError, r"names\[0\] must be text, not int"),
+        ({"names": "abcd"}, RuleError, "names must be a list of 4"),
+        ({"models": ["table", "xyz", "table", "table"]}, RuleError, r"models\[1\] must be one of"),
+        ({"decks": 5}, StateError, "decks must be packs to deal"),
+    ],
+)
+def test_what_a_session_is_made_of_is_checked_when_it_is_made(
+    given: dict[str, Any], error: type[Exception], named: str
+) -> None:
+    with pytest.raises(error, match=named):
+        Session(Rules(), seed=1, **given)
+
+
+def test_rules_that_are_not_rules_are_refused() -> None:
+    with pytest.raises(RuleError, match=r"rules must be a thirtyone\.Rules"):
+        Session({"seats": 4})  # type: ignore[arg-type]
+
+
+def test_a_journal_that_is_not_a_list_is_refused() -> None:
+    with pytest.raises(IllegalMoveError, match=r"a journal is a list of thirtyone\.Action"):
+        Session(Rules(), seed=1).replay(None)  # type: ignore[arg-type]

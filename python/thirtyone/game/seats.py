@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, TypeGuard, cast
 
@@ -18,6 +18,7 @@ from thirtyone import _core
 from thirtyone._core import Action
 from thirtyone.errors import RuleError, StateError
 from thirtyone.game.rules import Rules
+from thirtyone.names import what_it_is
 
 if TYPE_CHECKING:
     from thirtyone._core import _ActionKind
@@ -143,6 +144,39 @@ NOT_LOOKED = (
 
 def not_looked() -> dict[str, Any]:
     raise StateError(NOT_LOOKED)
+
+
+def per_seat(
+    given: Iterable[Any] | None, n: int, what: str, check: Callable[[Any], str | None]
+) -> list[Any]:
+    """A constructor's list of one entry per seat, checked (``[]``: none given). Raises
+    :class:`RuleError` naming the list, or the entry and what an entry is."""
+    if not given:
+        return []
+    if isinstance(given, str | bytes) or not isinstance(given, Iterable):
+        raise RuleError(f"{what} must be a list of {n}, one per seat, not {what_it_is(given)}")
+    entries = list(given)
+    if len(entries) != n:
+        raise RuleError(f"rule seats: {n} seats but {len(entries)} {what}")
+    for i, entry in enumerate(entries):
+        wanted = check(entry)
+        if wanted is not None:
+            raise RuleError(f"{what}[{i}] must be {wanted}, not {what_it_is(entry)}")
+    return entries
+
+
+def policy_wanted(value: object) -> str | None:
+    if value is None or callable(getattr(value, "decide", None)):
+        return None
+    return "a policy, an object with decide(view) -> Action (or None: a seat you push)"
+
+
+def model_wanted(value: object) -> str | None:
+    return None if value in MODELS else f"one of {', '.join(MODELS)}"
+
+
+def name_wanted(value: object) -> str | None:
+    return None if isinstance(value, str) else "text"
 
 
 class Policy(Protocol):

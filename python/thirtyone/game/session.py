@@ -28,7 +28,18 @@ from thirtyone._core import Action
 from thirtyone.errors import IllegalMoveError, RuleError, StateError
 from thirtyone.game.cards import parse_cards, shuffled_pack
 from thirtyone.game.rules import Rules
-from thirtyone.game.seats import Pending, Policy, SeatView, TablePolicy, model_of, not_looked
+from thirtyone.game.seats import (
+    Pending,
+    Policy,
+    SeatView,
+    TablePolicy,
+    model_of,
+    model_wanted,
+    name_wanted,
+    not_looked,
+    per_seat,
+    policy_wanted,
+)
 from thirtyone.names import what_it_is
 
 __all__ = ["Event", "Game", "Pending", "Policy", "SeatView", "Session", "TablePolicy"]
@@ -88,18 +99,21 @@ class Session:
         models: Sequence[str] | None = None,
     ) -> None:
         self.rules = rules or Rules.standard()
+        if not isinstance(self.rules, Rules):
+            raise RuleError(
+                'rules must be a thirtyone.Rules, such as Rules.preset("scat") or '
+                f"Rules.from_spec({{...}}), not {what_it_is(rules)}"
+            )
         n = self.rules.seats
-        self.policies: list[Policy | None] = list(policies) if policies else [None] * n
-        if len(self.policies) != n:
-            raise RuleError(f"rule seats: {n} seats but {len(self.policies)} policies")
+        self.policies: list[Policy | None] = per_seat(policies, n, "policies", policy_wanted)
+        if not self.policies:
+            self.policies = [None] * n
         #: How the Oracle reads each game seat (``models`` of :meth:`view`): as given, else
         #: each seat's policy's (:func:`model_of`; a seat without one: the table's rule).
-        self.models = list(models) if models else [model_of(p) for p in self.policies]
-        if len(self.models) != n:
-            raise RuleError(f"rule seats: {n} seats but {len(self.models)} models")
-        self.names = list(names) if names else [f"Seat {i + 1}" for i in range(n)]
-        if len(self.names) != n:
-            raise RuleError(f"rule seats: {n} seats but {len(self.names)} names")
+        self.models = per_seat(models, n, "models", model_wanted) or [
+            model_of(p) for p in self.policies
+        ]
+        self.names = per_seat(names, n, "names", name_wanted) or [f"Seat {i + 1}" for i in range(n)]
         self.rng = random.Random(seed)
         self.lives = [self.rules.lives] * n
         self.dealer = self.rng.randrange(n)
@@ -116,7 +130,14 @@ class Session:
         self.winner: int | None = None
         self._round: _core.Round | None = None
         self._listeners: list[Callable[[Event], None]] = [on_event] if on_event else []
-        self._decks: Iterator[Sequence[str]] | None = iter(decks) if decks is not None else None
+        self._decks: Iterator[Sequence[str]] | None = None
+        if decks is not None:
+            try:
+                self._decks = iter(decks)
+            except TypeError:
+                raise StateError(
+                    f"decks must be packs to deal, one per round, not {what_it_is(decks)}"
+                ) from None
         self._told: list[Event] | None = None  # the events of the step under way
         #: The last round dealt was a wash (it must be dealt again).
         self.washed = False
@@ -370,6 +391,10 @@ class Session:
         action that cannot be played raises :class:`IllegalMoveError` naming it by number.
         ``before(session, action)``, when given, is called before each action is applied (the
         seat to move and what it sees are then the decision's: a review notes it there)."""
+        if isinstance(journal, str | bytes) or not isinstance(journal, Iterable):
+            raise IllegalMoveError(
+                f"a journal is a list of thirtyone.Action, not {what_it_is(journal)}"
+            )
         actions = list(journal)
         for number, action in enumerate(actions, 1):
             if not isinstance(action, Action):
