@@ -90,9 +90,11 @@ class SeatView:
 
     @property
     def phase(self) -> str:
+        """The decision's phase: ``blind``, ``start`` or ``put_down`` (:class:`Pending`)."""
         return self.pending.phase
 
     def allows(self, action: Action) -> bool:
+        """Whether ``action`` is one of the legal actions now."""
         return action in self.pending.legal
 
     def state(self) -> dict[str, Any]:

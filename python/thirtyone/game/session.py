@@ -154,6 +154,7 @@ class Session:
 
     @property
     def over(self) -> bool:
+        """Whether the game is over: one player is left (:attr:`winner`)."""
         return self.winner is not None
 
     @property
@@ -271,6 +272,8 @@ class Session:
         return state
 
     def add_listener(self, listener: Callable[[Event], None]) -> None:
+        """Call ``listener`` with every :class:`Event` from now on, as it happens (``mid_turn``
+        events too, which :attr:`events` does not keep)."""
         self._listeners.append(listener)
 
     def _emit(self, kind: str, **data: Any) -> None:
