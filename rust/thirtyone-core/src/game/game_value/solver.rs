@@ -133,9 +133,45 @@ pub(super) fn step(rules: &GameRules, seq: &[u8], result: &RoundResult) -> Step 
     }
 }
 
+/// The results of one round's losses in a distribution (sorted by the losses, they stand
+/// together): the losses, how often, and where the results stand (each with its order of
+/// hands, which only ranked placing keeps apart).
+pub(super) struct Group {
+    losses: [u8; MAX_SEATS],
+    count: u64,
+    results: std::ops::Range<usize>,
+}
+
+/// Each distribution's results by their losses ([`Group`]), by seat count.
+pub(super) fn grouped(dists: &[Option<Arc<Distribution>>]) -> Vec<Vec<Group>> {
+    let group = |d: &Distribution| {
+        let mut groups: Vec<Group> = Vec::new();
+        for (i, (r, c)) in d.results.iter().enumerate() {
+            match groups.last_mut() {
+                Some(g) if g.losses == r.losses => {
+                    g.count += c;
+                    g.results.end = i + 1;
+                }
+                _ => groups.push(Group {
+                    losses: r.losses,
+                    count: *c,
+                    results: i..i + 1,
+                }),
+            }
+        }
+        groups
+    };
+    dists
+        .iter()
+        .map(|d| d.as_deref().map(group).unwrap_or_default())
+        .collect()
+}
+
 pub(super) struct Solver<'a> {
     pub(super) rules: GameRules,
     pub(super) dists: &'a [Option<Arc<Distribution>>],
+    /// [`Solver::dists`]' results by their losses.
+    pub(super) groups: &'a [Vec<Group>],
     pub(super) memo: &'a mut Memo,
     pub(super) runner: &'a Runner,
     pub(super) deadline: Option<Instant>,
@@ -152,6 +188,15 @@ impl Solver<'_> {
         self.since_clock = 0;
         self.stopped = self.runner.stop_by(self.deadline);
         self.stopped.is_some()
+    }
+
+    /// `next` solved if it is not yet (a state a round leads to; None: the game is over):
+    /// whether the work goes on (false: the time ran out).
+    fn solve_next(&mut self, next: Option<Key>) -> bool {
+        if let Some(next) = next.filter(|n| !self.memo.0.contains_key(n)) {
+            self.solve(&unpack(next));
+        }
+        self.stopped.is_none()
     }
 
     /// Solve `seq` (and the states it passes the deal round to), every smaller state first;
@@ -183,35 +228,38 @@ impl Solver<'_> {
             (vec![vec![0.0; m]; class.len()], vec![0.0; class.len()], 0.0);
         for (k, state) in class.iter().enumerate() {
             passes = 0.0;
-            for (result, count) in &dist.results {
-                self.since_clock += 1;
-                if self.since_clock >= CLOCK_EVERY && self.out_of_time() {
-                    return;
-                }
-                let p = *count as f64 / total;
-                match step(&self.rules, state, result) {
-                    Step::Wash => washes[k] += p,
-                    Step::Turn => passes += p,
-                    Step::Next {
-                        state: next,
-                        to,
-                        scored,
-                    } => {
-                        if let Some(next) = next {
-                            if !self.memo.0.contains_key(&next) {
-                                self.solve(&unpack(next));
-                                if self.stopped.is_some() {
-                                    return;
-                                }
+            // The results of one round's losses are one where the order of the hands cannot
+            // change what they do to this state (each apart where it can).
+            let groups = self.groups;
+            for g in &groups[m] {
+                let all = &dist.results[g.results.clone()];
+                let alike = all.len() == 1 || !order_counts(&self.rules, state, &g.losses);
+                let one = [(all[0].0, g.count)];
+                for (result, count) in if alike { &one[..] } else { all } {
+                    self.since_clock += 1;
+                    if self.since_clock >= CLOCK_EVERY && self.out_of_time() {
+                        return;
+                    }
+                    let p = *count as f64 / total;
+                    match step(&self.rules, state, result) {
+                        Step::Wash => washes[k] += p,
+                        Step::Turn => passes += p,
+                        Step::Next {
+                            state: next,
+                            to,
+                            scored,
+                        } => {
+                            if !self.solve_next(next) {
+                                return;
                             }
-                        }
-                        let values = next.map(|n| &self.memo.0[&n]);
-                        for (pos, d) in direct[k].iter_mut().enumerate() {
-                            let later = match (to[pos], values) {
-                                (Some(q), Some(v)) => v[usize::from(q)],
-                                _ => 0.0,
-                            };
-                            *d += p * (scored[pos] + later);
+                            let values = next.map(|n| &self.memo.0[&n]);
+                            for (pos, d) in direct[k].iter_mut().enumerate() {
+                                let later = match (to[pos], values) {
+                                    (Some(q), Some(v)) => v[usize::from(q)],
+                                    _ => 0.0,
+                                };
+                                *d += p * (scored[pos] + later);
+                            }
                         }
                     }
                 }
@@ -246,6 +294,19 @@ impl Solver<'_> {
             self.memo.0.insert(pack(state), values);
         }
     }
+}
+
+/// Whether the order of the hands can change what a round of these `losses` does to `seq`:
+/// only where two players or more go out in it (the lower hand taking the lower place), at
+/// places worth different points (under ranked placing, the first three; never when the winner
+/// takes all, where every place but the winner's is worth nothing).
+fn order_counts(rules: &GameRules, seq: &[u8], losses: &[u8; MAX_SEATS]) -> bool {
+    let m = seq.len();
+    let out = (0..m).filter(|&p| seq[p] <= losses[p]).count();
+    let left = m - out;
+    // Places m down to left + 1 are given this round (all of them when nobody is left: a wash,
+    // dealt again whatever the order); the last one left wins.
+    left > 0 && out >= 2 && rules.points(m) != rules.points(left + 1)
 }
 
 /// The work a table for these lives may take, at most (states × results × seats).
@@ -307,9 +368,11 @@ pub(super) fn solved(
         Some(m) => (**m).clone(),
         None => Memo::default(),
     };
+    let groups = grouped(dists);
     let mut solver = Solver {
         rules: *rules,
         dists,
+        groups: &groups,
         memo: &mut memo,
         runner,
         deadline,
