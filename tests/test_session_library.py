@@ -169,3 +169,20 @@ def test_rules_that_are_not_rules_are_refused() -> None:
 def test_a_journal_that_is_not_a_list_is_refused() -> None:
     with pytest.raises(IllegalMoveError, match=r"a journal is a list of thirtyone\.Action"):
         Session(Rules(), seed=1).replay(None)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("seat", [4, 99, -1, True, "1", 1.0, None])
+def test_a_seat_asked_about_is_one_of_the_games(seat: Any) -> None:
+    """`who`, `standing`, `on_county` and `view` take a game seat, 0 to 3 at four players: a
+    seat past the end was a bare IndexError, -1 read the last seat and True the second; each is
+    refused naming it (None is the player to move for `view` alone)."""
+    game = Session(Rules.standard(), None, seed=4)
+    game.advance()
+    asks = [game.who, game.standing, game.on_county]
+    if seat is not None:
+        asks.append(game.view)
+    for ask in asks:
+        with pytest.raises(StateError, match="seat must be a whole number from 0 to 3, not "):
+            ask(seat)
+    assert game.who(2) == "seat 2" and game.standing(3) == "3 lives"
+    assert len(game.view(0)["hand"]) == 3

@@ -221,20 +221,31 @@ class Session:
         """Why no decision is pending: the game is over, or no round is under way."""
         return "the game is over" if self.over else "no round is under way"
 
+    def _game_seat(self, seat: object) -> int:
+        """``seat`` checked as one of the game's seats (0 to one less than the players): a
+        whole number, not a bool (which Python counts as 0 or 1). Raises :class:`StateError`
+        naming it (an index past the end was an ``IndexError``, and -1 read the last seat)."""
+        n = len(self.names)
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+            shown = seat if isinstance(seat, int) and not isinstance(seat, bool) else None
+            said = what_it_is(seat) if shown is None else str(shown)
+            raise StateError(f"seat must be a whole number from 0 to {n - 1}, not {said}")
+        return seat
+
     def who(self, seat: int) -> str:
         """Game seat ``seat`` in a message: ``seat 2 (Cy)``, or ``seat 3`` where its name is
         the default one (``Seat 4``)."""
-        name = self.names[seat]
+        name = self.names[self._game_seat(seat)]
         return f"seat {seat}" if name == f"Seat {seat + 1}" else f"seat {seat} ({name})"
 
     def on_county(self, seat: int) -> bool:
         """Whether ``seat`` has lost their last life and plays on on the county."""
-        return seat not in self.places and self.rules.on_county(self.lives[seat])
+        return seat not in self.places and self.rules.on_county(self.lives[self._game_seat(seat)])
 
     def standing(self, seat: int) -> str:
         """``seat``'s lives in words (``2 lives``, ``on the county``, ``G I``, ``middle of the
         bus``, ``out``)."""
-        return self.rules.standing(self.lives[seat])
+        return self.rules.standing(self.lives[self._game_seat(seat)])
 
     def points(self) -> dict[int, int] | None:
         """Under ranked placing, the points of every placed seat (3, 2, 1, then 0); None when
@@ -261,7 +272,7 @@ class Session:
         seats = self.seats
         if seat is None:
             seat = seats[round_.to_move]
-        if seat not in seats:
+        if self._game_seat(seat) not in seats:
             raise StateError(f"seat {seat} is not in this round")
         rules = {"preset": "standard", **self.rules.to_dict()}
         state = round_.view(seats.index(seat), rules, [self.lives[s] for s in seats])
