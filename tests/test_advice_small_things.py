@@ -19,8 +19,8 @@ from thirtyone.cli.app import main
 from thirtyone.game.rules import Rules
 from thirtyone.oracle.answer import Advice
 from thirtyone.terminal.display import intro
-from thirtyone.terminal.rules_screen import help_text
 from thirtyone.terminal.player import choose_card
+from thirtyone.terminal.rules_screen import help_text
 
 FAST = ["--oracle-deals", "200", "--oracle-playouts", "1000", "--fast"]
 
