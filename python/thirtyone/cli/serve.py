@@ -49,9 +49,14 @@ def missing() -> list[str]:
 @count_option(
     "--oracle-deals",
     _core.DEFAULT_DEALS,
-    "Consistent deals the Oracle collects (fewer: quicker, wider margins).",
+    "Consistent deals the Oracle collects (fewer: quicker, wider margins). Given, for every "
+    "game; left out, a game started at another precision (play --oracle-deals) keeps its own.",
 )
-@count_option("--oracle-playouts", _core.DEFAULT_PLAYOUTS, "Playouts per option for the Oracle.")
+@count_option(
+    "--oracle-playouts",
+    _core.DEFAULT_PLAYOUTS,
+    "Playouts per option for the Oracle; as --oracle-deals, a game's own where left out.",
+)
 def serve_command(
     host: str,
     port: int | None,
