@@ -300,6 +300,24 @@ def test_the_seat_to_move_stands_out_in_forced_colours(browser: Browser, server:
     page.close()
 
 
+def test_the_keys_open_at_their_heading_on_a_small_screen(browser: Browser, server: str) -> None:
+    """At 320x568 the Keys dialog is taller than the screen; it opened with its only control,
+    Close, focused at its foot, its heading and first keys scrolled out of sight. Focus now
+    starts on its heading (Tab reaches Close; Escape closes it)."""
+    page = browser.new_page(viewport={"width": 320, "height": 568})
+    open_table(page, server)
+    start_game(page, Seed="5")
+    page.get_by_role("button", name="Keys").click()
+    heading = page.get_by_role("heading", name="Keys")
+    expect(heading).to_be_focused()
+    expect(heading).to_be_in_viewport()
+    page.keyboard.press("Tab")
+    expect(page.get_by_role("button", name="Close")).to_be_focused()
+    page.keyboard.press("Escape")
+    expect(page.locator("#keys-dialog")).not_to_be_visible()
+    page.close()
+
+
 #: Records each banner shown, and whether its text was cut (wider than the banner).
 WATCH_BANNERS = """
 window.banners = [];
