@@ -1,4 +1,4 @@
-use super::solver::{grouped, Solver};
+use super::solver::{grouped, unpack, Solver};
 use super::*;
 use crate::game::play_games;
 use crate::game::round_outcomes::distribution;
@@ -322,7 +322,7 @@ fn by_each_result(
             Step::Wash => wash += p,
             Step::Turn => panic!("a round without a loss at {m} seats"),
             Step::Next { state, to, scored } => {
-                let later = state.map(|s| by_each_result(rules, dists, &solver_digits(s), memo));
+                let later = state.map(|s| by_each_result(rules, dists, &unpack(s), memo));
                 for (pos, x) in sum.iter_mut().enumerate() {
                     let after = match (to[pos], &later) {
                         (Some(q), Some(v)) => v[usize::from(q)],
@@ -336,18 +336,6 @@ fn by_each_result(
     let v: Vec<f64> = sum.iter().map(|x| x / (1.0 - wash)).collect();
     memo.insert(seq.to_vec(), v.clone());
     v
-}
-
-/// A packed state's lives, in order.
-fn solver_digits(key: u64) -> Vec<u8> {
-    let mut digits = Vec::new();
-    let mut k = key;
-    while k >= 32 {
-        digits.push((k & 31) as u8);
-        k >>= 5;
-    }
-    digits.reverse();
-    digits
 }
 
 /// Under ranked placing the table takes a round's results of the same losses as one wherever

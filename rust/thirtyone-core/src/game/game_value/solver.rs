@@ -29,7 +29,7 @@ pub(super) fn pack(seq: &[u8]) -> Key {
         .fold(seq.len() as u64, |k, &d| (k << 5) | u64::from(d))
 }
 
-fn unpack(key: Key) -> Vec<u8> {
+pub(super) fn unpack(key: Key) -> Vec<u8> {
     let mut digits = Vec::with_capacity(MAX_SEATS);
     let mut k = key;
     while k >= 32 {
