@@ -289,3 +289,14 @@ def test_a_checkpoint_that_is_not_a_file_is_refused_before_the_run(no_game: None
         f"Error: --checkpoint {os.devnull}: not a regular file (a checkpoint is a file of its "
         "own)\n"
     )
+
+
+@pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs Linux's /proc")
+@pytest.mark.parametrize("create", [False, True])
+def test_a_folder_where_no_file_can_be_made_is_not_said_missing(create: bool) -> None:
+    """/proc exists, but no file can be made in it (the system answers "no such file"): a
+    checkpoint or a plot there was "the folder /proc does not exist"; it is said as it is."""
+    from thirtyone.paths import problem
+
+    said = problem(Path("/proc/ck.json"), create_folder=create)
+    assert said == "no file can be made in the folder /proc", said

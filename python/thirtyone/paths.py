@@ -76,6 +76,8 @@ def problem(path: Path, *, create_folder: bool, prefix: str = ".thirtyone-check-
     except FileExistsError:
         return f"{short(folder)} is a file, not a folder"
     except FileNotFoundError as e:
+        if folder.is_dir():  # (a folder where no file can be made, such as /proc, says so too)
+            return f"no file can be made in the folder {short(folder)}"
         return why(e, path) if create_folder else f"the folder {short(folder)} does not exist"
     except OSError as e:
         return why(e, path)
