@@ -143,7 +143,7 @@ pub(super) struct Group {
 }
 
 /// Each distribution's results by their losses ([`Group`]), by seat count.
-pub(super) fn grouped(dists: &[Option<Arc<Distribution>>]) -> Vec<Vec<Group>> {
+fn grouped(dists: &[Option<Arc<Distribution>>]) -> Vec<Vec<Group>> {
     let group = |d: &Distribution| {
         let mut groups: Vec<Group> = Vec::new();
         for (i, (r, c)) in d.results.iter().enumerate() {
@@ -168,21 +168,44 @@ pub(super) fn grouped(dists: &[Option<Arc<Distribution>>]) -> Vec<Vec<Group>> {
 }
 
 pub(super) struct Solver<'a> {
-    pub(super) rules: GameRules,
-    pub(super) dists: &'a [Option<Arc<Distribution>>],
-    /// [`Solver::dists`]' results by their losses.
-    pub(super) groups: &'a [Vec<Group>],
-    pub(super) memo: &'a mut Memo,
-    pub(super) runner: &'a Runner,
-    pub(super) deadline: Option<Instant>,
+    rules: GameRules,
+    dists: &'a [Option<Arc<Distribution>>],
+    /// [`Solver::dists`]' results by their losses (shared with the loop that walks them while
+    /// the solver goes deeper).
+    groups: Arc<[Vec<Group>]>,
+    memo: &'a mut Memo,
+    runner: &'a Runner,
+    deadline: Option<Instant>,
     /// States begun (the clock is read every 64), results gone through since the clock was last
     /// read (it is read after [`CLOCK_EVERY`]), and why the work stopped, if it did.
-    pub(super) begun: u64,
-    pub(super) since_clock: u64,
+    begun: u64,
+    since_clock: u64,
     pub(super) stopped: Option<Stop>,
 }
 
-impl Solver<'_> {
+impl<'a> Solver<'a> {
+    /// A solver of `rules`' table from the round results `dists` (by seat count), adding to
+    /// `memo` until `deadline` (None: no limit).
+    pub(super) fn new(
+        rules: GameRules,
+        dists: &'a [Option<Arc<Distribution>>],
+        memo: &'a mut Memo,
+        runner: &'a Runner,
+        deadline: Option<Instant>,
+    ) -> Solver<'a> {
+        Solver {
+            rules,
+            dists,
+            groups: grouped(dists).into(),
+            memo,
+            runner,
+            deadline,
+            begun: 0,
+            since_clock: 0,
+            stopped: None,
+        }
+    }
+
     /// Read the clock (and the cancel flag): whether the work is to stop.
     fn out_of_time(&mut self) -> bool {
         self.since_clock = 0;
@@ -230,7 +253,7 @@ impl Solver<'_> {
             passes = 0.0;
             // The results of one round's losses are one where the order of the hands cannot
             // change what they do to this state (each apart where it can).
-            let groups = self.groups;
+            let groups = Arc::clone(&self.groups);
             for g in &groups[m] {
                 let all = &dist.results[g.results.clone()];
                 let alike = all.len() == 1 || !order_counts(&self.rules, state, &g.losses);
@@ -368,18 +391,7 @@ pub(super) fn solved(
         Some(m) => (**m).clone(),
         None => Memo::default(),
     };
-    let groups = grouped(dists);
-    let mut solver = Solver {
-        rules: *rules,
-        dists,
-        groups: &groups,
-        memo: &mut memo,
-        runner,
-        deadline,
-        begun: 0,
-        since_clock: 0,
-        stopped: None,
-    };
+    let mut solver = Solver::new(*rules, dists, &mut memo, runner, deadline);
     solver.solve(seq);
     // Every loss a round can bring (0, 1 or 2 a position), so that any playout's end is known.
     for_each_loss(seq.len(), |losses| {
