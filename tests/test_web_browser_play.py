@@ -1,7 +1,7 @@
 """The table as a game goes on and ends, in a real browser (Debian's Chromium driven by
 Playwright, as in test_web_browser.py): the winner's seat at the end, the last round's line
-while you are out and the others play on, and the Oracle's advice turned off in the middle of a
-decision. Screenshots are kept in test-results/web/."""
+while you are out and the others play on, the Oracle's advice turned off in the middle of a
+decision, and its answer coming after your move went. Screenshots are kept in test-results/web/."""
 
 from __future__ import annotations
 
@@ -244,3 +244,53 @@ def test_one_ranked_point_is_said_in_the_singular(page: Page, server: str) -> No
     ]
     expect(page.locator("#over-placing li")).to_have_text(said)
     shot(page, "game-over-ranked-points")
+
+
+def test_advice_that_comes_after_your_move_is_sent_offers_nothing(page: Page, server: str) -> None:
+    """The Oracle's answer and your move may cross: its figures for the decision you have just
+    made come while the move is on its way. The panel may show them, but "Play the Oracle's
+    best" stays disabled (it was enabled again, a button for a decision already made: the
+    keyboard test once took it for a new decision). Made certain here by holding the server's
+    advice back until the move is sent, and what follows the move until it is checked."""
+    holding = {"advice": True, "after_move": False}
+    advice: list[str] = []
+    after_move: list[str] = []
+    routes: list[Any] = []
+
+    def route(ws: Any) -> None:
+        server_ws = ws.connect_to_server()
+        routes.append(ws)
+
+        def from_page(message: str | bytes) -> None:
+            server_ws.send(message)
+            if json.loads(message).get("type") == "act" and advice:
+                holding["after_move"] = True
+                for held in advice:  # (the answer comes now, after the move went)
+                    ws.send(held)
+                advice.clear()
+
+        def from_server(message: str | bytes) -> None:
+            kind = json.loads(message).get("type")
+            if holding["after_move"]:
+                after_move.append(str(message))
+            elif kind == "advice" and holding["advice"]:
+                advice.append(str(message))
+            else:
+                ws.send(message)
+
+        ws.on_message(from_page)
+        server_ws.on_message(from_server)
+
+    page.route_web_socket(re.compile(r"/ws"), route)
+    open_table(page, server)
+    start_game(page, Seed="3")
+    oracle = page.get_by_role("complementary", name="Oracle")
+    expect(oracle).to_contain_text("The Oracle is thinking")
+    page.keyboard.press("d")  # a move of yours while the Oracle has not answered
+    expect(oracle).to_contain_text("Full precision")  # (the answer came, after the move)
+    best = page.locator("#play-best")
+    expect(best).to_be_disabled()
+    holding["after_move"] = holding["advice"] = False
+    for held in after_move:  # the game goes on as the server said
+        routes[0].send(held)
+    expect(page.get_by_role("button", name=re.compile(r"^Put down"))).to_have_count(4)

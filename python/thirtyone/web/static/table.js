@@ -206,6 +206,7 @@ function drawOracle() {
   const found = app.advice.get(s.at) || {};
   const shown = s.setup.advice === "always" || app.asked === s.at;
   drawAdvice(found, { shown, mode: s.setup.advice, thinking: deciding ? true : null, blind: yours(s) && s.pending.phase === "blind" });
+  if (app.busy) $("play-best").disabled = true; // (figures come after your move went: no move)
   // Advice asked for (a, the button, the tutor's "Show me") is said once, at its first figures.
   const advice = knownAdvice(s.at);
   if (deciding && app.asked === s.at && advice && app.saidAdvice !== s.at) {
