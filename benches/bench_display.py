@@ -199,6 +199,14 @@ def _scaling_and_reference(console: Console, r: dict[str, Any]) -> None:
         f"{_ms(median(s['two_threads_s']))} (medians): {s['ratio']:.2f}x; fastest against "
         f"fastest: {s['ratio_best']:.2f}x"
     )
+    if "ratio_by_cpu" in s:
+        busiest = median([c[0] for c in s["two_threads_cpu_s"]])
+        rest = median([sum(c[1:]) for c in s["two_threads_cpu_s"]])
+        console.print(
+            f"  CPU time (medians): one thread {_ms(median(s['one_thread_cpu_s']))}; two, "
+            f"{_ms(busiest)} and {_ms(rest)}, which waited {_ms(median(s['two_threads_waited_s']))}"
+            f" ready for a CPU; by CPU time, the busiest worker's: {s['ratio_by_cpu']:.2f}x"
+        )
     ref = r["reference"]
     if "error" in ref:
         console.print(f"Python reference: unavailable ({ref['error']})")

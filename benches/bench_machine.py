@@ -102,3 +102,37 @@ def own_cpu_s() -> float:
     own = resource.getrusage(resource.RUSAGE_SELF)
     kids = resource.getrusage(resource.RUSAGE_CHILDREN)
     return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def threads_cpu_s() -> dict[int, tuple[str, float, float]]:
+    """This process's threads so far, by thread id: each one's name, the CPU seconds it ran and
+    the seconds it waited, ready, for a CPU (Linux's ``/proc/self/task/*/schedstat``; empty
+    where there is none). The engine's workers are named ``montecarlo-N``."""
+    out: dict[int, tuple[str, float, float]] = {}
+    try:
+        tasks = list(Path("/proc/self/task").iterdir())
+    except OSError:
+        return out
+    for task in tasks:
+        try:
+            ran, waited = task.joinpath("schedstat").read_text().split()[:2]
+            name = task.joinpath("comm").read_text().strip()
+        except (OSError, ValueError):
+            continue  # (a thread that ended meanwhile)
+        out[int(task.name)] = (name, int(ran) / 1e9, int(waited) / 1e9)
+    return out
+
+
+def workers_used(
+    before: dict[int, tuple[str, float, float]], workers: int
+) -> tuple[list[float], float]:
+    """What the engine's ``workers`` busiest workers did since ``before``
+    (:func:`threads_cpu_s`): the CPU seconds of each (the busiest first) and the seconds they
+    waited, together, ready for a CPU."""
+    used: list[tuple[float, float]] = []
+    for tid, (name, ran, wait) in threads_cpu_s().items():
+        _, ran0, wait0 = before.get(tid, (name, 0.0, 0.0))
+        if name.startswith("montecarlo") and ran > ran0:
+            used.append((ran - ran0, wait - wait0))
+    used = sorted(used, reverse=True)[:workers]
+    return [ran for ran, _ in used], sum(wait for _, wait in used)

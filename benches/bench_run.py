@@ -14,7 +14,7 @@ from typing import Any
 
 import bench_game as game_level
 from bench_deals import consistent_deals, deal_positions
-from bench_machine import git_info, machine, machine_busy_s, own_cpu_s
+from bench_machine import git_info, machine, machine_busy_s, own_cpu_s, threads_cpu_s, workers_used
 from bench_query import (
     SCALING_POSITION,
     Precision,
@@ -239,9 +239,18 @@ def thread_scaling(
     t2: list[float] = []
     d1: list[float] = []
     py: list[tuple[float, int]] = []
+    one_cpu: list[float] = []  # the one-thread queries' CPU seconds
+    split: list[list[float]] = []  # each two-thread query's CPU seconds a worker
+    waited: list[float] = []  # the two workers' seconds ready but without a CPU
     for rep in range(prec.reps):
+        before = threads_cpu_s()
         t1.append(timed(query, sp, prec, rep + 1, 1)[0])
+        one_cpu.extend(workers_used(before, 1)[0])
+        before = threads_cpu_s()
         t2.append(timed(query, sp, prec, rep + 1, 2)[0])
+        cpu, wait = workers_used(before, 2)
+        split.append(cpu)
+        waited.append(wait)
         d1.append(timed(deals_only, sp, prec.deals, rep + 1, 1)[0])
         if ref is not None:
             py.append(ref.batch(prec.reference_playouts))
@@ -253,6 +262,13 @@ def thread_scaling(
         # Fastest against fastest: less sensitive to other processes taking the second core.
         "ratio_best": min(t1) / min(t2),
     }
+    if one_cpu and all(split):
+        # What the host took from the scaling: the workers' CPU seconds show how the work was
+        # split; were both cores given, a query would take about its busiest worker's time.
+        scaling["one_thread_cpu_s"] = one_cpu
+        scaling["two_threads_cpu_s"] = split
+        scaling["two_threads_waited_s"] = waited
+        scaling["ratio_by_cpu"] = median(one_cpu) / median([c[0] for c in split])
     return scaling, d1, py
 
 
