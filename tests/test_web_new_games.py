@@ -51,6 +51,24 @@ def test_the_page_that_starts_a_new_game_over_an_unfinished_one_plays_the_new_on
     assert kept.seed == 1 and len(kept.journal) == old["at"]
 
 
+def test_play_again_tells_the_page_that_asked_its_new_game_once(app: Any) -> None:
+    """Play again on the page that played the game to its end (it still watches it): the new
+    game is sent to it once. It was sent again after it, with "A new game has started." (as to
+    the other pages that watched the old game), so that a move made on the first copy crossed
+    the second, which gave the page its buttons back for a decision already made."""
+    with TestClient(app) as http, http.websocket_connect("/ws") as ws:
+        page = Page(ws)
+        page.hello()
+        over = play_to_the_end(page, page.start(seed=8))
+        assert over["over"]
+        page.send(type="new", setup={"seed": 9, "advice": "never"})
+        new = page.settled()[-1]
+        since = len(page.seen)
+        after = page.act(new, "draw")  # (its answer is the next state: none comes before it)
+        assert after["at"] == new["at"] + 1
+        assert [m["type"] for m in page.seen[since:] if m["type"] != "event"] == ["state"]
+
+
 def test_the_record_at_a_games_end_points_to_the_stats_page_in_the_browser(app: Any) -> None:
     """The browser's record names its own Stats page; the terminal's names the command."""
     with TestClient(app) as http, http.websocket_connect("/ws") as ws:

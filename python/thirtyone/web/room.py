@@ -198,7 +198,10 @@ class Room:
         if isinstance(found, dict):
             self.send(found)
             return
-        others = set(found.watchers)  # (pages that watched the game this one replaces)
+        # (The pages that watched the game this one replaces; not this page, which the join
+        # sends the game: told again, after a move it may have made on it, its buttons came
+        # back for a decision already made.)
+        others = set(found.watchers) - {self.outbox}
         await self.join(found)
         async with found.lock:
             for page in others:
