@@ -1,7 +1,8 @@
 """The table as a game goes on and ends, in a real browser (Debian's Chromium driven by
 Playwright, as in test_web_browser.py): the winner's seat at the end, the last round's line
 while you are out and the others play on, the Oracle's advice turned off in the middle of a
-decision, and its answer coming after your move went. Screenshots are kept in test-results/web/."""
+decision, and its answer, or a state of the position you moved from, coming after your move
+went. Screenshots are kept in test-results/web/."""
 
 from __future__ import annotations
 
@@ -271,7 +272,7 @@ def test_advice_that_comes_after_your_move_is_sent_offers_nothing(page: Page, se
 
         def from_server(message: str | bytes) -> None:
             kind = json.loads(message).get("type")
-            if holding["after_move"]:
+            if holding["after_move"] or after_move:  # (behind those held: in order)
                 after_move.append(str(message))
             elif kind == "advice" and holding["advice"]:
                 advice.append(str(message))
@@ -291,6 +292,63 @@ def test_advice_that_comes_after_your_move_is_sent_offers_nothing(page: Page, se
     best = page.locator("#play-best")
     expect(best).to_be_disabled()
     holding["after_move"] = holding["advice"] = False
-    for held in after_move:  # the game goes on as the server said
-        routes[0].send(held)
+    while after_move:  # the game goes on as the server said (what comes meanwhile, after)
+        routes[0].send(after_move.pop(0))
     expect(page.get_by_role("button", name=re.compile(r"^Put down"))).to_have_count(4)
+
+
+def test_a_state_sent_before_your_move_was_answered_offers_no_move(page: Page, server: str) -> None:
+    """A state of the position your move went from can come after the move was sent: the
+    server's answer to the Oracle's mode changed a moment before the move. It is no answer to
+    the move, and your buttons stay disabled (they were drawn enabled again for the decision
+    already made: a second move went, refused as one for an earlier position). Made certain by
+    holding the server's messages back from before the mode's change until the move is sent."""
+    holding = {"on": False}
+    held: list[str] = []
+    sent: list[dict[str, Any]] = []
+    routes: list[Any] = []
+
+    def route(ws: Any) -> None:
+        server_ws = ws.connect_to_server()
+        routes.append(ws)
+
+        def from_page(message: str | bytes) -> None:
+            sent.append(json.loads(message))
+            server_ws.send(message)
+
+        def from_server(message: str | bytes) -> None:
+            if holding["on"] or held:  # (behind those held: in order)
+                held.append(str(message))
+            else:
+                ws.send(message)
+
+        ws.on_message(from_page)
+        server_ws.on_message(from_server)
+
+    page.route_web_socket(re.compile(r"/ws"), route)
+    received = open_table(page, server)
+    page.get_by_role("form", name="New game").get_by_label("Advice").select_option("never")
+    start_game(page, Seed="3")
+    draw = page.get_by_role("button", name="Draw from the stock")
+    expect(draw).to_be_enabled()
+    at = last_state(received)["at"]
+    holding["on"] = True
+    oracle = page.get_by_role("complementary", name="Oracle")
+    oracle.get_by_label("Advice").select_option("ask")
+    draw.click()  # (the answer to the mode held back: it comes after the move)
+    for _ in range(1200):  # (until the server has answered the mode: a hang guard of 2 minutes)
+        if any(json.loads(m)["type"] == "state" for m in held):
+            break
+        page.wait_for_timeout(100)
+    first = json.loads(held[0])
+    assert first["type"] == "state" and first["at"] == at and first["setup"]["advice"] == "ask"
+    page.evaluate("() => { document.getElementById('act-draw').before = true; }")
+    routes[0].send(held.pop(0))
+    expect(draw).not_to_have_js_property("before", True)  # (drawn again by that state)
+    expect(draw).to_be_disabled()
+    expect(page.locator("#actions button:enabled, #hand button:enabled")).to_have_count(0)
+    holding["on"] = False
+    while held:  # the game goes on as the server said (what comes meanwhile, after)
+        routes[0].send(held.pop(0))
+    expect(page.get_by_role("button", name=re.compile(r"^Put down"))).to_have_count(4)
+    assert [m for m in sent if m["type"] == "act"] == [{"type": "act", "at": at, "action": "draw"}]

@@ -10,8 +10,8 @@ import { actionOf, adviceWords, drawAdvice, tutorCheck } from "./oracle.js";
 import { drawLobby, fillForm, formProblem, initForm } from "./setup.js";
 import { Names, counted, handsLine, sentence, shownWords } from "./story.js";
 import {
-  actionName, addLog, doneThisRound, drawActions, drawCentre, drawHand, drawHead, drawLastResult, drawLog, drawSeats,
-  drawTurnNote, element, keepFocus, whatYouMay,
+  addLog, doneThisRound, drawActions, drawCentre, drawHand, drawHead, drawLastResult, drawLog, drawSeats,
+  drawTurnNote, element, keepFocus, refusedKey,
 } from "./view.js";
 
 const $ = (id) => document.getElementById(id);
@@ -28,7 +28,7 @@ const app = {
   advice: new Map(), // position -> {quick, full, error}
   asked: null, // the position at which the advice was asked for here
   saidAdvice: null, // the position whose advice asked for the live region has said
-  busy: false, // a move was sent: wait for the game's answer
+  busy: null, // the position a move was sent from ({game, at}): wait for the game's answer
   queue: [],
   running: false,
   stepped: null, // another seat's draw or take already shown (mid-turn)
@@ -69,7 +69,7 @@ function receive(m) {
   else if (m.type === "advice") adviceCame(m);
   else if (m.type === "error") {
     if (app.busy) {
-      app.busy = false;
+      app.busy = null;
       refreshButtons();
     }
     if (!app.greeted && app.game !== 0) wrongGame(m.message);
@@ -103,7 +103,9 @@ async function handle(m) {
       announce(m.message);
       openGame(m.game);
       return problem(m.message, { lasting: true });
-    case "notice": return announce(m.message);
+    case "notice":
+      app.busy = null; // (the game was replaced or read again: a move on its way gets no answer)
+      return announce(m.message);
     default: return undefined;
   }
 }
@@ -134,7 +136,9 @@ function showState(s) {
   app.table = s.table;
   app.log = s.log;
   app.lastResult = s.last_result;
-  app.busy = false;
+  // (A state of the position your move went from is no answer to it, but one sent before it, for
+  // a mode changed meanwhile: the move is still on its way, and its buttons stay disabled.)
+  if (!app.busy || app.busy.game !== s.game || app.busy.at !== s.at) app.busy = null;
   app.stepped = null;
   if (s.game !== app.game) {
     app.game = s.game;
@@ -154,6 +158,7 @@ function showState(s) {
   drawCentre(s.table);
   drawHand(app.info, s.table, s.pending, s.drawn, act);
   drawActions(app.info, s.table, s.pending, act);
+  if (app.busy) refreshButtons();
   drawTurnNote(app.info, s.table, s.pending, s.over);
   drawLog(app.info, s.log, app.lastResult);
   $("advice-mode").value = s.setup.advice;
@@ -169,7 +174,7 @@ function showState(s) {
   if (s.save_error) problem(s.save_error);
   drawOracle();
   document.title = s.over ? TITLES.over : yours(s) ? TITLES.yours : TITLES.table;
-  if (yours(s) && !app.away) announce(turnAnnouncement(s));
+  if (yours(s) && !app.away && !app.busy) announce(turnAnnouncement(s));
   // Focus lost with the buttons redrawn (or the form gone): to your hand, your turn or not.
   if (!app.away) keepFocus();
   if (s.over && !app.away && app.overShown !== `${s.game}:${s.at}`) {
@@ -272,7 +277,7 @@ async function act(action, { fromOracle = false } = {}) {
     return;
   }
   clearProblem();
-  app.busy = true;
+  app.busy = { game: s.game, at };
   refreshButtons();
   keepFocus(); // (the button pressed is disabled, then gone: not the page's body meanwhile)
 }
@@ -552,15 +557,6 @@ function onKey(event) {
     event.preventDefault();
     hint();
   }
-}
-
-/** A key whose action is not yours to take now, said in the buttons' words: "Put a card down:
- * 7S, 9C, 4H or 10D." or "You cannot decline now: draw from the stock, take 7H or knock." */
-function refusedKey(kind, s) {
-  const may = whatYouMay(s.table, s.pending, s.drawn);
-  if (s.pending.phase === "put_down") return may;
-  const name = kind === "put" ? "Put down" : actionName(kind, s.table);
-  return `You cannot ${name[0].toLowerCase()}${name.slice(1)} now: ${may}.`;
 }
 
 function setUp() {

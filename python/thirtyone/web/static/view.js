@@ -205,6 +205,16 @@ export function whatYouMay(table, pending, drawn) {
   return either(names.map((n) => n[0].toLowerCase() + n.slice(1)));
 }
 
+/** A key whose action is not yours to take now, said in the buttons' words: "Put a card down:
+ * 7S, 9C, 4H or 10D." or "You cannot decline now: draw from the stock, take 7H or knock."
+ * (``s``: the state.) */
+export function refusedKey(kind, s) {
+  const may = whatYouMay(s.table, s.pending, s.drawn);
+  if (s.pending.phase === "put_down") return may;
+  const name = kind === "put" ? "Put down" : actionName(kind, s.table);
+  return `You cannot ${name[0].toLowerCase()}${name.slice(1)} now: ${may}.`;
+}
+
 /** The buttons of your decision at the start of a turn (or before looking at a blind table). */
 export function drawActions(game, table, pending, act) {
   const actions = $("actions");
