@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
-from web_helpers import free_port, start_server, stop
+from web_helpers import reserved_port, start_server, stop
 
 CHROMIUM = Path(os.environ.get("THIRTYONE_CHROMIUM", "/usr/bin/chromium"))
 #: The marks of a module of browser tests: POSIX only, and skipped without Debian's Chromium.
@@ -39,7 +39,8 @@ def serving(deals: int, playouts: int, *more: str) -> Iterator[str]:
     """``thirtyone serve`` on a free port (in this test's own data folder), its address;
     ``more``: more of its options."""
     budget = ["--oracle-deals", str(deals), "--oracle-playouts", str(playouts)]
-    proc, url = start_server("--port", str(free_port()), *budget, *more)
+    with reserved_port() as port:
+        proc, url = start_server("--port", str(port), *budget, *more)
     try:
         yield url
     finally:

@@ -484,19 +484,26 @@ def wait_until(what: Any) -> None:
         time.sleep(0.05)
 
 
-def free_port() -> int:
-    with socket.create_server(("127.0.0.1", 0)) as s:
-        port: int = s.getsockname()[1]
-    return port
+@contextlib.contextmanager
+def reserved_port() -> Iterator[int]:
+    """A free port of 127.0.0.1, kept from everyone else while the block lasts (bound with
+    SO_REUSEADDR, not listening: the system gives it to no other socket, and the scheduler,
+    which binds with SO_REUSEADDR too, may). A port found free and let go at once could be
+    taken by another test's socket before the scheduler took it."""
+    with socket.socket() as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(("127.0.0.1", 0))
+        yield sock.getsockname()[1]
 
 
 @pytest.fixture
 def own_cluster() -> Iterator[tuple[str, subprocess.Popen[bytes], subprocess.Popen[bytes]]]:
     """A scheduler and one worker (no nanny: killed, it stays dead) of this test alone."""
-    address = f"tcp://127.0.0.1:{free_port()}"
     bin_dir = Path(sys.executable).parent
     quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
-    port = address.rsplit(":", 1)[1]
+    held = contextlib.ExitStack()  # (the port, until the scheduler has it: it listens then)
+    port = str(held.enter_context(reserved_port()))
+    address = f"tcp://127.0.0.1:{port}"
     sched = subprocess.Popen(
         [bin_dir / "dask", "scheduler", "--port", port, "--no-dashboard"], **quiet
     )
@@ -509,8 +516,10 @@ def own_cluster() -> Iterator[tuple[str, subprocess.Popen[bytes], subprocess.Pop
 
         with Client(address, timeout=HANG_GUARD, set_as_default=False) as client:
             client.wait_for_workers(1, timeout=HANG_GUARD)
+        held.close()
         yield address, sched, worker
     finally:
+        held.close()
         for proc in (worker, sched):
             proc.kill()
             proc.wait()

@@ -34,7 +34,15 @@ from thirtyone.web import views
 from thirtyone.web.advice import QUICK_DEALS, Budget
 from thirtyone.web.app import STATIC
 from thirtyone.web.guard import own_hosts
-from web_helpers import Page, free_port, make_app, play_to_the_end, simple_move, start_server, stop
+from web_helpers import (
+    Page,
+    make_app,
+    play_to_the_end,
+    reserved_port,
+    simple_move,
+    start_server,
+    stop,
+)
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
@@ -552,8 +560,8 @@ def test_serve_without_the_web_extra_says_how_to_install_it() -> None:
 
 @pytest.mark.posix_only
 def test_serve_prints_its_address_serves_the_table_and_stops_on_ctrl_c() -> None:
-    port = free_port()
-    proc, url = start_server("--port", str(port), "--oracle-deals", "500")
+    with reserved_port() as port:
+        proc, url = start_server("--port", str(port), "--oracle-deals", "500")
     try:
         assert url == f"http://127.0.0.1:{port}/"
         with urllib.request.urlopen(url, timeout=60) as answer:
@@ -575,8 +583,8 @@ def test_serve_prints_its_address_serves_the_table_and_stops_on_ctrl_c() -> None
 
 @pytest.mark.posix_only
 def test_serve_on_every_address_warns_and_still_refuses_other_sites() -> None:
-    port = free_port()
-    proc, url = start_server("--host", "0.0.0.0", "--port", str(port))
+    with reserved_port() as port:
+        proc, url = start_server("--host", "0.0.0.0", "--port", str(port))
     try:
         request = urllib.request.Request(url, method="POST", data=b"{}")
         request.add_header("Origin", "http://evil.example")
@@ -719,16 +727,18 @@ def test_serve_opens_the_browser_at_its_address(tmp_path: Path) -> None:
     browser = tmp_path / "browser.py"
     browser.write_text(f"import sys\nopen({str(opened)!r}, 'w').write(sys.argv[1])\n")
     env = {**os.environ, "BROWSER": f"{sys.executable} {browser} %s"}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "thirtyone", "serve", "--port", str(free_port())],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=env,
-    )
-    try:
+    with reserved_port() as port:  # (until the server listens: it prints its address then)
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "thirtyone", "serve", "--port", str(port)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+        )
         assert proc.stdout is not None
-        url = re.search(r"http://\S+/", proc.stdout.readline())
+        line = proc.stdout.readline()
+    try:
+        url = re.search(r"http://\S+/", line)
         assert url is not None
         for _ in range(600):  # (waits for the browser's file, a minute at most)
             if opened.exists() and opened.read_text():

@@ -517,9 +517,10 @@ def test_a_client_that_leaves_mid_upload_leaves_no_trace_in_the_log() -> None:
     import socket
     import urllib.request
 
-    from web_helpers import free_port, start_server, stop
+    from web_helpers import reserved_port, start_server, stop
 
-    proc, url = start_server("--port", str(free_port()))
+    with reserved_port() as port:
+        proc, url = start_server("--port", str(port))
     try:
         host, port = url.removeprefix("http://").rstrip("/").split(":")
         with socket.create_connection((host, int(port)), timeout=60) as sock:

@@ -4,6 +4,7 @@ of hanging it), and a game played by always-legal moves."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import select
@@ -11,6 +12,7 @@ import signal
 import socket
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -122,11 +124,17 @@ def play_to_the_end(page: Page, state: dict[str, Any], limit: int = 2000) -> dic
     raise AssertionError("the game did not end")
 
 
-def free_port() -> int:
+@contextlib.contextmanager
+def reserved_port() -> Iterator[int]:
+    """A free port of 127.0.0.1, kept from everyone else until the block ends: bound with
+    SO_REUSEADDR and not listening, so that the system gives it to no other socket, while a
+    server that binds it with SO_REUSEADDR (as ``thirtyone serve`` does) may. Start the server
+    in the block. (A port found free and let go at once could be taken before the server took
+    it, by another test's server asking the system for a free port.)"""
     with socket.socket() as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
+        yield sock.getsockname()[1]
 
 
 def start_server(*args: str) -> tuple[subprocess.Popen[str], str]:
