@@ -52,6 +52,9 @@ def test_the_oracle_panels_tutor_points_past_any_number_are_quoted_as_typed(
     """1e400 in the Oracle panel's points was taken as 5 (``Number("") || 5``)."""
     open_table(page, server)
     start_game(page, Seed="3")
+    # (Your turn on show first: a state still on its way from the game's start, which has no
+    # tutor, would untick the box as check() looks whether it is ticked.)
+    expect(page.get_by_role("button", name="Draw from the stock")).to_be_visible()
     oracle = page.get_by_role("complementary", name="Oracle")
     oracle.get_by_label("Tutor", exact=True).check()
     oracle.locator("#tutor-points").fill("1e400")

@@ -213,6 +213,9 @@ def test_a_field_left_empty_is_named_and_the_tutors_points_say_how_to_turn_it_of
     expect(problem).to_contain_text("Tutor: the points are empty: give a number from 0.1 to 100")
     form.get_by_label("Tutor", exact=True).uncheck()
     start_game(page, Seed="3")
+    # (Your turn on show first: a state still on its way from the game's start, which has no
+    # tutor, would untick the box as check() looks whether it is ticked.)
+    expect(page.get_by_role("button", name="Draw from the stock")).to_be_visible()
     oracle = page.get_by_role("complementary", name="Oracle")
     oracle.get_by_label("Tutor", exact=True).check()
     oracle.locator("#tutor-points").fill("-3")
