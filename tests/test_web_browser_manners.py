@@ -81,10 +81,11 @@ def test_a_dialog_closed_gives_enter_back_to_your_hand(
     or with ?): Enter then plays the Oracle's best, as the keys say. The focus went back to the
     header's button, and Enter opened the dialog again."""
     sent = watch_sent(page)
-    open_table(page, server)
+    received = open_table(page, server)
     start_game(page, Seed="5")
     best = page.get_by_role("button", name=re.compile("^Play the Oracle's best"))
     expect(best).to_be_enabled(timeout=120_000)
+    at = states(received)[-1]["at"]
     if dialog == "Settings":
         page.get_by_role("button", name="Settings").click()
         page.locator("#settings-dialog").get_by_role("button", name="Done").click()
@@ -98,11 +99,12 @@ def test_a_dialog_closed_gives_enter_back_to_your_hand(
     expect(page.locator("dialog[open]")).to_have_count(0)
     expect(page.get_by_role("region", name="Your hand")).to_be_focused()
     page.keyboard.press("Enter")
-    for _ in range(100):  # (the move sent: a second at most)
-        if any(m["type"] == "act" for m in sent):
+    for _ in range(1200):  # (until the game has answered the move: a hang guard of 2 minutes)
+        if any(m["at"] > at for m in states(received)):
             break
-        page.wait_for_timeout(10)
-    expect(page.locator("dialog[open]")).to_have_count(0)
+        page.wait_for_timeout(100)
+    # (Not opened again by Enter; a round's result may be on show, if the move ended it.)
+    expect(page.locator("#settings-dialog[open], #keys-dialog[open]")).to_have_count(0)
     assert [m["type"] for m in sent if m["type"] in ("act", "hint")] == ["act"]
 
 
