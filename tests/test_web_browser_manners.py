@@ -43,7 +43,27 @@ def test_new_game_asked_for_while_the_others_play_stays_on_show(page: Page, serv
     """Two seats at scat, the other player at the normal pace: you put a card down (4) and ask
     for a new game at once. The form stays on show while the other player's move comes and your
     next turn is dealt behind it (it had jumped back to the table at "Your turn."), with no
-    result to click through; "Back to your game" brings the table, your turn on it."""
+    result to click through; "Back to your game" brings the table, your turn on it. (What the
+    server sends after your move is held back until the form is on show: it comes behind it
+    whatever the machine's speed.)"""
+    holding = {"on": False}
+    held: list[str] = []
+    routes: list[Any] = []
+
+    def route(ws: Any) -> None:
+        server_ws = ws.connect_to_server()
+        routes.append(ws)
+        ws.on_message(server_ws.send)
+
+        def from_server(message: str | bytes) -> None:
+            if holding["on"] or held:  # (behind those held: in order)
+                held.append(str(message))
+            else:
+                ws.send(message)
+
+        server_ws.on_message(from_server)
+
+    page.route_web_socket(re.compile(r"/ws"), route)
     received = open_table(page, server)
     page.get_by_role("form", name="New game").get_by_label("Preset").select_option("scat")
     start_game(page, Seats="2", Seed="3")
@@ -53,11 +73,14 @@ def test_new_game_asked_for_while_the_others_play_stays_on_show(page: Page, serv
     page.get_by_role("button", name="Draw from the stock").click()
     expect(page.locator("#hand button:enabled").first).to_be_visible()
     before = len(states(received))
+    holding["on"] = True
     page.keyboard.press("4")
-    page.wait_for_timeout(150)
     page.get_by_role("button", name="New game").click()
     form = page.get_by_role("form", name="New game")
     expect(form).to_be_visible()
+    holding["on"] = False
+    while held:  # the other player's move and your next turn, as the server sent them
+        routes[0].send(held.pop(0))
     # (Your next turn has come to the page, drawn on the table behind the form.)
     next_turn = re.compile(r"^Your turn(\.| —)")
     expect(page.locator("#turn-note")).to_have_text(next_turn, timeout=120_000)
