@@ -98,13 +98,16 @@ def test_rust_is_pinned_and_the_workflows_use_the_pins() -> None:
 )
 def test_the_sdist_carries_licence_docs_and_tests(tmp_path: Path) -> None:
     clone_only(".git")
-    subprocess.run(
+    made = subprocess.run(
         ["maturin", "sdist", "--out", str(tmp_path)],
         cwd=ROOT,
-        check=True,
         capture_output=True,
+        text=True,
         timeout=300,
     )
+    # (What maturin said, when it fails: "exit status 1" alone hid a toolchain that rustup did
+    # not find under another HOME.)
+    assert made.returncode == 0, f"{made.stdout}\n{made.stderr}"
     (sdist,) = tmp_path.glob("*.tar.gz")
     with tarfile.open(sdist) as tar:
         names = {n.split("/", 1)[1] for n in tar.getnames() if "/" in n}
