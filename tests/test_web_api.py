@@ -519,8 +519,8 @@ def test_a_client_that_leaves_mid_upload_leaves_no_trace_in_the_log() -> None:
 
     from web_helpers import reserved_port, start_server, stop
 
-    with reserved_port() as port:
-        proc, url = start_server("--port", str(port))
+    with reserved_port() as free:
+        proc, url = start_server("--port", str(free))
     try:
         host, port = url.removeprefix("http://").rstrip("/").split(":")
         with socket.create_connection((host, int(port)), timeout=60) as sock:
