@@ -132,6 +132,19 @@ def test_the_sdist_carries_licence_docs_and_tests(tmp_path: Path) -> None:
     ):
         assert needed in names, needed
     assert not any("__pycache__" in n or n.startswith(("target/", ".venv/")) for n in names)
+    # The suite runs from the sdist (the release workflow's sdist job): every file a test reads
+    # from the source tree by a path from ROOT is in it, the clone's own files (clone_only) apart.
+    for read in _files_the_tests_read():
+        assert read in names or any(n.startswith(f"{read}/") for n in names), read
+
+
+def _files_the_tests_read() -> set[str]:
+    found = set()
+    for test in sorted((ROOT / "tests").glob("*.py")):
+        for chain in re.findall(r'\bROOT(?: / "[^"]+")+', test.read_text()):
+            found.add("/".join(re.findall(r'"([^"]+)"', chain)))
+    assert "scripts/docs_examples.py" in found
+    return found
 
 
 # -- the README and the docs ----------------------------------------------------------------------
