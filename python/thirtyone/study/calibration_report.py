@@ -36,16 +36,20 @@ class Bin:
     lives_half_width: float
 
 
+# Sums of floats by math.fsum, not sum(), whose result differs between Python 3.11 and 3.12
+# (ruling 256).
+
+
 def _z(decisions: Sequence[Decision]) -> float:
-    var = sum(d.p_safe * (1 - d.p_safe) for d in decisions)
-    diff = sum(float(bool(d.safe)) - d.p_safe for d in decisions)
+    var = math.fsum(d.p_safe * (1 - d.p_safe) for d in decisions)
+    diff = math.fsum(float(bool(d.safe)) - d.p_safe for d in decisions)
     if var <= 0:
         return 0.0 if abs(diff) < 1e-12 else math.copysign(math.inf, diff)
     return diff / math.sqrt(var)
 
 
 def _mean(xs: Sequence[float]) -> float:
-    return sum(xs) / len(xs) if xs else math.nan
+    return math.fsum(xs) / len(xs) if xs else math.nan
 
 
 def _half_width(xs: Sequence[float]) -> float:
@@ -53,7 +57,7 @@ def _half_width(xs: Sequence[float]) -> float:
     if n < 2:
         return math.nan
     m = _mean(xs)
-    var = sum((x - m) ** 2 for x in xs) / (n - 1)
+    var = math.fsum((x - m) ** 2 for x in xs) / (n - 1)
     return 1.96 * math.sqrt(var / n)
 
 
@@ -115,8 +119,8 @@ def calibration(decisions: Sequence[Decision], bins: int = 10) -> Calibration:
             for d in decisions
             if b.low <= d.p_safe < b.high or (b.high == 1.0 and d.p_safe == 1.0)
         ]
-        var = sum(d.p_safe * (1 - d.p_safe) for d in in_bin)
-        diff = sum(float(bool(d.safe)) - d.p_safe for d in in_bin)
+        var = math.fsum(d.p_safe * (1 - d.p_safe) for d in in_bin)
+        diff = math.fsum(float(bool(d.safe)) - d.p_safe for d in in_bin)
         if var > 0:
             stat += diff * diff / var
             df += 1

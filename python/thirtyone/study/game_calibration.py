@@ -16,6 +16,7 @@ with 95% Wilson intervals. ``benches/calibrate_game.py`` runs it.
 from __future__ import annotations
 
 import itertools
+import math
 import random
 from dataclasses import dataclass
 
@@ -164,6 +165,6 @@ def reliability(forecasts: list[Forecast], bins: int = 10) -> list[Bin]:
         if not inside:
             continue
         won = sum(f.won for f in inside)
-        mean = sum(f.p_win for f in inside) / len(inside)
+        mean = math.fsum(f.p_win for f in inside) / len(inside)  # (ruling 256)
         out.append(Bin(low, high, len(inside), mean, won / len(inside), wilson(won, len(inside))))
     return out

@@ -21,6 +21,7 @@ seed gives the same atlas.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
 from typing import Any
@@ -153,13 +154,15 @@ def _best(
     if total == 0:
         return None
     scores = len(n)
-    best_k, best_sum = scores, sum(wait)  # (K = scores: never knock)
+    # math.fsum, not sum(): Python 3.12's sum() adds floats with compensation and 3.11's does
+    # not, so the atlas's last digits depended on the Python (ruling 256).
+    best_k, best_sum = scores, math.fsum(wait)  # (K = scores: never knock)
     run = best_sum
     for k in range(scores - 1, -1, -1):  # knock from k on
         run += knock[k] - wait[k]
         if run > best_sum + 1e-12:
             best_k, best_sum = k, run
-    k2 = sum(squares[0][best_k:]) + sum(squares[1][:best_k])
+    k2 = math.fsum(squares[0][best_k:]) + math.fsum(squares[1][:best_k])
     mean = best_sum / total
     return {"score": None if best_k >= scores else best_k / 2, "mean": mean, "k2": k2, "n": total}
 
