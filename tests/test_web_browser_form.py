@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import pytest
 
-pytest.importorskip("playwright", reason="the browser tests need playwright (the test extra)")
+pytest.importorskip(
+    "playwright", reason="the browser tests need playwright (the browser-test extra)"
+)
 pytest.importorskip("starlette", reason="the browser tests need the web extra")
 
 from browser_helpers import BROWSER_MARKS, open_table, shot, start_game

@@ -10,7 +10,9 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("playwright", reason="the browser tests need playwright (the test extra)")
+pytest.importorskip(
+    "playwright", reason="the browser tests need playwright (the browser-test extra)"
+)
 pytest.importorskip("starlette", reason="the browser tests need the web extra")
 
 from browser_helpers import (

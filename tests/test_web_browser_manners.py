@@ -14,7 +14,9 @@ from typing import Any
 
 import pytest
 
-pytest.importorskip("playwright", reason="the browser tests need playwright (the test extra)")
+pytest.importorskip(
+    "playwright", reason="the browser tests need playwright (the browser-test extra)"
+)
 pytest.importorskip("starlette", reason="the browser tests need the web extra")
 
 from browser_helpers import BROWSER_MARKS, open_table, phone_context, shot, start_game

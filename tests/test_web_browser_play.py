@@ -12,7 +12,9 @@ from typing import Any
 
 import pytest
 
-pytest.importorskip("playwright", reason="the browser tests need playwright (the test extra)")
+pytest.importorskip(
+    "playwright", reason="the browser tests need playwright (the browser-test extra)"
+)
 pytest.importorskip("starlette", reason="the browser tests need the web extra")
 
 from browser_helpers import BROWSER_MARKS, draw_to_the_end, open_table, shot, start_game

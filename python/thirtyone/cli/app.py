@@ -43,8 +43,9 @@ from thirtyone.terminal.display import WARN_STYLE, intro, say
     cls=manners.Main,
     invoke_without_command=True,
     context_settings=manners.CONTEXT_SETTINGS,
-    epilog="Shell completion: `thirtyone completion -h`. The rules, the Oracle's formats and "
-    "every option: the docs/ folder of the source.",
+    epilog="The rules: `?` in `thirtyone play`; the presets: `thirtyone rules`; the Oracle's "
+    "formats: `thirtyone schema`; shell completion: `thirtyone completion -h`. The whole guide is "
+    "the docs/ folder of the source (the sdist).",
 )
 @click.version_option(
     __version__, "-V", "--version", prog_name="thirtyone", message="%(prog)s %(version)s"
