@@ -9,7 +9,8 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-from collections.abc import Iterator
+import re
+from collections.abc import Callable, Iterator
 from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 from typing import Any
@@ -137,3 +138,60 @@ def tenths(p: float) -> str:
     n = int((Decimal(repr(p)) * 10000).quantize(Decimal(1), rounding=ROUND_HALF_UP))
     t = (n + 5) // 10
     return f"{'-' if t < 0 else ''}{abs(t) // 10}.{abs(t) % 10}"
+
+
+class HeldSocket:
+    """The page's socket routed through Playwright, so that a test decides when the server's
+    messages reach the page: while ``holding``, each one the server sends is kept back (and any
+    that comes while some are held, behind them: in the order sent) until :meth:`release`;
+    while ``hold_advice``, the Oracle's messages alone are kept apart until :meth:`send_advice`.
+    ``sent``: what the page sent, as JSON. ``on_sent(message)`` is called after each is passed
+    on to the server (a test may hold or release there)."""
+
+    def __init__(self, page: Page, on_sent: Callable[[dict[str, Any]], None] | None = None):
+        self.holding = False
+        self.hold_advice = False
+        self.held: list[str] = []
+        self.advice: list[str] = []
+        self.sent: list[dict[str, Any]] = []
+        self._page_ws: Any = None
+        self._on_sent = on_sent
+        page.route_web_socket(re.compile(r"/ws"), self._route)
+
+    def _route(self, ws: Any) -> None:
+        server = ws.connect_to_server()
+        self._page_ws = ws
+
+        def from_page(message: str | bytes) -> None:
+            server.send(message)
+            self.sent.append(json.loads(message))
+            if self._on_sent is not None:
+                self._on_sent(self.sent[-1])
+
+        def from_server(message: str | bytes) -> None:
+            if self.holding or self.held:
+                self.held.append(str(message))
+            elif self.hold_advice and json.loads(message).get("type") == "advice":
+                self.advice.append(str(message))
+            else:
+                ws.send(message)
+
+        ws.on_message(from_page)
+        server.on_message(from_server)
+
+    def send_next(self) -> dict[str, Any]:
+        """The first message held, sent to the page now; what it was."""
+        text = self.held.pop(0)
+        self._page_ws.send(text)
+        return dict(json.loads(text))
+
+    def send_advice(self) -> None:
+        """The Oracle's messages kept apart, sent to the page now."""
+        while self.advice:
+            self._page_ws.send(self.advice.pop(0))
+
+    def release(self) -> None:
+        """Hold no more: every message held goes to the page, in order, and the rest as it comes."""
+        self.holding = self.hold_advice = False
+        while self.held:
+            self.send_next()

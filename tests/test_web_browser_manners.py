@@ -19,7 +19,14 @@ pytest.importorskip(
 )
 pytest.importorskip("starlette", reason="the browser tests need the web extra")
 
-from browser_helpers import BROWSER_MARKS, open_table, phone_context, shot, start_game
+from browser_helpers import (
+    BROWSER_MARKS,
+    HeldSocket,
+    open_table,
+    phone_context,
+    shot,
+    start_game,
+)
 from playwright.sync_api import Browser, Page, expect
 
 pytestmark = BROWSER_MARKS
@@ -48,24 +55,7 @@ def test_new_game_asked_for_while_the_others_play_stays_on_show(page: Page, serv
     result to click through; "Back to your game" brings the table, your turn on it. (What the
     server sends after your move is held back until the form is on show: it comes behind it
     whatever the machine's speed.)"""
-    holding = {"on": False}
-    held: list[str] = []
-    routes: list[Any] = []
-
-    def route(ws: Any) -> None:
-        server_ws = ws.connect_to_server()
-        routes.append(ws)
-        ws.on_message(server_ws.send)
-
-        def from_server(message: str | bytes) -> None:
-            if holding["on"] or held:  # (behind those held: in order)
-                held.append(str(message))
-            else:
-                ws.send(message)
-
-        server_ws.on_message(from_server)
-
-    page.route_web_socket(re.compile(r"/ws"), route)
+    socket = HeldSocket(page)
     received = open_table(page, server)
     page.get_by_role("form", name="New game").get_by_label("Preset").select_option("scat")
     start_game(page, Seats="2", Seed="3")
@@ -75,14 +65,12 @@ def test_new_game_asked_for_while_the_others_play_stays_on_show(page: Page, serv
     page.get_by_role("button", name="Draw from the stock").click()
     expect(page.locator("#hand button:enabled").first).to_be_visible()
     before = len(states(received))
-    holding["on"] = True
+    socket.holding = True
     page.keyboard.press("4")
     page.get_by_role("button", name="New game").click()
     form = page.get_by_role("form", name="New game")
     expect(form).to_be_visible()
-    holding["on"] = False
-    while held:  # the other player's move and your next turn, as the server sent them
-        routes[0].send(held.pop(0))
+    socket.release()  # the other player's move and your next turn, as the server sent them
     # (Your next turn has come to the page, drawn on the table behind the form.)
     next_turn = re.compile(r"^Your turn(\.| —)")
     expect(page.locator("#turn-note")).to_have_text(next_turn, timeout=120_000)

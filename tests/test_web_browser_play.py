@@ -17,7 +17,14 @@ pytest.importorskip(
 )
 pytest.importorskip("starlette", reason="the browser tests need the web extra")
 
-from browser_helpers import BROWSER_MARKS, draw_to_the_end, open_table, shot, start_game
+from browser_helpers import (
+    BROWSER_MARKS,
+    HeldSocket,
+    draw_to_the_end,
+    open_table,
+    shot,
+    start_game,
+)
 from playwright.sync_api import Page, expect
 
 pytestmark = BROWSER_MARKS
@@ -255,36 +262,14 @@ def test_advice_that_comes_after_your_move_is_sent_offers_nothing(page: Page, se
     best" stays disabled (it was enabled again, a button for a decision already made: the
     keyboard test once took it for a new decision). Made certain here by holding the server's
     advice back until the move is sent, and what follows the move until it is checked."""
-    holding = {"advice": True, "after_move": False}
-    advice: list[str] = []
-    after_move: list[str] = []
-    routes: list[Any] = []
 
-    def route(ws: Any) -> None:
-        server_ws = ws.connect_to_server()
-        routes.append(ws)
+    def on_sent(message: dict[str, Any]) -> None:
+        if message["type"] == "act" and socket.advice:
+            socket.holding = True  # (what follows the move waits until the button is checked)
+            socket.send_advice()  # (the answer comes now, after the move went)
 
-        def from_page(message: str | bytes) -> None:
-            server_ws.send(message)
-            if json.loads(message).get("type") == "act" and advice:
-                holding["after_move"] = True
-                for held in advice:  # (the answer comes now, after the move went)
-                    ws.send(held)
-                advice.clear()
-
-        def from_server(message: str | bytes) -> None:
-            kind = json.loads(message).get("type")
-            if holding["after_move"] or after_move:  # (behind those held: in order)
-                after_move.append(str(message))
-            elif kind == "advice" and holding["advice"]:
-                advice.append(str(message))
-            else:
-                ws.send(message)
-
-        ws.on_message(from_page)
-        server_ws.on_message(from_server)
-
-    page.route_web_socket(re.compile(r"/ws"), route)
+    socket = HeldSocket(page, on_sent)
+    socket.hold_advice = True
     open_table(page, server)
     start_game(page, Seed="3")
     oracle = page.get_by_role("complementary", name="Oracle")
@@ -293,9 +278,7 @@ def test_advice_that_comes_after_your_move_is_sent_offers_nothing(page: Page, se
     expect(oracle).to_contain_text("Full precision")  # (the answer came, after the move)
     best = page.locator("#play-best")
     expect(best).to_be_disabled()
-    holding["after_move"] = holding["advice"] = False
-    while after_move:  # the game goes on as the server said (what comes meanwhile, after)
-        routes[0].send(after_move.pop(0))
+    socket.release()  # the game goes on as the server said
     expect(page.get_by_role("button", name=re.compile(r"^Put down"))).to_have_count(4)
 
 
@@ -305,52 +288,29 @@ def test_a_state_sent_before_your_move_was_answered_offers_no_move(page: Page, s
     the move, and your buttons stay disabled (they were drawn enabled again for the decision
     already made: a second move went, refused as one for an earlier position). Made certain by
     holding the server's messages back from before the mode's change until the move is sent."""
-    holding = {"on": False}
-    held: list[str] = []
-    sent: list[dict[str, Any]] = []
-    routes: list[Any] = []
-
-    def route(ws: Any) -> None:
-        server_ws = ws.connect_to_server()
-        routes.append(ws)
-
-        def from_page(message: str | bytes) -> None:
-            sent.append(json.loads(message))
-            server_ws.send(message)
-
-        def from_server(message: str | bytes) -> None:
-            if holding["on"] or held:  # (behind those held: in order)
-                held.append(str(message))
-            else:
-                ws.send(message)
-
-        ws.on_message(from_page)
-        server_ws.on_message(from_server)
-
-    page.route_web_socket(re.compile(r"/ws"), route)
+    socket = HeldSocket(page)
     received = open_table(page, server)
     page.get_by_role("form", name="New game").get_by_label("Advice").select_option("never")
     start_game(page, Seed="3")
     draw = page.get_by_role("button", name="Draw from the stock")
     expect(draw).to_be_enabled()
     at = last_state(received)["at"]
-    holding["on"] = True
+    socket.holding = True
     oracle = page.get_by_role("complementary", name="Oracle")
     oracle.get_by_label("Advice").select_option("ask")
     draw.click()  # (the answer to the mode held back: it comes after the move)
     for _ in range(1200):  # (until the server has answered the mode: a hang guard of 2 minutes)
-        if any(json.loads(m)["type"] == "state" for m in held):
+        if any(json.loads(m)["type"] == "state" for m in socket.held):
             break
         page.wait_for_timeout(100)
-    first = json.loads(held[0])
-    assert first["type"] == "state" and first["at"] == at and first["setup"]["advice"] == "ask"
     page.evaluate("() => { document.getElementById('act-draw').before = true; }")
-    routes[0].send(held.pop(0))
+    first = socket.send_next()
+    assert first["type"] == "state" and first["at"] == at and first["setup"]["advice"] == "ask"
     expect(draw).not_to_have_js_property("before", True)  # (drawn again by that state)
     expect(draw).to_be_disabled()
     expect(page.locator("#actions button:enabled, #hand button:enabled")).to_have_count(0)
-    holding["on"] = False
-    while held:  # the game goes on as the server said (what comes meanwhile, after)
-        routes[0].send(held.pop(0))
+    socket.release()  # the game goes on as the server said
     expect(page.get_by_role("button", name=re.compile(r"^Put down"))).to_have_count(4)
-    assert [m for m in sent if m["type"] == "act"] == [{"type": "act", "at": at, "action": "draw"}]
+    assert [m for m in socket.sent if m["type"] == "act"] == [
+        {"type": "act", "at": at, "action": "draw"}
+    ]
