@@ -3,6 +3,7 @@ differ (lives, Gin letters, a hidden 31 at scat)."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 import numpy as np
@@ -198,6 +199,49 @@ def test_help_tells_the_tables_knock_limits_and_county(rules: Rules, present: li
     assert (COUNTY in text) == rules.county
     if not rules.county:
         assert "county" not in text
+
+
+FIRST_TURN = "no knock on the first turn"
+BLIND = "blind showdown before anybody looks"
+MERCY = "With two players left, your final turn after the other's knock may take back"
+
+
+@pytest.mark.parametrize(
+    ("rules", "present", "absent"),
+    [
+        (Rules(), [], [FIRST_TURN, BLIND, MERCY]),
+        (Rules(first_turn_knock="forbidden"), [FIRST_TURN], [BLIND, MERCY]),
+        (Rules(first_turn_knock="blind"), [BLIND, "no knock on that first turn"], [MERCY]),
+        (Rules.preset("scat"), [MERCY], [FIRST_TURN, BLIND]),
+        (Rules.preset("gin-lives").replace(first_turn_knock="blind"), [BLIND, MERCY], []),
+    ],
+)
+def test_help_tells_the_tables_first_turn_and_mercy(
+    rules: Rules, present: list[str], absent: list[str]
+) -> None:
+    """The first turn's rule (no knock; the blind showdown) and the two players' mercy are said
+    in the help where the table plays them (docs/tables.md): the mercy's take of your own card is
+    otherwise against the rule that nobody takes back a card they put down."""
+    text = text_of(help_text([Action("draw")], putting_down=False, rules=rules), 200)
+    for words in present:
+        assert words in text
+    for words in absent:
+        assert words not in text
+    if rules.first_turn_knock == "blind":  # the lowest 1; the caller 2 only when among them
+        unit = "letter" if rules.gin else "life"
+        assert re.search(rf"lowest dealt hand (loses|takes) a {unit}, and 2 \w+ if it is the", text)
+
+
+@pytest.mark.parametrize("preset", ["scat", "cadillac", "gin-lives"])
+def test_help_says_a_31_after_a_knock_goes_on_where_it_does(preset: str) -> None:
+    """With a 31 after a knock played as "continues" (docs/tables.md), the round goes on after a
+    knock: the help of a table where a 31 may also be hidden says so, not that a 31 shown ends
+    the round at once."""
+    rules = Rules.preset(preset).replace(thirty_one_after_knock="continues")
+    text = " ".join(text_of(rules_in_short(rules)).split())
+    assert "after a knock the round goes on" in text
+    assert "ends the round at once" not in text
+    assert "keep a 31 made in play hidden" in text
 
 
 def test_glossary_names_every_word_the_advice_uses() -> None:

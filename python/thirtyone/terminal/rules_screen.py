@@ -174,15 +174,16 @@ def rules_in_short(rules: Rules) -> str:
             f"{_knocker_pays(r)}."
         )
     everybody = f"everybody else {loses(r, 1, article=True)}"
-    if r.may_hide_31:
-        text += (
-            f" A 31 shown ends the round at once: {everybody}. You may keep a 31 made in play "
-            "hidden instead: the round goes on and it counts 30."
-        )
-    elif r.thirty_one_after_knock == "continues":
+    if r.thirty_one_after_knock == "continues":
         text += f" A 31 shown ends the round ({everybody}); after a knock the round goes on."
+    elif r.may_hide_31:
+        text += f" A 31 shown ends the round at once: {everybody}."
     else:
         text += f" 31 ends the round at once: {everybody}."
+    if r.may_hide_31:
+        text += (
+            " You may keep a 31 made in play hidden instead: the round goes on and it counts 30."
+        )
     return text
 
 
@@ -199,15 +200,28 @@ def _knocker_pays(r: Rules) -> str:
 
 
 def table_limits(rules: Rules) -> list[str]:
-    """The table's knock minimum, one-suit knock and county, one short line each, in the words
-    of the refusals (``this table allows a knock only from 17``); none where they are not
-    played."""
+    """The table's knock minimum, one-suit knock, first turn (no knock, or the blind showdown),
+    the two players' mercy and county, one short line each, in the words of the refusals
+    (``this table allows a knock only from 17``); none where they are not played."""
     lines = []
     if rules.min_knock > 0:
         least = fmt_score(rules.min_knock)
         lines.append(f"This table allows a knock only from a score of {least}.")
     if rules.knock_needs_one_suit:
         lines.append("This table allows a knock only with three cards of one suit.")
+    if rules.first_turn_knock == "forbidden":
+        lines.append("This table allows no knock on the first turn of a round.")
+    elif rules.first_turn_knock == "blind":
+        lines.append(
+            "The first player may call a blind showdown before anybody looks: the lowest dealt "
+            f"hand {loses(rules, 1, article=True)}, and {rules.unit(2)} if it is the caller's; "
+            "after looking, no knock on that first turn."
+        )
+    if rules.two_player_mercy:
+        lines.append(
+            "With two players left, your final turn after the other's knock may take back your "
+            "own last put-down."
+        )
     if rules.county:
         where = rules.standing(0)  # (the table's name for it: "on the stairs")
         where = where if where.startswith("on ") else f"on the county ({where})"
