@@ -104,6 +104,30 @@ def test_the_person_is_offered_the_blind_showdown_before_looking() -> None:
     assert game.lives == [1, 3]  # the caller, lowest, loses two
 
 
+def test_a_blind_showdown_won_by_its_caller_says_the_caller_is_safe() -> None:
+    """The caller pays 2 only when among the lowest dealt hands (docs/tables.md): called on the
+    higher hand, the round's line must not say that the caller loses 2 lives."""
+    deck = build_deck([H24, H10], "8D")
+    game, out = _person_game(Rules(first_turn_knock="blind"), deck, iter(["b"]), Steps("b", []))
+    game.play_round()
+    text = " ".join(out.getvalue().split())
+    assert "blind showdown called by You" in text
+    assert "the caller 2 lives" not in text
+    assert re.search(r"You AH 9H 4H 24 safe", text)
+    assert game.lives == [3, 2]
+
+
+def test_the_blind_showdowns_meaning_puts_the_callers_2_among_the_lowest() -> None:
+    """`thirtyone rules` and the browser's form say what the blind showdown costs: the lowest
+    1, a caller among the lowest 2 (docs/tables.md), not "the caller 2"."""
+    from thirtyone.web.words import MEANINGS
+
+    info = next(o for o in Rules.options() if o.name == "first_turn_knock")
+    for meaning in (info.meaning, MEANINGS["first_turn_knock"]):
+        assert "the caller 2" not in meaning
+        assert "a caller among the lowest 2" in meaning
+
+
 def test_the_person_looks_and_may_not_knock_on_the_first_turn() -> None:
     deck = build_deck([H24, H10], "8D", ["2C"])
     answers = iter(["", "k", "q"])

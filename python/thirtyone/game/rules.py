@@ -190,8 +190,8 @@ class Rules:
         metadata=_doc(
             "the round's first turn: allowed (the first player may knock on the dealt hand), "
             "forbidden, or blind (the hammer: before anybody looks, the first player may call a "
-            "showdown of the dealt hands; the lowest loses 1, the caller 2; no knock on the "
-            "first turn after looking; computer players never call it)",
+            "showdown of the dealt hands; the lowest loses 1, a caller among the lowest 2; no "
+            "knock on the first turn after looking; computer players never call it)",
             "003",
             ", ".join(FIRST_TURN_KNOCK),
         ),

@@ -359,7 +359,7 @@ def round_headline(
             out.append_text(name_text(names, by, me))
         out.append(
             f": the dealt hands are shown; the lowest {loses(r, 1, article=True)}, "
-            f"the caller {r.unit(2)}."
+            f"and {r.unit(2)} if it is the caller."
         )
     elif end == "dealt_31":
         dealt = [s for s, lost in data["losses"].items() if lost == 0]  # the 31s lose nothing

@@ -80,8 +80,8 @@ MEANINGS = {
     "three_aces": "what three aces score",
     "first_turn_knock": (
         "the round's first turn; with the blind showdown, before anybody looks the first "
-        "player may call a showdown of the dealt hands: the lowest loses 1, the caller 2 "
-        "(computer players never call it)"
+        "player may call a showdown of the dealt hands: the lowest loses 1, a caller among the "
+        "lowest 2 (computer players never call it)"
     ),
     "thirty_one_after_knock": "a 31 shown after somebody knocked",
 }
