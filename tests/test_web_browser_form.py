@@ -87,3 +87,17 @@ def test_the_forms_messages_quote_what_was_typed_alike(page: Page, server: str) 
         start.click()
         expect(problem).to_contain_text(OUT_OF_BOUNDS + f'"{typed}" (')
     shot(page, "form-tutor-quoted")
+
+
+def test_four_corners_starts_from_the_form_as_the_preset_has_it(page: Page, server: str) -> None:
+    """The four-corners preset names its standings, the last "out, stake in the centre"
+    (docs/tables.md: 4 lives, then the county); chosen and started unchanged, the form split
+    that name at its comma and refused its own preset (7 names for 6)."""
+    open_table(page, server)
+    form = page.get_by_role("form", name="New game")
+    form.get_by_label("Preset").select_option("four-corners")
+    form.get_by_role("button", name="Start the game").click()
+    expect(page.locator("#form-problem")).to_be_hidden()
+    expect(page.get_by_role("region", name="Your hand")).to_be_visible()
+    expect(page.locator("#my-lives")).to_contain_text("bill unfolded")
+    shot(page, "form-four-corners")

@@ -13,14 +13,20 @@ function preset(name) {
   return choices.presets.find((p) => p.name === name) || choices.presets[0];
 }
 
-function fieldValue(option) {
+function fieldValue(option, p) {
   const input = $(`f-${option.name}`);
   if (!input) return undefined;
   if (option.type === "bool") return input.checked;
   // (A number as typed: the server reads it and quotes it back as typed when it is wrong, where
   // a number of the script's would be none for 1e400, or another for 23 nines.)
   if (option.type === "number") return input.value.trim() || null;
-  if (option.type === "names") return input.value.split(",").map((s) => s.trim()).filter(Boolean);
+  if (option.type === "names") {
+    // (The preset's names as setField wrote them are the preset's: four-corners' last name,
+    // "out, stake in the centre", holds a comma, and split there it made one name too many.)
+    const preset = p.values[option.name] || [];
+    if (input.value.trim() === preset.join(", ")) return preset;
+    return input.value.split(",").map((s) => s.trim()).filter(Boolean);
+  }
   if (option.name === "knock_penalty") return Number(input.value);
   return input.value;
 }
@@ -119,7 +125,7 @@ export function readForm() {
   const p = preset($("f-preset").value);
   const rules = {};
   for (const option of choices.options) {
-    const value = fieldValue(option);
+    const value = fieldValue(option, p);
     if (value !== undefined && !same(value, p.values[option.name])) rules[option.name] = value;
   }
   const name = $("f-name").value;
