@@ -157,6 +157,30 @@ def test_a_refusal_is_said_in_the_buttons_words_and_goes_with_the_next_move(
     expect(problem).to_be_hidden()
 
 
+def test_the_blind_showdown_says_what_it_costs_and_who_called_it(page: Page, server: str) -> None:
+    """Two seats, the blind showdown allowed, seed 5 (you play first, dealt QC TC JS = 20
+    against Alice's 6D AS 2H = 11): before you look, the turn's note says what the call costs
+    (docs/tables.md: the lowest dealt hand 1, a caller among the lowest 2; after looking, no
+    first-turn knock); called, the result names its caller, and the caller, higher, is safe."""
+    open_table(page, server)
+    form = page.get_by_role("form", name="New game")
+    form.get_by_text("More rule options").click()
+    form.get_by_label("The first turn").select_option("blind")
+    start_game(page, Seats="2", Seed="5")
+    note = page.locator("#turn-note")
+    expect(note).to_contain_text("the lowest dealt hand loses 1 life, and 2 lives if it is yours")
+    expect(note).to_contain_text("no knock on this first turn")
+    page.get_by_role("button", name="Call the blind showdown").click()
+    result = page.locator("#result-dialog")
+    expect(result).to_be_visible()
+    expect(page.locator("#result-how")).to_have_text(
+        "You called it before anybody looked: the lowest dealt hand loses 1 life, and 2 lives "
+        "if it is the caller's."
+    )
+    expect(page.locator("#result-after")).to_have_text("Alice loses 1 life.")
+    shot(page, "blind-called-result")
+
+
 def test_the_blind_showdown_is_named_in_a_refusal(page: Page, server: str) -> None:
     """Two seats, the blind showdown allowed, seed 5 (you play first): before you look, d says
     "You cannot draw from the stock now: call the blind showdown or look at your cards"; once

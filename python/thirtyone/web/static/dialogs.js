@@ -4,7 +4,7 @@
 
 import { cardSvg } from "./cards.js";
 import { tutorText } from "./oracle.js";
-import { Names, endTitle, lossSentence, ordinal, score } from "./story.js";
+import { Names, endTitle, lossSentence, ordinal, score, unitWord } from "./story.js";
 import { element } from "./view.js";
 
 const $ = (id) => document.getElementById(id);
@@ -52,8 +52,7 @@ export function showResult(e, t, names, unit) {
   const wash = e.kind === "wash";
   $("result-title").textContent = wash ? "A wash: the round is dealt again" : endTitle(e, names);
   $("result-lost-head").textContent = wash ? "Would have lost" : "Lost";
-  $("result-how").textContent = e.knocker !== null && e.knocker !== undefined && e.end !== "showdown"
-    ? `${names.of(e.knocker)} had knocked.` : "";
+  $("result-how").textContent = resultHow(e, names, unit);
   const rows = Object.entries(e.hands).map(([seat, cards]) => {
     const s = Number(seat);
     const lost = e.losses[seat] || 0;
@@ -73,6 +72,17 @@ export function showResult(e, t, names, unit) {
     dialog.addEventListener("close", () => resolve(), { once: true });
     dialog.showModal();
   });
+}
+
+/** Who called a blind showdown and what it costs (the title names neither), or who had
+ *  knocked before a round's other end. */
+function resultHow(e, names, unit) {
+  if (e.end === "blind" && e.by !== null && e.by !== undefined) {
+    return `${names.of(e.by)} called it before anybody looked: the lowest dealt hand loses `
+      + `${unitWord(1, unit)}, and ${unitWord(2, unit)} if it is the caller's.`;
+  }
+  return e.knocker !== null && e.knocker !== undefined && e.end !== "showdown"
+    ? `${names.of(e.knocker)} had knocked.` : "";
 }
 
 export function showOver(s) {

@@ -22,7 +22,7 @@ export function ordinal(n) {
   return `${n}${suffix}`;
 }
 
-function unitWord(n, unit) {
+export function unitWord(n, unit) {
   const one = unit === "letters" ? "letter" : "life";
   return `${n} ${n === 1 ? one : unit}`;
 }
