@@ -12,6 +12,7 @@ import random
 import pytest
 from helpers import game_deck
 from thirtyone import Game, IllegalMoveError, Rules, TablePolicy, _core
+from thirtyone.terminal.display import round_headline
 from variant_helpers import H10, H10B, H17, H22, H24, PRESETS, Steps, events, make_game
 
 # -- seed 001 and Cadillac in the game ------------------------------------------------------------
@@ -36,6 +37,24 @@ def test_seed_001_knocker_loses_one_to_each_31_and_two_at_the_showdown() -> None
     assert end["losses"] == {0: 5, 1: 2, 2: 2, 3: 2}
     assert [t["showed_31"] for t in events(game, "turn")[1:]] == [True, True, True]
     assert events(game, "out") == [{"seat": 0, "place": 4}]
+    # The round's end names the 31s shown after the knock, and the terminal says what they cost
+    # apart from the showdown (the losses above are their sum).
+    assert end["shown_31"] == [1, 2, 3]
+    (happened,) = [e for e in game.events if e.kind == "round_end"]
+    line = round_headline(happened, ["You", "Ben", "Cara", "Dan"], 0, rules).plain
+    assert line == (
+        "Round 1: showdown after your knock. Ben's 31 after it cost everybody else 1 life. "
+        "Cara's 31 after it cost everybody else 1 life. Dan's 31 after it cost everybody else "
+        "1 life."
+    )
+
+
+def test_a_showdown_without_a_31_after_the_knock_names_none() -> None:
+    deck = game_deck({0: H10, 1: H10B, 2: H24}, dealer=2, n_seats=3, upcard="8D")
+    game = make_game(Rules.preset("five-lives").replace(seats=3), 2, [deck])
+    game.play_round()
+    (end,) = events(game, "round_end")
+    assert end["end"] == "showdown" and "shown_31" not in end
 
 
 def test_cadillac_tied_knocker_pays_two_the_tied_nothing_and_scat_the_reverse() -> None:

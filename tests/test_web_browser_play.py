@@ -314,3 +314,40 @@ def test_a_state_sent_before_your_move_was_answered_offers_no_move(page: Page, s
     assert [m for m in socket.sent if m["type"] == "act"] == [
         {"type": "act", "at": at, "action": "draw"}
     ]
+
+
+LOSSES = """async ([e, you]) => {
+  const m = await import('/static/story.js');
+  return m.lossSentence(e, new m.Names(['Alice', 'Ben', 'Cara', 'Dan'], you), 'lives');
+}"""
+
+
+def test_a_31_shown_after_the_knock_is_said_apart_from_the_showdown(
+    page: Page, server: str
+) -> None:
+    """At a table where a 31 shown after a knock costs everybody else 1 and the round goes on,
+    the result says so before the losses, and the knock penalty is named only where the
+    showdown charged it: Ben and Cara each showed 31 after your knock and Dan was lowest, so you
+    lose 2 (their two 31s, no penalty: you were not lowest), each of them 1 (the other's 31),
+    Dan 3 (both 31s, and 1 as the lowest). In the rules' own example (docs/rules.md, "31 in
+    play"), three 31s and the knocker lowest: the knocker's 5 are 3 and the penalty's 2."""
+    open_table(page, server)
+    event = {
+        "kind": "round_end",
+        "end": "showdown",
+        "knocker": 0,
+        "shown_31": [1, 2],
+        "losses": {"0": 2, "1": 1, "2": 1, "3": 3},
+    }
+    assert page.evaluate(LOSSES, [event, 0]) == (
+        "Ben's 31 after the knock costs everybody else 1 life. Cara's 31 after the knock costs "
+        "everybody else 1 life. You lose 2 lives; Ben loses 1 life; Cara loses 1 life; Dan loses "
+        "3 lives."
+    )
+    three = {**event, "shown_31": [1, 2, 3], "losses": {"0": 5, "1": 2, "2": 2, "3": 2}}
+    assert page.evaluate(LOSSES, [three, 1]).endswith(
+        "Alice loses 5 lives (the knock penalty); you lose 2 lives; Cara loses 2 lives; Dan loses "
+        "2 lives."
+    )
+    plain = {"kind": "round_end", "end": "showdown", "knocker": 0, "losses": {"0": 2, "1": 0}}
+    assert page.evaluate(LOSSES, [plain, 1]) == "Alice loses 2 lives (the knock penalty)."

@@ -59,8 +59,10 @@ class Event:
       ``blind``), ``by`` (who showed 31, declined or called the blind showdown), ``knocker``,
       ``hands``, ``scores`` (what each hand counted: a hidden 31 counts 30), ``losses`` (lives,
       or letters under Gin lives), ``lives`` (after the round; all game seats; with the county
-      0 is on the county and below 0 is out), and ``hidden_31`` (the seats that held a hidden 31)
-      when there were any;
+      0 is on the county and below 0 is out), ``hidden_31`` (the seats that held a hidden 31)
+      when there were any, and ``shown_31`` (the seats that showed a 31 after the knock, each of
+      which cost every other hand 1, at a table where the round then goes on) when there were
+      any;
     - ``mid_turn``: ``seat`` has taken a step of their turn that cannot be taken back, ``step``
       (``look``: looked at the cards at a blind table; ``draw``; ``take``); the card is not
       given. Listeners see it (saved games are written then); :attr:`Session.events` does not
@@ -504,6 +506,10 @@ class Session:
         }
         if hidden:
             data["hidden_31"] = hidden
+        # (Shown after a knock where the round goes on: the showdown's losses hold its 1s.)
+        shown = [seats[i] for i in range(len(seats)) if round_.showed_31(i)]
+        if end == "showdown" and shown:
+            data["shown_31"] = shown
         rules = self.rules
         wash, after, out = _core.settle(
             [self.lives[s] for s in seats],

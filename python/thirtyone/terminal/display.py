@@ -393,6 +393,11 @@ def round_headline(
             out.append(" after ")
             out.append_text(possessive(names, knocker, me))
             out.append(" knock.")
+            for seat in data.get("shown_31", []):  # (a table where a 31 then goes on)
+                whose = possessive(names, seat, me)
+                out.append(" ")
+                out.append_text(Text("Your", whose.style) if whose.plain == "your" else whose)
+                out.append(f" 31 after it cost everybody else {r.unit(1)}.")
         else:
             out.append(_ENDINGS.get(end, end), style="bold")
     return out

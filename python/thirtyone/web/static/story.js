@@ -39,6 +39,10 @@ export class Names {
   lower(seat) {
     return seat === this.you ? "you" : this.names[seat];
   }
+  /** "Dan's", or "Your" (a sentence's first word). */
+  possessive(seat) {
+    return seat === this.you ? "Your" : `${this.names[seat]}'s`;
+  }
 }
 
 /** One turn in a few words: "took 7H, put down 2C" (for a seat's line). */
@@ -90,16 +94,22 @@ export function endTitle(e, names) {
   }
 }
 
-/** Who lost what: "Ben loses 1 life; you lose 2 lives (the knock penalty)". */
+/** Who lost what: "Ben loses 1 life; you lose 2 lives (the knock penalty)"; where a 31 was
+ * shown after the knock and the round went on, what it cost first ("Dan's 31 after the knock
+ * costs everybody else 1 life."), the knock penalty named only where the showdown charged it. */
 export function lossSentence(e, names, unit) {
   if (e.kind === "wash") return "Nobody would be left in the game: nothing is lost, and the round is dealt again.";
   const lost = Object.entries(e.losses).filter(([, n]) => n > 0);
   if (!lost.length) return "Nobody loses anything.";
-  return lost.map(([seat, n]) => {
+  const shown = e.shown_31 || [];
+  const first = shown.map((s) => `${names.possessive(s)} 31 after the knock costs everybody else ${unitWord(1, unit)}. `);
+  return first.join("") + lost.map(([seat, n], i) => {
     const s = Number(seat);
+    const who = i === 0 ? names.of(s) : names.lower(s); // ("Ben loses 1 life; you lose 2 lives")
     const verb = s === names.you ? "lose" : "loses";
-    const penalty = e.knocker === s && n > 1 ? " (the knock penalty)" : "";
-    return `${names.of(s)} ${verb} ${unitWord(n, unit)}${penalty}`;
+    const atShowdown = n - shown.filter((x) => x !== s).length;
+    const penalty = e.knocker === s && atShowdown > 1 ? " (the knock penalty)" : "";
+    return `${who} ${verb} ${unitWord(n, unit)}${penalty}`;
   }).join("; ") + ".";
 }
 
