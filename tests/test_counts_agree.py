@@ -43,7 +43,7 @@ def test_stats_and_review_count_the_same_decisions(tmp_path: Path) -> None:
     played = run(["play", "--seed", "4", "--seats", "3", "--lives", "1", *SMALL], tmp_path, keys)
     ended = re.search(
         r"You played the Oracle's best in (\d+) of (\d+) advised decisions \(\d+\.\d%\), "
-        r"mean cost \d+\.\d points of p_safe\.",
+        r"mean cost \d+\.\d points of your chance of losing nothing in the round \(p_safe\)\.",
         played.output,
     )
     assert ended is not None, played.output

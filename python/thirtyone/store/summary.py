@@ -293,10 +293,16 @@ def record_lines(games: Sequence[GameRecord], more: str = "thirtyone stats") -> 
     ]
     a = _agreement(mine)
     if a.advised:
-        cost = "" if a.mean_cost_p_safe is None else f", mean cost {_points(a.mean_cost_p_safe)}"
+        # (In the words of the advice's "safe" column: a player need not know the field's name.)
+        cost = (
+            ""
+            if a.mean_cost_p_safe is None
+            else f", mean cost {_points(a.mean_cost_p_safe)} of your chance of losing nothing in "
+            "the round (p_safe)"
+        )
         lines.append(
             f"You played the Oracle's best in {a.agreed:,} of {a.advised:,} advised decisions "
-            f"({_pct(a.agreement)}){cost} of p_safe."
+            f"({_pct(a.agreement)}){cost}."
         )
     return lines
 
