@@ -37,7 +37,7 @@ class _AtTheTerminal:
 
 
 def _person_game(
-    rules: Rules, deck: list[str], answers: Iterator[str], opponent: Any
+    rules: Rules, deck: list[str], answers: Iterator[str], opponent: Any, dealer: int = 1
 ) -> tuple[Game, io.StringIO]:
     out = io.StringIO()
     console = Console(file=out, width=100, color_system=None)
@@ -46,7 +46,7 @@ def _person_game(
     me = _AtTheTerminal(
         TerminalPlayer("You", console, narrator, read=lambda prompt: next(answers, None))
     )
-    game = make_game(rules.replace(seats=2), 1, [deck], [me, opponent])
+    game = make_game(rules.replace(seats=2), dealer, [deck], [me, opponent])
     me.game = game
     game.names = names
     game.add_listener(narrator)
@@ -67,6 +67,34 @@ def test_the_person_is_asked_to_show_or_hide_a_31() -> None:
     assert "kept the 31 hidden (it counts 30)" in text
     assert re.search(r"You \(knocked\)\s+AS QS KS\s+30 \(31 hidden\)\s+safe", text)
     assert game.lives == [3, 2]
+
+
+def test_the_hide_question_after_a_knock_where_a_31_lets_the_round_go_on() -> None:
+    """docs/tables.md, ``thirty_one_after_knock`` ``continues``: a 31 shown during the final
+    turns after a knock costs everybody else a life and the round goes on to the showdown. On
+    your final turn after Alice's knock, the question whether to show or hide the 31 you make
+    must not say that showing it ends the round (it did); Gin lives count letters, not lives."""
+    deck = build_deck([["AS", "QS", "2D"], H24], "8D", ["KS"], first=1)
+    for rules, loses in (
+        (Rules(may_hide_31=True, thirty_one_after_knock="continues"), "loses a life"),
+        (Rules.preset("gin-lives").replace(thirty_one_after_knock="continues"), "takes a letter"),
+    ):
+        game, out = _person_game(rules, deck, iter(["d", "3", "s"]), Steps("b", ["knock"]), 0)
+        game.play_round()
+        text = " ".join(out.getvalue().split())
+        assert "Show it and the round ends" not in text
+        assert f"Show it: everybody else {loses}, and the round goes on to the showdown." in text
+
+
+def test_the_hide_question_before_a_knock_says_the_round_ends() -> None:
+    """With nobody knocked, a 31 shown ends the round at any table (rules.md, "31 in play");
+    under Gin lives everybody else takes a letter."""
+    deck = build_deck([["AS", "QS", "2D"], H24], "8D", ["KS"])
+    rules = Rules.preset("gin-lives").replace(thirty_one_after_knock="continues")
+    game, out = _person_game(rules, deck, iter(["d", "3", "s"]), Steps("b", []))
+    game.play_round()
+    text = " ".join(out.getvalue().split())
+    assert "That leaves you 31! Show it and the round ends: everybody else takes a letter." in text
 
 
 def test_a_hidden_31_is_shown_on_your_turn_as_it_counts() -> None:

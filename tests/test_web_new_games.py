@@ -244,3 +244,28 @@ def test_a_game_says_what_its_table_calls_a_31(app: Any) -> None:
         assert page.start(preset="cadillac")["called_31"] == "a Cadillac"
         page.send(type="new", setup={"seed": 1, "advice": "never", "preset": "scat"}, keep=True)
         assert page.settled()[-1]["called_31"] is None
+
+
+def test_the_hide_question_after_a_knock_says_the_round_goes_on(app: Any) -> None:
+    """five-lives with ``may_hide_31`` (docs/tables.md: a 31 shown after a knock costs everybody
+    else a life and the round goes on to the showdown), seed 11: Ben knocks, and on your final
+    turn the draw of JD to AD 9D QD makes 31 by putting down the 9D. The state's question
+    (``hide_question``), which the page shows, must not say that showing it ends the round; at
+    your first put-down, before any knock, there is no question (no 31 to hide)."""
+    with TestClient(app) as http, http.websocket_connect("/ws") as ws:
+        page = Page(ws)
+        page.hello()
+        state = page.start(preset="five-lives", seed=11, rules={"may_hide_31": True})
+        for card in ("3D", "QS", "KS", "4D", "9H"):
+            state = page.act(state, "draw")
+            assert "hide_question" not in state
+            state = page.act(state, "put", card)
+        assert state["table"]["knocker"] is not None
+        state = page.act(state, "draw")
+        assert state["drawn"] == {"card": "JD", "from": "stock"}
+        question = state["hide_question"]
+        assert question["title"] == "That leaves you 31!"
+        assert "the round ends" not in question["text"]
+        assert question["text"].startswith(
+            "Show it: everybody else loses a life, and the round goes on to the showdown."
+        )

@@ -345,6 +345,24 @@ class Rules:
             return None
         return {31.0: "a Cadillac", 33.0: "a Grand Cadillac"}.get(float(score))
 
+    def hide_question(self, *, knocked: bool) -> tuple[str, str]:
+        """The question put to a person whose put-down leaves 31 where they may keep it hidden
+        (``may_hide_31``): its heading and its words, the same in the terminal and the browser
+        (ruling 280). ``knocked``: somebody has knocked this round; where a 31 shown after a knock
+        lets the round go on (``thirty_one_after_knock`` ``continues``), showing it then does not
+        end the round."""
+        called = self.hand_name(31)
+        title = f"That leaves you {called} (31)!" if called else "That leaves you 31!"
+        loses = "takes a letter" if self.gin else "loses a life"
+        if knocked and self.thirty_one_after_knock == "continues":
+            show = f"Show it: everybody else {loses}, and the round goes on to the showdown."
+        else:
+            show = f"Show it and the round ends: everybody else {loses}."
+        return title, (
+            f"{show} Or keep it hidden: the round goes on and it counts 30 at the showdown "
+            f"(and you pay if somebody else shows {called or '31'})."
+        )
+
     def lives_summary(self) -> str:
         """The table's lives in a few words, for the opening line of a game."""
         if self.gin:

@@ -179,15 +179,8 @@ class TerminalPlayer:
 
     def _hide_31(self, view: SeatView) -> bool:
         """Ask whether to show the 31 this put-down leaves, or keep it hidden."""
-        everybody = display.loses(view.rules, 1, article=True)
-        self.console.print(
-            Text(
-                f"That leaves you 31! Show it and the round ends: everybody else {everybody}. "
-                "Or keep it hidden: the round goes on and it counts 30 at the showdown "
-                "(and you pay if somebody else shows 31).",
-                style="bold green",
-            )
-        )
+        title, words = view.rules.hide_question(knocked=view.knocker is not None)
+        self.console.print(Text(f"{title} {words}", style="bold green"))
         while True:
             text = self._ask("Show it (s or Enter) or hide it (h)?").lower()
             if text in ("s", "show", ""):

@@ -157,6 +157,9 @@ def state(
         if yours and round_ is not None and round_.pending is not None:
             card, source = round_.pending
             found["drawn"] = {"card": card, "from": source}
+        if yours and round_ is not None and any(a.kind == "hide" for a in pending.legal):
+            title, text = session.rules.hide_question(knocked=round_.knocker is not None)
+            found["hide_question"] = {"title": title, "text": text}
     return found
 
 

@@ -30,12 +30,12 @@ export function dialogAnswer(dialog, buttons) {
   });
 }
 
-/** A put-down that leaves you 31, which you may keep hidden; ``called``: the name the table
- * gives a 31 (a Cadillac), or null. */
-export function askHide(called) {
-  $("hide-title").textContent = called ? `That leaves you ${called} (31)!` : "That leaves you 31!";
-  $("hide-text").textContent = "Show it and the round ends: everybody else loses. Or keep it hidden: the "
-    + `round goes on and it counts 30 at the showdown (and you pay if somebody else shows ${called || "31"}).`;
+/** A put-down that leaves you 31, which you may keep hidden; ``question``: the state's
+ * ``hide_question``, its heading and words as the terminal asks it (they depend on the table and
+ * on whether somebody has knocked). */
+export function askHide(question) {
+  $("hide-title").textContent = question.title;
+  $("hide-text").textContent = question.text;
   return dialogAnswer($("hide-dialog"), { "hide-show": false, "hide-keep": true });
 }
 

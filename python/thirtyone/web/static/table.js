@@ -252,7 +252,7 @@ async function act(action, { fromOracle = false } = {}) {
   if (!yours(s) || app.busy || app.running) return;
   const at = s.at;
   if (action.action === "put" && !fromOracle && s.pending.legal.some((a) => a.kind === "hide" && a.card === action.card)) {
-    const hide = await askHide(s.called_31);
+    const hide = await askHide(s.hide_question);
     if (hide === null) return;
     if (hide) action = { action: "hide", card: action.card };
   }
