@@ -6,9 +6,11 @@ watches the game any more."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Callable
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -17,6 +19,7 @@ pytest.importorskip("starlette")
 
 from starlette.testclient import TestClient
 from thirtyone.web.advice import Budget
+from thirtyone.web.room import game_socket
 from web_helpers import TIMEOUT, Page, make_app, play_to_the_end
 
 #: A game of one round or so: two seats, one life each.
@@ -166,3 +169,27 @@ def test_a_page_that_leaves_cancels_its_tables_query(
             until(lambda: noted.full_started == 2, "the full query asked again")
         until(lambda: not gate.locked(), "the full query's turn is free again")
     assert noted.ended == ["answered", "cancelled", "cancelled"]
+
+
+def test_a_connection_cancelled_as_the_server_stops_ends_quietly(tmp_path: Path) -> None:
+    """The server stopping gives each page two seconds to close, then cancels the connections
+    left (a page whose browser is busy or gone never answers). Such a connection ends like any
+    other, and no error goes up to the server (it printed
+    "Exception in ASGI application" and a traceback at Ctrl-C, seen in a test's teardown)."""
+    games = make_app(tmp_path / "saved-game.json").state.games
+    sent: list[str] = []
+
+    class Cancelled:  # the face of a WebSocket the endpoint uses, cancelled in its wait
+        app = SimpleNamespace(state=SimpleNamespace(games=games))
+
+        async def accept(self) -> None:
+            return None
+
+        async def receive(self) -> dict[str, Any]:
+            raise asyncio.CancelledError("Task cancelled, timeout graceful shutdown exceeded")
+
+        async def send_text(self, text: str) -> None:
+            sent.append(text)
+
+    asyncio.run(game_socket(Cancelled()))  # type: ignore[arg-type]
+    assert sent == []  # (nothing was asked: nothing said)

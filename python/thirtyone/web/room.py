@@ -85,6 +85,11 @@ async def game_socket(websocket: WebSocket) -> None:
             await room.handle(text)
     except WebSocketDisconnect:
         pass
+    except asyncio.CancelledError:
+        # (The server stopping gives each page two seconds to close; one whose browser does not
+        # answer, busy or gone, is cancelled: an end like any other, not an error. It printed a
+        # traceback at Ctrl-C.)
+        pass
     finally:
         room.leave()
         outbox.close()
