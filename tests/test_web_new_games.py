@@ -269,3 +269,38 @@ def test_the_hide_question_after_a_knock_says_the_round_goes_on(app: Any) -> Non
         assert question["text"].startswith(
             "Show it: everybody else loses a life, and the round goes on to the showdown."
         )
+
+
+def test_a_new_game_whose_backup_fails_leaves_the_game_on_show_playing(
+    app: Any, save: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The unfinished game could not be kept (the folder read-only, or full, or a thousand
+    backups beside the save): the new game is refused, and the game on show goes on where it
+    is, on every page. It was retired first: the next move on any page was not made, the page
+    was told "This game was played elsewhere since" and, the folder read-only, given the start
+    page with the game called damaged."""
+
+    def cannot(path: Path) -> Path:
+        raise saves.SaveError(f"the saved game at {path} could not be kept: the folder is full")
+
+    with (
+        TestClient(app) as http,
+        http.websocket_connect("/ws") as a,
+        http.websocket_connect("/ws") as b,
+    ):
+        starter, other = Page(a), Page(b)
+        starter.hello()
+        state = starter.act(starter.start(seed=1), "draw")
+        other.hello()
+        since = len(starter.seen), len(other.seen)
+        monkeypatch.setattr(saves, "backup", cannot)
+        starter.send(type="new", setup={"seed": 7, "advice": "never"}, keep=True)
+        assert "could not be kept" in starter.until("error")[-1]["message"]
+        monkeypatch.undo()
+        after = starter.act(state, "put", state["drawn"]["card"])
+        assert after["at"] > state["at"] and after["game"] == 0
+        other.until("state", at=after["at"])
+        told = starter.seen[since[0] :] + other.seen[since[1] :]
+        assert [m for m in told if m["type"] in ("notice", "lobby", "moved")] == []
+    assert saves.read(save).seed == 1 and len(saves.read(save).journal) == after["at"]
+    assert not save.with_name("saved-game.1.json").exists()

@@ -154,15 +154,16 @@ class Games:
 
     async def _keep(self, starter: Watcher | None) -> None:
         """Keep the unfinished game as the next backup; the pages playing it follow it there,
-        but for ``starter``, which stays at the save for the new game."""
-        old = self.live.pop(0, None)
-        if old is not None:
-            async with old.lock:
+        but for ``starter``, which stays at the save for the new game. When it cannot be kept
+        (the folder read-only or full, a thousand backups), the game goes on here as it was."""
+        old = self.live.get(0)
+        if old is None:
+            kept = _backup(self.path)
+        else:
+            async with old.lock:  # (kept after its last save; retired only once it is kept)
+                kept = _backup(self.path)
                 old.retire()
-        try:
-            kept = saves.backup(self.path)
-        except saves.SaveError as err:
-            raise Refused(str(err)) from None
+            self.live.pop(0, None)
         if old is not None:
             number = backup_number(self.path, kept)
             if starter is not None:
@@ -208,6 +209,15 @@ class Games:
             if len(found) >= LISTED:
                 break
         return sorted(found, key=lambda g: g["game"])
+
+
+def _backup(path: Path) -> Path:
+    """The save at ``path`` kept as its next backup (:func:`saves.backup`). Raises
+    :class:`Refused`."""
+    try:
+        return saves.backup(path)
+    except saves.SaveError as err:
+        raise Refused(str(err)) from None
 
 
 def backup_number(path: Path, kept: Path) -> int:
