@@ -8,6 +8,7 @@ const $ = (id) => document.getElementById(id);
 const TOP = ["seats", "lives", "knock_penalty"];
 
 let choices = null;
+let bound = false; // (the form's listeners, bound once)
 
 function preset(name) {
   return choices.presets.find((p) => p.name === name) || choices.presets[0];
@@ -46,8 +47,12 @@ function same(a, b) {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
-/** Build the form's fields from the server's choices (once). */
+/** Build the form's fields from the server's choices. The welcome that comes again at each
+ *  reconnection, with the same choices, leaves the form as it is, with what was typed in it (it
+ *  was built again and bound again: one click on "Start the game" then sent one new game per
+ *  connection, the second of them asked about the first). */
 export function initForm(setupChoices, onSubmit) {
+  if (JSON.stringify(setupChoices) === JSON.stringify(choices)) return;
   choices = setupChoices;
   const select = $("f-preset");
   // (The preset's name alone: with its rule document beside it, the list was wider than a
@@ -81,12 +86,15 @@ export function initForm(setupChoices, onSubmit) {
     labelled.append(element("span", { class: "meaning", id: `f-${option.name}-meaning`, text: option.meaning }));
     more.append(labelled);
   }
-  select.addEventListener("change", () => applyPreset(select.value));
-  $("f-tutor-on").addEventListener("change", () => { $("f-tutor").disabled = !$("f-tutor-on").checked; });
-  $("new-game").addEventListener("submit", (event) => {
-    event.preventDefault();
-    onSubmit(readForm());
-  });
+  if (!bound) {
+    bound = true;
+    select.addEventListener("change", () => applyPreset(select.value));
+    $("f-tutor-on").addEventListener("change", () => { $("f-tutor").disabled = !$("f-tutor-on").checked; });
+    $("new-game").addEventListener("submit", (event) => {
+      event.preventDefault();
+      onSubmit(readForm());
+    });
+  }
   applyPreset("standard");
   $("f-name").value = localStorage.getItem("thirtyone.name") || "You";
   $("f-tutor").disabled = true;
@@ -145,8 +153,9 @@ export function readForm() {
   };
 }
 
-/** The start screen for a lobby message. */
-export function drawLobby(message, { onContinue, onAgain }) {
+/** The start screen for a lobby message; ``shown``: it was on show already (a reconnection's
+ *  answer), and the form keeps what was typed in it rather than the last game's table. */
+export function drawLobby(message, { onContinue, onAgain, shown = false }) {
   const note = $("lobby-note");
   // (Game n is a backup: that none is there says nothing of the game at the save, which may
   // well be under way; a link leads to it.)
@@ -163,7 +172,7 @@ export function drawLobby(message, { onContinue, onAgain }) {
   if (n) note.append(" ", element("a", { class: "button", href: "/", text: "Go to your main game" }));
   $("lobby-last").hidden = !message.last;
   $("lobby-again").onclick = message.last ? () => onAgain(message.last) : null;
-  if (message.last) fillForm(message.last);
+  if (message.last && !shown) fillForm(message.last);
   const others = message.others || [];
   $("lobby-others").hidden = others.length === 0;
   $("others-list").replaceChildren(...others.map((g) => {

@@ -139,3 +139,13 @@ export function sentence(e, names, unit) {
     default: return null;
   }
 }
+
+/** Your turn, for the live region: your hand (or the card drawn) and the top of the pile. */
+export function turnAnnouncement(s) {
+  if (s.pending.phase === "put_down") {
+    const how = s.drawn.from === "stock" ? "drew" : "took";
+    return `You ${how} ${label(s.drawn.card)}. Put a card down: ${s.table.hand.map(label).join(", ")} or ${label(s.drawn.card)}.`;
+  }
+  if (s.pending.phase === "blind") return "Your turn, before anybody looks: call the blind showdown or look at your cards.";
+  return `Your turn. Your hand: ${s.table.hand.map(label).join(", ")}, score ${counted(s.table)}. Top of the pile: ${label(s.table.top)}.`;
+}

@@ -8,7 +8,7 @@ import { banner, flash, fly, wait } from "./motion.js";
 import { askHide, askTutor, dialogAnswer, showOver, showResult } from "./dialogs.js";
 import { actionOf, adviceWords, drawAdvice, tutorCheck } from "./oracle.js";
 import { drawLobby, fillForm, formProblem, initForm } from "./setup.js";
-import { Names, counted, handsLine, sentence, shownWords } from "./story.js";
+import { Names, handsLine, sentence, shownWords, turnAnnouncement } from "./story.js";
 import {
   addLog, doneThisRound, drawActions, drawCentre, drawHand, drawHead, drawLastResult, drawLog, drawSeats,
   drawTurnNote, element, keepFocus, refusedKey,
@@ -181,15 +181,6 @@ function showState(s) {
     app.overShown = `${s.game}:${s.at}`;
     showOver(s);
   }
-}
-
-function turnAnnouncement(s) {
-  if (s.pending.phase === "put_down") {
-    const how = s.drawn.from === "stock" ? "drew" : "took";
-    return `You ${how} ${label(s.drawn.card)}. Put a card down: ${s.table.hand.map(label).join(", ")} or ${label(s.drawn.card)}.`;
-  }
-  if (s.pending.phase === "blind") return "Your turn, before anybody looks: call the blind showdown or look at your cards.";
-  return `Your turn. Your hand: ${s.table.hand.map(label).join(", ")}, score ${counted(s.table)}. Top of the pile: ${label(s.table.top)}.`;
 }
 
 function refreshButtons() {
@@ -408,11 +399,13 @@ function showLobby(m) {
   app.greeted = true;
   if ($("over-dialog").open) $("over-dialog").close(); // (its buttons play the game gone from here)
   $("game").hidden = true;
+  const shown = !$("lobby").hidden;
   $("lobby").hidden = false;
   formProblem(null);
   drawLobby(m, {
     onContinue: (n) => openGame(n),
     onAgain: (setup) => submitNew({ ...setup, seed: null }),
+    shown,
   });
 }
 
