@@ -90,3 +90,32 @@ def test_a_reconnection_keeps_the_form_as_typed_and_one_click_starts_one_game(
         assert sum(json.loads(m)["type"] == "new" for m in sent) == 1, sent
         shot(page, "reconnect-one-new-game")
 
+
+
+def test_a_game_played_to_its_end_stays_on_show_when_the_connection_comes_back(
+    page: Page,
+) -> None:
+    """A page that played its game to the end keeps it (the result, the record) when its
+    connection drops and comes back; it showed the start page instead, as a reload does."""
+    with restartable() as (url, restart):
+        received = open_table(page, url)
+        form = page.get_by_role("form", name="New game")
+        form.get_by_label("Seats", exact=True).fill("2")
+        form.get_by_label("Lives", exact=True).fill("1")
+        form.get_by_role("button", name="Start the game").click()
+        for _ in range(200):
+            page.locator("#over-dialog[open], #result-dialog[open], #act-knock:enabled").first.wait_for()
+            if page.locator("#over-dialog[open]").count():
+                break
+            if page.locator("#result-dialog[open]").count():
+                page.locator("#result-dialog").get_by_role("button", name="Continue").click()
+            else:
+                page.locator("#act-knock").click()
+        over = page.locator("#over-dialog")
+        expect(over).to_be_visible()
+        came_back(page, received, restart)
+        expect(over).to_be_visible()
+        expect(page.get_by_role("region", name="Your hand")).to_be_visible()
+        shot(page, "reconnect-game-over")
+        over.locator("#over-new").click()
+        expect(page.get_by_role("button", name="Play again at the same table")).to_be_visible()

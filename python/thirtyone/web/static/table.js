@@ -395,8 +395,11 @@ async function flyTurn(e, ms) {
 // -- the start screen and new games --------------------------------------------------------------
 
 function showLobby(m) {
-  app.state = null;
   app.greeted = true;
+  // (A reconnection's answer for the game over on show here: it stays, as after its end.)
+  const s = app.state;
+  if (s && s.over && !app.away && m.found === "finished" && m.game === s.game) return;
+  app.state = null;
   if ($("over-dialog").open) $("over-dialog").close(); // (its buttons play the game gone from here)
   $("game").hidden = true;
   const shown = !$("lobby").hidden;
