@@ -91,7 +91,6 @@ def test_a_reconnection_keeps_the_form_as_typed_and_one_click_starts_one_game(
         shot(page, "reconnect-one-new-game")
 
 
-
 def test_a_game_played_to_its_end_stays_on_show_when_the_connection_comes_back(
     page: Page,
 ) -> None:
@@ -103,8 +102,9 @@ def test_a_game_played_to_its_end_stays_on_show_when_the_connection_comes_back(
         form.get_by_label("Seats", exact=True).fill("2")
         form.get_by_label("Lives", exact=True).fill("1")
         form.get_by_role("button", name="Start the game").click()
+        playable = "#over-dialog[open], #result-dialog[open], #act-knock:enabled"
         for _ in range(200):
-            page.locator("#over-dialog[open], #result-dialog[open], #act-knock:enabled").first.wait_for()
+            page.locator(playable).first.wait_for()
             if page.locator("#over-dialog[open]").count():
                 break
             if page.locator("#result-dialog[open]").count():
