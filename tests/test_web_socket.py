@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -191,5 +192,7 @@ def test_a_connection_cancelled_as_the_server_stops_ends_quietly(tmp_path: Path)
         async def send_text(self, text: str) -> None:
             sent.append(text)
 
-    asyncio.run(game_socket(Cancelled()))  # type: ignore[arg-type]
+    # (On a thread of its own: a browser test before it, in this process, leaves its loop.)
+    with ThreadPoolExecutor(1) as thread:
+        thread.submit(asyncio.run, game_socket(Cancelled())).result()  # type: ignore[arg-type]
     assert sent == []  # (nothing was asked: nothing said)
