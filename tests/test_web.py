@@ -42,6 +42,7 @@ from web_helpers import (
     simple_move,
     start_server,
     stop,
+    two_pages,
 )
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
@@ -312,17 +313,8 @@ def test_a_game_goes_from_the_terminal_to_the_browser_and_back(save: Path) -> No
 
 
 def test_a_new_game_never_replaces_an_unfinished_one(app: Any, save: Path) -> None:
-    with (
-        TestClient(app) as http,
-        http.websocket_connect("/ws") as a,
-        http.websocket_connect("/ws") as b,
-    ):
-        first, second = Page(a), Page(b)
-        first.hello()
-        state = first.start(seed=1)
-        state = first.act(state, "draw")
+    with two_pages(app) as (first, second, state):
         before = save.read_bytes()
-        second.hello()
         second.send(type="new", setup={"seed": 2, "advice": "never"})
         asked = second.until("confirm_new")[-1]
         assert asked["backup"] == "saved-game.1.json" and asked["standing"].startswith("round 1")

@@ -16,7 +16,7 @@ from starlette.testclient import TestClient
 from thirtyone.store import record, saves, summary
 from thirtyone.store.saves import TUTOR_POINTS
 from thirtyone.web import views
-from web_helpers import Page, play_to_the_end
+from web_helpers import Page, play_to_the_end, two_pages
 
 
 def test_the_page_that_starts_a_new_game_over_an_unfinished_one_plays_the_new_one(
@@ -25,15 +25,7 @@ def test_the_page_that_starts_a_new_game_over_an_unfinished_one_plays_the_new_on
     """The page that answered "start the new game" is not sent after the game it kept aside
     (a ``moved`` to it made the page leave its new game for the backup); another page that
     watched the old game is."""
-    with (
-        TestClient(app) as http,
-        http.websocket_connect("/ws") as a,
-        http.websocket_connect("/ws") as b,
-    ):
-        starter, other = Page(a), Page(b)
-        starter.hello()
-        old = starter.act(starter.start(seed=1), "draw")
-        other.hello()
+    with two_pages(app) as (starter, other, old):
         starter.send(type="new", setup={"seed": 7, "advice": "never"})
         starter.until("confirm_new")
         starter.send(type="new", setup={"seed": 7, "advice": "never"}, keep=True)
@@ -283,15 +275,7 @@ def test_a_new_game_whose_backup_fails_leaves_the_game_on_show_playing(
     def cannot(path: Path) -> Path:
         raise saves.SaveError(f"the saved game at {path} could not be kept: the folder is full")
 
-    with (
-        TestClient(app) as http,
-        http.websocket_connect("/ws") as a,
-        http.websocket_connect("/ws") as b,
-    ):
-        starter, other = Page(a), Page(b)
-        starter.hello()
-        state = starter.act(starter.start(seed=1), "draw")
-        other.hello()
+    with two_pages(app) as (starter, other, state):
         since = len(starter.seen), len(other.seen)
         monkeypatch.setattr(saves, "backup", cannot)
         starter.send(type="new", setup={"seed": 7, "advice": "never"}, keep=True)

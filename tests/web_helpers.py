@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import anyio
-from starlette.testclient import WebSocketTestSession
+from starlette.testclient import TestClient, WebSocketTestSession
 from thirtyone.web.advice import Budget
 from thirtyone.web.app import Settings, create_app
 
@@ -98,6 +98,22 @@ class Page:
             assert got["type"] != "error", got
             if got["type"] == "state":
                 return got
+
+
+@contextlib.contextmanager
+def two_pages(app: Any) -> Iterator[tuple[Page, Page, dict[str, Any]]]:
+    """Two pages on one game: the first starts it (seed 1) and draws from the stock, then the
+    second says hello. The two pages, and the state after the draw."""
+    with (
+        TestClient(app) as http,
+        http.websocket_connect("/ws") as a,
+        http.websocket_connect("/ws") as b,
+    ):
+        first, second = Page(a), Page(b)
+        first.hello()
+        state = first.act(first.start(seed=1), "draw")
+        second.hello()
+        yield first, second, state
 
 
 def simple_move(state: dict[str, Any]) -> tuple[str, str | None]:
