@@ -20,7 +20,7 @@ pytest.importorskip("starlette")
 
 from starlette.testclient import TestClient
 from thirtyone.web.advice import Budget
-from thirtyone.web.room import game_socket
+from thirtyone.web.room import MAX_WAITING, Outbox, game_socket
 from web_helpers import TIMEOUT, Page, make_app, play_to_the_end
 
 #: A game of one round or so: two seats, one life each.
@@ -196,3 +196,31 @@ def test_a_connection_cancelled_as_the_server_stops_ends_quietly(tmp_path: Path)
     with ThreadPoolExecutor(1) as thread:
         thread.submit(asyncio.run, game_socket(Cancelled())).result()  # type: ignore[arg-type]
     assert sent == []  # (nothing was asked: nothing said)
+
+
+def test_a_page_that_stops_reading_is_let_go_and_its_messages_dropped() -> None:
+    """A page that stops reading (its browser frozen) is sent no more once ten thousand
+    messages wait for it: they are dropped, and its connection is closed with "try again
+    later" (1013), so that the page, reading again, opens a new one and is sent the game as it
+    stands. Its messages were kept without end and those past the limit silently lost."""
+    closed: list[tuple[int, str]] = []
+
+    class Frozen:  # the face of a WebSocket the outbox uses; nothing is ever sent
+        async def close(self, code: int, reason: str) -> None:
+            closed.append((code, reason))
+
+        async def send_text(self, text: str) -> None:
+            raise AssertionError("the sender is not running: the page does not read")
+
+    async def flood() -> Outbox:
+        outbox = Outbox(Frozen())  # type: ignore[arg-type]
+        for i in range(MAX_WAITING + 5):
+            outbox.send({"type": "notice", "message": str(i)})
+        assert outbox.let_go is not None
+        await outbox.let_go
+        return outbox
+
+    with ThreadPoolExecutor(1) as thread:
+        outbox = thread.submit(asyncio.run, flood()).result()
+    assert closed == [(1013, "the page stopped reading")]
+    assert outbox.queue.qsize() == 1 and outbox.queue.get_nowait() is None  # (the sender's end)

@@ -33,8 +33,12 @@ log = logging.getLogger("thirtyone.web")
 MAX_MESSAGE = 64 * 1024
 #: Actions a page may ask for (what is legal is the session's to say).
 ACTIONS = ACTION_KINDS
-#: The most messages waiting for one page before it is let go (it stopped reading).
+#: The most messages waiting for one page before it is let go (it stopped reading): its
+#: connection is closed, what waited is dropped, and the page, once it reads again, opens a new
+#: connection and is sent the game as it stands.
 MAX_WAITING = 10_000
+#: The close of a page let go: "try again later" (the page's link opens a new connection).
+LET_GO = 1013
 #: A move or a hint for a position the game has left (another page moved first).
 STALE = "that was for an earlier position (the game has moved on)"
 
@@ -45,10 +49,26 @@ class Outbox:
     def __init__(self, websocket: WebSocket) -> None:
         self.websocket = websocket
         self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        self.let_go: asyncio.Task[None] | None = None
 
     def send(self, message: dict[str, Any]) -> None:
+        if self.let_go is not None:
+            return
         if self.queue.qsize() < MAX_WAITING:
             self.queue.put_nowait(message)
+            return
+        # (It kept every message it was not reading, without end: a page that read again then
+        # missed those past the limit, and its memory stayed the server's.)
+        while not self.queue.empty():
+            self.queue.get_nowait()
+        self.close()
+        self.let_go = asyncio.get_running_loop().create_task(self._close())
+
+    async def _close(self) -> None:
+        try:
+            await self.websocket.close(code=LET_GO, reason="the page stopped reading")
+        except (WebSocketDisconnect, RuntimeError, OSError):
+            return
 
     def close(self) -> None:
         self.queue.put_nowait(None)
