@@ -540,7 +540,7 @@ def test_the_reviews_small_words(server: str, tab: Page) -> None:
     expect(tab.locator("#headline")).to_contain_text("; the game lasted 2 rounds).")
     facts = tab.locator("#decision-body dl.facts").first
     lives = facts.locator("dt", has_text="Lives").locator("xpath=following-sibling::dd[1]")
-    expect(lives).to_have_text(" · ".join(f"{name} 1" for name in game["names"]))
+    expect(lives).to_have_text(" · ".join(f"{name} 1 life" for name in game["names"]))
     play("--rules", "cadillac", "--seats", "2", "--seed", "87", moves="d\n1\nh\n")
     hidden = httpx.get(f"{server}/api/review", params={**REVIEW, "game": "current"}, timeout=300)
     at, d = next(
@@ -551,3 +551,23 @@ def test_the_reviews_small_words(server: str, tab: Page) -> None:
     facts = tab.locator("#decision-body dl.facts").nth(1)
     cost = facts.locator("dt", has_text="Cost").locator("xpath=following-sibling::dd[1]")
     expect(cost).to_have_text("—", timeout=30_000)
+
+
+def test_the_lives_are_in_the_tables_words(server: str, tab: Page) -> None:
+    """Ruling 288: Gin lives, two seats, seed 3, you draw every turn: the decision's lives are
+    the letters taken, headed "Letters" (the page gave "Lives: You 3 · Alice 1" where the table
+    said "You - · Alice G I"); at the ride-the-bus table the stops of the bus."""
+    letters = {3: "-", 2: "G", 1: "G I"}
+    play("--rules", "gin-lives", "--seats", "2", "--seed", "3")
+    decisions, names = the_review(server)["decisions"], ["You", "Alice"]
+    at, d = next((i, d) for i, d in enumerate(decisions) if min(d["state"]["lives"]) < 3)
+    said = {p: letters[n] for p, n in zip(d["players"], d["state"]["lives"], strict=True)}
+    tab.goto(f"{server}/review?deals=200&playouts=500&decision={at + 1}")
+    facts = tab.locator("#decision-body dl.facts").first
+    lives = facts.locator("dt", has_text="Letters").locator("xpath=following-sibling::dd[1]")
+    expect(lives).to_have_text(" · ".join(f"{n} {said[n]}" for n in names), timeout=30_000)
+    play("--rules", "ride-the-bus", "--seats", "2", "--seed", "21")
+    tab.goto(f"{server}/review?deals=200&playouts=500&decision=1")
+    facts = tab.locator("#decision-body dl.facts").first
+    lives = facts.locator("dt", has_text="Lives").locator("xpath=following-sibling::dd[1]")
+    expect(lives).to_have_text("You back of the bus · Alice back of the bus", timeout=30_000)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from thirtyone.game.rules import Rules
 from thirtyone.oracle import words
 from thirtyone.oracle.answer import Kind, OptionAdvice
 from thirtyone.study.review import LABELS, Review, Reviewed, p_win
@@ -35,8 +36,12 @@ def option_dict(o: OptionAdvice | None, points: bool = False) -> dict[str, Any] 
     return d
 
 
-def decision_dict(index: int, r: Reviewed) -> dict[str, Any]:
+def decision_dict(index: int, r: Reviewed, rules: Rules) -> dict[str, Any]:
+    """A decision; ``standing``: each seat's lives in the table's words (``2 lives``, ``on the
+    county``, the letters ``G I`` under Gin lives, ``middle of the bus``), as the table shows
+    them, by the state's seat as ``players`` (ruling 288)."""
     d = r.decision
+    lives = d.state.get("lives")
     return {
         "index": index,
         "round": d.round,
@@ -62,6 +67,7 @@ def decision_dict(index: int, r: Reviewed) -> dict[str, Any]:
         "advice": None if r.advice is None else _advice_dict(r),
         "state": d.state,
         "players": list(d.players),
+        "standing": None if lives is None else [rules.standing(n) for n in lives],
     }
 
 
@@ -104,7 +110,10 @@ def to_json(review: Review) -> dict[str, Any]:
             "seed": review.settings.seed,
         },
         "labels": [{"label": name, "from": least} for name, least in LABELS],
-        "decisions": [decision_dict(i, r) for i, r in enumerate(review.reviewed, start=1)],
+        "decisions": [
+            decision_dict(i, r, review.replay.saved.rules)
+            for i, r in enumerate(review.reviewed, start=1)
+        ],
         "summary": {
             "decisions": len(review.reviewed),
             "reviewed": len(counted),

@@ -133,9 +133,11 @@ function position(d, { when = true } = {}) {
   // The lives in the game's seat order (you first, as the table lists the players), whoever
   // plays first in the round (`players` is in the round's seat order: it gave "Alice 4 · You 4"
   // in one round and "You 1 · Alice 1" in another).
-  const lives = state.lives
+  // Each in the table's words (`standing`: "2 lives", "G I", "middle of the bus"), not a count.
+  const said = d.standing ?? state.lives;
+  const lives = said
     ? page.review.game.names.filter((name) => d.players.includes(name))
-      .map((name) => `${name} ${state.lives[d.players.indexOf(name)]}`).join(" · ")
+      .map((name) => `${name} ${said[d.players.indexOf(name)]}`).join(" · ")
     : null;
   const hand = [cards(d.hand)];
   if (d.drew) hand.push(el("span", {}, " and you drew "), card(d.drew));
@@ -147,7 +149,7 @@ function position(d, { when = true } = {}) {
   return [
     el("dl", { class: "facts" },
       when ? [el("dt", {}, "When"), el("dd", {}, `Round ${d.round}, turn ${d.turn}`)] : null,
-      lives ? [el("dt", {}, "Lives"), el("dd", {}, lives)] : null,
+      lives ? [el("dt", {}, page.review.game.rules.lives_mode === "gin" ? "Letters" : "Lives"), el("dd", {}, lives)] : null,
       el("dt", {}, "Top of the pile"), el("dd", {}, top),
       el("dt", {}, "Your hand"), el("dd", {}, hand)),
     state.turns.length
