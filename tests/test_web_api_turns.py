@@ -307,6 +307,23 @@ def test_a_review_past_its_time_limit_is_stopped_and_refused(
     on_a_loop(scenario)
 
 
+def test_a_time_limit_of_one_second_is_said_in_the_singular(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A review without end and ``max_time=1``: the refusal said "1 seconds"."""
+    play_a_game()
+    monkeypatch.setattr(review, "review", Endless(review.review))
+
+    async def scenario() -> None:
+        app = Starlette(routes=api.routes)
+        asked = Call(app, "GET", "/api/review?deals=100&playouts=200&max_time=1")
+        status, _, body = await asked.answer()
+        assert status == 503
+        assert body["error"].startswith("the review was stopped at its time limit, 1 second ")
+
+    on_a_loop(scenario)
+
+
 def test_a_reviews_time_limit_is_read_as_the_oracles(monkeypatch: pytest.MonkeyPatch) -> None:
     """``max_time`` of a review: 5 minutes when not given, 0 the server's longest (an hour),
     a number of seconds as ``--max-time`` reads it, refused in the command's words past its

@@ -347,7 +347,8 @@ class Reviews:
         except TooLong:
             raise Refused(
                 503,
-                f"the review was stopped at its time limit, {seconds:g} seconds (max_time): "
+                f"the review was stopped at its time limit, {seconds:g} "
+                f"{'second' if seconds == 1 else 'seconds'} (max_time): "
                 f"ask with a longer max_time (at most {LONGEST:,.0f}), fewer deals or playouts, "
                 f"or run thirtyone review, which has no time limit",
             ) from None
