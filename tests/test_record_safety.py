@@ -316,6 +316,11 @@ DECISION_EDITS: list[tuple[str, object, str]] = [
     ("cost_p_safe", 1.25, "decision 2: its cost in p_safe is 1.25, not from 0 to 1"),
     ("cost_p_win", 7, "decision 2: its cost in p_win is 7.0, not from 0 to 1"),
     ("best", b"draw", "decision 2: the best option is a blob of 4 bytes, not a text"),
+    # (ruling 289: an empty or unknown option was counted, a decision that never was)
+    ("played", "", "decision 2: the option played is '', not an option"),
+    ("played", "discard:ZZ", "decision 2: the option played is 'discard:ZZ', not an option"),
+    ("best", "hold", "decision 2: the best option is 'hold', not an option"),
+    ("best_game", "draw ", "decision 2: the best option is 'draw ', not an option"),
 ]
 
 

@@ -287,6 +287,9 @@ def test_a_save_whose_decisions_hold_nan_is_damaged_and_left_as_it_is(tmp_path: 
         ("opponents", "aliens", 'opponents must be one of table, expert, mixed, not "aliens"'),
         ("decisions", "x", 'decisions must be a list, not "x"'),
         ("decisions", [{"round": 0, "played": "draw"}], "decisions[0].round must be"),
+        # (ruling 289: the record would keep such a decision, then skip its game)
+        ("decisions", [{"round": 1, "played": ""}], "decisions[0].played must be the option "),
+        ("decisions", [{"round": 1, "played": "draw", "best": "hold"}], "decisions[0].best must"),
         ("tutor", 500, "tutor must be null or points from 0.1 to 100, not 500"),
         ("oracle", {"deals": 0, "playouts": 5}, "oracle: deals must be a whole number from 1"),
         ("game_id", 7, "game_id must be a text of at most 64 characters, not 7"),

@@ -8,10 +8,11 @@ the same Python ``int``; records written before big seeds were stored hold integ
 A row is read only when every column holds what thirtyone writes there: the right type, a known
 preset and opponents, rules the core accepts, a placing that ranks every seat once, your place
 and points agreeing with it, from 1 to 1,000,000 rounds, a seed ``--seed`` takes, and decisions
-each with a round, the option played and costs from 0 to 1 (under ranked placing, a cost in
-expected points up to the points between the first place and the last). Anything else (a row
-edited by hand, a file damaged in a way SQLite does not notice) raises :class:`BadRow` saying
-which column and why, and the reader skips that game (:func:`thirtyone.store.record.read`).
+each with a round, the option played (an option's name: ``draw``, ``discard:5S``) and costs
+from 0 to 1 (under ranked placing, a cost in expected points up to the points between the first
+place and the last). Anything else (a row edited by hand, a file damaged in a way SQLite does
+not notice) raises :class:`BadRow` saying which column and why, and the reader skips that game
+(:func:`thirtyone.store.record.read`).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from typing import Any
 from thirtyone.errors import ThirtyOneError
 from thirtyone.game.rules import Rules
 from thirtyone.names import quoted
+from thirtyone.store.save_fields import is_option
 from thirtyone.store.saves import OPPONENTS
 
 #: The integers an SQLite INTEGER holds.
@@ -99,6 +101,14 @@ def _text(name: str, value: object, allowed: Sequence[str] | None = None) -> str
     if allowed is not None and value not in allowed:
         raise BadRow(f"{name} is {quoted(value)}, unknown to this thirtyone")
     return value
+
+
+def _option(name: str, value: object) -> str:
+    """An option as a decision records it (:func:`~thirtyone.store.save_fields.is_option`)."""
+    text = _text(name, value)
+    if not is_option(text):
+        raise BadRow(f"{name} is {quoted(text)}, not an option")
+    return text
 
 
 def _json(name: str, value: object) -> Any:
@@ -193,10 +203,10 @@ def decision_row(row: Sequence[object], spread: int | None = None) -> dict[str, 
     game = "its cost in p_win" if spread is None else "its cost in expected points"
     return {
         "round": _int("its round", round_, 1),
-        "played": _text("the option played", played),
-        "best": None if best is None else _text("the best option", best),
+        "played": _option("the option played", played),
+        "best": None if best is None else _option("the best option", best),
         "cost_p_safe": _cost("its cost in p_safe", cost_p_safe, 1),
-        "best_game": None if best_game is None else _text("the best option", best_game),
+        "best_game": None if best_game is None else _option("the best option", best_game),
         "cost_p_win": _cost(game, cost_p_win, 1 if spread is None else spread),
     }
 

@@ -11,6 +11,7 @@ save (a ``NaN`` among the decisions would make the next save fail).
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -205,6 +206,16 @@ def _decisions(value: object) -> list[Any]:
     return value
 
 
+#: The options a decision records (ruling 289): ``knock``, ``draw``, ``take``, ``decline``,
+#: ``blind``, a put-down ``discard:XX`` or a 31 kept hidden ``hide:XX`` (XX a card: ``TD``).
+OPTION = re.compile(r"(knock|draw|take|decline|blind|(discard|hide):[A2-9TJQK][CDHS])")
+
+
+def is_option(value: object) -> bool:
+    """Whether ``value`` is an option's name as a decision records it (:data:`OPTION`)."""
+    return isinstance(value, str) and OPTION.fullmatch(value) is not None
+
+
 def decision_problem(entry: object) -> str | None:
     """Why ``entry`` is not one of your decisions as a save keeps it (None: it is), said after
     its place (``.cost_p_safe must be …``): ``round`` a whole number from 1, ``played`` the
@@ -215,10 +226,10 @@ def decision_problem(entry: object) -> str | None:
     rnd = entry.get("round")
     if not (_is_int(rnd) and rnd >= 1):  # type: ignore[operator]
         return f".round must be a whole number from 1, not {shown(rnd)}"
-    if not isinstance(entry.get("played"), str):
+    if not is_option(entry.get("played")):
         return f".played must be the option played, not {shown(entry.get('played'))}"
     for key in ("best", "best_game"):
-        if not isinstance(entry.get(key), str | None):
+        if not (entry.get(key) is None or is_option(entry.get(key))):
             return f".{key} must be an option or null, not {shown(entry.get(key))}"
     for key in ("cost_p_safe", "cost_p_win"):
         cost = entry.get(key)
