@@ -395,6 +395,31 @@ def test_the_saves_listed(client: TestClient) -> None:
     assert listed["saved-game.2.json"]["state"] == "not a save"
 
 
+def test_a_saves_state_in_the_list_is_its_journals(client: TestClient) -> None:
+    """Ruling 290: a finished game edited to end early (its journal cut to its first 20
+    actions, "over" still true) is reviewed as unfinished and was listed as finished; a save
+    whose journal ended the game under "over": false (a crash at its last moment) is reviewed
+    as over and was listed as unfinished; one that cannot be replayed is damaged."""
+    play(*TABLE)
+    data = Path(os.environ["THIRTYONE_DATA_DIR"])
+    finished = json.loads((data / "last-game.json").read_text())
+    assert finished["over"] is True
+    cut = {**finished, "journal": finished["journal"][:20]}
+    (data / "saved-game.1.json").write_text(json.dumps(cut))
+    (data / "saved-game.2.json").write_text(json.dumps({**finished, "over": False}))
+    wrong = {**finished, "journal": [["knock"], *finished["journal"]]}
+    (data / "saved-game.3.json").write_text(json.dumps(wrong))
+    listed = {s["game"]: s for s in client.get("/api/saves").json()["saves"]}
+    assert listed["saved-game.1.json"]["state"] == "unfinished"
+    assert listed["saved-game.2.json"]["state"] == "finished"
+    assert listed["saved-game.3.json"]["state"] == "damaged"
+    assert "cannot be replayed" in listed["saved-game.3.json"]["why"]
+    review = client.get("/api/review", params={**REVIEW, "game": "saved-game.1.json"}).json()
+    assert review["game"]["over"] is False
+    review = client.get("/api/review", params={**REVIEW, "game": "saved-game.2.json"}).json()
+    assert review["game"]["over"] is True
+
+
 # -- GET /api/stats -------------------------------------------------------------------------------
 
 

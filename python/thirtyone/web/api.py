@@ -417,12 +417,27 @@ def _listed(game: str, path: Path) -> dict[str, Any] | None:
         "modified": modified.isoformat(timespec="seconds"),
     }
     if found.saved is not None:
+        entry["state"], why = _replayed_state(found.saved)
+        if why:
+            entry["why"] = why
         entry["names"] = [crop(n) for n in found.saved.names]
         entry["you"] = found.saved.you
         entry["seed"] = found.saved.seed
     else:
         entry["why"] = found.why
     return entry
+
+
+def _replayed_state(saved: saves.SavedGame) -> tuple[str, str]:
+    """A save's state as its journal has it, as the review finds it (ruling 290): ``finished``
+    when its actions ended the game (also under ``"over": false``, a crash at its last moment),
+    ``unfinished`` when they did not (also under ``"over": true``, an edited file), ``damaged``
+    when they cannot be replayed (and why). A replay is milliseconds, even of a long game."""
+    try:
+        game = saves.replayed(saved)
+    except saves.SaveError as err:
+        return "damaged", str(err)
+    return ("finished" if game.over else "unfinished"), ""
 
 
 def saves_list() -> list[dict[str, Any]]:
