@@ -10,6 +10,7 @@ import itertools
 import os
 import re
 import socket
+import sqlite3
 import threading
 import time
 from collections.abc import Iterator
@@ -571,3 +572,20 @@ def test_the_lives_are_in_the_tables_words(server: str, tab: Page) -> None:
     facts = tab.locator("#decision-body dl.facts").first
     lives = facts.locator("dt", has_text="Lives").locator("xpath=following-sibling::dd[1]")
     expect(lives).to_have_text("You back of the bus · Alice back of the bus", timeout=30_000)
+
+
+def test_a_record_whose_every_row_is_left_out_says_so(server: str, tab: Page) -> None:
+    """Ruling 291: three games, each place edited by hand to 9 at a table of four: no game can
+    be read, and the page said "No games recorded yet" without a word of the three rows left
+    out (thirtyone stats says why on standard error)."""
+    some_games()
+    con = sqlite3.connect(record.default_path(), isolation_level=None)
+    try:
+        con.execute("UPDATE games SET place = 9")
+    finally:
+        con.close()
+    tab.goto(f"{server}/stats")
+    expect(tab.locator("#status")).to_have_text(
+        "No game of the record can be read: 3 rows of the record could not be read as a game "
+        "and are left out (thirtyone stats says why)."
+    )

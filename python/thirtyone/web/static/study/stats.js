@@ -123,6 +123,12 @@ function decisionsView(you) {
     "of a game labels each decision by it.";
 }
 
+/** The rows of the record that are not games as thirtyone writes them, told. */
+function leftOut(skipped) {
+  return `${count(skipped, "row")} of the record could not be read as a game and ` +
+    `${skipped === 1 ? "is" : "are"} left out (thirtyone stats says why).`;
+}
+
 function render() {
   const s = stats;
   $("all").replaceChildren(
@@ -131,7 +137,7 @@ function render() {
     figure(pct(s.win_rate), `won; 95% interval ${interval(s.ci)}`),
     figure(s.mean_place === null ? "—" : s.mean_place.toFixed(2), "mean place"));
   $("span").textContent = `From ${day(s.first)} to ${day(s.last)} (UTC). The record: ${s.record}.` +
-    (s.skipped ? ` ${count(s.skipped, "row")} of the record could not be read as a game and ${s.skipped === 1 ? "is" : "are"} left out (thirtyone stats says why).` : "");
+    (s.skipped ? ` ${leftOut(s.skipped)}` : "");
   $("by-preset").replaceChildren(groupTable(s.by_preset, "preset", "Preset"));
   $("by-opponents").replaceChildren(groupTable(s.by_opponents, "opponents", "Opponents"));
   $("by-played-by").replaceChildren(groupTable(s.by_played_by, "played_by", "Played by"));
@@ -148,7 +154,10 @@ async function start() {
     return;
   }
   if (!stats.games) {
-    $("status").textContent = "No games recorded yet: each game played to its end is recorded here.";
+    // (A record whose every row was left out is not one with no games: ruling 291.)
+    $("status").textContent = stats.skipped
+      ? `No game of the record can be read: ${leftOut(stats.skipped)}`
+      : "No games recorded yet: each game played to its end is recorded here.";
     return;
   }
   $("status").textContent = `${count(stats.games, "game")} in the record.`;
