@@ -376,6 +376,17 @@ def test_a_decision_edited_by_hand_skips_its_game(column: str, value: object, wh
     _skipped_one(why)
 
 
+def test_a_record_whose_every_game_is_skipped_is_not_said_empty() -> None:
+    """Ruling 291: three games, each place edited to 9 at a table of four: the text said "No
+    games recorded yet" under the note that three rows were skipped."""
+    _three_games()
+    _edit("games", "place", 9, "1 = 1")
+    result = run(["stats"])
+    assert result.exit_code == 0, result.output
+    assert result.stderr.startswith("Note: 3 rows of the record were skipped")
+    assert result.stdout == f"No game of the record at {path()} can be read (see the note).\n"
+
+
 def test_a_cost_in_expected_points_may_reach_the_spread_of_the_points() -> None:
     # (Under ranked placing the game's figure is expected points, 3 for a first place to 0 for
     # the last: a cost there is 0 to 3, docs/cli.md.)

@@ -31,6 +31,8 @@ def stats_command(as_json: bool) -> None:
     if as_json:
         summary = record_summary.summary(games, path, skipped=len(contents.skipped))
         click.echo(record_summary.to_text(summary))
+    elif not games and contents.skipped:  # (not a record without games: ruling 291)
+        click.echo(f"No game of the record at {path} can be read (see the note).")
     elif not games:
         click.echo(f"No games recorded yet: each game of thirtyone play finished goes to {path}.")
     else:
