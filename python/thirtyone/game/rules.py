@@ -317,6 +317,15 @@ class Rules:
             return f"{n} letter" if n == 1 else f"{n} letters"
         return f"{n} life" if n == 1 else f"{n} lives"
 
+    def loses(self, n: int, *, article: bool = False) -> str:
+        """``loses 1 life`` (``loses a life`` with ``article``), ``loses 2 lives``; ``takes a
+        letter``, ``takes 2 letters`` under Gin lives."""
+        if self.gin:
+            return "takes a letter" if n == 1 else f"takes {n} letters"
+        if n == 1 and article:
+            return "loses a life"
+        return f"loses {self.unit(n)}"
+
     def letters(self, lives_left: int) -> str:
         """Gin lives: the letters taken (``G I``), ``-`` for none."""
         return _game_rules(self).letters(lives_left)
@@ -353,11 +362,11 @@ class Rules:
         end the round."""
         called = self.hand_name(31)
         title = f"That leaves you {called} (31)!" if called else "That leaves you 31!"
-        loses = "takes a letter" if self.gin else "loses a life"
+        others = f"everybody else {self.loses(1, article=True)}"
         if knocked and self.thirty_one_after_knock == "continues":
-            show = f"Show it: everybody else {loses}, and the round goes on to the showdown."
+            show = f"Show it: {others}, and the round goes on to the showdown."
         else:
-            show = f"Show it and the round ends: everybody else {loses}."
+            show = f"Show it and the round ends: {others}."
         return title, (
             f"{show} Or keep it hidden: the round goes on and it counts 30 at the showdown "
             f"(and you pay if somebody else shows {called or '31'})."

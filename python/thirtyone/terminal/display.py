@@ -325,16 +325,6 @@ _ENDINGS = {
 }
 
 
-def loses(rules: Rules, n: int, *, article: bool = False) -> str:
-    """``loses 1 life`` (``loses a life`` with ``article``), ``loses 2 lives``; ``takes a
-    letter``, ``takes 2 letters`` under Gin lives."""
-    if rules.gin:
-        return "takes a letter" if n == 1 else f"takes {n} letters"
-    if n == 1 and article:
-        return "loses a life"
-    return f"loses {rules.unit(n)}"
-
-
 def round_headline(
     event: Event, names: Sequence[str], me: int | None, rules: Rules | None = None
 ) -> Text:
@@ -358,7 +348,7 @@ def round_headline(
             out.append(" called by ")
             out.append_text(name_text(names, by, me))
         out.append(
-            f": the dealt hands are shown; the lowest {loses(r, 1, article=True)}, "
+            f": the dealt hands are shown; the lowest {r.loses(1, article=True)}, "
             f"and {r.unit(2)} if it is the caller."
         )
     elif end == "dealt_31":
@@ -374,7 +364,7 @@ def round_headline(
         if by is not None:
             out.append(" by ")
             out.append_text(_named(names, by, me, data, r))
-        out.append(f": everybody else {loses(r, 1, article=True)}.")
+        out.append(f": everybody else {r.loses(1, article=True)}.")
     elif end == "stock_out":
         out.append("stock out", style=WARN_STYLE)
         if by is not None:
@@ -386,7 +376,7 @@ def round_headline(
             out.append_text(possessive(names, knocker, me))
             out.append(" knock.")
         else:
-            out.append(f": the lowest hand {loses(r, 1, article=True)}.")
+            out.append(f": the lowest hand {r.loses(1, article=True)}.")
     else:
         if knocker is not None:
             out.append("showdown", style="bold")
@@ -442,7 +432,7 @@ def round_result(
         if event.kind == "wash":
             result = Text("")
         elif lost:
-            result = Text(loses(r, lost), style=BAD_STYLE)
+            result = Text(r.loses(lost), style=BAD_STYLE)
             if lives is not None:
                 result.append(f" → {r.standing(lives[seat])}", style=BAD_STYLE)
         else:

@@ -196,7 +196,7 @@ class TerminalPlayer:
                 Text(
                     "You play first, and nobody has looked at their cards yet. You may call a "
                     "blind showdown now: everybody shows the hand they were dealt, the lowest "
-                    f"{display.loses(view.rules, 1, article=True)}, and "
+                    f"{view.rules.loses(1, article=True)}, and "
                     f"{view.rules.unit(2)} if it is you. Or look at your cards and play on "
                     "(no knock on this first turn, then)."
                 ),

@@ -15,7 +15,7 @@ from rich.text import Text
 
 from thirtyone._core import Action
 from thirtyone.game.rules import Rules
-from thirtyone.terminal.display import fmt_score, loses
+from thirtyone.terminal.display import fmt_score
 
 
 def rules_report(preset: str | None = None) -> RenderableType:
@@ -170,10 +170,10 @@ def rules_in_short(rules: Rules) -> str:
         )
     else:
         text += (
-            f" The lowest hand at the end of a round {loses(r, 1, article=True)}; "
+            f" The lowest hand at the end of a round {r.loses(1, article=True)}; "
             f"{_knocker_pays(r)}."
         )
-    everybody = f"everybody else {loses(r, 1, article=True)}"
+    everybody = f"everybody else {r.loses(1, article=True)}"
     if r.thirty_one_after_knock == "continues":
         text += f" A 31 shown ends the round ({everybody}); after a knock the round goes on."
     elif r.may_hide_31:
@@ -214,7 +214,7 @@ def table_limits(rules: Rules) -> list[str]:
     elif rules.first_turn_knock == "blind":
         lines.append(
             "The first player may call a blind showdown before anybody looks: the lowest dealt "
-            f"hand {loses(rules, 1, article=True)}, and {rules.unit(2)} if it is the caller's; "
+            f"hand {rules.loses(1, article=True)}, and {rules.unit(2)} if it is the caller's; "
             "after looking, no knock on that first turn."
         )
     if rules.two_player_mercy:
