@@ -10,6 +10,7 @@ import contextlib
 import json
 import os
 import re
+import signal
 import socket
 import subprocess
 import sys
@@ -806,3 +807,27 @@ def test_a_query_the_game_moved_on_from_stops_in_the_core(monkeypatch: pytest.Mo
     with concurrent.futures.ThreadPoolExecutor(1) as pool:
         pool.submit(asyncio.run, scenario()).result(timeout=600)
     assert ended == ["cancelled"]
+
+
+@pytest.mark.posix_only
+def test_serve_stopped_by_sigterm_ends_as_ctrl_c_does(tmp_path: Path) -> None:
+    """SIGTERM (``kill``, a service manager) stops the server as Ctrl-C does: the closing line,
+    exit status 0, and the game started is kept in its save. It ended the process at once with
+    status 143 and no "Stopped." (ruling 292)."""
+    save = tmp_path / "game.json"
+    with reserved_port() as port:
+        proc, url = start_server("--port", str(port), "--save-file", str(save))
+    try:
+        with connect(f"ws://127.0.0.1:{port}/ws", open_timeout=60) as ws:
+            ws.send(json.dumps({"type": "hello", "game": 0}))
+            ws.send(json.dumps({"type": "new", "setup": {"seed": 7, "advice": "never"}}))
+            deadline = time.monotonic() + 120  # (a hang guard)
+            while not save.exists() and time.monotonic() < deadline:
+                with contextlib.suppress(TimeoutError):
+                    ws.recv(timeout=0.2)
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 0, (proc.returncode, err)
+    assert out.strip().endswith("Stopped.") and "Traceback" not in err
+    assert json.loads(save.read_text())["seed"] == 7

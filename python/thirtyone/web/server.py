@@ -3,19 +3,21 @@
 It listens on 127.0.0.1 unless told otherwise, on the port given or else on :data:`DEFAULT_PORT`
 when that one is free (so a page left open finds the server again after a restart), else on one
 the system gives. It prints the address, opens the browser (on a thread of its own: a text-mode
-browser must not hold the server up) and serves until Ctrl-C, which closes the pages'
-connections and stops; the games are saved after every event, so nothing is lost.
+browser must not hold the server up) and serves until Ctrl-C or SIGTERM, either of which closes
+the pages' connections and stops; the games are saved after every event, so nothing is lost.
 """
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import ipaddress
 import os
+import signal
 import socket
 import threading
 import webbrowser
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import uvicorn
@@ -120,12 +122,39 @@ def serve(
     if browser:
         threading.Thread(target=_open, args=(url, say), daemon=True).start()
     try:
-        server.run(sockets=[sock])
+        with _term_as_interrupt():
+            server.run(sockets=[sock])
     except KeyboardInterrupt:
         pass
     finally:
         sock.close()
     say("Stopped.")
+
+
+class _Terminated(KeyboardInterrupt):
+    """SIGTERM, ended as Ctrl-C is."""
+
+
+@contextlib.contextmanager
+def _term_as_interrupt() -> Iterator[None]:
+    """Within: SIGTERM stops the server as Ctrl-C does (ruling 292). uvicorn catches both while
+    it serves, closes the pages' connections, then raises the signal again under the handler
+    it found: the default one ended the process at once (exit status 143, no "Stopped."); this
+    one raises :class:`_Terminated`, a KeyboardInterrupt. A SIGTERM ignored when the command
+    began (or handled by a program embedding it) is left as it is."""
+    main = threading.current_thread() is threading.main_thread()
+    if not main or signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL:
+        yield
+        return
+
+    def stop(signum: int, frame: object) -> None:
+        raise _Terminated
+
+    signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def _open(url: str, say: Callable[[str], None]) -> None:
