@@ -542,3 +542,22 @@ def test_a_refused_name_is_quoted_as_every_other_option_is(name: str, why: str) 
     r = run(["play", "--name", name, "--autoplay"])
     assert r.exit_code == 2
     assert r.stderr.startswith(f"Error: Invalid value for '--name': {why}"), r.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["review", "9" * 400], "a name in it is too long"),
+        (["serve", "--no-browser", "--host", "9" * 400], "not a name of a machine"),
+    ],
+)
+def test_a_huge_value_is_refused_in_one_short_line(args: list[str], says: str) -> None:
+    """400 characters where a save's name or a host goes: one line ``Error: …`` quoting the
+    value short, exit status 2. Both ended in a traceback (``Path.exists`` raises for a name too
+    long; the IDNA codec refuses a label of over 63 characters), the second quoting it whole
+    (ruling 293)."""
+    out = subprocess.run(command(*args), capture_output=True, text=True, timeout=120)
+    assert out.returncode == 2, out.stderr
+    lines = out.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error: ") and says in lines[0], lines
+    assert "9" * 60 not in lines[0] and len(lines[0]) < 200

@@ -125,3 +125,17 @@ def test_a_game_in_the_address_that_is_none_is_said(page: Page, server: str) -> 
     expect(note).not_to_contain_text(re.compile("No game is saved|Saved at"))
     page.get_by_role("link", name="Go to your main game").click()
     expect(page.locator("#hand .card-slot.new")).to_be_visible()
+
+
+def test_a_huge_game_in_the_address_is_quoted_short(page: Page, server: str) -> None:
+    """``?game=`` followed by 400 digits is said as any other game that is none, quoting the
+    first 24 characters and "…": the whole number was quoted, hundreds of characters in the
+    page's notice (ruling 293)."""
+    open_table(page, server)
+    expect(page.get_by_role("button", name="Start the game")).to_be_visible()
+    page.goto(f"{server}?game={'9' * 400}")
+    problem = page.locator("#problem")
+    expect(problem).to_contain_text(f'"?game={"9" * 24}…" in the address is not a game')
+    expect(problem).to_contain_text(f"a number from 0 to {saves.MAX_BACKUPS}")
+    assert "9" * 25 not in (problem.text_content() or "")
+    assert page.url == server

@@ -148,11 +148,20 @@ def kept_save(path: Path) -> Path:
     """``path``; a bare file name that is not in the current folder is the one of that name in
     the data folder, where ``thirtyone play`` keeps its save and numbered backups
     (``thirtyone review saved-game.1.json`` from any folder)."""
-    if len(path.parts) == 1 and not path.exists():
+    if len(path.parts) == 1 and not _exists(path):
         kept = paths.data_dir() / path
-        if kept.exists():
+        if _exists(kept):
             return kept
     return path
+
+
+def _exists(path: Path) -> bool:
+    """Whether ``path`` exists; a name the system refuses (too long) does not (reading it then
+    says why: ``thirtyone review`` followed by 400 digits ended in a traceback)."""
+    try:
+        return path.exists()
+    except OSError:
+        return False
 
 
 def load(path: Path | None) -> tuple[saves.SavedGame, str]:

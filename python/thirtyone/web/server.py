@@ -22,6 +22,7 @@ from pathlib import Path
 
 import uvicorn
 
+from thirtyone.names import quoted
 from thirtyone.web.advice import Budget
 from thirtyone.web.app import Settings, create_app
 from thirtyone.web.guard import own_hosts
@@ -54,7 +55,9 @@ def listen(host: str, port: int | None) -> socket.socket:
     try:
         infos = socket.getaddrinfo(bare, None, type=socket.SOCK_STREAM)
     except OSError as err:
-        raise ServeError(f"--host {host}: {err.strerror or err}") from None
+        raise ServeError(f"--host {quoted(host)}: {err.strerror or err}") from None
+    except UnicodeError:  # (a name the IDNA codec refuses: a label over 63 characters)
+        raise ServeError(f"--host {quoted(host)}: not a name of a machine") from None
     family, _, _, _, address = infos[0]
     ports = [port] if port is not None else [DEFAULT_PORT, 0]
     for i, tried in enumerate(ports):

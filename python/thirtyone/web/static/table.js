@@ -117,11 +117,14 @@ function openGame(number) {
   hello(number);
 }
 
-/** The game the address asked for is none the server has a number for: said, and "/" shown. */
+/** The game the address asked for is none the server has a number for: said, and "/" shown.
+ *  What was asked for is quoted short, as every message quotes a value it refuses (24
+ *  characters, then …): 400 digits filled the page (ruling 293). */
 function wrongGame(message) {
-  const asked = app.game;
+  const asked = String(app.game);
+  const shown = asked.length <= 24 ? asked : `${asked.slice(0, 24)}…`;
   openGame(0);
-  problem(`"?game=${asked}" in the address is not a game (${message}): the page shows / instead.`, { lasting: true });
+  problem(`"?game=${shown}" in the address is not a game (${message}): the page shows / instead.`, { lasting: true });
 }
 
 // -- the game as it stands -----------------------------------------------------------------------
