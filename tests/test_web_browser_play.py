@@ -20,6 +20,7 @@ pytest.importorskip("starlette", reason="the browser tests need the web extra")
 from browser_helpers import (
     BROWSER_MARKS,
     HeldSocket,
+    PLAYABLE,
     draw_to_the_end,
     open_table,
     shot,
@@ -351,3 +352,36 @@ def test_a_31_shown_after_the_knock_is_said_apart_from_the_showdown(
     )
     plain = {"kind": "round_end", "end": "showdown", "knocker": 0, "losses": {"0": 2, "1": 0}}
     assert page.evaluate(LOSSES, [plain, 1]) == "Alice loses 2 lives (the knock penalty)."
+
+
+#: Whether the banner is up (not hidden by the page's script), and whether it is seen.
+BANNER_NOW = """() => {
+  const box = document.getElementById("banner");
+  return [!box.hidden, box.checkVisibility({ visibilityProperty: true })];
+}"""
+
+
+def test_no_banner_shows_under_an_open_dialog(page: Page, server: str) -> None:
+    """The other players at once: a knock's or a 31's banner stays up for a moment, and the
+    round's result opened meanwhile had it showing under the dialog's backdrop, over the seats
+    beside the dialog. While a dialog is open the banner is not seen (ruling 294)."""
+    open_table(page, server)
+    start_game(page, Seed="5")
+    under = 0
+    for _ in range(400):
+        page.locator(PLAYABLE).first.wait_for(timeout=120_000)
+        if page.locator("#over-dialog[open]").count():
+            break
+        if page.locator("#result-dialog[open]").count():
+            # (At one moment: the banner up, under the dialog, and whether it is seen.)
+            up, seen = page.evaluate(BANNER_NOW)
+            under += up
+            assert not seen, page.locator("#banner").text_content()
+            page.locator("#result-dialog").get_by_role("button", name="Continue").click()
+        elif page.locator("#hand button:enabled").count():
+            page.locator("#hand button:enabled").last.click()
+        elif page.locator("#act-draw:enabled").count():
+            page.locator("#act-draw").click()
+        else:
+            page.locator("#actions button:enabled").first.click()
+    assert under > 0  # (else the case tests nothing)
