@@ -385,6 +385,24 @@ def test_every_round_of_the_chart_is_labelled(server: str, phone: Page) -> None:
     shot(phone, "review-rounds-phone.png")
 
 
+def test_the_round_labels_of_a_long_game_stand_apart_on_a_phone(server: str, phone: Page) -> None:
+    """Fifteen rounds on a phone: the labels are thinned (every second round) and no two stand
+    closer than one em (12 px) of their figures. They were placed by a guess of their width,
+    7 px apart where rounds are short ("R3 R5 R7" read as one run) (ruling 295)."""
+    play("--seats", "2", "--lives", "15", "--seed", "4")
+    rounds = sorted({d["round"] for d in the_review(server)["decisions"]})
+    assert len(rounds) >= 12
+    phone.goto(f"{server}/review?deals=200&playouts=500")
+    labels = phone.locator("#chart text", has_text=re.compile(r"^R\d+$"))
+    expect(labels.first).to_have_text("R1", timeout=60_000)
+    boxes = [label.bounding_box() for label in labels.all()]
+    assert len(boxes) >= 5
+    for left, right in itertools.pairwise(boxes):
+        assert left is not None and right is not None
+        assert right["x"] - (left["x"] + left["width"]) >= 11.5, (left, right)
+    shot(phone, "review-rounds-long-phone.png")
+
+
 # -- the stats ------------------------------------------------------------------------------------
 
 
