@@ -27,6 +27,7 @@ from click.testing import CliRunner, Result
 from thirtyone import Action, Game, Rules, SeatView, TablePolicy
 from thirtyone import statistics as stats
 from thirtyone.cli.app import main
+from thirtyone.store import record
 from thirtyone.store.keeper import Keeper, game_record, judged, preset_name
 from thirtyone.store.record import SCHEMA_VERSION, Decision, GameRecord, RecordError, add, games
 
@@ -579,3 +580,20 @@ def test_two_processes_writing_at_once_both_land() -> None:
     recorded = games(path())
     assert sorted(g.names[-1] for g in recorded) == ["Cara", "first", "second"]
     assert [len(g.decisions) for g in recorded[1:]] == [500, 500]
+
+
+def test_stats_says_a_best_played_is_the_star_alone() -> None:
+    """The record keeps no margins: a decision within them (the review's ≈, agreeing there)
+    is not counted as a best played here, and the text says so under the decisions, with one
+    definition of agreeing (``record.agrees``) for both (ruling 296). It said "its best played"
+    as if it were the review's agreement."""
+    decisions = [Decision(1, "draw", "draw", 0.0), Decision(1, "knock", "draw", 0.0)]
+    add(path(), entry(1, decisions=decisions))
+    data = json.loads(run(["stats", "--json"]).output)["decisions"]["you"]
+    assert (data["advised"], data["agreed"]) == (2, 1)  # (the knock, cost 0, is no ★)
+    text = " ".join(run(["stats"]).output.split())
+    assert (
+        "(A best played is the Oracle's ★ alone: thirtyone review also counts an option within "
+        "the margins of it (≈), which the record does not keep.)"
+    ) in text
+    assert record.agrees("knock", "draw", ["knock"]) and not record.agrees("knock", "draw")

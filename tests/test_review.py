@@ -718,3 +718,12 @@ def test_each_seats_lives_are_in_the_tables_words(tmp_path: Path) -> None:
     for d in decisions:
         assert d["standing"] == [bus[n] for n in d["state"]["lives"]]
     assert decisions[0]["standing"] == ["back of the bus"] * 3
+
+
+def test_the_agreement_says_that_stats_counts_the_star_alone(tmp_path: Path) -> None:
+    """The review counts an option within the margins of the best (≈) as agreeing, which
+    ``thirtyone stats`` cannot (the record keeps no margins): the agreement line says so
+    (ruling 296)."""
+    play(tmp_path, TABLE)
+    text = " ".join(review(tmp_path, *TINY).output.split())
+    assert "thirtyone stats counts the ★ alone: the record keeps no margins." in text

@@ -30,7 +30,7 @@ import shutil
 import sqlite3
 import stat
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -86,6 +86,22 @@ class RecordError(SaveError):
 def default_path() -> Path:
     """``record.sqlite3`` in the data folder (see :func:`thirtyone.paths.data_dir`)."""
     return data_dir() / FILE_NAME
+
+
+#: What a best played is where the record counts it (``thirtyone stats``, the Stats page, the
+#: record at a game's end), said there: the record keeps no margins (ruling 296).
+STAR_ONLY = (
+    "a best played is the Oracle's ★ alone: thirtyone review also counts an option within "
+    "the margins of it (≈), which the record does not keep"
+)
+
+
+def agrees(played: str, best: str, tied: Iterable[str] = ()) -> bool:
+    """Whether playing ``played`` agrees with the Oracle whose best option is ``best``: it is
+    the best (★) or one of the options within the margins of it (``tied``, ≈). The
+    one definition of the review's agreement, its label "best" and the record's count; the
+    record keeps no margins, so a recorded decision agrees with its ★ alone."""
+    return played == best or played in set(tied)
 
 
 @dataclass(frozen=True)

@@ -78,7 +78,7 @@ class Agreement:
         if d.best is None:
             return
         self.advised += 1
-        self.agreed += d.played == d.best
+        self.agreed += record.agrees(d.played, d.best)  # (no margins kept: ★ alone)
         if d.cost_p_safe is not None:
             self.costs_p_safe += 1
             self.cost_p_safe += d.cost_p_safe
@@ -234,6 +234,8 @@ def report(games: Sequence[GameRecord], path: Path, width: int | None = None) ->
     lines.append("")
     yours = _agreement(g for g in games if not g.autoplay)
     lines += _wrapped(decisions_line("Your decisions", yours), width)
+    if yours.advised:
+        lines += _wrapped(f"({record.STAR_ONLY[0].upper()}{record.STAR_ONLY[1:]}.)", width)
     autoplayed = _agreement(g for g in games if g.autoplay)
     if autoplayed.decisions:
         head = "Decisions of your seat played by the table's rule"

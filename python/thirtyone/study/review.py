@@ -38,6 +38,7 @@ from thirtyone.game.session import Session
 from thirtyone.oracle.answer import Advice, OptionAdvice
 from thirtyone.oracle.query import advise
 from thirtyone.store import saves
+from thirtyone.store.record import agrees
 
 #: The review's default budget per decision: well below the Oracle's full precision (10,000
 #: deals, 50,000 playouts), so that a game of 40 decisions is reviewed in seconds; the margins
@@ -276,7 +277,7 @@ def label_of(advice: Advice, option: OptionAdvice) -> str:
         return label(cost, option.option == getattr(top, "option", None) or within)
     tied = {o.option for o in advice.tied}
     cost = advice.best.p_safe - option.p_safe
-    return label(cost, option.option == advice.best.option or option.option in tied)
+    return label(cost, agrees(option.option, advice.best.option, tied))
 
 
 def label(cost: float, tied: bool) -> str:
@@ -310,7 +311,7 @@ def judge(decision: Decision, advice: Advice) -> Reviewed:
         decision,
         advice,
         chosen,
-        agreed=chosen.option == advice.best.option or chosen.option in tied,
+        agreed=agrees(chosen.option, advice.best.option, tied),
         cost_safe=max(0.0, advice.best.p_safe - chosen.p_safe),
         cost_win=None if advice.points else game_cost,
         cost_points=game_cost if advice.points else None,

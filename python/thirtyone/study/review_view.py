@@ -255,7 +255,8 @@ def summary(review: Review) -> Group:
         lines.append(
             f"Agreement: {review.agreed} of {len(review.advised)} ({pct(review.agreement)}) "
             f"were the round's best ({BEST_MARK}: {best}) or statistically tied with it "
-            f"({TIED_MARK}: {review.agreed - best})."
+            f"({TIED_MARK}: {review.agreed - best}). thirtyone stats counts the {BEST_MARK} "
+            "alone: the record keeps no margins."
         )
     win, ranked = review.cost_win, review.cost_points
     if ranked is not None:

@@ -414,7 +414,9 @@ function summaryView() {
   });
   $("thresholds").textContent =
     `best: the Oracle's best${forGame}, or within the margins of it; ${spans.join("; ")} ` +
-    `(points of p_win lost; of p_safe where the Oracle gives no chance of winning the game).`;
+    `(points of p_win lost; of p_safe where the Oracle gives no chance of winning the game). ` +
+    // (Ruling 296: the record keeps no margins, so its count of best is the ★ alone.)
+    "The Stats page counts a best played as the Oracle's ★ alone: the record keeps no margins.";
 }
 
 function costlyView() {

@@ -120,7 +120,8 @@ function decisionsView(you) {
   $("decisions-note").textContent =
     "A decision's cost is the best option's chance minus the chance of the option played, in " +
     "percentage points (under ranked placing, for the game, in expected points); the review " +
-    "of a game labels each decision by it.";
+    "of a game labels each decision by it. A best played is the Oracle's ★ alone: the review " +
+    "also counts an option within the margins of it (≈), which the record does not keep.";
 }
 
 /** The rows of the record that are not games as thirtyone writes them, told. */
