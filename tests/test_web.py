@@ -816,7 +816,7 @@ def test_serve_stopped_by_sigterm_ends_as_ctrl_c_does(tmp_path: Path) -> None:
     status 143 and no "Stopped." (ruling 292)."""
     save = tmp_path / "game.json"
     with reserved_port() as port:
-        proc, url = start_server("--port", str(port), "--save-file", str(save))
+        proc, _ = start_server("--port", str(port), "--save-file", str(save))
     try:
         with connect(f"ws://127.0.0.1:{port}/ws", open_timeout=60) as ws:
             ws.send(json.dumps({"type": "hello", "game": 0}))

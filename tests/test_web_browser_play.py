@@ -19,8 +19,8 @@ pytest.importorskip("starlette", reason="the browser tests need the web extra")
 
 from browser_helpers import (
     BROWSER_MARKS,
-    HeldSocket,
     PLAYABLE,
+    HeldSocket,
     draw_to_the_end,
     open_table,
     shot,
