@@ -232,6 +232,16 @@ def test_a_table_policy_refuses_a_knock_score_that_is_not_one(knock_at: Any) -> 
         TablePolicy(knock_at=knock_at)
 
 
+def test_a_long_knock_score_is_quoted_short() -> None:
+    """Quoted as every message quotes a refused value: 24 characters, then "…" (it was cut at
+    24 characters of its repr, the closing quote lost and nothing said that it was cut)."""
+    with pytest.raises(RuleError) as caught:
+        TablePolicy(knock_at="7" * 400)
+    assert str(caught.value) == (
+        f'rule knock_at: "{"7" * 24}"… is not a score (whole or half points from 0)'
+    )
+
+
 @pytest.mark.parametrize("knock_at", [None, 0, 22, 22.5, 27, 31])
 def test_a_table_policy_takes_any_score_or_never(knock_at: float | None) -> None:
     policy = TablePolicy(knock_at=knock_at)

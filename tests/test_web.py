@@ -224,6 +224,10 @@ def test_bad_messages_get_an_error_and_the_game_goes_on(app: Any) -> None:
             error = page.next()
             assert error["type"] == "error" and error["message"], (how, what, error)
         assert "empty" in page_error(page, {"type": "act", "at": state["at"], "action": "decline"})
+        # A value refused is quoted as every message quotes one: short, then "…" (it was cut
+        # at 40 characters of its JSON, the closing quote lost and no "…" to say so).
+        said = page_error(page, {"type": "act", "at": "9" * 400, "action": "draw"})
+        assert said.endswith(f'not "{"9" * 24}"…'), said
         page.send(type="act", at=state["at"] - 1, action="draw")
         stale = page.until("error")
         assert "earlier position" in stale[-1]["message"]

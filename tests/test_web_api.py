@@ -499,7 +499,7 @@ def test_the_guards_refusals_under_api_are_json(guarded: TestClient) -> None:
     for response, status, said in (
         (big, 413, "a request body may be at most 1,048,576 bytes"),
         (chunked, 411, "a request body must say its length (Content-Length)"),
-        (foreign, 403, "a page of another site (http://evil.example) may not ask this server's"),
+        (foreign, 403, "a page of another site ('http://evil.example') may not ask this server's"),
         (wrong_host, 400, "this server does not answer to the name 'evil.example'"),
     ):
         assert response.status_code == status
@@ -507,6 +507,16 @@ def test_the_guards_refusals_under_api_are_json(guarded: TestClient) -> None:
         assert response.json()["error"].startswith(said)
     page = guarded.post("/", content=b"{}", headers={"origin": "http://evil.example"})
     assert page.status_code == 403 and page.text.startswith("Refused: a page of another site")
+
+
+def test_a_long_host_or_origin_is_quoted_short(guarded: TestClient) -> None:
+    """A refused name is quoted as every message quotes a value: its first 24 characters,
+    then "…" (80 were shown, and nothing said that they were cut)."""
+    host = guarded.get("/api/stats", headers={"host": "h" * 400})
+    origin = guarded.post("/api/oracle", content=b"{}", headers={"origin": "http://" + "o" * 400})
+    assert host.json()["error"] == f"this server does not answer to the name '{'h' * 24}'…"
+    said = origin.json()["error"]
+    assert said.startswith(f"a page of another site ('http://{'o' * 17}'…) may not"), said
 
 
 @pytest.mark.parametrize("path", ["/api/review", "/api/stats", "/api/saves"])

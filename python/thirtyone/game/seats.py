@@ -18,7 +18,7 @@ from thirtyone import _core
 from thirtyone._core import Action
 from thirtyone.errors import RuleError, StateError
 from thirtyone.game.rules import Rules
-from thirtyone.names import what_it_is
+from thirtyone.names import shown, what_it_is
 
 if TYPE_CHECKING:
     from thirtyone._core import _ActionKind
@@ -195,8 +195,9 @@ def knock_score(knock_at: object) -> float | None:
     if knock_at is None:
         return None
     if isinstance(knock_at, bool) or not isinstance(knock_at, int | float):
-        shown = repr(knock_at)[:24]
-        raise RuleError(f"rule knock_at: {shown} is not a score (whole or half points from 0)")
+        raise RuleError(
+            f"rule knock_at: {shown(knock_at)} is not a score (whole or half points from 0)"
+        )
     _core.choose_start(["AC", "2D", "3H"], None, False, False, float(knock_at))  # (its check)
     return knock_at
 

@@ -32,6 +32,8 @@ from starlette.datastructures import Headers, MutableHeaders
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from thirtyone.names import quoted
+
 #: Requests that change nothing: no Origin check (a page may link to the table).
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 #: The API's paths: every request there is checked as one that changes something.
@@ -69,7 +71,7 @@ def refusal(scope: Scope, headers: Headers, hosts: Collection[str] | None) -> st
     """Why the request is refused (None: it is let in)."""
     host = headers.get("host", "").lower()
     if hosts is not None and host not in hosts and host.rsplit(":", 1)[0] not in hosts:
-        return f"this server does not answer to the name {host[:80]!r}"
+        return f"this server does not answer to the name {quoted(host)}"
     if is_api(scope):
         what, others = "ask this server's API", OTHER_SITES
     elif scope["type"] == "websocket" or scope.get("method", "GET") not in SAFE_METHODS:
@@ -78,7 +80,7 @@ def refusal(scope: Scope, headers: Headers, hosts: Collection[str] | None) -> st
         return None
     origin = headers.get("origin")
     if origin is not None and origin.lower() != f"http://{host}":
-        return f"a page of another site ({origin[:80]}) may not {what}"
+        return f"a page of another site ({quoted(origin)}) may not {what}"
     if headers.get("sec-fetch-site", "").lower() in others:
         return f"a page of another site may not {what}"
     return None

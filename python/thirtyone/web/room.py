@@ -18,7 +18,7 @@ from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from thirtyone import __version__
+from thirtyone import __version__, names
 from thirtyone._core import Action
 from thirtyone.errors import ThirtyOneError
 from thirtyone.game.seats import ACTION_KINDS, is_action_kind
@@ -319,9 +319,7 @@ def _position(message: dict[str, Any], now: int) -> int:
         raise Refused(f"at is missing: the position this was chosen at (the game is at {now})")
     if isinstance(at, float) and at.is_integer():
         at = int(at)
-    shown = "a list" if isinstance(at, list) else "an object" if isinstance(at, dict) else ""
-    shown = shown or json.dumps(at)
-    shown = shown if len(shown) <= 40 else f"{shown[:40]}…"
+    shown = names.shown(at)
     if isinstance(at, bool) or not isinstance(at, int) or at < 0:
         raise Refused(f"at: a position is a whole number (the game is at {now}), not {shown}")
     if at > now:
