@@ -413,11 +413,14 @@ def _sweep_rows(sweep: Sweep) -> list[tuple[str, float, float, list[float | None
     return rows
 
 
-def sweep_chart(option: OptionAdvice, playouts: int, *, bar_width: int = 30) -> RenderableType:
+def sweep_chart(
+    option: OptionAdvice, playouts: int, *, bar_width: int = 30, unit: str = "lives"
+) -> RenderableType:
     """The sweep of a swept option as a bar chart: percentage safe by the score at which you
-    knock on a later turn (equal neighbours grouped), the kept score marked. The bars run from a
-    round percentage just below the lowest figure (the axis in the header), so that differences
-    show."""
+    knock on a later turn (equal neighbours grouped), the kept score marked, and the ``unit``
+    lost on average (``Letters`` under Gin lives, as the options' table heads it). The bars run
+    from a round percentage just below the lowest figure (the axis in the header), so that
+    differences show."""
     sweep = option.sweep
     assert sweep is not None
     rows = _sweep_rows(sweep)
@@ -432,7 +435,7 @@ def sweep_chart(option: OptionAdvice, playouts: int, *, bar_width: int = 30) -> 
     table.add_column("Knock at", justify="right", header_style="dim")
     table.add_column(axis, no_wrap=True, header_style="dim")
     table.add_column("Safe", justify="right", header_style="dim")
-    table.add_column("Lives", justify="right", header_style="dim")
+    table.add_column(unit.capitalize(), justify="right", header_style="dim")
     table.add_column("")
     for label, p, lost, scores in rows:
         kept = option.knock_at in scores
@@ -490,5 +493,6 @@ def advice_report(advice: Advice, *, sweeps: str = "best", width: int = 80) -> G
         swept = []
     for option in swept:
         parts.append(Text(""))
-        parts.append(sweep_chart(option, advice.playouts, bar_width=max(10, min(30, width - 40))))
+        chart_width = max(10, min(30, width - 40))
+        parts.append(sweep_chart(option, advice.playouts, bar_width=chart_width, unit=advice.unit))
     return Group(*parts)
