@@ -28,3 +28,22 @@ def test_the_sweep_chart_counts_letters_under_gin_lives() -> None:
         assert head[-2:] == ["Safe", "Letters"], head
     assert "Letters lost" in result.output
     assert "Lives" not in result.output
+
+
+def test_the_reviews_total_cost_says_p_safe_in_the_tables_unit(tmp_path: Path) -> None:
+    """`p_safe` is the chance of losing nothing in the round (oracle.md); under Gin lives what a
+    round takes is letters (tables.md): the review's summary says "taking no letter" there, and
+    "losing no life" at a table of lives."""
+    env = {**ENV, "COLUMNS": "200", "THIRTYONE_DATA_DIR": str(tmp_path)}
+    runner = CliRunner(env=env)
+    for preset, words, not_words in (
+        ("gin-lives", "the chance of taking no letter in the round", "no life"),
+        ("standard", "the chance of losing no life in the round", "letter"),
+    ):
+        args = ["play", "--no-oracle", "--fast", "--rules", preset, "--seats", "2", "--seed", "3"]
+        played = runner.invoke(main, args, input="d\n4\n" * 400)
+        assert played.exit_code == 0, played.output
+        result = runner.invoke(main, ["review", "--deals", "200", "--playouts", "500"])
+        assert result.exit_code == 0, result.output
+        total = next(line for line in result.output.splitlines() if "Total cost" in line)
+        assert words in total and not_words not in total, total

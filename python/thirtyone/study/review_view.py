@@ -265,9 +265,11 @@ def summary(review: Review) -> Group:
         win_text = f"of p_win: {points(win)} points"
     else:
         win_text = "of p_win: not given by this Oracle"
+    # (In the table's words: under Gin lives a round costs letters, not lives.)
+    nothing = "taking no letter" if review.replay.game.rules.gin else "losing no life"
     lines.append(
-        f"Total cost: {points(review.cost_safe)} points of p_safe (the chance of losing no "
-        f"life in the round); {win_text}."
+        f"Total cost: {points(review.cost_safe)} points of p_safe (the chance of {nothing} in "
+        f"the round); {win_text}."
     )
     lines.append(labels_line(review))
     parts: list[Text | Table] = []
