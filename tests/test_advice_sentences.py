@@ -50,7 +50,10 @@ def check_words(advice: Advice, state: dict[str, Any], names: list[str]) -> None
         n, me = state["seats"], state["me"]
         order = [names[(me + k) % n] for k in range(1, n)]
         listed = advice.reason.split(": you ")[1].split(")")[0]
-        shown = [part.rsplit(" ", 1)[0].split(" on the")[0] for part in listed.split(", ")[1:]]
+        # (Each part is a name and its lives: a count, "on the county", or at a table that
+        # names its lives the name: "bill unfolded".)
+        parts = listed.split(", ")[1:]
+        shown = [max((m for m in names if p.startswith(m + " ")), key=len) for p in parts]
         assert shown == order, advice.reason
     # The star: no option tied with it loses fewer lives; when it is not the safest, the reason
     # says what decided.

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import thirtyone
 from click.testing import CliRunner
 from thirtyone.cli.app import main
 
@@ -47,3 +48,25 @@ def test_the_reviews_total_cost_says_p_safe_in_the_tables_unit(tmp_path: Path) -
         assert result.exit_code == 0, result.output
         total = next(line for line in result.output.splitlines() if "Total cost" in line)
         assert words in total and not_words not in total, total
+
+
+def test_the_games_sentence_names_lives_as_a_table_that_names_them_does() -> None:
+    """At the ride-the-bus table the lives are named (tables.md: the back, the middle and the
+    front of the bus, then on the stairs, the table's county): the reason's sentence for the
+    game lists each seat's lives by those names, as the table's rows do, not as a count and "on
+    the county"."""
+    state = {
+        "rules": "ride-the-bus",
+        "seats": 3,
+        "me": 0,
+        "first": 0,
+        "upcard": "4H",
+        "hand": ["3C", "KD", "6D"],
+        "turns": [],
+        "lives": [2, 0, 3],
+    }
+    advice = thirtyone.advise(state, deals=500, playouts=1500, seed=1, max_time=None)
+    assert advice.best_game is not None and advice.best_game is not advice.best, advice.reason
+    said = "(lives: you middle of the bus, seat 1 on the stairs, seat 2 back of the bus)"
+    assert said in advice.reason
+    assert "county" not in advice.reason

@@ -17,6 +17,7 @@ from typing import Any
 
 from thirtyone import _core
 from thirtyone.errors import SettingsError, StateError, ThirtyOneError
+from thirtyone.game.rules import Rules
 from thirtyone.game.seats import NOT_LOOKED
 from thirtyone.game.session import Session
 from thirtyone.names import neutralise, what_it_is
@@ -176,10 +177,14 @@ def _advice(raw: _core.Answer, checked: _core.State, names: Sequence[str] | None
     any_hand = not rules["knock_needs_one_suit"] and rules["min_knock"] <= LOWEST_SCORE
     reason = words.reason(options, tied, unit=unit, points=points, any_hand=any_hand)
     if best_game is not None and checked.lives is not None:
+        # (A table that names its lives says them by their names: "on the stairs", not "on
+        # the county", as the table's rows do.)
+        named = Rules.from_spec(rules) if rules["life_names"] else None
+        standings = None if named is None else [named.standing(n) for n in checked.lives]
         reason += words.game_reason(
             options[0],
             best_game,
-            words.Lives(checked.lives, checked.me, names, bool(rules["county"])),
+            words.Lives(checked.lives, checked.me, names, bool(rules["county"]), standings),
             points=raw.points,
             unit=unit,
         )

@@ -398,12 +398,15 @@ def glossary(unit: str = "lives") -> list[tuple[str, str]]:
 
 class Lives(NamedTuple):
     """Every round seat's lives (``lives``), yours (``me``), the seats' names (None: "seat N")
-    and whether the table plays the county (0 lives: on the county)."""
+    and whether the table plays the county (0 lives: on the county); ``standings``: each seat's
+    lives in the table's words where the table names them (``middle of the bus``, ``on the
+    stairs``: :meth:`~thirtyone.game.rules.Rules.standing`), None where a count says them."""
 
     lives: Sequence[int]
     me: int
     names: Sequence[str] | None = None
     county: bool = False
+    standings: Sequence[str] | None = None
 
     def name(self, seat: int) -> str:
         return self.names[seat] if self.names else f"seat {seat}"
@@ -424,11 +427,14 @@ class Lives(NamedTuple):
         return [(self.me + step) % n for step in range(1, n)]
 
     def summary(self, unit: str = "lives") -> str:
-        """``lives: you 3, Ben 1, Cy on the county`` (``letters left: …`` under Gin lives), the
-        others in turn order from the seat after yours."""
+        """``lives: you 3, Ben 1, Cy on the county`` (``letters left: …`` under Gin lives; at a
+        table that names its lives, those names: ``lives: you back of the bus, Ben on the
+        stairs``), the others in turn order from the seat after yours."""
         head = "letters left" if unit == "letters" else unit
 
         def one(seat: int) -> str:
+            if self.standings is not None:
+                return self.standings[seat]
             n = self.lives[seat]
             return "on the county" if self.county and n == 0 else str(n)
 
