@@ -8,6 +8,8 @@ from pathlib import Path
 import thirtyone
 from click.testing import CliRunner
 from thirtyone.cli.app import main
+from thirtyone.oracle import rank, words
+from thirtyone.oracle.answer import Advice, OptionAdvice
 
 ENV = {"COLUMNS": "100", "NO_COLOR": "1"}
 DATA = Path(__file__).parent / "data"
@@ -37,7 +39,7 @@ def test_the_reviews_total_cost_says_p_safe_in_the_tables_unit(tmp_path: Path) -
     "losing no life" at a table of lives."""
     env = {**ENV, "COLUMNS": "200", "THIRTYONE_DATA_DIR": str(tmp_path)}
     runner = CliRunner(env=env)
-    for preset, words, not_words in (
+    for preset, said, not_said in (
         ("gin-lives", "the chance of taking no letter in the round", "no life"),
         ("standard", "the chance of losing no life in the round", "letter"),
     ):
@@ -47,7 +49,7 @@ def test_the_reviews_total_cost_says_p_safe_in_the_tables_unit(tmp_path: Path) -
         result = runner.invoke(main, ["review", "--deals", "200", "--playouts", "500"])
         assert result.exit_code == 0, result.output
         total = next(line for line in result.output.splitlines() if "Total cost" in line)
-        assert words in total and not_words not in total, total
+        assert said in total and not_said not in total, total
 
 
 def test_the_games_sentence_names_lives_as_a_table_that_names_them_does() -> None:
@@ -70,3 +72,52 @@ def test_the_games_sentence_names_lives_as_a_table_that_names_them_does() -> Non
     said = "(lives: you middle of the bus, seat 1 on the stairs, seat 2 back of the bus)"
     assert said in advice.reason
     assert "county" not in advice.reason
+
+
+def _three_tied() -> tuple[list[OptionAdvice], list[OptionAdvice]]:
+    """Three put-downs tied on safety (within ±2.0 points of the safest, the 2H): the 4D loses
+    fewer lives than the 2H beyond their margins (0.40 against 0.52, margins 0.05), so the 2H is
+    out (README: "among them the ★ goes to the one that loses the fewest lives on average (a
+    difference within the two figures' margins is none), then to the one likeliest to win the
+    game"); the 3C loses as few as the 4D within the margins and wins the game more often
+    (25.0% against 20.0%): the 3C is the best. It does not lose fewer lives than the 2H beyond
+    the margins (0.48 against 0.52), and the 2H wins the game more often than it (30.0%)."""
+    safest = OptionAdvice(
+        "discard", 0.70, 0.02, 0.52, discard="2H", lives_lost_margin=0.05, p_win=0.30,
+        p_win_margin=0.01,
+    )  # fmt: skip
+    middle = OptionAdvice(
+        "discard", 0.69, 0.02, 0.48, discard="3C", lives_lost_margin=0.05, p_win=0.25,
+        p_win_margin=0.01,
+    )  # fmt: skip
+    fewest = OptionAdvice(
+        "discard", 0.69, 0.02, 0.40, discard="4D", lives_lost_margin=0.05, p_win=0.20,
+        p_win_margin=0.01,
+    )  # fmt: skip
+    return rank.best_first([safest, middle, fewest], [middle, fewest])
+
+
+def test_a_best_chosen_after_the_safest_lost_on_lives_says_why() -> None:
+    options, tied = _three_tied()
+    assert options[0].discard == "3C"  # (the rule of the README, above)
+    text = words.reason(options, tied)
+    assert (
+        "The safest loses more lives on average than to put down the 4D (0.52 against 0.40)" in text
+    )
+    assert "wins the game more often (25.0% against 20.0%)" in text
+
+
+def test_the_short_reason_does_not_call_a_lower_game_figure_within_the_margin() -> None:
+    """The best's 25.0% to win the game is 5 points below the safest's 30.0%, margin ±1.0: the
+    one-line reason may not say the two are within the margin, nor that the best wins more."""
+    options, tied = _three_tied()
+    best_game = rank.best_for_game(options[0], options[1], False)
+    advice = Advice(
+        options=options, tied=tied, reason="", deals=1, playouts=1, warnings=[],
+        best_game=best_game,
+    )  # fmt: skip
+    line = words.gist(advice)
+    assert "within" not in line, line
+    assert "25.0% against 30.0%" not in line, line
+    assert "loses more lives than put down 4D (0.52 against 0.40)" in line, line
+    assert "wins the game more often (25.0% against 20.0%)" in line, line

@@ -296,9 +296,9 @@ def _tied_reason(
             f"±{pp(top.margin)} ({pct(best.p_safe)} for the first, {pct(top.p_safe)} for "
             f"{'the safest' if len(tied) > 1 else 'the other'})."
         )
-    why = star_why(best, top, unit, points) if top is not best else ""
-    if why:
-        text += f" The first {why}."
+    if top is not best:
+        why = star_why(best, top, unit, points)
+        text += f" The first {why}." if why else _put_out(best, [best, *tied], unit, points)
     if makes_31(best):
         text += " The first makes 31: show it."
     elif best.swept:
@@ -310,6 +310,31 @@ def _tied_reason(
         else:
             text += f" With the first, you then {shown}."
     return text
+
+
+def _put_out(
+    best: OptionAdvice, group: Sequence[OptionAdvice], unit: str, points: bool, short: bool = False
+) -> str:
+    """What made the best the best when it neither loses fewer ``unit`` than the safest of
+    the ``group`` (the best and the options tied with it) nor wins the game more often than
+    it: the safest was left out for losing more than the option that loses fewest
+    (:func:`~thirtyone.oracle.rank.pick`), and the best wins the game more often than that
+    one, or as often and is safer. ``short``: the gist's clause (after "Tied on safety with
+    …"), else a sentence of the reason (with its leading space); empty when neither
+    applies."""
+    top = safest(best, group)
+    fewest = min(group, key=lambda o: o.lives_lost)
+    if fewest is best or not fewer_lost(fewest, top):
+        return ""
+    lost_more = f"{lost_shown(top.lives_lost)} against {lost_shown(fewest.lives_lost)}"
+    beat = star_why(best, fewest, unit, points) or "is safer, the game's figures alike as shown"
+    if short:
+        head = f", which loses more {unit} than {label(fewest)} ({lost_more})"
+        return f"{head}; against that one it {beat}"
+    return (
+        f" The safest loses more {unit} on average than to {fewest.describe()} ({lost_more}); "
+        f"of the others, the first {beat}."
+    )
 
 
 def _cost_caveat(best: OptionAdvice, second: OptionAdvice, unit: str) -> str:
@@ -346,7 +371,8 @@ def gist(advice: Advice) -> str:
     if tied:
         top = safest(best, tied)
         if top is not best:
-            if not fewer_lost(best, top) and game_within(best, top, advice.points):
+            higher = higher_game(best, top, advice.points)
+            if higher and not fewer_lost(best, top) and game_within(best, top, advice.points):
                 # The short line: the figures and their margin, no more.
                 game, points = game_shown(best, advice.points), advice.points
                 return (
@@ -355,6 +381,9 @@ def gist(advice: Advice) -> str:
                     f"{_margin_short(best.p_win_margin or 0.0, points)}."
                 )
             why = star_why(best, top, unit, advice.points)
+            if not why:  # (the safest was left out for the lives it loses: :func:`_put_out`)
+                clause = _put_out(best, [best, *tied], unit, advice.points, short=True)
+                return f"{lead}Tied on safety with {label(top)}{clause}."
             return f"{lead}Tied on safety with {label(top)}; it {why}."
         others = label(tied[0]) if len(tied) == 1 else f"{len(tied)} other options"
         if all(_equal_shown(o, best) for o in tied):
