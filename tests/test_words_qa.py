@@ -3,6 +3,7 @@ numbers it shows and with the table's words (docs/oracle.md, docs/rules.md, docs
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import thirtyone
@@ -121,3 +122,23 @@ def test_the_short_reason_does_not_call_a_lower_game_figure_within_the_margin() 
     assert "25.0% against 30.0%" not in line, line
     assert "loses more lives than put down 4D (0.52 against 0.40)" in line, line
     assert "wins the game more often (25.0% against 20.0%)" in line, line
+
+
+def test_the_oracles_table_keeps_its_figures_and_star_below_80_columns() -> None:
+    """`thirtyone oracle` fits its report to the terminal (cli.md): at 60 to 77 columns the bar
+    squeezed in cut the Safe figures ("96.…") and the ★ off. Each option's row keeps its figures
+    whole (as the JSON's `p_safe` to one decimal) and the best its ★; only the bar goes, and a
+    long option's label breaks between its words."""
+    args = ["oracle", str(DATA / "example_state.json"), "--sweeps", "none", *FAST]
+    answer = json.loads(CliRunner(env=ENV).invoke(main, [*args, "--json"]).output)
+    shown = [words.pct(o["p_safe"]) for o in answer["options"]]
+    for width in (60, 70, 77):
+        result = CliRunner(env={**ENV, "COLUMNS": str(width)}).invoke(main, args)
+        assert result.exit_code == 0, result.output
+        lines = result.output.splitlines()
+        rule = next(i for i, line in enumerate(lines) if line.startswith("───"))
+        rows = [line for line in lines[rule + 1 :] if "%" in line][: len(shown)]
+        assert rows[0].startswith("★"), (width, result.output)
+        for row, safe in zip(rows, shown, strict=True):
+            assert f" {safe} " in row, (width, row)
+            assert "…" not in row and len(row) <= width, (width, row)

@@ -351,17 +351,20 @@ def advice_layouts(advice: Advice, why: RenderableType | None = None) -> Layouts
 
 
 def advice_table(advice: Advice, *, bar_width: int = 20) -> Table:
-    """Every option, best first: percentage safe, margin, lives lost, later knock score, a bar."""
+    """Every option, best first: percentage safe, margin, lives lost, later knock score, a bar
+    (none when ``bar_width`` is 0). Where the table is wider than the screen, an option's label
+    breaks between its words: the figures and the marks are never cut."""
     tied = _tied_names(advice)
     table = Table(box=box.SIMPLE_HEAD, padding=(0, 0, 0, 1), pad_edge=False, show_edge=False)
     table.add_column("", width=1, no_wrap=True)
-    table.add_column("Option", no_wrap=True)
+    table.add_column("Option", min_width=5)
     for head in ("Safe", "Margin", f"{advice.unit.capitalize()} lost", "Knock at"):
         table.add_column(head, justify="right", no_wrap=True)
     game = advice.best_game is not None
     if game:
         table.add_column(game_header(advice).capitalize(), justify="right", no_wrap=True)
-    table.add_column("", no_wrap=True)
+    if bar_width:
+        table.add_column("", no_wrap=True)
     for i, o in enumerate(ranked(advice)):
         best = i == 0
         mark = BEST_MARK if best else TIED_MARK if o.option in tied else ""
@@ -376,7 +379,8 @@ def advice_table(advice: Advice, *, bar_width: int = 20) -> Table:
         ]
         if game:
             cells.append(game_cell(advice, o))
-        cells.append(Text(bar(o.p_safe, bar_width), style=style))
+        if bar_width:
+            cells.append(Text(bar(o.p_safe, bar_width), style=style))
         table.add_row(*cells)
     return table
 
@@ -458,10 +462,12 @@ def advice_report(advice: Advice, *, sweeps: str = "best", width: int = 80) -> G
     """``thirtyone oracle``'s report: the best option and the reason, the table of options, the
     ties, the warnings, and the sweep chart (``sweeps``: ``best`` = the best swept option,
     ``all``, or ``none``), fitted to ``width`` columns."""
-    # The bar takes what the other columns leave (it is measured with a bar of one).
+    # The bar takes what the other columns leave (it is measured with a bar of one), and is
+    # left out where fewer than 6 columns are left: a bar squeezed in cut the figures ("96.…")
+    # and the ★ off a terminal of 77 columns or fewer.
     probe = Console(width=1000, file=io.StringIO())
     fixed = Measurement.get(probe, probe.options, advice_table(advice, bar_width=1)).maximum - 1
-    bar_width = max(6, min(24, width - fixed))
+    bar_width = min(24, width - fixed) if width - fixed >= 6 else 0
     parts: list[RenderableType] = []
     head = Text("The Oracle", style="bold magenta")
     head.append(
