@@ -4,6 +4,7 @@ numbers it shows and with the table's words (docs/oracle.md, docs/rules.md, docs
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import thirtyone
@@ -142,3 +143,27 @@ def test_the_oracles_table_keeps_its_figures_and_star_below_80_columns() -> None
         for row, safe in zip(rows, shown, strict=True):
             assert f" {safe} " in row, (width, row)
             assert "…" not in row and len(row) <= width, (width, row)
+
+
+def test_the_reviews_reasons_name_the_players_not_their_seats(tmp_path: Path) -> None:
+    """In a game the Oracle's words name the players (oracle.md: "in a game … the warning names
+    the player instead"; the reason's lives: "lives: you 2, Alice 2, Ben 3"): the review of that
+    game gives each decision's reason with the names of its `players`, not "seat 1"."""
+    env = {**ENV, "THIRTYONE_DATA_DIR": str(tmp_path)}
+    runner = CliRunner(env=env)
+    args = ["play", "--no-oracle", "--fast", "--seats", "3", "--seed", "11"]
+    played = runner.invoke(main, args, input="d\n4\n" * 400)
+    assert played.exit_code == 0, played.output
+    result = runner.invoke(main, ["review", "--json", "--deals", "200", "--playouts", "500"])
+    assert result.exit_code == 0, result.output
+    decisions = json.loads(result.stdout)["decisions"]
+    with_lives = [d for d in decisions if "(lives: you " in d["advice"]["reason"]]
+    assert with_lives, "no reason compares the options for the game"
+    for d in decisions:
+        reason = d["advice"]["reason"]
+        assert not re.search(r"\b[Ss]eat \d", reason), reason
+    for d in with_lives:
+        me = d["state"]["me"]
+        for seat, name in enumerate(d["players"]):
+            if seat != me:
+                assert f"{name} {d['state']['lives'][seat]}" in d["advice"]["reason"]

@@ -355,6 +355,8 @@ def ask(decision: Decision, settings: Settings, cancel: _core.Cancel | None = No
             seed=decision_seed(settings.seed, decision),
             max_time=None,
             cancel=cancel,
+            # (The reason and the warnings name the players, as in the game, not "seat 1".)
+            names=decision.players or None,
         )
     except ThirtyOneError as err:
         why = " ".join(str(err).split())
