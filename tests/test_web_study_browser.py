@@ -592,6 +592,20 @@ def test_the_lives_are_in_the_tables_words(server: str, tab: Page) -> None:
     expect(lives).to_have_text("You back of the bus · Alice back of the bus", timeout=30_000)
 
 
+def test_the_chart_says_p_safe_in_the_tables_unit(server: str, tab: Page) -> None:
+    """Ruling 301: a game charted by p_safe (ranked places: no chance of winning to chart) says
+    what p_safe is in the table's unit, as `thirtyone review` does: under Gin lives the chance
+    of taking no letter in the round; it said "losing no life" at every table."""
+    play("--rules", "gin-lives", "--rule", "placing=ranked", "--seats", "2", "--seed", "3")
+    tab.goto(f"{server}/review?deals=200&playouts=500")
+    title = tab.locator("#chart-title")
+    expect(title).to_have_text("Your chance of taking no letter in the round", timeout=30_000)
+    expect(tab.locator("#chart-desc")).to_contain_text("Your chance of taking no letter in")
+    play("--rules", "standard", "--rule", "placing=ranked", "--seats", "2", "--seed", "3")
+    tab.goto(f"{server}/review?deals=200&playouts=500")
+    expect(title).to_have_text("Your chance of losing no life in the round", timeout=30_000)
+
+
 def test_a_record_whose_every_row_is_left_out_says_so(server: str, tab: Page) -> None:
     """Ruling 291: three games, each place edited by hand to 9 at a table of four: no game can
     be read, and the page said "No games recorded yet" without a word of the three rows left

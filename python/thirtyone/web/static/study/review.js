@@ -356,10 +356,10 @@ function drawChart() {
 
 function describeChart() {
   const values = page.decisions.map(charted).filter((v) => v.you !== null && v.you !== undefined);
-  const what = page.measure === "p_win" ? "chance of winning the game" : "chance of losing no life in the round";
-  $("chart-title").textContent = page.measure === "p_win"
-    ? "Your chance of winning the game"
-    : "Your chance of losing no life in the round";
+  // p_safe in the table's unit (ruling 301): under Gin lives a round takes letters.
+  const nothing = page.review.game.rules.lives_mode === "gin" ? "taking no letter" : "losing no life";
+  const what = page.measure === "p_win" ? "chance of winning the game" : `chance of ${nothing} in the round`;
+  $("chart-title").textContent = `Your ${what}`;
   $("key-you").textContent = `${page.measure}: after your choice`;
   $("key-best").textContent = `${page.measure}: with the Oracle's best`;
   $("chart-desc").textContent = values.length
