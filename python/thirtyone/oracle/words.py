@@ -440,11 +440,6 @@ class Lives(NamedTuple):
     def name(self, seat: int) -> str:
         return self.names[seat] if self.names else f"seat {seat}"
 
-    def held(self, lives: int, unit: str = "lives") -> str:
-        if self.county and lives == 0:
-            return "on the county"
-        return f"{lives} {unit if lives != 1 else unit.rstrip('s')}" if unit else str(lives)
-
     def last(self, seat: int) -> bool:
         """Whether the next loss puts ``seat`` out (a knock caught may cost more)."""
         return self.lives[seat] == (0 if self.county else 1)
