@@ -381,3 +381,16 @@ def test_a_draw_with_a_31_kept_hidden_says_it_shows_it() -> None:
     first = {"seat": 0, "draw": "stock", "drew": "9S", "discard": "5C"}
     kept_30 = {**position, "hand": ["AS", "KS", "9S"], "turns": [first, *position["turns"][1:]]}
     assert not any(o.shows_hidden_31 for o in advise(kept_30, deals=100, seed=1).options)
+
+
+def test_a_tie_level_as_shown_is_not_said_to_be_ahead() -> None:
+    # Ruling 308: 49.2% and 49.2% as shown are not "marginally ahead"; the third, lower, tied too.
+    best = _opt("discard:TH", 0.4922, 0.5)
+    level = _opt("discard:QC", 0.4918, 0.5)
+    lower = _opt("discard:4S", 0.474, 0.5)
+    text = reason([best, level, lower], [level, lower])
+    assert "marginally ahead" not in text
+    assert "The first is safe in 49.2% of the simulated rounds, as is to put down the QC." in text
+    two = _opt("discard:QD", 0.4921, 0.5)
+    text = reason([best, level, two, lower], [level, two, lower])
+    assert "as are to put down the QC and the QD." in text

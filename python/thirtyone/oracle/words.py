@@ -287,9 +287,19 @@ def _tied_reason(
         runner = max(tied, key=lambda o: o.p_safe)
         text = (
             f"{names} are statistically tied: they differ by less than the margin of "
-            f"±{pp(best.margin)}. The first is marginally ahead at {pct(best.p_safe)} safe "
-            f"against {pct(runner.p_safe)}."
+            f"±{pp(best.margin)}. "
         )
+        level = [o for o in tied if _equal_shown(o, best)]
+        if level:  # (not "ahead at 49.2% against 49.2%": ruling 308)
+            text += (
+                f"The first is safe in {pct(best.p_safe)} of the simulated rounds, as "
+                f"{'is' if len(level) == 1 else 'are'} {listed(level)}."
+            )
+        else:
+            text += (
+                f"The first is marginally ahead at {pct(best.p_safe)} safe against "
+                f"{pct(runner.p_safe)}."
+            )
     else:
         text = (
             f"{names} are tied on safety: they differ by less than the margin of "
