@@ -55,6 +55,13 @@ export async function banner(text, ms) {
   box.hidden = true;
 }
 
+/** The banner put away at once: the round it spoke of is over (ruling 309). */
+export function bannerAway() {
+  const box = document.getElementById("banner");
+  clearTimeout(box.timer);
+  box.hidden = true;
+}
+
 /** A seat lit up for a moment (its move). */
 export function flash(element) {
   if (!element || still()) return;

@@ -4,7 +4,7 @@
 
 import { backSvg, cardSvg, label } from "./cards.js";
 import { Link } from "./link.js";
-import { banner, flash, fly, wait } from "./motion.js";
+import { banner, bannerAway, flash, fly, wait } from "./motion.js";
 import { askHide, askTutor, dialogAnswer, showOver, showResult } from "./dialogs.js";
 import { actionOf, adviceWords, drawAdvice, tutorCheck } from "./oracle.js";
 import { drawLobby, fillForm, formProblem, initForm } from "./setup.js";
@@ -371,8 +371,10 @@ async function playEvent(m) {
       addLog(app.info, e, names);
       drawLastResult(app.info, app.log, app.lastResult);
       announce(`${text} ${handsLine(e, names)}.`);
-      if (String(app.info.you) in e.hands && !app.away) await showResult(e, t, names, app.info.unit);
-      else await banner(text, ms * 2); // (you are out: the game plays on without stopping)
+      if (String(app.info.you) in e.hands && !app.away) {
+        bannerAway(); // (a knock's banner still up: the result says it, the next deal must not)
+        await showResult(e, t, names, app.info.unit);
+      } else await banner(text, ms * 2); // (you are out: the game plays on without stopping)
       return;
     default:
       app.table = t;
