@@ -63,3 +63,27 @@ def test_stats_and_review_count_the_same_decisions(tmp_path: Path) -> None:
     stats_text = run(["stats"], tmp_path).output
     assert re.search(r"mean cost \d+\.\d points of p_safe", stats_text), stats_text
     assert "in p_safe" not in stats_text and "0.0" not in stats_text.split("mean cost")[1][:4]
+
+
+def test_the_end_of_a_game_says_its_agreement_is_over_the_record() -> None:
+    """Ruling 310: the line under "Your record: 2 games" counts the decisions of every game of
+    the record, 19 of 26 after a game whose review counted 18; it says so."""
+    from thirtyone.game.rules import Rules
+    from thirtyone.store.record import Decision, GameRecord
+    from thirtyone.store.summary import record_lines
+
+    def game(decisions: list[Decision]) -> GameRecord:
+        return GameRecord(
+            "2025-01-31T18:04:00+00:00", "standard", Rules.standard().to_dict(),
+            ["You", "Alice", "Ben"], 0, [1, 2, 0], None, 3, "table", False, 1, decisions,
+        )
+
+    best = Decision(1, "draw", "draw", 0.0)
+    worse = Decision(1, "knock", "draw", 0.4)
+    one = record_lines([game([best, worse])])
+    assert one[1].startswith("You played the Oracle's best in 1 of 2 advised decisions (50.0%)")
+    two = record_lines([game([best, worse]), game([best, best, best])])
+    assert two[0].startswith("Your record: 2 games, ")
+    assert two[1].startswith(
+        "Over your 2 games, you played the Oracle's best in 4 of 5 advised decisions (80.0%)"
+    )

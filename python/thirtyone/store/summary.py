@@ -302,8 +302,11 @@ def record_lines(games: Sequence[GameRecord], more: str = "thirtyone stats") -> 
             else f", mean cost {_points(a.mean_cost_p_safe)} of your chance of losing nothing in "
             "the round (p_safe)"
         )
+        # (Over the record, not this game alone: said so when it holds more than this one,
+        # which its review counts alone; ruling 310.)
+        who = f"Over your {t.games:,} games, you" if t.games > 1 else "You"
         lines.append(
-            f"You played the Oracle's best in {a.agreed:,} of {a.advised:,} advised decisions "
+            f"{who} played the Oracle's best in {a.agreed:,} of {a.advised:,} advised decisions "
             f"({_pct(a.agreement)}){cost}."
         )
     return lines
