@@ -388,3 +388,18 @@ def test_no_banner_shows_under_an_open_dialog(page: Page, server: str) -> None:
         else:
             page.locator("#actions button:enabled").first.click()
     assert results > 0  # (else the case tests nothing)
+
+
+def test_a_letter_is_taken_not_lost_under_gin_lives(page: Page, server: str) -> None:
+    """Under Gin lives a player takes a letter (G, I, N and out: docs/rules.md, the terminal's
+    "takes a letter"); the round's result said "You lose 1 letter; Ben loses 1 letter." It says
+    the letters taken (ruling 311); lives are still lost."""
+    open_table(page, server)
+    event = {"kind": "round_end", "end": "showdown", "knocker": 1, "losses": {"0": 1, "2": 1}}
+    said = page.evaluate(LOSSES.replace("'lives'", "'letters'"), [event, 0])
+    assert said == "You take a letter; Cara takes a letter."
+    two = {**event, "knocker": 0, "losses": {"0": 2, "1": 0}}
+    assert page.evaluate(LOSSES.replace("'lives'", "'letters'"), [two, 1]) == (
+        "Alice takes 2 letters (the knock penalty)."
+    )
+    assert page.evaluate(LOSSES, [event, 0]) == "You lose 1 life; Cara loses 1 life."

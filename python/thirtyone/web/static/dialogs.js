@@ -4,7 +4,7 @@
 
 import { cardSvg } from "./cards.js";
 import { tutorText } from "./oracle.js";
-import { Names, endTitle, lossSentence, ordinal, score, unitWord } from "./story.js";
+import { Names, endTitle, lossSentence, losesWords, ordinal, score, unitWord } from "./story.js";
 import { element } from "./view.js";
 
 const $ = (id) => document.getElementById(id);
@@ -78,8 +78,8 @@ export function showResult(e, t, names, unit) {
  *  knocked before a round's other end. */
 function resultHow(e, names, unit) {
   if (e.end === "blind" && e.by !== null && e.by !== undefined) {
-    return `${names.of(e.by)} called it before anybody looked: the lowest dealt hand loses `
-      + `${unitWord(1, unit)}, and ${unitWord(2, unit)} if it is the caller's.`;
+    return `${names.of(e.by)} called it before anybody looked: the lowest dealt hand `
+      + `${losesWords(1, unit)}, and ${unitWord(2, unit)} if it is the caller's.`;
   }
   return e.knocker !== null && e.knocker !== undefined && e.end !== "showdown"
     ? `${names.of(e.knocker)} had knocked.` : "";

@@ -27,6 +27,14 @@ export function unitWord(n, unit) {
   return `${n} ${n === 1 ? one : unit}`;
 }
 
+/** What a player loses, in the table's words (as the terminal's ``Rules.loses``): "loses 1
+ * life", "lose 2 lives"; under Gin lives a letter is taken: "takes a letter", "take 2 letters"
+ * (ruling 311). ``you``: the verb for "you". */
+export function losesWords(n, unit, you = false) {
+  if (unit === "letters") return `${you ? "take" : "takes"} ${n === 1 ? "a letter" : `${n} letters`}`;
+  return `${you ? "lose" : "loses"} ${unitWord(n, unit)}`;
+}
+
 /** The players' names, "you" for your seat. */
 export class Names {
   constructor(names, you) {
@@ -94,7 +102,8 @@ export function endTitle(e, names) {
   }
 }
 
-/** Who lost what: "Ben loses 1 life; you lose 2 lives (the knock penalty)"; where a 31 was
+/** Who lost what: "Ben loses 1 life; you lose 2 lives (the knock penalty)" ("Ben takes a
+ * letter" under Gin lives); where a 31 was
  * shown after the knock and the round went on, what it cost first ("Dan's 31 after the knock
  * costs everybody else 1 life."), the knock penalty named only where the showdown charged it. */
 export function lossSentence(e, names, unit) {
@@ -106,10 +115,9 @@ export function lossSentence(e, names, unit) {
   return first.join("") + lost.map(([seat, n], i) => {
     const s = Number(seat);
     const who = i === 0 ? names.of(s) : names.lower(s); // ("Ben loses 1 life; you lose 2 lives")
-    const verb = s === names.you ? "lose" : "loses";
     const atShowdown = n - shown.filter((x) => x !== s).length;
     const penalty = e.knocker === s && atShowdown > 1 ? " (the knock penalty)" : "";
-    return `${who} ${verb} ${unitWord(n, unit)}${penalty}`;
+    return `${who} ${losesWords(n, unit, s === names.you)}${penalty}`;
   }).join("; ") + ".";
 }
 

@@ -2,7 +2,7 @@
 // round, the stock and the pile, your hand and the buttons of your decision, the round's log.
 
 import { backSvg, cardName, cardSvg, label } from "./cards.js";
-import { Names, counted, ordinal, sentence, turnShort, unitWord } from "./story.js";
+import { Names, counted, losesWords, ordinal, sentence, turnShort, unitWord } from "./story.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -242,7 +242,7 @@ export function drawTurnNote(game, table, pending, over) {
   } else if (pending.seat === game.you) {
     note.classList.add("yours");
     note.textContent = pending.phase === "put_down" ? "Your turn: put a card down."
-      : pending.phase === "blind" ? `You play first, and nobody has looked yet: call the blind showdown (the lowest dealt hand loses ${unitWord(1, game.unit)}, and ${unitWord(2, game.unit)} if it is yours), or look at your cards (then no knock on this first turn).`
+      : pending.phase === "blind" ? `You play first, and nobody has looked yet: call the blind showdown (the lowest dealt hand ${losesWords(1, game.unit)}, and ${unitWord(2, game.unit)} if it is yours), or look at your cards (then no knock on this first turn).`
       : table.knocker !== null && table.knocker !== undefined ? `Your turn — your last: ${names.lower(table.knocker)} knocked.` : "Your turn.";
   } else {
     note.textContent = `${names.of(pending.seat)} is playing…`;
