@@ -14,6 +14,7 @@ from helpers import ref_score
 from thirtyone import _core
 from thirtyone.cli.app import main
 from thirtyone.errors import StateError
+from thirtyone.game.rules import Rules
 from thirtyone.game.seats import TablePolicy, model_of, seat_models
 from thirtyone.game.session import Session
 from thirtyone.oracle.player import OraclePlayer
@@ -101,6 +102,25 @@ def test_an_experts_low_knock_is_read_by_when_experts_knock() -> None:
     assert "knocks from about" not in read.line()
     line = why_line(advice, list(reads(expert, names, advice)))
     assert line is None or "knocks from about" not in line
+
+
+def test_an_expert_one_against_one_is_given_no_knock_score() -> None:
+    """One against one the expert reads the table (it knocks with 27, or from 20 holding more
+    than you: oracle.md), not at a knock score of its own: the read names none for it (it said
+    "knocks from about 26", a score its playouts never use), while at three seats, where the
+    expert plays the rule at its knock score, the read names one."""
+    for seats, named in ((2, False), (3, True)):
+        policies = [None] + [TablePolicy()] * (seats - 1)
+        game = Session(Rules(seats=seats), policies, seed=4)
+        game.advance()
+        state = game.view()
+        state["models"] = [None if s == state["me"] else "expert" for s in range(seats)]
+        names = ["You", "Ann", "Ben"][:seats]
+        advice = advise(state, deals=300, playouts=800, seed=2, max_time=None, names=names)
+        others = [s for s in range(seats) if s != state["me"]]
+        assert all((s in advice.opponent_knocks) == named for s in others), seats
+        for r in reads(state, names, advice):
+            assert ("knocks from about" in r.line()) == named, (seats, r.line())
 
 
 def test_the_table_model_is_the_answer_without_models() -> None:

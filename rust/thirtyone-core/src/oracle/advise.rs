@@ -122,9 +122,13 @@ fn opponent_scores(view: &View, deals: &[Deal]) -> Vec<(u8, Vec<Score>)> {
 /// The score each modelled opponent knocks at in each deal, where it says something: before
 /// anybody knocks, and for a knocker whose knock was read by that score (a person: it is how
 /// their knock was read). Nobody knocks after a knock, and the expert's knock is read by a curve
-/// of its own (`model::KnockCurve`), the same at every knock score.
+/// of its own (`model::KnockCurve`), the same at every knock score. An expert one against one
+/// reads the table where hands score the standard way (`round::reading`): it knocks by what it
+/// reads, not at a knock score, which says nothing there.
 fn opponent_knocks(view: &View, deals: &[Deal]) -> Vec<(u8, Vec<Score>)> {
+    let standard = view.public.rules.scoring.table().is_standard();
     let says = |o: &&Opponent| match view.public.knocker {
+        _ if standard && o.model.reads(view.public.seats) => false,
         None => true,
         Some(k) => k == o.seat && o.model.params().is_some_and(|p| p.knocks.is_none()),
     };
