@@ -74,8 +74,18 @@ def test_the_end_of_a_game_says_its_agreement_is_over_the_record() -> None:
 
     def game(decisions: list[Decision]) -> GameRecord:
         return GameRecord(
-            "2025-01-31T18:04:00+00:00", "standard", Rules.standard().to_dict(),
-            ["You", "Alice", "Ben"], 0, [1, 2, 0], None, 3, "table", False, 1, decisions,
+            "2025-01-31T18:04:00+00:00",
+            "standard",
+            Rules.standard().to_dict(),
+            ["You", "Alice", "Ben"],
+            0,
+            [1, 2, 0],
+            None,
+            3,
+            "table",
+            False,
+            1,
+            decisions,
         )
 
     best = Decision(1, "draw", "draw", 0.0)

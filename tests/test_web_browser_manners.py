@@ -518,6 +518,30 @@ def test_the_tutors_cost_is_the_difference_of_the_figures_it_shows(page: Page, s
     ), said
 
 
+def test_the_tutor_asks_of_a_take_before_its_put_down_is_chosen(page: Page, server: str) -> None:
+    """The tutor asks when Take is pressed, before the player puts a card down: the take's
+    figures are the take with the Oracle's put-down after it, and the question said "To take
+    4C, put down 3D costs …", a put-down the player had not chosen. It names the take, and the
+    put-down as the one its figures assume."""
+    from thirtyone.oracle.answer import Advice, Kind
+    from thirtyone.web.views import advice as advice_json
+
+    draw = _valued(Kind.DRAW, 0.708, 0.30, 0.001)
+    take = _valued(Kind.TAKE, 0.624, 0.20, 0.001, card="4C", discard="3D")
+    answer = Advice([draw, take], [], "", 300, 1000, best_game=draw)
+    open_table(page, server)
+    said = page.evaluate(
+        "async (a) => { const m = await import('/static/oracle.js');"
+        " return m.tutorText(m.tutorCheck(a, { action: 'take' }, 0.5)); }",
+        advice_json(answer, None),
+    )
+    assert said == (
+        "To take 4C (then putting down 3D, as its figures do) costs about 10.0 percentage "
+        "points of your chance to win the game (20.0% against 30.0% for the Oracle's best: "
+        "draw). Play it anyway?"
+    ), said
+
+
 #: Every title the page gives its tab, as it gives it.
 WATCH_TITLES = """
 window.titles = [];

@@ -223,7 +223,12 @@ export function tutorText(found) {
   const measure = byGame ? "your chance to win the game" : "your chance to come through this round safe";
   const from = byGame ? best.p_win : best.p_safe;
   const to = byGame ? chosen.p_win : chosen.p_safe;
+  // (A take asked of before its put-down is chosen: the figure is the take with the Oracle's
+  // put-down after it, which the player has not chosen; it said "to take 2D, put down 2S".)
+  const what = chosen.kind === "take"
+    ? `take ${label(chosen.card)} (then putting down ${label(chosen.discard)}, as its figures do)`
+    : optionLabel(chosen);
   // (The cost said is the difference of the two figures beside it, as the reason says one.)
-  return `To ${optionLabel(chosen)} costs about ${shownGap(from, to)} percentage points of ${measure} `
+  return `To ${what} costs about ${shownGap(from, to)} percentage points of ${measure} `
     + `(${pct(to)} against ${pct(from)} for the Oracle's best: ${optionLabel(best)}). Play it anyway?`;
 }
