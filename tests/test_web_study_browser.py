@@ -460,11 +460,40 @@ def test_the_stats_page_of_a_single_game(server: str, tab: Page) -> None:
     expect(tab.locator("#by-preset tbody tr").first).to_contain_text(f"{low}% to 100%")
     said = tab.locator("#time-desc")
     expect(said).to_contain_text("100.0% after 1 game (")
-    expect(said).to_contain_text("an even share of 25.0%. The last 1 game: 1 won.")
+    # (No "The last 1 game: 1 won." after it: the last ten are told apart only when there are
+    # more than ten.)
+    expect(said).to_have_text(re.compile(r"against an even share of 25\.0%\.$"))
     expect(tab.locator("#time text").last).to_have_text("1 game")
     expect(tab.locator("#time line.rate")).to_have_count(1)  # the share, with no line to draw
     expect(tab.locator("#time line.best")).to_have_count(1)  # an even share
     shot(tab, "stats-one-game.png")
+
+
+def test_the_stats_page_tells_the_last_ten_apart_only_past_ten(server: str, tab: Page) -> None:
+    """Twelve games, the first two won and then every fourth: after the share so far, the last
+    ten are told apart ("The last 10 games: 2 won."), which they are not with ten or fewer."""
+    won = [True, True] + [i % 4 == 0 for i in range(10)]
+    for day, w in enumerate(won, start=1):
+        record.add(
+            record.default_path(),
+            GameRecord(
+                finished=f"2025-04-{day:02d}T20:00:00+00:00",
+                preset="standard",
+                rules=Rules.preset("standard").to_dict(),
+                names=["You", "Alice", "Ben", "Cara"],
+                you=0,
+                placing=[0, 1, 2, 3] if w else [1, 0, 2, 3],
+                points=None,
+                rounds=6,
+                opponents="table",
+                autoplay=False,
+            ),
+        )
+    tab.goto(f"{server}/stats")
+    expect(tab.locator("#status")).to_have_text("12 games in the record.")
+    said = tab.locator("#time-desc")
+    expect(said).to_contain_text("after 12 games (")
+    expect(said).to_have_text(re.compile(r"25\.0%\. The last 10 games: 3 won\.$"))
 
 
 # -- the review of a ranked game, and of a take ---------------------------------------------------

@@ -99,11 +99,13 @@ function drawTime() {
   if (n > 1) parts.push(svg("text", { x: W - m.r, y: H - 8, "text-anchor": "end" }, day(games[n - 1].finished)));
   parts.push(svg("text", { x: (m.l + W - m.r) / 2, y: H - 8, "text-anchor": "middle" }, count(n, "game")));
   node.replaceChildren(...parts);
+  // (The last ten apart only when there are more: with fewer it said the record again, "after
+  // 1 game … The last 1 game: 1 won.")
   const last = games.slice(-10);
+  const lately = last.length < n ? ` The last ${count(last.length, "game")}: ${last.filter((g) => g.won).length} won.` : "";
   $("time-desc").textContent =
     `The share of games won so far, game by game: ${pct(stats.win_rate)} after ${count(n, "game")} ` +
-    `(95% interval ${interval(stats.ci)}, shaded), against an even share of ${pct(even / n)}. ` +
-    `The last ${count(last.length, "game")}: ${last.filter((g) => g.won).length} won.`;
+    `(95% interval ${interval(stats.ci)}, shaded), against an even share of ${pct(even / n)}.${lately}`;
 }
 
 function decisionsView(you) {
