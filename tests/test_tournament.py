@@ -20,6 +20,7 @@ from thirtyone.cli.app import main
 from thirtyone.errors import SettingsError
 from thirtyone.oracle import player as oracle_player
 from thirtyone.study import tournament
+from thirtyone.study.backend.progress import Progress
 from thirtyone.study.tournament import Settings, parse_kind, parse_players, seat_of
 
 TINY = ["--deals", "50", "--playouts", "200"]
@@ -356,7 +357,7 @@ def test_progress_is_written_over_itself_only_on_a_terminal() -> None:
     or a pipe (no terminal) every line is a whole line, none begun with a carriage return, and
     not more often than every ten seconds (the first and the last always)."""
     log = io.StringIO()
-    progress = tournament.Progress(log)
+    progress = Progress(log)
     for done in range(1, 201):
         progress(done, 200)
     lines = log.getvalue().split("\n")
@@ -364,7 +365,7 @@ def test_progress_is_written_over_itself_only_on_a_terminal() -> None:
     assert lines[0].startswith("games 1/200 (0%)") and lines[1].startswith("games 200/200 (100%)")
     assert lines[2:] == [""]
     shown = _Terminal()
-    progress = tournament.Progress(shown, every=0.0)
+    progress = Progress(shown, every=0.0)
     for done in range(1, 4):
         progress(done, 3)
     assert shown.getvalue().startswith("\rgames 1/3 (33%)")

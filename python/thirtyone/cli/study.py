@@ -13,6 +13,7 @@ from thirtyone.cli.manners import NO_JOBS, backend_options, resuming, seed_optio
 from thirtyone.errors import ThirtyOneError
 from thirtyone.study import knock, tournament
 from thirtyone.study.backend import cluster as study_cluster
+from thirtyone.study.backend import progress as study_progress
 from thirtyone.study.backend import workers
 
 
@@ -78,7 +79,7 @@ def knock_command(
         backend.check()
     except ThirtyOneError as err:
         _fail(str(err))
-    progress = tournament.progress_line(unit="batches")
+    progress = study_progress.progress_line(unit="batches")
     if checkpoint is not None:
         total = knock.batch_count(settings)
         backend = dataclasses.replace(

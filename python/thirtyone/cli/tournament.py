@@ -15,6 +15,7 @@ from thirtyone.game.rules import Rules
 from thirtyone.game.seats import MODELS
 from thirtyone.study import tournament, tournament_plot
 from thirtyone.study.backend import cluster as study_cluster
+from thirtyone.study.backend import progress as study_progress
 from thirtyone.study.backend import workers
 
 
@@ -156,7 +157,7 @@ def _play(
     """Play, then tell the results of the games played (all, or those before a stop)."""
     from thirtyone.study.calibration import strict_json
 
-    progress = tournament.progress_line()
+    progress = study_progress.progress_line()
     if backend.checkpoint is not None:
         size = tournament.batch_size(settings.games)
         total = -(-settings.games // size)
