@@ -45,6 +45,7 @@ from thirtyone.study.backend import cluster, workers
 # The run's settings and records, also reached from here (`calibration.Settings`).
 from thirtyone.study.calibration_records import Decision as Decision
 from thirtyone.study.calibration_records import Settings as Settings
+from thirtyone.study.calibration_records import decision_from
 from thirtyone.study.calibration_report import Report, calibration, rank_uniformity, save_plot
 
 
@@ -260,10 +261,6 @@ def _encode(decisions: list[Decision]) -> Any:
     return [asdict(d) for d in decisions]
 
 
-def _decode(data: Any) -> list[Decision]:
-    return [Decision(**d) for d in data]
-
-
 def _header(settings: Settings) -> dict[str, Any]:
     """What a checkpoint must have been written for (a batch is one game)."""
     kept = {k: v for k, v in asdict(settings).items() if k not in ("workers", "decisions")}
@@ -287,8 +284,15 @@ class _Kept(list[Decision]):
     """A game's decisions read back from the checkpoint (not played in this run)."""
 
 
-def _decode_kept(data: Any) -> list[Decision]:
-    return _Kept(_decode(data))
+def _decode_kept(index: int, data: Any) -> list[Decision]:
+    """Game ``index``'s decisions as its checkpoint line holds them, each checked and of that
+    game (ValueError or TypeError for a line not so)."""
+    if not isinstance(data, list):
+        raise ValueError("not a game's decisions")
+    decisions = [decision_from(d) for d in data]
+    if any(d.game != index for d in decisions):
+        raise ValueError(f"a decision not of game {index}")
+    return _Kept(decisions)
 
 
 def _collect(

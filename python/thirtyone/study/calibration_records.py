@@ -4,7 +4,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import typing
+from dataclasses import dataclass, fields
 from typing import Any
 
 from thirtyone import _core
@@ -119,3 +120,27 @@ class Decision:
     rank_equal: int = 0
     rank: int = 0
     rank_u: float = 0.0
+
+
+def _of(value: Any, kinds: tuple[type, ...]) -> bool:
+    """Whether a JSON value is of one of a field's types (a whole number is a float too, a
+    bool no number)."""
+    if isinstance(value, bool):
+        return bool in kinds
+    if isinstance(value, int) and float in kinds:
+        return True
+    return isinstance(value, tuple(k for k in kinds if k is not bool))
+
+
+def decision_from(data: Any) -> Decision:
+    """A :class:`Decision` from the JSON a checkpoint keeps it as: every field, each of its
+    type (ValueError otherwise: a line edited or damaged)."""
+    hints = typing.get_type_hints(Decision)
+    names = [f.name for f in fields(Decision)]
+    if not isinstance(data, dict) or set(data) != set(names):
+        raise ValueError("not a decision")
+    for name in names:
+        kinds = typing.get_args(hints[name]) or (hints[name],)
+        if not _of(data[name], tuple(type(None) if k is None else k for k in kinds)):
+            raise ValueError(f"{name} is not of its type")
+    return Decision(**data)

@@ -106,6 +106,42 @@ def _units(settings: Settings) -> Iterator[tuple[int, int, int, int, int]]:
                 yield seats, penalty, start, count, settings.seed
 
 
+def _decoder(
+    units: list[tuple[int, int, int, int, int]],
+) -> Callable[[int, Any], dict[str, Any]]:
+    """Batch ``i``'s counts as its checkpoint line holds them, checked: the engine's fields,
+    each count a whole number and each sum of chances a number, as many as the batch's seats
+    have positions, laps and scores, and the laps and scores of the batches read before
+    (ValueError for a line not so)."""
+    seen: list[tuple[Any, ...]] = []
+
+    def decode(index: int, data: Any) -> dict[str, Any]:
+        if not isinstance(data, dict) or data.keys() != {*FIELDS, "laps", "scores", "values"}:
+            raise ValueError("not a batch of the atlas")
+        laps, scores, values = data["laps"], data["scores"], data["values"]
+        if not (_whole(laps) and _whole(scores) and laps > 0 and scores > 0):
+            raise ValueError("laps and scores are counts")
+        if not isinstance(values, bool) or seen[:1] not in ([], [(laps, scores, values)]):
+            raise ValueError("not the shape of the other batches")
+        seen[:1] = [(laps, scores, values)]
+        size = units[index][0] * laps * scores
+        for k in FIELDS:
+            whole = k in FIELDS[:5]  # (the counts; then the sums of chances)
+            if not isinstance(data[k], list) or len(data[k]) != size:
+                raise ValueError(f"{k} has {size} entries")
+            if not all(_whole(x) or (not whole and _finite(x)) for x in data[k]):
+                raise ValueError(f"{k} holds numbers")
+            if min(data[k], default=0) < 0:
+                raise ValueError(f"{k} is not below 0")
+        return data
+
+    return decode
+
+
+def _finite(value: object) -> bool:
+    return isinstance(value, float) and math.isfinite(value)
+
+
 def batch_count(settings: Settings) -> int:
     """The batches of the study (of :data:`BATCH` rounds or fewer): its progress's total."""
     return sum(1 for _ in _units(settings))
@@ -124,10 +160,9 @@ def compute(
     header = {"study": "knock", "settings": {**asdict(settings), "jobs": None}, "batch": BATCH}
     totals: dict[tuple[int, int], dict[str, Any]] = {}
     done = 0
-    codec = (lambda d: d, lambda d: d)
-    for unit, part in zip(
-        units, cluster.batches(_batch, iter(units), backend, codec, header), strict=False
-    ):
+    codec = (lambda d: d, _decoder(units))
+    played = cluster.batches(_batch, iter(units), backend, codec, header, count=len(units))
+    for unit, part in zip(units, played, strict=False):
         with workers.held():
             key = (unit[0], unit[1])
             if key not in totals:

@@ -34,7 +34,7 @@ import math
 import os
 import random
 from collections.abc import Callable, Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 from thirtyone import _core
@@ -298,8 +298,49 @@ def _encode(batch: list[list[Result]]) -> Any:
     return [[asdict(r) for r in game] for game in batch]
 
 
-def _decode(data: Any) -> list[list[Result]]:
-    return [[Result(**r) for r in game] for game in data]
+def _count(value: Any, low: int, high: int | None = None) -> int:
+    """``value`` if it is a whole number from ``low`` (to ``high``), else ValueError."""
+    if not isinstance(value, int) or isinstance(value, bool) or value < low:
+        raise ValueError(f"not a count: {value!r}")
+    if high is not None and value > high:
+        raise ValueError(f"{value} is above {high}")
+    return value
+
+
+def _result(data: Any, seats: int) -> Result:
+    """One player's game as a checkpoint keeps it, checked (ValueError or TypeError)."""
+    if not isinstance(data, dict) or data.keys() != {f.name for f in fields(Result)}:
+        raise ValueError("not a player's game")
+    forecasts = data["forecasts"]
+    if not isinstance(forecasts, list) or not all(
+        isinstance(p, float | int) and not isinstance(p, bool) and 0 <= p <= 1 for p in forecasts
+    ):
+        raise ValueError("forecasts are chances")
+    knocks = _count(data["knocks"], 0)
+    return Result(
+        _count(data["place"], 1, seats),
+        _count(data["rounds"], 0),
+        _count(data["lives_lost"], 0),
+        knocks,
+        _count(data["caught"], 0, knocks),
+        [float(p) for p in forecasts],
+    )
+
+
+def _decoder(settings: Settings) -> Callable[[int, Any], list[list[Result]]]:
+    """The results of batch ``i`` as its checkpoint line holds them: as many games as the batch
+    has, each with every player's game (ValueError or TypeError for a line not so)."""
+    size, seats = batch_size(settings.games), len(settings.players)
+
+    def decode(index: int, data: Any) -> list[list[Result]]:
+        games = min(size, settings.games - index * size)
+        if not isinstance(data, list) or len(data) != games:
+            raise ValueError(f"batch {index} has {games} games")
+        if not all(isinstance(game, list) and len(game) == seats for game in data):
+            raise ValueError(f"a game has {seats} players")
+        return [[_result(r, seats) for r in game] for game in data]
+
+    return decode
 
 
 def _settings(settings: Settings) -> dict[str, Any]:
@@ -437,9 +478,12 @@ def play(
     played, stop = 0, None
     size = batch_size(settings.games)
     todo = ((g, min(g + size, settings.games), settings) for g in range(0, settings.games, size))
-    codec = (_encode, _decode)
+    codec = (_encode, _decoder(settings))
+    count = -(-settings.games // size)
     try:
-        for batch in cluster.batches(_play_batch, todo, backend, codec, _header(settings)):
+        for batch in cluster.batches(
+            _play_batch, todo, backend, codec, _header(settings), count=count
+        ):
             with workers.held():  # (a batch is counted whole or not at all)
                 for results in batch:
                     for tally, result in zip(tallies, results, strict=True):

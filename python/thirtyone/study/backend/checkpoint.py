@@ -17,6 +17,17 @@ R = TypeVar("R")
 
 #: The first line of a checkpoint file says what it is.
 CHECKPOINT_FORMAT = "thirtyone-checkpoint-1"
+#: The most bytes of a header line read (a header is some hundreds: a file of one long line
+#: is not read whole to be refused).
+HEAD_LIMIT = 1 << 20
+
+
+def _loads(line: bytes) -> Any:
+    """A line's JSON value, or None for a line that is not JSON in UTF-8."""
+    try:
+        return json.loads(line.decode("utf-8"))
+    except ValueError:  # (UnicodeDecodeError and JSONDecodeError alike)
+        return None
 
 
 class Checkpoint(Generic[R]):
@@ -29,9 +40,12 @@ class Checkpoint(Generic[R]):
         path: Path,
         header: dict[str, Any],
         encode: Callable[[R], Any],
-        decode: Callable[[Any], R],
+        decode: Callable[[int, Any], R],
+        batches: int | None = None,
     ) -> None:
         self.path, self.encode, self.decode = path, encode, decode
+        #: How many batches the study has (None: not known ahead, a calibration's games).
+        self.batches = batches
         self.header = {"format": CHECKPOINT_FORMAT, **header}
         self.found: dict[int, R] = {}
         self._headed = False  # (whether the file holds its header)
@@ -50,32 +64,42 @@ class Checkpoint(Generic[R]):
             raise self._refuse(paths.why(err, self.path)) from None
 
     def _read(self) -> None:
-        with self.path.open(encoding="utf-8") as f:
-            lines = f.read().split("\n")
-        try:
-            head = json.loads(lines[0])
-        except ValueError:
-            head = None
-        if not isinstance(head, dict) or head.get("format") != CHECKPOINT_FORMAT:
-            raise self._refuse("not a thirtyone checkpoint file")
-        if head != json.loads(json.dumps(self.header, sort_keys=True)):
-            raise self._refuse(
-                "it was written by another study or other settings (the same command, "
-                "with the same settings, resumes it; or give another file)"
-            )
-        for number, line in enumerate(lines[1:], start=2):
-            if not line.strip():
-                continue
-            try:
-                entry = json.loads(line)
-                self.found[int(entry["batch"])] = self.decode(entry["result"])
-            except (ValueError, KeyError, TypeError):
-                if number == len(lines) or (number == len(lines) - 1 and not lines[-1]):
-                    break  # (a last line cut short)
-                raise self._refuse(f"line {number} is damaged") from None
-        if lines[-1]:  # (an unfinished last line: the next batch starts on its own line)
+        with self.path.open("rb") as f:  # (bytes: a file of any bytes is refused in words)
+            last = f.readline(HEAD_LIMIT)
+            head = _loads(last)
+            if not isinstance(head, dict) or head.get("format") != CHECKPOINT_FORMAT:
+                raise self._refuse("not a thirtyone checkpoint file")
+            if head != json.loads(json.dumps(self.header, sort_keys=True)):
+                raise self._refuse(
+                    "it was written by another study or other settings (the same command, "
+                    "with the same settings, resumes it; or give another file)"
+                )
+            damaged = None  # (a damaged line's number)
+            for number, line in enumerate(f, start=2):
+                if damaged is not None:  # (a damaged line before this one: not the last)
+                    raise self._refuse(f"line {damaged} is damaged")
+                if line.strip() and not self._take(_loads(line)):
+                    damaged = number  # (told unless it is the last: one cut short)
+                last = line
+        if not last.endswith(b"\n"):  # (an unfinished last line: the next starts on its own)
             with self.path.open("a", encoding="utf-8") as f:
                 f.write("\n")
+
+    def _take(self, entry: Any) -> bool:
+        """Keep one line's batch; False for a line that is not one of this study's batches
+        (a batch number out of the study's range, a result not of its shape)."""
+        if not isinstance(entry, dict) or entry.keys() != {"batch", "result"}:
+            return False
+        index = entry["batch"]
+        if not isinstance(index, int) or isinstance(index, bool) or index < 0:
+            return False
+        if self.batches is not None and index >= self.batches:
+            return False
+        try:
+            self.found[index] = self.decode(index, entry["result"])
+        except (ValueError, KeyError, TypeError, AttributeError, OverflowError):
+            return False
+        return True
 
     def record(self, index: int, result: R) -> None:
         """Append batch ``index``'s result, on disk before this returns; a file that cannot

@@ -147,14 +147,17 @@ def batches(
     fn: Callable[[T], R],
     items: Iterable[T],
     backend: Backend,
-    codec: tuple[Callable[[R], Any], Callable[[Any], R]] | None = None,
+    codec: tuple[Callable[[R], Any], Callable[[int, Any], R]] | None = None,
     header: dict[str, Any] | None = None,
     started: Callable[[int], None] | None = None,
+    count: int | None = None,
 ) -> Iterator[R]:
     """``fn(item)`` for each batch of ``items``, in their order, played on ``backend``;
     ``fn`` must be a module-level function (it is pickled). With ``backend.checkpoint``, the
-    batches are kept there, written with ``codec`` (encode, decode: to and from JSON values),
-    and the file's ``header`` must match (the study and its settings). The cluster is
+    batches are kept there, written with ``codec`` (encode, and decode of batch ``i``'s JSON
+    value, which raises ValueError or TypeError for one not of the batch's shape), the file's
+    ``header`` must match (the study and its settings), and a batch kept must be one of the
+    ``count`` batches of the study (when known ahead). The cluster is
     connected to only when a batch is left to play (a finished checkpoint needs none); a new
     checkpoint is written with the first batch played (a run that never connects leaves none);
     ``started(workers)`` is told how many workers play it once they are there (the cluster's,
@@ -163,7 +166,7 @@ def batches(
     if backend.checkpoint is not None:
         if codec is None or header is None:
             raise ValueError("a checkpoint needs a codec and a header")
-        keep = Checkpoint(backend.checkpoint, header, codec[0], codec[1])
+        keep = Checkpoint(backend.checkpoint, header, codec[0], codec[1], count)
         keep.open()
     indexed: _Indexed[T, R] = _Indexed(fn)
     runner: Runner[tuple[int, T], tuple[int, R]]

@@ -1,0 +1,129 @@
+"""A checkpoint read back (``--checkpoint``): a file that is not one, or a line that is not one
+of the study's batches, is one line ``Error: …`` and exit status 2 before the first game, never
+a traceback nor results counted from it; a last line cut short (the run killed while writing
+it) is ignored, and stays so however often the run is resumed (docs/cluster.md, "Progress,
+stopping, resuming")."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from thirtyone.cli.app import main
+from thirtyone.study import calibration, knock, tournament
+
+TOURNAMENT = ["tournament", "--games", "4", "--players", "table,table:20,table:24", "--jobs", "1"]
+KNOCK = ["study", "knock", "--rounds", "100", "--seats", "2", "--jobs", "1", "--json"]
+CALIBRATE = ["calibrate", "--decisions", "2", "--deals", "20", "--playouts", "20", "--seats", "2"]
+
+
+def invoke(*args: str) -> tuple[int, str, str]:
+    r = CliRunner().invoke(main, list(args))
+    assert r.exception is None or isinstance(r.exception, SystemExit), r.exception
+    assert "Traceback" not in r.output
+    return r.exit_code, r.stdout, r.stderr
+
+
+def written(tmp_path: Path, command: list[str]) -> list[str]:
+    """The lines of the checkpoint a whole run of ``command`` writes."""
+    keep = tmp_path / "whole.checkpoint"
+    code, _, err = invoke(*command, "--checkpoint", str(keep))
+    assert code == 0, err
+    return keep.read_text().splitlines()
+
+
+def no_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    """From now on a game or a batch played fails the test: a refusal comes before the
+    first."""
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("played before the checkpoint was found damaged")
+
+    monkeypatch.setattr(tournament, "play_game", refuse)
+    monkeypatch.setattr(calibration, "play_game", refuse)
+    monkeypatch.setattr(knock, "_batch", refuse)
+
+
+def refused(command: list[str], keep: Path, line: int) -> None:
+    code, out, err = invoke(*command, "--checkpoint", keep.name)  # (in the current folder)
+    assert code == 2 and out == ""
+    assert err == f"Error: --checkpoint {keep.name}: line {line} is damaged\n"
+
+
+def test_a_file_of_bytes_that_are_not_text_is_not_a_checkpoint(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # (It was a UnicodeDecodeError's traceback, exit status 1.)
+    no_game(monkeypatch)
+    monkeypatch.chdir(tmp_path)
+    Path("ck").write_bytes(b"\x00\xff\xfe{}\n")
+    code, out, err = invoke(*TOURNAMENT, "--checkpoint", "ck")
+    assert (code, out) == (2, "")
+    assert err == "Error: --checkpoint ck: not a thirtyone checkpoint file\n"
+
+
+def game(seats: int = 3, place: Any = 1) -> list[dict[str, Any]]:
+    """One game's results as a tournament's checkpoint line holds them."""
+    one = {"place": place, "rounds": 2, "lives_lost": 1, "knocks": 1, "caught": 0}
+    return [{**one, "forecasts": []} for _ in range(seats)]
+
+
+@pytest.mark.parametrize(
+    "entry",
+    [
+        {"batch": 4, "result": [game()]},  # (a batch the study has not: games 0 to 3)
+        {"batch": -1, "result": [game()]},
+        {"batch": 0.5, "result": [game()]},
+        {"batch": True, "result": [game()]},
+        {"batch": 1e300, "result": [game()]},
+        {"batch": 0, "result": []},  # (a batch without its game)
+        {"batch": 0, "result": [game(), game()]},  # (a batch of one game)
+        {"batch": 0, "result": [game(seats=2)]},  # (three players)
+        {"batch": 0, "result": [game(place=4)]},
+        {"batch": 0, "result": [game(place="1")]},
+        {"batch": 0, "result": [[{"place": 1}] * 3]},
+    ],
+)
+def test_a_line_that_is_not_a_batch_of_the_tournament_is_damaged(
+    tmp_path: Path, entry: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # (Each was counted, or a traceback: a batch out of range said "resuming: 1 of 4 games", an
+    # empty one left a game out of the results, one of two players was a zip()'s ValueError.)
+    head = written(tmp_path, TOURNAMENT)[0]
+    no_game(monkeypatch)
+    monkeypatch.chdir(tmp_path)
+    keep = tmp_path / "ck"
+    after = json.dumps({"batch": 1, "result": [game()]})  # (so the damaged line is not last)
+    keep.write_text(f"{head}\n{json.dumps(entry)}\n{after}\n")
+    refused(TOURNAMENT, keep, 2)
+
+
+def test_a_line_that_is_not_a_batch_of_the_atlas_is_damaged(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    lines = written(tmp_path, KNOCK)
+    part = json.loads(lines[1])["result"]
+    no_game(monkeypatch)
+    monkeypatch.chdir(tmp_path)
+    keep = tmp_path / "ck"
+    for result in ({}, [], {**part, "n": part["n"][1:]}, {**part, "n": [-1] * len(part["n"])}):
+        keep.write_text(f"{lines[0]}\n{json.dumps({'batch': 0, 'result': result})}\n{lines[2]}\n")
+        refused(KNOCK, keep, 2)
+
+
+def test_a_line_that_is_not_a_game_of_the_calibration_is_damaged(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("scipy")
+    command = [*CALIBRATE, "--out", str(tmp_path / "out")]
+    lines = written(tmp_path, command)
+    decision = json.loads(lines[1])["result"][0]
+    no_game(monkeypatch)
+    monkeypatch.chdir(tmp_path)
+    keep = tmp_path / "ck"
+    for result in ([{**decision, "p_safe": "high"}], [{**decision, "game": 7}], [1]):
+        keep.write_text(f"{lines[0]}\n{json.dumps({'batch': 0, 'result': result})}\n{lines[1]}\n")
+        refused(command, keep, 2)
