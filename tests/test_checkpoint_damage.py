@@ -127,3 +127,26 @@ def test_a_line_that_is_not_a_game_of_the_calibration_is_damaged(
     for result in ([{**decision, "p_safe": "high"}], [{**decision, "game": 7}], [1]):
         keep.write_text(f"{lines[0]}\n{json.dumps({'batch': 0, 'result': result})}\n{lines[1]}\n")
         refused(command, keep, 2)
+
+
+def test_a_line_cut_short_stays_ignored_when_resumed_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The run was killed while writing its second batch; resumed, it plays the rest. The same
+    # command given the finished file again prints the same results without playing a game:
+    # the line cut short was left between the others, "line 3 is damaged".
+    lines = written(tmp_path, [*TOURNAMENT, "--json"])
+    _, whole, _ = invoke(*TOURNAMENT, "--json")
+    monkeypatch.chdir(tmp_path)
+    keep = tmp_path / "ck"
+    keep.write_text(f"{lines[0]}\n{lines[1]}\n{lines[2][:30]}")
+    code, out, err = invoke(*TOURNAMENT, "--json", "--checkpoint", "ck")
+    assert (code, out) == (0, whole) and "resuming: 1 of 4 games from ck" in err
+
+    def refuse(*args: object) -> None:
+        raise AssertionError("a game played again")
+
+    monkeypatch.setattr(tournament, "play_game", refuse)
+    code, out, err = invoke(*TOURNAMENT, "--json", "--checkpoint", "ck")
+    assert (code, out) == (0, whole), err
+    assert "resuming: 4 of 4 games from ck" in err

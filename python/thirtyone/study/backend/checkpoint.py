@@ -74,14 +74,16 @@ class Checkpoint(Generic[R]):
                     "it was written by another study or other settings (the same command, "
                     "with the same settings, resumes it; or give another file)"
                 )
-            damaged = None  # (a damaged line's number)
+            damaged, end = None, len(last)  # (a damaged line's number; where a line begins)
             for number, line in enumerate(f, start=2):
                 if damaged is not None:  # (a damaged line before this one: not the last)
                     raise self._refuse(f"line {damaged} is damaged")
                 if line.strip() and not self._take(_loads(line)):
-                    damaged = number  # (told unless it is the last: one cut short)
-                last = line
-        if not last.endswith(b"\n"):  # (an unfinished last line: the next starts on its own)
+                    damaged, cut = number, end  # (told unless it is the last: one cut short)
+                last, end = line, end + len(line)
+        if damaged is not None:  # (the last line cut short is dropped, not left before others)
+            os.truncate(self.path, cut)
+        elif not last.endswith(b"\n"):  # (a last line whole but for its end: ended)
             with self.path.open("a", encoding="utf-8") as f:
                 f.write("\n")
 
