@@ -294,3 +294,16 @@ def test_a_resumed_calibration_says_so_and_times_only_the_decisions_played(
     assert out.splitlines()[0].endswith(
         f"; every decision resumed from the checkpoint ({games} games)."
     )
+
+
+def test_a_calibration_resumed_from_one_game_says_one_game(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # (It said "resuming: 1 games from keep".)
+    monkeypatch.chdir(tmp_path)
+    _calibrate(tmp_path, "fresh", "--checkpoint", "keep")
+    lines = Path("keep").read_text().splitlines()
+    Path("keep").write_text("\n".join(lines[:2]) + "\n")  # (as a run stopped after one game)
+    _, err, _ = _calibrate(tmp_path, "again", "--checkpoint", "keep")
+    assert err.splitlines()[0] == "resuming: 1 game from keep"
+

@@ -155,7 +155,9 @@ def _run(settings: calibration.Settings, backend: study_cluster.Backend, out: Pa
         where = backend.checkpoint
         backend = dataclasses.replace(  # (a batch is one game; how many is not known ahead)
             backend,
-            resumed=lambda kept: click.echo(resuming(kept, None, "games", where), err=True),
+            resumed=lambda kept: click.echo(
+                resuming(kept, None, "game" if kept == 1 else "games", where), err=True
+            ),
         )
     try:
         report = calibration.calibrate(
