@@ -306,4 +306,3 @@ def test_a_calibration_resumed_from_one_game_says_one_game(
     Path("keep").write_text("\n".join(lines[:2]) + "\n")  # (as a run stopped after one game)
     _, err, _ = _calibrate(tmp_path, "again", "--checkpoint", "keep")
     assert err.splitlines()[0] == "resuming: 1 game from keep"
-

@@ -493,8 +493,8 @@ def _resolve(address: str) -> None:
 def _build(dask: Any, address: str, timeout: float) -> Any:
     """The client of the scheduler at ``address``, after it said it is one."""
     _resolve(address)
-    try:
-        answer = asyncio.run(asyncio.wait_for(_identity(address, timeout), timeout))
+    try:  # (Dask's own connect is given a second more, so that this deadline always ends it)
+        answer = asyncio.run(asyncio.wait_for(_identity(address, timeout + 1.0), timeout))
     except TimeoutError:
         raise ThirtyOneError(
             f"cannot reach a Dask scheduler at {address[:80]}: no answer within "
