@@ -172,16 +172,18 @@ def _run(settings: calibration.Settings, backend: study_cluster.Backend, out: Pa
             err=True,
         )
         sys.exit(stop.status)
-    try:
-        calibration.save(report, out)
-    except ThirtyOneError as err:
-        click.echo(report.text())  # (the results are not lost)
-        _fail(str(err))
-    click.echo(report.text())
-    if report.stopped is not None:
-        stop = report.stopped
+    noted: list[int] = []
+    with workers.noting(noted):  # (a stop while the report is written and told: after it)
+        try:
+            calibration.save(report, out)
+        except ThirtyOneError as err:
+            click.echo(report.text())  # (the results are not lost)
+            _fail(str(err))
+        click.echo(report.text())
+    ended = report.stopped or (workers.Stopped(noted[0]) if noted else None)
+    if ended is not None:
         click.echo(
-            workers.told(stop, f"after {len(report.decisions):,} of ")
+            workers.told(ended, f"after {len(report.decisions):,} of ")
             + f"{settings.decisions:,} decisions: the report covers those; written to {out}."
             + (
                 " The same command resumes the run from its checkpoint."
@@ -190,4 +192,4 @@ def _run(settings: calibration.Settings, backend: study_cluster.Backend, out: Pa
             ),
             err=True,
         )
-        sys.exit(stop.status)
+        sys.exit(ended.status)

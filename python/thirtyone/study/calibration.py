@@ -389,21 +389,24 @@ def calibrate(
         stop = workers.stopped(err)
         if not into.decisions:
             raise stop from None
-    decisions = into.decisions[: settings.decisions]
-    report = Report(
-        settings=settings,
-        decisions=decisions,
-        calibration=calibration(decisions),
-        ranks=rank_uniformity(decisions),
-        seconds=time.monotonic() - start,
-        games=into.games,
-        stopped=stop,
-        cluster=None if backend is None else backend.cluster,
-        workers=into.workers,
-        resumed=(into.kept_games, min(into.kept_decisions, len(decisions))),
-    )
-    if out_dir is not None:
-        save(report, out_dir)
+    decisions, noted = into.decisions[: settings.decisions], list[int]()
+    with workers.noting(noted):  # (the decisions scored: a stop now is told with their report)
+        report = Report(
+            settings=settings,
+            decisions=decisions,
+            calibration=calibration(decisions),
+            ranks=rank_uniformity(decisions),
+            seconds=time.monotonic() - start,
+            games=into.games,
+            stopped=stop or (workers.Stopped(noted[0]) if noted else None),
+            cluster=None if backend is None else backend.cluster,
+            workers=into.workers,
+            resumed=(into.kept_games, min(into.kept_decisions, len(decisions))),
+        )
+        if out_dir is not None:
+            save(report, out_dir)
+    if noted and report.stopped is None:  # (one while the files were written: after them)
+        report.stopped = workers.Stopped(noted[0])
     return report
 
 

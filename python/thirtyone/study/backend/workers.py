@@ -107,13 +107,19 @@ def stopping() -> contextlib.AbstractContextManager[None]:
     return _handlers(_raise)
 
 
+def noting(noted: list[int]) -> contextlib.AbstractContextManager[None]:
+    """Within: SIGINT, SIGTERM and SIGHUP are appended to ``noted``, not acted on (the caller
+    tells them when its work is done)."""
+    return _handlers(lambda signum, frame: noted.append(signum))
+
+
 @contextlib.contextmanager
 def held() -> Iterator[None]:
     """Within: SIGINT, SIGTERM and SIGHUP are noted, not acted on; on leaving, the first one
     noted is raised again, for the handler before to act on."""
     noted: list[int] = []
     try:
-        with _handlers(lambda signum, frame: noted.append(signum)):
+        with noting(noted):
             yield
     finally:
         if noted:
