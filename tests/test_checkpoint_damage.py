@@ -7,6 +7,7 @@ stopping, resuming")."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -40,7 +41,7 @@ def no_game(monkeypatch: pytest.MonkeyPatch) -> None:
     first."""
 
     def refuse(*args: object, **kwargs: object) -> None:
-        raise AssertionError("played before the checkpoint was found damaged")
+        raise AssertionError("played before the checkpoint was refused")
 
     monkeypatch.setattr(tournament, "play_game", refuse)
     monkeypatch.setattr(calibration, "play_game", refuse)
@@ -150,3 +151,29 @@ def test_a_line_cut_short_stays_ignored_when_resumed_again(
     code, out, err = invoke(*TOURNAMENT, "--json", "--checkpoint", "ck")
     assert (code, out) == (0, whole), err
     assert "resuming: 4 of 4 games from ck" in err
+
+
+def test_a_checkpoint_file_that_cannot_be_written_is_refused_before_the_first_game(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # docs/cluster.md: a checkpoint "that cannot be written" is one line before any game. A file
+    # made read-only in a folder that can be written was found so after the first batch: played,
+    # then "cannot be written (the folder … cannot be written …)".
+    lines = written(tmp_path, TOURNAMENT)
+    monkeypatch.chdir(tmp_path)
+    keep = Path("ck")
+    keep.write_text(f"{lines[0]}\n{lines[1]}\n")  # (a run stopped after one game)
+    keep.chmod(0o444)
+    if os.geteuid() == 0:  # (root writes a read-only file: the refusal is simulated)
+        real = os.open
+
+        def refusing(path: Any, flags: int, *args: Any, **kwargs: Any) -> int:
+            if Path(path).name == "ck" and flags & (os.O_WRONLY | os.O_RDWR):
+                raise PermissionError(13, "Permission denied", str(path))
+            return real(path, flags, *args, **kwargs)
+
+        monkeypatch.setattr(os, "open", refusing)
+    no_game(monkeypatch)
+    code, out, err = invoke(*TOURNAMENT, "--checkpoint", "ck")
+    assert (code, out) == (2, "")
+    assert err == "Error: --checkpoint ck: the file cannot be written (permission denied)\n"

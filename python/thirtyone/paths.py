@@ -59,6 +59,17 @@ def is_folder(path: Path) -> bool:
         return False
 
 
+def unwritable(path: Path) -> str | None:
+    """Why the regular file at ``path`` cannot be written to (None: it can): it is opened for
+    appending, and nothing written (a file made read-only, or on a read-only mount, in a folder
+    that can be written)."""
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_APPEND))
+    except OSError as err:
+        return f"the file cannot be written ({(err.strerror or str(err)).lower()})"
+    return None
+
+
 def problem(path: Path, *, create_folder: bool, prefix: str = ".thirtyone-check-") -> str | None:
     """Why a file cannot be written at ``path`` (None: it can). With ``create_folder`` its
     folder is made (with the folders above it) when missing; a temporary file named

@@ -92,6 +92,8 @@ class Backend:
                 f"--checkpoint {paths.short(self.checkpoint)}: not a regular file (a checkpoint "
                 "is a file of its own)"
             )
+        if self.checkpoint.exists() and (why := paths.unwritable(self.checkpoint)):
+            raise SettingsError(f"--checkpoint {paths.short(self.checkpoint)}: {why}")
 
 
 def check_address(address: str) -> None:
