@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import weakref
 from pathlib import Path
 from typing import Any
 
@@ -177,3 +178,37 @@ def test_a_checkpoint_file_that_cannot_be_written_is_refused_before_the_first_ga
     code, out, err = invoke(*TOURNAMENT, "--checkpoint", "ck")
     assert (code, out) == (2, "")
     assert err == "Error: --checkpoint ck: the file cannot be written (permission denied)\n"
+
+
+class _Part(list[int]):
+    """A kept batch as read back (weakly referenced: whether it is still held)."""
+
+
+def test_a_resumed_run_holds_one_kept_batch_at_a_time(tmp_path: Path) -> None:
+    # A resumed study held every kept batch decoded until its turn: 340 MB for the default
+    # atlas (640 batches), tens of gigabytes at --rounds 100,000,000. They are read from the
+    # file as they are counted.
+    from thirtyone.study.backend.cluster import Backend, batches
+
+    made: list[weakref.ref[_Part]] = []
+
+    def decode(index: int, data: Any) -> _Part:
+        part = _Part(data)
+        made.append(weakref.ref(part))
+        return part
+
+    backend = Backend(checkpoint=tmp_path / "ck")
+    codec = (list, decode)
+    header = {"study": "test", "settings": {}, "batch": 1}
+    first = batches(lambda i: [i, i * i], range(50), backend, codec, header, count=50)
+    assert list(first) == [[i, i * i] for i in range(50)]
+
+    def refuse(i: int) -> list[int]:
+        raise AssertionError("a kept batch played again")
+
+    held = []
+    for index, part in enumerate(batches(refuse, range(50), backend, codec, header, count=50)):
+        assert part == [index, index * index]
+        held.append(sum(1 for ref in made if ref() is not None))
+        del part
+    assert max(held) <= 2, held

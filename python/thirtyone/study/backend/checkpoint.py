@@ -47,7 +47,9 @@ class Checkpoint(Generic[R]):
         #: How many batches the study has (None: not known ahead, a calibration's games).
         self.batches = batches
         self.header = {"format": CHECKPOINT_FORMAT, **header}
-        self.found: dict[int, R] = {}
+        #: The batches kept in the file: where each one's line begins (read when it is taken:
+        #: a study's kept batches are not all held in memory, gigabytes for a large atlas).
+        self.kept: dict[int, int] = {}
         self._headed = False  # (whether the file holds its header)
 
     def _refuse(self, why: str) -> SettingsError:
@@ -78,7 +80,7 @@ class Checkpoint(Generic[R]):
             for number, line in enumerate(f, start=2):
                 if damaged is not None:  # (a damaged line before this one: not the last)
                     raise self._refuse(f"line {damaged} is damaged")
-                if line.strip() and not self._take(_loads(line)):
+                if line.strip() and not self._check(_loads(line), end):
                     damaged, cut = number, end  # (told unless it is the last: one cut short)
                 last, end = line, end + len(line)
         if damaged is not None:  # (the last line cut short is dropped, not left before others)
@@ -87,9 +89,10 @@ class Checkpoint(Generic[R]):
             with self.path.open("a", encoding="utf-8") as f:
                 f.write("\n")
 
-    def _take(self, entry: Any) -> bool:
-        """Keep one line's batch; False for a line that is not one of this study's batches
-        (a batch number out of the study's range, a result not of its shape)."""
+    def _check(self, entry: Any, where: int) -> bool:
+        """Note the batch of the line at byte ``where``; False for a line that is not one of
+        this study's batches (a batch number out of the study's range, a result not of its
+        shape)."""
         if not isinstance(entry, dict) or entry.keys() != {"batch", "result"}:
             return False
         index = entry["batch"]
@@ -98,10 +101,22 @@ class Checkpoint(Generic[R]):
         if self.batches is not None and index >= self.batches:
             return False
         try:
-            self.found[index] = self.decode(index, entry["result"])
+            self.decode(index, entry["result"])
         except (ValueError, KeyError, TypeError, AttributeError, OverflowError):
             return False
+        self.kept[index] = where
         return True
+
+    def take(self, index: int) -> R:
+        """Kept batch ``index``'s result, read again from its line (checked when the file was
+        opened), and forgotten."""
+        where = self.kept.pop(index)
+        try:
+            with self.path.open("rb") as f:
+                f.seek(where)
+                return self.decode(index, json.loads(f.readline().decode("utf-8"))["result"])
+        except (OSError, ValueError, KeyError, TypeError, AttributeError, OverflowError):
+            raise self._refuse(f"batch {index} changed since the file was read") from None
 
     def record(self, index: int, result: R) -> None:
         """Append batch ``index``'s result, on disk before this returns; a file that cannot

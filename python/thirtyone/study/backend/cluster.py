@@ -176,15 +176,16 @@ def batches(
         runner = ClusterPool(indexed, backend.cluster)
     else:
         runner = workers.Pool(indexed, backend.jobs)
-    found: dict[int, R] = {} if keep is None else keep.found
-    skip = set(found)  # (``found`` empties as its batches are yielded)
+    kept: dict[int, int] = {} if keep is None else keep.kept  # (emptied as they are taken)
+    skip = set(kept)
     if skip and backend.resumed is not None:
         backend.resumed(len(skip))
     todo = ((i, item) for i, item in enumerate(items) if i not in skip)  # (read lazily)
     first = next(todo, None)
     if first is None:  # (every batch in the checkpoint: nothing to play, nowhere to connect)
-        for index in sorted(found):
-            yield found.pop(index)
+        for index in sorted(skip):
+            assert keep is not None
+            yield keep.take(index)
         return
     rest: Iterator[tuple[int, T]] = itertools.chain([first], todo)
 
@@ -198,8 +199,9 @@ def batches(
         played = runner.map(rest, record)
         index = 0
         while True:
-            if index in found:
-                yield found.pop(index)
+            if index in kept:
+                assert keep is not None
+                yield keep.take(index)
             else:
                 pair = next(played, None)
                 if pair is None:
