@@ -212,3 +212,36 @@ def test_a_resumed_run_holds_one_kept_batch_at_a_time(tmp_path: Path) -> None:
         held.append(sum(1 for ref in made if ref() is not None))
         del part
     assert max(held) <= 2, held
+
+
+def test_a_calibration_keeps_its_checkpoint_in_its_out_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # --out is "made if missing"; a checkpoint named in it was refused first: "the folder
+    # results does not exist".
+    pytest.importorskip("scipy")
+    monkeypatch.chdir(tmp_path)
+    command = [*CALIBRATE, "--out", "results", "--checkpoint", "results/ck"]
+    code, _, err = invoke(*command)
+    assert code == 0, err
+    assert Path("results/ck").read_text().startswith('{"batch": 1, "format": "thirtyone-')
+    code, _, err = invoke(*command)
+    assert code == 0 and err.startswith("resuming: 1 game from results/ck\n"), err
+
+
+def test_a_checkpoint_that_the_results_would_overwrite_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Written over at the end, the checkpoint was lost: the same command given it again said
+    # "not a thirtyone checkpoint file".
+    pytest.importorskip("scipy")
+    pytest.importorskip("matplotlib")
+    no_game(monkeypatch)
+    monkeypatch.chdir(tmp_path)
+    code, out, err = invoke(*TOURNAMENT, "--checkpoint", "wins.png", "--plot", "./wins.png")
+    assert (code, out) == (2, "")
+    assert err == "Error: --checkpoint and --plot name the same file, wins.png; name another\n"
+    code, out, err = invoke(*CALIBRATE, "--out", "cal", "--checkpoint", "cal/summary.json")
+    assert (code, out) == (2, "")
+    assert err == "Error: --checkpoint cal/summary.json is a file --out writes; name another\n"
+    assert not Path("wins.png").exists()

@@ -59,6 +59,16 @@ def is_folder(path: Path) -> bool:
         return False
 
 
+def same_file(path: Path, *others: Path) -> bool:
+    """Whether ``path`` names the same file as one of ``others`` (made or not: their folders
+    and links resolved as far as they exist)."""
+    try:
+        mine = path.resolve()
+        return any(mine == other.resolve() for other in others)
+    except (OSError, RuntimeError):  # (a loop of links: not a file anyone writes)
+        return False
+
+
 def unwritable(path: Path) -> str | None:
     """Why the regular file at ``path`` cannot be written to (None: it can): it is opened for
     appending, and nothing written (a file made read-only, or on a read-only mount, in a folder

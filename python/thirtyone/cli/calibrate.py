@@ -12,6 +12,7 @@ import click
 from thirtyone.cli.manners import NO_JOBS, FilePath, backend_options, resuming, seed_option
 from thirtyone.errors import ThirtyOneError
 from thirtyone.game.seats import MODELS
+from thirtyone.paths import same_file, short
 from thirtyone.study.backend import cluster as study_cluster
 from thirtyone.study.backend import workers
 from thirtyone.study.calibration_records import OPPONENTS
@@ -134,8 +135,13 @@ def calibrate_command(
     backend = study_cluster.Backend(jobs, cluster, checkpoint)
     try:
         settings.check()
+        if checkpoint is not None and out.resolve() in checkpoint.resolve().parents:
+            calibration.check_out(out)  # (made if missing: the checkpoint's folder too)
         backend.check()
         calibration.check_out(out)
+        written = [out / name for name in calibration.OUT_FILES]
+        if checkpoint is not None and same_file(checkpoint, *written):
+            _fail(f"--checkpoint {short(checkpoint)} is a file --out writes; name another")
     except ThirtyOneError as err:
         _fail(str(err))
     with workers.stopping():

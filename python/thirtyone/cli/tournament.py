@@ -13,6 +13,7 @@ from thirtyone.cli.manners import NO_JOBS, FilePath, backend_options, resuming, 
 from thirtyone.errors import ThirtyOneError
 from thirtyone.game.rules import Rules
 from thirtyone.game.seats import MODELS
+from thirtyone.paths import same_file, short
 from thirtyone.study import tournament, tournament_plot
 from thirtyone.study.backend import cluster as study_cluster
 from thirtyone.study.backend import progress as study_progress
@@ -139,6 +140,8 @@ def tournament_command(
             tournament_plot.check(plot)
     except ThirtyOneError as err:
         _fail(str(err))
+    if checkpoint is not None and plot is not None and same_file(checkpoint, plot):
+        _fail(f"--checkpoint and --plot name the same file, {short(plot)}; name another")
     with workers.stopping():
         try:
             _play(settings, backend, as_json, plot)
