@@ -245,3 +245,16 @@ def test_a_checkpoint_that_the_results_would_overwrite_is_refused(
     assert (code, out) == (2, "")
     assert err == "Error: --checkpoint cal/summary.json is a file --out writes; name another\n"
     assert not Path("wins.png").exists()
+
+
+def test_a_checkpoint_linked_to_a_missing_folder_is_refused_before_the_first_game(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The link's own folder was tried: the run played its first batch, then "cannot be written
+    # (no such file or directory: ck)".
+    no_game(monkeypatch)
+    monkeypatch.chdir(tmp_path)
+    Path("ck").symlink_to(tmp_path / "gone" / "ck")
+    code, out, err = invoke(*TOURNAMENT, "--checkpoint", "ck")
+    assert (code, out) == (2, "")
+    assert err == f"Error: --checkpoint ck: the folder {tmp_path / 'gone'} does not exist\n"

@@ -85,7 +85,9 @@ class Backend:
             check_address(self.cluster)
         if self.checkpoint is None:
             return
-        if why := paths.problem(self.checkpoint, create_folder=False):
+        # (a link is written through: its target's folder is the one to try)
+        target = self.checkpoint.resolve() if self.checkpoint.is_symlink() else self.checkpoint
+        if why := paths.problem(target, create_folder=False):
             raise SettingsError(f"--checkpoint {paths.short(self.checkpoint)}: {why}")
         if self.checkpoint.exists() and not self.checkpoint.is_file():  # (/dev/null, a pipe)
             raise SettingsError(
