@@ -258,3 +258,18 @@ def test_a_checkpoint_linked_to_a_missing_folder_is_refused_before_the_first_gam
     code, out, err = invoke(*TOURNAMENT, "--checkpoint", "ck")
     assert (code, out) == (2, "")
     assert err == f"Error: --checkpoint ck: the folder {tmp_path / 'gone'} does not exist\n"
+
+
+def test_no_more_processes_than_batches_left(tmp_path: Path) -> None:
+    """`--jobs 64` for a study of two batches started 64 processes; as many as the batches
+    left to play are started (two; one, this process, when a checkpoint holds the other)."""
+    from thirtyone.study.backend.cluster import Backend, batches
+
+    sizes: list[int] = []
+    backend = Backend(jobs=8, checkpoint=tmp_path / "ck")
+    codec = (int, lambda index, data: int(data))
+    header = {"study": "test", "settings": {}, "batch": 1}
+    assert list(batches(abs, [-1], backend, codec, header, sizes.append, count=2)) == [1]
+    assert sizes == [2]
+    done = list(batches(abs, [-1, -2], backend, codec, header, sizes.append, count=2))
+    assert done == [1, 2] and sizes == [2, 1]

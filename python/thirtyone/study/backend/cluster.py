@@ -173,13 +173,15 @@ def batches(
         keep = Checkpoint(backend.checkpoint, header, codec[0], codec[1], count)
         keep.open()
     indexed: _Indexed[T, R] = _Indexed(fn)
+    kept: dict[int, int] = {} if keep is None else keep.kept  # (emptied as they are taken)
+    skip = set(kept)
     runner: Runner[tuple[int, T], tuple[int, R]]
     if backend.cluster is not None:
         runner = ClusterPool(indexed, backend.cluster)
     else:
-        runner = workers.Pool(indexed, backend.jobs)
-    kept: dict[int, int] = {} if keep is None else keep.kept  # (emptied as they are taken)
-    skip = set(kept)
+        # No more processes than batches left to play (`--jobs 64` started 64 for one game).
+        left = None if count is None else max(1, count - len(skip))
+        runner = workers.Pool(indexed, backend.jobs if left is None else min(backend.jobs, left))
     if skip and backend.resumed is not None:
         backend.resumed(len(skip))
     todo = ((i, item) for i, item in enumerate(items) if i not in skip)  # (read lazily)
