@@ -167,3 +167,24 @@ def test_the_reviews_reasons_name_the_players_not_their_seats(tmp_path: Path) ->
         for seat, name in enumerate(d["players"]):
             if seat != me:
                 assert f"{name} {d['state']['lives'][seat]}" in d["advice"]["reason"]
+
+
+def test_the_oracles_narrow_table_still_names_each_option() -> None:
+    """Below 60 columns the figures' headings ("Lives lost", "Win game") break between their
+    words before a figure is cut (ruling 312): below 50 columns the options' names (and below 46
+    the ★) were squeezed out altogether, rows of figures that said of no option what they were
+    for, and at 50 to 55 the last column, the chance to win the game, was cut or left out."""
+    args = ["oracle", str(DATA / "example_state.json"), "--sweeps", "none", *FAST]
+    answer = json.loads(CliRunner(env=ENV).invoke(main, [*args, "--json"]).output)
+    shown = [words.pct(o["p_safe"]) for o in answer["options"]]
+    for width in (45, 50, 55):
+        result = CliRunner(env={**ENV, "COLUMNS": str(width)}).invoke(main, args)
+        assert result.exit_code == 0, result.output
+        lines = result.output.splitlines()
+        rule = next(i for i, line in enumerate(lines) if line.startswith("───"))
+        rows = [line for line in lines[rule + 1 :] if "%" in line][: len(shown)]
+        assert rows[0].startswith("★"), (width, result.output)
+        for row, o, safe in zip(rows, answer["options"], shown, strict=True):
+            assert row[3:].startswith(o["option"]), (width, row)
+            assert f" {safe} " in row and "…" not in row and len(row) <= width, (width, row)
+            assert row.endswith(f" {words.pct(o['p_win'])}"), (width, row)  # (the last column)

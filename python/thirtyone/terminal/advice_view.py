@@ -353,16 +353,17 @@ def advice_layouts(advice: Advice, why: RenderableType | None = None) -> Layouts
 def advice_table(advice: Advice, *, bar_width: int = 20) -> Table:
     """Every option, best first: percentage safe, margin, lives lost, later knock score, a bar
     (none when ``bar_width`` is 0). Where the table is wider than the screen, an option's label
-    breaks between its words: the figures and the marks are never cut."""
+    breaks between its words, then a figure's heading ("Lives lost" over two lines): the figures
+    and the marks are never cut (a figure is one word: its column is never narrower)."""
     tied = _tied_names(advice)
     table = Table(box=box.SIMPLE_HEAD, padding=(0, 0, 0, 1), pad_edge=False, show_edge=False)
     table.add_column("", width=1, no_wrap=True)
     table.add_column("Option", min_width=5)
     for head in ("Safe", "Margin", f"{advice.unit.capitalize()} lost", "Knock at"):
-        table.add_column(head, justify="right", no_wrap=True)
+        table.add_column(head, justify="right")
     game = advice.best_game is not None
     if game:
-        table.add_column(game_header(advice).capitalize(), justify="right", no_wrap=True)
+        table.add_column(game_header(advice).capitalize(), justify="right")
     if bar_width:
         table.add_column("", no_wrap=True)
     for i, o in enumerate(ranked(advice)):
