@@ -403,3 +403,23 @@ def test_a_letter_is_taken_not_lost_under_gin_lives(page: Page, server: str) -> 
         "Alice takes 2 letters (the knock penalty)."
     )
     assert page.evaluate(LOSSES, [event, 0]) == "You lose 1 life; Cara loses 1 life."
+
+
+def test_a_banner_is_not_seen_under_keys_and_shows_again_after(page: Page, server: str) -> None:
+    """Ruling 294 by itself: a banner still up when Keys (or Settings) opens is not seen while
+    the dialog is open, and shows again for the rest of its moment when it closes. (The test
+    above meets the round's result only, where ruling 309 puts the banner away: it passes
+    without the style of ruling 294.)"""
+    open_table(page, server)
+    start_game(page, Seed="5")
+    page.evaluate(
+        "async () => { const m = await import('/static/motion.js');"
+        " m.banner('Ben knocks!', 60000); }"
+    )
+    assert page.evaluate(BANNER_NOW) == [True, True]
+    page.locator("#keys-button").click()
+    expect(page.locator("#keys-dialog")).to_be_visible()
+    assert page.evaluate(BANNER_NOW) == [True, False]
+    page.keyboard.press("Escape")
+    expect(page.locator("#keys-dialog")).not_to_be_visible()
+    assert page.evaluate(BANNER_NOW) == [True, True]
