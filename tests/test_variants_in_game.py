@@ -43,10 +43,15 @@ def test_seed_001_knocker_loses_one_to_each_31_and_two_at_the_showdown() -> None
     (happened,) = [e for e in game.events if e.kind == "round_end"]
     line = round_headline(happened, ["You", "Ben", "Cara", "Dan"], 0, rules).plain
     assert line == (
-        "Round 1: showdown after your knock. Ben's 31 after it cost everybody else 1 life. "
-        "Cara's 31 after it cost everybody else 1 life. Dan's 31 after it cost everybody else "
-        "1 life."
+        "Round 1: showdown after your knock. Ben's 31 after it: everybody else loses a life. "
+        "Cara's 31 after it: everybody else loses a life. Dan's 31 after it: everybody else "
+        "loses a life."
     )
+    # Under Gin lives a letter is taken, as in the losses' own words (ruling 313): it said
+    # "cost everybody else 1 letter".
+    gin = rules.replace(lives_mode="gin", lives=3)
+    line = round_headline(happened, ["You", "Ben", "Cara", "Dan"], 0, gin).plain
+    assert line.endswith("Dan's 31 after it: everybody else takes a letter."), line
 
 
 def test_a_showdown_without_a_31_after_the_knock_names_none() -> None:

@@ -341,9 +341,16 @@ def test_a_31_shown_after_the_knock_is_said_apart_from_the_showdown(
         "losses": {"0": 2, "1": 1, "2": 1, "3": 3},
     }
     assert page.evaluate(LOSSES, [event, 0]) == (
-        "Ben's 31 after the knock costs everybody else 1 life. Cara's 31 after the knock costs "
-        "everybody else 1 life. You lose 2 lives; Ben loses 1 life; Cara loses 1 life; Dan loses "
-        "3 lives."
+        "Ben's 31 after the knock: everybody else loses 1 life. Cara's 31 after the knock: "
+        "everybody else loses 1 life. You lose 2 lives; Ben loses 1 life; Cara loses 1 life; Dan "
+        "loses 3 lives."
+    )
+    # Under Gin lives a letter is taken, before the losses as in them (ruling 313): it said
+    # "Ben's 31 after the knock costs everybody else 1 letter. You take 2 letters; …".
+    assert page.evaluate(LOSSES.replace("'lives'", "'letters'"), [event, 0]) == (
+        "Ben's 31 after the knock: everybody else takes a letter. Cara's 31 after the knock: "
+        "everybody else takes a letter. You take 2 letters; Ben takes a letter; Cara takes a "
+        "letter; Dan takes 3 letters."
     )
     three = {**event, "shown_31": [1, 2, 3], "losses": {"0": 5, "1": 2, "2": 2, "3": 2}}
     assert page.evaluate(LOSSES, [three, 1]).endswith(

@@ -387,7 +387,8 @@ def round_headline(
                 whose = possessive(names, seat, me)
                 out.append(" ")
                 out.append_text(Text("Your", whose.style) if whose.plain == "your" else whose)
-                out.append(f" 31 after it cost everybody else {r.unit(1)}.")
+                # (In the words of the losses: a letter is taken under Gin lives; ruling 313.)
+                out.append(f" 31 after it: everybody else {r.loses(1, article=True)}.")
         else:
             out.append(_ENDINGS.get(end, end), style="bold")
     return out

@@ -104,14 +104,15 @@ export function endTitle(e, names) {
 
 /** Who lost what: "Ben loses 1 life; you lose 2 lives (the knock penalty)" ("Ben takes a
  * letter" under Gin lives); where a 31 was
- * shown after the knock and the round went on, what it cost first ("Dan's 31 after the knock
- * costs everybody else 1 life."), the knock penalty named only where the showdown charged it. */
+ * shown after the knock and the round went on, what it cost first ("Dan's 31 after the knock:
+ * everybody else loses 1 life."), the knock penalty named only where the showdown charged it. */
 export function lossSentence(e, names, unit) {
   if (e.kind === "wash") return "Nobody would be left in the game: nothing is lost, and the round is dealt again.";
   const lost = Object.entries(e.losses).filter(([, n]) => n > 0);
   if (!lost.length) return "Nobody loses anything.";
   const shown = e.shown_31 || [];
-  const first = shown.map((s) => `${names.possessive(s)} 31 after the knock costs everybody else ${unitWord(1, unit)}. `);
+  // (In the words of the losses after it: under Gin lives a letter is taken, not lost; ruling 313.)
+  const first = shown.map((s) => `${names.possessive(s)} 31 after the knock: everybody else ${losesWords(1, unit)}. `);
   return first.join("") + lost.map(([seat, n], i) => {
     const s = Number(seat);
     const who = i === 0 ? names.of(s) : names.lower(s); // ("Ben loses 1 life; you lose 2 lives")
