@@ -32,7 +32,13 @@ def test_a_stop_after_the_last_decision_still_writes_and_tells_the_report(
 
     monkeypatch.setattr(calibration, when, interrupted)
     out = tmp_path / "out"
-    r = CliRunner().invoke(main, [*COMMAND, "--out", str(out)])
+    # Ctrl-C handled by Python as at a terminal, whatever started the tests (a run in the
+    # background ignores SIGINT from its start, and the Ctrl-C above was then lost).
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        r = CliRunner().invoke(main, [*COMMAND, "--out", str(out)])
+    finally:
+        signal.signal(signal.SIGINT, before)
     assert r.exit_code == 130, r.output
     assert "Traceback" not in r.output
     summary = json.loads((out / "summary.json").read_text())

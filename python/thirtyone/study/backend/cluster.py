@@ -498,11 +498,35 @@ def _resolve(address: str) -> None:
         ) from None
 
 
+def _asked(question: Callable[[], Any]) -> Any:
+    """``asyncio.run(question())``; on a thread of its own where an event loop already runs in
+    this one (a notebook's, a server's), which ``asyncio.run`` refuses: a study run from such a
+    script was told that what answers at the address "is not one (RuntimeError …)"."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(question())
+    got: dict[str, Any] = {}
+
+    def ask() -> None:
+        try:
+            got["answer"] = asyncio.run(question())
+        except BaseException as err:  # (given back to the caller's thread as it is)
+            got["error"] = err
+
+    thread = threading.Thread(target=ask, name="thirtyone-cluster-probe", daemon=True)
+    thread.start()
+    thread.join()
+    if "error" in got:
+        raise got["error"]
+    return got["answer"]
+
+
 def _build(dask: Any, address: str, timeout: float) -> Any:
     """The client of the scheduler at ``address``, after it said it is one."""
     _resolve(address)
     try:  # (Dask's own connect is given a second more, so that this deadline always ends it)
-        answer = asyncio.run(asyncio.wait_for(_identity(address, timeout + 1.0), timeout))
+        answer = _asked(lambda: asyncio.wait_for(_identity(address, timeout + 1.0), timeout))
     except TimeoutError:
         raise ThirtyOneError(
             f"cannot reach a Dask scheduler at {address[:80]}: no answer within "
