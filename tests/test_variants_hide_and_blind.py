@@ -14,8 +14,11 @@ from variant_helpers import H10, H17, H22, H24, H31, Steps, events, make_game
 # -- hiding a 31 ----------------------------------------------------------------------------------
 
 
-def test_a_hidden_31_counts_30_at_the_showdown() -> None:
-    rules = Rules(seats=2, may_hide_31=True)
+@pytest.mark.parametrize("min_knock", [0, 31])
+def test_a_hidden_31_counts_30_at_the_showdown(min_knock: int) -> None:
+    """Also where only 31 may knock: min_knock counts the hand's cards (ruling 298), and a 31
+    kept hidden holds 31 until the showdown counts it 30."""
+    rules = Rules(seats=2, may_hide_31=True, min_knock=min_knock)
     deck = game_deck(
         {0: ["AS", "QS", "2D"], 1: H24}, dealer=1, n_seats=2, upcard="8D", stock=["KS", "3C", "4C"]
     )
@@ -34,22 +37,9 @@ def test_a_hidden_31_counts_30_at_the_showdown() -> None:
     assert turns[0]["hid_31"] is True and turns[0]["showed_31"] is False
 
 
-def test_a_hidden_31_may_knock_where_only_31_may_and_counts_30() -> None:
-    """min_knock counts the hand's cards (ruling 298): where only 31 may knock, a 31 kept hidden
-    may, and still counts 30 at the showdown; a 30 may not."""
+def test_a_30_may_not_knock_where_only_31_may() -> None:
+    """min_knock=31 (ruling 298): a hand of 30, not a 31 kept hidden, may not knock."""
     rules = Rules(seats=2, may_hide_31=True, min_knock=31)
-    deck = game_deck(
-        {0: ["AS", "QS", "2D"], 1: H24}, dealer=1, n_seats=2, upcard="8D", stock=["KS", "3C", "4C"]
-    )
-    players = [
-        Steps("a", [("draw", "2D", "hide"), "knock"]),
-        Steps("b", [("draw", None), ("draw", None)]),
-    ]
-    game = make_game(rules, 1, [deck], players)
-    game.play_round()
-    (end,) = events(game, "round_end")
-    assert (end["end"], end["knocker"]) == ("showdown", 0)
-    assert end["scores"] == {0: 30, 1: 24} and end["losses"] == {0: 0, 1: 1}
     thirty = game_deck(
         {0: ["KD", "QD", "2C"], 1: H24}, dealer=1, n_seats=2, upcard="8S", stock=["JD", "3C"]
     )

@@ -156,25 +156,31 @@ def the_review(server: str) -> dict[str, Any]:
     return review
 
 
+def recorded(finished: str, place: int, preset: str = "standard") -> None:
+    """A game of four against the table's players in the record, finished at ``finished``
+    (ISO 8601), you placing ``place`` (1: won)."""
+    others = [1, 2, 3]
+    record.add(
+        record.default_path(),
+        GameRecord(
+            finished=finished,
+            preset=preset,
+            rules=Rules.preset(preset).to_dict(),
+            names=["You", "Alice", "Ben", "Cara"],
+            you=0,
+            placing=[*others[: place - 1], 0, *others[place - 1 :]],
+            points=None,
+            rounds=6,
+            opponents="table",
+            autoplay=False,
+        ),
+    )
+
+
 def some_games() -> None:
     """Three games in the record: won and lost at the standard table, lost at a Scat table."""
     for day, place, preset in ((1, 1, "standard"), (2, 3, "standard"), (3, 2, "scat")):
-        others = [1, 2, 3]
-        record.add(
-            record.default_path(),
-            GameRecord(
-                finished=f"2025-03-0{day}T20:00:00+00:00",
-                preset=preset,
-                rules=Rules.preset(preset).to_dict(),
-                names=["You", "Alice", "Ben", "Cara"],
-                you=0,
-                placing=[*others[: place - 1], 0, *others[place - 1 :]],
-                points=None,
-                rounds=6,
-                opponents="table",
-                autoplay=False,
-            ),
-        )
+        recorded(f"2025-03-0{day}T20:00:00+00:00", place, preset)
 
 
 def fits_a_phone(page: Page) -> None:
@@ -437,21 +443,7 @@ def test_the_stats_page_before_any_game_and_on_a_phone(server: str, phone: Page)
 def test_the_stats_page_of_a_single_game(server: str, tab: Page) -> None:
     """One game won at a table of four: counted in the singular, its interval shown (Wilson's
     for 1 of 1: from 1 / (1 + 1.96²) = 21% to 100%), and its share marked on the chart."""
-    record.add(
-        record.default_path(),
-        GameRecord(
-            finished="2025-03-01T20:00:00+00:00",
-            preset="standard",
-            rules=Rules.preset("standard").to_dict(),
-            names=["You", "Alice", "Ben", "Cara"],
-            you=0,
-            placing=[0, 1, 2, 3],
-            points=None,
-            rounds=6,
-            opponents="table",
-            autoplay=False,
-        ),
-    )
+    recorded("2025-03-01T20:00:00+00:00", 1)
     tab.goto(f"{server}/stats")
     expect(tab.locator("#status")).to_have_text("1 game in the record.")
     expect(tab.locator("#all .figure").first).to_have_text("1game played to its end")
@@ -474,21 +466,7 @@ def test_the_stats_page_tells_the_last_ten_apart_only_past_ten(server: str, tab:
     ten are told apart ("The last 10 games: 2 won."), which they are not with ten or fewer."""
     won = [True, True] + [i % 4 == 0 for i in range(10)]
     for day, w in enumerate(won, start=1):
-        record.add(
-            record.default_path(),
-            GameRecord(
-                finished=f"2025-04-{day:02d}T20:00:00+00:00",
-                preset="standard",
-                rules=Rules.preset("standard").to_dict(),
-                names=["You", "Alice", "Ben", "Cara"],
-                you=0,
-                placing=[0, 1, 2, 3] if w else [1, 0, 2, 3],
-                points=None,
-                rounds=6,
-                opponents="table",
-                autoplay=False,
-            ),
-        )
+        recorded(f"2025-04-{day:02d}T20:00:00+00:00", 1 if w else 2)
     tab.goto(f"{server}/stats")
     expect(tab.locator("#status")).to_have_text("12 games in the record.")
     said = tab.locator("#time-desc")

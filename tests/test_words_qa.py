@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import thirtyone
 from click.testing import CliRunner
@@ -130,19 +131,25 @@ def test_the_oracles_table_keeps_its_figures_and_star_below_80_columns() -> None
     squeezed in cut the Safe figures ("96.…") and the ★ off. Each option's row keeps its figures
     whole (as the JSON's `p_safe` to one decimal) and the best its ★; only the bar goes, and a
     long option's label breaks between its words."""
-    args = ["oracle", str(DATA / "example_state.json"), "--sweeps", "none", *FAST]
-    answer = json.loads(CliRunner(env=ENV).invoke(main, [*args, "--json"]).output)
-    shown = [words.pct(o["p_safe"]) for o in answer["options"]]
     for width in (60, 70, 77):
-        result = CliRunner(env={**ENV, "COLUMNS": str(width)}).invoke(main, args)
-        assert result.exit_code == 0, result.output
-        lines = result.output.splitlines()
-        rule = next(i for i, line in enumerate(lines) if line.startswith("───"))
-        rows = [line for line in lines[rule + 1 :] if "%" in line][: len(shown)]
-        assert rows[0].startswith("★"), (width, result.output)
-        for row, safe in zip(rows, shown, strict=True):
-            assert f" {safe} " in row, (width, row)
+        options, rows = oracle_rows(width)
+        for row, o in zip(rows, options, strict=True):
+            assert f" {words.pct(o['p_safe'])} " in row, (width, row)
             assert "…" not in row and len(row) <= width, (width, row)
+
+
+def oracle_rows(width: int) -> tuple[list[dict[str, Any]], list[str]]:
+    """`thirtyone oracle` on the example state at ``width`` columns: the JSON's options, and the
+    table's row of each (in the JSON's order, the best's row starting with its ★)."""
+    args = ["oracle", str(DATA / "example_state.json"), "--sweeps", "none", *FAST]
+    options = json.loads(CliRunner(env=ENV).invoke(main, [*args, "--json"]).output)["options"]
+    result = CliRunner(env={**ENV, "COLUMNS": str(width)}).invoke(main, args)
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    rule = next(i for i, line in enumerate(lines) if line.startswith("───"))
+    rows = [line for line in lines[rule + 1 :] if "%" in line][: len(options)]
+    assert rows[0].startswith("★"), (width, result.output)
+    return options, rows
 
 
 def test_the_reviews_reasons_name_the_players_not_their_seats(tmp_path: Path) -> None:
@@ -174,17 +181,10 @@ def test_the_oracles_narrow_table_still_names_each_option() -> None:
     words before a figure is cut (ruling 312): below 50 columns the options' names (and below 46
     the ★) were squeezed out altogether, rows of figures that said of no option what they were
     for, and at 50 to 55 the last column, the chance to win the game, was cut or left out."""
-    args = ["oracle", str(DATA / "example_state.json"), "--sweeps", "none", *FAST]
-    answer = json.loads(CliRunner(env=ENV).invoke(main, [*args, "--json"]).output)
-    shown = [words.pct(o["p_safe"]) for o in answer["options"]]
     for width in (45, 50, 55):
-        result = CliRunner(env={**ENV, "COLUMNS": str(width)}).invoke(main, args)
-        assert result.exit_code == 0, result.output
-        lines = result.output.splitlines()
-        rule = next(i for i, line in enumerate(lines) if line.startswith("───"))
-        rows = [line for line in lines[rule + 1 :] if "%" in line][: len(shown)]
-        assert rows[0].startswith("★"), (width, result.output)
-        for row, o, safe in zip(rows, answer["options"], shown, strict=True):
+        options, rows = oracle_rows(width)
+        for row, o in zip(rows, options, strict=True):
+            safe = words.pct(o["p_safe"])
             assert row[3:].startswith(o["option"]), (width, row)
             assert f" {safe} " in row and "…" not in row and len(row) <= width, (width, row)
             assert row.endswith(f" {words.pct(o['p_win'])}"), (width, row)  # (the last column)
