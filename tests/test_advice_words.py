@@ -383,6 +383,39 @@ def test_a_draw_with_a_31_kept_hidden_says_it_shows_it() -> None:
     assert not any(o.shows_hidden_31 for o in advise(kept_30, deals=100, seed=1).options)
 
 
+def test_a_put_down_that_keeps_a_31_kept_hidden_says_it_keeps_it() -> None:
+    """Ruling 314: you hid a 31 (AS KS QS) and drew the 8H; putting the 8H down keeps the 31,
+    which is shown at once. It said "it makes 31 — show it", of a 31 you already held; it says
+    "it keeps your 31 — show it" in the plan, the reason and the "Best" line, and the options
+    that leave no 31 say nothing of it."""
+    position = {
+        "rules": {"preset": "standard", "may_hide_31": True},
+        "seats": 3,
+        "me": 0,
+        "first": 0,
+        "upcard": "2D",
+        "hand": ["AS", "KS", "QS"],
+        "pending": {"draw": "stock", "drew": "8H"},
+        "turns": [
+            {"seat": 0, "draw": "stock", "drew": "QS", "discard": "5C", "hides": True},
+            {"seat": 1, "draw": "stock", "discard": "4H"},
+            {"seat": 2, "draw": "stock", "discard": "7C"},
+        ],
+    }
+    advice = advise(position, deals=200, playouts=1000, seed=1, max_time=None)
+    keep = advice.option("discard:8H")
+    assert advice.best is keep and keep.shows_hidden_31 and keep.keeps == 31
+    assert plan(keep) == "keeps your 31 — show it"
+    assert advice.reason.startswith("Put down the 8H (it keeps your 31 — show it): safe in")
+    assert "Best: put down 8H (it keeps your 31 — show it)" in text_of(advice_panel_body(advice))
+    assert not any(o.shows_hidden_31 for o in advice.options if o is not keep)
+    # Without the 31 hidden (AS KS 9S, a 30), a put-down that makes 31 still says "makes".
+    made = {**position, "hand": ["AS", "KS", "9S"], "pending": {"draw": "stock", "drew": "QS"}}
+    made["turns"] = [{**position["turns"][0], "drew": "9S", "hides": False}, *position["turns"][1:]]
+    shown = advise(made, deals=200, playouts=1000, seed=1, max_time=None).option("discard:9S")
+    assert not shown.shows_hidden_31 and plan(shown) == "makes 31 — show it"
+
+
 def test_a_tie_level_as_shown_is_not_said_to_be_ahead() -> None:
     # Ruling 308: 49.2% and 49.2% as shown are not "marginally ahead"; the third, lower, tied too.
     best = _opt("discard:TH", 0.4922, 0.5)

@@ -542,6 +542,27 @@ def test_the_tutor_asks_of_a_take_before_its_put_down_is_chosen(page: Page, serv
     ), said
 
 
+def test_the_page_says_a_put_down_keeps_a_31_kept_hidden(page: Page, server: str) -> None:
+    """Ruling 314, on the page as in the terminal: a put-down leaving a 31 says "makes 31 — show
+    it", and "keeps your 31 — show it" where the 31 was kept hidden already."""
+    open_table(page, server)
+    plans = page.evaluate(
+        "async (os) => { const m = await import('/static/oracle.js');"
+        " return os.map((o) => [m.plan(o), m.optionLabel(o)]); }",
+        [
+            {"kind": "discard", "option": "discard:8H", "discard": "8H", "keeps": 31},
+            {
+                "kind": "discard",
+                "option": "discard:8H",
+                "discard": "8H",
+                "keeps": 31,
+                "shows_hidden_31": True,
+            },
+        ],
+    )
+    assert [p for p, _ in plans] == ["makes 31 — show it", "keeps your 31 — show it"]
+
+
 #: Every title the page gives its tab, as it gives it.
 WATCH_TITLES = """
 window.titles = [];

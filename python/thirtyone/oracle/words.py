@@ -51,6 +51,8 @@ NEVER_WAIT = "never knock: wait for another's knock"
 WAITS_FROM = 30
 FIRST_PLAN = "knock at the first chance"
 MAKES_31 = "makes 31 — show it"
+#: The same where you already hold a 31 kept hidden: the option keeps one (ruling 314).
+KEEPS_31 = "keeps your 31 — show it"
 #: The plan of a draw while you hold a 31 kept hidden: the 31 is kept and shown at the put-down.
 SHOWS_HIDDEN_31 = "show your 31"
 
@@ -87,6 +89,11 @@ def makes_31(option: OptionAdvice) -> bool:
     return option.kind in kinds and option.keeps is not None and option.keeps >= 31
 
 
+def _makes_or_keeps(option: OptionAdvice) -> str:
+    """``makes`` for an option that leaves a 31, ``keeps your`` where you hold one kept hidden."""
+    return "keeps your" if option.shows_hidden_31 else "makes"
+
+
 def later_plan(option: OptionAdvice) -> str:
     """When a swept option knocks later: ``knock at 25 or more``, ``never knock: play for 31``
     (``never knock: wait for another's knock`` when it keeps 30 or more), or ``knock at the
@@ -105,7 +112,7 @@ def plan(option: OptionAdvice) -> str:
     that makes 31, ``show your 31`` for a draw while you hold a 31 kept hidden, the later knock
     plan of a swept option, else nothing."""
     if makes_31(option):
-        return MAKES_31
+        return KEEPS_31 if option.shows_hidden_31 else MAKES_31
     if option.shows_hidden_31:
         return SHOWS_HIDDEN_31
     return later_plan(option) if option.swept else ""
@@ -122,7 +129,7 @@ def _later_clause(option: OptionAdvice, any_hand: bool = True) -> str:
     whether the table lets any hand knock (a knock at the first chance is then whatever you
     hold)."""
     if makes_31(option):
-        return " (it makes 31 — show it)"
+        return f" (it {plan(option)})"
     if option.shows_hidden_31:
         return ", then showing your 31"
     if not option.swept:
@@ -310,7 +317,7 @@ def _tied_reason(
         why = star_why(best, top, unit, points)
         text += f" The first {why}." if why else _put_out(best, [best, *tied], unit, points)
     if makes_31(best):
-        text += " The first makes 31: show it."
+        text += f" The first {_makes_or_keeps(best)} 31: show it."
     elif best.swept:
         shown = later_plan(best)
         if shown in (NEVER_PLAN, NEVER_WAIT):
@@ -377,7 +384,7 @@ def gist(advice: Advice) -> str:
         return f"Nothing is safe: ranked by the {unit} lost, then by the hand kept."
     if len(options) == 1:
         return f"Your only option: safe in {pct(best.p_safe)}."
-    lead = "It makes 31: show it. " if makes_31(best) else ""
+    lead = f"It {_makes_or_keeps(best)} 31: show it. " if makes_31(best) else ""
     if tied:
         top = safest(best, tied)
         if top is not best:

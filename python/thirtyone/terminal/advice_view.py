@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 
 from thirtyone.oracle.words import (
     FIRST_PLAN,
+    KEEPS_31,
     MAKES_31,
     gist,
     later_plan,
@@ -120,7 +121,7 @@ def _best_line(advice: Advice) -> Text:
     line = Text("Best: ", style="bold")
     line.append(option_label(best), style="bold green")
     then = plan(best)
-    if then == MAKES_31:  # (a 31 to show: "(it makes 31 — show it)", as the reason's clause says)
+    if then in (MAKES_31, KEEPS_31):  # (a 31 to show: "(it makes 31 — show it)", as the reason)
         line.append(" (")
         line.append(f"it {then}", style="bold green")
         line.append(")")

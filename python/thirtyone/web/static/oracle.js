@@ -4,7 +4,7 @@
 // at full precision. And the tutor, which asks before a move that costs too much.
 
 import { label, tensWritten } from "./cards.js";
-import { MAKES_31, hundredths, planClause, shownGap, tenths } from "./study/figures.js";
+import { KEEPS_31, MAKES_31, hundredths, planClause, shownGap, tenths } from "./study/figures.js";
 import { element } from "./view.js";
 
 const $ = (id) => document.getElementById(id);
@@ -34,7 +34,7 @@ export function optionLabel(o) {
 export function plan(o) {
   const keeps = o.keeps ?? null;
   const makes31 = (o.kind === "discard" || o.kind === "take") && keeps !== null && keeps >= 31;
-  if (makes31) return MAKES_31;
+  if (makes31) return o.shows_hidden_31 ? KEEPS_31 : MAKES_31;
   if (o.shows_hidden_31) return "show your 31"; // (a draw with a 31 kept hidden: words.SHOWS_HIDDEN_31)
   if (!("knock_at" in o)) return "";
   if (o.knock_at === null) {

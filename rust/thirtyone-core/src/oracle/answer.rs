@@ -223,7 +223,10 @@ pub(super) fn report(
         p_win: sim.valued().then(|| r.result.mean_value()),
         p_win_margin: sim.valued().then(|| r.result.value_margin(n)),
         keeps: keeps(view, &kind),
-        shows_hidden_31: matches!(kind, OptionKind::Draw) && view.hid_31[usize::from(view.me)],
+        // With your 31 kept hidden: a draw keeps it and shows it at the put-down, and a take or
+        // a put-down that leaves a 31 keeps one (it is not made there) and shows it.
+        shows_hidden_31: view.hid_31[usize::from(view.me)]
+            && (matches!(kind, OptionKind::Draw) || shown),
     }
 }
 

@@ -43,10 +43,12 @@ export function hundredths(x) {
 
 /** The plan of a put-down or a take that makes 31 (the terminal's `words.MAKES_31`). */
 export const MAKES_31 = "makes 31 — show it";
+/** The same where you hold a 31 kept hidden: it keeps one (`words.KEEPS_31`, ruling 314). */
+export const KEEPS_31 = "keeps your 31 — show it";
 
 /** An option's plan after its name, as the Oracle's reason and the terminal put it: " (then
  * knock at 25 or more)", or " (it makes 31 — show it)" (the pages said "then makes 31"). */
 export function planClause(then) {
   if (!then) return "";
-  return then === MAKES_31 ? ` (it ${then})` : ` (then ${then})`;
+  return then === MAKES_31 || then === KEEPS_31 ? ` (it ${then})` : ` (then ${then})`;
 }
