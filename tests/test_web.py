@@ -814,10 +814,11 @@ def test_a_query_the_game_moved_on_from_stops_in_the_core(monkeypatch: pytest.Mo
 
 
 @pytest.mark.posix_only
-def test_serve_stopped_by_sigterm_ends_as_ctrl_c_does(tmp_path: Path) -> None:
-    """SIGTERM (``kill``, a service manager) stops the server as Ctrl-C does: the closing line,
-    exit status 0, and the game started is kept in its save. It ended the process at once with
-    status 143 and no "Stopped." (ruling 292)."""
+@pytest.mark.parametrize("stop", ["SIGTERM", "SIGHUP"])
+def test_serve_stopped_by_sigterm_ends_as_ctrl_c_does(tmp_path: Path, stop: str) -> None:
+    """SIGTERM (``kill``, a service manager) and SIGHUP (the terminal closed) stop the server
+    as Ctrl-C does: the closing line, exit status 0, and the game started is kept in its save.
+    They ended the process at once with status 143 and 129 and no "Stopped." (rulings 292, 315)."""
     save = tmp_path / "game.json"
     with reserved_port() as port:
         proc, _ = start_server("--port", str(port), "--save-file", str(save))
@@ -830,7 +831,7 @@ def test_serve_stopped_by_sigterm_ends_as_ctrl_c_does(tmp_path: Path) -> None:
                 with contextlib.suppress(TimeoutError):
                     ws.recv(timeout=0.2)
     finally:
-        proc.send_signal(signal.SIGTERM)
+        proc.send_signal(getattr(signal, stop))
         out, err = proc.communicate(timeout=120)
     assert proc.returncode == 0, (proc.returncode, err)
     assert out.strip().endswith("Stopped.") and "Traceback" not in err

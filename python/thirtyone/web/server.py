@@ -3,7 +3,7 @@
 It listens on 127.0.0.1 unless told otherwise, on the port given or else on :data:`DEFAULT_PORT`
 when that one is free (so a page left open finds the server again after a restart), else on one
 the system gives. It prints the address, opens the browser (on a thread of its own: a text-mode
-browser must not hold the server up) and serves until Ctrl-C or SIGTERM, either of which closes
+browser must not hold the server up) and serves until Ctrl-C, SIGTERM or SIGHUP, any of which closes
 the pages' connections and stops; the games are saved after every event, so nothing is lost.
 """
 
@@ -125,13 +125,14 @@ def serve(
     if browser:
         threading.Thread(target=_open, args=(url, say), daemon=True).start()
     try:
-        with _term_as_interrupt():
+        with _term_as_interrupt(), _hangup_stops(server):
             server.run(sockets=[sock])
     except KeyboardInterrupt:
         pass
     finally:
         sock.close()
-    say("Stopped.")
+    with contextlib.suppress(OSError):  # (after a hangup the terminal may be gone)
+        say("Stopped.")
 
 
 class _Terminated(KeyboardInterrupt):
@@ -158,6 +159,24 @@ def _term_as_interrupt() -> Iterator[None]:
         yield
     finally:
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+@contextlib.contextmanager
+def _hangup_stops(server: uvicorn.Server) -> Iterator[None]:
+    """Within: SIGHUP (the terminal closed) stops ``server`` as Ctrl-C does, closing the pages'
+    connections; uvicorn leaves it to the default, which ended the process at once. Left as it
+    is where it was not the default (``nohup``, a program embedding the server), on another
+    thread, and where the system has no SIGHUP."""
+    hup = getattr(signal, "SIGHUP", None)
+    main = threading.current_thread() is threading.main_thread()
+    if hup is None or not main or signal.getsignal(hup) is not signal.SIG_DFL:
+        yield
+        return
+    signal.signal(hup, server.handle_exit)
+    try:
+        yield
+    finally:
+        signal.signal(hup, signal.SIG_DFL)
 
 
 def _open(url: str, say: Callable[[str], None]) -> None:
