@@ -194,11 +194,16 @@ def knock_score(knock_at: object) -> float | None:
     naming ``knock_at``."""
     if knock_at is None:
         return None
+    refused = RuleError(
+        f"rule knock_at: {shown(knock_at)} is not a score (whole or half points from 0)"
+    )
     if isinstance(knock_at, bool) or not isinstance(knock_at, int | float):
-        raise RuleError(
-            f"rule knock_at: {shown(knock_at)} is not a score (whole or half points from 0)"
-        )
-    _core.choose_start(["AC", "2D", "3H"], None, False, False, float(knock_at))  # (its check)
+        raise refused
+    try:
+        as_float = float(knock_at)
+    except OverflowError:  # (an int past any float, 10**400: past the bounds as any other)
+        raise refused from None
+    _core.choose_start(["AC", "2D", "3H"], None, False, False, as_float)  # (its check)
     return knock_at
 
 
