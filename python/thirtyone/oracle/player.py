@@ -145,6 +145,8 @@ class OraclePlayer:
         # Checked now, not at its first turn: a refused setting would have every turn played
         # by the table's rule (a fallback), the game going on as if nothing were wrong.
         _core.check_settings(deals=deals, playouts=playouts, threads=threads, max_time=max_time)
+        if seed is not None:  # (its bounds are every seed's, though it is only hashed)
+            _core.check_settings(seed=seed)
         self.objective = objective
         self.read_as = read_as
         self.name = name
