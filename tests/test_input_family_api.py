@@ -8,7 +8,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from thirtyone import OraclePlayer, RuleError, SettingsError, TablePolicy
+import thirtyone
+from thirtyone import Game, OraclePlayer, RuleError, Rules, Session, SettingsError, TablePolicy
 
 
 def test_a_knock_score_past_every_float_is_refused_as_any_other() -> None:
@@ -42,3 +43,47 @@ def test_an_oracle_player_checks_its_seed_when_it_is_made(seed: Any, said: str) 
 def test_an_oracle_player_takes_every_seed_of_the_bounds(seed: int | None) -> None:
     player = OraclePlayer(seed=seed, deals=100, playouts=200)
     assert player.seed == seed or seed is None
+
+
+@pytest.mark.parametrize("rules", ["standard", 5, {"preset": "scat"}])
+def test_a_game_refuses_rules_that_are_not_rules_as_a_session_does(rules: Any) -> None:
+    """``Game("standard")`` raised ``AttributeError: 'str' object has no attribute 'seats'``."""
+    with pytest.raises(RuleError, match=r"^rules must be a thirtyone\.Rules, such as "):
+        Game(rules)
+
+
+@pytest.mark.parametrize(
+    ("seed", "what"),
+    [([1], "list"), ("7", "the text '7'"), (1.5, "float"), (True, "bool"), (b"7", "bytes")],
+)
+def test_a_session_refuses_a_seed_that_is_not_a_whole_number(seed: Any, what: str) -> None:
+    """``Session(seed=[1])`` raised random's ``TypeError``; text, a float or bytes were hashed
+    into a game (``random.Random`` takes them) that no save can keep."""
+    for made in (Session, Game):
+        with pytest.raises(RuleError) as caught:
+            made(Rules.standard(), seed=seed)
+        assert str(caught.value) == (
+            f"seed must be a whole number (None: a random one), not {what}"
+        )
+
+
+@pytest.mark.parametrize("seed", [None, 0, -5, 2**64, 10**30])
+def test_a_session_takes_any_whole_seed(seed: int | None) -> None:
+    """Any integer, as before (ruling 171), and the same seed plays the same game."""
+    assert Game(Rules.standard(), seed=seed).play() in range(4)
+    if seed is not None:
+        assert Game(Rules.standard(), seed=seed).events == Game(Rules.standard(), seed=seed).events
+
+
+def test_a_listener_that_cannot_be_called_is_refused_when_it_is_given() -> None:
+    """``on_event=5`` raised ``TypeError: 'int' object is not callable`` at the first deal."""
+    with pytest.raises(RuleError) as caught:
+        Session(Rules.standard(), on_event=5)  # type: ignore[arg-type]
+    assert str(caught.value) == "on_event must be a function called with each event, not int"
+    session = Session(Rules.standard(), [None, *[TablePolicy()] * 3], seed=1)
+    with pytest.raises(RuleError, match=r"^a listener must be a function .*, not None$"):
+        session.add_listener(None)  # type: ignore[arg-type]
+    heard: list[thirtyone.Event] = []
+    session.add_listener(heard.append)
+    session.advance()
+    assert heard and heard[0].kind == "deal"

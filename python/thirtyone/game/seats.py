@@ -167,6 +167,30 @@ def per_seat(
     return entries
 
 
+def not_an_action(value: object) -> str:
+    """What a session says of a value pushed as an action that is not one."""
+    return f'an action is a thirtyone.Action, such as Action("draw"), not {what_it_is(value)}'
+
+
+def game_seed(seed: object) -> int | None:
+    """A session's ``seed``: None (a random game) or any integer (the library's games take any,
+    ruling 171; ``--seed`` and the saves take 0 to 2**64 - 1). Anything else (text, a float, a
+    list) is a :class:`~thirtyone.errors.RuleError` naming ``seed``, when the session is made."""
+    if seed is None or (isinstance(seed, int) and not isinstance(seed, bool)):
+        return seed
+    raise RuleError(f"seed must be a whole number (None: a random one), not {what_it_is(seed)}")
+
+
+def checked_listener(value: object, what: str) -> Callable[[Any], None]:
+    """A session's listener (``on_event``, :meth:`add_listener`): anything callable; anything
+    else is a :class:`~thirtyone.errors.RuleError` naming ``what``, before the first event."""
+    if not callable(value):
+        raise RuleError(
+            f"{what} must be a function called with each event, not {what_it_is(value)}"
+        )
+    return cast("Callable[[Any], None]", value)
+
+
 def policy_wanted(value: object) -> str | None:
     if value is None or callable(getattr(value, "decide", None)):
         return None

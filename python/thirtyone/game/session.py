@@ -33,9 +33,12 @@ from thirtyone.game.seats import (
     Policy,
     SeatView,
     TablePolicy,
+    checked_listener,
+    game_seed,
     model_of,
     model_wanted,
     name_wanted,
+    not_an_action,
     not_looked,
     per_seat,
     policy_wanted,
@@ -116,7 +119,7 @@ class Session:
             model_of(p) for p in self.policies
         ]
         self.names = per_seat(names, n, "names", name_wanted) or [f"Seat {i + 1}" for i in range(n)]
-        self.rng = random.Random(seed)
+        self.rng = random.Random(game_seed(seed))
         self.lives = [self.rules.lives] * n
         self.dealer = self.rng.randrange(n)
         self.round_number = 0
@@ -131,7 +134,7 @@ class Session:
         self.places: dict[int, int] = {}
         self.winner: int | None = None
         self._round: _core.Round | None = None
-        self._listeners: list[Callable[[Event], None]] = [on_event] if on_event else []
+        self._listeners = [] if on_event is None else [checked_listener(on_event, "on_event")]
         self._decks: Iterator[Sequence[str]] | None = None
         if decks is not None:
             try:
@@ -216,7 +219,7 @@ class Session:
         if self._round is None or self._round.is_over:
             return self._no_round()
         if not isinstance(action, Action):
-            return _not_an_action(action)
+            return not_an_action(action)
         return self._round.why_not(action)
 
     def _no_round(self) -> str:
@@ -287,7 +290,7 @@ class Session:
     def add_listener(self, listener: Callable[[Event], None]) -> None:
         """Call ``listener`` with every :class:`Event` from now on, as it happens (``mid_turn``
         events too, which :attr:`events` does not keep)."""
-        self._listeners.append(listener)
+        self._listeners.append(checked_listener(listener, "a listener"))
 
     def _emit(self, kind: str, **data: Any) -> None:
         event = Event(kind, self.round_number, data)
@@ -376,7 +379,7 @@ class Session:
         if round_ is None or round_.is_over:
             raise IllegalMoveError(self._no_round())
         if not isinstance(action, Action):
-            raise IllegalMoveError(_not_an_action(action))
+            raise IllegalMoveError(not_an_action(action))
         seat = self.seats[round_.to_move]
         try:
             round_.apply(action)
@@ -415,7 +418,7 @@ class Session:
         for number, action in enumerate(actions, 1):
             if not isinstance(action, Action):
                 raise IllegalMoveError(
-                    f"action {number} of {len(actions)}: {_not_an_action(action)}"
+                    f"action {number} of {len(actions)}: {not_an_action(action)}"
                 )
             where = f"action {number} of {len(actions)} ({action.kind} {action.card or ''}".strip()
             # Deal until a round waits for a decision: a round dealt over at once (a dealt 31)
@@ -557,10 +560,6 @@ class Session:
 _ROUND_SEAT = re.compile(r"^seat \d+: ")
 
 
-def _not_an_action(value: object) -> str:
-    return f'an action is a thirtyone.Action, such as Action("draw"), not {what_it_is(value)}'
-
-
 class Game(Session):
     """A session every seat of which is a computer (default: the table's rule at every seat),
     played to its end by :meth:`play`: ``thirtyone.Game(rules, seed=7).play()``."""
@@ -576,7 +575,7 @@ class Game(Session):
         decks: Iterable[Sequence[str]] | None = None,
     ) -> None:
         rules = rules or Rules.standard()
-        if policies is None:
+        if policies is None and isinstance(rules, Rules):  # (other rules: refused by Session)
             policies = [TablePolicy()] * rules.seats
         super().__init__(rules, policies, seed=seed, names=names, on_event=on_event, decks=decks)
 
