@@ -5,11 +5,21 @@ raw ``OverflowError`` or ``TypeError`` (or later, in the middle of a game)."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
 import thirtyone
 from thirtyone import Game, OraclePlayer, RuleError, Rules, Session, SettingsError, TablePolicy
+
+EXAMPLE = Path(__file__).parent / "data" / "example_state.json"
+QUICK: dict[str, Any] = {"deals": 100, "playouts": 200, "seed": 1, "max_time": None}
+
+
+def example() -> dict[str, Any]:
+    state: dict[str, Any] = json.loads(EXAMPLE.read_text())
+    return state
 
 
 def test_a_knock_score_past_every_float_is_refused_as_any_other() -> None:
@@ -87,3 +97,17 @@ def test_a_listener_that_cannot_be_called_is_refused_when_it_is_given() -> None:
     session.add_listener(heard.append)
     session.advance()
     assert heard and heard[0].kind == "deal"
+
+
+@pytest.mark.parametrize(("cancel", "what"), [("x", "the text 'x'"), (1, "int"), (True, "bool")])
+def test_advise_refuses_a_cancel_that_is_not_one(cancel: Any, what: str) -> None:
+    """``advise(state, cancel="x")`` raised the binding's ``TypeError: 'str' object is not an
+    instance of 'Cancel'``; a setting of the query is refused as a ``SettingsError``."""
+    with pytest.raises(SettingsError) as caught:
+        thirtyone.advise(example(), cancel=cancel, **QUICK)
+    assert str(caught.value) == f"cancel must be a thirtyone.Cancel or None, not {what}"
+
+
+def test_advise_takes_a_cancel_or_none() -> None:
+    for cancel in (None, thirtyone.Cancel()):
+        assert thirtyone.advise(example(), cancel=cancel, **QUICK).deals == 100

@@ -108,6 +108,8 @@ def advise(
         seed = secrets.randbits(63)
     if not isinstance(objective, str):  # (the core names a text it does not know)
         raise SettingsError(f"objective must be round or game, not {what_it_is(objective)}")
+    if cancel is not None and not isinstance(cancel, _core.Cancel):
+        raise SettingsError(f"cancel must be a thirtyone.Cancel or None, not {what_it_is(cancel)}")
     checked = parse(state)
     names = checked_names(names, checked.seats)
     if checked.lives is not None:  # the game-value table's round results are kept on disk
