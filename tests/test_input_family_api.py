@@ -111,3 +111,16 @@ def test_advise_refuses_a_cancel_that_is_not_one(cancel: Any, what: str) -> None
 def test_advise_takes_a_cancel_or_none() -> None:
     for cancel in (None, thirtyone.Cancel()):
         assert thirtyone.advise(example(), cancel=cancel, **QUICK).deals == 100
+
+
+def test_a_state_may_give_its_rules_as_a_rules_object() -> None:
+    """``{"rules": Rules.preset("scat")}`` was refused as ``rules: KeyError: 'PRESET_INFO'``
+    (a message that names no problem); it reads as the object ``Rules.to_dict()`` gives."""
+    scat = Rules.preset("scat").replace(knock_penalty=1)
+    as_object = thirtyone.advise({**example(), "rules": scat}, **QUICK).to_dict()
+    as_dict = thirtyone.advise({**example(), "rules": scat.to_dict()}, **QUICK).to_dict()
+    assert as_object == as_dict
+    named = thirtyone.advise(
+        {**example(), "rules": {"preset": "scat", "knock_penalty": 1}}, **QUICK
+    )
+    assert as_object == named.to_dict()

@@ -15,6 +15,7 @@ from typing import Any
 
 from thirtyone import _core
 from thirtyone.errors import SettingsError, StateError
+from thirtyone.game.rules import Rules
 from thirtyone.game.seats import MODELS
 from thirtyone.names import shown
 
@@ -36,6 +37,10 @@ def parse(
         return state
     if isinstance(state, _core.State):
         raise StateError("rules and models can be changed only while reading a state, not after")
+    if isinstance(state, Mapping) and isinstance(state.get("rules"), Rules):
+        # (A Rules is a dataclass with class attributes, which the core's reader takes for
+        # fields: it said "rules: KeyError: 'PRESET_INFO'". Its own object is what it means.)
+        state = {**state, "rules": state["rules"].to_dict()}
     if models is not None:
         state = with_models(state, models)
     return _core.State.parse(state, preset, list((changes or {}).items()))
