@@ -11,7 +11,16 @@ from typing import Any
 
 import pytest
 import thirtyone
-from thirtyone import Game, OraclePlayer, RuleError, Rules, Session, SettingsError, TablePolicy
+from thirtyone import (
+    CardError,
+    Game,
+    OraclePlayer,
+    RuleError,
+    Rules,
+    Session,
+    SettingsError,
+    TablePolicy,
+)
 
 EXAMPLE = Path(__file__).parent / "data" / "example_state.json"
 QUICK: dict[str, Any] = {"deals": 100, "playouts": 200, "seed": 1, "max_time": None}
@@ -124,3 +133,26 @@ def test_a_state_may_give_its_rules_as_a_rules_object() -> None:
         {**example(), "rules": {"preset": "scat", "knock_penalty": 1}}, **QUICK
     )
     assert as_object == named.to_dict()
+
+
+@pytest.mark.parametrize(
+    ("cards", "what"), [(None, "None"), (5, "int"), ("AH KH", "the text 'AH KH'"), (b"AH", "bytes")]
+)
+def test_parse_cards_refuses_what_is_not_a_list_of_cards(cards: Any, what: str) -> None:
+    """``parse_cards(None)`` raised ``TypeError: 'NoneType' object is not iterable``, and text
+    was read a character at a time (``"A" is not a card``)."""
+    with pytest.raises(CardError) as caught:
+        thirtyone.parse_cards(cards)
+    assert str(caught.value) == (
+        f'cards must be a list of cards, such as ["AH", "9H", "4H"], not {what}'
+    )
+
+
+def test_a_session_deck_that_is_not_a_list_of_cards_is_named() -> None:
+    """A ``decks`` entry of ``5`` raised ``TypeError: 'int' object is not iterable`` at its deal."""
+    with pytest.raises(CardError) as caught:
+        Session(Rules.standard(), decks=[5]).advance()  # type: ignore[list-item]
+    assert str(caught.value) == (
+        'deck must be a list of cards, such as ["AH", "9H", "4H"], not int'
+    )
+    assert thirtyone.parse_cards(("AH", "9H")) == ["AH", "9H"]

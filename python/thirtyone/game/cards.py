@@ -11,6 +11,7 @@ from collections.abc import Iterable, Sequence
 
 from thirtyone import _core
 from thirtyone.errors import CardError
+from thirtyone.names import what_it_is
 
 RANKS = "A23456789TJQK"
 SUITS = "CDHS"
@@ -27,7 +28,12 @@ def parse_card(text: str) -> str:
 
 
 def parse_cards(texts: Iterable[str], *, what: str = "cards") -> list[str]:
-    """Parse several cards, refusing a card named twice."""
+    """Parse several cards, refusing a card named twice, and anything but a list of them (text,
+    which would be read a character at a time, or no list at all) naming ``what``."""
+    if isinstance(texts, str | bytes) or not isinstance(texts, Iterable):
+        raise CardError(
+            f'{what} must be a list of cards, such as ["AH", "9H", "4H"], not {what_it_is(texts)}'
+        )
     out = [parse_card(t) for t in texts]
     seen: set[str] = set()
     for c in out:
