@@ -7,7 +7,9 @@ compare the two.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 from thirtyone import Action, SeatView
@@ -268,3 +270,14 @@ def most_attempts(deals: int, opponents: int) -> int:
     """The most attempts of the consistent deals of an answer asked for ``deals`` deals (without
     a target margin)."""
     return least_attempts(opponents) + ATTEMPTS_PER_DEAL * deals
+
+
+#: A position of the Oracle's documentation (docs/oracle.md's example), and a quick budget.
+EXAMPLE = Path(__file__).parent / "data" / "example_state.json"
+QUICK: dict[str, Any] = {"deals": 100, "playouts": 200, "seed": 1, "max_time": None}
+
+
+def example() -> dict[str, Any]:
+    """The example position, read afresh (a test may change it)."""
+    state: dict[str, Any] = json.loads(EXAMPLE.read_text())
+    return state

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from typing import Any
 
 import numpy as np
 import pytest
@@ -351,24 +352,28 @@ def test_at_a_table_with_a_knock_minimum_the_advice_never_says_whatever_you_hold
     assert "the first chance the table's knock rules allow" in advice.reason
 
 
+#: You hid a 31 (AS KS QS) on your first turn; the two others drew and put down.
+HIDDEN_31: dict[str, Any] = {
+    "rules": {"preset": "standard", "may_hide_31": True},
+    "seats": 3,
+    "me": 0,
+    "first": 0,
+    "upcard": "2D",
+    "hand": ["AS", "KS", "QS"],
+    "turns": [
+        {"seat": 0, "draw": "stock", "drew": "QS", "discard": "5C", "hides": True},
+        {"seat": 1, "draw": "stock", "discard": "4H"},
+        {"seat": 2, "draw": "stock", "discard": "7C"},
+    ],
+}
+
+
 def test_a_draw_with_a_31_kept_hidden_says_it_shows_it() -> None:
     """You hid a 31 (AS KS QS) on your first turn: a draw keeps it and shows it at the put-down
     (the core's rule; the round ends there), which is why it is safe. Its plan says so in the
     reason, the "Best" line and the table's cell, as a put-down that makes 31 says it (the draw
     had no words at all beside its 100.0%)."""
-    position = {
-        "rules": {"preset": "standard", "may_hide_31": True},
-        "seats": 3,
-        "me": 0,
-        "first": 0,
-        "upcard": "2D",
-        "hand": ["AS", "KS", "QS"],
-        "turns": [
-            {"seat": 0, "draw": "stock", "drew": "QS", "discard": "5C", "hides": True},
-            {"seat": 1, "draw": "stock", "discard": "4H"},
-            {"seat": 2, "draw": "stock", "discard": "7C"},
-        ],
-    }
+    position = HIDDEN_31
     advice = advise(position, deals=200, playouts=1000, seed=1, max_time=None)
     draw = advice.option("draw")
     assert draw.shows_hidden_31 and draw.p_safe == 1.0 and advice.best is draw
@@ -388,20 +393,7 @@ def test_a_put_down_that_keeps_a_31_kept_hidden_says_it_keeps_it() -> None:
     which is shown at once. It said "it makes 31 — show it", of a 31 you already held; it says
     "it keeps your 31 — show it" in the plan, the reason and the "Best" line, and the options
     that leave no 31 say nothing of it."""
-    position = {
-        "rules": {"preset": "standard", "may_hide_31": True},
-        "seats": 3,
-        "me": 0,
-        "first": 0,
-        "upcard": "2D",
-        "hand": ["AS", "KS", "QS"],
-        "pending": {"draw": "stock", "drew": "8H"},
-        "turns": [
-            {"seat": 0, "draw": "stock", "drew": "QS", "discard": "5C", "hides": True},
-            {"seat": 1, "draw": "stock", "discard": "4H"},
-            {"seat": 2, "draw": "stock", "discard": "7C"},
-        ],
-    }
+    position = {**HIDDEN_31, "pending": {"draw": "stock", "drew": "8H"}}
     advice = advise(position, deals=200, playouts=1000, seed=1, max_time=None)
     keep = advice.option("discard:8H")
     assert advice.best is keep and keep.shows_hidden_31 and keep.keeps == 31

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import json
 import math
-from pathlib import Path
 from typing import Any
 
 import pytest
 import thirtyone
+from helpers import EXAMPLE, QUICK, example
 from thirtyone import (
     Action,
     CardError,
@@ -27,15 +27,6 @@ from thirtyone import (
     ThirtyOneError,
 )
 from thirtyone.oracle.query import checked_names
-
-EXAMPLE = Path(__file__).parent / "data" / "example_state.json"
-QUICK: dict[str, Any] = {"deals": 100, "playouts": 200, "seed": 1, "max_time": None}
-
-
-def example() -> dict[str, Any]:
-    state: dict[str, Any] = json.loads(EXAMPLE.read_text())
-    return state
-
 
 # -- advise: names, objective, a finished game -------------------------------------------------
 

@@ -5,12 +5,11 @@ raw ``OverflowError`` or ``TypeError`` (or later, in the middle of a game)."""
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
 from typing import Any
 
 import pytest
 import thirtyone
+from helpers import QUICK, example
 from thirtyone import (
     CardError,
     Game,
@@ -21,14 +20,6 @@ from thirtyone import (
     SettingsError,
     TablePolicy,
 )
-
-EXAMPLE = Path(__file__).parent / "data" / "example_state.json"
-QUICK: dict[str, Any] = {"deals": 100, "playouts": 200, "seed": 1, "max_time": None}
-
-
-def example() -> dict[str, Any]:
-    state: dict[str, Any] = json.loads(EXAMPLE.read_text())
-    return state
 
 
 def test_a_knock_score_past_every_float_is_refused_as_any_other() -> None:
