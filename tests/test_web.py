@@ -43,6 +43,7 @@ from web_helpers import (
     simple_move,
     start_server,
     stop,
+    two_connections,
     two_pages,
 )
 from websockets.exceptions import ConnectionClosed
@@ -355,12 +356,7 @@ def test_a_save_that_cannot_be_replayed_is_kept_aside_not_lost(app: Any, save: P
 
 
 def test_two_pages_watch_one_game_and_each_move_is_played_once(app: Any) -> None:
-    with (
-        TestClient(app) as http,
-        http.websocket_connect("/ws") as a,
-        http.websocket_connect("/ws") as b,
-    ):
-        first, second = Page(a), Page(b)
+    with two_connections(app) as (first, second):
         first.hello()
         state = first.start(seed=9)
         seen = second.hello()

@@ -101,15 +101,21 @@ class Page:
 
 
 @contextlib.contextmanager
-def two_pages(app: Any) -> Iterator[tuple[Page, Page, dict[str, Any]]]:
-    """Two pages on one game: the first starts it (seed 1) and draws from the stock, then the
-    second says hello. The two pages, and the state after the draw."""
+def two_connections(app: Any) -> Iterator[tuple[Page, Page]]:
+    """Two pages connected to the server of ``app``, neither of which has said hello."""
     with (
         TestClient(app) as http,
         http.websocket_connect("/ws") as a,
         http.websocket_connect("/ws") as b,
     ):
-        first, second = Page(a), Page(b)
+        yield Page(a), Page(b)
+
+
+@contextlib.contextmanager
+def two_pages(app: Any) -> Iterator[tuple[Page, Page, dict[str, Any]]]:
+    """Two pages on one game: the first starts it (seed 1) and draws from the stock, then the
+    second says hello. The two pages, and the state after the draw."""
+    with two_connections(app) as (first, second):
         first.hello()
         state = first.act(first.start(seed=1), "draw")
         second.hello()
