@@ -45,6 +45,8 @@ pub struct Kept {
 #[derive(Clone, Debug)]
 pub struct Dealt {
     round: Round,
+    /// The stock's cards, set out by the playout's draws (`Draws::begin_with`).
+    stock: CardSet,
     knock_at: KnockAt,
     hands: Hands,
     draws: RefCell<Draws>,
@@ -287,6 +289,7 @@ impl<'a> Playouts<'a> {
         Dealt {
             draws: RefCell::new(Draws::new(&self.table, &Rng::stream(0, 0, 0))),
             round: self.table.clone(),
+            stock: CardSet::EMPTY,
             knock_at: kept.knock_at,
             hands,
         }

@@ -32,7 +32,7 @@ impl Simulator for Playouts<'_> {
             hands,
             knock_at: deal.knock_at,
         };
-        debug_assert_eq!(self.start(&kept, &mut None).round.stock_cards(), deal.stock);
+        debug_assert_eq!(self.start(&kept, &mut None).stock, deal.stock);
         kept
     }
 
@@ -42,9 +42,9 @@ impl Simulator for Playouts<'_> {
         let dealt = last.get_or_insert_with(|| self.first_dealt(kept));
         if dealt.round.turn_rule().is_standard() {
             let (round, hands) = (&mut dealt.round, &mut dealt.hands);
-            set_sorted_hands(round, hands, (&kept.hands, me), unseen, self.profiles);
+            dealt.stock = set_sorted_hands(round, hands, (&kept.hands, me), unseen, self.profiles);
         } else {
-            dealt.round.set_hands(&kept.hands, me, unseen);
+            dealt.stock = dealt.round.set_hands(&kept.hands, me, unseen);
         }
         dealt.knock_at = kept.knock_at;
         dealt.draws.get_mut().stale();
@@ -56,7 +56,7 @@ impl Simulator for Playouts<'_> {
     /// of a playout come with the same stream: see `Draws`).
     fn playout(&self, start: &Dealt, choice: &Choice, rng: &mut Rng, out: &mut Outcomes<'_>) {
         let draws = &mut *start.draws.borrow_mut();
-        draws.begin(&start.round, rng);
+        draws.begin_with(start.stock, rng);
         for v in 0..self.variants(choice) {
             let round = &mut start.round.clone();
             self.play_variant(round, start, draws, (choice, v), out);
@@ -72,7 +72,7 @@ impl Simulator for Playouts<'_> {
     ) -> Outcome {
         let mut round = start.round.clone();
         let draws = &mut *start.draws.borrow_mut();
-        draws.begin(&start.round, rng);
+        draws.begin_with(start.stock, rng);
         let swept = self.sweeps(choice);
         let per = self.per_swept(swept);
         let (v, t) = (policy / per, policy % per);

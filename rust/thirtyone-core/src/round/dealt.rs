@@ -118,27 +118,19 @@ impl Round {
         }
     }
 
-    /// The stock's first slots set to the cards of `bits`, in the order of their indices: a byte
-    /// of `bits` at a time, its cards written at once from [`BYTE_CARDS`] (a playout starts
-    /// here: a bit at a time took two hundred instructions).
+    /// The stock's first slots set to the cards of `bits`, in the order of their indices
+    /// ([`spread_cards`]).
     #[inline(always)]
     fn set_stock(&mut self, bits: u64) {
-        // Eight bytes past the last slot, as a byte's eight are written wherever it starts.
         let mut slots = [0u8; STOCK_SLOTS + 8];
-        let mut at = 0;
-        for (k, byte) in bits.to_le_bytes().into_iter().enumerate().take(7) {
-            let (cards, count) = BYTE_CARDS[usize::from(byte)];
-            let first = (k as u64 * 8) * 0x0101_0101_0101_0101;
-            let to = at.min(STOCK_SLOTS);
-            slots[to..to + 8].copy_from_slice(&(cards + first).to_le_bytes());
-            at += usize::from(count);
-        }
+        spread_cards(bits, &mut slots);
         for (slot, &c) in self.stock.iter_mut().zip(&slots) {
             *slot = Card::from_index(c);
         }
     }
 
     /// The cards in the stock, in no order.
+    #[cfg(test)]
     pub(crate) fn stock_cards(&self) -> CardSet {
         self.stock[..usize::from(self.public.stock_len)]
             .iter()
@@ -147,18 +139,24 @@ impl Round {
     }
 
     /// Every hand but `keep`'s set to `hands`, and the stock to the cards of `unseen` that those
-    /// hands leave (in no order: a playout draws from it with a random number stream). The
-    /// playouts set each deal out so, on a round that holds the rest.
+    /// hands leave (in no order: a playout draws from it with a random number stream), which
+    /// are returned. The playouts set each deal out so, on a round that holds the rest.
     #[inline]
-    pub(crate) fn set_hands(&mut self, hands: &[[Card; 3]; MAX_SEATS], keep: u8, unseen: CardSet) {
+    pub(crate) fn set_hands(
+        &mut self,
+        hands: &[[Card; 3]; MAX_SEATS],
+        keep: u8,
+        unseen: CardSet,
+    ) -> CardSet {
         let table = self.score_table;
-        self.set_hands_by::<true>(hands, keep, unseen, |_, hand| table.score(hand));
+        self.set_hands_by::<true>(hands, keep, unseen, |_, hand| table.score(hand))
     }
 
     /// [`Round::set_hands`], each hand's score given by `score` (of its seat and its hand). The
-    /// round's own hands and scores of those seats are written when `ROUND`; else they are left
-    /// as they were, for turns that hold the hands themselves and write them back when they
-    /// settle (`super::profiled`), and `score` is only told the hands.
+    /// round's own hands and scores of those seats, and its stock's slots, are written when
+    /// `ROUND`; else they are left as they were, for turns that hold the hands themselves and
+    /// write them back when they settle (`super::profiled`) and draws that set out the stock
+    /// returned (`Draws::begin_with`), and `score` is only told the hands.
     #[inline(always)]
     pub(super) fn set_hands_by<const ROUND: bool>(
         &mut self,
@@ -166,7 +164,7 @@ impl Round {
         keep: u8,
         unseen: CardSet,
         mut score: impl FnMut(usize, [Card; 3]) -> Score,
-    ) {
+    ) -> CardSet {
         let mut stock = unseen.bits();
         let seats = usize::from(self.public.seats);
         for (seat, &hand) in hands.iter().enumerate().take(seats) {
@@ -182,7 +180,10 @@ impl Round {
             }
         }
         debug_assert_eq!(stock.count_ones(), u32::from(self.public.stock_len));
-        self.set_stock(stock);
+        if ROUND {
+            self.set_stock(stock);
+        }
+        CardSet::from_bits(stock)
     }
 
     /// Everybody looks at their cards: a dealt 31 ends the round before play.
@@ -294,6 +295,24 @@ impl Round {
     pub(super) fn may_knock_with(&self, now: Score) -> bool {
         self.public.knock_closed().is_none()
             && knock_limits_allow_with(&self.public.rules, self.hand(self.public.to_move), now)
+    }
+}
+
+/// The cards of `bits` (at most [`STOCK_SLOTS`] of them), by index, written to the first places of
+/// `out` in the order of their indices: a byte of `bits` at a time, its cards written at once
+/// from [`BYTE_CARDS`] (a playout starts here: a bit at a time took two hundred instructions).
+/// A byte's eight places are written wherever it starts, so `out` holds eight places past the
+/// last slot.
+#[inline(always)]
+pub(super) fn spread_cards<const N: usize>(bits: u64, out: &mut [u8; N]) {
+    const { assert!(N >= STOCK_SLOTS + 8) };
+    let mut at = 0;
+    for (k, byte) in bits.to_le_bytes().into_iter().enumerate().take(7) {
+        let (cards, count) = BYTE_CARDS[usize::from(byte)];
+        let first = (k as u64 * 8) * 0x0101_0101_0101_0101;
+        let to = at.min(STOCK_SLOTS);
+        out[to..to + 8].copy_from_slice(&(cards + first).to_le_bytes());
+        at += usize::from(count);
     }
 }
 

@@ -10,11 +10,9 @@
 
 use montecarlo::Rng;
 
-use super::dealt::STOCK_SLOTS;
+use super::dealt::spread_cards;
 use super::Round;
-use crate::hand::Card;
-#[cfg(test)]
-use crate::hand::CardSet;
+use crate::hand::{Card, CardSet};
 
 /// The draws of one playout: the cards drawn so far, by the size of the stock each was drawn
 /// from, and the stock they leave with the stream that draws the next.
@@ -26,9 +24,9 @@ pub(crate) struct Draws {
     seed: Rng,
     /// The stream that makes the next draw.
     rng: Rng,
-    /// The cards not drawn yet (the first `left` slots), in no order. 256 slots, so that a
-    /// slot indexed by a byte needs no bounds check.
-    rest: [Card; 256],
+    /// The cards not drawn yet (the first `left` slots, cards by index), in no order. 256
+    /// slots, so that a slot indexed by a byte needs no bounds check.
+    rest: [u8; 256],
     /// The cards drawn, each in the slot of the stock's size it was drawn from (the slots
     /// above `left`, up to the stock's size before the first draw; 256 as `rest`).
     order: [Card; 256],
@@ -45,7 +43,7 @@ impl Draws {
             #[cfg(debug_assertions)]
             seed: rng.clone(),
             rng: rng.clone(),
-            rest: [Card::from_index(0); 256],
+            rest: [0; 256],
             order: [Card::from_index(0); 256],
             left: 0,
             current: false,
@@ -65,22 +63,45 @@ impl Draws {
     /// the same stream (a debug build checks), and started again after.
     #[inline]
     pub(crate) fn begin(&mut self, round: &Round, rng: &Rng) {
+        if self.restart(rng) {
+            for (slot, c) in self.rest.iter_mut().zip(&round.stock) {
+                *slot = c.index();
+            }
+            self.left = round.public.stock_len;
+        }
+    }
+
+    /// [`Draws::begin`] of a round whose stock's slots would hold the cards of `stock` in the
+    /// order of their indices (as a playout's deal is set out: `Round::set_hands`), the slots
+    /// written here from the set. The round's slots, written as the deal was set out and read
+    /// back at once, made the reads wait for the writes.
+    #[inline]
+    pub(crate) fn begin_with(&mut self, stock: CardSet, rng: &Rng) {
+        if self.restart(rng) {
+            spread_cards(stock.bits(), &mut self.rest);
+            self.left = stock.len() as u8;
+        }
+    }
+
+    /// Whether the draws start again with `rng` (the round was set out again); if so, the
+    /// stream is taken, and the caller sets out the stock.
+    #[inline(always)]
+    fn restart(&mut self, rng: &Rng) -> bool {
         if self.current {
             #[cfg(debug_assertions)]
             assert!(
                 self.seed == *rng,
                 "a playout's trajectories draw with one stream"
             );
-            return;
+            return false;
         }
         #[cfg(debug_assertions)]
         {
             self.seed = rng.clone();
         }
         self.rng = rng.clone();
-        self.rest[..STOCK_SLOTS].copy_from_slice(&round.stock);
-        self.left = round.public.stock_len;
         self.current = true;
+        true
     }
 
     /// The card drawn from a stock of `stock_len` cards: the draw made before (by another
@@ -103,7 +124,7 @@ impl Draws {
         debug_assert!(stock_len > 0);
         // Below `stock_len`, so a byte.
         let j = usize::from(self.rng.below(u32::from(stock_len)) as u8);
-        let card = self.rest[j];
+        let card = Card::from_index(self.rest[j]);
         self.rest[j] = self.rest[usize::from(stock_len - 1)];
         self.order[usize::from(stock_len)] = card;
         self.left -= 1;
@@ -115,7 +136,7 @@ impl Draws {
     pub(crate) fn stock_cards(&self) -> CardSet {
         self.rest[..usize::from(self.left)]
             .iter()
-            .copied()
+            .map(|&c| Card::from_index(c))
             .collect()
     }
 }

@@ -374,8 +374,9 @@ impl<'r, const PROFILES: bool> Profiled<'r, PROFILES> {
 }
 
 /// A deal's hands set out for the profiled turns: read into `hands` (every hand but `keep`'s),
-/// and the stock they leave of `unseen` set out on `round` ([`Round::set_hands`]), whose own
-/// hands and scores of those seats are left for [`Profiled::settle`] to write. Each hand's
+/// and the stock they leave of `unseen` returned, for the playout's draws to set out
+/// (`Draws::begin_with`); the round's own hands and scores of those seats are left for
+/// [`Profiled::settle`] to write, its stock's slots as they were. Each hand's
 /// cards are in the order of their indices (the order `hands` holds them in); the round scores
 /// hands the standard way.
 #[inline]
@@ -385,7 +386,7 @@ pub(crate) fn set_sorted_hands(
     (sorted, keep): (&[[Card; 3]; MAX_SEATS], u8),
     unseen: CardSet,
     all: &'static Profiles,
-) {
+) -> CardSet {
     debug_assert!(round.score_table.is_standard());
     round.set_hands_by::<false>(sorted, keep, unseen, |seat, hand| {
         let w = word(hand);
@@ -394,7 +395,7 @@ pub(crate) fn set_sorted_hands(
         hands.words[seat] = w;
         hands.profiles[seat] = p;
         p.score()
-    });
+    })
 }
 
 /// The hands of a round that scores them the standard way, for [`Profiled`]; nothing to read
