@@ -214,8 +214,18 @@ def _scaling_and_reference(console: Console, r: dict[str, Any]) -> None:
         console.print(
             f"Python reference on {ref['position']} ({ref['python_option']}, never knocking): "
             f"{ref['python_playouts_per_s']:,.0f} playouts/s, {_big(ref['python_turns_per_s'])} "
-            f"turns/s; Rust on one thread: {_big(ref['rust_playouts_per_s_one_thread'])} "
-            f"playouts/s (each a whole sweep): {ref['playout_ratio']:,.0f}x"
+            f"turns/s, {ref['python_lives_lost_per_playout']:.4f} lives lost a playout"
+        )
+        if "same_playouts_per_s" in ref:
+            console.print(
+                f"  Rust on one thread, the same playouts: {_big(ref['same_playouts_per_s'])} "
+                f"playouts/s, {ref['same_lives_lost_per_playout']:.4f} lives lost a playout: "
+                f"{ref['playout_ratio']:,.0f}x"
+            )
+        console.print(
+            f"  Rust on one thread, a query's playouts (each a whole sweep): "
+            f"{_big(ref['rust_playouts_per_s_one_thread'])} playouts/s: "
+            f"{ref['query_playout_ratio']:,.0f}x"
             + (f"; per table-rule turn {ref['turn_ratio']:,.0f}x" if "turn_ratio" in ref else "")
         )
 

@@ -32,7 +32,7 @@ from positions import BenchPosition, bench_positions, fingerprint
 from thirtyone import _core
 from thirtyone.oracle.state import parse
 from turn_count import counted_turns
-from turn_estimate import Reference, ReferencePlayouts
+from turn_estimate import Reference, ReferencePlayouts, SamePlayouts
 
 Log = Callable[[str], None]
 
@@ -83,9 +83,16 @@ def run(prec: Precision, quick: bool, log: Log, callgrind: bool = False) -> dict
         log(f"pure-Python reference unavailable: {ref.error}")
     sp = by_name[SCALING_POSITION]
     runs = ReferencePlayouts(ref, sp) if ref.ok else None
-    result["scaling"], one_thread_deals, batches = thread_scaling(sp, prec, log, runs)
+    if runs is not None:
+        log("building the engine's example that plays the reference's playouts (cargo)")
+    same = SamePlayouts(runs, sp) if runs is not None else None
+    if same is not None and same.error is not None:
+        log(f"the engine's same playouts unavailable: {same.error}")
+        same = None
+    refs = (runs, same)
+    result["scaling"], one_thread_deals, batches = thread_scaling(sp, prec, log, refs)
     one_thread = (result["scaling"]["one_thread_s"], one_thread_deals, batches)
-    result["reference"] = reference_ratio(ref, runs, sp, prec, one_thread, latency)
+    result["reference"] = reference_ratio(ref, refs, sp, prec, one_thread, latency)
     result["memory"] = memory(by_name, prec, log)
     result["host_independent"] = host_independent(by_name, prec, log)
     if "skipped" in result["host_independent"]:
@@ -228,17 +235,27 @@ def latency_entry(
 # -- thread scaling, the Python reference -------------------------------------------------------
 
 
+#: The reference's playouts and the engine's of the same kind, each when it can run.
+Refs = tuple[ReferencePlayouts | None, SamePlayouts | None]
+
+#: Each repetition's reference batch (seconds, turns) and the engine's same playouts (seconds).
+RefTimes = tuple[list[tuple[float, int]], list[float]]
+
+
 def thread_scaling(
-    sp: BenchPosition, prec: Precision, log: Log, ref: ReferencePlayouts | None = None
-) -> tuple[dict[str, Any], list[float], list[tuple[float, int]]]:
+    sp: BenchPosition, prec: Precision, log: Log, refs: Refs = (None, None)
+) -> tuple[dict[str, Any], list[float], RefTimes]:
     """One and two threads on the same position, interleaved; also the deals part on one thread
-    and, with ``ref``, a batch of the Python reference's playouts (for the reference ratio: each
-    repetition times both sides in turn)."""
+    and, with ``refs``, a batch of the Python reference's playouts and one of the engine's
+    playouts of the same kind (for the reference ratio: each repetition times both sides in
+    turn)."""
+    ref, same = refs
     log(f"thread scaling on {sp.name}" + ("" if ref is None else ", and the Python reference"))
     t1: list[float] = []
     t2: list[float] = []
     d1: list[float] = []
     py: list[tuple[float, int]] = []
+    engine: list[float] = []
     one_cpu: list[float] = []  # the one-thread queries' CPU seconds
     split: list[list[float]] = []  # each two-thread query's CPU seconds a worker
     waited: list[float] = []  # the two workers' seconds ready but without a CPU
@@ -254,6 +271,8 @@ def thread_scaling(
         d1.append(timed(deals_only, sp, prec.deals, rep + 1, 1)[0])
         if ref is not None:
             py.append(ref.batch(prec.reference_playouts))
+        if same is not None:
+            engine.append(same.batch())
     scaling = {
         "position": sp.name,
         "one_thread_s": t1,
@@ -269,23 +288,26 @@ def thread_scaling(
         scaling["two_threads_cpu_s"] = split
         scaling["two_threads_waited_s"] = waited
         scaling["ratio_by_cpu"] = median(one_cpu) / median([c[0] for c in split])
-    return scaling, d1, py
+    return scaling, d1, (py, engine)
 
 
 def reference_ratio(
     ref: Reference,
-    runs: ReferencePlayouts | None,
+    refs: Refs,
     sp: BenchPosition,
     prec: Precision,
-    timings: tuple[list[float], list[float], list[tuple[float, int]]],
+    timings: tuple[list[float], list[float], RefTimes],
     latency: dict[str, Any],
 ) -> dict[str, Any]:
     """The Rust engine's playout rate on one core against the Python reference's, each the
     median of the repetitions that timed both in turn (`timings`: the engine's one-thread
-    queries, their deals parts, and the reference's batches)."""
+    queries, their deals parts, the reference's batches and the engine's same playouts). The
+    ratio is of the same playouts (`SamePlayouts`); without them, of the query's (which
+    understates it: a query's playout plays every knock score of its sweep)."""
+    runs, same = refs
     if runs is None:
         return {"error": ref.error}
-    t1, d1, batches = timings
+    t1, d1, (batches, same_s) = timings
     t_py = median([t for t, _ in batches])
     n_turns = sum(n for _, n in batches)
     py_rate = prec.reference_playouts / t_py
@@ -300,10 +322,24 @@ def reference_ratio(
         "python_s": t_py,
         "python_playouts_per_s": py_rate,
         "python_turns_per_s": n_turns / sum(t for t, _ in batches),
+        "python_turns_per_playout": n_turns / (prec.reference_playouts * len(batches)),
+        "python_lives_lost_per_playout": runs.lost / (prec.reference_playouts * len(batches)),
         "rust_one_thread_playout_time_s": rust_play_1,
         "rust_playouts_per_s_one_thread": rust_rate_1,
+        "query_playout_ratio": rust_rate_1 / py_rate,
         "playout_ratio": rust_rate_1 / py_rate,
+        "playout_ratio_of": "the query's playouts (each a whole sweep)",
     }
+    if same is not None and same_s:
+        same_rate = same.job["playouts"] / median(same_s)
+        ratio |= {
+            "same_playouts": same.job["playouts"],
+            "same_batch_s": same_s,
+            "same_playouts_per_s": same_rate,
+            "same_lives_lost_per_playout": same.lost / (same.job["playouts"] * len(same_s)),
+            "playout_ratio": same_rate / py_rate,
+            "playout_ratio_of": "the same playouts",
+        }
     if "turns_per_query" in latency[sp.name]:
         rust_turns_1 = latency[sp.name]["turns_per_query"] / rust_play_1
         ratio["rust_turns_per_s_one_thread"] = rust_turns_1

@@ -61,14 +61,10 @@ impl Streams {
     #[inline]
     pub fn stream(self, task: u64) -> Rng {
         let mut st = self.b ^ task.wrapping_mul(0x8CB9_2BA7_2F3D_8DD7);
-        let mut s = [0u64; 4];
-        for x in &mut s {
-            *x = splitmix(&mut st);
-        }
-        if s == [0; 4] {
-            s[0] = 1;
-        }
-        Rng { s }
+        let [a, b, c, d] = [(); 4].map(|_| splitmix(&mut st));
+        // xoshiro's state may not be all zeros: then its first word is 1 (without a branch).
+        let a = a | u64::from((a | b | c | d) == 0);
+        Rng { s: [a, b, c, d] }
     }
 }
 
