@@ -192,4 +192,33 @@ mod tests {
             assert_eq!(draws.stock_cards(), round.stock_cards());
         }
     }
+
+    /// Set out from a set of cards (a playout's deal), the draws are those of a round whose
+    /// stock's slots hold the set in the order of the cards' indices: card for card, for stocks
+    /// of every size, a set's cards in every byte of the word among them.
+    #[test]
+    fn draws_from_a_set_are_those_of_its_cards_in_order() {
+        let deck: Vec<Card> = Card::all().collect();
+        let mut pick = Rng::stream(3, 0, 0);
+        for game in 0..400u64 {
+            let round = Round::deal(RoundRules::default(), 2 + (game % 8) as u8, 0, &deck).unwrap();
+            let len = usize::from(round.public.stock_len);
+            let mut cards = deck.clone();
+            pick.shuffle(&mut cards);
+            let set: CardSet = cards[..len].iter().copied().collect();
+            let mut slotted = round.clone();
+            let mut in_order: Vec<Card> = set.iter().collect();
+            in_order.sort_by_key(|c| c.index());
+            slotted.stock[..len].copy_from_slice(&in_order);
+            let rng = Rng::stream(8, 2, game);
+            let (mut from_set, mut from_slots) =
+                (Draws::new(&round, &rng), Draws::new(&slotted, &rng));
+            from_set.stale();
+            from_set.begin_with(set, &rng);
+            assert_eq!(from_set.left, from_slots.left);
+            for left in (1..=round.public.stock_len).rev() {
+                assert_eq!(from_set.next(left), from_slots.next(left), "game {game}");
+            }
+        }
+    }
 }
