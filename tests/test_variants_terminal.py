@@ -246,13 +246,32 @@ def test_play_shows_standings_of_the_table() -> None:
     [
         (["--rules", "gin-lives", "--lives", "4"], "lives"),
         (["--rule", "lives_mode=gin", "--rule", "county=true"], "county"),
-        (["--rules", "ride-the-bus", "--lives", "5"], "life_names"),
+        (["--rules", "ride-the-bus", "--lives", "5", "--rule", "life_names=a,b"], "life_names"),
         (["--rule", "placing=podium"], "placing"),
     ],
 )
 def test_play_refuses_incompatible_rules(args: list[str], field: str) -> None:
     result = run(["play", "--autoplay", "--seed", "1", *args])
     assert result.exit_code == 2 and field in result.output
+
+
+@pytest.mark.parametrize(
+    ("args", "lives"),
+    [
+        (["--rules", "four-corners", "--lives", "2"], 2),
+        (["--rules", "ride-the-bus", "--lives", "5"], 5),
+        (["--rules", "ride-the-bus", "--rule", "county=false"], 3),
+    ],
+)
+def test_a_presets_names_of_the_lives_give_way_to_other_lives(args: list[str], lives: int) -> None:
+    """Four-corners' six names (the bill's corners) are for four lives and the county, ride the
+    bus's five for three and the county: with other lives, or no county, they no longer fit and
+    the game is played with the lives told as numbers (it was refused for the names)."""
+    result = run(["play", "--autoplay", "--seed", "1", *args])
+    assert result.exit_code == 0, result.output
+    for name in ("folded", "the bus", "on the stairs"):
+        assert name not in result.output
+    assert f"{lives} lives each" in result.output
 
 
 @pytest.mark.parametrize("preset", ["cadillac", "gin-lives", "five-lives"])

@@ -104,16 +104,33 @@ def test_four_corners_starts_from_the_form_as_the_preset_has_it(page: Page, serv
 
 
 def test_a_refused_field_under_more_rule_options_is_shown(page: Page, server: str) -> None:
-    """Four-corners with its Lives changed to 2: its six names of the lives no longer fit, and
-    the form says so of "Names of the lives", a field under "More rule options", which stayed
-    folded away (ruling 330): they open, the field in sight."""
+    """Names of the lives that do not fit the lives, typed under "More rule options" and the
+    options folded again: the form says so of "Names of the lives", and the options open, the
+    field in sight (ruling 330)."""
     open_table(page, server)
     form = page.get_by_role("form", name="New game")
-    form.get_by_label("Preset").select_option("four-corners")
-    form.get_by_label("Lives", exact=True).fill("2")
+    more = form.locator("details summary")
+    more.click()
     names = form.locator("#f-life_names")
+    names.fill("one, two")
+    more.click()
     expect(names).to_be_hidden()
     form.get_by_role("button", name="Start the game").click()
     expect(page.locator("#form-problem")).to_contain_text("Names of the lives: ")
     expect(names).to_be_visible()
     expect(form.locator("details")).to_have_js_property("open", True)
+
+
+def test_four_corners_with_other_lives_starts_with_the_lives_as_numbers(
+    page: Page, server: str
+) -> None:
+    """Four-corners with its Lives changed to 2: the preset's six names (the bill's corners,
+    for four lives) no longer fit and are left out, and the game starts (it was refused)."""
+    open_table(page, server)
+    form = page.get_by_role("form", name="New game")
+    form.get_by_label("Preset").select_option("four-corners")
+    form.get_by_label("Lives", exact=True).fill("2")
+    form.get_by_role("button", name="Start the game").click()
+    expect(page.locator("#form-problem")).to_be_hidden()
+    expect(page.get_by_role("region", name="Your hand")).to_be_visible()
+    expect(page.locator("#my-lives")).to_have_text("· 2 lives")

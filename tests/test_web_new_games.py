@@ -16,6 +16,7 @@ from starlette.testclient import TestClient
 from thirtyone.store import record, saves, summary
 from thirtyone.store.saves import TUTOR_POINTS
 from thirtyone.web import views
+from thirtyone.web.newgame import FormError, saved_game
 from web_helpers import Page, play_to_the_end, two_pages
 
 
@@ -120,11 +121,19 @@ def test_a_field_left_empty_or_out_of_bounds_is_named_without_null(app: Any) -> 
     assert not [text for text in said.values() if "null" in text]
 
 
+def test_a_presets_names_of_the_lives_give_way_to_the_forms_lives() -> None:
+    """The form sends the options changed: four-corners with Lives 2 plays with the lives as
+    numbers (its six names are for four lives), and names typed that do not fit are refused."""
+    rules = saved_game({"preset": "four-corners", "rules": {"lives": "2"}}).rules
+    assert (rules.lives, rules.county, rules.life_names) == (2, True, ())
+    assert saved_game({"preset": "four-corners"}).rules.life_names[0] == "bill unfolded"
+    with pytest.raises(FormError, match="Names of the lives: 4 names are needed"):
+        saved_game({"preset": "four-corners", "rules": {"lives": "2", "life_names": ["a"]}})
+
+
 def test_the_forms_seed_is_any_seed_a_command_takes() -> None:
     """0 to 2**64 - 1, as `--seed` (the form stopped at 2**63 - 1), sent as text so that no
     digit is lost; outside, the field is named."""
-    from thirtyone.web.newgame import FormError, saved_game
-
     top = 2**64 - 1
     assert saved_game({"seed": str(top)}).seed == top
     assert saved_game({"seed": "0"}).seed == 0
@@ -218,8 +227,6 @@ def test_the_forms_messages_quote_a_value_one_way(setup: dict[str, Any], shown: 
     message, as the core quotes a rule option's (``Seats: … not "0"``); the Seed and the tutor's
     points were quoted as Python writes a string ('abc'), and points typed as 0 not at all. A
     number sent as a number is written as one, in every field alike."""
-    from thirtyone.web.newgame import FormError, saved_game
-
     with pytest.raises(FormError) as refused:
         saved_game(setup)
     message = str(refused.value)

@@ -105,10 +105,18 @@ impl RuleSet {
 }
 
 /// Build a table from a preset and changes in order (`preset` None: standard), checked whole.
+/// A preset's names of the lives (four-corners', ride-the-bus') name its own count: when the
+/// changes give the table another count of lives or the county without names of their own, the
+/// preset's names no longer fit and are left out (the lives are then told as numbers), where
+/// they refused the table.
 pub fn build(preset: Option<&str>, changes: &[(String, RuleValue)]) -> Result<RuleSet> {
     let mut t = RuleSet::preset(preset.unwrap_or("standard"))?;
     for (key, value) in changes {
         t.apply(key, value)?;
+    }
+    let named = changes.iter().any(|(key, _)| key == "life_names");
+    if !named && !t.life_names.is_empty() && t.life_names.len() != t.names_needed() {
+        t.life_names.clear();
     }
     t.validate()?;
     Ok(t)
@@ -318,5 +326,40 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("lives"));
+    }
+
+    /// Four-corners' six names are for its four lives and the county: another count of lives
+    /// (or no county) leaves them out and plays; names given with it are the player's and must
+    /// fit; the preset as it is keeps them.
+    #[test]
+    fn a_presets_names_are_left_out_when_the_lives_change() {
+        let lives = |n| ("lives".to_string(), RuleValue::Int(n));
+        let t = build(Some("four-corners"), &[lives(2)]).unwrap();
+        assert_eq!((t.lives, t.county, t.life_names.len()), (2, true, 0));
+        let t = build(
+            Some("ride-the-bus"),
+            &[("county".into(), RuleValue::Bool(false))],
+        )
+        .unwrap();
+        assert!(t.life_names.is_empty());
+        assert_eq!(
+            build(Some("four-corners"), &[lives(4)])
+                .unwrap()
+                .life_names
+                .len(),
+            6
+        );
+        assert_eq!(
+            build(Some("ride-the-bus"), &[]).unwrap().life_names.len(),
+            5
+        );
+        let named = (
+            "life_names".to_string(),
+            RuleValue::List(vec!["a".into(), "b".into(), "c".into()]),
+        );
+        let err = build(Some("four-corners"), &[lives(2), named.clone()]).unwrap_err();
+        assert!(err.to_string().contains("4 names are needed"), "{err}");
+        let t = build(Some("four-corners"), &[lives(1), named]).unwrap();
+        assert_eq!(t.life_names, ["a", "b", "c"]);
     }
 }
