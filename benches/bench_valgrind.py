@@ -19,7 +19,7 @@ from typing import Any
 from bench_query import ROOT, Precision
 from positions import BenchPosition
 from turn_count import BUILD as COUNT_BUILD
-from turn_count import target_dir
+from turn_count import example_build, target_dir
 
 #: The positions measured: a first turn (random hands: the widest spread of table reads), the
 #: position of the thread scaling and the Python reference, and a six-seat one.
@@ -30,16 +30,7 @@ POSITIONS = ("4p-first", "4p-middle", "6p-early")
 SMALL, LARGE = 12_000, 22_000
 #: The simulated last-level cache: 512 KB, 8-way, 64-byte lines.
 SMALL_LL = "--LL=524288,8,64"
-BUILD = [
-    "cargo",
-    "build",
-    "--profile",
-    "profiling",
-    "-p",
-    "thirtyone-core",
-    "--example",
-    "hot_path",
-]
+BUILD = example_build("hot_path")
 
 Log = Callable[[str], None]
 

@@ -17,18 +17,16 @@ from typing import Any
 from bench_query import ROOT, Precision
 from positions import BenchPosition
 
-BUILD = [
-    "cargo",
-    "build",
-    "--profile",
-    "profiling",
-    "-p",
-    "thirtyone-core",
-    "--features",
-    "count-turns",
-    "--example",
-    "count_turns",
-]
+
+def example_build(example: str, *features: str) -> list[str]:
+    """The cargo command that builds one of the engine's examples (``rust/thirtyone-core/
+    examples``) in the profiling profile: the release build's code, with symbols."""
+    wanted = ["--features", ",".join(features)] if features else []
+    build = ["cargo", "build", "--profile", "profiling", "-p", "thirtyone-core"]
+    return [*build, *wanted, "--example", example]
+
+
+BUILD = example_build("count_turns", "count-turns")
 
 
 def target_dir() -> Path:

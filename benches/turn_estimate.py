@@ -15,7 +15,7 @@ from bench_query import ROOT, timed
 from positions import BenchPosition
 from thirtyone import _core
 from thirtyone.oracle.state import parse
-from turn_count import target_dir
+from turn_count import example_build, target_dir
 
 
 class Reference:
@@ -100,18 +100,8 @@ class ReferencePlayouts:
         return t_py, n_turns
 
 
-#: The engine's example that plays the reference's playouts (the profiling profile: the release
-#: build's code, with symbols).
-SAME_BUILD = [
-    "cargo",
-    "build",
-    "--profile",
-    "profiling",
-    "-p",
-    "thirtyone-core",
-    "--example",
-    "same_playouts",
-]
+#: The engine's example that plays the reference's playouts.
+SAME_BUILD = example_build("same_playouts")
 
 #: The engine's playouts a batch: about as long as the reference's 1,000 take.
 SAME_PLAYOUTS = 1_000_000
