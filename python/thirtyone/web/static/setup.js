@@ -187,8 +187,9 @@ export function formProblem(text) {
   const p = $("form-problem");
   p.hidden = !text;
   p.textContent = text || "";
-  // A field refused under "More rule options" is shown: the names of four-corners' lives,
-  // refused when the lives were changed, stayed folded away out of sight (ruling 330).
+  // A field refused under "More rule options" is shown: names of the lives typed that do not
+  // fit the lives stayed folded away out of sight (ruling 330; a preset's own names no longer
+  // refuse other lives: ruling 332).
   const option = text && choices ? choices.options.find((o) => text.startsWith(`${o.label}:`)) : null;
   const folded = option ? $(`f-${option.name}`)?.closest("details") : null;
   if (folded) folded.open = true;
