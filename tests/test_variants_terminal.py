@@ -261,6 +261,9 @@ def test_play_refuses_incompatible_rules(args: list[str], field: str) -> None:
         (["--rules", "four-corners", "--lives", "2"], 2),
         (["--rules", "ride-the-bus", "--lives", "5"], 5),
         (["--rules", "ride-the-bus", "--rule", "county=false"], 3),
+        # (As many names needed as the preset's, for other standings.)
+        (["--rules", "four-corners", "--lives", "5", "--rule", "county=false"], 5),
+        (["--rules", "ride-the-bus", "--lives", "4", "--rule", "county=false"], 4),
     ],
 )
 def test_a_presets_names_of_the_lives_give_way_to_other_lives(args: list[str], lives: int) -> None:

@@ -23,13 +23,19 @@ fn splitmix(state: &mut u64) -> u64 {
 /// the playout's time (`4p-middle`). An empty `asm!` block, which does nothing and reads
 /// nothing, stops that.
 #[inline(always)]
-fn scalar(mut x: u64) -> u64 {
-    #[cfg(any(target_arch = "x86_64", target_arch = "x86", target_arch = "aarch64"))]
-    // SAFETY: the block is empty: it reads and writes no memory and changes no flag; `x` stays
-    // as it was.
-    unsafe {
-        core::arch::asm!("/* {0} */", inout(reg) x, options(pure, nomem, nostack, preserves_flags));
+fn scalar(x: u64) -> u64 {
+    // (64-bit general registers: 32-bit x86 has none, and no asm! operand of 64 bits.)
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+    {
+        let mut x = x;
+        // SAFETY: the block is empty: it reads and writes no memory and changes no flag; `x`
+        // stays as it was.
+        unsafe {
+            core::arch::asm!("/* {0} */", inout(reg) x, options(pure, nomem, nostack, preserves_flags));
+        }
+        x
     }
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
     x
 }
 

@@ -105,17 +105,21 @@ impl RuleSet {
 }
 
 /// Build a table from a preset and changes in order (`preset` None: standard), checked whole.
-/// A preset's names of the lives (four-corners', ride-the-bus') name its own count: when the
-/// changes give the table another count of lives or the county without names of their own, the
+/// A preset's names of the lives (four-corners', ride-the-bus') name its own standings: when the
+/// changes give the table other lives or another county without names of their own, the
 /// preset's names no longer fit and are left out (the lives are then told as numbers), where
-/// they refused the table.
+/// they refused the table or named the wrong standings.
 pub fn build(preset: Option<&str>, changes: &[(String, RuleValue)]) -> Result<RuleSet> {
     let mut t = RuleSet::preset(preset.unwrap_or("standard"))?;
+    let preset_lives = (t.lives, t.county);
     for (key, value) in changes {
         t.apply(key, value)?;
     }
+    // (Whenever the lives or the county differ, not only when the names' count no longer
+    // fits: four-corners at 5 lives without the county needs six names too, and its fifth,
+    // "all 4 corners folded", would have named the last life.)
     let named = changes.iter().any(|(key, _)| key == "life_names");
-    if !named && !t.life_names.is_empty() && t.life_names.len() != t.names_needed() {
+    if !named && (t.lives, t.county) != preset_lives {
         t.life_names.clear();
     }
     t.validate()?;
