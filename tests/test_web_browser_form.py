@@ -16,8 +16,8 @@ pytest.importorskip(
 )
 pytest.importorskip("starlette", reason="the browser tests need the web extra")
 
-from browser_helpers import BROWSER_MARKS, open_table, shot, start_game
-from playwright.sync_api import Page, expect
+from browser_helpers import BROWSER_MARKS, fits, open_table, phone_context, shot, start_game
+from playwright.sync_api import Browser, Page, expect
 
 pytestmark = BROWSER_MARKS
 OUT_OF_BOUNDS = "Tutor: the points must be a number from 0.1 to 100, not "
@@ -134,3 +134,24 @@ def test_four_corners_with_other_lives_starts_with_the_lives_as_numbers(
     expect(page.locator("#form-problem")).to_be_hidden()
     expect(page.get_by_role("region", name="Your hand")).to_be_visible()
     expect(page.locator("#my-lives")).to_have_text("· 2 lives")
+
+
+def test_names_of_the_lives_without_a_space_fit_a_phone(browser: Browser, server: str) -> None:
+    """A name of the lives may be 40 characters (docs/tables.md), and one without a space is one
+    word to the browser: on a seat, beside your hand, above the table and in a round's result it
+    ran off a phone's screen (the page 677 px wide at nine seats) until it breaks anywhere."""
+    context = phone_context(browser)
+    page = context.new_page()
+    open_table(page, server)
+    form = page.get_by_role("form", name="New game")
+    form.locator("details summary").click()
+    form.locator("#f-life_names").fill(", ".join(letter * 40 for letter in "ABCD"))
+    form.get_by_label("Advice").select_option("never")
+    start_game(page, Seats="9", Seed="3")
+    expect(page.locator("#my-lives")).to_contain_text("A" * 40)
+    fits(page)
+    page.get_by_role("button", name="Knock").tap()
+    expect(page.locator("#result-dialog")).to_contain_text("B" * 40)
+    fits(page)
+    shot(page, "life-names-390")
+    context.close()
