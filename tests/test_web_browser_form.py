@@ -103,6 +103,22 @@ def test_four_corners_starts_from_the_form_as_the_preset_has_it(page: Page, serv
     shot(page, "form-four-corners")
 
 
+def test_four_corners_names_edited_keep_the_name_with_a_comma(page: Page, server: str) -> None:
+    """Four-corners' last name, "out, stake in the centre", holds a comma: with another of the
+    six names edited in the field, the form split it there and the table was refused for seven
+    names ("6 names are needed ..., not 7"). The preset's name is kept whole."""
+    open_table(page, server)
+    form = page.get_by_role("form", name="New game")
+    form.get_by_label("Preset").select_option("four-corners")
+    form.locator("details summary").click()
+    names = form.locator("#f-life_names")
+    names.fill(names.input_value().replace("bill unfolded", "bill flat"))
+    form.get_by_role("button", name="Start the game").click()
+    expect(page.locator("#form-problem")).to_be_hidden()
+    expect(page.get_by_role("region", name="Your hand")).to_be_visible()
+    expect(page.locator("#my-lives")).to_have_text("· bill flat")
+
+
 def test_a_refused_field_under_more_rule_options_is_shown(page: Page, server: str) -> None:
     """Names of the lives that do not fit the lives, typed under "More rule options" and the
     options folded again: the form says so of "Names of the lives", and the options open, the

@@ -26,10 +26,26 @@ function fieldValue(option, p) {
     // "out, stake in the centre", holds a comma, and split there it made one name too many.)
     const preset = p.values[option.name] || [];
     if (input.value.trim() === preset.join(", ")) return preset;
-    return input.value.split(",").map((s) => s.trim()).filter(Boolean);
+    return splitNames(input.value);
   }
   if (option.name === "knock_penalty") return Number(input.value);
   return input.value;
+}
+
+/** Names typed, split at their commas; a preset's name that holds one is kept whole where it
+ *  stands (four-corners' "out, stake in the centre": with another of the names edited, it was
+ *  split and the six names refused as seven). */
+function splitNames(text) {
+  const known = choices.presets.flatMap((p) => p.values.life_names || []);
+  const pieces = text.split(",").map((s) => s.trim());
+  const names = [];
+  for (let i = 0; i < pieces.length; i += 1) {
+    let j = pieces.length;
+    while (j > i + 1 && !known.includes(pieces.slice(i, j).join(", "))) j -= 1;
+    names.push(pieces.slice(i, j).join(", "));
+    i = j - 1;
+  }
+  return names.filter(Boolean);
 }
 
 function setField(option, value) {
