@@ -223,6 +223,21 @@ def test_thirtyone_rules_lists_presets_and_options() -> None:
     assert run(["rules", "poker"]).exit_code == 2
 
 
+def test_thirtyone_rules_lists_a_presets_names_of_the_lives_one_by_one() -> None:
+    """Four-corners names six standings, the last "out, stake in the centre" (docs/tables.md):
+    listed joined by commas they read as seven. They are listed in order as the game's opening
+    line gives them, one arrow between two names."""
+    from thirtyone.terminal.rules_screen import rules_report
+
+    console = Console(width=300, record=True, file=io.StringIO())
+    console.print(rules_report("four-corners"))
+    shown = console.export_text()
+    assert (
+        "bill unfolded → 1 corner folded → 2 corners folded → 3 corners folded → "
+        "all 4 corners folded → out, stake in the centre"
+    ) in shown
+
+
 @pytest.mark.parametrize("preset", PRESETS)
 def test_play_autoplay_every_preset(preset: str) -> None:
     result = run(["play", "--autoplay", "--seed", "2", "--seats", "3", "--rules", preset])

@@ -73,10 +73,13 @@ def preset_table(preset: str) -> Table:
 
 
 def _rule_value(value: object) -> str:
+    """An option's value as the table lists it; the names of the lives in order, as the opening
+    line of a game gives them (``bill unfolded → … → out, stake in the centre``): joined by
+    commas, four-corners' six read as seven, its last name holding one."""
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, tuple):
-        return ", ".join(value) if value else "(none)"
+        return " → ".join(value) if value else "(none)"
     return str(value)
 
 
