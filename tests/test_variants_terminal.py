@@ -256,6 +256,28 @@ def test_play_shows_standings_of_the_table() -> None:
     assert "is on the county: the next loss puts them out." in out
 
 
+def test_a_gin_table_with_names_of_the_lives_says_the_names() -> None:
+    """Under Gin lives, names of the lives stand for the letters (docs/tables.md: none gives
+    the letters): the standings said "apple", "bee", while the opening line said "Gin lives: G,
+    I, N and you are out" and your turn "your letters: G". Both now say the names."""
+    names = "life_names=apple,bee,cat,dog"
+    out = run(["play", "--autoplay", "--seed", "3", "--rules", "gin-lives", "--rule", names]).output
+    assert "Gin lives: apple → bee → cat → dog" in out and "G, I, N" not in out
+    assert "Letters: You apple" in out
+    from thirtyone import Session, TablePolicy
+
+    console = Console(width=80, file=io.StringIO(), color_system=None)
+    rules = Rules.preset("gin-lives").replace(seats=3, life_names=("apple", "bee", "cat", "dog"))
+    session = Session(rules, [None, TablePolicy(), TablePolicy()], seed=1)
+    session.dealer = 2  # (you play first)
+    narrator = Narrator(console, ["You", "Alice", "Ben"], me=0, game=session)
+    session.add_listener(narrator)
+    session.deal()
+    with console.capture() as cap:
+        console.print(narrator.turn_panel(session.seat_view()))
+    assert "you are: apple" in cap.get() and "your letters" not in cap.get()
+
+
 @pytest.mark.parametrize(
     ("args", "field"),
     [

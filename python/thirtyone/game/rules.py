@@ -373,8 +373,11 @@ class Rules:
         )
 
     def lives_summary(self) -> str:
-        """The table's lives in a few words, for the opening line of a game."""
+        """The table's lives in a few words, for the opening line of a game. Under Gin lives
+        with names of the lives, the names stand for the letters, as the standings give them."""
         if self.gin:
+            if self.life_names:
+                return "Gin lives: " + " → ".join(self.life_names)
             return "Gin lives: G, I, N and you are out"
         text = f"{self.unit(self.lives)} each"
         if self.county:

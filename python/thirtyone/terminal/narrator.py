@@ -251,10 +251,10 @@ class Narrator:
         parts.append(table_line)
         hand = Text("Your hand: ", style="bold").append_text(cards_text(list(view.hand)))
         hand.append(f"   score {self._counted(view)}", style="bold")
-        if game.rules.gin:
-            hand.append(f"   · your letters: {game.rules.letters(game.lives[me])}")
-        elif game.rules.life_names:
+        if game.rules.life_names:  # (under Gin lives too: the names stand for the letters)
             hand.append(f"   · you are: {game.standing(me)}")
+        elif game.rules.gin:
+            hand.append(f"   · your letters: {game.rules.letters(game.lives[me])}")
         elif game.on_county(me):
             hand.append("   · you are on the county: ")
             hand.append("the next loss puts you out", style=WARN_STYLE)
