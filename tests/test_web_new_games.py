@@ -131,6 +131,18 @@ def test_a_presets_names_of_the_lives_give_way_to_the_forms_lives() -> None:
         saved_game({"preset": "four-corners", "rules": {"lives": "2", "life_names": ["a"]}})
 
 
+def test_gin_lives_at_scat_says_to_set_the_knocker_tie() -> None:
+    """Scat's knocker tied for lowest is safe (others_pay), which Gin lives does not play
+    (docs/tables.md): scat with letters and County unticked was told to "leave it at" the tie
+    it is not at, a field the player never changed. The form says to set it."""
+    setup = {"preset": "scat", "rules": {"lives_mode": "gin", "county": False}}
+    with pytest.raises(FormError) as refused:
+        saved_game(setup)
+    assert str(refused.value).startswith("Knocker tied for lowest: ")
+    assert "set it to “knocker pays penalty, others tied 1”" in str(refused.value)
+    assert "leave it" not in str(refused.value)
+
+
 def test_the_forms_seed_is_any_seed_a_command_takes() -> None:
     """0 to 2**64 - 1, as `--seed` (the form stopped at 2**63 - 1), sent as text so that no
     digit is lost; outside, the field is named."""

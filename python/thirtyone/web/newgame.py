@@ -34,8 +34,9 @@ FORM_WORDS = {
     "or none with life_names=": "or leave the field empty",
     "set county=false": "untick County",
     "with lives_mode gin": "with Gin lives",
+    # (Set, not left: scat's and Cadillac's own tie is another, changed by no player.)
     "leave it at knocker_pays": (
-        f"leave it at “{words.choice_words('knocker_tie', 'knocker_pays')}”"
+        f"set it to “{words.choice_words('knocker_tie', 'knocker_pays')}”"
     ),
 }
 
