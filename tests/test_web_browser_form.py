@@ -9,6 +9,8 @@ into 100000000000000000000000): setup.js's ``readForm`` and ``fieldValue``, and 
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 pytest.importorskip(
@@ -171,3 +173,27 @@ def test_names_of_the_lives_without_a_space_fit_a_phone(browser: Browser, server
     fits(page)
     shot(page, "life-names-390")
     context.close()
+
+
+def test_a_presets_names_of_the_lives_leave_the_field_with_other_lives(
+    page: Page, server: str
+) -> None:
+    """Four-corners' six names are for four lives and the county (ruling 332): with other lives
+    the field shows none, as the game plays, and the preset's again with its lives. At 5 lives
+    without the county six names are needed too, and the game named a life "all 4 corners
+    folded", the preset's county (ruling 340): the field's none, sent, plays numbers."""
+    open_table(page, server)
+    form = page.get_by_role("form", name="New game")
+    form.get_by_label("Preset").select_option("four-corners")
+    form.locator("details summary").click()
+    names, lives = form.locator("#f-life_names"), form.get_by_label("Lives", exact=True)
+    lives.fill("2")
+    expect(names).to_have_value("")
+    lives.fill("4")
+    expect(names).to_have_value(re.compile(r"^bill unfolded, .*, out, stake in the centre$"))
+    lives.fill("5")
+    form.get_by_label("County").uncheck()
+    expect(names).to_have_value("")
+    form.get_by_role("button", name="Start the game").click()
+    expect(page.get_by_role("region", name="Your hand")).to_be_visible()
+    expect(page.locator("#my-lives")).to_have_text("· 5 lives")

@@ -105,6 +105,10 @@ export function initForm(setupChoices, onSubmit) {
   if (!bound) {
     bound = true;
     select.addEventListener("change", () => applyPreset(select.value));
+    // (On the form, which is built once: County is made again with the fields.)
+    $("new-game").addEventListener("input", (event) => {
+      if (["f-lives", "f-county"].includes(event.target.id)) presetNamesFollow();
+    });
     $("f-tutor-on").addEventListener("change", () => { $("f-tutor").disabled = !$("f-tutor-on").checked; });
     $("new-game").addEventListener("submit", (event) => {
       event.preventDefault();
@@ -126,6 +130,21 @@ function applyPreset(name) {
   $("f-preset").value = p.name;
   $("f-preset-note").textContent = `${p.differs} From ${p.document}.`;
   for (const option of choices.options) setField(option, p.values[option.name]);
+}
+
+/** A preset's names of the lives are for its own lives and county (ruling 332): with either
+ *  changed the field shows none, as the game will (the lives told as numbers), and the
+ *  preset's again when both are back. Names the player typed stay. (The field kept the six
+ *  names of four-corners at 2 lives, which the game leaves out, and at 5 lives without the
+ *  county, where one of them, "all 4 corners folded", would name a life: ruling 340.) */
+function presetNamesFollow() {
+  const p = preset($("f-preset").value);
+  const own = (p.values.life_names || []).join(", ");
+  const input = $("f-life_names");
+  const shown = input.value.trim();
+  if (!own || (shown !== "" && shown !== own)) return;
+  const its = $("f-lives").value.trim() === String(p.values.lives) && $("f-county").checked === p.values.county;
+  input.value = its ? own : "";
 }
 
 /** Fill the form with a game's table (the last game's, for "play again" or a new game). */
