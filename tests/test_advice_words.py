@@ -297,6 +297,9 @@ def test_the_game_reason_names_the_lives_and_why() -> None:
     gin = game_reason(knock, close, Lives([2, 3], 1), unit="letters")
     assert "(letters left: you 3, seat 0 2)" in gin
     assert "The game counts the lives every outcome leaves" in gin
+    # Gin lives with names of the lives (ruling 341): a name is the letters taken, not left.
+    named = Lives([2, 3], 1, None, standings=["bee", "apple"])
+    assert "(letters: you apple, seat 0 bee)" in game_reason(knock, close, named, unit="letters")
 
 
 def test_ranked_points_in_words() -> None:

@@ -470,8 +470,11 @@ class Lives(NamedTuple):
     def summary(self, unit: str = "lives") -> str:
         """``lives: you 3, Ben 1, Cy on the county`` (``letters left: …`` under Gin lives; at a
         table that names its lives, those names: ``lives: you back of the bus, Ben on the
-        stairs``), the others in turn order from the seat after yours."""
-        head = "letters left" if unit == "letters" else unit
+        stairs``, ``letters: you apple`` under Gin lives, a name saying the letters taken, not
+        those left), the others in turn order from the seat after yours."""
+        head = unit
+        if unit == "letters" and self.standings is None:
+            head = "letters left"
 
         def one(seat: int) -> str:
             if self.standings is not None:
