@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from click.testing import CliRunner
 
 pytest.importorskip(
     "playwright", reason="the browser tests need playwright (the browser-test extra)"
@@ -20,6 +21,7 @@ pytest.importorskip("starlette", reason="the browser tests need the web extra")
 
 from browser_helpers import BROWSER_MARKS, fits, open_table, phone_context, shot, start_game
 from playwright.sync_api import Browser, Page, expect
+from thirtyone.cli.app import main
 
 pytestmark = BROWSER_MARKS
 OUT_OF_BOUNDS = "Tutor: the points must be a number from 0.1 to 100, not "
@@ -197,3 +199,23 @@ def test_a_presets_names_of_the_lives_leave_the_field_with_other_lives(
     form.get_by_role("button", name="Start the game").click()
     expect(page.get_by_role("region", name="Your hand")).to_be_visible()
     expect(page.locator("#my-lives")).to_have_text("· 5 lives")
+
+
+def test_names_of_the_lives_without_a_space_fit_the_review_on_a_phone(
+    browser: Browser, server: str
+) -> None:
+    """The review's decision gives every seat's standing in the table's words; a name of the
+    lives of 40 characters without a space ran off a phone's screen there (605 px)."""
+    names = ",".join(letter * 40 for letter in "ABC")
+    game = ["play", "--no-oracle", "--fast", "--seats", "2", "--lives", "2", "--seed", "5"]
+    played = CliRunner().invoke(
+        main, [*game, "--rule", f"life_names={names}"], input="d\n4\n" * 400
+    )
+    assert played.exit_code == 0, played.output
+    context = phone_context(browser)
+    page = context.new_page()
+    page.goto(f"{server}review?deals=200&playouts=500")
+    expect(page.locator("#decision-body dl.facts").first).to_contain_text("A" * 40)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    shot(page, "life-names-review-390")
+    context.close()
