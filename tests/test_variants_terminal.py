@@ -278,6 +278,29 @@ def test_a_gin_table_with_names_of_the_lives_says_the_names() -> None:
     assert "you are: apple" in cap.get() and "your letters" not in cap.get()
 
 
+def test_wide_names_of_the_lives_leave_your_turn_its_moves() -> None:
+    """A name of the lives may be 40 characters (docs/tables.md), 80 columns of wide ones: your
+    turn's table gave the column of standings the whole width and the others' moves this round
+    a column of one, each said as "…". The standings are broken within a column; the moves are
+    shown."""
+    from rich.cells import cell_len
+    from thirtyone import Session, TablePolicy
+
+    console = Console(width=80, file=io.StringIO(), color_system=None)
+    rules = Rules(seats=3, life_names=("漢" * 40, "字" * 40, "ab", "out"))
+    session = Session(rules, [None, TablePolicy(), TablePolicy()], seed=1)
+    session.dealer = 0  # (you play last: the others' moves are in the table)
+    narrator = Narrator(console, ["You", "Alice", "Ben"], me=0, game=session)
+    session.add_listener(narrator)
+    session.advance()
+    assert session.pending is not None and session.pending.seat == 0
+    with console.capture() as cap:
+        console.print(narrator.turn_panel(session.seat_view()))
+    lines = cap.get().splitlines()
+    assert sum("put down" in line for line in lines) == 2, "\n".join(lines)
+    assert max(cell_len(line) for line in lines) <= 80
+
+
 @pytest.mark.parametrize(
     ("args", "field"),
     [

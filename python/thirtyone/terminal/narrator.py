@@ -43,6 +43,10 @@ from thirtyone.terminal.display import (
     standing_text,
 )
 
+#: The widest a standing is shown in your turn's table, in columns: four-corners' longest name,
+#: "out, stake in the centre" (a longer one is broken there).
+STANDING_WIDTH = 24
+
 
 class Narrator:
     """The game's event listener for the terminal.
@@ -216,7 +220,10 @@ class Narrator:
             box=box.SIMPLE_HEAD, padding=(0, 1), pad_edge=False, show_edge=False, expand=True
         )
         rows.add_column("Player")
-        rows.add_column("Letters" if game.rules.gin else "Lives", justify="right")
+        # (A name of the lives may be 40 characters, 80 columns of wide ones: kept to the width
+        # of four-corners' longest and broken within it, it leaves the moves their column.)
+        unit = "Letters" if game.rules.gin else "Lives"
+        rows.add_column(unit, justify="right", max_width=STANDING_WIDTH, overflow="fold")
         head = "This round so far" if self._my_turns == 0 else "Since your last turn"
         rows.add_column(head, ratio=1)
         n = len(game.lives)
