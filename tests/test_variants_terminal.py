@@ -315,6 +315,16 @@ def test_play_refuses_incompatible_rules(args: list[str], field: str) -> None:
     assert result.exit_code == 2 and field in result.output
 
 
+def test_gin_lives_at_scat_says_to_set_the_knocker_tie() -> None:
+    """Scat's knocker tied for lowest pays nothing (others_pay), which Gin lives does not play:
+    the refusal says to set the tie (it said to "leave it at" knocker_pays, a value the table
+    was not at)."""
+    args = ["--rules", "scat", "--rule", "lives_mode=gin", "--rule", "county=false"]
+    result = run(["play", "--autoplay", "--seed", "1", *args])
+    assert result.exit_code == 2
+    assert "set knocker_tie=knocker_pays" in result.output and "leave it" not in result.output
+
+
 @pytest.mark.parametrize(
     ("args", "lives"),
     [

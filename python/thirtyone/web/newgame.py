@@ -35,7 +35,7 @@ FORM_WORDS = {
     "set county=false": "untick County",
     "with lives_mode gin": "with Gin lives",
     # (Set, not left: scat's and Cadillac's own tie is another, changed by no player.)
-    "leave it at knocker_pays": (
+    "set knocker_tie=knocker_pays": (
         f"set it to “{words.choice_words('knocker_tie', 'knocker_pays')}”"
     ),
 }

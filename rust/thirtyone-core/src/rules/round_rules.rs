@@ -116,7 +116,7 @@ impl RoundRules {
         if self.lives_mode == LivesMode::Gin && self.knocker_tie != KnockerTie::KnockerPays {
             return Err(Error::BadRule(
                 "knocker_tie",
-                "does not apply with lives_mode gin (a knock that ties for the highest hand counts as beaten); leave it at knocker_pays".into(),
+                "does not apply with lives_mode gin (a knock that ties for the highest hand counts as beaten); set knocker_tie=knocker_pays".into(),
             ));
         }
         Ok(())
