@@ -313,6 +313,18 @@ def test_a_bad_model_after_a_player_is_refused(players: str, words: str) -> None
     assert code == 2 and words in err and "Traceback" not in err, err
 
 
+def test_spaces_around_the_at_are_spaces_as_around_a_comma() -> None:
+    """``--players "oracle, table"`` takes the space after a comma; so ``expert @ table`` is
+    ``expert@table`` (it was refused as if expert were not an Oracle player)."""
+    assert parse_players("expert @table, oracle-game@ person,table") == (
+        "expert@table",
+        "oracle-game@person",
+        "table",
+    )
+    code, _, err = invoke("--games", "1", "--players", "expert @robot,table")
+    assert code == 2 and "one of table, person, expert" in err and "only an" not in err, err
+
+
 def test_the_settings_record_read_as_only_when_given() -> None:
     base = ["--games", "1", "--players", "table,table:25", "--jobs", "1", "--json"]
     code, out, _ = invoke(*base)

@@ -59,10 +59,11 @@ ORACLE_KINDS = ("oracle", "oracle-game", "expert")
 
 
 def split_read(text: str) -> tuple[str, str | None]:
-    """A player entry's kind and the model it reads every opponent by (``"expert@table"``:
-    ``("expert", "table")``; without ``@``: None); ValueError naming the problem when the
-    model is unknown or the kind does not ask the Oracle."""
+    """A player entry's kind and the model it reads every opponent by (``"expert@table"``, and
+    ``"expert @ table"`` alike: ``("expert", "table")``; without ``@``: None); ValueError naming
+    the problem when the model is unknown or the kind does not ask the Oracle."""
     kind, at, model = text.strip().lower().partition("@")
+    kind, model = kind.strip(), model.strip()  # (spaces around the @ as around a comma)
     if not at:
         return kind, None
     if model not in MODELS:
