@@ -325,6 +325,19 @@ def test_spaces_around_the_at_are_spaces_as_around_a_comma() -> None:
     assert code == 2 and "one of table, person, expert" in err and "only an" not in err, err
 
 
+def test_the_header_says_who_reads_by_read_as() -> None:
+    """A player with @ reads by its own model "over --read-as" (docs/cli.md): the header said
+    "opponents read as person" of a table where expert@table read every opponent as table."""
+
+    def head(players: tuple[str, ...]) -> str:
+        return tournament.report(Settings(players=players, read_as="person"), []).splitlines()[0]
+
+    assert "opponents read as person; " in head(("expert", "table"))
+    both = head(("expert@table", "expert", "table"))
+    assert "opponents read as person by those without @; " in both
+    assert "opponents read as each @ says; " in head(("expert@table", "oracle@expert", "table"))
+
+
 def test_the_settings_record_read_as_only_when_given() -> None:
     base = ["--games", "1", "--players", "table,table:25", "--jobs", "1", "--json"]
     code, out, _ = invoke(*base)

@@ -543,13 +543,28 @@ def budgets(settings: Settings) -> list[str]:
     return found
 
 
+def read_as_words(settings: Settings) -> str:
+    """The header's ``opponents read as person; `` (none without ``--read-as``): ``by those
+    without @`` when some players read by a model of their own, which ``--read-as`` does not
+    change, and ``as each @ says`` when every Oracle player does."""
+    if settings.read_as is None:
+        return ""
+    own = [split_read(p) for p in settings.players]
+    marked = [reads for kind, reads in own if reads is not None]
+    if not marked:
+        return f"opponents read as {settings.read_as}; "
+    if all(reads is not None for kind, reads in own if kind in ORACLE_KINDS):
+        return "opponents read as each @ says; "
+    return f"opponents read as {settings.read_as} by those without @; "
+
+
 def report(settings: Settings, tallies: list[Tally], played: int | None = None) -> str:
     """The table of results, one line a player (``played``: the games of a stopped run)."""
     games = f"{settings.games:,}" if played is None else f"{played:,} of {settings.games:,}"
     head = (
         f"{games} games, {len(settings.players)} seats ({settings.preset}), seats rotated; "
         + "".join(f"{budget}; " for budget in budgets(settings))
-        + ("" if settings.read_as is None else f"opponents read as {settings.read_as}; ")
+        + read_as_words(settings)
         + f"seed {settings.seed}"
     )
     labels = [f"{t.player} #{t.position}" for t in tallies]
