@@ -214,3 +214,19 @@ def test_the_oracle_command_takes_models(tmp_path: Any) -> None:
     assert bad.exit_code != 0
     assert "models has 2 entries, but the table has 4 seats" in bad.output
     assert "Traceback" not in bad.output
+
+
+def test_a_dash_of_the_oracle_command_at_another_seat_names_your_seat(tmp_path: Any) -> None:
+    """``-`` in ``--models`` is your own seat (docs/cli.md: "-,expert,table,person" where you are
+    seat 0); given at another, the error says which seat is yours (it said only 'models[0] must
+    be one of table, person, expert, not "-"')."""
+    game = Session(None, [None, TablePolicy(), TablePolicy(), TablePolicy()], seed=5)
+    game.advance()
+    state = game.view()
+    me = state["me"]
+    assert me != 0  # (seed 5: you are the round's seat 1)
+    path = tmp_path / "state.json"
+    path.write_text(json.dumps(state))
+    run = CliRunner().invoke(main, ["oracle", str(path), "--models", "-,expert,table,person"])
+    assert run.exit_code == 2 and "Traceback" not in run.output
+    assert f"--models has - at seat 0, but you are seat {me} (the state's me)" in run.output

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -53,6 +54,29 @@ def model_list(
     if value is None:
         return None
     return [m.strip() for m in value.split(",")]
+
+
+def check_own_dash(raw: bytes, models: list[str | None] | None) -> None:
+    """``--models`` with ``-`` at a seat that is not yours (the state's ``me``): refused in those
+    words (the core took the ``-`` for a model and said only "not \"-\"", which did not tell a
+    player who copied ``-,expert,table,person`` at seat 2 what was wrong). A state whose
+    ``me`` or ``seats`` cannot be read, or a list of the wrong length, is left to the core."""
+    if not models or "-" not in models:
+        return
+    try:
+        doc = json.loads(raw)
+    except (ValueError, UnicodeDecodeError):
+        return
+    me = doc.get("me") if isinstance(doc, dict) else None
+    if type(me) is not int or doc.get("seats") != len(models) or not 0 <= me < len(models):
+        return
+    wrong = next((i for i, m in enumerate(models) if m == "-" and i != me), None)
+    if wrong is not None:
+        mine = ",".join("-" if i == me else "table" for i in range(len(models)))
+        fail(
+            f"--models has - at seat {wrong}, but you are seat {me} (the state's me): - stands "
+            f"for your own seat, one entry per seat in the state's order (e.g. {mine})"
+        )
 
 
 def _max_time(value: float) -> float:
@@ -152,6 +176,7 @@ def oracle_command(
     err_console = Console(stderr=True, highlight=False)
     try:
         raw = read_state(state_file)  # (Ctrl-C while standard input is awaited: below)
+        check_own_dash(raw, models)
         spinner = (
             err_console.status("The Oracle is thinking…")
             if err_console.is_terminal
