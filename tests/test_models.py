@@ -21,6 +21,7 @@ from thirtyone.oracle.player import OraclePlayer
 from thirtyone.oracle.query import advise
 from thirtyone.oracle.reads import reads, why_line
 from thirtyone.oracle.state import parse
+from thirtyone.oracle.words import score_text
 
 
 def low_knock() -> tuple[dict[str, Any], int]:
@@ -121,6 +122,28 @@ def test_an_expert_one_against_one_is_given_no_knock_score() -> None:
         assert all((s in advice.opponent_knocks) == named for s in others), seats
         for r in reads(state, names, advice):
             assert ("knocks from about" in r.line()) == named, (seats, r.line())
+
+
+def test_an_experts_knock_is_read_as_its_playouts_knock_on_this_lap() -> None:
+    """At four seats the playouts' experts knock at their knock score moved by the round's lap
+    (oracle.md: a knock score of 26 knocks from 23 on the first lap): on the first lap the read
+    names that lower score, not the knock score (it said "knocks from about 26" beside figures
+    played with knocks from 23)."""
+    game = Session(Rules(seats=4), [None] + [TablePolicy()] * 3, seed=4)
+    game.advance()
+    state = game.view()
+    assert len(state["turns"]) < 4  # (the first lap)
+    state["models"] = [None if s == state["me"] else "expert" for s in range(4)]
+    names = ["Ann", "Ben", "Cara", "Dan"]
+    names[state["me"]] = "You"
+    advice = advise(state, deals=400, playouts=1000, seed=2, max_time=None, names=names)
+    deals, _ = _core.sample_deals(parse(state), 400, seed=3)
+    for r in reads(state, names, advice):
+        scores = [d["knock_at"][r.seat] for d in deals]
+        knock_score = float(np.median(scores))
+        knock_from = r.knock_from()
+        assert knock_from is not None and knock_from <= knock_score - 2, (r.line(), knock_score)
+        assert f"knocks from about {score_text(knock_from)}" in r.line()
 
 
 def test_the_table_model_is_the_answer_without_models() -> None:

@@ -123,9 +123,10 @@ class Advice:
     #: played over (the read of that opponent the answer rests on).
     opponent_scores: dict[int, npt.NDArray[np.float64]] = field(default_factory=dict)
     #: Each modelled opponent's round seat (``models``: a person, the expert) with the score
-    #: they knock at in every deal (what the answer believes of their knocks); none for an
-    #: expert one against one where hands score the standard way, who reads the table and
-    #: knocks at no score of its own (ruling 299).
+    #: they knock at in every deal (what the answer believes of their knocks; an expert at four
+    #: seats or more: the score it knocks at on this lap, ruling 351); none for an expert one
+    #: against one where hands score the standard way, who reads the table and knocks at no
+    #: score of its own (ruling 299).
     opponent_knocks: dict[int, npt.NDArray[np.float64]] = field(default_factory=dict)
     #: With the lives known: the option with the highest chance of winning the game (``None``
     #: without lives). ``best`` stays the round's answer.

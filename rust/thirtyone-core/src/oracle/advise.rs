@@ -124,20 +124,30 @@ fn opponent_scores(view: &View, deals: &[Deal]) -> Vec<(u8, Vec<Score>)> {
 /// their knock was read). Nobody knocks after a knock, and the expert's knock is read by a curve
 /// of its own (`model::KnockCurve`), the same at every knock score. An expert one against one
 /// reads the table where hands score the standard way (`round::reading`): it knocks by what it
-/// reads, not at a knock score, which says nothing there.
+/// reads, not at a knock score, which says nothing there. An expert at four seats or more knocks
+/// in the playouts at its knock score moved by the round's lap (`model::LapKnocks`): the score it
+/// knocks at now is given (a knock score of 26 knocks from 23 on the first lap), as the figures
+/// beside it are played.
 fn opponent_knocks(view: &View, deals: &[Deal]) -> Vec<(u8, Vec<Score>)> {
+    let (seats, turns) = (view.public.seats, view.public.turns_played);
     let standard = view.public.rules.scoring.table().is_standard();
     let says = |o: &&Opponent| match view.public.knocker {
-        _ if standard && o.model.reads(view.public.seats) => false,
+        _ if standard && o.model.reads(seats) => false,
         None => true,
         Some(k) => k == o.seat && o.model.params().is_some_and(|p| p.knocks.is_none()),
     };
+    let yours = view.public.rules.scoring.score(view.hand);
     view.opponents
         .iter()
         .filter(|o| o.model != Model::Table && says(o))
         .map(|o| {
             let s = o.seat as usize;
-            (o.seat, deals.iter().map(|d| d.knock_at[s]).collect())
+            let by_lap = o
+                .model
+                .params_at(seats)
+                .and_then(|p| p.lap_knocks(seats, yours));
+            let now = |k: Score| by_lap.as_ref().map_or(k, |lap| lap.knock_at(k, turns));
+            (o.seat, deals.iter().map(|d| now(d.knock_at[s])).collect())
         })
         .collect()
 }
