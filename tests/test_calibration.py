@@ -261,6 +261,15 @@ def _calibrate(tmp_path: Path, out: str, *more: str) -> tuple[str, str, dict[str
     return r.stdout, r.stderr, summary
 
 
+def test_a_short_runs_time_is_said_in_tenths() -> None:
+    """A run of a few decisions took well under a second and said "0 s"; under ten seconds the
+    time is given in tenths, from ten on in whole seconds."""
+    assert reports.seconds_text(0.42) == "0.4 s"
+    assert reports.seconds_text(2.0) == "2.0 s"
+    assert reports.seconds_text(9.96) == "10 s"
+    assert reports.seconds_text(12.3) == "12 s"
+
+
 def test_a_resumed_calibration_says_so_and_times_only_the_decisions_played(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -267,6 +267,12 @@ def save_plot(cal: Calibration, rc: RankCheck, path: Path) -> bool:
     return True
 
 
+def seconds_text(seconds: float) -> str:
+    """A run's time as it is said: ``0.4 s`` under ten seconds (a short run said "0 s"),
+    ``12 s`` from ten on."""
+    return f"{seconds:.1f} s" if seconds < 9.95 else f"{seconds:.0f} s"
+
+
 @dataclass
 class Report:
     settings: Settings
@@ -334,12 +340,12 @@ class Report:
         played = len(self.decisions) - kept
         per = f"{1000 * self.seconds / max(1, played):.1f} ms per decision"
         if not games:
-            return f"{self.seconds:.0f} s ({per})"
+            return f"{seconds_text(self.seconds)} ({per})"
         if played <= 0:
             return f"every decision resumed from the checkpoint ({counted(games, 'game')})"
         return (
-            f"{self.seconds:.0f} s for the {played:,} played now ({per}), {kept:,} decisions "
-            f"of {counted(games, 'game')} resumed from the checkpoint"
+            f"{seconds_text(self.seconds)} for the {played:,} played now ({per}), {kept:,} "
+            f"decisions of {counted(games, 'game')} resumed from the checkpoint"
         )
 
     def where(self) -> str:
