@@ -315,6 +315,18 @@ def test_play_refuses_incompatible_rules(args: list[str], field: str) -> None:
     assert result.exit_code == 2 and field in result.output
 
 
+def test_names_of_the_lives_that_do_not_fit_are_refused_in_the_words_of_each_way_in() -> None:
+    """Names of the lives that do not fit are refused saying how to give none, as each way in
+    writes it: `life_names=` on the command line, `[]` in a state's JSON (a state file was told
+    `life_names=`, which is the command line's)."""
+    result = run(["play", "--autoplay", "--rule", "life_names=a,b"])
+    assert result.exit_code == 2 and "life_names= on the command line" in result.output
+    state = {"rules": {"preset": "standard", "life_names": ["a", "b"]}, "seats": 4, "me": 0}
+    state |= {"first": 0, "upcard": "JH", "hand": ["9D", "6D", "TD"], "turns": []}
+    result = run(["oracle", "-"], input=json.dumps(state))
+    assert result.exit_code == 2 and "[] in a state" in result.output, result.output
+
+
 def test_gin_lives_at_scat_says_to_set_the_knocker_tie() -> None:
     """Scat's knocker tied for lowest pays nothing (others_pay), which Gin lives does not play:
     the refusal says to set the tie (it said to "leave it at" knocker_pays, a value the table

@@ -31,7 +31,7 @@ MAX_SEED = 2**64 - 1
 RULE_NAMED = re.compile(r"rule ([a-z0-9_]+): ")
 #: The command line's words in the core's messages about the rules, as the form says them.
 FORM_WORDS = {
-    "or none with life_names=": "or leave the field empty",
+    "or none (life_names= on the command line, [] in a state)": "or leave the field empty",
     "set county=false": "untick County",
     "with lives_mode gin": "with Gin lives",
     # (Set, not left: scat's and Cadillac's own tie is another, changed by no player.)

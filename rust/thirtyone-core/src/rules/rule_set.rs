@@ -182,7 +182,7 @@ impl RuleSet {
                 format!(
                     "{need} names are needed for {lives} {unit}{county} (one for each number of \
                      lives left from {lives} down to 1, {standing}and one for out), not {n}; \
-                     give {need} names, or none with life_names=",
+                     give {need} names, or none (life_names= on the command line, [] in a state)",
                     need = self.names_needed(),
                     lives = self.lives,
                 ),
