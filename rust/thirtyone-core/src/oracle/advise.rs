@@ -7,6 +7,7 @@ use std::time::Instant;
 use montecarlo::{collect, evaluate, CollectSettings, Collected, EvalSettings, Runner, Stop};
 
 use super::answer::{game_figures_in_range, rank, report, thousands, warnings};
+use super::opponents::Opponents;
 use super::settings::{
     Settings, ATTEMPTS_PER_DEAL, LEAST_ATTEMPTS, MAX_DEALS, MIN_DEALS, MIN_PLAYOUTS, PROBE_ATTEMPTS,
 };
@@ -136,17 +137,14 @@ fn opponent_knocks(view: &View, deals: &[Deal]) -> Vec<(u8, Vec<Score>)> {
         None => true,
         Some(k) => k == o.seat && o.model.params().is_some_and(|p| p.knocks.is_none()),
     };
-    let yours = view.public.rules.scoring.score(view.hand);
+    // (The playouts' own knocks by the lap.)
+    let playouts = Opponents::new(view);
     view.opponents
         .iter()
         .filter(|o| o.model != Model::Table && says(o))
         .map(|o| {
             let s = o.seat as usize;
-            let by_lap = o
-                .model
-                .params_at(seats)
-                .and_then(|p| p.lap_knocks(seats, yours));
-            let now = |k: Score| by_lap.as_ref().map_or(k, |lap| lap.knock_at(k, turns));
+            let now = |k: Score| playouts.lap_knock(s, k, turns).unwrap_or(k);
             (o.seat, deals.iter().map(|d| now(d.knock_at[s])).collect())
         })
         .collect()
