@@ -29,7 +29,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use montecarlo::Rng;
 use rayon::prelude::*;
 
-use super::count::{by_key, dealt, drawn, drawn_card, start_of, Branch, Entry, Evidence, Started};
+use super::count::{dealt, drawn, drawn_card, start_of, Branch, Entry, Evidence, Started, Totals};
 use crate::hand::{Card, CardSet};
 use crate::model::{Weights, KNOCK_SCORES};
 use crate::view::{OppAct, Opponent, View};
@@ -105,7 +105,7 @@ pub(super) fn particles<E: Evidence<Weight = Weights> + Sync>(
             let parts: Vec<Vec<Entry<Weights>>> = live
                 .par_chunks(part)
                 .map(|bs| {
-                    let mut sums = Sums::default();
+                    let mut sums = Sums::new();
                     for &b in bs {
                         drawn(ev, o, unseen, t, b, discard, shows, |_, b| {
                             sums.add_some(carried(b));
@@ -155,7 +155,7 @@ pub(super) fn particles<E: Evidence<Weight = Weights> + Sync>(
         merge(&next, &mut live, &mut at);
     }
     // Without a stock draw, the particles are the walk's whole histories.
-    let mut sums = Sums::default();
+    let mut sums = Sums::new();
     for b in &live {
         sums.add(b);
     }
@@ -316,12 +316,13 @@ fn in_order(parts: &[Vec<Entry<Weights>>]) -> Vec<Entry<Weights>> {
 }
 
 /// The whole histories' weights summed by the hand they end in (its unseen cards).
-#[derive(Default)]
-struct Sums {
-    by_hand: HashMap<u64, ([Card; 3], Weights)>,
-}
+struct Sums(Totals<Weights>);
 
 impl Sums {
+    fn new() -> Sums {
+        Sums(Totals::new())
+    }
+
     #[inline]
     fn add_some(&mut self, b: Option<Branch<Weights>>) {
         if let Some(b) = b {
@@ -334,18 +335,15 @@ impl Sums {
         if !b.is_whole() {
             return;
         }
-        let e = self
-            .by_hand
-            .entry(b.fresh.bits())
-            .or_insert((b.hand, [0.0; KNOCK_SCORES]));
-        for (t, x) in e.1.iter_mut().zip(&b.w) {
+        let total = self.0.of(b.fresh.bits(), b.hand);
+        for (t, x) in total.iter_mut().zip(&b.w) {
             *t += x;
         }
     }
 
     /// The sums in the order of the unseen cards' bits.
     fn entries(self) -> Vec<Entry<Weights>> {
-        by_key(&self.by_hand)
+        self.0.entries()
     }
 }
 
