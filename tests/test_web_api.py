@@ -150,6 +150,17 @@ def test_a_setting_out_of_bounds_gets_the_commands_message(
     refused_as_the_command(response, printed)
 
 
+def test_a_time_just_past_its_bound_is_quoted_with_its_digits(client: TestClient) -> None:
+    """``max_time=3600.0000001`` is over the hour: the API and the command said "up to 3,600,
+    not 3600", the bound itself (six digits, ``:g``). The number is quoted as it is."""
+    settings = {**SMALL, "max_time": "3600.0000001"}
+    response = client.post("/api/oracle", params=settings, content=EXAMPLE)
+    refused_as_the_command(
+        response, cli("oracle", "-", "--json", *options(settings), input=EXAMPLE)
+    )
+    assert response.json()["error"].endswith("up to 3,600, not 3600.0000001")
+
+
 @pytest.mark.parametrize(
     ("query", "said"),
     [

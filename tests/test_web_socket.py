@@ -96,6 +96,20 @@ def test_a_moves_position_is_checked_for_what_is_wrong_with_it(app: Any) -> None
     assert after["at"] == now + 1
 
 
+def test_a_number_refused_over_the_socket_is_quoted_with_its_digits(app: Any) -> None:
+    """A position a hair past a whole number, tutor points a hair over 100: each was quoted
+    to six digits (``:g``), "not 10" at position 10 and "from 0.1 to 100, not 100", the very
+    values that would do. They are quoted with the digits that make them wrong."""
+    with TestClient(app) as http, http.websocket_connect("/ws") as ws:
+        page = Page(ws)
+        page.hello()
+        now = page.start(seed=5)["at"]
+        hint = error_for(page, type="hint", at=now + 1e-9)
+        tutor = error_for(page, type="mode", advice="always", tutor=100.0000001)
+    assert hint.endswith(f"(the game is at {now}), not {now + 1e-9!r}"), hint
+    assert "from 0.1 to 100, not 100.0000001 (" in tutor, tutor
+
+
 class NotedQueries:
     """The table's queries (``query.advise`` as the desk calls it): how many of the full stage
     began, and how each ended (``cancelled``, ``answered``). The full stage goes on until it

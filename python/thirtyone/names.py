@@ -50,6 +50,14 @@ def quoted(text: str) -> str:
     return head if len(text) <= QUOTE_CHARS else head + "…"
 
 
+def number(value: float) -> str:
+    """A float for a message: short (``1e+09``, ``2.5``) where that is the very number, else
+    every digit it needs (``3600.0000001``, not ``3600``: a refused value must not read as one
+    in bounds, the bound itself)."""
+    short = f"{value:g}"
+    return short if float(short) == value else repr(value)
+
+
 def shown(value: object, most: int = QUOTE_CHARS) -> str:
     """A refused value as the product's messages show it, whatever its type: as JSON spells it
     (``"abc"`` in double quotes, at most ``most`` characters of it, then ``…``,
@@ -62,7 +70,7 @@ def shown(value: object, most: int = QUOTE_CHARS) -> str:
     if value is None or isinstance(value, bool):
         return json.dumps(value)
     if isinstance(value, float):
-        return "NaN" if math.isnan(value) else f"{value:g}"
+        return "NaN" if math.isnan(value) else number(value)
     if isinstance(value, int):
         digits = len(str(abs(value))) if abs(value) >= 10**30 else 0
         return f"a number of {digits} digits" if digits else str(value)

@@ -20,7 +20,7 @@ from thirtyone.errors import SettingsError, StateError, ThirtyOneError
 from thirtyone.game.rules import Rules
 from thirtyone.game.seats import NOT_LOOKED
 from thirtyone.game.session import Session
-from thirtyone.names import neutralise, what_it_is
+from thirtyone.names import neutralise, number, what_it_is
 from thirtyone.oracle import rank, words
 from thirtyone.oracle.answer import Advice, Kind, OptionAdvice, Sweep
 from thirtyone.oracle.state import StateLike, parse
@@ -247,7 +247,7 @@ def check_max_time(max_time: float) -> None:
         try:
             _core.check_settings(max_time=max_time)
         except ThirtyOneError:
-            shown = f"{max_time:g}" if max_time == max_time else "nan"
+            shown = number(max_time) if max_time == max_time else "nan"
             raise SettingsError(
                 f"max_time must be 0 (no limit) or a number of seconds up to 3,600, not {shown}"
             ) from None

@@ -13,6 +13,7 @@ import json
 import math
 import re
 
+from thirtyone.names import number
 from thirtyone.store.saves import TUTOR_POINTS
 
 #: Each rule option as the form labels it.
@@ -119,7 +120,7 @@ def typed(value: object) -> str:
     if isinstance(value, int):
         return str(value)
     if isinstance(value, float):
-        return f"{value:g}" if math.isfinite(value) else json.dumps(str(value))
+        return number(value) if math.isfinite(value) else json.dumps(str(value))
     return "a list" if isinstance(value, list) else "an object" if isinstance(value, dict) else "?"
 
 
