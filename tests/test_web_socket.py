@@ -110,6 +110,26 @@ def test_a_number_refused_over_the_socket_is_quoted_with_its_digits(app: Any) ->
     assert "from 0.1 to 100, not 100.0000001 (" in tutor, tutor
 
 
+def test_a_message_that_is_not_an_object_is_told_so(app: Any) -> None:
+    """A message of valid JSON that is not an object (a list, a number, null) was told
+    "unknown message type none", as if an object had left out its type. It is told that a
+    message is an object, and the connection goes on: a hello after it is answered."""
+    with TestClient(app) as http, http.websocket_connect("/ws") as ws:
+        page = Page(ws)
+        said = []
+        for text in ("[1]", "null", "7", '"hello"'):
+            ws.send_text(text)
+            said.append(page.until("error")[-1]["message"])
+        assert page.hello()["type"] in ("lobby", "state")
+    for message in said:
+        assert message.startswith("a message must be a JSON object"), said
+    # An object without a type is still told the types there are.
+    with TestClient(app) as http, http.websocket_connect("/ws") as ws:
+        page = Page(ws)
+        ws.send_text("{}")
+        assert page.until("error")[-1]["message"].startswith("unknown message type none: one of")
+
+
 class NotedQueries:
     """The table's queries (``query.advise`` as the desk calls it): how many of the full stage
     began, and how each ended (``cancelled``, ``answered``). The full stage goes on until it

@@ -149,7 +149,10 @@ class Room:
         except (ValueError, RecursionError):
             self.error("a message must be JSON (docs/web.md)")
             return
-        kind = message.get("type") if isinstance(message, dict) else None
+        if not isinstance(message, dict):
+            self.error('a message must be a JSON object, such as {"type": "hello"} (docs/web.md)')
+            return
+        kind = message.get("type")
         handler = self.handlers.get(kind) if isinstance(kind, str) else None
         if handler is None:
             shown = f"{kind!r:.40}" if isinstance(kind, str) else "none"
