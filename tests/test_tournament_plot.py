@@ -3,8 +3,10 @@ extra to install when matplotlib is missing, before any game is played."""
 
 from __future__ import annotations
 
+import signal
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
@@ -60,3 +62,24 @@ def test_the_plot_module_says_the_same_without_matplotlib(monkeypatch: pytest.Mo
     monkeypatch.setitem(sys.modules, "matplotlib", None)
     with pytest.raises(ValueError, match=r"pip install 'thirtyone\[plot\]'"):
         tournament_plot.check(Path("wins.png"))
+
+
+def test_a_ctrl_c_while_the_plot_is_written_still_names_the_plot(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A Ctrl-C while the plot of a finished run is written waits for the plot: the file is
+    written, so "Plot: FILE" says where, then the stop is told (exit 130). The line was lost:
+    the stop, raised when the plot was done, came before it (QA round: terminal)."""
+    save = tournament_plot.save
+
+    def save_after_a_ctrl_c(*args: Any) -> None:
+        signal.raise_signal(signal.SIGINT)  # (a Ctrl-C as the plot begins)
+        save(*args)
+
+    monkeypatch.setattr(tournament_plot, "save", save_after_a_ctrl_c)
+    path = tmp_path / "wins.png"
+    r = invoke("--plot", str(path))
+    assert path.read_bytes()[:8] == PNG
+    assert f"Plot: {path}" in r.stderr
+    assert r.exit_code == 130
+    assert r.stderr.strip().splitlines()[-1] == "Stopped by Ctrl-C."

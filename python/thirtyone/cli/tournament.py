@@ -203,10 +203,10 @@ def _play(
         )
     if plot is not None:  # (after the results, so that a failed write loses nothing)
         try:
-            with workers.held():
+            with workers.held():  # (a stop meanwhile waits for the plot, and for its line)
                 tournament_plot.save(settings, outcome.tallies, plot, shown)
+                click.echo(f"Plot: {plot}", err=True)
         except ThirtyOneError as err:
             _fail(str(err))
-        click.echo(f"Plot: {plot}", err=True)
     if stop is not None:
         sys.exit(stop.status)
