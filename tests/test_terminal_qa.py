@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import re
+import shlex
 from pathlib import Path
 
 import pytest
@@ -211,12 +212,13 @@ def test_the_kept_games_path_is_whole_on_a_line(tmp_path: Path) -> None:
     assert any(line.strip().startswith(kept) for line in lines), lines
     text = " ".join(" ".join(lines).split())
     assert f"Your unfinished game was kept as {kept}. To play it later:" in text
-    assert f"thirtyone play --resume --save-file {kept}" in text
+    assert pasted(lines[-2:]) == ["thirtyone", "play", "--resume", "--save-file", kept]
 
 
-def test_the_command_that_continues_a_quit_game_is_broken_between_words(tmp_path: Path) -> None:
+def test_the_command_that_continues_a_quit_game_is_broken_to_paste_whole(tmp_path: Path) -> None:
     """`Saved. Continue with: thirtyone play --resume --save-file PATH`, wider than the
-    terminal, is broken between words there, the path whole on its line (ruling 194)."""
+    terminal, is broken there, the path whole on its line (ruling 194), and the command on
+    lines that paste as one command (ruling 360)."""
     import io
 
     from thirtyone.game.seats import TablePolicy
@@ -240,8 +242,42 @@ def test_the_command_that_continues_a_quit_game_is_broken_between_words(tmp_path
     lines = out.getvalue().splitlines()
     assert all(len(line) <= width for line in lines), lines
     assert str(path) in [line.strip() for line in lines]
-    text = " ".join(" ".join(lines).split())
-    assert f"Saved. Continue with: thirtyone play --resume --save-file {path}" in text
+    assert lines[0] == "Saved. Continue with:"
+    assert pasted(lines[1:3]) == ["thirtyone", "play", "--resume", "--save-file", str(path)]
+
+
+def pasted(lines: list[str]) -> list[str]:
+    """The words a shell runs when ``lines`` are copied from the terminal and pasted: one
+    command (each line a command of its own unless the one before ends with a backslash)."""
+    import subprocess
+
+    script = "set -e; printf '%s\\n' " + "\n".join(lines).lstrip()
+    done = subprocess.run(["sh", "-c", script], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, (lines, done.stderr)
+    return done.stdout.splitlines()
+
+
+def test_the_resume_command_copied_from_a_narrow_terminal_runs_as_one_command(
+    tmp_path: Path,
+) -> None:
+    """A resume command wider than the terminal was broken between words, `--save-file` at the
+    end of one line and the path on the next: pasted, that ran as two commands (the first
+    without its file). It is broken with the shell's continuation, ` \\` (ruling 360); a
+    command that fits stays on one line, and a program reading it gets it whole."""
+    from thirtyone.terminal.save_start import say_resume
+
+    path = tmp_path / "a folder's name" / "saved-game.json"
+    words = ["thirtyone", "play", "--resume", "--save-file", str(path)]
+    narrow = len(shlex.quote(str(path))) + 4  # (the path fits a line, the command does not)
+    for width, terminal, count in ((narrow, True, 3), (400, True, 1), (narrow, False, 1)):
+        out = io.StringIO()
+        console = Console(file=out, width=width, force_terminal=terminal, color_system=None)
+        say_resume(console, "Saved. Continue with:", path, True)
+        lines = out.getvalue().splitlines()
+        assert len(lines) == count, lines
+        assert terminal is False or all(len(line) <= width for line in lines), lines
+        command = lines[1:] if count > 1 else [lines[0].removeprefix("Saved. Continue with:")]
+        assert pasted(command) == words, lines
 
 
 @pytest.mark.parametrize("terminal", [True, False])
@@ -262,7 +298,7 @@ def test_a_line_naming_a_path_is_broken_between_words_on_a_terminal(
     lines = out.getvalue().splitlines()
     assert " ".join(" ".join(lines).split()) == sentence
     if terminal:
-        assert all(len(line) <= width for line in lines), lines
+        assert terminal is False or all(len(line) <= width for line in lines), lines
         assert f"{path}." in [line.strip() for line in lines], lines
     else:
         assert lines == [sentence]

@@ -37,7 +37,7 @@ from thirtyone.terminal.display import WARN_STYLE, Packed, lives_line, placing, 
 from thirtyone.terminal.narrator import Narrator
 from thirtyone.terminal.player import AdvisedPolicy, TerminalPlayer
 from thirtyone.terminal.prompt import QuitGame, prompt_line
-from thirtyone.terminal.save_start import resume_command, round_resumed
+from thirtyone.terminal.save_start import resume_command, round_resumed, say_resume
 
 
 class Table(NamedTuple):
@@ -199,7 +199,7 @@ def _run(
     except (QuitGame, KeyboardInterrupt):
         if saver is not None and save is not None and not game.over:
             saver.save()
-            say(console, Text(f"Saved. Continue with: {resume_command(*save)}"))
+            say_resume(console, "Saved. Continue with:", *save)
         console.print("Goodbye!")
         return False
 

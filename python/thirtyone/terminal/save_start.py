@@ -38,6 +38,30 @@ def resume_command(path: Path, given: bool) -> str:
     return f"thirtyone play --resume --save-file {shlex.quote(str(path))}"
 
 
+def resume_lines(console: Console, path: Path, given: bool) -> list[Text]:
+    """The command that continues the game at ``path``, indented: one line where it fits (and
+    for a program reading it); else broken before the path with the shell's continuation
+    (`` \\``), so that the lines copied run as one command (broken between words, the
+    command's ``--save-file`` and its path ran as two commands)."""
+    line = f"  {resume_command(path, given)}"
+    if given and console.is_terminal and len(line) > console.width:
+        return [
+            Text("  thirtyone play --resume --save-file \\"),
+            Text(f"    {shlex.quote(str(path))}"),
+        ]
+    return [Text(line)]
+
+
+def say_resume(console: Console, lead: str, path: Path, given: bool) -> None:
+    """``lead`` and the command that continues the game at ``path``: on one line where they
+    fit, else the command under it (:func:`resume_lines`)."""
+    one = f"{lead} {resume_command(path, given)}"
+    if not console.is_terminal or len(one) <= console.width:
+        say(console, Text(one))
+    else:
+        say(console, Text(lead), *resume_lines(console, path, given))
+
+
 def before_resume(path: Path, *, check_folder: bool = True) -> saves.SavedGame:
     """The game to resume at ``path``, once its folder is known to be writable (``check_folder``).
     Raises :class:`~thirtyone.errors.SaveError` saying what is wrong."""
@@ -86,7 +110,7 @@ def before_new_game(
     say(
         console,
         Text(f"Your unfinished game was kept as {kept}. To play it later:", style="bold"),
-        Text(f"  {resume_command(kept, True)}"),
+        *resume_lines(console, kept, True),
     )
     return None
 
