@@ -86,7 +86,7 @@ def main(ctx: click.Context) -> None:
 @click.option(
     "--rules",
     "preset",
-    type=click.Choice(sorted(Rules.PRESETS)),
+    type=click.Choice(sorted(Rules.PRESETS), case_sensitive=False),
     default="standard",
     show_default=True,
     help="The table's preset rules.",
@@ -118,7 +118,7 @@ def main(ctx: click.Context) -> None:
 )
 @click.option(
     "--advice",
-    type=click.Choice(saves.ADVICE_MODES),
+    type=click.Choice(saves.ADVICE_MODES, case_sensitive=False),
     help="When the Oracle's advice is shown: always (each of your turns), ask (when you press "
     "a), never (default: always, never with --autoplay; kept in the save).",
 )
@@ -130,7 +130,7 @@ def main(ctx: click.Context) -> None:
 )
 @click.option(
     "--opponents",
-    type=click.Choice(saves.OPPONENTS),
+    type=click.Choice(saves.OPPONENTS, case_sensitive=False),
     help="The computer players: table (the table's rule), expert (the Oracle at a small "
     "budget: 300 deals, 1,000 playouts, 1 s a turn), mixed (experts and table players "
     "alternating). Default: table; kept in the save.",
@@ -423,7 +423,10 @@ def _new_names(name: str, rules: Rules) -> list[str]:
     f"{', '.join(sorted(Rules.PRESETS))}): that table's value of every option.",
 )
 @click.argument(
-    "preset", required=False, metavar="[PRESET]", type=click.Choice(sorted(Rules.PRESETS))
+    "preset",
+    required=False,
+    metavar="[PRESET]",
+    type=click.Choice(sorted(Rules.PRESETS), case_sensitive=False),
 )
 def rules_command(preset: str | None) -> None:
     """The presets and the rule options (the help is above: it names the presets)."""
@@ -436,7 +439,7 @@ def rules_command(preset: str | None) -> None:
 
 
 @main.command("schema")
-@click.argument("name", type=click.Choice(schemas.NAMES))
+@click.argument("name", type=click.Choice(schemas.NAMES, case_sensitive=False))
 def schema_command(name: str) -> None:
     """Print the JSON Schema of the Oracle's input (state) or of its answer (advice), as shipped
     with the package; docs/oracle.md explains every field."""
@@ -444,7 +447,7 @@ def schema_command(name: str) -> None:
 
 
 @main.command()
-@click.argument("shell", type=click.Choice(["bash", "zsh", "fish"]))
+@click.argument("shell", type=click.Choice(["bash", "zsh", "fish"], case_sensitive=False))
 def completion(shell: str) -> None:
     """Print the script that completes thirtyone's commands and options in SHELL.
 

@@ -67,7 +67,7 @@ def _fail(message: str) -> NoReturn:
 )
 @click.option(
     "--opponents",
-    type=click.Choice(OPPONENTS),
+    type=click.Choice(OPPONENTS, case_sensitive=False),
     default="table",
     show_default=True,
     help="Who plays the other turns: the table's rule, experts (the Oracle at a small budget), "
@@ -76,7 +76,7 @@ def _fail(message: str) -> NoReturn:
 )
 @click.option(
     "--read-as",
-    type=click.Choice(MODELS),
+    type=click.Choice(MODELS, case_sensitive=False),
     default=None,
     help="Read every opponent by this model rather than by how they play (table: as the "
     "Oracle read every table before opponent models), to see what that reading gets wrong.",

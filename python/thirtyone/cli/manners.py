@@ -217,11 +217,23 @@ def rule_assignments(
     changes: dict[str, Any] = {}
     for text in values:
         try:
-            key, value = Rules.parse_assignment(text)
+            key, value = Rules.parse_assignment(_lower_words(text))
         except RuleError as err:
             raise click.BadParameter(str(err), ctx=ctx, param=param) from None
         changes[key] = value
     return changes
+
+
+def _lower_words(text: str) -> str:
+    """``KEY=VALUE`` with its key, and a value that is one of the key's words, in lower case, as
+    every word the command line takes from a list (ruling 361: ``First_Turn_Knock=Blind``); a
+    value of one's own (``life_names=``) is left as typed."""
+    key, eq, value = text.partition("=")
+    key = key.strip().lower()
+    for option in Rules.options():
+        if option.name == key and value.strip().lower() in option.values.split(", "):
+            value = value.strip().lower()
+    return f"{key}{eq}{value}"
 
 
 def rule_completions(

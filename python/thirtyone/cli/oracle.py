@@ -22,6 +22,7 @@ from thirtyone.cli.manners import (
 )
 from thirtyone.errors import ThirtyOneError
 from thirtyone.game.rules import Rules
+from thirtyone.game.seats import MODELS
 from thirtyone.store import saves
 from thirtyone.terminal.advice_view import advice_report
 
@@ -50,10 +51,12 @@ def model_list(
     _ctx: click.Context, _param: click.Parameter, value: str | None
 ) -> list[str | None] | None:
     """``--models``: a comma-separated list, ``-`` for your own seat (checked by the core, which
-    takes anything for yours: a ``-`` given for another seat is refused as what was typed)."""
+    takes anything for yours: a ``-`` given for another seat is refused as what was typed), in
+    any case (``Expert``), as the command line's other words from a list (ruling 361)."""
     if value is None:
         return None
-    return [m.strip() for m in value.split(",")]
+    words = [m.strip() for m in value.split(",")]
+    return [m.lower() if m.lower() in MODELS else m for m in words]  # (else quoted as typed)
 
 
 def check_own_dash(raw: bytes, models: list[str | None] | None) -> None:
@@ -121,7 +124,7 @@ def _max_time(value: float) -> float:
 @click.option(
     "--rules",
     "preset",
-    type=click.Choice(sorted(Rules.PRESETS)),
+    type=click.Choice(sorted(Rules.PRESETS), case_sensitive=False),
     help="Evaluate under this preset instead of the state's rules.",
 )
 @click.option(
@@ -135,14 +138,14 @@ def _max_time(value: float) -> float:
 )
 @click.option(
     "--sweeps",
-    type=click.Choice(["best", "all", "none"]),
+    type=click.Choice(["best", "all", "none"], case_sensitive=False),
     default="best",
     show_default=True,
     help="Which knock-score sweeps to chart: the best swept option's, all, or none.",
 )
 @click.option(
     "--objective",
-    type=click.Choice(["round", "game"]),
+    type=click.Choice(["round", "game"], case_sensitive=False),
     default="round",
     show_default=True,
     help="With lives in the state, game keeps each option's later knock score by p_win.",

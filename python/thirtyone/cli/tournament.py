@@ -57,7 +57,7 @@ def _players(ctx: click.Context, param: click.Parameter, value: str) -> tuple[st
 @click.option(
     "--rules",
     "preset",
-    type=click.Choice(sorted(Rules.PRESETS)),
+    type=click.Choice(sorted(Rules.PRESETS), case_sensitive=False),
     default="standard",
     show_default=True,
     help="The table's preset rules (the seats are the players).",
@@ -78,7 +78,7 @@ def _players(ctx: click.Context, param: click.Parameter, value: str) -> tuple[st
 )
 @click.option(
     "--read-as",
-    type=click.Choice(MODELS),
+    type=click.Choice(MODELS, case_sensitive=False),
     default=None,
     help="Every Oracle player (oracle, oracle-game, expert) reads every opponent by this model "
     "rather than each by how they play (table as table, noisy and table:K at another score as "
