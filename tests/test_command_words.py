@@ -60,3 +60,10 @@ def test_a_rules_listed_value_in_any_case_and_names_as_typed() -> None:
     )
     assert changes["first_turn_knock"] == "blind" and changes["county"] is True
     assert changes["life_names"] == ("Ann", "Bob", "Cy")
+
+
+def test_a_tournament_of_one_game_says_one_game() -> None:
+    """The header said "1 games, 2 seats" (QA round: terminal)."""
+    r = run("tournament", "--games", "1", "--players", "table,table", "--jobs", "1")
+    assert r.exit_code == 0, r.output
+    assert r.stdout.startswith("1 game, 2 seats (standard)"), r.stdout

@@ -561,8 +561,9 @@ def read_as_words(settings: Settings) -> str:
 def report(settings: Settings, tallies: list[Tally], played: int | None = None) -> str:
     """The table of results, one line a player (``played``: the games of a stopped run)."""
     games = f"{settings.games:,}" if played is None else f"{played:,} of {settings.games:,}"
+    games += " game" if settings.games == 1 else " games"
     head = (
-        f"{games} games, {len(settings.players)} seats ({settings.preset}), seats rotated; "
+        f"{games}, {len(settings.players)} seats ({settings.preset}), seats rotated; "
         + "".join(f"{budget}; " for budget in budgets(settings))
         + read_as_words(settings)
         + f"seed {settings.seed}"
