@@ -19,7 +19,7 @@ from thirtyone import statistics as stats
 from thirtyone.cli.app import main
 from thirtyone.errors import SettingsError
 from thirtyone.oracle import player as oracle_player
-from thirtyone.study import tournament
+from thirtyone.study import tournament, tournament_report
 from thirtyone.study.backend.progress import Progress
 from thirtyone.study.tournament import Settings, parse_kind, parse_players, seat_of
 
@@ -117,7 +117,37 @@ def test_json_shape_and_strictness() -> None:
 def test_the_table() -> None:
     code, out, _ = invoke("--games", "2", "--players", "table,table:20", "--jobs", "1")
     assert code == 0
-    assert "95% CI" in out and "table:20 #2" in out and "mean place" in out
+    assert "95% CI" in out and "table:20 #2" in out and " place " in out
+
+
+def head_of(report: str) -> str:
+    """The settings a report opens with, its lines (wrapped at 80 columns) joined again."""
+    return " ".join(report.split("\n\n")[0].splitlines())
+
+
+def test_the_table_fits_80_columns() -> None:
+    """The table was 89 columns wide whatever the players, and its header 89 with one budget:
+    at 80 columns every line wrapped in two. Each line now fits, with the figures whole."""
+    players = "oracle-game@expert,expert@table,expert,noisy"
+    args = ("--games", "2", "--players", players, "--deals", "20", "--playouts", "40")
+    code, out, _ = invoke(*args, "--read-as", "person", "--jobs", "1")
+    assert code == 0, out
+    lines = out.splitlines()
+    assert max(map(len, lines)) <= 80, [len(line) for line in lines]
+    head = head_of(out)
+    assert "oracle at 20 deals / 40 playouts; expert at 300 deals / 1,000 playouts; " in head
+    assert head.endswith("opponents read as person by those without @; seed 1"), head
+    table = out.split("\n\n")[1].splitlines()
+    assert table[0].split() == [
+        *("player", "wins", "win", "rate", "(95%", "CI)"),
+        *("place", "lives/round", "knocks", "caught"),
+    ]
+    assert [row.split()[0] for row in table[1:]] == players.split(",")
+    for row in table[1:]:
+        wins, rate, ci = row.split()[2:5]
+        assert 0 <= int(wins) <= 2 and rate == f"{int(wins) / 2:.1%}"
+        low, high = (float(x) for x in ci.strip("()").split("-"))
+        assert low <= 100 * int(wins) / 2 <= high
 
 
 @pytest.mark.parametrize(
@@ -136,8 +166,8 @@ def test_the_header_gives_a_budget_only_for_players_who_ask_the_oracle(
     players: str, said: list[str]
 ) -> None:
     settings = Settings(players=parse_players(players), games=1, deals=50, playouts=200)
-    head = tournament.report(settings, []).splitlines()[0]
-    assert tournament.budgets(settings) == said
+    head = head_of(tournament_report.report(settings, []))
+    assert tournament_report.budgets(settings) == said
     assert [part for part in head.split("; ") if " deals / " in part] == said
     assert ("deals" in head) == bool(said)
 
@@ -330,7 +360,7 @@ def test_the_header_says_who_reads_by_read_as() -> None:
     "opponents read as person" of a table where expert@table read every opponent as table."""
 
     def head(players: tuple[str, ...]) -> str:
-        return tournament.report(Settings(players=players, read_as="person"), []).splitlines()[0]
+        return head_of(tournament_report.report(Settings(players=players, read_as="person"), []))
 
     assert "opponents read as person; " in head(("expert", "table"))
     both = head(("expert@table", "expert", "table"))

@@ -14,7 +14,7 @@ from thirtyone.errors import ThirtyOneError
 from thirtyone.game.rules import Rules
 from thirtyone.game.seats import MODELS
 from thirtyone.paths import same_file, short
-from thirtyone.study import tournament, tournament_plot
+from thirtyone.study import tournament, tournament_plot, tournament_report
 from thirtyone.study.backend import cluster as study_cluster
 from thirtyone.study.backend import progress as study_progress
 from thirtyone.study.backend import workers
@@ -189,7 +189,7 @@ def _play(
             data["settings"]["jobs"] = None
         click.echo(strict_json(data, indent=1))
     else:
-        click.echo(tournament.report(settings, outcome.tallies, shown))
+        click.echo(tournament_report.report(settings, outcome.tallies, shown))
     if stop is not None:
         click.echo(
             workers.told(stop, f"after {played:,} of {settings.games:,} games: the results ")

@@ -525,65 +525,6 @@ def to_json(
     return data
 
 
-def _num(x: float | None, fmt: str) -> str:
-    return "-" if x is None else format(x, fmt)
-
-
-def budgets(settings: Settings) -> list[str]:
-    """The Oracle's budget of each kind of player at the table that asks it: ``oracle at 1,000
-    deals / 2,000 playouts`` (``oracle``, ``oracle-game``: ``--deals``/``--playouts``) and
-    ``expert at 300 deals / 1,000 playouts``; none when nobody asks it (table and noisy
-    players)."""
-    kinds = {parse_kind(split_read(p)[0])[0] for p in settings.players}
-    found = []
-    if kinds & {"oracle", "oracle-game"}:
-        found.append(f"oracle at {settings.deals:,} deals / {settings.playouts:,} playouts")
-    if "expert" in kinds:
-        found.append(f"expert at {EXPERT_DEALS:,} deals / {EXPERT_PLAYOUTS:,} playouts")
-    return found
-
-
-def read_as_words(settings: Settings) -> str:
-    """The header's ``opponents read as person; `` (none without ``--read-as``): ``by those
-    without @`` when some players read by a model of their own, which ``--read-as`` does not
-    change, and ``as each @ says`` when every Oracle player does."""
-    if settings.read_as is None:
-        return ""
-    own = [split_read(p) for p in settings.players]
-    marked = [reads for kind, reads in own if reads is not None]
-    if not marked:
-        return f"opponents read as {settings.read_as}; "
-    if all(reads is not None for kind, reads in own if kind in ORACLE_KINDS):
-        return "opponents read as each @ says; "
-    return f"opponents read as {settings.read_as} by those without @; "
-
-
-def report(settings: Settings, tallies: list[Tally], played: int | None = None) -> str:
-    """The table of results, one line a player (``played``: the games of a stopped run)."""
-    games = f"{settings.games:,}" if played is None else f"{played:,} of {settings.games:,}"
-    games += " game" if settings.games == 1 else " games"
-    head = (
-        f"{games}, {len(settings.players)} seats ({settings.preset}), seats rotated; "
-        + "".join(f"{budget}; " for budget in budgets(settings))
-        + read_as_words(settings)
-        + f"seed {settings.seed}"
-    )
-    labels = [f"{t.player} #{t.position}" for t in tallies]
-    w = max([14, *map(len, labels)])
-    cols = f"{'player':<{w}} {'wins':>7} {'win rate':>9} {'95% CI':>15} {'mean place':>11} "
-    cols += f"{'lives/round':>12} {'knocks':>7} {'caught':>7}"
-    lines = [head, "", cols]
-    for t, label in zip(tallies, labels, strict=True):
-        ci = f"{t.ci[0]:.1%}-{t.ci[1]:.1%}"
-        caught = _num(t.caught_rate, ".1%")
-        lines.append(
-            f"{label:<{w}} {t.wins:>7,} {t.win_rate:>9.1%} {ci:>15} "
-            f"{_num(t.mean_place, '.2f'):>11} {_num(t.lives_per_round, '.3f'):>12} "
-            f"{t.knocks:>7,} {caught:>7}"
-        )
-    return "\n".join(lines)
-
-
 def default_jobs() -> int:
     """The cores this process may use (at most :data:`MAX_JOBS`)."""
     try:
