@@ -661,3 +661,19 @@ def test_the_game_objective_keeps_knock_scores_by_p_win() -> None:
             assert o["p_win"] >= r["p_win"] - 2 * max(o["p_win_margin"], r["p_win_margin"])
     bad = run(["oracle", str(EXAMPLE_FILE), "--objective", "party"])
     assert bad.exit_code == 2 and "party" in bad.output
+
+
+def test_an_empty_state_is_told_empty(tmp_path: Path) -> None:
+    """Nothing on standard input, or a file of blanks, was "not valid JSON: EOF while parsing a
+    value at line 1 column 0": true, but the thing to know is that nothing was given."""
+    blank = tmp_path / "blank.json"
+    blank.write_text("  \n")
+    for args, text, where in (
+        (["oracle", "-", *FAST], "", "standard input"),
+        (["oracle", str(blank), *FAST], None, str(blank)),
+    ):
+        result = run(args, input=text)
+        assert result.exit_code == 2
+        assert result.stderr.strip().endswith(
+            f"{where} is empty: a state is a JSON object (docs/oracle.md)"
+        )
