@@ -8,6 +8,7 @@ import json
 import math
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -239,3 +240,85 @@ def test_a_mean_of_few_chances_has_students_interval() -> None:
     assert statistics.mean_interval(0.3, 0.09, 1) is None
     # Kept within 0 to 1: chances of 0 and 1 spread wider than the range.
     assert statistics.mean_interval(0.5, 1.0, 2) == (0.0, 1.0)
+
+
+def _pct(x: float) -> str:
+    return f"{x * 100:.1f}%"
+
+
+def _ci(ci: list[float] | None) -> str:
+    return "(—)" if ci is None else f"({ci[0] * 100:.1f}\u2013{ci[1] * 100:.1f})"
+
+
+def _score(x: float | None) -> str:
+    return "never" if x is None else f"{x:g}"
+
+
+def _assert_fits_and_tells(text: str, data: dict[str, Any]) -> None:
+    """Every line of the report within 80 columns, and every row's figures on its own line, in
+    the table's order: position, lap, decisions, the round's knock score, p_safe and its
+    interval, then the game's; and each table's first-turn scores."""
+    lines = text.splitlines()
+    assert max(len(line) for line in lines) <= 80, max(lines, key=len)
+    body = iter(line.split() for line in lines if line[:6].strip().isdigit())
+    for t in data["tables"]:
+        ft = t["first_turn"]
+        first = _score(ft["first_player"]["lowest_for_survival"])
+        anyone = _score(ft["every_position"]["lowest_for_survival"])
+        assert f"first player {first}, any position {anyone}" in text
+        for row in t["rows"]:
+            rd = row["round"]
+            want = [str(row["position"]), str(row["lap"]), f"{row['decisions']:,}"]
+            want += [_score(rd["knock_at"]), _pct(rd["p_safe"]), _ci(rd["ci"])]
+            if "game" in row:
+                g = row["game"]
+                want += [_score(g["knock_at"]), _pct(g["p_win"]), _ci(g["ci"])]
+            assert next(body) == want
+    assert next(body, None) is None
+
+
+def test_the_report_fits_80_columns_and_keeps_every_figure() -> None:
+    # (Its lines were 97 to 111 characters wide: every row broken by an 80-column terminal.)
+    args = ["study", "knock", "--rounds", "3", "--seats", "2,9", "--jobs", "1"]
+    data = json.loads(CliRunner().invoke(main, [*args, "--json"]).stdout)
+    text = CliRunner().invoke(main, args).stdout
+    assert {t["seats"] for t in data["tables"]} == {2, 9}
+    _assert_fits_and_tells(text, data)
+    for word in ("knock", "p_safe", "p_win", "95%"):  # (the legend and the headers)
+        assert word in text
+
+
+def _widest(seats: int, values: bool) -> dict[str, Any]:
+    """A table of the widest figures a run can give: 100,000,000 decisions, "never", a half
+    point, 100.0% and its interval, and no interval."""
+    rows: list[dict[str, Any]] = []
+    for pos in range(seats):
+        for lap in range(6):
+            row: dict[str, Any] = {"position": pos, "lap": lap, "decisions": knock.MAX_ROUNDS}
+            row["round"] = {"knock_at": None, "p_safe": 1.0, "ci": [1.0, 1.0]}
+            if values:
+                game = (1.0, [1.0, 1.0]) if lap == 0 else (0.0004, None)
+                row["game"] = {"knock_at": 30.5, "p_win": game[0], "ci": game[1]}
+            rows.append(row)
+    nobody = {"by_score": [], "lowest_for_survival": None}
+    return {
+        "seats": seats,
+        "knock_penalty": 2,
+        "rounds": knock.MAX_ROUNDS,
+        "game_values": values,
+        "rows": rows,
+        "first_turn": {
+            "first_player": nobody,
+            "every_position": {**nobody, "lowest_for_survival": 15.5},
+        },
+    }
+
+
+@pytest.mark.parametrize("values", [True, False])
+def test_the_widest_figures_fit_80_columns(values: bool) -> None:
+    data = {"tables": [_widest(seats, values) for seats in range(2, 10)]}
+    text = knock.report(data)
+    _assert_fits_and_tells(text, data)
+    assert "(100.0\u2013100.0)" in text and "100,000,000 rounds" in text
+    headers = [line for line in text.splitlines() if line.split()[:2] == ["pos", "lap"]]
+    assert len(headers) == 8 and all(("p_win" in line) is values for line in headers)

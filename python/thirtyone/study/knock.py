@@ -303,39 +303,54 @@ def _score(x: float | None) -> str:
 
 
 def _interval(ci: list[float] | None) -> str:
-    """``(6.1%-79.2%)``, or ``(—)`` for no interval (fewer than two decisions)."""
-    return "(—)" if ci is None else f"({ci[0]:.1%}-{ci[1]:.1%})"
+    """``(6.1-79.2)``, with an en dash: percent, as the README's tables write them; or ``(—)``
+    for no interval (fewer than two decisions)."""
+    return "(—)" if ci is None else f"({ci[0]:.1%}\u2013{ci[1]:.1%})".replace("%", "")
+
+
+#: The report's legend, above the first table (each line within 80 columns: ruling 380).
+LEGEND = (
+    "knock: the score from which to knock at this turn (never: waiting does better);",
+    "p_safe: the chance of losing no life this round, p_win of winning the game;",
+    "(95% CI): their 95% intervals, in percent.",
+)
+#: The widest cells (100,000,000 decisions; "never"; 100.0%; (100.0-100.0)): a row is at most
+#: 2 + 3 + 1 + 3 + 1 + 11 + 2 * (2 + 5 + 1 + 6 + 1 + 13) = 77 characters, whatever the run.
+_ROW = "  {:>3} {:>3} {:>11}  {:>5} {:>6} {:<13}  {:>5} {:>6} {}"
+
+
+def _cells(figures: dict[str, Any], chance: str) -> tuple[str, str, str]:
+    return _score(figures["knock_at"]), f"{figures[chance]:.1%}", _interval(figures["ci"])
+
+
+def _table(t: dict[str, Any]) -> list[str]:
+    """One seat count and table: its title, its first turn's survival and its rows."""
+    ft = t["first_turn"]
+    heads = ("knock", "p_win", "(95% CI)") if t["game_values"] else ("", "", "")
+    lines = [
+        f"{t['seats']} seats, knock penalty {t['knock_penalty']}, {t['rounds']:,} round"
+        + ("" if t["rounds"] == 1 else "s"),
+        "  first turn, lowest score knocking at which loses nothing 60% of the time:",
+        f"    first player {_score(ft['first_player']['lowest_for_survival'])}, "
+        f"any position {_score(ft['every_position']['lowest_for_survival'])}",
+        f"{'':23}{'for the round':<28}  " + ("for the game" if t["game_values"] else ""),
+        _ROW.format("pos", "lap", "decisions", "knock", "p_safe", "(95% CI)", *heads),
+    ]
+    for r in t["rows"]:
+        game = _cells(r["game"], "p_win") if "game" in r else ("", "", "")
+        lines.append(
+            _ROW.format(
+                r["position"], r["lap"], f"{r['decisions']:,}", *_cells(r["round"], "p_safe"), *game
+            )
+        )
+    return [line.rstrip() for line in lines]
 
 
 def report(data: dict[str, Any]) -> str:
-    """Text tables of the atlas: per seat count and table, the knock score for the round and
-    for the game by position and lap, and the first-turn survival threshold."""
-    lines = []
+    """Text tables of the atlas, every line within 80 columns (ruling 380): a legend, then per
+    seat count and table, the first-turn survival threshold and the knock score for the round
+    and for the game by position and lap, with their chances and 95% intervals."""
+    lines = [*LEGEND, ""]
     for t in data["tables"]:
-        lines.append(
-            f"{t['seats']} seats, knock penalty {t['knock_penalty']}, {t['rounds']:,} round"
-            + ("" if t["rounds"] == 1 else "s")
-        )
-        ft = t["first_turn"]
-        lines.append(
-            "  first turn, lowest score knocking at which loses nothing 60% of the time: "
-            f"first player {_score(ft['first_player']['lowest_for_survival'])}, "
-            f"any position {_score(ft['every_position']['lowest_for_survival'])}"
-        )
-        lines.append(
-            f"  {'pos':>3} {'lap':>3} {'decisions':>10}  {'round: knock at':>15} "
-            f"{'p_safe (95% CI)':>22}  {'game: knock at':>14} {'p_win (95% CI)':>22}"
-        )
-        for r in t["rows"]:
-            rd = r["round"]
-            text = (
-                f"  {r['position']:>3} {r['lap']:>3} {r['decisions']:>10,}  "
-                f"{_score(rd['knock_at']):>15} "
-                f"{rd['p_safe']:>7.1%} {_interval(rd['ci'])}"
-            )
-            if "game" in r:
-                g = r["game"]
-                text += f"  {_score(g['knock_at']):>14} {g['p_win']:>7.1%} {_interval(g['ci'])}"
-            lines.append(text)
-        lines.append("")
+        lines += [*_table(t), ""]
     return "\n".join(lines)
