@@ -146,7 +146,7 @@ def test_the_table_fits_80_columns() -> None:
     for row in table[1:]:
         wins, rate, ci = row.split()[2:5]
         assert 0 <= int(wins) <= 2 and rate == f"{int(wins) / 2:.1%}"
-        low, high = (float(x) for x in ci.strip("()").split("-"))
+        low, high = (float(x) for x in ci.strip("()").split("\u2013"))
         assert low <= 100 * int(wins) / 2 <= high
 
 

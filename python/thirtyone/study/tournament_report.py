@@ -61,7 +61,7 @@ def report(settings: Settings, tallies: list[Tally], played: int | None = None) 
         [
             f"{t.player} #{t.position}",
             f"{t.wins:,}",
-            f"{t.win_rate:.1%} ({100 * t.ci[0]:.1f}-{100 * t.ci[1]:.1f})",
+            f"{t.win_rate:.1%} ({100 * t.ci[0]:.1f}\u2013{100 * t.ci[1]:.1f})",
             _num(t.mean_place, ".2f"),
             _num(t.lives_per_round, ".3f"),
             f"{t.knocks:,}",
