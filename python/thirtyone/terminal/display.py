@@ -33,9 +33,10 @@ BAD_STYLE = "red"
 
 
 def say(console: Console, *lines: Text) -> None:
-    """``lines`` printed as a player reads them: on a terminal, broken between words (the
-    terminal itself cuts a long word, a path, anywhere); elsewhere each line whole, for a
-    program reading it (ruling 194)."""
+    """``lines`` printed as a player reads them: on a terminal, broken between words (a word
+    longer than the line, such as a long path, is cut where the line ends: a command to copy
+    goes through ``save_start.say_command`` instead); elsewhere each line whole, for a program
+    reading it (ruling 194)."""
     console.print(*lines, sep="\n", soft_wrap=not console.is_terminal)
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import shlex
 from pathlib import Path
 
+from rich.cells import cell_len
 from rich.console import Console
 from rich.text import Text
 
@@ -44,7 +45,7 @@ def resume_lines(console: Console, path: Path, given: bool) -> list[Text]:
     (`` \\``), so that the lines copied run as one command (broken between words, the
     command's ``--save-file`` and its path ran as two commands)."""
     line = f"  {resume_command(path, given)}"
-    if given and console.is_terminal and len(line) > console.width:
+    if given and console.is_terminal and cell_len(line) > console.width:
         return [
             Text("  thirtyone play --resume --save-file \\"),
             Text(f"    {shlex.quote(str(path))}"),
@@ -52,14 +53,23 @@ def resume_lines(console: Console, path: Path, given: bool) -> list[Text]:
     return [Text(line)]
 
 
+def say_command(console: Console, lines: list[Text]) -> None:
+    """Lines of a command to copy, each printed whole: a path wider than the terminal is
+    wrapped by the terminal on the screen and copied whole (broken by rich, it held a newline,
+    and the lines pasted ran the command without the rest of the path)."""
+    for text in lines:
+        console.print(text, soft_wrap=True)
+
+
 def say_resume(console: Console, lead: str, path: Path, given: bool) -> None:
     """``lead`` and the command that continues the game at ``path``: on one line where they
     fit, else the command under it (:func:`resume_lines`)."""
     one = f"{lead} {resume_command(path, given)}"
-    if not console.is_terminal or len(one) <= console.width:
+    if not console.is_terminal or cell_len(one) <= console.width:
         say(console, Text(one))
     else:
-        say(console, Text(lead), *resume_lines(console, path, given))
+        say(console, Text(lead))
+        say_command(console, resume_lines(console, path, given))
 
 
 def before_resume(path: Path, *, check_folder: bool = True) -> saves.SavedGame:
@@ -107,11 +117,8 @@ def before_new_game(
     if game is None:
         say(console, Text(f"{_sentence(why)} It was kept as {kept}."))
         return None
-    say(
-        console,
-        Text(f"Your unfinished game was kept as {kept}. To play it later:", style="bold"),
-        *resume_lines(console, kept, True),
-    )
+    say(console, Text(f"Your unfinished game was kept as {kept}. To play it later:", style="bold"))
+    say_command(console, resume_lines(console, kept, True))
     return None
 
 
