@@ -67,3 +67,30 @@ def test_a_tournament_of_one_game_says_one_game() -> None:
     r = run("tournament", "--games", "1", "--players", "table,table", "--jobs", "1")
     assert r.exit_code == 0, r.output
     assert r.stdout.startswith("1 game, 2 seats (standard)"), r.stdout
+
+
+def test_a_rule_key_that_is_none_is_quoted_as_typed_and_names_keep_their_case() -> None:
+    """A mistyped key was refused lower-cased (`unknown rule option "first_turn_knockk"` for
+    `First_Turn_Knockk`), against ruling 361's "quoted as typed"; and a name that read like the
+    names' own description (`Comma-separated names`) was taken for a word of a list and
+    lower-cased (from the review)."""
+    r = run(*ORACLE, "--rule", "First_Turn_Knockk=Blind")
+    assert r.exit_code == 2
+    assert 'unknown rule option "First_Turn_Knockk"' in r.output, r.output
+    r = run("tournament", "--players", "Expertt,Table", "--games", "1", "--jobs", "1")
+    assert r.exit_code == 2
+    assert 'unknown player kind "Expertt"' in r.output, r.output
+    r = run(
+        "tournament", "--players", "ORACLE@Table,Table:25,Noisy", "--games", "1", "--jobs", "1",
+        "--deals", "20", "--playouts", "40",
+    )  # fmt: skip
+    assert r.exit_code == 0, r.output
+    assert [row.split()[0] for row in r.stdout.split("\n\n")[1].splitlines()[1:]] == [
+        "oracle@table", "table:25", "noisy",
+    ]  # fmt: skip
+    changes = rule_assignments(
+        None,  # type: ignore[arg-type]
+        None,  # type: ignore[arg-type]
+        ("lives=2", "life_names=Comma-separated names,Out"),
+    )
+    assert changes["life_names"] == ("Comma-separated names", "Out")

@@ -229,11 +229,12 @@ def _lower_words(text: str) -> str:
     every word the command line takes from a list (ruling 361: ``First_Turn_Knock=Blind``); a
     value of one's own (``life_names=``) is left as typed."""
     key, eq, value = text.partition("=")
-    key = key.strip().lower()
-    for option in Rules.options():
-        if option.name == key and value.strip().lower() in option.values.split(", "):
-            value = value.strip().lower()
-    return f"{key}{eq}{value}"
+    option = next((o for o in Rules.options() if o.name == key.strip().lower()), None)
+    if option is None:
+        return text  # (refused naming the key as typed)
+    if value.strip().lower() in option.choices:
+        value = value.strip().lower()
+    return f"{option.name}{eq}{value}"
 
 
 def rule_completions(
@@ -248,9 +249,8 @@ def rule_completions(
         return [CompletionItem(f"{n}=") for n in names if n.startswith(incomplete)]
     key, _, part = incomplete.partition("=")
     for option in Rules.options():
-        values = option.values.split(", ")
-        if option.name == key and all(" " not in v for v in values):
-            return [CompletionItem(f"{key}={v}") for v in values if v.startswith(part)]
+        if option.name == key:
+            return [CompletionItem(f"{key}={v}") for v in option.choices if v.startswith(part)]
     return []
 
 

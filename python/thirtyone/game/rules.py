@@ -64,6 +64,13 @@ class OptionInfo:
     meaning: str
     seed: str
 
+    @property
+    def choices(self) -> tuple[str, ...]:
+        """The words the option takes, where it takes one of a list (``blind``, ``30.5``);
+        none where its values are a range or one's own (``2 to 9``, names)."""
+        words = tuple(self.values.split(", "))
+        return words if all(" " not in w for w in words) else ()
+
 
 @dataclass(frozen=True)
 class Preset:

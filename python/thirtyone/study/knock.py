@@ -333,7 +333,7 @@ def _table(t: dict[str, Any]) -> list[str]:
         "  first turn, lowest score knocking at which loses nothing 60% of the time:",
         f"    first player {_score(ft['first_player']['lowest_for_survival'])}, "
         f"any position {_score(ft['every_position']['lowest_for_survival'])}",
-        f"{'':23}{'for the round':<28}  " + ("for the game" if t["game_values"] else ""),
+        f"{'':23}{'for the round':<26}  " + ("for the game" if t["game_values"] else ""),
         _ROW.format("pos", "lap", "decisions", "knock", "p_safe", "(95% CI)", *heads),
     ]
     for r in t["rows"]:

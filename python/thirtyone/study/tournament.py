@@ -62,21 +62,21 @@ def split_read(text: str) -> tuple[str, str | None]:
     """A player entry's kind and the model it reads every opponent by (``"expert@table"``, and
     ``"expert @ table"`` alike: ``("expert", "table")``; without ``@``: None); ValueError naming
     the problem when the model is unknown or the kind does not ask the Oracle."""
-    kind, at, model = text.strip().lower().partition("@")
-    kind, model = kind.strip(), model.strip()  # (spaces around the @ as around a comma)
+    kind, at, model = text.strip().partition("@")
+    kind, model = kind.strip(), model.strip().lower()  # (spaces around the @ as around a comma)
     if not at:
-        return kind, None
+        return kind, None  # (as typed: parse_kind quotes it so)
     if model not in MODELS:
         raise ValueError(
             f"{shown(text.strip())}: after @ comes the model it reads by, one of "
             f"{', '.join(MODELS)}"
         )
-    if kind not in ORACLE_KINDS:
+    if kind.lower() not in ORACLE_KINDS:
         raise ValueError(
             f"{shown(text.strip())}: only an Oracle player ({', '.join(ORACLE_KINDS)}) reads "
             "the table by a model"
         )
-    return kind, model
+    return kind.lower(), model
 
 
 def parse_kind(text: str) -> tuple[str, float | None]:
@@ -104,7 +104,7 @@ def parse_players(text: str) -> tuple[str, ...]:
     """The player kinds of a comma-separated list (2 to 9 of them), each checked and written
     the short way (``table:027.50`` is ``table:27.5``, ``table:``, a zero and a million more
     is ``table:0``: a kind is shown in every row)."""
-    players = tuple(p.strip().lower() for p in text.split(","))
+    players = tuple(p.strip() for p in text.split(","))
     if not 2 <= len(players) <= 9:
         raise ValueError(f"a tournament needs 2 to 9 players, not {len(players)}")
     out = []
@@ -112,7 +112,7 @@ def parse_players(text: str) -> tuple[str, ...]:
         base, reads = split_read(p)
         kind, knock_at = parse_kind(base)
         short = repr(knock_at).removesuffix(".0")  # (the same number, its shortest text)
-        name = f"table:{short}" if base.startswith("table:") else kind
+        name = f"table:{short}" if base.lower().startswith("table:") else kind
         out.append(name if reads is None else f"{name}@{reads}")
     return tuple(out)
 
