@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import thirtyone
 from click.testing import CliRunner, Result
 from positions import positions
 from thirtyone import StateError
@@ -665,15 +666,14 @@ def test_the_game_objective_keeps_knock_scores_by_p_win() -> None:
 
 def test_an_empty_state_is_told_empty(tmp_path: Path) -> None:
     """Nothing on standard input, or a file of blanks, was "not valid JSON: EOF while parsing a
-    value at line 1 column 0": true, but the thing to know is that nothing was given."""
+    value at line 1 column 0": true, but the thing to know is that nothing was given. The
+    HTTP API and Python say it alike (the same reader)."""
     blank = tmp_path / "blank.json"
     blank.write_text("  \n")
-    for args, text, where in (
-        (["oracle", "-", *FAST], "", "standard input"),
-        (["oracle", str(blank), *FAST], None, str(blank)),
-    ):
+    said = "the state is empty: a state is a JSON object (docs/oracle.md)"
+    for args, text in ((["oracle", "-", *FAST], ""), (["oracle", str(blank), *FAST], None)):
         result = run(args, input=text)
         assert result.exit_code == 2
-        assert result.stderr.strip().endswith(
-            f"{where} is empty: a state is a JSON object (docs/oracle.md)"
-        )
+        assert result.stderr == f"Error: {said}\n"
+    with pytest.raises(StateError, match=re.escape(said)):
+        thirtyone.advise(" ")

@@ -41,11 +41,9 @@ def read_state(source: str) -> bytes:
                 data = f.read(most + 1)
     except OSError as err:
         fail(f"cannot read {saves.short(source)}: {err.strerror or err}")
-    where = "standard input" if source == "-" else saves.short(source)
     if len(data) > most:
+        where = "standard input" if source == "-" else saves.short(source)
         fail(f"the state in {where} is over {most:,} bytes; no state is near that size")
-    if not data.strip():
-        fail(f"{where} is empty: a state is a JSON object (docs/oracle.md)")
     return data
 
 

@@ -37,6 +37,9 @@ def parse(
         return state
     if isinstance(state, _core.State):
         raise StateError("rules and models can be changed only while reading a state, not after")
+    if isinstance(state, (str, bytes)) and not state.strip():
+        # (The reader said "not valid JSON: EOF while parsing a value at line 1 column 0".)
+        raise StateError("the state is empty: a state is a JSON object (docs/oracle.md)")
     if isinstance(state, Mapping) and isinstance(state.get("rules"), Rules):
         # (A Rules is a dataclass with class attributes, which the core's reader takes for
         # fields: it said "rules: KeyError: 'PRESET_INFO'". Its own object is what it means.)
