@@ -452,6 +452,11 @@ def test_completion_offers_the_rule_keys_and_their_values() -> None:
         "plain,first_turn_knock=blind"
     ]
     assert _completions("thirtyone oracle x.json --rule may") == ["plain,may_hide_31="]
+    # In any case, as the option takes its words (ruling 361): they completed nothing.
+    assert _completions("thirtyone play --rule First_T") == ["plain,first_turn_knock="]
+    assert _completions("thirtyone play --rule First_Turn_Knock=B") == [
+        "plain,first_turn_knock=blind"
+    ]
 
 
 def _bash_with_completion(tmp_path: Path) -> Any:

@@ -246,11 +246,12 @@ def rule_completions(
 
     if "=" not in incomplete:
         names = Rules.option_names()
-        return [CompletionItem(f"{n}=") for n in names if n.startswith(incomplete)]
+        return [CompletionItem(f"{n}=") for n in names if n.startswith(incomplete.lower())]
     key, _, part = incomplete.partition("=")
     for option in Rules.options():
-        if option.name == key:
-            return [CompletionItem(f"{key}={v}") for v in option.choices if v.startswith(part)]
+        if option.name == key.lower():  # (in any case, as the option takes it: ruling 361)
+            words = [v for v in option.choices if v.startswith(part.lower())]
+            return [CompletionItem(f"{option.name}={v}") for v in words]
     return []
 
 
