@@ -280,15 +280,35 @@ def test_advice_asked_for_keeps_the_title_on_the_screen(keys: str, tmp_path: Pat
 
 def test_the_opening_note_of_the_save_breaks_between_words(short_tmp: Path) -> None:
     """At 80 columns the line that says where the game is saved is broken between words (the
-    terminal cut it inside "thirtyone": "thir" / "tyone play --resume"). (A path wider than the
-    terminal has no word to break at: the folder's path is a short one.)"""
+    terminal cut it inside "thirtyone": "thir" / "tyone play --resume"), and the command to
+    copy stands whole on a line. (A path wider than the terminal has no word to break at: the
+    folder's path is a short one.)"""
     out = play(["--seed", "5"], "q\n", 80, 24, short_tmp)
     lines = _laid_out(out, 80)
     start = next(i for i, line in enumerate(lines) if line.startswith("Saved as you play"))
-    end = next(i for i in range(start, len(lines)) if lines[i].rstrip().endswith("--resume)."))
+    end = next(i for i in range(start, len(lines)) if lines[i].rstrip().endswith("--resume"))
     said = [line.rstrip() for line in lines[start : end + 1]]
     assert all(len(line) < 80 for line in said), said  # (a full row is a cut, not a break)
-    assert "continue later with thirtyone play --resume)." in " ".join(said)
+    assert " ".join(" ".join(said).split()).endswith("Continue later with: thirtyone play --resume")
+    assert said[-1].endswith(" thirtyone play --resume") or said[-1] == "  thirtyone play --resume"
+
+
+def test_the_opening_note_of_a_long_save_file_pastes_as_one_command(short_tmp: Path) -> None:
+    """With --save-file, the opening note's "(continue later with thirtyone play --resume
+    --save-file PATH)" was a sentence broken between words at 80 columns: copied, `thirtyone
+    play` ran alone and `--resume …` as a second command (the docs round). The command now
+    stands on lines of its own, continued with ` \\`, as the quit's does (ruling 360)."""
+    from test_terminal_qa import pasted
+
+    path = short_tmp / "a folder named for friday nights" / "the-game-with-friends.json"
+    path.parent.mkdir()
+    out = play(["--seed", "5", "--save-file", str(path)], "q\n", 80, 24, short_tmp)
+    # The lines as printed (a row the terminal wraps on the screen is copied whole).
+    lines = [line.rstrip() for line in ANSI.sub("", out).replace("\r\n", "\n").split("\n")]
+    at = next(i for i, line in enumerate(lines) if line.endswith("Continue later with:"))
+    command = lines[at + 1 : at + 3]
+    assert command[0] == "  thirtyone play --resume --save-file \\", lines[at : at + 3]
+    assert pasted(command) == ["thirtyone", "play", "--resume", "--save-file", str(path)]
 
 
 # -- help and the end of a game at 80 columns ----------------------------------------------------

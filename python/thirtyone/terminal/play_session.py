@@ -37,7 +37,7 @@ from thirtyone.terminal.display import WARN_STYLE, Packed, lives_line, placing, 
 from thirtyone.terminal.narrator import Narrator
 from thirtyone.terminal.player import AdvisedPolicy, TerminalPlayer
 from thirtyone.terminal.prompt import QuitGame, prompt_line
-from thirtyone.terminal.save_start import resume_command, round_resumed, say_resume
+from thirtyone.terminal.save_start import round_resumed, say_resume
 
 
 class Table(NamedTuple):
@@ -118,10 +118,6 @@ def play_game(
         console.print(intro)
     if save is not None:
         # (An --autoplay game plays itself in one go and is not saved.)
-        saved_where = Text(
-            f"Saved as you play, to {save[0]} (continue later with {resume_command(*save)}).",
-            style="dim",
-        )
         fresh = saves.SavedGame(
             table.rules,
             table.seed,
@@ -135,10 +131,12 @@ def play_game(
         game.add_listener(saver)
         if saved is None:  # a new game is saved before its first turn (a folder that cannot
             saver.save()  # be written is found then); a resumed one at its next event
-        # On a terminal, broken between words (the terminal would cut "thirtyone" in two);
-        # elsewhere one line, whole, for a program reading it. (Not for a game already over.)
+        # On a terminal the sentence broken between words and the command, where it does not
+        # fit the line, on lines of its own to copy (ruling 360); elsewhere one line, whole,
+        # for a program reading it. (Not for a game already over.)
         if not game.over:
-            console.print(saved_where, soft_wrap=not console.is_terminal)
+            lead = f"Saved as you play, to {save[0]}. Continue later with:"
+            say_resume(console, lead, *save, style="dim")
     if saved is not None:
         _say_resumed(game, narrator, console)
     person = None

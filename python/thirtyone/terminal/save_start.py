@@ -53,23 +53,24 @@ def resume_lines(console: Console, path: Path, given: bool) -> list[Text]:
     return [Text(line)]
 
 
-def say_command(console: Console, lines: list[Text]) -> None:
+def say_command(console: Console, lines: list[Text], style: str = "") -> None:
     """Lines of a command to copy, each printed whole: a path wider than the terminal is
     wrapped by the terminal on the screen and copied whole (broken by rich, it held a newline,
     and the lines pasted ran the command without the rest of the path)."""
     for text in lines:
+        text.stylize(style)
         console.print(text, soft_wrap=True)
 
 
-def say_resume(console: Console, lead: str, path: Path, given: bool) -> None:
+def say_resume(console: Console, lead: str, path: Path, given: bool, style: str = "") -> None:
     """``lead`` and the command that continues the game at ``path``: on one line where they
     fit, else the command under it (:func:`resume_lines`)."""
     one = f"{lead} {resume_command(path, given)}"
     if not console.is_terminal or cell_len(one) <= console.width:
-        say(console, Text(one))
+        say(console, Text(one, style=style))
     else:
-        say(console, Text(lead))
-        say_command(console, resume_lines(console, path, given))
+        say(console, Text(lead, style=style))
+        say_command(console, resume_lines(console, path, given), style)
 
 
 def before_resume(path: Path, *, check_folder: bool = True) -> saves.SavedGame:
