@@ -49,6 +49,12 @@ def wilson(successes: int, n: int) -> tuple[float, float]:
     return (max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half)))
 
 
+def percent_interval(low: float, high: float) -> str:
+    """An interval of shares as the reports write it, in percent, as the README's tables do:
+    ``(21.9-54.5)`` with an en dash for the hyphen."""
+    return f"({100 * low:.1f}\u2013{100 * high:.1f})"
+
+
 #: Student's t quantile of a two-sided 95% interval for 1 to 30 degrees of freedom (beyond,
 #: :func:`student_t95` works it out); the tests check each against scipy's.
 _T95 = (

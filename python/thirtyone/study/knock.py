@@ -305,7 +305,7 @@ def _score(x: float | None) -> str:
 def _interval(ci: list[float] | None) -> str:
     """``(6.1-79.2)``, with an en dash: percent, as the README's tables write them; or ``(—)``
     for no interval (fewer than two decisions)."""
-    return "(—)" if ci is None else f"({ci[0]:.1%}\u2013{ci[1]:.1%})".replace("%", "")
+    return "(—)" if ci is None else stats.percent_interval(ci[0], ci[1])
 
 
 #: The report's legend, above the first table (each line within 80 columns: ruling 380).

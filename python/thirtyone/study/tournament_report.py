@@ -6,6 +6,7 @@ from __future__ import annotations
 import textwrap
 
 from thirtyone.oracle.player import EXPERT_DEALS, EXPERT_PLAYOUTS
+from thirtyone.statistics import percent_interval
 from thirtyone.study.tournament import ORACLE_KINDS, Settings, Tally, parse_kind, split_read
 
 #: The width the report keeps to: an 80-column terminal's.
@@ -61,7 +62,7 @@ def report(settings: Settings, tallies: list[Tally], played: int | None = None) 
         [
             f"{t.player} #{t.position}",
             f"{t.wins:,}",
-            f"{t.win_rate:.1%} ({100 * t.ci[0]:.1f}\u2013{100 * t.ci[1]:.1f})",
+            f"{t.win_rate:.1%} {percent_interval(*t.ci)}",
             _num(t.mean_place, ".2f"),
             _num(t.lives_per_round, ".3f"),
             f"{t.knocks:,}",

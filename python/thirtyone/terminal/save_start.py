@@ -31,12 +31,16 @@ class Cancelled(Exception):
     """The person chose not to start a new game over their unfinished one."""
 
 
+def resume_words(path: Path, given: bool) -> list[str]:
+    """The words of the command that continues the game saved at ``path`` (``given``: the path
+    was chosen with ``--save-file``, so the command must name it, quoted for the shell)."""
+    words = ["thirtyone", "play", "--resume"]
+    return [*words, "--save-file", shlex.quote(str(path))] if given else words
+
+
 def resume_command(path: Path, given: bool) -> str:
-    """The command that continues the game saved at ``path`` (``given``: the path was chosen
-    with ``--save-file``, so the command must name it)."""
-    if not given:
-        return "thirtyone play --resume"
-    return f"thirtyone play --resume --save-file {shlex.quote(str(path))}"
+    """:func:`resume_words` as one line."""
+    return " ".join(resume_words(path, given))
 
 
 def resume_lines(console: Console, path: Path, given: bool) -> list[Text]:
@@ -44,12 +48,10 @@ def resume_lines(console: Console, path: Path, given: bool) -> list[Text]:
     for a program reading it); else broken before the path with the shell's continuation
     (`` \\``), so that the lines copied run as one command (broken between words, the
     command's ``--save-file`` and its path ran as two commands)."""
-    line = f"  {resume_command(path, given)}"
+    *head, last = resume_words(path, given)
+    line = f"  {' '.join([*head, last])}"
     if given and console.is_terminal and cell_len(line) > console.width:
-        return [
-            Text("  thirtyone play --resume --save-file \\"),
-            Text(f"    {shlex.quote(str(path))}"),
-        ]
+        return [Text(f"  {' '.join(head)} \\"), Text(f"    {last}")]
     return [Text(line)]
 
 
