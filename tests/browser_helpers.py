@@ -81,16 +81,20 @@ PLAYABLE = (
 )
 
 
-def draw_to_the_end(page: Page, limit: int = 1000) -> None:
+def draw_to_the_end(page: Page, limit: int = 1000, *, knock: bool = False) -> None:
     """Play the game on show to its end as :func:`web_helpers.simple_move` does: at each of
     your turns draw from the stock (or, with none, the first action offered) and put the new
-    card down; Continue at each round's result. Returns with the game-over dialog open."""
+    card down; Continue at each round's result. With ``knock``, knock at each turn where you
+    may (not on your last turn after another player knocked: then draw). Returns with the
+    game-over dialog open."""
     for _ in range(limit):
         page.locator(PLAYABLE).first.wait_for(timeout=120_000)
         if page.locator("#over-dialog[open]").count():
             return
         if page.locator("#result-dialog[open]").count():
             page.locator("#result-dialog").get_by_role("button", name="Continue").click()
+        elif knock and page.locator("#act-knock:enabled").count():
+            page.locator("#act-knock").click()
         elif page.locator("#hand button:enabled").count():
             page.locator("#hand button:enabled").last.click()  # (the card just drawn)
         elif page.locator("#act-draw:enabled").count():
