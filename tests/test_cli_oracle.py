@@ -677,3 +677,15 @@ def test_an_empty_state_is_told_empty(tmp_path: Path) -> None:
         assert result.stderr == f"Error: {said}\n"
     with pytest.raises(StateError, match=re.escape(said)):
         thirtyone.advise(" ")
+
+
+def test_a_state_that_is_a_huge_number_is_told_what_a_state_is() -> None:
+    """A state of ``1e999`` (valid JSON, a number no reader holds) was told ".: too large a
+    number", a place no player knows; a state of ``5`` is told what a state is, and so is it.
+    The command and Python say it alike (the same reader)."""
+    said = "the state must be a JSON object with the keys of a round, not a number too large"
+    result = run(["oracle", "-", *FAST], input="1e999")
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"Error: {said} to read at line 1 column 5"), result.stderr
+    with pytest.raises(StateError, match=re.escape(said)):
+        thirtyone.advise("1e999")

@@ -118,14 +118,19 @@ where
             let inner = e.into_inner();
             let said = shorten_quotes(&inner.to_string());
             if let Some(at) = said.strip_prefix("number out of range") {
-                // (Valid JSON: a number beyond what any reader of numbers holds.)
-                return Error::BadState(format!("{path}: {TOO_LARGE}{at}"));
+                // (Valid JSON: a number beyond what any reader of numbers holds. The state
+                // itself is told what it must be, as any other number in its place.)
+                return Error::BadState(if path == "." {
+                    format!("{NOT_A_STATE}, not a number too large to read{at}")
+                } else {
+                    format!("{path}: {TOO_LARGE}{at}")
+                });
             }
             if path == "." && !is_syntax(&inner) {
                 // (The state itself of the wrong kind: a list, a number, text.)
                 let found = words::wrong_kind(&said).map(|w| format!(", not {}{}", w.found, w.at));
                 return Error::BadState(format!(
-                    "the state must be a JSON object with the keys of a round{}",
+                    "{NOT_A_STATE}{}",
                     found.unwrap_or_else(|| format!(": {}", words::read(&said)))
                 ));
             }
@@ -282,6 +287,8 @@ any_visitor!(Whole, Whole, "a whole number", {
 
 /// What a whole number too large to be read is told.
 pub(super) const TOO_LARGE: &str = "too large a number";
+/// What the state is told when it is not an object at all.
+const NOT_A_STATE: &str = "the state must be a JSON object with the keys of a round";
 
 any_visitor!(Flag, Flag, "true or false", {
     fn visit_bool<E: de::Error>(self, v: bool) -> std::result::Result<Flag, E> {

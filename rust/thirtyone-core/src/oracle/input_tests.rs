@@ -118,6 +118,15 @@ fn refusals_read_as_a_player_would_say_them() {
             "{huge}"
         );
     }
+    // The state itself a number too large: told what a state is, as a state of 5 is (it was
+    // ".: too large a number", a place no player knows).
+    let whole = parse("1e999").unwrap_err().to_string();
+    assert!(
+        whole.starts_with(
+            "the state must be a JSON object with the keys of a round, not a number too large to read at line 1"
+        ),
+        "{whole}"
+    );
     // A whole number written as JSON Schema's `integer` allows (`4.0`, `-0`, `1e1`) is one.
     assert_eq!(parse(&with("seats", "4.0")).unwrap().round.seats, 4);
     assert_eq!(parse(&with("me", "-0")).unwrap().round.me, 0);
