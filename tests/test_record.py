@@ -367,7 +367,21 @@ def test_the_interval_is_wilsons_and_needs_no_scipy(monkeypatch: pytest.MonkeyPa
     monkeypatch.setitem(sys.modules, "scipy.stats", None)
     add(path(), entry(1))
     result = run(["stats"])
-    assert result.exit_code == 0 and "20.7%-100.0%" in result.output
+    assert result.exit_code == 0 and "100.0% (20.7\u2013100.0)" in result.output
+
+
+def test_stats_writes_a_win_rate_with_its_interval_as_the_tournament_does() -> None:
+    """Ruling 352: the rate and its interval in one column, `50.0% (15.0\u201385.0)`, as the
+    tournament's table and the knock atlas write them (stats wrote `15.0%-85.0%` apart)."""
+    _some_games()  # (2 of 4 won: Wilson's interval from 15.0% to 85.0%)
+    table = run(["stats"]).output.split("\n\n")[1]
+    head, *rows = table.splitlines()
+    assert head.split() == ["games", "wins", "win", "rate", "(95%", "CI)", "mean", "place"]
+    every = {" ".join(row.split()[:-5]): row.split()[-5:] for row in rows}
+    assert every["all (you and autoplay)"] == ["4", "2", "50.0%", "(15.0\u201385.0)", "2.00"]
+    assert every["played by you"][2:4] == ["33.3%", "(6.1\u201379.2)"]  # (1 of 3)
+    assert every["preset scat"][2:4] == ["0.0%", "(0.0\u201379.3)"]  # (0 of 1)
+    assert "%-" not in table
 
 
 # -- a file that is not ours, a crash, two writers -------------------------------------------------

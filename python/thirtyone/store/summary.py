@@ -187,10 +187,16 @@ def _pct(x: float | None) -> str:
     return "-" if x is None else f"{percent_shown(x)}%"
 
 
+#: The width of a win rate with its interval at its widest, ``100.0% (100.0\u2013100.0)``.
+RATE_WIDTH = 20
+
+
 def _row(label: str, t: Tally) -> str:
-    ci = f"{t.ci[0]:.1%}-{t.ci[1]:.1%}"
+    """A row of the table; the win rate with its interval as the tournament's table and the
+    knock atlas write them, ``50.0% (15.0\u201385.0)`` (ruling 352)."""
+    rate = f"{_pct(t.win_rate)} {stats.percent_interval(*t.ci)}"
     place = "-" if t.mean_place is None else f"{t.mean_place:.2f}"
-    return f"{label:<22} {t.games:>6,} {t.wins:>6,} {_pct(t.win_rate):>9} {ci:>14} {place:>11}"
+    return f"{label:<22} {t.games:>6,} {t.wins:>6,} {rate:>{RATE_WIDTH}} {place:>11}"
 
 
 def _when(game: GameRecord) -> str:
@@ -218,7 +224,7 @@ def report(games: Sequence[GameRecord], path: Path, width: int | None = None) ->
     lines = [
         *(line.replace("\xa0", " ") for line in _wrapped(head, width)),
         "",
-        f"{'':<22} {'games':>6} {'wins':>6} {'win rate':>9} {'95% CI':>14} {'mean place':>11}",
+        f"{'':<22} {'games':>6} {'wins':>6} {'win rate (95% CI)':>{RATE_WIDTH}} {'mean place':>11}",
         # (With autoplayed games the first row says it holds them: the record at a game's end,
         # "Your record", is the row of the games played by you.)
         _row("all (you and autoplay)" if any(g.autoplay for g in games) else "all", total),
