@@ -702,16 +702,16 @@ def test_a_narrow_terminal_keeps_the_choice_the_best_and_the_label(
 
 def test_each_seats_lives_are_in_the_tables_words(tmp_path: Path) -> None:
     """Ruling 288: a decision's ``standing`` gives each seat's lives as the table says them, by
-    the state's seat: under Gin lives the letters taken (G, I, N; ``-`` for none), at the
+    the state's seat: under Gin lives the letters taken (G, I, N; ``no letters`` for none), at the
     ride-the-bus table the stops of the bus (back, middle, front, on the stairs). The review
     page showed the count of lives left ("Alice 1" for a player who had taken G and I)."""
-    letters = {3: "-", 2: "G", 1: "G I"}
+    letters = {3: "no letters", 2: "G", 1: "G I"}
     play(tmp_path, ["--rules", "gin-lives", "--seats", "2", "--seed", "3"])
     decisions = review_json(tmp_path)["decisions"]
     assert {d["round"] for d in decisions} != {1}  # letters were lost on the way
     for d in decisions:
         assert d["standing"] == [letters[n] for n in d["state"]["lives"]]
-    assert any(s != "-" for d in decisions for s in d["standing"])
+    assert any(s != "no letters" for d in decisions for s in d["standing"])
     bus = ["on the stairs", "front of the bus", "middle of the bus", "back of the bus"]
     play(tmp_path, ["--rules", "ride-the-bus", "--seats", "3", "--seed", "21"])
     decisions = review_json(tmp_path)["decisions"]

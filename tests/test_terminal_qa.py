@@ -85,8 +85,8 @@ def _after_a_round(rules: Rules) -> Session:
 
 def test_a_resumed_gin_game_says_its_letters_not_lives() -> None:
     """Under Gin lives a player's standing is the letters taken (docs/tables.md): the resumed
-    line says `Letters: You - · Alice G`, as the round's result and the turn's box do, never
-    the count of letters still to take as lives."""
+    line says `Letters: You no letters · Alice G`, as the round's result and the turn's box
+    do, never the count of letters still to take as lives."""
     from thirtyone.terminal.play_session import resumed_text
 
     rules = Rules.preset("gin-lives")

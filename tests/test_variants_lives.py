@@ -103,7 +103,7 @@ def test_gin_lives_letters_and_the_knock_that_claims_the_highest() -> None:
     game = make_game(rules, 2, decks)
     game.play_round()
     assert game.lives == [3, 2, 2]
-    assert [game.standing(s) for s in range(3)] == ["-", "G", "G"]
+    assert [game.standing(s) for s in range(3)] == ["no letters", "G", "G"]
     game.play_round()
     assert game.lives == [3, 1, 2] and game.standing(1) == "G I"
     game.play_round()

@@ -278,6 +278,38 @@ def test_a_gin_table_with_names_of_the_lives_says_the_names() -> None:
     assert "you are: apple" in cap.get() and "your letters" not in cap.get()
 
 
+def test_a_player_without_a_letter_has_no_letters_wherever_the_standing_is_shown() -> None:
+    """Ruling 353: under Gin lives a player who has taken no letter was shown as "-" ("score 16
+    · -" on the page, "your letters: -" and "You - · Alice G" here), which reads as a figure
+    left out. It is said in words, "no letters", by the terminal, the page and the reports."""
+    from thirtyone import Session, TablePolicy
+    from thirtyone.terminal.display import lives_line
+    from thirtyone.web import views
+
+    rules = Rules.preset("gin-lives").replace(seats=3)
+    assert [rules.standing(n) for n in (3, 2, 1)] == ["no letters", "G", "G I"]
+    assert rules.letters(3) == "no letters"
+    line = lives_line(["You", "Alice", "Ben"], [3, 2, 3], 0, rules).plain
+    assert line == "Letters: You no letters · Alice G · Ben no letters"
+    console = Console(width=80, file=io.StringIO(), color_system=None)
+    names = ["You", "Alice", "Ben"]
+    session = Session(rules, [None, TablePolicy(), TablePolicy()], seed=1, names=names)
+    session.dealer = 2  # (you play first, nobody has a letter)
+    narrator = Narrator(console, names, me=0, game=session)
+    session.add_listener(narrator)
+    session.deal()
+    with console.capture() as cap:
+        console.print(narrator.turn_panel(session.seat_view()))
+    panel = cap.get()
+    assert "· you have no letters" in panel
+    others = [line for line in panel.splitlines() if "Alice" in line or "Ben" in line]
+    assert len(others) == 2 and all("no letters" in line for line in others), panel
+    assert not re.search(r"(?<![\w-])-(?![\w-])", panel), panel  # (no "-" standing alone)
+    # The page's table and the line of a game kept unfinished say the same.
+    assert views.table(session)["standing"] == ["no letters"] * 3
+    assert views.standing_line(session).endswith("You no letters, Alice no letters, Ben no letters")
+
+
 def test_wide_names_of_the_lives_leave_your_turn_its_moves() -> None:
     """A name of the lives may be 40 characters (docs/tables.md), 80 columns of wide ones: your
     turn's table gave the column of standings the whole width and the others' moves this round

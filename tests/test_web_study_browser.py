@@ -582,8 +582,8 @@ def test_the_reviews_small_words(server: str, tab: Page) -> None:
 def test_the_lives_are_in_the_tables_words(server: str, tab: Page) -> None:
     """Ruling 288: Gin lives, two seats, seed 3, you draw every turn: the decision's lives are
     the letters taken, headed "Letters" (the page gave "Lives: You 3 · Alice 1" where the table
-    said "You - · Alice G I"); at the ride-the-bus table the stops of the bus."""
-    letters = {3: "-", 2: "G", 1: "G I"}
+    said "You no letters · Alice G I"); at the ride-the-bus table the stops of the bus."""
+    letters = {3: "no letters", 2: "G", 1: "G I"}
     play("--rules", "gin-lives", "--seats", "2", "--seed", "3")
     decisions, names = the_review(server)["decisions"], ["You", "Alice"]
     at, d = next((i, d) for i, d in enumerate(decisions) if min(d["state"]["lives"]) < 3)

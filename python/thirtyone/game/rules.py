@@ -30,6 +30,9 @@ FIRST_TURN_KNOCK = ("allowed", "forbidden", "blind")
 THIRTY_ONE_AFTER_KNOCK = ("ends_round", "continues")
 LIVES_MODE = ("lives", "gin")
 PLACING = ("winner_takes_all", "ranked")
+#: A player's standing under Gin lives before the first letter, in the terminal, the browser
+#: and the reports alike (ruling 353).
+NO_LETTERS = "no letters"
 
 # The fields the Rust core plays a round by (the rest are game-level).
 _ROUND_FIELDS = (
@@ -334,8 +337,10 @@ class Rules:
         return f"loses {self.unit(n)}"
 
     def letters(self, lives_left: int) -> str:
-        """Gin lives: the letters taken (``G I``), ``-`` for none."""
-        return _game_rules(self).letters(lives_left)
+        """Gin lives: the letters taken (``G I``), :data:`NO_LETTERS` for none (the core says
+        ``-``, which a player reads as nothing shown; ruling 353)."""
+        taken = _game_rules(self).letters(lives_left)
+        return NO_LETTERS if taken == "-" else taken
 
     def standing(self, lives_left: int) -> str:
         """A player's standing in words: ``2 lives``, ``on the county``, ``out``, the letters

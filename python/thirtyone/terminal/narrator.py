@@ -21,7 +21,7 @@ from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
-from thirtyone.game.rules import Rules
+from thirtyone.game.rules import NO_LETTERS, Rules
 
 if TYPE_CHECKING:
     from thirtyone.game.seats import SeatView
@@ -261,7 +261,9 @@ class Narrator:
         if game.rules.life_names:  # (under Gin lives too: the names stand for the letters)
             hand.append(f"   · you are: {game.standing(me)}")
         elif game.rules.gin:
-            hand.append(f"   · your letters: {game.rules.letters(game.lives[me])}")
+            letters = game.rules.letters(game.lives[me])
+            said = f"you have {letters}" if letters == NO_LETTERS else f"your letters: {letters}"
+            hand.append(f"   · {said}")
         elif game.on_county(me):
             hand.append("   · you are on the county: ")
             hand.append("the next loss puts you out", style=WARN_STYLE)
