@@ -224,6 +224,63 @@ def test_every_command_takes_the_same_seeds(args: list[str], tmp_path: Path) -> 
         )
 
 
+#: Twelve in full-width digits (U+FF11 U+FF12), as a Japanese or Chinese keyboard types it.
+FULL_WIDTH_12 = "\uff11\uff12"
+
+
+@pytest.mark.parametrize("args", SEEDED, ids=[a[0] for a in SEEDED])
+def test_a_seed_in_other_digits_is_refused_as_the_new_game_form_refuses_it(
+    args: list[str], tmp_path: Path
+) -> None:
+    """Ruling 354: `--seed` with 12 in full-width digits (U+FF11 U+FF12) was played as seed 12
+    (click reads a number with Python's int(), which takes any script's digits), while the
+    browser's new-game form refused it. Every command now refuses it before any work, in the
+    form's words, naming the option and quoting what was typed."""
+    from thirtyone.web.newgame import FormError, saved_game
+
+    with pytest.raises(FormError) as form:
+        saved_game({"seed": FULL_WIDTH_12})
+    said = 'must be a whole number from 0 to 18,446,744,073,709,551,615, not "\uff11\uff12"'
+    assert str(form.value) == f"Seed: {said}"
+    state = tmp_path / "state.json"
+    state.write_text("{}")
+    args = [str(state) if a == "STATE" else a for a in args]
+    env = {"XDG_DATA_HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path)}
+    result = CliRunner(env=env).invoke(main, [*args, "--seed", FULL_WIDTH_12], input="")
+    assert result.exit_code == 2, result.output
+    assert result.stdout == ""
+    [line] = result.stderr.splitlines()
+    assert line.startswith(f"Error: Invalid value for '--seed': {said}. See "), line
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["play", "--seats", "\uff13"],
+        ["play", "--lives", "\uff13"],
+        ["play", "--oracle-deals", "\uff13\uff10\uff10"],
+        ["tournament", "--games", FULL_WIDTH_12],
+        ["tournament", "--deals", "\uff13\uff10\uff10"],
+        ["calibrate", "--decisions", FULL_WIDTH_12],
+        ["review", "--playouts", FULL_WIDTH_12],
+        ["study", "knock", "--rounds", "\u0661\u0662"],  # (Arabic-Indic 12)
+        ["serve", "--port", "\uff18\uff10\uff13\uff11"],
+    ],
+    ids=lambda args: " ".join(a for a in args if a.isascii()),
+)
+def test_a_whole_number_in_other_digits_is_refused_quoted_as_typed(args: list[str]) -> None:
+    """Ruling 354: every whole number typed on the command line is read in the digits 0 to 9,
+    as the form, the HTTP API and `--rule seats=…` read it; one in other digits is refused
+    naming the option and quoting what was typed (it was taken as the number)."""
+    *command_, option, typed = args
+    result = run([*command_, option, typed], input="")
+    assert result.exit_code == 2, result.output
+    [line] = result.stderr.splitlines()
+    assert line.startswith(
+        f"Error: Invalid value for '{option}': must be a whole number, not \"{typed}\". See "
+    ), line
+
+
 @pytest.mark.parametrize("value", ["nan", "-1", "6"])
 def test_a_delay_out_of_its_range_is_refused(value: str) -> None:
     # "nan" passes every comparison click's range makes: it was taken as no delay.

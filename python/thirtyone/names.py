@@ -58,6 +58,14 @@ def number(value: float) -> str:
     return short if float(short) == value else repr(value)
 
 
+def in_ascii(typed: str) -> bool:
+    """Whether a number typed as text is written in ASCII, its digits 0 to 9 (spaces around it
+    aside). Python's ``int()`` also reads the digits of other scripts (full-width
+    ``\uff11\uff12``, Arabic-Indic ``\u0661\u0662``), which the new-game form never took:
+    every entry point refuses them alike, quoting them as typed (ruling 354)."""
+    return typed.strip().isascii()
+
+
 def shown(value: object, most: int = QUOTE_CHARS) -> str:
     """A refused value as the product's messages show it, whatever its type: as JSON spells it
     (``"abc"`` in double quotes, at most ``most`` characters of it, then ``…``,

@@ -9,7 +9,14 @@ from typing import TYPE_CHECKING, NoReturn
 
 import click
 
-from thirtyone.cli.manners import NO_JOBS, FilePath, backend_options, resuming, seed_option
+from thirtyone.cli.manners import (
+    NO_JOBS,
+    WHOLE,
+    FilePath,
+    backend_options,
+    resuming,
+    seed_option,
+)
 from thirtyone.errors import ThirtyOneError
 from thirtyone.game.seats import MODELS
 from thirtyone.paths import same_file, short
@@ -30,7 +37,7 @@ def _fail(message: str) -> NoReturn:
 @click.command("calibrate")
 @click.option(
     "--decisions",
-    type=int,
+    type=WHOLE,
     default=20_000,
     show_default=True,
     help="Oracle decisions to play and score (each is one game turn), 1 to 1,000,000.",
@@ -38,25 +45,25 @@ def _fail(message: str) -> NoReturn:
 @seed_option("Seed of the games and of the Oracle's simulations (same seed, same report).", 1)
 @click.option(
     "--deals",
-    type=int,
+    type=WHOLE,
     default=2_000,
     show_default=True,
     help="Consistent deals the Oracle collects per decision (at most), 1 to 1,000,000.",
 )
 @click.option(
     "--playouts",
-    type=int,
+    type=WHOLE,
     default=5_000,
     show_default=True,
     help="Playouts per option the Oracle plays per decision, 1 to 10,000,000.",
 )
 @click.option(
-    "--threads", type=int, default=1, show_default=True, help="Threads per Oracle query, 1 to 64."
+    "--threads", type=WHOLE, default=1, show_default=True, help="Threads per Oracle query, 1 to 64."
 )
 @click.option(
     "--workers",
     "jobs",
-    type=int,
+    type=WHOLE,
     default=1,
     show_default=True,
     help="Worker processes playing games side by side, 1 to 64.",

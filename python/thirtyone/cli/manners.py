@@ -18,7 +18,7 @@ import click
 from thirtyone import _core
 from thirtyone.errors import RuleError, ThirtyOneError
 from thirtyone.game.rules import Rules
-from thirtyone.names import QUOTE_CHARS, quoted
+from thirtyone.names import QUOTE_CHARS, in_ascii, quoted, shown
 from thirtyone.paths import short
 
 if TYPE_CHECKING:
@@ -192,6 +192,28 @@ def fail(message: str) -> NoReturn:
 FC = TypeVar("FC", bound=Callable[..., Any])
 
 
+class WholeNumber(click.types.IntParamType):
+    """A whole number typed on the command line (``--seed``, ``--games``, ``--deals``, …), as
+    click's ``int`` reads it but in the digits 0 to 9: Python's ``int()`` also reads other
+    scripts' digits (full-width ``\uff11\uff12``), which the new-game form and the HTTP API
+    refuse. Such a number is refused quoting it as typed, ``must be a whole number, not
+    "…"`` (``bounds``: ``from 0 to 18,446,744,073,709,551,615`` after "number"; ruling
+    354)."""
+
+    def __init__(self, bounds: str = "") -> None:
+        self.bounds = bounds
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str) and not in_ascii(value):
+            kind = f"a whole number {self.bounds}" if self.bounds else "a whole number"
+            self.fail(f"must be {kind}, not {shown(value)}", param, ctx)
+        return super().convert(value, param, ctx)
+
+
+#: The type of a whole-number option (:class:`WholeNumber`).
+WHOLE = WholeNumber()
+
+
 def count_option(name: str, default: int, help: str) -> Callable[[FC], FC]:
     """A whole-number option of the Oracle (``--deals``, ``--oracle-playouts``...) with its
     default shown, checked against the core's bounds as soon as it is read (one line, exit 2)."""
@@ -205,7 +227,7 @@ def count_option(name: str, default: int, help: str) -> Callable[[FC], FC]:
         return value
 
     return click.option(
-        name, type=int, default=default, show_default=True, help=help, callback=check
+        name, type=WHOLE, default=default, show_default=True, help=help, callback=check
     )
 
 
@@ -351,7 +373,7 @@ def seed_option(help: str, default: int | None = None, most: int = MAX_SEED) -> 
 
     return click.option(
         "--seed",
-        type=int,
+        type=WholeNumber(f"from 0 to {most:,}"),
         default=default,
         show_default=default is not None,
         help=f"{help} 0 to {most:,}.",

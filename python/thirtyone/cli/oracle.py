@@ -14,6 +14,7 @@ from rich.console import Console
 
 from thirtyone import _core
 from thirtyone.cli.manners import (
+    WHOLE,
     count_option,
     fail,
     rule_assignments,
@@ -105,7 +106,7 @@ def _max_time(value: float) -> float:
     _core.DEFAULT_PLAYOUTS,
     "Playouts per option (and again for the confirmation run), 1 to 10,000,000.",
 )
-@click.option("--threads", type=int, help="Worker threads, 1 to 64 (default: every core).")
+@click.option("--threads", type=WHOLE, help="Worker threads, 1 to 64 (default: every core).")
 @click.option(
     "--max-time",
     type=float,

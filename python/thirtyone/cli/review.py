@@ -12,7 +12,7 @@ import click
 from rich.console import Console
 
 from thirtyone import _core
-from thirtyone.cli.manners import FilePath, seed_option
+from thirtyone.cli.manners import WHOLE, FilePath, seed_option
 from thirtyone.errors import ThirtyOneError
 from thirtyone.store import saves
 from thirtyone.study import review
@@ -51,7 +51,7 @@ def _progress(console: Console) -> Iterator[Callable[[int, int], None] | None]:
 @click.option("--json", "as_json", is_flag=True, help="Print the whole review as JSON.")
 @click.option(
     "--deals",
-    type=int,
+    type=WHOLE,
     default=review.DEALS,
     show_default=True,
     callback=_check,
@@ -60,7 +60,7 @@ def _progress(console: Console) -> Iterator[Callable[[int, int], None] | None]:
 )
 @click.option(
     "--playouts",
-    type=int,
+    type=WHOLE,
     default=review.PLAYOUTS,
     show_default=True,
     callback=_check,

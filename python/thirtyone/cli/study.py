@@ -9,7 +9,7 @@ from typing import NoReturn
 
 import click
 
-from thirtyone.cli.manners import NO_JOBS, backend_options, resuming, seed_option
+from thirtyone.cli.manners import NO_JOBS, WHOLE, backend_options, resuming, seed_option
 from thirtyone.errors import ThirtyOneError
 from thirtyone.study import knock, tournament
 from thirtyone.study.backend import cluster as study_cluster
@@ -34,14 +34,14 @@ def study_group(ctx: click.Context) -> None:
 @study_group.command("knock")
 @click.option(
     "--rounds",
-    type=int,
+    type=WHOLE,
     default=1_000_000,
     show_default=True,
     help=f"Rounds simulated per seat count and table, 1 to {knock.MAX_ROUNDS:,}.",
 )
 @click.option("--seats", default="2-9", show_default=True, help="Seat counts (4, 2-9, 2,4,6).")
 @seed_option("Same seed, same atlas.", 1, knock.MAX_SEED)
-@click.option("--jobs", type=int, help="Worker processes, 1 to 64 (default: every core).")
+@click.option("--jobs", type=WHOLE, help="Worker processes, 1 to 64 (default: every core).")
 @backend_options("each finished batch", "same atlas")
 @click.option("--json", "as_json", is_flag=True, help="Print the atlas as JSON.")
 def knock_command(

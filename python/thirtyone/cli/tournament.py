@@ -9,7 +9,14 @@ from typing import NoReturn
 
 import click
 
-from thirtyone.cli.manners import NO_JOBS, FilePath, backend_options, resuming, seed_option
+from thirtyone.cli.manners import (
+    NO_JOBS,
+    WHOLE,
+    FilePath,
+    backend_options,
+    resuming,
+    seed_option,
+)
 from thirtyone.errors import ThirtyOneError
 from thirtyone.game.rules import Rules
 from thirtyone.game.seats import MODELS
@@ -36,7 +43,7 @@ def _players(ctx: click.Context, param: click.Parameter, value: str) -> tuple[st
 @click.command("tournament")
 @click.option(
     "--games",
-    type=int,
+    type=WHOLE,
     default=100,
     show_default=True,
     help=f"Games to play, 1 to {tournament.MAX_GAMES:,}.",
@@ -64,14 +71,14 @@ def _players(ctx: click.Context, param: click.Parameter, value: str) -> tuple[st
 )
 @click.option(
     "--deals",
-    type=int,
+    type=WHOLE,
     default=1_000,
     show_default=True,
     help="Consistent deals per query of the oracle players.",
 )
 @click.option(
     "--playouts",
-    type=int,
+    type=WHOLE,
     default=2_000,
     show_default=True,
     help="Playouts per option per query of the oracle players.",
@@ -88,7 +95,7 @@ def _players(ctx: click.Context, param: click.Parameter, value: str) -> tuple[st
 @seed_option("Same seed, same results.", 1)
 @click.option(
     "--jobs",
-    type=int,
+    type=WHOLE,
     help=f"Worker processes, 1 to {tournament.MAX_JOBS} (default: every core).",
 )
 @backend_options("each finished batch of games", "same results")

@@ -18,7 +18,7 @@ from typing import Any
 
 from thirtyone.errors import RuleError
 from thirtyone.game.rules import Rules
-from thirtyone.names import computer_names, problem
+from thirtyone.names import computer_names, in_ascii, problem
 from thirtyone.oracle.player import OPPONENTS
 from thirtyone.store.saves import ADVICE_MODES, SavedGame, tutor_ok
 from thirtyone.web import words
@@ -110,7 +110,7 @@ def _seed(seed: object) -> int:
     """The seed given (a whole number, as a number or as text), or a new one."""
     if seed is None or seed == "":
         return random.SystemRandom().randrange(1, 1_000_000)
-    if isinstance(seed, str) and seed.strip().isascii() and seed.strip().isdigit():
+    if isinstance(seed, str) and in_ascii(seed) and seed.strip().isdigit():
         text = seed.strip()
         if len(text) <= len(str(MAX_SEED)):
             seed = int(text)
