@@ -25,6 +25,12 @@ from thirtyone.cli.app import main
 
 pytestmark = BROWSER_MARKS
 OUT_OF_BOUNDS = "Tutor: the points must be a number from 0.1 to 100, not "
+#: The seed of the tests that read your lives as the game starts: its first round does not end
+#: before your first turn at the four-corners table (nor with its lives at 2 or at 5 without the
+#: county). In about one deal of 90 it does (a 31 dealt, or shown by a player before you: seed
+#: 46), and your lives on show change from the start's to the round's result a moment after the
+#: table appears, so that such a test passed or failed by when it looked.
+NO_LOSS_BEFORE_YOUR_TURN = "3"
 
 
 def test_the_forms_tutor_points_past_any_number_are_quoted_as_typed(
@@ -96,10 +102,12 @@ def test_the_forms_messages_quote_what_was_typed_alike(page: Page, server: str) 
 def test_four_corners_starts_from_the_form_as_the_preset_has_it(page: Page, server: str) -> None:
     """The four-corners preset names its standings, the last "out, stake in the centre"
     (docs/tables.md: 4 lives, then the county); chosen and started unchanged, the form split
-    that name at its comma and refused its own preset (7 names for 6)."""
+    that name at its comma and refused its own preset (7 names for 6). (Seed 3: see
+    :data:`NO_LOSS_BEFORE_YOUR_TURN`.)"""
     open_table(page, server)
     form = page.get_by_role("form", name="New game")
     form.get_by_label("Preset").select_option("four-corners")
+    form.get_by_label("Seed", exact=True).fill(NO_LOSS_BEFORE_YOUR_TURN)
     form.get_by_role("button", name="Start the game").click()
     expect(page.locator("#form-problem")).to_be_hidden()
     expect(page.get_by_role("region", name="Your hand")).to_be_visible()
@@ -110,10 +118,12 @@ def test_four_corners_starts_from_the_form_as_the_preset_has_it(page: Page, serv
 def test_four_corners_names_edited_keep_the_name_with_a_comma(page: Page, server: str) -> None:
     """Four-corners' last name, "out, stake in the centre", holds a comma: with another of the
     six names edited in the field, the form split it there and the table was refused for seven
-    names ("6 names are needed ..., not 7"). The preset's name is kept whole."""
+    names ("6 names are needed ..., not 7"). The preset's name is kept whole. (Seed 3: see
+    :data:`NO_LOSS_BEFORE_YOUR_TURN`.)"""
     open_table(page, server)
     form = page.get_by_role("form", name="New game")
     form.get_by_label("Preset").select_option("four-corners")
+    form.get_by_label("Seed", exact=True).fill(NO_LOSS_BEFORE_YOUR_TURN)
     form.locator("details summary").click()
     names = form.locator("#f-life_names")
     names.fill(names.input_value().replace("bill unfolded", "bill flat"))
@@ -145,11 +155,13 @@ def test_four_corners_with_other_lives_starts_with_the_lives_as_numbers(
     page: Page, server: str
 ) -> None:
     """Four-corners with its Lives changed to 2: the preset's six names (the bill's corners,
-    for four lives) no longer fit and are left out, and the game starts (it was refused)."""
+    for four lives) no longer fit and are left out, and the game starts (it was refused).
+    (Seed 3: see :data:`NO_LOSS_BEFORE_YOUR_TURN`.)"""
     open_table(page, server)
     form = page.get_by_role("form", name="New game")
     form.get_by_label("Preset").select_option("four-corners")
     form.get_by_label("Lives", exact=True).fill("2")
+    form.get_by_label("Seed", exact=True).fill(NO_LOSS_BEFORE_YOUR_TURN)
     form.get_by_role("button", name="Start the game").click()
     expect(page.locator("#form-problem")).to_be_hidden()
     expect(page.get_by_role("region", name="Your hand")).to_be_visible()
@@ -183,7 +195,8 @@ def test_a_presets_names_of_the_lives_leave_the_field_with_other_lives(
     """Four-corners' six names are for four lives and the county (ruling 332): with other lives
     the field shows none, as the game plays, and the preset's again with its lives. At 5 lives
     without the county six names are needed too, and the game named a life "all 4 corners
-    folded", the preset's county (ruling 340): the field's none, sent, plays numbers."""
+    folded", the preset's county (ruling 340): the field's none, sent, plays numbers. (Seed 3:
+    see :data:`NO_LOSS_BEFORE_YOUR_TURN`.)"""
     open_table(page, server)
     form = page.get_by_role("form", name="New game")
     form.get_by_label("Preset").select_option("four-corners")
@@ -196,6 +209,7 @@ def test_a_presets_names_of_the_lives_leave_the_field_with_other_lives(
     lives.fill("5")
     form.get_by_label("County").uncheck()
     expect(names).to_have_value("")
+    form.get_by_label("Seed", exact=True).fill(NO_LOSS_BEFORE_YOUR_TURN)
     form.get_by_role("button", name="Start the game").click()
     expect(page.get_by_role("region", name="Your hand")).to_be_visible()
     expect(page.locator("#my-lives")).to_have_text("· 5 lives")
