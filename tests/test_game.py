@@ -61,6 +61,7 @@ def test_dealt_31_costs_everybody_else_a_life() -> None:
     (end,) = events(game, "round_end")
     assert end["end"] == "dealt_31"
     assert end["losses"] == {0: 1, 1: 0, 2: 1}
+    assert end["dealt"] == [1]  # (who was dealt it: no one seat "ends" it, so ``by`` is None)
     assert game.lives == [2, 3, 2]
 
 
@@ -69,6 +70,8 @@ def test_two_players_dealt_31_are_safe() -> None:
     game = make_game(4, 3, [deck])
     game.play_round()
     assert game.lives == [2, 3, 2, 3]
+    (end,) = events(game, "round_end")
+    assert end["dealt"] == [1, 3]
 
 
 def test_31_in_the_final_turns_costs_the_knocker_one_life() -> None:

@@ -362,6 +362,34 @@ def test_a_31_shown_after_the_knock_is_said_apart_from_the_showdown(
 
 
 #: Whether the banner is up (not hidden by the page's script), and whether it is seen.
+END_TITLE = """async ([e, you]) => {
+  const m = await import('/static/story.js');
+  return m.endTitle(e, new m.Names(['Alice', 'Ben', 'Cara', 'Dan'], you));
+}"""
+
+
+def test_a_dealt_31_names_who_was_dealt_it(page: Page, server: str) -> None:
+    """A round ended by a dealt 31 was titled "null was dealt 31!" in the result, the last
+    round's line, the log and the live region: no one seat ends it (every hand dealt 31 is
+    shown at once), so the event's ``by`` is empty. The title names the players dealt it, from
+    the event's ``dealt``."""
+    open_table(page, server)
+    event = {"kind": "round_end", "end": "dealt_31", "by": None, "knocker": None}
+    assert page.evaluate(END_TITLE, [{**event, "dealt": [1]}, 0]) == "Ben was dealt 31!"
+    assert page.evaluate(END_TITLE, [{**event, "dealt": [0]}, 0]) == "You were dealt 31!"
+    both = page.evaluate(END_TITLE, [{**event, "dealt": [0, 2]}, 0])
+    assert both == "You and Cara were dealt 31!"
+    three = page.evaluate(END_TITLE, [{**event, "dealt": [1, 2, 3]}, 0])
+    assert three == "Ben, Cara and Dan were dealt 31!"
+    # A game whose first round is a dealt 31 (seed 129: Alice's), from the server's event on.
+    start = page.context.new_page()
+    open_table(start, server)
+    start_game(start, Seed="129")
+    result = start.locator("#result-dialog")
+    expect(result.get_by_role("heading")).to_have_text("Alice was dealt 31!")
+    start.close()
+
+
 BANNER_NOW = """() => {
   const box = document.getElementById("banner");
   return [!box.hidden, box.checkVisibility({ visibilityProperty: true })];

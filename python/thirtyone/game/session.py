@@ -59,7 +59,8 @@ class Event:
       the others but recorded as ``drew``), ``discard``, ``showed_31``, and ``hid_31`` when the
       player kept a 31 hidden (known only to them);
     - ``round_end``: ``end`` (``dealt_31``, ``thirty_one``, ``showdown``, ``stock_out``,
-      ``blind``), ``by`` (who showed 31, declined or called the blind showdown), ``knocker``,
+      ``blind``), ``by`` (who showed 31, declined or called the blind showdown), ``dealt``
+      (after a dealt 31: the seats dealt it, who alone lose nothing), ``knocker``,
       ``hands``, ``scores`` (what each hand counted: a hidden 31 counts 30), ``losses`` (lives,
       or letters under Gin lives), ``lives`` (after the round; all game seats; with the county
       0 is on the county and below 0 is out), ``hidden_31`` (the seats that held a hidden 31)
@@ -507,6 +508,8 @@ class Session:
             "scores": {seats[i]: scores[i] for i in range(len(seats))},
             "losses": {seats[i]: losses[i] for i in range(len(seats))},
         }
+        if end == "dealt_31":  # (no one seat ends it: every hand dealt 31 is shown at once)
+            data["dealt"] = [seats[i] for i in range(len(seats)) if losses[i] == 0]
         if hidden:
             data["hidden_31"] = hidden
         # (Shown after a knock where the round goes on: the showdown's losses hold its 1s.)

@@ -353,7 +353,7 @@ def round_headline(
             f"and {r.unit(2)} if it is the caller."
         )
     elif end == "dealt_31":
-        dealt = [s for s, lost in data["losses"].items() if lost == 0]  # the 31s lose nothing
+        dealt = data["dealt"]
         out.append("dealt 31", style="bold green")
         out.append(" — ")
         out.append_text(Text(" and ").join(_named(names, s, me, data, r) for s in dealt))

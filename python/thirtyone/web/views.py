@@ -62,7 +62,8 @@ def _named(happened: Event, session: Session) -> dict[str, Any]:
         if round_ is not None and happened.round == session.round_number:
             score = round_.score(session.seats.index(data["seat"]))
     elif happened.kind == "round_end" and data["end"] in ("thirty_one", "dealt_31"):
-        by = data.get("by")
+        # (Dealt to several, their hands may differ: a name is said only of a hand dealt alone.)
+        by = data["dealt"][0] if len(data.get("dealt", ())) == 1 else data.get("by")
         if by in data["hands"]:
             score = hand_score(data["hands"][by], rules)
     name = None if score is None else rules.hand_name(score)

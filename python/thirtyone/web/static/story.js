@@ -93,7 +93,12 @@ export function stepSentence(e, names) {
 export function endTitle(e, names) {
   const by = e.by === null || e.by === undefined ? null : names.of(e.by);
   switch (e.end) {
-    case "dealt_31": return `${by} ${by === "You" ? "were" : "was"} dealt ${shownWords(e)}!`;
+    case "dealt_31": {
+      // (No one seat ends it: every hand dealt 31 is shown at once: "Alice and you were dealt 31!")
+      const dealt = (e.dealt || []).map((s, i) => (i === 0 ? names.of(s) : names.lower(s)));
+      const who = dealt.length > 1 ? `${dealt.slice(0, -1).join(", ")} and ${dealt.at(-1)}` : dealt[0];
+      return `${who} ${dealt.length > 1 || who === "You" ? "were" : "was"} dealt ${shownWords(e)}!`;
+    }
     case "thirty_one": return `${by} showed ${shownWords(e)}!`;
     case "stock_out": return "The stock ran out";
     case "blind": return "The blind showdown";
