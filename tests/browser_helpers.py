@@ -29,10 +29,6 @@ BROWSER_MARKS = [
     ),
 ]
 SHOTS = Path(__file__).parent.parent / "test-results" / "web"
-#: Every assertion waits up to 30 s for what it asserts (Playwright's own 5 s was a speed the
-#: tests then depended on: a refusal sent back by the server while it computed the Oracle's
-#: advice took longer on a machine busy with three other programs, and a test failed).
-expect.set_options(timeout=30_000)
 
 
 @contextlib.contextmanager

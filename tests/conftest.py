@@ -76,6 +76,18 @@ def server() -> Iterator[str]:
 
 # -- the browser tests (pytest-playwright's fixtures, for every module that uses them) ---------
 
+try:
+    from playwright.sync_api import expect as _expect
+except ImportError:  # (without Playwright the browser tests say they are skipped)
+    pass
+else:
+    # Every assertion waits up to 30 s for what it asserts, in every module however it is run
+    # (Playwright's own 5 s was a speed the tests then depended on: a refusal sent back by the
+    # server while it computed the Oracle's advice took longer on a machine busy with three
+    # other programs, and a test failed; set in one module, it held only where that module was
+    # imported).
+    _expect.set_options(timeout=30_000)
+
 
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
