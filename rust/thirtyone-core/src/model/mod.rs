@@ -1,4 +1,4 @@
-//! How the Oracle believes an opponent plays (`docs/oracle.md`, "Opponent models"):
+//! How the Oracle believes an opponent plays (`docs/models.md`):
 //!
 //! - [`Model::Table`]: the rule documents' computer player, the table's decision rule knocking at
 //!   27. What they did is a filter: a deal where the rule would have done otherwise is not a deal

@@ -1,5 +1,5 @@
 //! A playout's turn for a player who reads the table: how the `expert` model plays on at a table
-//! of two (`crate::model::Model::reads`; `docs/oracle.md`, "Opponent models"). The expert, being the Oracle, plays far better than
+//! of two (`crate::model::Model::reads`; `docs/models.md`). The expert, being the Oracle, plays far better than
 //! the table's rule, and most of its edge comes from what it reads of the other hands: when to
 //! knock, which card not to hand to the next player, which discard is not worth taking, and, on
 //! its final turn, what it needs to beat. In a playout the other hands are known, and the model
