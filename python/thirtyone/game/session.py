@@ -52,21 +52,19 @@ __all__ = ["Event", "Game", "Pending", "Policy", "SeatView", "Session", "TablePo
 class Event:
     """One thing that happened. ``kind`` is one of:
 
-    - ``deal``: ``dealer``, ``first`` (game seats), ``upcard``, ``seats`` (the game seats dealt in,
-      in turn order);
+    - ``deal``: ``dealer``, ``first`` (game seats), ``upcard``, ``seats`` (dealt in, turn order);
     - ``turn``: ``seat``, ``action`` (``knock``/``draw``/``take``/``decline``/``blind``: the
       blind showdown called), ``card`` (the card taken from the pile; a stock draw is hidden from
       the others but recorded as ``drew``), ``discard``, ``showed_31``, and ``hid_31`` when the
       player kept a 31 hidden (known only to them);
     - ``round_end``: ``end`` (``dealt_31``, ``thirty_one``, ``showdown``, ``stock_out``,
-      ``blind``), ``by`` (who showed 31, declined or called the blind showdown), ``dealt``
-      (after a dealt 31: the seats dealt it, who alone lose nothing), ``knocker``,
-      ``hands``, ``scores`` (what each hand counted: a hidden 31 counts 30), ``losses`` (lives,
-      or letters under Gin lives), ``lives`` (after the round; all game seats; with the county
-      0 is on the county and below 0 is out), ``hidden_31`` (the seats that held a hidden 31)
-      when there were any, and ``shown_31`` (the seats that showed a 31 after the knock, each of
-      which cost every other hand 1, at a table where the round then goes on) when there were
-      any;
+      ``blind``), ``by`` (who showed 31, declined or called the blind showdown), ``dealt`` (after
+      a dealt 31: the seats dealt it, who alone lose nothing), ``knocker``, ``hands``, ``scores``
+      (what each hand counted: a hidden 31 counts 30), ``losses`` (lives, or letters under Gin
+      lives), ``lives`` (after the round; all game seats; with the county 0 is on the county and
+      below 0 is out), ``hidden_31`` (the seats that held a hidden 31) when there were any, and
+      ``shown_31`` (the seats that showed a 31 after the knock, each of which cost every other
+      hand 1, at a table where the round then goes on) when there were any;
     - ``mid_turn``: ``seat`` has taken a step of their turn that cannot be taken back, ``step``
       (``look``: looked at the cards at a blind table; ``draw``; ``take``); the card is not
       given. Listeners see it (saved games are written then); :attr:`Session.events` does not
@@ -509,7 +507,7 @@ class Session:
             "losses": {seats[i]: losses[i] for i in range(len(seats))},
         }
         if end == "dealt_31":  # (no one seat ends it: every hand dealt 31 is shown at once)
-            data["dealt"] = [seats[i] for i in range(len(seats)) if losses[i] == 0]
+            data["dealt"] = [s for s, lost in zip(seats, losses, strict=True) if lost == 0]
         if hidden:
             data["hidden_31"] = hidden
         # (Shown after a knock where the round goes on: the showdown's losses hold its 1s.)
