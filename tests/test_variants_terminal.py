@@ -208,6 +208,35 @@ def test_a_31_is_called_a_cadillac_at_the_cadillac_table() -> None:
     assert "Round 1: 33 shown by Cara (a Grand Cadillac): everybody else loses a life." in told
 
 
+def test_two_hands_dealt_31_are_each_named_at_the_cadillac_table() -> None:
+    """Ann dealt a 31 (a Cadillac) and Cara three aces (33, a Grand Cadillac), Bo neither: the
+    terminal names each ("all are safe" read as the whole table, when Bo loses a life), and the
+    page is sent each name in the order of ``dealt``, so that its title says "Ann and Cara were
+    dealt a Cadillac and a Grand Cadillac!" (it said "were dealt 31!" of a 33)."""
+    from thirtyone.web import views
+
+    out = io.StringIO()
+    names = ["Ann", "Bo", "Cara"]
+    narrator = Narrator(Console(file=out, width=100, color_system=None), names, me=None)
+    deck = build_deck([["AS", "KS", "QS"], ["2C", "5D", "9S"], ["AH", "AD", "AC"]], "8D")
+    game = make_game(Rules.preset("cadillac").replace(seats=3), 2, [deck])
+    game.names = names
+    game.add_listener(narrator)
+    narrator.game = game
+    sent: list[dict[str, Any]] = []
+    game.add_listener(lambda e: sent.append(views.public_event(e, game)))
+    game.play_round()
+    told = out.getvalue()
+    assert (
+        "Round 1: dealt 31 — Ann (a Cadillac) and Cara (a Grand Cadillac) showed theirs: "
+        "they are safe." in told
+    )
+    (end,) = [e for e in sent if e["kind"] == "round_end"]
+    assert end["dealt"] == [0, 2] and end["losses"] == {0: 0, 1: 1, 2: 0}
+    assert end["dealt_called"] == ["a Cadillac", "a Grand Cadillac"]
+    assert "called" not in end  # (no one name for the round)
+
+
 # -- the CLI --------------------------------------------------------------------------------------
 
 

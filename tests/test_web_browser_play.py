@@ -361,7 +361,6 @@ def test_a_31_shown_after_the_knock_is_said_apart_from_the_showdown(
     assert page.evaluate(LOSSES, [plain, 1]) == "Alice loses 2 lives (the knock penalty)."
 
 
-#: Whether the banner is up (not hidden by the page's script), and whether it is seen.
 END_TITLE = """async ([e, you]) => {
   const m = await import('/static/story.js');
   return m.endTitle(e, new m.Names(['Alice', 'Ben', 'Cara', 'Dan'], you));
@@ -381,6 +380,12 @@ def test_a_dealt_31_names_who_was_dealt_it(page: Page, server: str) -> None:
     assert both == "You and Cara were dealt 31!"
     three = page.evaluate(END_TITLE, [{**event, "dealt": [1, 2, 3]}, 0])
     assert three == "Ben, Cara and Dan were dealt 31!"
+    # At a table that names them, each one's name (a 31 and three aces' 33 are not one "31").
+    names = ["a Cadillac", "a Grand Cadillac"]
+    two = page.evaluate(END_TITLE, [{**event, "dealt": [1, 3], "dealt_called": names}, 0])
+    assert two == "Ben and Dan were dealt a Cadillac and a Grand Cadillac!"
+    alike = {**event, "dealt": [0, 3], "dealt_called": [names[0]] * 2}
+    assert page.evaluate(END_TITLE, [alike, 0]) == "You and Dan were each dealt a Cadillac!"
     # A game whose first round is a dealt 31 (seed 129: Alice's), from the server's event on.
     start = page.context.new_page()
     open_table(start, server)
@@ -390,6 +395,7 @@ def test_a_dealt_31_names_who_was_dealt_it(page: Page, server: str) -> None:
     start.close()
 
 
+#: Whether the banner is up (not hidden by the page's script), and whether it is seen.
 BANNER_NOW = """() => {
   const box = document.getElementById("banner");
   return [!box.hidden, box.checkVisibility({ visibilityProperty: true })];

@@ -357,7 +357,8 @@ def round_headline(
         out.append("dealt 31", style="bold green")
         out.append(" — ")
         out.append_text(Text(" and ").join(_named(names, s, me, data, r) for s in dealt))
-        out.append(" showed it at once." if len(dealt) == 1 else " showed it: all are safe.")
+        # (Only those dealt it are safe: "all are safe" read as the whole table.)
+        out.append(" showed it at once." if len(dealt) == 1 else " showed theirs: they are safe.")
     elif end == "thirty_one":
         score = hand_score(data["hands"][by], r) if by is not None else 31.0
         shown = fmt_score(score) if r.hand_name(score) else "31"  # (a Grand Cadillac: 33)

@@ -53,17 +53,24 @@ def public_event(happened: Event, session: Session) -> dict[str, Any]:
 
 def _named(happened: Event, session: Session) -> dict[str, Any]:
     """Where the table names a hand shown (:meth:`Rules.hand_name`: a Cadillac), a turn that
-    showed one and a round ended by one (its ``by``) say its score (``shown``) and its name
-    (``called``); nothing otherwise. A shown hand stays as shown to the end of its round."""
+    showed one and a round ended by one (its ``by``, or the one seat ``dealt`` it) say its score
+    (``shown``) and its name (``called``); a round dealt to several says each one's name, in the
+    order of ``dealt`` (``dealt_called``); nothing otherwise. A shown hand stays as shown to the
+    end of its round."""
     data, rules = happened.data, session.rules
     score: float | None = None
     if happened.kind == "turn" and data.get("showed_31"):
         round_ = session.round
         if round_ is not None and happened.round == session.round_number:
             score = round_.score(session.seats.index(data["seat"]))
-    elif happened.kind == "round_end" and data["end"] in ("thirty_one", "dealt_31"):
-        # (Dealt to several, their hands may differ: a name is said only of a hand dealt alone.)
-        by = data["dealt"][0] if len(data.get("dealt", ())) == 1 else data.get("by")
+    elif happened.kind == "round_end" and data["end"] == "dealt_31":
+        scores = [hand_score(data["hands"][s], rules) for s in data["dealt"]]
+        if len(scores) > 1:  # (each its own: a 31 may be a Cadillac and three aces beside it)
+            called = [rules.hand_name(s) for s in scores]
+            return {"dealt_called": called} if any(called) else {}
+        score = scores[0] if scores else None
+    elif happened.kind == "round_end" and data["end"] == "thirty_one":
+        by = data.get("by")
         if by in data["hands"]:
             score = hand_score(data["hands"][by], rules)
     name = None if score is None else rules.hand_name(score)

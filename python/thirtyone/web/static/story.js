@@ -89,6 +89,11 @@ export function stepSentence(e, names) {
   return e.step === "draw" ? `${names.of(e.seat)} drew from the stock…` : `${names.of(e.seat)} took the top discard…`;
 }
 
+/** Words in a list: "Alice", "Alice and Ben", "Alice, Ben and Cara". */
+function together(words) {
+  return words.length > 1 ? `${words.slice(0, -1).join(", ")} and ${words.at(-1)}` : words.join("");
+}
+
 /** How the round ended, as a title. */
 export function endTitle(e, names) {
   const by = e.by === null || e.by === undefined ? null : names.of(e.by);
@@ -96,7 +101,11 @@ export function endTitle(e, names) {
     case "dealt_31": {
       // (No one seat ends it: every hand dealt 31 is shown at once: "Alice and you were dealt 31!")
       const dealt = (e.dealt || []).map((s, i) => (i === 0 ? names.of(s) : names.lower(s)));
-      const who = dealt.length > 1 ? `${dealt.slice(0, -1).join(", ")} and ${dealt.at(-1)}` : dealt[0];
+      const who = together(dealt);
+      const called = e.dealt_called; // (several, at a table that names them: each one's name)
+      if (called && dealt.length > 1) {
+        return called.every((c) => c === called[0]) ? `${who} were each dealt ${called[0]}!` : `${who} were dealt ${together(called)}!`;
+      }
       return `${who} ${dealt.length > 1 || who === "You" ? "were" : "was"} dealt ${shownWords(e)}!`;
     }
     case "thirty_one": return `${by} showed ${shownWords(e)}!`;
