@@ -163,7 +163,10 @@ def test_many_seats_get_distinct_friendly_names() -> None:
             'three_of_a_kind: must be one of none, 30, 30.5, not "29"',
         ),
         (["--rules", "fancy"], "Invalid value for '--rules': 'fancy'"),
-        (["--seed", "abc"], "'abc' is not a valid integer"),
+        (
+            ["--seed", "abc"],
+            'must be a whole number from 0 to 18,446,744,073,709,551,615, not "abc"',
+        ),
         (["--name", "  "], "your name may not be empty"),
     ],
 )

@@ -273,8 +273,14 @@ def _one_error_line(result: Result) -> str:
     [
         (["schema", LONG], "'xxxxxxxxxxxxxxxxxxxxxxxx'… is not one of 'state', 'advice'."),
         ([LONG], "No such command 'xxxxxxxxxxxxxxxxxxxxxxxx'…."),
-        (["play", "--seed", LONG], "'xxxxxxxxxxxxxxxxxxxxxxxx'… is not a valid integer."),
-        (["play", f"--seed={LONG}"], "'xxxxxxxxxxxxxxxxxxxxxxxx'… is not a valid integer."),
+        (
+            ["play", "--seed", LONG],
+            'a whole number from 0 to 18,446,744,073,709,551,615, not "xxxxxxxxxxxxxxxxxxxxxxxx"….',
+        ),
+        (
+            ["play", f"--seed={LONG}"],
+            'a whole number from 0 to 18,446,744,073,709,551,615, not "xxxxxxxxxxxxxxxxxxxxxxxx"….',
+        ),
         (["play", "--rules", LONG], "'xxxxxxxxxxxxxxxxxxxxxxxx'… is not one of 'cadillac',"),
         (["play", f"--{LONG}"], "No such option '--xxxxxxxxxxxxxxxxxxxxxx'…."),
         (["stats", LONG], "Got unexpected extra argument (xxxxxxxxxxxxxxxxxxxxxxxx…)"),

@@ -186,12 +186,14 @@ def test_a_number_in_other_digits_is_refused_as_the_command_refuses_it(
     """Ruling 354: `seed=` 1200 in full-width digits was read as 1200 (Python's int() takes any
     script's digits), where the new-game form and the command's options refuse it: it is not
     a whole number in the digits 0 to 9, and is quoted as typed."""
-    typed = "\uff11\uff12\uff10\uff10"
-    said = f'{name} must be a whole number, not "{typed}"'
-    response = client.post("/api/oracle", params={**SMALL, name: typed}, content=EXAMPLE)
-    assert (response.status_code, response.json()) == (400, {"error": said})
-    response = client.get("/api/review", params={**REVIEW, name: typed})
-    assert (response.status_code, response.json()) == (400, {"error": said})
+    for typed in ("\uff11\uff12\uff10\uff10", "1_200"):  # (int() reads both as 1200)
+        said = f'{name} must be a whole number, not "{typed}"'
+        response = client.post("/api/oracle", params={**SMALL, name: typed}, content=EXAMPLE)
+        assert (response.status_code, response.json()) == (400, {"error": said})
+        response = client.get("/api/review", params={**REVIEW, name: typed})
+        assert (response.status_code, response.json()) == (400, {"error": said})
+    response = client.post("/api/oracle", params={**SMALL, name: "+1200"}, content=EXAMPLE)
+    assert response.status_code == 200  # (a sign, as the command takes it)
 
 
 def test_the_reviews_query_quotes_a_wrong_value_as_the_product_does(client: TestClient) -> None:

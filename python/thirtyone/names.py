@@ -58,12 +58,17 @@ def number(value: float) -> str:
     return short if float(short) == value else repr(value)
 
 
-def in_ascii(typed: str) -> bool:
-    """Whether a number typed as text is written in ASCII, its digits 0 to 9 (spaces around it
-    aside). Python's ``int()`` also reads the digits of other scripts (full-width
-    ``\uff11\uff12``, Arabic-Indic ``\u0661\u0662``), which the new-game form never took:
-    every entry point refuses them alike, quoting them as typed (ruling 354)."""
-    return typed.strip().isascii()
+#: A whole number written plainly: a sign if any, then the digits 0 to 9.
+_PLAIN_WHOLE = re.compile(r"\s*[+-]?[0-9]+\s*")
+
+
+def plain_whole(typed: str) -> bool:
+    """Whether a whole number typed as text is written plainly: a sign if any and the digits 0
+    to 9 (spaces around it aside). Python's ``int()`` also reads the digits of other scripts
+    (full-width ``\uff11\uff12``, Arabic-Indic ``\u0661\u0662``) and underscores between
+    digits (``1_000``), which the new-game form never took: every entry point refuses them
+    alike, quoting them as typed (ruling 354)."""
+    return _PLAIN_WHOLE.fullmatch(typed) is not None
 
 
 def shown(value: object, most: int = QUOTE_CHARS) -> str:

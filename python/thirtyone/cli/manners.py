@@ -18,7 +18,7 @@ import click
 from thirtyone import _core
 from thirtyone.errors import RuleError, ThirtyOneError
 from thirtyone.game.rules import Rules
-from thirtyone.names import QUOTE_CHARS, in_ascii, quoted, shown
+from thirtyone.names import QUOTE_CHARS, plain_whole, quoted, shown
 from thirtyone.paths import short
 
 if TYPE_CHECKING:
@@ -194,17 +194,18 @@ FC = TypeVar("FC", bound=Callable[..., Any])
 
 class WholeNumber(click.types.IntParamType):
     """A whole number typed on the command line (``--seed``, ``--games``, ``--deals``, …), as
-    click's ``int`` reads it but in the digits 0 to 9: Python's ``int()`` also reads other
-    scripts' digits (full-width ``\uff11\uff12``), which the new-game form and the HTTP API
-    refuse. Such a number is refused quoting it as typed, ``must be a whole number, not
-    "…"`` (``bounds``: ``from 0 to 18,446,744,073,709,551,615`` after "number"; ruling
-    354)."""
+    click's ``int`` reads it but written plainly (:func:`thirtyone.names.plain_whole`): Python's
+    ``int()`` also reads other scripts' digits (full-width ``\uff11\uff12``) and ``1_000``,
+    which the new-game form and the HTTP API refuse. Anything else is refused quoting it as
+    typed, in the words of every other refused number, ``must be a whole number, not "…"``
+    (``bounds``: ``from 0 to 18,446,744,073,709,551,615`` after "number"; ruling 354), not
+    click's "'abc' is not a valid integer"."""
 
     def __init__(self, bounds: str = "") -> None:
         self.bounds = bounds
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        if isinstance(value, str) and not in_ascii(value):
+        if isinstance(value, str) and not plain_whole(value):
             kind = f"a whole number {self.bounds}" if self.bounds else "a whole number"
             self.fail(f"must be {kind}, not {shown(value)}", param, ctx)
         return super().convert(value, param, ctx)

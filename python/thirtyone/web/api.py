@@ -47,7 +47,7 @@ from starlette.types import Receive, Scope, Send
 
 from thirtyone import _core
 from thirtyone.errors import ThirtyOneError
-from thirtyone.names import crop, in_ascii, shown
+from thirtyone.names import crop, plain_whole, shown
 from thirtyone.oracle.query import MAX_STATE_BYTES, answer_text, ask, check_max_time
 from thirtyone.store import record, saves
 from thirtyone.store import summary as record_summary
@@ -170,7 +170,7 @@ def _whole(given: Mapping[str, str], name: str, default: int | None) -> int | No
     if long := LONG_NUMBER.fullmatch(text):  # (int() reads at most 4,300 digits)
         return -(10**39) if long.group(1) == "-" else 10**39
     refused = Refused(400, f"{name} must be a whole number, not {shown(text)}")
-    if not in_ascii(text):  # (int() reads full-width digits too: refused as the options are)
+    if not plain_whole(text):  # (int() reads other digits and "1_000": refused as the options are)
         raise refused
     try:
         return int(text)

@@ -18,7 +18,7 @@ from typing import Any
 
 from thirtyone.errors import RuleError
 from thirtyone.game.rules import Rules
-from thirtyone.names import computer_names, in_ascii, problem
+from thirtyone.names import computer_names, plain_whole, problem
 from thirtyone.oracle.player import OPPONENTS
 from thirtyone.store.saves import ADVICE_MODES, SavedGame, tutor_ok
 from thirtyone.web import words
@@ -110,10 +110,10 @@ def _seed(seed: object) -> int:
     """The seed given (a whole number, as a number or as text), or a new one."""
     if seed is None or seed == "":
         return random.SystemRandom().randrange(1, 1_000_000)
-    if isinstance(seed, str) and in_ascii(seed) and seed.strip().isdigit():
+    if isinstance(seed, str) and plain_whole(seed):  # (as the command reads --seed)
         text = seed.strip()
-        if len(text) <= len(str(MAX_SEED)):
-            seed = int(text)
+        if len(text.lstrip("+-")) <= len(str(MAX_SEED)) and 0 <= int(text) <= MAX_SEED:
+            return int(text)  # (else refused below quoting the text as typed)
     if isinstance(seed, int) and not isinstance(seed, bool) and 0 <= seed <= MAX_SEED:
         return seed
     raise FormError(f"Seed: must be a whole number from 0 to {MAX_SEED:,}, not {words.typed(seed)}")
