@@ -4,8 +4,8 @@
     python benches/expert_knocks.py [--seats 4] [--games 200] [--seed 1] [--json FILE] [--fit]
     python benches/expert_knocks.py --fit-from RUN.json [RUN.json ...]
 
-It measures what the ``expert`` model assumes of the experts' knocks (``docs/oracle.md``,
-"Opponent models": one knock score for the whole round, from 22 to 30) against what they do;
+It measures what the ``expert`` model assumes of the experts' knocks (``docs/models.md``:
+one knock score for the whole round, from 22 to 30) against what they do;
 ``docs/evidence.md``, "When the experts knock", has the figures and a model fitted to them that
 was not adopted. The experts read each other by the model, so a change to the model changes
 the experts too: after a change, play again and see whether the table moved.

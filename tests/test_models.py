@@ -1,4 +1,4 @@
-"""Opponent models (``models`` in a state, ``docs/oracle.md``): a person or the expert is read as
+"""Opponent models (``models`` in a state, ``docs/models.md``): a person or the expert is read as
 the table's rule with a knock score of their own and slips, so that a knock at 17 is not read as
 "27 or more"; the table's model is the same answer as no models; bad models are named."""
 
