@@ -244,6 +244,10 @@ def test_a_game_played_shows_the_record_at_its_end() -> None:
     second = _interactive(7, "\n" * 400)
     won = sum(g.place == 1 for g in games(path()))
     assert f"Your record: 2 games, {won} won" in second.output
+    # Its interval as every report writes one (ruling 352): Wilson's for `won` of 2, in tenths
+    # of a percent, an en dash between (it was "95% CI 16%-100%").
+    low, high = {0: (0.0, 65.8), 1: (9.5, 90.5), 2: (34.2, 100.0)}[won]
+    assert f"95% CI {low:.1f}\u2013{high:.1f}), mean place " in second.output
 
 
 def test_a_resumed_game_keeps_the_advice_of_its_first_part() -> None:

@@ -52,7 +52,13 @@ def wilson(successes: int, n: int) -> tuple[float, float]:
 def percent_interval(low: float, high: float) -> str:
     """An interval of shares as the reports write it, in percent, as the README's tables do:
     ``(21.9-54.5)`` with an en dash for the hyphen."""
-    return f"({100 * low:.1f}\u2013{100 * high:.1f})"
+    return f"({percent_range(low, high)})"
+
+
+def percent_range(low: float, high: float) -> str:
+    """:func:`percent_interval` without its parentheses, for a sentence: ``21.9-54.5`` (an en
+    dash for the hyphen)."""
+    return f"{100 * low:.1f}\u2013{100 * high:.1f}"
 
 
 #: Student's t quantile of a two-sided 95% interval for 1 to 30 degrees of freedom (beyond,
