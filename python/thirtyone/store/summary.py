@@ -296,9 +296,8 @@ def record_lines(games: Sequence[GameRecord], more: str = "thirtyone stats") -> 
     lo, hi = t.ci
     lines = [
         f"Your record: {t.games:,} game{'s' if t.games != 1 else ''}, {t.wins:,} won "
-        f"({_pct(t.win_rate)}, 95% CI {stats.percent_range(lo, hi)}), mean place "
-        f"{t.mean_place:.2f} "
-        f"({more} tells more)."
+        f"({_pct(t.win_rate)}, 95% CI {stats.percent_range(lo, hi)}), "
+        f"mean place {t.mean_place:.2f} ({more} tells more)."
     ]
     a = _agreement(mine)
     if a.advised:

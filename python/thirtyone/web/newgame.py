@@ -112,8 +112,9 @@ def _seed(seed: object) -> int:
         return random.SystemRandom().randrange(1, 1_000_000)
     if isinstance(seed, str) and plain_whole(seed):  # (as the command reads --seed)
         text = seed.strip()
-        if len(text.lstrip("+-")) <= len(str(MAX_SEED)) and 0 <= int(text) <= MAX_SEED:
-            return int(text)  # (else refused below quoting the text as typed)
+        n = int(text) if len(text.lstrip("+-")) <= len(str(MAX_SEED)) else -1
+        if 0 <= n <= MAX_SEED:
+            return n  # (else refused below quoting the text as typed)
     if isinstance(seed, int) and not isinstance(seed, bool) and 0 <= seed <= MAX_SEED:
         return seed
     raise FormError(f"Seed: must be a whole number from 0 to {MAX_SEED:,}, not {words.typed(seed)}")

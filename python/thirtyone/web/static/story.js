@@ -89,9 +89,9 @@ export function stepSentence(e, names) {
   return e.step === "draw" ? `${names.of(e.seat)} drew from the stock…` : `${names.of(e.seat)} took the top discard…`;
 }
 
-/** Words in a list: "Alice", "Alice and Ben", "Alice, Ben and Cara". */
-function together(words) {
-  return words.length > 1 ? `${words.slice(0, -1).join(", ")} and ${words.at(-1)}` : words.join("");
+/** Words in a list: "Alice", "Alice and Ben", "Alice, Ben and Cara" ("… or Cara" with "or"). */
+export function together(words, last = "and") {
+  return words.length > 1 ? `${words.slice(0, -1).join(", ")} ${last} ${words.at(-1)}` : words.join("");
 }
 
 /** How the round ended, as a title. */

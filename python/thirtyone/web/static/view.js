@@ -2,7 +2,7 @@
 // round, the stock and the pile, your hand and the buttons of your decision, the round's log.
 
 import { backSvg, cardName, cardSvg, label } from "./cards.js";
-import { Names, counted, losesWords, ordinal, sentence, turnShort, unitWord } from "./story.js";
+import { Names, counted, losesWords, ordinal, sentence, together, turnShort, unitWord } from "./story.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -196,7 +196,7 @@ export function actionName(kind, table) {
  * "draw from the stock, take 7H or knock", in the buttons' order (for "You cannot … now: …"). */
 export function whatYouMay(table, pending, drawn) {
   const legal = pending.legal;
-  const either = (words) => (words.length <= 1 ? words.join("") : `${words.slice(0, -1).join(", ")} or ${words.at(-1)}`);
+  const either = (words) => together(words, "or");
   if (pending.phase === "put_down") {
     const cards = [...table.hand, drawn.card].filter((c) => legal.some((a) => a.kind === "put" && a.card === c));
     return `Put a card down: ${either(cards.map(label))}.`;

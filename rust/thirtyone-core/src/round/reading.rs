@@ -1,9 +1,9 @@
 //! A playout's turn for a player who reads the table: how the `expert` model plays on at a table
-//! of two (`crate::model::Model::reads`; `docs/models.md`). The expert, being the Oracle, plays far better than
-//! the table's rule, and most of its edge comes from what it reads of the other hands: when to
-//! knock, which card not to hand to the next player, which discard is not worth taking, and, on
-//! its final turn, what it needs to beat. In a playout the other hands are known, and the model
-//! reads them exactly. Under standard scoring, at the start of a turn:
+//! of two (`crate::model::Model::reads`; `docs/models.md`). The expert, being the Oracle, plays
+//! far better than the table's rule, and most of its edge comes from what it reads of the other
+//! hands: when to knock, which card not to hand to the next player, which discard is not worth
+//! taking, and, on its final turn, what it needs to beat. In a playout the other hands are known,
+//! and the model reads them exactly. Under standard scoring, at the start of a turn:
 //!
 //! - it knocks with [`TABLE_KNOCK_AT`] or more, or from [`READ_KNOCK_FROM`] with more than every
 //!   other hand holds;
