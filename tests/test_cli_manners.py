@@ -278,7 +278,13 @@ def test_a_whole_number_in_other_digits_is_refused_quoted_as_typed(args: list[st
     result = run([*command_, option, typed], input="")
     assert result.exit_code == 2, result.output
     [line] = result.stderr.splitlines()
-    bounds = " from 0 to 18,446,744,073,709,551,615" if option == "--seed" else ""
+    # (The bounds where the option has them, as a number out of them is told.)
+    bounds = {
+        "--seed": " from 0 to 18,446,744,073,709,551,615",
+        "--seats": " from 2 to 9",
+        "--lives": " from 1 to 20",
+        "--port": " from 1 to 65535",
+    }.get(option, "")
     assert line.startswith(
         f"Error: Invalid value for '{option}': must be a whole number{bounds}, not \"{typed}\". "
     ), line
@@ -300,7 +306,7 @@ def test_a_delay_out_of_its_range_is_refused(value: str) -> None:
     [
         (
             ["play", "--seats", "x"],
-            "Error: Invalid value for '--seats': must be a whole number, not \"x\".",
+            "Error: Invalid value for '--seats': must be a whole number from 2 to 9, not \"x\".",
         ),
         (["play", "--bogus"], "Error: No such option '--bogus'."),
         (["bogus"], "Error: No such command 'bogus'."),
@@ -462,7 +468,8 @@ def test_a_number_out_of_range_is_said_so_whatever_its_size(
 @pytest.mark.parametrize(
     ("command", "value", "said"),
     [
-        ("play", "6", "must be a number of seconds from 0 to 5, not 6.0"),
+        ("play", "6", "must be a number of seconds from 0 to 5, not 6"),
+        ("play", "5.0000001", "must be a number of seconds from 0 to 5, not 5.0000001"),
         ("play", "nan", "must be a number of seconds from 0 to 5, not nan"),
         ("play", "1e400", "must be a number of seconds from 0 to 5, not inf"),
         ("serve", "70000", "must be a whole number from 1 to 65535, not 70000"),
@@ -479,6 +486,35 @@ def test_the_delay_and_the_port_say_their_bounds_as_every_option_does(
     assert r.exit_code == 2
     [line] = r.stderr.splitlines()
     assert f"Invalid value for '{option}': {said}." in line, line
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["play", "--delay", "\uff11"], 'must be a number of seconds from 0 to 5, not "\uff11"'),
+        (["play", "--delay", "0_5"], 'must be a number of seconds from 0 to 5, not "0_5"'),
+        (["play", "--delay", "soon"], 'must be a number of seconds from 0 to 5, not "soon"'),
+        (["oracle", "-", "--max-time", "\uff13"], 'must be a number of seconds, not "\uff13"'),
+        (["oracle", "-", "--max-time", "1_0"], 'must be a number of seconds, not "1_0"'),
+        (["oracle", "-", "--target-margin", "\uff10.01"], 'must be a number, not "\uff10.01"'),
+        (["oracle", "-", "--target-margin", "tight"], 'must be a number, not "tight"'),
+        (["play", "--seats", "many"], 'must be a whole number from 2 to 9, not "many"'),
+        (["play", "--knock-penalty", "x"], 'must be 1 or 2, not "x"'),
+        (["serve", "--port", "http"], 'must be a whole number from 1 to 65535, not "http"'),
+    ],
+)
+def test_a_number_an_option_cannot_read_is_refused_with_what_it_takes(
+    args: list[str], said: str
+) -> None:
+    """Seconds and margins written in other digits (full-width, or with ``_``, which Python's
+    ``float()`` reads) are refused as the whole-number options refuse them, quoting what was
+    typed (``--delay \uff11`` was a second's delay); any text an option cannot read names what
+    it takes, bounds included, as a number out of them is told (ruling 355)."""
+    r = run(args, input="")
+    assert r.exit_code == 2, r.output
+    [line] = r.stderr.splitlines()
+    option = next(a for a in args if a.startswith("--"))
+    assert line.startswith(f"Error: Invalid value for '{option}': {said}. See "), line
 
 
 def test_study_alone_shows_its_help_and_exits_0() -> None:

@@ -166,6 +166,9 @@ def test_a_time_just_past_its_bound_is_quoted_with_its_digits(client: TestClient
     [
         ("deals=many", 'deals must be a whole number, not "many"'),
         ("max_time=soon", 'max_time must be a number of seconds, not "soon"'),
+        # (Python's float() reads both: a full-width one was a second, "0_5" five.)
+        ("max_time=%EF%BC%91", 'max_time must be a number of seconds, not "\uff11"'),
+        ("max_time=0_5", 'max_time must be a number of seconds, not "0_5"'),
         ("objective=fun", 'objective must be round or game, not "fun"'),
         ("dealz=3", 'unknown query parameter "dealz"'),
         ("seed=1&seed=2", "seed is given twice"),

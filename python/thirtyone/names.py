@@ -71,6 +71,20 @@ def plain_whole(typed: str) -> bool:
     return _PLAIN_WHOLE.fullmatch(typed) is not None
 
 
+def plain_number(typed: str) -> bool:
+    """Whether a number typed as text (``2.5``, ``1e3``, ``inf``) is one Python's ``float()``
+    reads and written in plain characters: ``float()`` also reads the digits of other scripts
+    (full-width ``\uff11``) and underscores between digits (``0_5``), which every option of
+    seconds refuses as the whole-number options refuse them (ruling 355)."""
+    if not typed.isascii() or "_" in typed:
+        return False
+    try:
+        float(typed)
+    except ValueError:
+        return False
+    return True
+
+
 def shown(value: object, most: int = QUOTE_CHARS) -> str:
     """A refused value as the product's messages show it, whatever its type: as JSON spells it
     (``"abc"`` in double quotes, at most ``most`` characters of it, then ``…``,

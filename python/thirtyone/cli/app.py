@@ -15,7 +15,7 @@ from thirtyone import __version__, _core, schemas
 from thirtyone import names as names_check
 from thirtyone.cli import manners
 from thirtyone.cli.calibrate import calibrate_command
-from thirtyone.cli.manners import WHOLE, FilePath, within
+from thirtyone.cli.manners import FilePath, bounded
 from thirtyone.cli.manners import count_option as _count_option
 from thirtyone.cli.manners import fail as _fail
 from thirtyone.cli.manners import rule_assignments as _rule_assignments
@@ -64,21 +64,18 @@ def main(ctx: click.Context) -> None:
 @main.command()
 @click.option(
     "--seats",
-    type=WHOLE,
-    callback=within(2, 9),
+    **bounded(2, 9),
     help="Players at the table, you included (2 to 9; default 4).",
 )
 @click.option(
     "--lives",
-    type=WHOLE,
-    callback=within(1, 20),
+    **bounded(1, 20),
     help="Lives each player starts with (1 to 20; default: the preset's, 3 at the standard "
     "table; see thirtyone rules PRESET).",
 )
 @click.option(
     "--knock-penalty",
-    type=WHOLE,
-    callback=within(1, 2),
+    **bounded(1, 2),
     help="Lives a knocker pays when lowest or tied lowest (1 or 2; default: the preset's, 2 at "
     "the standard table, 1 at gin-lives).",
 )
@@ -138,9 +135,8 @@ def main(ctx: click.Context) -> None:
 @click.option("--fast", is_flag=True, help="Do not wait for Enter after each round's result.")
 @click.option(
     "--delay",
-    type=float,
     default=0.0,
-    callback=manners.within(0.0, 5.0, "seconds"),
+    **manners.bounded(0.0, 5.0, "seconds"),
     help="Seconds to wait after each computer turn told on its own line (0 to 5).",
 )
 @_count_option(

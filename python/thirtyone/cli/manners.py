@@ -18,7 +18,7 @@ import click
 from thirtyone import _core
 from thirtyone.errors import RuleError, ThirtyOneError
 from thirtyone.game.rules import Rules
-from thirtyone.names import QUOTE_CHARS, plain_whole, quoted, shown
+from thirtyone.names import QUOTE_CHARS, number, plain_number, plain_whole, quoted, shown
 from thirtyone.paths import short
 
 if TYPE_CHECKING:
@@ -198,21 +198,40 @@ class WholeNumber(click.types.IntParamType):
     ``int()`` also reads other scripts' digits (full-width ``\uff11\uff12``) and ``1_000``,
     which the new-game form and the HTTP API refuse. Anything else is refused quoting it as
     typed, in the words of every other refused number, ``must be a whole number, not "…"``
-    (``bounds``: ``from 0 to 18,446,744,073,709,551,615`` after "number"; ruling 354), not
-    click's "'abc' is not a valid integer"."""
+    (``words``: what the option takes, ``a whole number from 2 to 9`` where it has bounds,
+    :func:`bounded`; ruling 354), not click's "'abc' is not a valid integer"."""
 
-    def __init__(self, bounds: str = "") -> None:
-        self.bounds = bounds
+    def __init__(self, words: str = "a whole number") -> None:
+        self.words = words
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         if isinstance(value, str) and not plain_whole(value):
-            kind = f"a whole number {self.bounds}" if self.bounds else "a whole number"
-            self.fail(f"must be {kind}, not {shown(value)}", param, ctx)
+            self.fail(f"must be {self.words}, not {shown(value)}", param, ctx)
         return super().convert(value, param, ctx)
 
 
 #: The type of a whole-number option (:class:`WholeNumber`).
 WHOLE = WholeNumber()
+
+
+class PlainNumber(click.types.FloatParamType):
+    """A number typed on the command line (``--delay``, ``--max-time``, ``--target-margin``),
+    as click's ``float`` reads it but written plainly (:func:`thirtyone.names.plain_number`):
+    anything else is refused quoting it as typed, ``must be a number of seconds, not "…"``
+    (``words``), as the whole-number options refuse theirs (ruling 355), not click's "'abc' is
+    not a valid float". ``inf`` and ``nan`` pass, for the option's bounds to refuse."""
+
+    def __init__(self, words: str = "a number") -> None:
+        self.words = words
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str) and not plain_number(value):
+            self.fail(f"must be {self.words}, not {shown(value)}", param, ctx)
+        return super().convert(value, param, ctx)
+
+
+#: The type of an option in seconds (:class:`PlainNumber`).
+SECONDS = PlainNumber("a number of seconds")
 
 
 def count_option(name: str, default: int, help: str) -> Callable[[FC], FC]:
@@ -374,7 +393,7 @@ def seed_option(help: str, default: int | None = None, most: int = MAX_SEED) -> 
 
     return click.option(
         "--seed",
-        type=WholeNumber(f"from 0 to {most:,}"),
+        type=WholeNumber(f"a whole number from 0 to {most:,}"),
         default=default,
         show_default=default is not None,
         help=f"{help} 0 to {most:,}.",
@@ -437,23 +456,32 @@ class FilePath(click.Path):
 N = TypeVar("N", int, float)
 
 
-def within(
-    low: N, high: N, unit: str = ""
-) -> Callable[[click.Context, click.Parameter, N | None], N | None]:
-    """A callback checking a number option against ``low`` to ``high`` as it is read, whatever
-    its size: ``--seats 10`` and ``--seats 99999…`` (which Python reads but the core cannot
-    hold) are refused alike, a long number cut to its first digits; a number of ``unit``
-    (``seconds``: ``--delay``) is said so, and ``nan`` or ``inf`` refused as out of range."""
+def _taken(low: N, high: N, unit: str) -> str:
+    """What a number option from ``low`` to ``high`` takes, as its refusals say it: ``a whole
+    number from 2 to 9``, ``1 or 2``, ``a number of seconds from 0 to 5``."""
+    if high == low + 1:
+        return f"{low} or {high}"
     kind = f"a number of {unit}" if unit else "a whole number"
     lo, hi = (f"{x:g}" if isinstance(x, float) else str(x) for x in (low, high))
+    return f"{kind} from {lo} to {hi}"
+
+
+def bounded(low: N, high: N, unit: str = "") -> dict[str, Any]:
+    """The ``type`` and ``callback`` of a number option from ``low`` to ``high`` (floats: a
+    number of ``unit``), for ``click.option(..., **bounded(2, 9))``. The value is checked as it
+    is read, whatever its size: ``--seats 10`` and ``--seats 99999…`` (which Python reads but
+    the core cannot hold) are refused alike, a long number cut to its first digits; ``nan`` or
+    ``inf`` refused as out of range; and text it cannot read (``--seats x``) in the same words,
+    bounds included."""
+    taken = _taken(low, high, unit)
+    kind = PlainNumber(taken) if isinstance(low, float) else WholeNumber(taken)
 
     def check(ctx: click.Context, param: click.Parameter, value: N | None) -> N | None:
         if value is None or low <= value <= high:
             return value
-        text = str(value)
+        text = number(value) if isinstance(value, float) else str(value)
         if len(text) > 24:
             text = f"{text[:20]}… (a number of {len(text):,} digits)"
-        bounds = f"{lo} or {hi}" if high == low + 1 else f"{kind} from {lo} to {hi}"
-        raise click.BadParameter(f"must be {bounds}, not {text}")
+        raise click.BadParameter(f"must be {taken}, not {text}")
 
-    return check
+    return {"type": kind, "callback": check}

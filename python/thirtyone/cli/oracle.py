@@ -14,7 +14,9 @@ from rich.console import Console
 
 from thirtyone import _core
 from thirtyone.cli.manners import (
+    SECONDS,
     WHOLE,
+    PlainNumber,
     count_option,
     fail,
     rule_assignments,
@@ -109,7 +111,7 @@ def _max_time(value: float) -> float:
 @click.option("--threads", type=WHOLE, help="Worker threads, 1 to 64 (default: every core).")
 @click.option(
     "--max-time",
-    type=float,
+    type=SECONDS,
     default=5.0,
     show_default=True,
     callback=lambda ctx, param, value: _max_time(value),
@@ -118,7 +120,7 @@ def _max_time(value: float) -> float:
 )
 @click.option(
     "--target-margin",
-    type=float,
+    type=PlainNumber(),
     help="Keep adding deals until every option's margin is at most this, 0.001 to 0.5 "
     "(e.g. 0.005).",
 )

@@ -13,7 +13,7 @@ from pathlib import Path
 import click
 
 from thirtyone import _core
-from thirtyone.cli.manners import WHOLE, FilePath, count_option, fail, within
+from thirtyone.cli.manners import FilePath, bounded, count_option, fail
 from thirtyone.store import saves
 
 #: The packages of the ``web`` extra (uvicorn alone has no WebSocket).
@@ -35,8 +35,7 @@ def missing() -> list[str]:
 )
 @click.option(
     "--port",
-    type=WHOLE,
-    callback=within(1, 65535),
+    **bounded(1, 65535),
     help="The port (default: 8031 when it is free, else one the system gives).",
 )
 @click.option("--no-browser", is_flag=True, help="Do not open the browser; only print the address.")

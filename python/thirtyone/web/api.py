@@ -47,7 +47,7 @@ from starlette.types import Receive, Scope, Send
 
 from thirtyone import _core
 from thirtyone.errors import ThirtyOneError
-from thirtyone.names import crop, plain_whole, shown
+from thirtyone.names import crop, plain_number, plain_whole, shown
 from thirtyone.oracle.query import MAX_STATE_BYTES, answer_text, ask, check_max_time
 from thirtyone.store import record, saves
 from thirtyone.store import summary as record_summary
@@ -183,10 +183,9 @@ def _seconds(given: Mapping[str, str], name: str, default: float) -> float:
     text = given.get(name)
     if text is None:
         return default
-    try:
-        return float(text)
-    except ValueError:
-        raise Refused(400, f"{name} must be a number of seconds, not {shown(text)}") from None
+    if not plain_number(text):  # (float() reads other digits and "0_5": refused as the options are)
+        raise Refused(400, f"{name} must be a number of seconds, not {shown(text)}")
+    return float(text)
 
 
 def _seed(given: Mapping[str, str]) -> int | None:
