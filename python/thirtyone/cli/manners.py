@@ -192,7 +192,21 @@ def fail(message: str) -> NoReturn:
 FC = TypeVar("FC", bound=Callable[..., Any])
 
 
-class WholeNumber(click.types.IntParamType):
+class _Plainly(click.ParamType[Any, Any]):
+    """A number option's type that reads only text ``plainly`` takes as written plainly, and
+    refuses anything else quoting it as typed: ``must be {words}, not "…"``."""
+
+    def __init__(self, words: str, plainly: Callable[[str], bool]) -> None:
+        self.words = words
+        self.plainly = plainly
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str) and not self.plainly(value):
+            self.fail(f"must be {self.words}, not {shown(value)}", param, ctx)
+        return super().convert(value, param, ctx)
+
+
+class WholeNumber(_Plainly, click.types.IntParamType):
     """A whole number typed on the command line (``--seed``, ``--games``, ``--deals``, …), as
     click's ``int`` reads it but written plainly (:func:`thirtyone.names.plain_whole`): Python's
     ``int()`` also reads other scripts' digits (full-width ``\uff11\uff12``) and ``1_000``,
@@ -202,19 +216,14 @@ class WholeNumber(click.types.IntParamType):
     :func:`bounded`; ruling 354), not click's "'abc' is not a valid integer"."""
 
     def __init__(self, words: str = "a whole number") -> None:
-        self.words = words
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        if isinstance(value, str) and not plain_whole(value):
-            self.fail(f"must be {self.words}, not {shown(value)}", param, ctx)
-        return super().convert(value, param, ctx)
+        super().__init__(words, plain_whole)
 
 
 #: The type of a whole-number option (:class:`WholeNumber`).
 WHOLE = WholeNumber()
 
 
-class PlainNumber(click.types.FloatParamType):
+class PlainNumber(_Plainly, click.types.FloatParamType):
     """A number typed on the command line (``--delay``, ``--max-time``, ``--target-margin``),
     as click's ``float`` reads it but written plainly (:func:`thirtyone.names.plain_number`):
     anything else is refused quoting it as typed, ``must be a number of seconds, not "…"``
@@ -222,12 +231,7 @@ class PlainNumber(click.types.FloatParamType):
     not a valid float". ``inf`` and ``nan`` pass, for the option's bounds to refuse."""
 
     def __init__(self, words: str = "a number") -> None:
-        self.words = words
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        if isinstance(value, str) and not plain_number(value):
-            self.fail(f"must be {self.words}, not {shown(value)}", param, ctx)
-        return super().convert(value, param, ctx)
+        super().__init__(words, plain_number)
 
 
 #: The type of an option in seconds (:class:`PlainNumber`).
