@@ -1,4 +1,4 @@
-"""The performance targets (docs/evidence.md, and the issue "speed toward the limit") and each
+"""The performance targets (docs/evidence/speed.md, and the issue "speed toward the limit") and each
 one's verdict on a run's figures."""
 
 from __future__ import annotations

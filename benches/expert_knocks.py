@@ -6,9 +6,9 @@
 
 It measures what the ``expert`` model assumes of the experts' knocks (``docs/models.md``:
 one knock score for the whole round, from 22 to 30) against what they do;
-``docs/evidence.md``, "When the experts knock", has the figures and a model fitted to them that
-was not adopted. The experts read each other by the model, so a change to the model changes
-the experts too: after a change, play again and see whether the table moved.
+``docs/evidence/expert-knock.md``, "When the experts knock", has the figures and a model fitted to
+them that was not adopted. The experts read each other by the model, so a change to the model
+changes the experts too: after a change, play again and see whether the table moved.
 
 Only the turns on which the expert may knock count (nobody has knocked, the table allows it).
 A cell with fewer than 8 turns prints as ``.``. Beside each lap, the lowest score at which the

@@ -23,9 +23,9 @@ some card does (``below``), each with the number of final turns it is fitted to.
     python benches/fit_expert.py --seats 5 --games 40 --seed 2
 
 ``--prior 22-30`` holds the prior even over those knock scores and fits the slips alone (the
-expert model's prior is chosen by calibration: ``docs/evidence.md``); ``--decisions FILE`` keeps
-the decisions recorded and ``--from-decisions FILE [FILE ...]`` fits them again without
-playing (several files together: tables of four and five, say).
+expert model's prior is chosen by calibration: ``docs/evidence/models-calibration.md``);
+``--decisions FILE`` keeps the decisions recorded and ``--from-decisions FILE [FILE ...]`` fits them
+again without playing (several files together: tables of four and five, say).
 """
 
 from __future__ import annotations

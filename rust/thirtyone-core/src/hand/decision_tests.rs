@@ -1,10 +1,10 @@
 //! The rule as the playouts' turns compute it (`start_with` and `put_down_with` under standard
 //! scoring: the suit lanes and one packed key per candidate), against the rule read straight from
 //! `rules.md`, for every hand in every order of its cards, every fourth card and every flag of a
-//! turn. Until the put-down table was retired (`docs/evidence.md`, "A hot path that does not
-//! need a big cache") the turns read their put-downs from a 4.6 MB table built from these
-//! functions, and its test compared the two for every case; this test keeps that proof for the
-//! computation that replaced it.
+//! turn. Until the put-down table was retired (`docs/evidence/speed-cache-profile.md`, "A hot path
+//! that does not need a big cache") the turns read their put-downs from a 4.6 MB table built from
+//! these functions, and its test compared the two for every case; this test keeps that proof for
+//! the computation that replaced it.
 
 use super::*;
 

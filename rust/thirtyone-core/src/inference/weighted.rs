@@ -32,11 +32,12 @@ use crate::view::{OppTurn, Opponent, View};
 
 /// The most particles a modelled opponent's posterior carries (a query of 8,192 deals or
 /// more): fewer, and late in a round the answers moved by several margins with the particles'
-/// random stream (`docs/evidence.md`).
+/// random stream (`docs/evidence/opponent-models.md`).
 pub const PARTICLES: usize = 1 << 13;
 /// The particles come in whole units of this many, two a deal asked for, at least one unit:
 /// at 1,000 deals 1,024 particles still moved the answers by up to six standard errors with
-/// their stream, 2,048 by three; at an expert's 300 deals 1,024 by four (`docs/evidence.md`).
+/// their stream, 2,048 by three; at an expert's 300 deals 1,024 by four
+/// (`docs/evidence/opponent-models.md`).
 const PARTICLE_UNIT: usize = 1 << 10;
 const PARTICLES_PER_DEAL: usize = 2;
 const LEAST_PARTICLES: usize = PARTICLE_UNIT;

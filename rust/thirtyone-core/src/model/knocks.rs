@@ -5,7 +5,8 @@
 //! A model's knock score (one for the whole round, `Params::prior`) says how they play on in the
 //! playouts and what a turn without a knock tells; a knock itself, once made, tells what the
 //! knocker holds, and the experts knock low early in the round and higher later (the table in
-//! `docs/evidence.md`, "When the experts knock"), which one knock score for the round cannot say.
+//! `docs/evidence/expert-knock.md`, "When the experts knock"), which one knock score for the
+//! round cannot say.
 //! After a knock the knocker plays no more, so the curve changes the read of their hand.
 //!
 //! In the playouts it also moves when a modelled player knocks, where their parameters say so
@@ -16,8 +17,8 @@
 //! The experts knock when they read the others low, and what they read of you follows what you
 //! hold (you play a strong hand differently): against a reader holding much they knock with
 //! more. The curve's middle moves with the reader's own score ([`KnockCurve::per_point_yours`]),
-//! which the reader knows; what the knocker read of the others cannot be known (`docs/evidence.md`,
-//! "The knock read by what the knocker saw").
+//! which the reader knows; what the knocker read of the others cannot be known
+//! (`docs/evidence/expert-knock-read.md`, "The knock read by what the knocker saw").
 
 use crate::hand::Score;
 

@@ -134,7 +134,7 @@ impl TakeCurve {
 
 /// A person: a knock score spread evenly over 20 to 30; one decision in ten not the rule's, one
 /// knock in a hundred below their knock score. (A tenth of the prior on 16 to 19 read a table of
-/// players knocking at 22 to 29 a little low: `docs/evidence.md`.)
+/// players knocking at 22 to 29 a little low: `docs/evidence/models-calibration.md`.)
 const PERSON: Params = Params {
     prior: [
         0.0,
@@ -162,23 +162,23 @@ const PERSON: Params = Params {
     take_from: None,
 };
 
-/// The expert, chosen by calibration at tables of experts (`docs/evidence.md`): a knock score
-/// spread evenly over 22 to 30, a quarter of the other decisions not the rule's, three knocks in
-/// a thousand below the knock score. The slips are those fitted by `benches/fit_expert.py` to
-/// 7,958 decisions of 60 games of four experts; its prior (mostly 16 to 22: the experts' early
-/// knocks) explained their decisions best but, played in the playouts, had them knock early
-/// with low hands, and predicted worst of every read tried. In the playouts its knock is pulled
-/// 35% of the way towards the experts' knock curve at each lap ([`LapKnocks`]): with the knock
-/// score alone, the options that play on before a knock at four seats or more were rated about
-/// four points too low against the knock. The experts read each other by this model, so the pull
-/// changes how they play: 0.6 read the experts of before right and 0.2 those who played by 0.6;
-/// 0.35 is where the two meet (`docs/evidence.md`). Before a knock the experts take a discard
-/// the rule would take about half as often as the rule (`benches/expert_takes.py`: at four
-/// seats, 16% where the take leaves 13, 47% at 16, 84% at 20, nearly all from 27); the model
-/// takes it only where it leaves 16 or more, the threshold that agrees with most of their
-/// choices, in the playouts (which put every bin of the calibration at tables of experts inside
-/// its interval on two seeds where the rule's takes left one outside) and in the read (every
-/// bin inside on the same two seeds again: `docs/evidence.md`).
+/// The expert, chosen by calibration at tables of experts (`docs/evidence/models-calibration.md`):
+/// a knock score spread evenly over 22 to 30, a quarter of the other decisions not the rule's,
+/// three knocks in a thousand below the knock score. The slips are those fitted by
+/// `benches/fit_expert.py` to 7,958 decisions of 60 games of four experts; its prior (mostly 16 to
+/// 22: the experts' early knocks) explained their decisions best but, played in the playouts, had
+/// them knock early with low hands, and predicted worst of every read tried. In the playouts its
+/// knock is pulled 35% of the way towards the experts' knock curve at each lap ([`LapKnocks`]):
+/// with the knock score alone, the options that play on before a knock at four seats or more were
+/// rated about four points too low against the knock. The experts read each other by this model, so
+/// the pull changes how they play: 0.6 read the experts of before right and 0.2 those who played by
+/// 0.6; 0.35 is where the two meet (`docs/evidence/expert-knock-read.md`). Before a knock the
+/// experts take a discard the rule would take about half as often as the rule
+/// (`benches/expert_takes.py`: at four seats, 16% where the take leaves 13, 47% at 16, 84% at 20,
+/// nearly all from 27); the model takes it only where it leaves 16 or more, the threshold that
+/// agrees with most of their choices, in the playouts (which put every bin of the calibration at
+/// tables of experts inside its interval on two seeds where the rule's takes left one outside) and
+/// in the read (every bin inside on the same two seeds again: `docs/evidence/expert-takes.md`).
 const EXPERT: Params = Params {
     prior: [
         0.0,
@@ -223,8 +223,8 @@ const EXPERT_TWO: Params = Params {
 /// happened, 3,147 decisions; 60.6% with this). A fit to the figures, not a picture of the
 /// experts: earlier knocks (scores of 20 to 28, knocks by the curve) made the figures more
 /// confident still. Reading the table as one against one as well came out exact (59.4%) at
-/// 1.85 times the cost of a three-seat query, and is not used (`docs/evidence.md`, "Three
-/// seats, screened"). Its knock is not pulled by the lap (the curve's knocks, above).
+/// 1.85 times the cost of a three-seat query, and is not used (`docs/evidence/expert-knock.md`,
+/// "Three seats, screened"). Its knock is not pulled by the lap (the curve's knocks, above).
 const EXPERT_THREE: Params = Params {
     prior: [
         0.0, 0.0, 0.0, 0.0, 0.0, 0.0, // 16-21
@@ -238,10 +238,10 @@ const EXPERT_THREE: Params = Params {
 };
 
 /// The expert's final turn, fitted to 2,525 final turns of tables of four and five experts
-/// (`benches/fit_expert.py`, `docs/evidence.md`): where the rule would take, it takes nearly
-/// always when the take leaves 16 or more and hardly ever below 12; it takes where the rule
-/// would draw in less than one final turn in a hundred, and keeps less than the rule's put-down
-/// in one in a hundred, though it puts down another card that keeps as much in three in ten.
+/// (`benches/fit_expert.py`, `docs/evidence/expert-knock.md`): where the rule would take, it takes
+/// nearly always when the take leaves 16 or more and hardly ever below 12; it takes where the rule
+/// would draw in less than one final turn in a hundred, and keeps less than the rule's put-down in
+/// one in a hundred, though it puts down another card that keeps as much in three in ten.
 const EXPERT_FINAL: FinalTurn = FinalTurn {
     take: TakeCurve {
         bias: -14.25,
@@ -339,7 +339,7 @@ impl Model {
     /// `seats`: the expert one against one. Everyone else plays on by the table's rule at their
     /// knock score. (Reading every hand at larger tables made the figures after a knock too
     /// confident, and at three seats it cost nearly twice the query for a point:
-    /// `docs/evidence.md`.)
+    /// `docs/evidence/models-calibration.md` and `docs/evidence/expert-knock.md`.)
     pub fn reads(self, seats: u8) -> bool {
         self == Model::Expert && seats == 2
     }

@@ -299,7 +299,7 @@ impl<'r, const PROFILES: bool> Profiled<'r, PROFILES> {
     /// more than the instructions this adds. The modelled opponents' turns, which draw more often
     /// than the table's, play it; the table query's turns keep the branch (fewer instructions: the
     /// benchmark's figure). A take's check without a branch too, the stock's next card drawn
-    /// beside it, took more time (docs/evidence.md).
+    /// beside it, took more time (docs/evidence/expert-takes.md).
     #[inline(always)]
     fn draw_smoothly(&mut self, s: usize, profile: Profile, draws: &mut Draws) {
         debug_assert!(!self.round.hid_31[s] && !profile.is_31());
