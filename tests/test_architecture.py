@@ -297,7 +297,7 @@ def test_every_reference_names_a_module_or_name_that_exists() -> None:
     """The docstrings and docs/ name the modules where they are now, not where they were before
     the package was divided into rooms."""
     docs = RUST_CORE.parent.parent.parent / "docs"
-    sources = [*PACKAGE.rglob("*.py"), *docs.glob("*.md")]
+    sources = [*PACKAGE.rglob("*.py"), *docs.rglob("*.md")]
     stale = []
     for path in sources:
         where = str(path.relative_to(PACKAGE if path.suffix == ".py" else docs.parent))
