@@ -268,6 +268,37 @@ def test_a_resumed_game_keeps_the_advice_of_its_first_part() -> None:
     assert again.placing == played.placing
 
 
+def test_a_saved_game_finished_by_autoplay_is_recorded_once_and_saved_as_over() -> None:
+    """``--resume --autoplay`` finishes your saved game with the table's rule at your seat.
+    It played the rest but left the save as it was, unfinished, and recorded the game at each
+    run (three runs, three rows of one game): it is now saved as over, recorded once, and a
+    second run is told the game is over (ruling 356)."""
+    left = _interactive(7, "\n\nq\n")
+    assert "Saved." in left.output
+    save = path().parent / "saved-game.json"
+    copy = save.read_text()
+    first = run(["play", "--resume", "--autoplay"])
+    assert first.exit_code == 0, first.output
+    assert "Continue later with" not in first.output  # (it runs to its end in one go)
+    [rec] = games(path())
+    assert rec.autoplay and rec.seed == 7
+    assert rec.placing == [rec.names.index(n) for n in _placing_names(first.output)]
+    assert json.loads(save.read_text())["over"] is True
+    again = run(["play", "--resume", "--autoplay"])
+    assert again.exit_code == 2 and "is over" in again.output
+    # Finished again from a copy of the save: the same game, not recorded a second time.
+    save.write_text(copy)
+    from_copy = run(["play", "--resume", "--autoplay"])
+    assert from_copy.exit_code == 0, from_copy.output
+    assert games(path()) == [rec]
+
+
+def _placing_names(output: str) -> list[str]:
+    """The names under "Placing:" at a game's end, first place first."""
+    lines = output.split("Placing:")[-1].splitlines()[1:]
+    return [m.group(1) for line in lines if (m := re.match(r"\s+\d+\w\w\s+(\S+)", line))]
+
+
 # -- thirtyone stats ------------------------------------------------------------------------------
 
 
@@ -493,7 +524,9 @@ def test_a_games_key_is_its_saves_id_and_its_actions() -> None:
     game = Game(Rules.standard(), seed=3)
     game.game_id = "a"
     game.play()
-    assert game_record(game, [], autoplay=True, seed=3).key is None
+    # An autoplayed game that a save keeps (one resumed with --autoplay) is keyed as any game
+    # it keeps (ruling 356); one of its own has no id, so no key.
+    assert game_record(game, [], autoplay=True, seed=3).key == finished("a").key
 
 
 def test_the_database_says_what_it_is() -> None:

@@ -194,7 +194,8 @@ def play(
         budget = {"deals": oracle_deals, "playouts": oracle_playouts}
         how = _How(preset, advice, autoplay, opponents, fast, delay)
         table, intro_text = _seating(console, saved, new, budget, how)
-        save = None if autoplay else (path, save_file is not None)
+        # (A new --autoplay game is not saved; a resumed one is finished in its save.)
+        save = None if autoplay and saved is None else (path, save_file is not None)
         try:
             finished = play_session.play_game(table, saved, save, intro_text)
         except saves.SaveError as err:
@@ -283,9 +284,7 @@ def _prepare(
     """The saved game to resume (None: a new game). Raises :class:`save_start.Cancelled`."""
     try:
         if resume:
-            saved: saves.SavedGame | None = save_start.before_resume(
-                path, check_folder=not autoplay
-            )
+            saved: saves.SavedGame | None = save_start.before_resume(path)
         elif autoplay:
             return None
         else:

@@ -162,7 +162,8 @@ def game_record(
     autoplay: bool = False,
     seed: int | None = None,
 ) -> GameRecord:
-    """The record of ``game``, which is over (its :func:`game_key` unless ``autoplay``)."""
+    """The record of ``game``, which is over, with its :func:`game_key` (None for a game that
+    no save keeps: an ``--autoplay`` game, which counts at each run)."""
     assert game.over, "only a finished game is recorded"
     points = game.points()
     return GameRecord(
@@ -178,7 +179,7 @@ def game_record(
         autoplay=autoplay,
         seed=seed,
         decisions=list(decisions),
-        key=None if autoplay else game_key(game, you=you, opponents=opponents, seed=seed),
+        key=game_key(game, you=you, opponents=opponents, seed=seed),
     )
 
 

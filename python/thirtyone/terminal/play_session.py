@@ -134,7 +134,7 @@ def play_game(
         # On a terminal the sentence broken between words and the command, where it does not
         # fit the line, on lines of its own to copy (ruling 360); elsewhere one line, whole,
         # for a program reading it. (Not for a game already over.)
-        if not game.over:
+        if not game.over and not table.autoplay:
             lead = f"Saved as you play, to {save[0]}. Continue later with:"
             say_resume(console, lead, *save, style="dim")
     if saved is not None:

@@ -75,16 +75,15 @@ def say_resume(console: Console, lead: str, path: Path, given: bool, style: str 
         say_command(console, resume_lines(console, path, given), style)
 
 
-def before_resume(path: Path, *, check_folder: bool = True) -> saves.SavedGame:
-    """The game to resume at ``path``, once its folder is known to be writable (``check_folder``).
-    Raises :class:`~thirtyone.errors.SaveError` saying what is wrong."""
+def before_resume(path: Path) -> saves.SavedGame:
+    """The game to resume at ``path``, once its folder is known to be writable. Raises
+    :class:`~thirtyone.errors.SaveError` saying what is wrong."""
     saved = saves.read(path)
     if saved.over:
         raise saves.SaveError(
             f"the saved game at {saves.short(path)} is over; start a new one with thirtyone play"
         )
-    if check_folder:
-        saves.prepare_folder(path)
+    saves.prepare_folder(path)
     return saved
 
 
