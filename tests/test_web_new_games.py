@@ -150,9 +150,12 @@ def test_the_forms_seed_is_any_seed_a_command_takes() -> None:
     assert saved_game({"seed": str(top)}).seed == top
     assert saved_game({"seed": "0"}).seed == 0
     refused = r"^Seed: must be a whole number from 0 to 18,446,744,073,709,551,615, not "
-    for bad in (str(top + 1), "-1", "1.5", 2**64):
+    for bad in (str(top + 1), "-1", "1.5", 2**64, 1.5, -1.0):
         with pytest.raises(FormError, match=refused):
             saved_game({"seed": bad})
+    # A whole number sent as a JSON number with a point is the number, as the rules' fields
+    # and the state's reader take it: 5.0 was refused as "not 5".
+    assert saved_game({"seed": 5.0}).seed == 5
 
 
 def test_a_tutors_points_past_any_number_are_quoted_as_typed(app: Any) -> None:
@@ -232,6 +235,9 @@ def test_the_forms_messages_name_each_field_as_the_form_labels_it(app: Any) -> N
         ({"rules": {"seats": 0}}, "0"),
         ({"seed": -1}, "-1"),
         ({"tutor": 0}, "0"),
+        # JSON's 1e400 is read as infinity: not quoted as if "inf" had been typed.
+        ({"seed": float("inf")}, "a number too large to read"),
+        ({"tutor": float("inf")}, "a number too large to read"),
     ],
 )
 def test_the_forms_messages_quote_a_value_one_way(setup: dict[str, Any], shown: str) -> None:

@@ -110,6 +110,18 @@ def test_a_number_refused_over_the_socket_is_quoted_with_its_digits(app: Any) ->
     assert "from 0.1 to 100, not 100.0000001 (" in tutor, tutor
 
 
+def test_a_games_number_sent_with_a_point_is_the_number(app: Any) -> None:
+    """``{"type": "hello", "game": 1.0}`` is game 1, as the setup's whole numbers and the
+    state's reader take 5.0 (it was refused, "game: a number from 0 to …"); 1.5 and true are
+    not numbers of a game."""
+    with TestClient(app) as http, http.websocket_connect("/ws") as ws:
+        page = Page(ws)
+        assert page.hello(game=1.0)["game"] == 1  # type: ignore[arg-type]
+        for wrong in (1.5, True, "1"):
+            page.send(type="hello", game=wrong)
+            assert page.until("error")[-1]["message"].startswith("game: a number from 0 to ")
+
+
 def test_a_message_that_is_not_an_object_is_told_so(app: Any) -> None:
     """A message of valid JSON that is not an object (a list, a number, null) was told
     "unknown message type none", as if an object had left out its type. It is told that a

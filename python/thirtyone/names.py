@@ -71,6 +71,19 @@ def plain_whole(typed: str) -> bool:
     return _PLAIN_WHOLE.fullmatch(typed) is not None
 
 
+def json_whole(value: object) -> int | None:
+    """A whole number sent as a JSON number: an integer, or a number with no fraction (``5.0``,
+    which JSON Schema takes for an integer, as the state's reader does), else None (a bool is
+    not a number here)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return None
+
+
 def plain_number(typed: str) -> bool:
     """Whether a number typed as text (``2.5``, ``1e3``, ``inf``) is one Python's ``float()``
     reads and written in plain characters: ``float()`` also reads the digits of other scripts

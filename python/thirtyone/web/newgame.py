@@ -18,7 +18,7 @@ from typing import Any
 
 from thirtyone.errors import RuleError
 from thirtyone.game.rules import Rules
-from thirtyone.names import computer_names, plain_whole, problem
+from thirtyone.names import computer_names, json_whole, plain_whole, problem
 from thirtyone.oracle.player import OPPONENTS
 from thirtyone.store.saves import ADVICE_MODES, SavedGame, tutor_ok
 from thirtyone.web import words
@@ -115,8 +115,9 @@ def _seed(seed: object) -> int:
         n = int(text) if len(text.lstrip("+-")) <= len(str(MAX_SEED)) else -1
         if 0 <= n <= MAX_SEED:
             return n  # (else refused below quoting the text as typed)
-    if isinstance(seed, int) and not isinstance(seed, bool) and 0 <= seed <= MAX_SEED:
-        return seed
+    sent = json_whole(seed)  # (5.0 too: it said "must be a whole number …, not 5")
+    if sent is not None and 0 <= sent <= MAX_SEED:
+        return sent
     raise FormError(f"Seed: must be a whole number from 0 to {MAX_SEED:,}, not {words.typed(seed)}")
 
 

@@ -174,10 +174,8 @@ class Room:
     # -- the messages -----------------------------------------------------------------------------
 
     async def hello(self, message: dict[str, Any]) -> None:
-        number = message.get("game", 0)
-        if not (isinstance(number, int) and 0 <= number <= saves.MAX_BACKUPS) or isinstance(
-            number, bool
-        ):
+        number = names.json_whole(message.get("game", 0))
+        if number is None or not 0 <= number <= saves.MAX_BACKUPS:
             raise Refused(f"game: a number from 0 to {saves.MAX_BACKUPS}")
         if not self.welcomed:
             self.welcomed = True

@@ -120,7 +120,11 @@ def typed(value: object) -> str:
     if isinstance(value, int):
         return str(value)
     if isinstance(value, float):
-        return number(value) if math.isfinite(value) else json.dumps(str(value))
+        # (JSON's 1e400 is read as infinity, and Python's reader takes NaN: neither was typed
+        # as the text "inf" that quotes made of it.)
+        if math.isnan(value):
+            return "NaN"
+        return number(value) if math.isfinite(value) else "a number too large to read"
     return "a list" if isinstance(value, list) else "an object" if isinstance(value, dict) else "?"
 
 
