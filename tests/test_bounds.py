@@ -276,6 +276,8 @@ def test_fewer_playouts_asked_than_the_minimum_are_all_played() -> None:
 
 BIG = str(10**12)
 HUGE = str(10**20)
+#: More digits than Python reads as a whole number (4,300).
+LONGEST = "9" * 5000
 SEED_MAX = "18,446,744,073,709,551,615"
 MAX_TIME_WORDS = "max_time must be 0 (no limit) or a number of seconds up to 3,600"
 ORACLE_PAST = [
@@ -333,6 +335,9 @@ def test_oracle_options_past_their_bounds_exit_2_with_one_line(
         (["--oracle-deals", BIG], "deals must be a whole number from 1 to 1,000,000"),
         (["--oracle-playouts", HUGE], "playouts must be a whole number from 1 to 10,000,000"),
         (["--oracle-deals", "0"], "deals must be a whole number from 1 to 1,000,000, not 0"),
+        # (Past the 4,300 digits Python reads: click's "… is not a valid integer" before.)
+        (["--oracle-deals", LONGEST], "deals must be a whole number from 1 to 1,000,000, not a"),
+        (["--seed", LONGEST], f"seed must be a whole number from 0 to {SEED_MAX}, not a"),
     ],
 )
 def test_play_oracle_options_past_their_bounds_exit_2_before_the_game(
@@ -353,6 +358,10 @@ def test_play_oracle_options_past_their_bounds_exit_2_before_the_game(
         (["--workers", "1000000"], "workers must be a whole number from 1 to 64"),
         (["--decisions", BIG], "decisions must be a whole number from 1 to 1,000,000"),
         (["--decisions", "0"], "decisions must be a whole number from 1 to 1,000,000, not 0"),
+        (
+            ["--decisions", LONGEST],
+            "decisions must be a whole number from 1 to 1,000,000, not a number of 5,000 digits",
+        ),
     ],
 )
 def test_calibrate_options_past_their_bounds_exit_2_with_one_line(

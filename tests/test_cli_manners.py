@@ -453,6 +453,9 @@ def test_the_help_of_lives_and_knock_penalty_says_their_default_truly() -> None:
         ("--seats", "10", "2 to 9"),
         ("--seats", "9" * 40, "2 to 9"),
         ("--lives", "9" * 60, "1 to 20"),
+        # Past the 4,300 digits Python reads, which gave click's "… is not a valid integer".
+        ("--seats", "9" * 5000, "2 to 9"),
+        ("--lives", "1" + "0" * 131_000, "1 to 20"),
     ],
 )
 def test_a_number_out_of_range_is_said_so_whatever_its_size(
@@ -463,6 +466,8 @@ def test_a_number_out_of_range_is_said_so_whatever_its_size(
     [line] = r.stderr.splitlines()
     assert f"Invalid value for '{option}': must be a whole number from {bounds}, not " in line
     assert "format" not in line and "Overflow" not in line and '…".' not in line
+    if len(value) > 100:
+        assert f"(a number of {len(value):,} digits)" in line
 
 
 @pytest.mark.parametrize(

@@ -17,8 +17,10 @@ from __future__ import annotations
 import json
 import math
 import re
+import sys
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 
 #: The most characters of a refused value that a message quotes (as in the core's messages).
 QUOTE_CHARS = 24
@@ -71,6 +73,20 @@ def plain_whole(typed: str) -> bool:
     return _PLAIN_WHOLE.fullmatch(typed) is not None
 
 
+@contextmanager
+def any_length() -> Iterator[None]:
+    """Whole numbers of any length read and written, for a while: Python reads and writes at
+    most 4,300 digits (a guard against work without end from text of any size). For text
+    whose size is bounded, such as an argument of a command (at most 128 KiB, read in a few
+    hundredths of a second), so that a number too large is refused by its bounds."""
+    before = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)
+    try:
+        yield
+    finally:
+        sys.set_int_max_str_digits(before)
+
+
 def json_whole(value: object) -> int | None:
     """A whole number sent as a JSON number: an integer, or a number with no fraction (``5.0``,
     which JSON Schema takes for an integer, as the state's reader does), else None (a bool is
@@ -112,13 +128,26 @@ def shown(value: object, most: int = QUOTE_CHARS) -> str:
     if isinstance(value, float):
         return "NaN" if math.isnan(value) else number(value)
     if isinstance(value, int):
-        digits = len(str(abs(value))) if abs(value) >= 10**30 else 0
-        return f"a number of {digits} digits" if digits else str(value)
+        digits = digits_of(value) if abs(value) >= 10**30 else 0
+        return f"a number of {digits:,} digits" if digits else str(value)
     if isinstance(value, list | tuple):
         return "a list"
     if isinstance(value, Mapping):
         return "an object"
     return type(value).__name__
+
+
+def digits_of(value: int) -> int:
+    """How many digits ``value`` has, without writing it out (Python writes at most 4,300)."""
+    n = abs(value)
+    if n == 0:
+        return 1
+    digits = int(math.log10(n)) + 1  # (a float's log: one off at most, mended below)
+    if 10 ** (digits - 1) > n:
+        digits -= 1
+    elif 10**digits <= n:
+        digits += 1
+    return digits
 
 
 def what_it_is(value: object) -> str:

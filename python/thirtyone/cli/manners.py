@@ -18,7 +18,15 @@ import click
 from thirtyone import _core
 from thirtyone.errors import RuleError, ThirtyOneError
 from thirtyone.game.rules import Rules
-from thirtyone.names import QUOTE_CHARS, number, plain_number, plain_whole, quoted, shown
+from thirtyone.names import (
+    QUOTE_CHARS,
+    any_length,
+    number,
+    plain_number,
+    plain_whole,
+    quoted,
+    shown,
+)
 from thirtyone.paths import short
 
 if TYPE_CHECKING:
@@ -203,7 +211,10 @@ class _Plainly(click.ParamType[Any, Any]):
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         if isinstance(value, str) and not self.plainly(value):
             self.fail(f"must be {self.words}, not {shown(value)}", param, ctx)
-        return super().convert(value, param, ctx)
+        # (Python reads at most 4,300 digits, and click then said "… is not a valid integer":
+        # an argument is at most 128 KiB, read in a few hundredths of a second.)
+        with any_length():
+            return super().convert(value, param, ctx)
 
 
 class WholeNumber(_Plainly, click.types.IntParamType):
@@ -483,7 +494,8 @@ def bounded(low: N, high: N, unit: str = "") -> dict[str, Any]:
     def check(ctx: click.Context, param: click.Parameter, value: N | None) -> N | None:
         if value is None or low <= value <= high:
             return value
-        text = number(value) if isinstance(value, float) else str(value)
+        with any_length():
+            text = number(value) if isinstance(value, float) else str(value)
         if len(text) > 24:
             text = f"{text[:20]}… (a number of {len(text):,} digits)"
         raise click.BadParameter(f"must be {taken}, not {text}")
