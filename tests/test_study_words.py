@@ -51,7 +51,7 @@ CASES: list[tuple[Callable[[], Any], type, str]] = [
     (
         lambda: tournament.Settings(("table", "table:x")).check(),
         SettingsError,
-        'table:K needs a knock score K from 0 to 31, not "table:x"',
+        'table:K needs a knock score K from 0 to 31 in whole or half points, not "table:x"',
     ),
     (
         lambda: tournament.Settings(("table", "table@expert")).check(),
@@ -129,3 +129,29 @@ def test_a_study_setting_is_refused_in_the_products_words(
     assert words in said
     assert not re.search(r"'[^']*'", said), said  # (nothing in Python's quotes)
     assert "None" not in said and "(1" not in said, said
+
+
+@pytest.mark.parametrize(
+    ("players", "said"),
+    [
+        # float() read these as 10 and 27, and 26.25 reached the core as "rule knock_at".
+        ("table:1e1,table", 'whole or half points, not "table:1e1"'),
+        ("table:\u0662\u0667,table", 'whole or half points, not "table:\u0662\u0667"'),
+        ("table:26.25,table", 'whole or half points, not "table:26.25"'),
+        ("", "a tournament needs 2 to 9 players, and none was given"),
+        ("oracle,,table", "player 2 of 3 is empty: a kind goes between each two commas"),
+    ],
+)
+def test_a_players_list_a_tournament_cannot_seat_is_told_what_is_wrong(
+    players: str, said: str
+) -> None:
+    with pytest.raises(ValueError, match=re.escape(said)):
+        tournament.parse_players(players)
+
+
+def test_a_knock_score_in_half_points_is_a_table_players_kind() -> None:
+    assert tournament.parse_players("table:26.5, table:027.50,table:27.") == (
+        "table:26.5",
+        "table:27.5",
+        "table:27",
+    )

@@ -215,11 +215,15 @@ def test_player_kinds() -> None:
     assert parse_players("oracle, table") == ("oracle", "table")
     # A kind is shown in every row of the table: written the short way, the same number.
     long_zero = "table:" + "0" * 100_000
-    assert parse_players(f"table:027.50,{long_zero},TABLE:25.123456789") == (
+    assert parse_players(f"table:027.50,{long_zero},TABLE:25.500") == (
         "table:27.5",
         "table:0",
-        "table:25.123456789",
+        "table:25.5",
     )
+    # A score is in whole or half points (25.123456789 was taken here, then refused by the core
+    # when the games began, as "rule knock_at").
+    with pytest.raises(ValueError, match="whole or half points"):
+        parse_players("table:25.123456789,table")
     with pytest.raises(ValueError, match="2 to 9"):
         parse_players("oracle")
     with pytest.raises(ValueError, match="2 to 9"):

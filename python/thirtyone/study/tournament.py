@@ -33,6 +33,7 @@ from __future__ import annotations
 import math
 import os
 import random
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
@@ -79,6 +80,10 @@ def split_read(text: str) -> tuple[str, str | None]:
     return kind.lower(), model
 
 
+#: A knock score written plainly: the digits 0 to 9, and a fraction if any (``27``, ``26.5``).
+_KNOCK_SCORE = re.compile(r"\s*[0-9]+(?:\.[0-9]*)?\s*")
+
+
 def parse_kind(text: str) -> tuple[str, float | None]:
     """``("table", 27.0)``, ``("table", K)``, ``("noisy", None)``, ``("oracle", None)``,
     ``("oracle-game", None)`` or ``("expert", None)`` from a player kind; ValueError naming the
@@ -88,13 +93,15 @@ def parse_kind(text: str) -> tuple[str, float | None]:
         return kind, TABLE_KNOCK_AT if kind == "table" else None
     head, colon, tail = kind.partition(":")
     if head == "table" and colon:
-        try:
-            knock_at = float(tail)
-        except ValueError:
-            knock_at = math.nan
-        if not 0 <= knock_at <= 31:  # (NaN fails too)
+        # A score as a hand has one, in whole or half points written plainly: float() also
+        # read "1e1", other scripts' digits and 26.25 (which the core then refused as "rule
+        # knock_at").
+        plain = _KNOCK_SCORE.fullmatch(tail) is not None
+        knock_at = float(tail) if plain else math.nan
+        if not (0 <= knock_at <= 31 and (2 * knock_at).is_integer()):  # (NaN fails too)
             raise ValueError(
-                f"table:K needs a knock score K from 0 to 31, not {shown(text.strip())}"
+                "table:K needs a knock score K from 0 to 31 in whole or half points, not "
+                f"{shown(text.strip())}"
             )
         return "table", knock_at
     raise ValueError(f"unknown player kind {shown(text.strip())}: use one of {', '.join(KINDS)}")
@@ -104,9 +111,16 @@ def parse_players(text: str) -> tuple[str, ...]:
     """The player kinds of a comma-separated list (2 to 9 of them), each checked and written
     the short way (``table:027.50`` is ``table:27.5``, ``table:``, a zero and a million more
     is ``table:0``: a kind is shown in every row)."""
+    if not text.strip():
+        raise ValueError("a tournament needs 2 to 9 players, and none was given")
     players = tuple(p.strip() for p in text.split(","))
     if not 2 <= len(players) <= 9:
         raise ValueError(f"a tournament needs 2 to 9 players, not {len(players)}")
+    if "" in players:
+        raise ValueError(
+            f"player {players.index('') + 1} of {len(players)} is empty: a kind goes between "
+            f"each two commas, one of {', '.join(KINDS)}"
+        )
     out = []
     for p in players:
         base, reads = split_read(p)
