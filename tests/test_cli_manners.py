@@ -640,6 +640,9 @@ def test_study_options_are_quoted_as_click_quotes_them_and_counts_of_one_are_sin
         ("Tab\tby", "a name may not hold control characters or terminal codes"),
         ("x" * 31, "a name may be at most 30 columns wide"),
         ("   ", "your name may not be empty"),
+        # A zero-width space (and one with a combining mark): a name nobody sees at the table.
+        ("\u200b", "a name needs a letter, digit or sign that shows"),
+        ("\u200b\u0301 ", "a name needs a letter, digit or sign that shows"),
     ],
 )
 def test_a_refused_name_is_quoted_as_every_other_option_is(name: str, why: str) -> None:

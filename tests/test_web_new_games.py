@@ -200,6 +200,7 @@ def test_the_forms_messages_name_each_field_as_the_form_labels_it(app: Any) -> N
         "gin tie": ("knocker_tie", {"rules": {"lives_mode": "gin", "knocker_tie": "cadillac"}}, ""),
         "seed": ("seed", {"seed": "-1"}, "-1"),
         "name": ("name", {"name": "Eve\x1b[31m"}, ""),
+        "invisible name": ("name", {"name": "\u200b"}, ""),  # (it started a game)
         "opponents": ("opponents", {"opponents": "wolves"}, "wolves"),
     }
     with TestClient(app) as http, http.websocket_connect("/ws") as ws:

@@ -191,6 +191,9 @@ def problem(name: str) -> str | None:
                 f"a name may not hold control characters or terminal codes "
                 f"({_escape(ch)} at position {i + 1}); type it as plain text"
             )
+    if name and not any(unicodedata.category(ch)[0] in "LNPS" for ch in name):
+        # (A zero-width space, or spaces and marks alone: a name nobody sees at the table.)
+        return "a name needs a letter, digit or sign that shows; this one shows nothing"
     return None
 
 
