@@ -6,6 +6,7 @@ a short part of what was typed (``thirtyone schema`` followed by 100,000 charact
 
 from __future__ import annotations
 
+import math
 import os
 import re
 import sys
@@ -214,7 +215,11 @@ class _Plainly(click.ParamType[Any, Any]):
         # (Python reads at most 4,300 digits, and click then said "… is not a valid integer":
         # an argument is at most 128 KiB, read in a few hundredths of a second.)
         with any_length():
-            return super().convert(value, param, ctx)
+            read = super().convert(value, param, ctx)
+        if isinstance(read, float) and math.isinf(read) and "inf" not in str(value).lower():
+            # (1e400 is read as infinity: told as typed, not as "inf", which was not typed.)
+            self.fail(f"must be {self.words}, not {shown(value)}, too large to read", param, ctx)
+        return read
 
 
 class WholeNumber(_Plainly, click.types.IntParamType):
