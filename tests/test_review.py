@@ -171,9 +171,12 @@ def test_the_summary_adds_up(tmp_path: Path) -> None:
     assert summary["agreement"] == pytest.approx(agreed / len(decisions), abs=1e-4)
     costs = [d["cost_p_safe"] for d in decisions]
     assert summary["cost_p_safe"] == pytest.approx(sum(costs), abs=1e-3)
+    # The costliest: those that cost most in p_safe, leaving out the round's best and those
+    # within its margins (ruling 363: ≈ counts as agreeing).
     costliest = [decisions[i - 1]["cost_p_safe"] for i in summary["costliest"]]
-    assert len(costliest) == min(3, sum(c > 0 for c in costs))
-    assert costliest == sorted((c for c in costs if c > 0), reverse=True)[: len(costliest)]
+    against = [d["cost_p_safe"] for d in decisions if not d["agreed"] and d["cost_p_safe"] > 0]
+    assert len(costliest) == min(3, len(against))
+    assert costliest == sorted(against, reverse=True)[: len(costliest)]
     p_wins = [d["chosen"]["p_win"] for d in decisions]
     assert (summary["cost_p_win"] is None) == any(p is None for p in p_wins)
 
@@ -727,3 +730,52 @@ def test_the_agreement_says_that_stats_counts_the_star_alone(tmp_path: Path) -> 
     play(tmp_path, TABLE)
     text = " ".join(review(tmp_path, *TINY).output.split())
     assert "thirtyone stats counts the ★ alone: the record keeps no margins." in text
+
+
+# -- the costliest decisions, the terminal's and the page's --------------------------------------
+
+
+def page_costliest(decisions: list[dict[str, Any]]) -> list[int]:
+    """The review page's costliest decisions as docs/review.md gives them: the five that cost
+    most in the measure of their label, the best ones left out (the first played first among
+    equal costs), by their indexes."""
+
+    def cost(d: dict[str, Any]) -> float:
+        return float(d["cost_p_win"] if d["label_by"] == "p_win" else d["cost_p_safe"])
+
+    costly = [d for d in decisions if d["label"] not in (None, "best") and cost(d) > 0]
+    return [d["index"] for d in sorted(costly, key=lambda d: (-cost(d), d["index"]))][:5]
+
+
+def test_the_terminal_and_the_page_list_the_same_costliest_decisions(tmp_path: Path) -> None:
+    """Ruling 356, the reviewer's game: Scat, three seats, one life, ranked placing, seed 11,
+    every decision the Oracle's best (Enter). Under ranked placing a label measures p_safe, so
+    the terminal's three costliest by p_safe (the JSON's ``costliest``) are the first three of
+    the page's five; a decision within the margins of the round's best (≈, labelled best,
+    counted as agreeing) is in neither list. The terminal listed "knock, the best was draw …
+    cost 0.4 points" where the page said "None: every decision was the Oracle's best or within
+    its margins"."""
+    args = ["--seats", "3", "--lives", "1", "--seed", "11", "--rules", "scat"]
+    args += ["--rule", "placing=ranked", "--oracle-deals", "2000", "--oracle-playouts", "5000"]
+    env = {**ENV, "THIRTYONE_DATA_DIR": str(tmp_path)}
+    r = CliRunner().invoke(main, ["play", "--fast", *args], input="\n" * 400, env=env)
+    assert r.exit_code == 0 and "played the Oracle's best in" in r.output, r.output
+    out = review_json(tmp_path)
+    decisions = out["decisions"]
+    counted = [d for d in decisions if d["chosen"] is not None]
+    assert {d["label_by"] for d in counted} == {"p_safe"}  # (ranked: no chance of winning)
+    within = [d for d in counted if d["agreed"] and d["cost_p_safe"] > 0]
+    assert within, "(a game without a decision tied with the best at a cost tests nothing)"
+    assert all(d["label"] == "best" for d in within)
+    page = page_costliest(decisions)
+    assert out["summary"]["costliest"] == page[:3]
+    assert not set(out["summary"]["costliest"]) & {d["index"] for d in within}
+    text = " ".join(review(tmp_path, *TINY).output.split())
+    listed = re.findall(r"\d\. round (\d+), turn (\d+): ", text.split("Costliest decisions:")[1])
+    where = [(d["round"], d["turn"]) for d in decisions]
+    assert [(int(a), int(b)) for a, b in listed] == [where[i - 1] for i in page[:3]]
+    if not page:  # (the reviewer's game: every decision best or within the margins)
+        assert (
+            "Costliest decisions: none: every decision the Oracle gave figures for was the "
+            "round's best or within its margins." in text
+        )

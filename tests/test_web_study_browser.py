@@ -628,3 +628,32 @@ def test_a_record_whose_every_row_is_left_out_says_so(server: str, tab: Page) ->
         "No game of the record can be read: 3 rows of the record could not be read as a game "
         "and are left out (thirtyone stats says why)."
     )
+
+
+def test_the_page_lists_the_costliest_decisions_the_terminal_lists(server: str, tab: Page) -> None:
+    """Ruling 356, the reviewer's game: Scat, three seats, one life, ranked placing, seed 11,
+    the Oracle's best played at every decision. Under ranked placing a label measures p_safe,
+    so the page's costliest decisions begin with the JSON's ``costliest``, the terminal's three;
+    a decision within the margins of the best (≈, labelled best) is in neither. (The terminal
+    listed a knock tied with the best, "cost 0.4 points", and the page said none.)"""
+    play(
+        *("--seats", "3", "--lives", "1", "--seed", "11", "--rules", "scat"),
+        *("--rule", "placing=ranked", "--oracle", "--oracle-deals", "2000"),
+        *("--oracle-playouts", "5000"),
+        moves="\n" * 400,
+    )
+    review = the_review(server)
+    decisions, costliest = review["decisions"], review["summary"]["costliest"]
+    assert {d["label_by"] for d in decisions} == {"p_safe"}
+    assert any(d["agreed"] and d["cost_p_safe"] > 0 for d in decisions)  # (the case)
+    tab.goto(f"{server}/review?deals=200&playouts=500")
+    items = tab.locator("#costly li")
+    if not costliest:
+        none = "None: every decision the Oracle gave figures for was its best or within its "
+        expect(items).to_have_text([none + "margins."], timeout=30_000)
+    for n, i in enumerate(costliest):
+        d = decisions[i - 1]
+        expect(items.nth(n)).to_contain_text(
+            f"Decision {i}, round {d['round']}, turn {d['turn']}: ", timeout=30_000
+        )
+    shot(tab, "review-ranked.png")

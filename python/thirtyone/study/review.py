@@ -413,9 +413,11 @@ class Review:
         return counts
 
     def costliest(self, most: int = 3) -> list[Reviewed]:
-        """The decisions that cost most in ``p_safe`` (only those that cost something), the
-        costliest first (then in the order played)."""
-        costly = [r for r in self.counted if (r.cost_safe or 0.0) > 0.0]
+        """The decisions that cost most in ``p_safe``, the costliest first (then in the order
+        played): only those that cost something and were not the round's best or within its
+        margins (ruling 363: a choice tied with the best is not held against you, as the review
+        page leaves out the decisions labelled best)."""
+        costly = [r for r in self.counted if not r.agreed and (r.cost_safe or 0.0) > 0.0]
         costly.sort(key=lambda r: -(r.cost_safe or 0.0))
         return costly[:most]
 

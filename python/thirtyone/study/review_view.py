@@ -277,6 +277,11 @@ def summary(review: Review) -> Group:
     if costly:
         lines.append("Costliest decisions:")
         parts.append(_costliest(costly))
+    else:  # (said as the review page says it: ruling 363)
+        lines.append(
+            "Costliest decisions: none: every decision the Oracle gave figures for was the "
+            "round's best or within its margins."
+        )
     skipped = [r for r in review.reviewed if not r.counted]
     after = [f"Round {r.decision.round}, turn {r.decision.turn}: {r.note}." for r in skipped]
     return Group(Text("\n".join(lines)), *parts, *([Text("\n".join(after))] if after else []))

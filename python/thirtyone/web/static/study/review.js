@@ -384,7 +384,9 @@ function costlyView() {
     .sort((a, b) => b.cost - a.cost || a.i - b.i)
     .slice(0, 5);
   if (!costly.length) {
-    $("costly").replaceChildren(el("li", {}, "None: every decision was the Oracle's best or within its margins."));
+    // (As the terminal says it: ruling 363.)
+    const none = "None: every decision the Oracle gave figures for was its best or within its margins.";
+    $("costly").replaceChildren(el("li", {}, none));
     return;
   }
   $("costly").replaceChildren(...costly.map(({ d, i, cost }) => el("li", {},
