@@ -779,3 +779,31 @@ def test_the_terminal_and_the_page_list_the_same_costliest_decisions(tmp_path: P
             "Costliest decisions: none: every decision the Oracle gave figures for was the "
             "round's best or within its margins." in text
         )
+
+
+# -- a review without the Oracle's figures --------------------------------------------------------
+
+
+def test_a_review_whose_only_decision_was_the_blind_call(tmp_path: Path) -> None:
+    """Ruling 357: two seats, the blind showdown allowed, seed 5; you call it at the first
+    prompt (before anybody looks: you were dealt QC TC JS) and stop. The Oracle gave no figures
+    for any decision, and the summary says so in one sentence: no total cost of "0.0 points of
+    p_safe", no p_win "not given by this Oracle" (it gives p_win at two seats), no labels line
+    of zeros "by the cost in p_win". The row's hand is unseen, not the cards dealt."""
+    play(tmp_path, ["--seats", "2", "--rule", "first_turn_knock=blind", "--seed", "5"], "b\n")
+    out = review_json(tmp_path, "saved-game.json")
+    (d,) = out["decisions"]
+    assert d["choice"] == "blind" and d["advice"] is None and d["label"] is None
+    summary = out["summary"]
+    assert summary["reviewed"] == summary["advised"] == 0 and summary["costliest"] == []
+    assert summary["cost_p_safe"] is None and summary["cost_p_win"] is None
+    r = review(tmp_path, "saved-game.json", *TINY)
+    assert r.exit_code == 0, r.output
+    text = " ".join(r.output.split())
+    assert "No cost and no labels: the Oracle gave no figures for any of your decisions." in text
+    for unsaid in ("Total cost", "p_win", "p_safe", "Labels:", "Agreement:", "Costliest"):
+        assert unsaid not in text, unsaid
+    (row,) = [line for line in r.output.splitlines() if line.split()[:1] == ["1"]]
+    assert row.split()[:7] == ["1", "1", "1", "unseen", d["top"], "blind", "showdown"], row
+    assert not any(card in r.output for card in d["hand"])  # (the cards nobody had seen)
+    assert "Round 1, turn 1: the Oracle does not answer the blind showdown." in text

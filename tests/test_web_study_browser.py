@@ -657,3 +657,38 @@ def test_the_page_lists_the_costliest_decisions_the_terminal_lists(server: str, 
             f"Decision {i}, round {d['round']}, turn {d['turn']}: ", timeout=30_000
         )
     shot(tab, "review-ranked.png")
+
+
+def test_a_review_whose_only_decision_was_the_blind_call(server: str, tab: Page) -> None:
+    """Ruling 357: two seats, the blind showdown allowed, seed 5, called at the first prompt
+    (before anybody looked: QC TC JS were dealt), then the game left. The summary says in one
+    sentence that the Oracle gave no figures (it showed "0.0 points of p_safe lost in all", a
+    share of "—" and five labels counted 0); the costliest decisions say why there are none (not
+    that every decision was the Oracle's best); the decision names the call and shows no hand,
+    and its note is no error."""
+    play("--seats", "2", "--rule", "first_turn_knock=blind", "--seed", "5", moves="b\n")
+    answer = httpx.get(f"{server}/api/review", params={**REVIEW, "game": "current"}, timeout=300)
+    (d,) = answer.json()["decisions"]
+    assert d["choice"] == "blind" and d["advice"] is None
+    tab.goto(f"{server}/review?deals=200&playouts=500&game=current")
+    expect(tab.locator("#thresholds")).to_have_text(
+        "No cost and no labels: the Oracle gave no figures for any of your decisions.",
+        timeout=30_000,
+    )
+    figures = tab.locator("#figures .figure")
+    expect(figures).to_have_count(1)
+    expect(figures.first).to_contain_text("decisions with the Oracle's figures, of 1")
+    expect(tab.locator("#legend li")).to_have_count(0)
+    expect(tab.locator("#costly li")).to_have_text(
+        ["None: the Oracle gave no figures for any of your decisions."]
+    )
+    body = tab.locator("#decision-body")
+    expect(body.locator("strong").first).to_have_text("Call the blind showdown")
+    facts = body.locator("dl.facts").first
+    hand = facts.locator("dt", has_text="Your hand").locator("xpath=following-sibling::dd[1]")
+    expect(hand).to_have_text("unseen: the blind showdown is called before anybody looks at a card")
+    for dealt in d["hand"]:
+        expect(body).not_to_contain_text(card(dealt))
+    expect(body.locator(".error")).to_have_count(0)
+    expect(body).to_contain_text(d["note"])
+    shot(tab, "review-blind.png")

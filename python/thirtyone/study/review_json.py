@@ -120,7 +120,8 @@ def to_json(review: Review) -> dict[str, Any]:
             "advised": len(review.advised),
             "agreed": review.agreed,
             "agreement": _r4(review.agreement),
-            "cost_p_safe": _r4(review.cost_safe),
+            # (None, as the others, when the Oracle gave figures for no decision: ruling 364.)
+            "cost_p_safe": _r4(review.cost_safe) if counted else None,
             "cost_p_win": _r4(review.cost_win),
             "cost_points": _r4(review.cost_points),
             "costliest": [index[id(r)] for r in review.costliest()],

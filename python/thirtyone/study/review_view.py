@@ -16,9 +16,11 @@ from thirtyone.study.review import LABELS, PUT_DOWN, Decision, Review, Reviewed
 from thirtyone.terminal.advice_view import BEST_MARK, TIED_MARK, option_label
 from thirtyone.terminal.display import ordinal
 
-
-def _r4(x: float | None) -> float | None:
-    return None if x is None else round(x, 4)
+#: The hand of the blind call, which nobody had looked at (ruling 364).
+UNSEEN = "unseen"
+#: The summary of a review where the Oracle gave figures for no decision (ruling 364), the
+#: review page's words too.
+NO_FIGURES = "No cost and no labels: the Oracle gave no figures for any of your decisions."
 
 
 def choice_label(d: Decision) -> str:
@@ -35,7 +37,10 @@ def choice_label(d: Decision) -> str:
 
 def hand_label(d: Decision) -> str:
     """The hand held: ``7H 8H 4C``, and at a put-down the card drawn or taken: ``7H 8H 4C
-    +3D``."""
+    +3D``; ``unseen`` at the blind showdown, called before anybody looks (ruling 364: the
+    review shows what you saw; the dealt hand is the JSON's alone)."""
+    if d.choice == "blind":
+        return UNSEEN
     hand = " ".join(d.hand)
     return f"{hand} +{d.drew or d.took}" if d.step == PUT_DOWN else hand
 
@@ -258,6 +263,24 @@ def summary(review: Review) -> Group:
             f"({TIED_MARK}: {review.agreed - best}). thirtyone stats counts the {BEST_MARK} "
             "alone: the record keeps no margins."
         )
+    lines += _costs(review) if counted else [NO_FIGURES]
+    parts: list[Text | Table] = []
+    costly = review.costliest()
+    if costly:
+        lines.append("Costliest decisions:")
+        parts.append(_costliest(costly))
+    elif counted:  # (said as the review page says it: ruling 363)
+        lines.append(
+            "Costliest decisions: none: every decision the Oracle gave figures for was the "
+            "round's best or within its margins."
+        )
+    skipped = [r for r in review.reviewed if not r.counted]
+    after = [f"Round {r.decision.round}, turn {r.decision.turn}: {r.note}." for r in skipped]
+    return Group(Text("\n".join(lines)), *parts, *([Text("\n".join(after))] if after else []))
+
+
+def _costs(review: Review) -> list[str]:
+    """The total cost and the labels' line (of a review with some decision's figures)."""
     win, ranked = review.cost_win, review.cost_points
     if ranked is not None:
         win_text = f"in expected points (ranked placing): {ranked_points(ranked)}"
@@ -267,24 +290,11 @@ def summary(review: Review) -> Group:
         win_text = "of p_win: not given by this Oracle"
     # (In the table's words: under Gin lives a round costs letters, not lives.)
     nothing = "taking no letter" if review.replay.game.rules.gin else "losing no life"
-    lines.append(
+    return [
         f"Total cost: {points(review.cost_safe)} points of p_safe (the chance of {nothing} in "
-        f"the round); {win_text}."
-    )
-    lines.append(labels_line(review))
-    parts: list[Text | Table] = []
-    costly = review.costliest()
-    if costly:
-        lines.append("Costliest decisions:")
-        parts.append(_costliest(costly))
-    else:  # (said as the review page says it: ruling 363)
-        lines.append(
-            "Costliest decisions: none: every decision the Oracle gave figures for was the "
-            "round's best or within its margins."
-        )
-    skipped = [r for r in review.reviewed if not r.counted]
-    after = [f"Round {r.decision.round}, turn {r.decision.turn}: {r.note}." for r in skipped]
-    return Group(Text("\n".join(lines)), *parts, *([Text("\n".join(after))] if after else []))
+        f"the round); {win_text}.",
+        labels_line(review),
+    ]
 
 
 def report(review: Review) -> Group:

@@ -12,6 +12,10 @@ const $ = (id) => document.getElementById(id);
 const MARKS = { best: "★", good: "✓", inaccuracy: "?!", mistake: "?", blunder: "??" };
 const ORDER = { knock: 0, draw: 1, take: 2, decline: 3 };
 
+// A review where the Oracle gave figures for no decision (ruling 364), as the terminal says it.
+const NO_FIGURES = "No cost and no labels: the Oracle gave no figures for any of your decisions.";
+const UNSEEN = "unseen: the blind showdown is called before anybody looks at a card";
+
 const page = { review: null, decisions: [], at: 0, measure: "p_win", retrying: false };
 
 // -- words -----------------------------------------------------------------------------------
@@ -28,6 +32,7 @@ function optionWords(option) {
   if (name === "knock") return "Knock";
   if (name === "draw") return "Draw from the stock";
   if (name === "decline") return "Decline the discard";
+  if (name === "blind") return "Call the blind showdown";
   if (name === "take") return `Take ${cardText(option.card)}, put down ${cardText(option.discard)}`;
   if (name.startsWith("discard:")) return `Put down ${cardText(name.slice(8))}`;
   return name;
@@ -140,7 +145,8 @@ function position(d, { when = true } = {}) {
     ? page.review.game.names.filter((name) => d.players.includes(name))
       .map((name) => `${name} ${said[d.players.indexOf(name)]}`).join(" · ")
     : null;
-  const hand = [cards(d.hand)];
+  // (At the blind call nobody had looked at a card: the review shows what you saw, ruling 364.)
+  const hand = d.choice === "blind" ? [el("span", {}, UNSEEN)] : [cards(d.hand)];
   if (d.drew) hand.push(el("span", {}, " and you drew "), card(d.drew));
   else if (afterTake(d)) hand.push(el("span", {}, " and you took "), card(d.took));
   // (At the put-down after a take the pile is the one you took from, its top gone to your hand.)
@@ -211,7 +217,9 @@ function decisionView(d) {
   const parts = [el("p", {}, badge(d.label), " ", el("strong", {}, choiceWords(d)))];
   parts.push(...position(d, { when: false }));
   if (!d.advice) {
-    parts.push(el("p", { class: "error" }, d.note || "The Oracle gave no figures here."));
+    // (The blind showdown is no failure: the Oracle never answers it.)
+    const kind = d.choice === "blind" ? "muted" : "error";
+    parts.push(el("p", { class: kind }, d.note || "The Oracle gave no figures here."));
     return parts;
   }
   const best = optionNamed(d, d.best);
@@ -353,8 +361,16 @@ function summaryView() {
   // "★ best 20" of 25.)
   const forGame = page.measure === "p_win" ? " for the game" : "";
   const best = summary.reviewed ? (summary.labels.best || 0) / summary.reviewed : null;
+  const reviewed = figure(`${summary.reviewed}`, `decisions with the Oracle's figures, of ${summary.decisions}`);
+  if (!summary.reviewed) {
+    // (No share of best, total cost or labels of zero: ruling 364.)
+    $("figures").replaceChildren(reviewed);
+    $("legend").replaceChildren();
+    $("thresholds").textContent = NO_FIGURES;
+    return;
+  }
   $("figures").replaceChildren(
-    figure(`${summary.reviewed}`, `decisions with the Oracle's figures, of ${summary.decisions}`),
+    reviewed,
     figure(pct(best), `played the Oracle's best${forGame}, or within the margins of it (★\u00a0best)`),
     pointsCost !== null
       ? figure(pointsCost.toFixed(2), "expected points lost in all (ranked placing)")
@@ -385,7 +401,9 @@ function costlyView() {
     .slice(0, 5);
   if (!costly.length) {
     // (As the terminal says it: ruling 363.)
-    const none = "None: every decision the Oracle gave figures for was its best or within its margins.";
+    const none = page.review.summary.reviewed
+      ? "None: every decision the Oracle gave figures for was its best or within its margins."
+      : "None: the Oracle gave no figures for any of your decisions.";
     $("costly").replaceChildren(el("li", {}, none));
     return;
   }
