@@ -367,9 +367,12 @@ def test_costs_in_expected_points_are_kept_apart_from_costs_in_p_win() -> None:
     assert (yours["with_p_win"], yours["mean_cost_p_win"]) == (1, pytest.approx(0.04))
     assert (yours["with_points"], yours["mean_cost_points"]) == (2, pytest.approx(0.5))
     text = run(["stats"]).output
-    assert "4.0 points of p_win (over 1), 0.50 expected points under ranked placing (over 2)" in (
-        " ".join(text.split())
-    )
+    # (Beside the expected points, a cost in a chance is in percentage points: ruling 358.)
+    said = " ".join(text.split())
+    assert (
+        "mean cost 16.7 percentage points of p_safe, 4.0 percentage points of p_win (over 1), "
+        "0.50 expected points under ranked placing (over 2)." in said
+    ), said
 
 
 @pytest.mark.parametrize("columns", [40, 80])

@@ -269,11 +269,14 @@ def test_the_tutors_points_in_the_oracle_panel_are_named_for_what_they_are(
     page: Page, server: str
 ) -> None:
     """The Oracle panel's box of the tutor's points was read "over points" (its label's words
-    around it); it is named for what it holds."""
+    around it); it is named for what it holds. Its points are percentage points (ruling 358):
+    under ranked placing the panel's "Points" column, just below, is the ranked points to
+    expect, and "over 5 points" read as either."""
     open_table(page, server)
     start_game(page, Seed="5")
-    name = "Tutor: asks before a move that costs more than this many points"
+    name = "Tutor: asks before a move that costs more than this many percentage points"
     expect(page.get_by_role("textbox", name=name, exact=True)).to_have_value("5")
+    expect(page.locator("label.tutor-points")).to_have_text("over percentage points")
 
 
 def test_the_seat_to_move_stands_out_in_forced_colours(browser: Browser, server: str) -> None:

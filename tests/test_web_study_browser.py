@@ -510,6 +510,58 @@ def test_a_ranked_game_is_reviewed_with_its_points(server: str, tab: Page) -> No
     expect(panel.locator("table thead th")).to_have_text(["Option", "Safe", "Points", "Label"])
 
 
+def tenths(x: float) -> str:
+    """A share in percent to one decimal as the Oracle's words write it (halves up)."""
+    return str((100 * Decimal(repr(x))).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP))
+
+
+def test_a_ranked_games_costs_in_chances_say_percentage_points(server: str, tab: Page) -> None:
+    """Ruling 358: where the game's figure is ranked points, a cost in a chance is said in
+    percentage points. The review page of a ranked game said "12.8 points of p_safe, 0.03
+    expected points" and "good: under 2 points"; the Stats page "points of p_safe lost on
+    average" beside "expected points lost on average under ranked placing"."""
+    play("--seats", "3", "--lives", "1", "--rule", "placing=ranked", "--seed", "5")
+    review = the_review(server)
+    at, d = next(
+        (i, d)
+        for i, d in enumerate(review["decisions"])
+        if d["cost_p_safe"] and d["cost_points"] is not None
+    )
+    tab.goto(f"{server}/review?deals=200&playouts=500&decision={at + 1}")
+    heads = tab.locator("#decision-body dl.facts dt")
+    cost = heads.filter(has_text=re.compile("^Cost$")).locator("xpath=following-sibling::dd[1]")
+    expect(cost).to_have_text(
+        f"{tenths(d['cost_p_safe'])} percentage points of p_safe, "
+        f"{hundredths(d['cost_points'])} expected points",
+        timeout=30_000,
+    )
+    expect(tab.locator("#thresholds")).to_contain_text("good: under 2 percentage points;")
+    bare = re.compile(r"\d\.\d points")
+    for costly in tab.locator("#costly li").all():
+        expect(costly).not_to_have_text(bare)
+    ranked = Rules.standard().replace(seats=3, lives=1, placing="ranked")
+    record.add(
+        record.default_path(),
+        GameRecord(
+            finished="2025-03-01T20:00:00+00:00",
+            preset="standard",
+            rules=ranked.to_dict(),
+            names=["You", "Alice", "Ben"],
+            you=0,
+            placing=[0, 1, 2],
+            points=3,
+            rounds=4,
+            opponents="table",
+            autoplay=False,
+            decisions=[record.Decision(1, "draw", "knock", 0.2, "knock", 0.5)],
+        ),
+    )
+    tab.goto(f"{server}/stats")
+    figures = tab.locator("#decisions")
+    expect(figures).to_contain_text("20.0percentage points of p_safe lost on average")
+    expect(figures).to_contain_text("0.50expected points lost on average under ranked placing")
+
+
 def test_the_put_down_after_a_take_shows_the_card_taken(server: str, tab: Page) -> None:
     """At the put-down after a take, your hand is said with the card you took, and the pile as
     it stood after the take: the card under the one taken, or none. (The page showed the hand

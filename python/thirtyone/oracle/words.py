@@ -3,7 +3,9 @@ one-line gist of it for a small screen, and the glossary of the figures. Every s
 from the figures and the table's words (``unit``: ``lives`` or ``letters``), so that it is right
 at every table.
 
-- A margin is in percentage points, and says so.
+- A margin or a difference of chances is in percentage points, and says so (the one-line
+  gist says "points" for short, except under ranked placing, where the game's figure is
+  points to expect); a margin of ranked points is in points (ruling 358).
 - The never threshold reads "never knock: play for 31" (a later knock score of 31 or more is
   never: such a hand is shown at once), or "never knock: wait for another's knock" after an
   option that keeps 30 or more (at 30, a draw rarely makes 31: the hand waits, as when the
@@ -233,6 +235,12 @@ def game_within(best: OptionAdvice, other: OptionAdvice, points: bool = False) -
     margin = best.p_win_margin or 0.0
     if (best.p_win or 0.0) - (other.p_win or 0.0) > margin:
         return ""
+    return game_margin(margin, points)
+
+
+def game_margin(margin: float, points: bool = False) -> str:
+    """A game figure's margin with its unit: ``2.8 percentage points`` of a chance to win, or
+    ``0.05 points`` of ranked points to expect (ruling 358)."""
     return f"{_margin_short(margin, points)} {'points' if points else 'percentage points'}"
 
 
@@ -370,9 +378,11 @@ def _margin_short(margin: float, points: bool) -> str:
     return two_places(margin) if points else percent_shown(margin)
 
 
-def _points(x: float) -> str:
-    """A difference or margin in percentage points, short: ``7.8 points``."""
-    return f"{percent_shown(x)} points"
+def _points(x: float, ranked: bool = False) -> str:
+    """A difference or margin in percentage points, short: ``7.8 points``; ``ranked``: at a
+    table placed ranked, where the game's figure is in points too, in full, ``7.8 percentage
+    points`` (ruling 358)."""
+    return pp(x) if ranked else f"{percent_shown(x)} points"
 
 
 def gist(advice: Advice) -> str:
@@ -408,13 +418,14 @@ def gist(advice: Advice) -> str:
         runner = max(tied, key=lambda o: o.p_safe)
         return (
             f"{lead}Tied with {others}: {pct(best.p_safe)} against {pct(runner.p_safe)}, "
-            f"within ±{_points(best.margin)}."
+            f"within ±{_points(best.margin, advice.points)}."
         )
     second = options[1]
     if _equal_shown(best, second):
         return f"{lead}As safe as {label(second)}: {pct(best.p_safe)} each."
     return (
-        f"{lead}{_points(shown_gap(best.p_safe, second.p_safe))} safer than {label(second)} "
+        f"{lead}{_points(shown_gap(best.p_safe, second.p_safe), advice.points)} safer than "
+        f"{label(second)} "
         f"({pct(best.p_safe)} against {pct(second.p_safe)})."
     )
 
@@ -520,7 +531,7 @@ def game_reason(
         f" ({lives.summary(unit)})"
     )
     if game_lead_within(best, best_game):
-        text += f", within the margin of ±{pp(margin)}"
+        text += f", within the margin of ±{game_margin(margin, points)}"
     return text + ". " + _upper_first(_game_why(best, best_game, lives, unit)) + "."
 
 

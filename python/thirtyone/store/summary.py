@@ -253,9 +253,10 @@ def report(games: Sequence[GameRecord], path: Path, width: int | None = None) ->
 DECISION = "a turn's start and, after a draw or take, the put-down"
 
 
-def _points(cost: float) -> str:
-    """A cost in percentage points: ``2.9 points``."""
-    return f"{100 * cost:.1f} points"
+def _points(cost: float, ranked: bool = False) -> str:
+    """A cost in percentage points: ``2.9 points``; ``ranked``: beside ranked points (a cost in
+    expected points, a game placed ranked), ``2.9 percentage points`` (ruling 358)."""
+    return f"{100 * cost:.1f} {'percentage points' if ranked else 'points'}"
 
 
 def decisions_line(head: str, a: Agreement) -> str:
@@ -269,10 +270,11 @@ def decisions_line(head: str, a: Agreement) -> str:
         f"{head}: {a.decisions:,}; the Oracle's advice was computed for {a.advised:,}: its best "
         f"played in {a.agreed:,} ({_pct(a.agreement)})"
     )
+    ranked = a.mean_cost_points is not None  # (said beside it: the others in percentage points)
     if a.mean_cost_p_safe is not None:
-        text += f", mean cost {_points(a.mean_cost_p_safe)} of p_safe"
+        text += f", mean cost {_points(a.mean_cost_p_safe, ranked)} of p_safe"
     if a.mean_cost_p_win is not None:
-        text += f", {_points(a.mean_cost_p_win)} of p_win (over {a.costs_p_win:,})"
+        text += f", {_points(a.mean_cost_p_win, ranked)} of p_win (over {a.costs_p_win:,})"
     if a.mean_cost_points is not None:
         text += (
             f", {a.mean_cost_points:.2f} expected points under ranked placing "
@@ -281,12 +283,15 @@ def decisions_line(head: str, a: Agreement) -> str:
     return text + "."
 
 
-def record_lines(games: Sequence[GameRecord], more: str = "thirtyone stats") -> list[str]:
+def record_lines(
+    games: Sequence[GameRecord], more: str = "thirtyone stats", ranked: bool = False
+) -> list[str]:
     """One or two lines for the end of a game: your record over the games you played yourself
     (not autoplayed), and your agreement with the Oracle when it advised you (costs in
     percentage points, as ``thirtyone review`` and ``thirtyone stats`` give them). ``more``:
     where the player finds the rest (the command in the terminal, the Stats page in the
-    browser)."""
+    browser); ``ranked``: said after a game placed ranked, its points listed above (the cost
+    then in "percentage points")."""
     mine = [g for g in games if not g.autoplay]
     if not mine:
         return []
@@ -305,8 +310,8 @@ def record_lines(games: Sequence[GameRecord], more: str = "thirtyone stats") -> 
         cost = (
             ""
             if a.mean_cost_p_safe is None
-            else f", mean cost {_points(a.mean_cost_p_safe)} of your chance of losing nothing in "
-            "the round (p_safe)"
+            else f", mean cost {_points(a.mean_cost_p_safe, ranked)} of your chance of losing "
+            "nothing in the round (p_safe)"
         )
         # (Over the record, not this game alone: said so when it holds more than this one,
         # which its review counts alone; ruling 310.)
@@ -337,7 +342,7 @@ def after_game(
         return []
     if game.autoplay:
         return []
-    lines = record_lines(contents.games, more)
+    lines = record_lines(contents.games, more, ranked=game.points is not None)
     if contents.skipped:
         count = len(contents.skipped)
         rows = "1 row" if count == 1 else f"{count:,} rows"

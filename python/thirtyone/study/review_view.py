@@ -50,6 +50,17 @@ def points(cost: float | None) -> str:
     return "—" if cost is None else percent_shown(cost)
 
 
+def points_word(ranked: bool) -> str:
+    """The unit of a difference of chances: ``points``, or where the game's figure is ranked
+    points (``ranked``), ``percentage points``, told apart from them (ruling 358)."""
+    return "percentage points" if ranked else "points"
+
+
+def _ranked(review: Review) -> bool:
+    """Whether the game reviewed is placed ranked (its figure for the game is points)."""
+    return review.replay.game.rules.placing == "ranked"
+
+
 def ranked_points(cost: float | None) -> str:
     """A cost in expected ranked points, to two decimals as the Oracle shows them: ``0.25``;
     ``—`` when there is none."""
@@ -206,13 +217,13 @@ def _head(review: Review) -> str:
     )
 
 
-def _costly_text(r: Reviewed) -> str:
+def _costly_text(r: Reviewed, ranked: bool = False) -> str:
     d, best = r.decision, r.best
     assert best is not None and r.chosen is not None
     line = (
         f"round {d.round}, turn {d.turn}: {choice_label(d)}, the best was "
         f"{option_label(best)}: safe {pct(best.p_safe)} against "
-        f"{pct(r.chosen.p_safe)}, cost {points(r.cost_safe)} points"
+        f"{pct(r.chosen.p_safe)}, cost {points(r.cost_safe)} {points_word(ranked)}"
     )
     if r.cost_win is not None:
         line += f" ({points(r.cost_win)} of p_win)"
@@ -221,14 +232,14 @@ def _costly_text(r: Reviewed) -> str:
     return line
 
 
-def _costliest(costly: list[Reviewed]) -> Table:
+def _costliest(costly: list[Reviewed], ranked: bool = False) -> Table:
     """The costliest decisions, numbered, each entry's later lines under its first word (a
     narrow terminal broke them back to the first column)."""
     grid = Table.grid(padding=(0, 1))
     grid.add_column(justify="right", min_width=4, no_wrap=True)
     grid.add_column(ratio=1)
     for n, r in enumerate(costly, start=1):
-        grid.add_row(f"{n}.", _costly_text(r))
+        grid.add_row(f"{n}.", _costly_text(r, ranked))
     return grid
 
 
@@ -247,7 +258,8 @@ def labels_line(review: Review) -> str:
     best = "the game's best" if by == {"p_win"} else "the best"
     return (
         f"Labels: {', '.join(said)} (by the cost in {measure}: best is {best} or within the "
-        f"margins, good under {100 * (LABELS[2][1] or 0):g} points, {', '.join(bounds)})."
+        f"margins, good under {100 * (LABELS[2][1] or 0):g} {points_word(_ranked(review))}, "
+        f"{', '.join(bounds)})."
     )
 
 
@@ -268,7 +280,7 @@ def summary(review: Review) -> Group:
     costly = review.costliest()
     if costly:
         lines.append("Costliest decisions:")
-        parts.append(_costliest(costly))
+        parts.append(_costliest(costly, _ranked(review)))
     elif counted:  # (said as the review page says it: ruling 363)
         lines.append(
             "Costliest decisions: none: every decision the Oracle gave figures for was the "
@@ -291,8 +303,8 @@ def _costs(review: Review) -> list[str]:
     # (In the table's words: under Gin lives a round costs letters, not lives.)
     nothing = "taking no letter" if review.replay.game.rules.gin else "losing no life"
     return [
-        f"Total cost: {points(review.cost_safe)} points of p_safe (the chance of {nothing} in "
-        f"the round); {win_text}.",
+        f"Total cost: {points(review.cost_safe)} {points_word(_ranked(review))} of p_safe (the "
+        f"chance of {nothing} in the round); {win_text}.",
         labels_line(review),
     ]
 

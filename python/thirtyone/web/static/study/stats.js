@@ -110,12 +110,14 @@ function drawTime() {
 
 function decisionsView(you) {
   const cost = (x) => (x === null ? "—" : (100 * x).toFixed(1));
+  // (Beside a cost in ranked points, a cost of chances says "percentage points": ruling 358.)
+  const unit = you.mean_cost_points === null ? "points" : "percentage points";
   $("decisions").replaceChildren(
     figure(whole(you.decisions), you.decisions === 1 ? "decision of yours recorded" : "decisions of yours recorded"),
     figure(whole(you.advised), "with the Oracle's advice computed"),
     figure(pct(you.agreement), "played the Oracle's best"),
-    figure(cost(you.mean_cost_p_safe), "points of p_safe lost on average"),
-    figure(cost(you.mean_cost_p_win), "points of p_win lost on average"),
+    figure(cost(you.mean_cost_p_safe), `${unit} of p_safe lost on average`),
+    figure(cost(you.mean_cost_p_win), `${unit} of p_win lost on average`),
     // (Under ranked placing the game's figure is expected points, not a chance: kept apart.)
     ...(you.mean_cost_points === null ? [] : [figure(you.mean_cost_points.toFixed(2),
       "expected points lost on average under ranked placing")]));
