@@ -597,3 +597,35 @@ def test_the_tab_stops_saying_your_turn_once_you_have_moved(page: Page, server: 
     titles = page.evaluate(f"window.titles.slice({before})")
     assert titles[0] == "thirtyone · the table", titles  # (with your own move, at once)
     assert titles[-1] == "Your turn · thirtyone", titles
+
+
+def test_one_deal_and_one_playout_are_said_in_the_singular(page: Page, server: str) -> None:
+    """Ruling 359: an answer of one consistent deal and one playout an option. The panel said
+    "Full precision: 1 consistent deals, 1 playouts an option." (and "First estimate (1
+    deals)"); it says them as the terminal's report does (``words.counted``: "1 consistent
+    deal · 1 playout per option"), and many in the plural."""
+    from thirtyone.oracle.answer import Advice, Kind
+    from thirtyone.web.views import advice as advice_json
+
+    def status(deals: int, playouts: int, stage: str) -> str:
+        # (Drawn and read in one evaluation: the game's own next state would draw it again.)
+        answer = Advice([_valued(Kind.DRAW, 0.7, 0.4)], [], "", deals, playouts)
+        said: str = page.evaluate(
+            "async ([a, stage]) => { const m = await import('/static/oracle.js');"
+            " m.drawAdvice({ [stage]: a }, { shown: true, mode: 'always', thinking: true });"
+            " return document.querySelector('#advice .status').innerText; }",
+            [advice_json(answer, None), stage],
+        )
+        return said
+
+    open_table(page, server)
+    page.get_by_role("form", name="New game").get_by_label("Advice").select_option("never")
+    start_game(page, Seed="3")  # (the panel on show, with no advice of its own to draw)
+    one = status(1, 1, "full")
+    assert one == "Full precision: 1 consistent deal, 1 playout an option."
+    from thirtyone.oracle.words import counted  # (the terminal's words: new with the ruling)
+
+    assert counted(1, "consistent deal") in one and counted(1, "playout") in one
+    assert status(1, 1, "quick") == "First estimate (1 deal): the full figures are on their way…"
+    many = "Full precision: 10,000 consistent deals, 50,000 playouts an option."
+    assert status(10_000, 50_000, "full") == many

@@ -562,6 +562,22 @@ def test_a_ranked_games_costs_in_chances_say_percentage_points(server: str, tab:
     expect(figures).to_contain_text("0.50expected points lost on average under ranked placing")
 
 
+def test_a_review_at_one_deal_and_one_playout_says_them_in_the_singular(
+    server: str, tab: Page
+) -> None:
+    """Ruling 359: the headline said "The Oracle at 1 deals and 1 playouts per decision", as
+    `thirtyone review --deals 1 --playouts 1` said "1 deals / 1 playouts"."""
+    play("--seats", "2", "--lives", "1", "--seed", "5")
+    tab.goto(f"{server}/review?deals=1&playouts=1")
+    expect(tab.locator("#headline")).to_contain_text(
+        "The Oracle at 1 deal and 1 playout per decision, seed 5.", timeout=60_000
+    )
+    tab.goto(f"{server}/review?deals=2&playouts=3")
+    expect(tab.locator("#headline")).to_contain_text(
+        "The Oracle at 2 deals and 3 playouts per decision, seed 5.", timeout=60_000
+    )
+
+
 def test_the_put_down_after_a_take_shows_the_card_taken(server: str, tab: Page) -> None:
     """At the put-down after a take, your hand is said with the card you took, and the pile as
     it stood after the take: the card under the one taken, or none. (The page showed the hand

@@ -32,7 +32,7 @@ from thirtyone.game.rules import Rules
 from thirtyone.names import COMPUTER_NAMES as COMPUTER_NAMES  # (app.COMPUTER_NAMES, as before)
 from thirtyone.names import computer_names, quoted
 from thirtyone.oracle.player import opponent_kind
-from thirtyone.oracle.words import and_list
+from thirtyone.oracle.words import and_list, counted
 from thirtyone.store import saves
 from thirtyone.terminal import play_session, save_start
 from thirtyone.terminal.advisor import OracleAdvisor
@@ -365,7 +365,8 @@ def _resumed_with(
     if budget != kept:
         console.print(
             Text(
-                f"The Oracle at {budget['deals']:,} deals / {budget['playouts']:,} playouts, as "
+                f"The Oracle at {counted(budget['deals'], 'deal')} / "
+                f"{counted(budget['playouts'], 'playout')}, as "
                 f"given, in this session (the game keeps its own: {kept['deals']:,} / "
                 f"{kept['playouts']:,}).",
                 style="dim",

@@ -69,6 +69,12 @@ def pp(x: float) -> str:
     return f"{percent_shown(x)} percentage points"
 
 
+def counted(n: int, noun: str) -> str:
+    """A number of things, the noun in the singular for one: ``1 consistent deal``, ``10,000
+    consistent deals`` (ruling 359)."""
+    return f"{n:,} {noun}{'' if n == 1 else 's'}"
+
+
 def score_text(score: float) -> str:
     """``21`` for 21.0, ``30.5`` for 30.5."""
     return str(int(score)) if float(score).is_integer() else str(score)

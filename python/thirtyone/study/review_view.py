@@ -212,8 +212,8 @@ def _head(review: Review) -> str:
         f"{names[replay.seat]}: {_count(len(review.reviewed), 'decision')} in "
         f"{_count(turns, 'turn')} "
         f"({end}; a decision is a turn's start and, after a draw or take, the put-down, as "
-        f"thirtyone stats counts them). The Oracle at {s.deals:,} deals / {s.playouts:,} "
-        f"playouts per decision, seed {s.seed}."
+        f"thirtyone stats counts them). The Oracle at {_count(s.deals, 'deal')} / "
+        f"{_count(s.playouts, 'playout')} per decision, seed {s.seed}."
     )
 
 

@@ -30,6 +30,7 @@ from thirtyone.oracle.words import (
     FIRST_PLAN,
     KEEPS_31,
     MAKES_31,
+    counted,
     gist,
     later_plan,
     lives_matter,
@@ -453,7 +454,7 @@ def sweep_chart(
             Text("◀ kept", style="bold green") if kept else "",
         )
     foot = Text(
-        f"The kept choice was played {playouts:,} more times to confirm it: "
+        f"The kept choice was played {counted(playouts, 'more time')} to confirm it: "
         f"{pct(option.p_safe)} safe, the figure above (a sweep's best is biased upward).",
         style="dim",
     )
@@ -473,7 +474,8 @@ def advice_report(advice: Advice, *, sweeps: str = "best", width: int = 80) -> G
     parts: list[RenderableType] = []
     head = Text("The Oracle", style="bold magenta")
     head.append(
-        f" · {advice.deals:,} consistent deals · {advice.playouts:,} playouts per option",
+        f" · {counted(advice.deals, 'consistent deal')} · "
+        f"{counted(advice.playouts, 'playout')} per option",
         style="dim",
     )
     parts += [head, Text(""), _best_line(advice)]

@@ -4,7 +4,7 @@
 // at full precision. And the tutor, which asks before a move that costs too much.
 
 import { label, tensWritten } from "./cards.js";
-import { KEEPS_31, MAKES_31, hundredths, planClause, shownGap, tenths } from "./study/figures.js";
+import { KEEPS_31, MAKES_31, count, hundredths, planClause, shownGap, tenths } from "./study/figures.js";
 import { element } from "./view.js";
 
 const $ = (id) => document.getElementById(id);
@@ -109,9 +109,10 @@ export function drawAdvice(found, { shown, mode, thinking, blind = false }) {
     box.append(element("p", { class: "status", role: "status", text: "The Oracle is thinking…" }));
     return;
   }
+  // (One deal, one playout in the singular, as the terminal says them: `words.counted`.)
   const status = found.full
-    ? `Full precision: ${advice.deals.toLocaleString("en")} consistent deals, ${advice.playouts.toLocaleString("en")} playouts an option.`
-    : `First estimate (${advice.deals.toLocaleString("en")} deals): the full figures are on their way…`;
+    ? `Full precision: ${count(advice.deals, "consistent deal")}, ${count(advice.playouts, "playout")} an option.`
+    : `First estimate (${count(advice.deals, "deal")}): the full figures are on their way…`;
   if (!found.full) box.classList.add("estimate");
   box.append(element("p", { class: "status", text: status }));
   box.append(...adviceBody(advice));

@@ -72,15 +72,9 @@ export function points(x) {
   return x === null || x === undefined ? "—" : tenths(x);
 }
 
-/** A whole number with separators: `2,000`. */
-export function whole(n) {
-  return n === null || n === undefined ? "—" : Number(n).toLocaleString("en");
-}
-
-/** A number of things, the noun in the singular for one: `1 game`, `3 games`. */
-export function count(n, noun) {
-  return `${whole(n)} ${n === 1 ? noun : `${noun}s`}`;
-}
+// (A whole number with separators, `2,000`, and a number of things, `1 game`, `3 games`: shared
+// with the table's page.)
+export { count, whole } from "./figures.js";
 
 const SUITS = { C: ["♣", "clubs"], D: ["♦", "diamonds"], H: ["♥", "hearts"], S: ["♠", "spades"] };
 const RANKS = { A: "ace", K: "king", Q: "queen", J: "jack", T: "10" };

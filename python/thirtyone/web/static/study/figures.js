@@ -41,6 +41,17 @@ export function hundredths(x) {
   return Number.isFinite(x) ? written(halfUp(x, 100), 2) : "—";
 }
 
+/** A whole number with separators: `2,000`. */
+export function whole(n) {
+  return n === null || n === undefined ? "—" : Number(n).toLocaleString("en");
+}
+
+/** A number of things, the noun in the singular for one: `1 game`, `3 games` (the terminal's
+ * `words.counted`). */
+export function count(n, noun) {
+  return `${whole(n)} ${n === 1 ? noun : `${noun}s`}`;
+}
+
 /** The plan of a put-down or a take that makes 31 (the terminal's `words.MAKES_31`). */
 export const MAKES_31 = "makes 31 — show it";
 /** The same where you hold a 31 kept hidden: it keeps one (`words.KEEPS_31`, ruling 314). */

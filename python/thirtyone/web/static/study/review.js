@@ -4,7 +4,7 @@ import { hundredths, planClause } from "./figures.js";
 import { labelWidths, roundLabels } from "./rounds_axis.js";
 import {
   card, cards, chartWidth, count, el, getJSON, ordinal, pct, points, redrawOnResize, svg,
-  tensWritten, whole,
+  tensWritten,
 } from "./common.js";
 
 const $ = (id) => document.getElementById(id);
@@ -356,7 +356,7 @@ function summaryView() {
   const lasted = game.over && covered !== game.rounds ? `; the game lasted ${count(game.rounds, "round")}` : "";
   $("headline").textContent =
     `${game.player}: ${count(summary.decisions, "decision")} over ${count(covered, "round")} (${end}${lasted}). ` +
-    `The Oracle at ${whole(settings.deals)} deals and ${whole(settings.playouts)} playouts per ` +
+    `The Oracle at ${count(settings.deals, "deal")} and ${count(settings.playouts, "playout")} per ` +
     `decision, seed ${settings.seed}.`;
   const winCost = summary.cost_p_win;
   const pointsCost = summary.cost_points;
