@@ -281,7 +281,7 @@ def test_the_game_reason_names_the_lives_and_why() -> None:
     assert same == " For the game too: it wins the game 89.6% of the time."
     text = game_reason(knock, draw, lives)
     assert "For the game, draw from the stock is better: it wins the game 91.7% of the time" in text
-    assert "against 89.6% for knock (lives: you 3, Ben 1)" in text
+    assert "against 89.6% to knock (lives: you 3, Ben 1)" in text
     # Drawing loses fewer lives by more than both margins: that is the reason given.
     assert "It loses fewer lives on average (0.42 against 0.61)" in text
     assert "within the margin" not in text
@@ -308,7 +308,7 @@ def test_ranked_points_in_words() -> None:
     knock = _game_opt("knock", 0.69, 0.61, 1.62)
     draw = _game_opt("draw", 0.68, 0.42, 1.70)
     text = game_reason(knock, draw, Lives([3, 1], 0), points=True)
-    assert "1.70 points against 1.62 for knock" in text
+    assert "1.70 points against 1.62 to knock" in text
     assert game_reason(knock, knock, Lives([3, 1], 0), points=True).endswith("expects 1.62 points.")
 
 

@@ -106,7 +106,7 @@ def test_the_games_margin_in_ranked_points_is_said_in_points() -> None:
     take = option("take", 0.487, 0.60, 1.85, card="7S", discard="3D")
     draw = option("draw", 0.474, 0.60, 1.89)
     text = game_reason(take, draw, LIVES, points=True)
-    assert "1.89 points against 1.85 for take the 7S and put down the 3D" in text
+    assert "1.89 points against 1.85 to take the 7S and put down the 3D" in text
     assert ", within the margin of ±0.05 points." in text
     assert "percentage" not in text
     # Where the figure is a chance, its margin is in percentage points, as before.

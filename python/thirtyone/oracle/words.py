@@ -533,7 +533,7 @@ def game_reason(
     else:
         compare = f"it wins the game {pct(g)} of the time against {pct(b)}"
     text = (
-        f" For the game, {best_game.describe()} is better: {compare} for {best.describe()}"
+        f" For the game, {best_game.describe()} is better: {compare} to {best.describe()}"
         f" ({lives.summary(unit)})"
     )
     if game_lead_within(best, best_game):

@@ -103,9 +103,10 @@ pub(super) fn warnings(
         ));
     } else if deals < target {
         warnings.push(format!(
-            "consistent deals are rare here: only {} of {} were found, so the margins are wider",
+            "consistent deals are rare here: only {} of {} {} found, so the margins are wider",
             thousands(deals),
-            thousands(target)
+            thousands(target),
+            if deals == 1 { "was" } else { "were" }
         ));
     }
     if eval.stopped == Some(Stop::Time) && played < playouts {
