@@ -507,8 +507,10 @@ def test_a_save_name_too_long_is_reported_before_the_first_turn(tmp_path: Path) 
 
 
 def test_a_folder_that_cannot_be_written_is_reported_before_the_first_turn(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    short_tmp: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    tmp_path = short_tmp  # (the message names the folder whole: a long one is cropped)
+
     # (The tests may run as root, for whom no folder is read-only: the refusal is simulated.)
     def refused(*args: object, **kwargs: object) -> tuple[int, str]:
         raise PermissionError(13, "Permission denied", str(tmp_path / ".saved-game-x.tmp"))
