@@ -69,6 +69,13 @@ def pp(x: float) -> str:
     return f"{percent_shown(x)} percentage points"
 
 
+def points_word(ranked: bool) -> str:
+    """The unit of a difference of chances, short: ``points``; ``ranked``: beside ranked points
+    (a table placed ranked, a cost in expected points), in full, ``percentage points``, told
+    apart from them (ruling 358)."""
+    return "percentage points" if ranked else "points"
+
+
 def counted(n: int, noun: str) -> str:
     """A number of things, the noun in the singular for one: ``1 consistent deal``, ``10,000
     consistent deals`` (ruling 359)."""
@@ -388,7 +395,7 @@ def _points(x: float, ranked: bool = False) -> str:
     """A difference or margin in percentage points, short: ``7.8 points``; ``ranked``: at a
     table placed ranked, where the game's figure is in points too, in full, ``7.8 percentage
     points`` (ruling 358)."""
-    return pp(x) if ranked else f"{percent_shown(x)} points"
+    return f"{percent_shown(x)} {points_word(ranked)}"
 
 
 def gist(advice: Advice) -> str:

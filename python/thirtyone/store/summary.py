@@ -15,6 +15,7 @@ from typing import Any
 
 from thirtyone import statistics as stats
 from thirtyone.oracle.rank import percent_shown
+from thirtyone.oracle.words import points_word
 from thirtyone.store import record
 from thirtyone.store.record import Decision, GameRecord
 
@@ -256,7 +257,7 @@ DECISION = "a turn's start and, after a draw or take, the put-down"
 def _points(cost: float, ranked: bool = False) -> str:
     """A cost in percentage points: ``2.9 points``; ``ranked``: beside ranked points (a cost in
     expected points, a game placed ranked), ``2.9 percentage points`` (ruling 358)."""
-    return f"{100 * cost:.1f} {'percentage points' if ranked else 'points'}"
+    return f"{100 * cost:.1f} {points_word(ranked)}"
 
 
 def decisions_line(head: str, a: Agreement) -> str:

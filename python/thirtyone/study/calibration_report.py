@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from thirtyone.oracle.words import counted
 from thirtyone.statistics import chi2_sf, chi2_uniform, ks_uniform, wilson
 
 if TYPE_CHECKING:
@@ -360,8 +361,3 @@ class Report:
             else counted(self.workers, "worker")
         )
         return f"{threads} a query, on the Dask cluster at {self.cluster[:80]} ({workers})"
-
-
-def counted(n: int, word: str) -> str:
-    """``1 worker``, ``2 workers``."""
-    return f"{n:,} {word}" + ("" if n == 1 else "s")

@@ -11,7 +11,7 @@ from rich.table import Table
 from rich.text import Text
 
 from thirtyone.oracle.rank import percent_shown
-from thirtyone.oracle.words import pct
+from thirtyone.oracle.words import counted, pct, points_word
 from thirtyone.study.review import LABELS, PUT_DOWN, Decision, Review, Reviewed
 from thirtyone.terminal.advice_view import BEST_MARK, TIED_MARK, option_label
 from thirtyone.terminal.display import ordinal
@@ -48,12 +48,6 @@ def hand_label(d: Decision) -> str:
 def points(cost: float | None) -> str:
     """A cost in percentage points: ``12.3``; ``—`` when there is none."""
     return "—" if cost is None else percent_shown(cost)
-
-
-def points_word(ranked: bool) -> str:
-    """The unit of a difference of chances: ``points``, or where the game's figure is ranked
-    points (``ranked``), ``percentage points``, told apart from them (ruling 358)."""
-    return "percentage points" if ranked else "points"
 
 
 def _ranked(review: Review) -> bool:
@@ -194,11 +188,6 @@ class _Decisions:
         yield decisions_table(self.review, options.max_width)
 
 
-def _count(n: int, word: str) -> str:
-    """``1 decision``, ``2 decisions``."""
-    return f"{n:,} {word}{'' if n == 1 else 's'}"
-
-
 def _head(review: Review) -> str:
     replay, s = review.replay, review.settings
     game, names = replay.game, replay.saved.names
@@ -209,11 +198,11 @@ def _head(review: Review) -> str:
     else:
         end = f"unfinished, reviewed up to round {game.round_number}"
     return (
-        f"{names[replay.seat]}: {_count(len(review.reviewed), 'decision')} in "
-        f"{_count(turns, 'turn')} "
+        f"{names[replay.seat]}: {counted(len(review.reviewed), 'decision')} in "
+        f"{counted(turns, 'turn')} "
         f"({end}; a decision is a turn's start and, after a draw or take, the put-down, as "
-        f"thirtyone stats counts them). The Oracle at {_count(s.deals, 'deal')} / "
-        f"{_count(s.playouts, 'playout')} per decision, seed {s.seed}."
+        f"thirtyone stats counts them). The Oracle at {counted(s.deals, 'deal')} / "
+        f"{counted(s.playouts, 'playout')} per decision, seed {s.seed}."
     )
 
 

@@ -18,7 +18,7 @@ from typing import Any
 
 from thirtyone.errors import RuleError
 from thirtyone.game.rules import Rules
-from thirtyone.names import computer_names, json_whole, plain_whole, problem
+from thirtyone.names import computer_names, json_whole, plain_number, plain_whole, problem
 from thirtyone.oracle.player import OPPONENTS
 from thirtyone.store.saves import ADVICE_MODES, SavedGame, tutor_ok
 from thirtyone.web import words
@@ -129,7 +129,7 @@ def tutor_points(points: object) -> float | None:
         return None
     if isinstance(points, int | float) and tutor_ok(points):
         return float(points)
-    typed = isinstance(points, str) and words.NUMBER.fullmatch(points.strip()) is not None
+    typed = isinstance(points, str) and plain_number(points)  # (as --delay reads seconds)
     if typed and tutor_ok(value := float(str(points))):
         return value
     raise FormError(words.tutor_problem(points))

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import math
-import re
 
 from thirtyone.names import number
 from thirtyone.store.saves import TUTOR_POINTS
@@ -96,10 +95,6 @@ def label(name: str) -> str:
 def choice_words(name: str, value: object) -> str:
     """The words the form shows for a choice of an option."""
     return CHOICES.get(name, {}).get(str(value), str(value))
-
-
-#: A number as a field's text gives it (``5``, ``2.5``, ``.5``, ``1e3``), in ASCII digits.
-NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 
 
 #: The most characters of a refused text a message quotes (then ``…``).

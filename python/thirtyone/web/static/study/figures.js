@@ -52,6 +52,13 @@ export function count(n, noun) {
   return `${whole(n)} ${n === 1 ? noun : `${noun}s`}`;
 }
 
+/** The unit of a difference of chances, short: "points"; `ranked`: beside ranked points (a game
+ * placed ranked, a cost in expected points), "percentage points" (the terminal's
+ * `words.points_word`, ruling 358). */
+export function pointsWord(ranked) {
+  return ranked ? "percentage points" : "points";
+}
+
 /** The plan of a put-down or a take that makes 31 (the terminal's `words.MAKES_31`). */
 export const MAKES_31 = "makes 31 — show it";
 /** The same where you hold a 31 kept hidden: it keeps one (`words.KEEPS_31`, ruling 314). */

@@ -1,6 +1,6 @@
 // The review page: a saved game's decisions set against the Oracle (GET /api/review, the JSON of
 // `thirtyone review --json`), stepped one by one, charted, and retried.
-import { hundredths, planClause } from "./figures.js";
+import { hundredths, planClause, pointsWord } from "./figures.js";
 import { labelWidths, roundLabels } from "./rounds_axis.js";
 import {
   card, cards, chartWidth, count, el, getJSON, ordinal, pct, points, redrawOnResize, svg,
@@ -172,12 +172,6 @@ function ranked() {
   return page.review.game.rules.placing === "ranked";
 }
 
-/** The unit of a difference of chances: "points", or in a game placed ranked, whose figure for
- * the game is points, "percentage points" (the terminal's `points_word`, ruling 358). */
-function pointsWord() {
-  return ranked() ? "percentage points" : "points";
-}
-
 /** An option's figure for the game: its chance to win it, or under ranked placing the points
  * it expects (the Oracle gives `points` and no `p_win` there); null when it gives neither. */
 function gameFigure(o) {
@@ -237,7 +231,7 @@ function decisionView(d) {
     facts.push(el("dt", {}, "Best for the game"), el("dd", {}, optionWords(optionNamed(d, d.best_game))));
   }
   // (No figure for your choice, a 31 kept hidden: no cost, said as "—" alone.)
-  const cost = d.cost_p_safe === null ? [] : [`${points(d.cost_p_safe)} ${pointsWord()} of p_safe`];
+  const cost = d.cost_p_safe === null ? [] : [`${points(d.cost_p_safe)} ${pointsWord(ranked())} of p_safe`];
   if (d.cost_p_win !== null) cost.push(`${points(d.cost_p_win)} of p_win`);
   // (Under ranked placing the game's figure is expected points, not a chance.)
   if (d.cost_points !== null) cost.push(`${hundredths(d.cost_points)} expected points`);
@@ -381,7 +375,7 @@ function summaryView() {
     pointsCost !== null
       ? figure(pointsCost.toFixed(2), "expected points lost in all (ranked placing)")
       : figure(points(winCost === null ? summary.cost_p_safe : winCost),
-        `${pointsWord()} of ${winCost === null ? "p_safe" : "p_win"} lost in all`),
+        `${pointsWord(ranked())} of ${winCost === null ? "p_safe" : "p_win"} lost in all`),
   );
   $("legend").replaceChildren(...labels.map(({ label }) =>
     el("li", {}, badge(label), ` ${summary.labels[label] || 0}`)));
@@ -389,12 +383,12 @@ function summaryView() {
   const said = (x) => String(Math.round(1000 * x) / 10);
   const spans = bounds.map((l, i) => {
     const next = bounds[i + 1];
-    if (l.from === 0 && next) return `${l.label}: under ${said(next.from)} ${pointsWord()}`;
+    if (l.from === 0 && next) return `${l.label}: under ${said(next.from)} ${pointsWord(ranked())}`;
     return next ? `${l.label}: ${said(l.from)} to ${said(next.from)}` : `${l.label}: ${said(l.from)} or more`;
   });
   $("thresholds").textContent =
     `best: the Oracle's best${forGame}, or within the margins of it; ${spans.join("; ")} ` +
-    `(${pointsWord()} of p_win lost; of p_safe where the Oracle gives no chance of winning the game). ` +
+    `(${pointsWord(ranked())} of p_win lost; of p_safe where the Oracle gives no chance of winning the game). ` +
     // (Ruling 296: the record keeps no margins, so its count of best is the ★ alone.)
     "The Stats page counts a best played as the Oracle's ★ alone: the record keeps no margins.";
 }
@@ -416,7 +410,7 @@ function costlyView() {
   $("costly").replaceChildren(...costly.map(({ d, i, cost }) => el("li", {},
     el("button", { type: "button", onclick: () => show(i, { focus: true }) },
       badge(d.label), ` Decision ${i + 1}, round ${d.round}, turn ${d.turn}: ${choiceWords(d)}, ` +
-      `${points(cost)} ${pointsWord()} of ${measureWords(d.label_by)}`))));
+      `${points(cost)} ${pointsWord(ranked())} of ${measureWords(d.label_by)}`))));
 }
 
 // -- retry -----------------------------------------------------------------------------------
@@ -468,7 +462,7 @@ function chosen(d, option) {
     el("p", {}, `${optionWords(option)}${laterKnock(option)}: ${figures.join("; ")}.`),
     el("p", {}, label === "best"
       ? "The Oracle's best, or within the margins of it."
-      : `It costs ${points(Math.max(cost, 0))} ${pointsWord()} of ${measureWords(d.label_by)} against the best: ${optionWords(top)}.`),
+      : `It costs ${points(Math.max(cost, 0))} ${pointsWord(ranked())} of ${measureWords(d.label_by)} against the best: ${optionWords(top)}.`),
     el("p", {}, `The Oracle's best for the round: ${optionWords(best)}${laterKnock(best)}, safe in ${pct(best.p_safe)}.`),
     el("p", {}, `In the game you played: ${choiceWords(d)} (`, badge(d.label), ").")];
   $("retry-body").replaceChildren(

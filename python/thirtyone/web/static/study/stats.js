@@ -1,5 +1,6 @@
 // The stats page: the record of games (GET /api/stats, the JSON of `thirtyone stats --json`).
 import { chartWidth, count, el, getJSON, pct, redrawOnResize, svg, whole } from "./common.js";
+import { pointsWord } from "./figures.js";
 
 const $ = (id) => document.getElementById(id);
 let stats = null;
@@ -111,7 +112,7 @@ function drawTime() {
 function decisionsView(you) {
   const cost = (x) => (x === null ? "—" : (100 * x).toFixed(1));
   // (Beside a cost in ranked points, a cost of chances says "percentage points": ruling 358.)
-  const unit = you.mean_cost_points === null ? "points" : "percentage points";
+  const unit = pointsWord(you.mean_cost_points !== null);
   $("decisions").replaceChildren(
     figure(whole(you.decisions), you.decisions === 1 ? "decision of yours recorded" : "decisions of yours recorded"),
     figure(whole(you.advised), "with the Oracle's advice computed"),
