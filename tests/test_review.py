@@ -775,10 +775,14 @@ def test_the_terminal_and_the_page_list_the_same_costliest_decisions(tmp_path: P
     where = [(d["round"], d["turn"]) for d in decisions]
     assert [(int(a), int(b)) for a, b in listed] == [where[i - 1] for i in page[:3]]
     if not page:  # (the reviewer's game: every decision best or within the margins)
+        # The total still counts the decisions tied with the best (their costs are above 0,
+        # asserted above), and the line says what it is made of (ruling 365).
         assert (
             "Costliest decisions: none: every decision the Oracle gave figures for was the "
-            "round's best or within its margins." in text
+            "round's best or within its margins, so the total cost above is made of "
+            "differences within them." in text
         )
+        assert "Total cost: 0.0 " not in text
 
 
 # -- a review without the Oracle's figures --------------------------------------------------------

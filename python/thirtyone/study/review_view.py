@@ -271,13 +271,21 @@ def summary(review: Review) -> Group:
         lines.append("Costliest decisions:")
         parts.append(_costliest(costly, _ranked(review)))
     elif counted:  # (said as the review page says it: ruling 363)
+        made_of = ", so the total cost above is made of differences within them."
         lines.append(
             "Costliest decisions: none: every decision the Oracle gave figures for was the "
-            "round's best or within its margins."
+            "round's best or within its margins" + (made_of if _cost(review) else ".")
         )
     skipped = [r for r in review.reviewed if not r.counted]
     after = [f"Round {r.decision.round}, turn {r.decision.turn}: {r.note}." for r in skipped]
     return Group(Text("\n".join(lines)), *parts, *([Text("\n".join(after))] if after else []))
+
+
+def _cost(review: Review) -> bool:
+    """Whether the review's total cost, in any of its measures, is above nought (ruling 365:
+    decisions within the margins of the best still count their differences in the total)."""
+    costs = (review.cost_safe, review.cost_win, review.cost_points)
+    return any((c or 0.0) > 0.0 for c in costs)
 
 
 def _costs(review: Review) -> list[str]:

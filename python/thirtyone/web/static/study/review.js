@@ -401,8 +401,12 @@ function costlyView() {
     .slice(0, 5);
   if (!costly.length) {
     // (As the terminal says it: ruling 363.)
-    const none = page.review.summary.reviewed
-      ? "None: every decision the Oracle gave figures for was its best or within its margins."
+    // (A total lost above nought is then made of differences within the margins: ruling 365.)
+    const { summary } = page.review;
+    const lost = [summary.cost_p_safe, summary.cost_p_win, summary.cost_points].some((c) => c > 0);
+    const none = summary.reviewed
+      ? "None: every decision the Oracle gave figures for was its best or within its margins" +
+        (lost ? ", so the total lost above is made of differences within them." : ".")
       : "None: the Oracle gave no figures for any of your decisions.";
     $("costly").replaceChildren(el("li", {}, none));
     return;
