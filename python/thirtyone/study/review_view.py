@@ -274,14 +274,14 @@ def summary(review: Review) -> Group:
         made_of = ", so the total cost above is made of differences within them."
         lines.append(
             "Costliest decisions: none: every decision the Oracle gave figures for was the "
-            "round's best or within its margins" + (made_of if _cost(review) else ".")
+            "round's best or within its margins" + (made_of if _costs_something(review) else ".")
         )
     skipped = [r for r in review.reviewed if not r.counted]
     after = [f"Round {r.decision.round}, turn {r.decision.turn}: {r.note}." for r in skipped]
     return Group(Text("\n".join(lines)), *parts, *([Text("\n".join(after))] if after else []))
 
 
-def _cost(review: Review) -> bool:
+def _costs_something(review: Review) -> bool:
     """Whether the review's total cost, in any of its measures, is above nought (ruling 365:
     decisions within the margins of the best still count their differences in the total)."""
     costs = (review.cost_safe, review.cost_win, review.cost_points)
