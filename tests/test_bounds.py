@@ -279,24 +279,24 @@ HUGE = str(10**20)
 #: More digits than Python reads as a whole number (4,300).
 LONGEST = "9" * 5000
 SEED_MAX = "18,446,744,073,709,551,615"
-MAX_TIME_WORDS = "max_time must be 0 (no limit) or a number of seconds up to 3,600"
+MAX_TIME_WORDS = "0 (no limit) or a number of seconds up to 3,600"
 ORACLE_PAST = [
-    (["--deals", BIG], "deals must be a whole number from 1 to 1,000,000"),
-    (["--deals", HUGE], "deals must be a whole number from 1 to 1,000,000"),
-    (["--deals", "0"], "deals must be a whole number from 1 to 1,000,000, not 0"),
-    (["--playouts", BIG], "playouts must be a whole number from 1 to 10,000,000"),
-    (["--playouts", "-3"], "playouts must be a whole number from 1 to 10,000,000, not -3"),
-    (["--threads", "1000000"], "threads must be a whole number from 1 to 64"),
-    (["--threads", "0"], "threads must be a whole number from 1 to 64, not 0"),
-    (["--seed", "-1"], f"seed must be a whole number from 0 to {SEED_MAX}, not -1"),
-    (["--seed", str(2**64)], f"seed must be a whole number from 0 to {SEED_MAX}"),
+    (["--deals", BIG], "a whole number from 1 to 1,000,000"),
+    (["--deals", HUGE], "a whole number from 1 to 1,000,000"),
+    (["--deals", "0"], "a whole number from 1 to 1,000,000, not 0"),
+    (["--playouts", BIG], "a whole number from 1 to 10,000,000"),
+    (["--playouts", "-3"], "a whole number from 1 to 10,000,000, not -3"),
+    (["--threads", "1000000"], "a whole number from 1 to 64"),
+    (["--threads", "0"], "a whole number from 1 to 64, not 0"),
+    (["--seed", "-1"], f"a whole number from 0 to {SEED_MAX}, not -1"),
+    (["--seed", str(2**64)], f"a whole number from 0 to {SEED_MAX}"),
     (["--max-time", "1e20"], f"{MAX_TIME_WORDS}, not 1e+20"),
     (["--max-time", "inf"], f"{MAX_TIME_WORDS}, not inf"),
     (["--max-time", "nan"], f"{MAX_TIME_WORDS}, not nan"),
     (["--max-time", "-1"], f"{MAX_TIME_WORDS}, not -1"),
-    (["--target-margin", "0"], "target_margin must be from 0.001 to 0.5"),
-    (["--target-margin", "0.9"], "target_margin must be from 0.001 to 0.5, not 0.9"),
-    (["--target-margin", "nan"], "target_margin must be from 0.001 to 0.5, not NaN"),
+    (["--target-margin", "0"], "from 0.001 to 0.5"),
+    (["--target-margin", "0.9"], "from 0.001 to 0.5, not 0.9"),
+    (["--target-margin", "nan"], "from 0.001 to 0.5, not NaN"),
 ]
 
 
@@ -313,6 +313,12 @@ def _run(args: list[str], tmp_path: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
+def _refused(args: list[str], words: str) -> str:
+    """How an option's value past its bounds is refused, as every option's is: naming the
+    option as typed, then what it must be (``words``)."""
+    return f"Invalid value for '{args[0]}': must be {words}"
+
+
 def _one_line_error(result: subprocess.CompletedProcess[str], words: str) -> None:
     assert result.returncode == 2, (result.returncode, result.stderr[-500:])
     assert result.stderr.startswith("Error: ") and result.stderr.count("\n") == 1, result.stderr
@@ -326,25 +332,26 @@ def _one_line_error(result: subprocess.CompletedProcess[str], words: str) -> Non
 def test_oracle_options_past_their_bounds_exit_2_with_one_line(
     args: list[str], words: str, tmp_path: Path
 ) -> None:
-    _one_line_error(_run(["oracle", str(EXAMPLE_FILE), "--json", *args], tmp_path), words)
+    result = _run(["oracle", str(EXAMPLE_FILE), "--json", *args], tmp_path)
+    _one_line_error(result, _refused(args, words))
 
 
 @pytest.mark.parametrize(
     ("args", "words"),
     [
-        (["--oracle-deals", BIG], "deals must be a whole number from 1 to 1,000,000"),
-        (["--oracle-playouts", HUGE], "playouts must be a whole number from 1 to 10,000,000"),
-        (["--oracle-deals", "0"], "deals must be a whole number from 1 to 1,000,000, not 0"),
+        (["--oracle-deals", BIG], "a whole number from 1 to 1,000,000"),
+        (["--oracle-playouts", HUGE], "a whole number from 1 to 10,000,000"),
+        (["--oracle-deals", "0"], "a whole number from 1 to 1,000,000, not 0"),
         # (Past the 4,300 digits Python reads: click's "… is not a valid integer" before.)
-        (["--oracle-deals", LONGEST], "deals must be a whole number from 1 to 1,000,000, not a"),
-        (["--seed", LONGEST], f"seed must be a whole number from 0 to {SEED_MAX}, not a"),
+        (["--oracle-deals", LONGEST], "a whole number from 1 to 1,000,000, not a"),
+        (["--seed", LONGEST], f"a whole number from 0 to {SEED_MAX}, not a"),
     ],
 )
 def test_play_oracle_options_past_their_bounds_exit_2_before_the_game(
     args: list[str], words: str, tmp_path: Path
 ) -> None:
     result = _run(["play", "--seed", "5", *args], tmp_path)
-    _one_line_error(result, words)
+    _one_line_error(result, _refused(args, words))
     assert result.stdout == ""
     assert not list(tmp_path.iterdir()), "nothing is saved for a game that never started"
 
@@ -352,15 +359,16 @@ def test_play_oracle_options_past_their_bounds_exit_2_before_the_game(
 @pytest.mark.parametrize(
     ("args", "words"),
     [
-        (["--deals", BIG], "deals must be a whole number from 1 to 1,000,000"),
-        (["--playouts", HUGE], "playouts must be a whole number from 1 to 10,000,000"),
-        (["--threads", "1000000"], "threads must be a whole number from 1 to 64"),
-        (["--workers", "1000000"], "workers must be a whole number from 1 to 64"),
-        (["--decisions", BIG], "decisions must be a whole number from 1 to 1,000,000"),
-        (["--decisions", "0"], "decisions must be a whole number from 1 to 1,000,000, not 0"),
+        (["--deals", BIG], "a whole number from 1 to 1,000,000"),
+        (["--playouts", HUGE], "a whole number from 1 to 10,000,000"),
+        (["--threads", "1000000"], "a whole number from 1 to 64"),
+        (["--workers", "1000000"], "a whole number from 1 to 64"),
+        (["--decisions", BIG], "a whole number from 1 to 1,000,000"),
+        (["--decisions", "0"], "a whole number from 1 to 1,000,000, not 0"),
         (
             ["--decisions", LONGEST],
-            "decisions must be a whole number from 1 to 1,000,000, not a number of 5,000 digits",
+            "a whole number from 1 to 1,000,000, not "
+            "99999999999999999999… (a number of 5,000 digits)",
         ),
     ],
 )
@@ -368,7 +376,7 @@ def test_calibrate_options_past_their_bounds_exit_2_with_one_line(
     args: list[str], words: str, tmp_path: Path
 ) -> None:
     result = _run(["calibrate", "--out", str(tmp_path / "out"), *args], tmp_path)
-    _one_line_error(result, words)
+    _one_line_error(result, _refused(args, words))
     assert not (tmp_path / "out").exists()
 
 

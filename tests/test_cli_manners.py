@@ -101,7 +101,8 @@ def test_the_seeds_range_is_in_the_help_and_checked(args: list[str], most: str) 
     for too_far in (str(int(most.replace(",", "")) + 1), "-1"):
         result = run([*args, "--seed", too_far])
         assert result.exit_code == 2
-        assert f"seed must be a whole number from 0 to {most}, not {too_far}" in result.output
+        said = f"Invalid value for '--seed': must be a whole number from 0 to {most}, not {too_far}"
+        assert said in result.output
 
 
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full (a full disk)")
@@ -218,9 +219,10 @@ def test_every_command_takes_the_same_seeds(args: list[str], tmp_path: Path) -> 
         result = CliRunner(env=env).invoke(main, [*args, "--seed", seed], input="")
         assert result.exit_code == 2, result.output
         shown = seed if seed == "-1" else f"{seed} (about 1.8e19)"
+        command = " ".join(a for a in args if a.isalpha())
         assert result.stderr == (
-            f"Error: seed must be a whole number from 0 to 18,446,744,073,709,551,615, "
-            f"not {shown}\n"
+            "Error: Invalid value for '--seed': must be a whole number from 0 to "
+            f"18,446,744,073,709,551,615, not {shown}. See main {command} -h.\n"
         )
 
 
@@ -284,6 +286,9 @@ def test_a_whole_number_in_other_digits_is_refused_quoted_as_typed(args: list[st
         "--seats": " from 2 to 9",
         "--lives": " from 1 to 20",
         "--port": " from 1 to 65535",
+        "--games": " from 1 to 1,000,000",
+        "--decisions": " from 1 to 1,000,000",
+        "--rounds": " from 1 to 100,000,000",
     }.get(option, "")
     assert line.startswith(
         f"Error: Invalid value for '{option}': must be a whole number{bounds}, not \"{typed}\". "

@@ -361,7 +361,7 @@ def test_refused_state_exits_2_with_one_line(state: str, message: str) -> None:
     ("args", "message"),
     [
         (["--rule", "knock_penalty=5"], "knock_penalty: must be 1 or 2"),
-        (["--seed", "-1"], "seed must be a whole number"),
+        (["--seed", "-1"], "Invalid value for '--seed': must be a whole number"),
     ],
 )
 def test_refused_settings_exit_2_with_one_line(args: list[str], message: str) -> None:
@@ -408,7 +408,11 @@ def test_unreadable_file_and_bad_options_exit_2() -> None:
     for args, message in (
         (["--rule", "jokers=2"], 'unknown rule option "jokers"'),
         (["--rules", "fancy"], "Invalid value for '--rules'"),
-        (["--deals", "0"], "Error: deals must be a whole number from 1 to 1,000,000, not 0\n"),
+        (
+            ["--deals", "0"],
+            "Error: Invalid value for '--deals': must be a whole number from 1 to 1,000,000, "
+            "not 0. See main oracle -h.\n",
+        ),
     ):
         result = run(["oracle", str(EXAMPLE_FILE), *args])
         assert result.exit_code == 2, args

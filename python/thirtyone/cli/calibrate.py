@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING
 
 import click
 
@@ -14,6 +14,9 @@ from thirtyone.cli.manners import (
     WHOLE,
     FilePath,
     backend_options,
+    bounded,
+    by_core,
+    fail,
     resuming,
     seed_option,
 )
@@ -22,22 +25,16 @@ from thirtyone.game.seats import MODELS
 from thirtyone.paths import same_file, short
 from thirtyone.study.backend import cluster as study_cluster
 from thirtyone.study.backend import workers
-from thirtyone.study.calibration_records import OPPONENTS
+from thirtyone.study.calibration_records import MAX_DECISIONS, MAX_WORKERS, OPPONENTS
 
 if TYPE_CHECKING:
     from thirtyone.study import calibration
 
 
-def _fail(message: str) -> NoReturn:
-    """Exit with status 2 after one line on standard error."""
-    click.echo(f"Error: {' '.join(message.split())}", err=True)
-    sys.exit(2)
-
-
 @click.command("calibrate")
 @click.option(
     "--decisions",
-    type=WHOLE,
+    **bounded(1, MAX_DECISIONS),
     default=20_000,
     show_default=True,
     help="Oracle decisions to play and score (each is one game turn), 1 to 1,000,000.",
@@ -46,6 +43,7 @@ def _fail(message: str) -> NoReturn:
 @click.option(
     "--deals",
     type=WHOLE,
+    callback=by_core("deals"),
     default=2_000,
     show_default=True,
     help="Consistent deals the Oracle collects per decision (at most), 1 to 1,000,000.",
@@ -53,17 +51,23 @@ def _fail(message: str) -> NoReturn:
 @click.option(
     "--playouts",
     type=WHOLE,
+    callback=by_core("playouts"),
     default=5_000,
     show_default=True,
     help="Playouts per option the Oracle plays per decision, 1 to 10,000,000.",
 )
 @click.option(
-    "--threads", type=WHOLE, default=1, show_default=True, help="Threads per Oracle query, 1 to 64."
+    "--threads",
+    type=WHOLE,
+    default=1,
+    show_default=True,
+    callback=by_core("threads"),
+    help="Threads per Oracle query, 1 to 64.",
 )
 @click.option(
     "--workers",
     "jobs",
-    type=WHOLE,
+    **bounded(1, MAX_WORKERS),
     default=1,
     show_default=True,
     help="Worker processes playing games side by side, 1 to 64.",
@@ -120,14 +124,14 @@ def calibrate_command(
     try:
         stats.require()
     except ThirtyOneError as err:
-        _fail(str(err))
+        fail(str(err))
     try:
         table = calibration.parse_seats(seats)
     except ValueError as err:
         raise click.BadParameter(str(err), param_hint="'--seats'") from None
     source = click.get_current_context().get_parameter_source("jobs")
     if cluster is not None and source == click.core.ParameterSource.COMMANDLINE:
-        _fail(NO_JOBS.format(option="--workers"))
+        fail(NO_JOBS.format(option="--workers"))
     settings = calibration.Settings(
         decisions=decisions,
         seed=seed,
@@ -148,9 +152,9 @@ def calibrate_command(
         calibration.check_out(out)
         written = [out / name for name in calibration.OUT_FILES]
         if checkpoint is not None and same_file(checkpoint, *written):
-            _fail(f"--checkpoint {short(checkpoint)} is a file --out writes; name another")
+            fail(f"--checkpoint {short(checkpoint)} is a file --out writes; name another")
     except ThirtyOneError as err:
-        _fail(str(err))
+        fail(str(err))
     with workers.stopping():
         try:
             _run(settings, backend, out)
@@ -177,7 +181,7 @@ def _run(settings: calibration.Settings, backend: study_cluster.Backend, out: Pa
             settings, echo=lambda line: click.echo(line, err=True), backend=backend
         )
     except ThirtyOneError as err:
-        _fail(str(err))
+        fail(str(err))
     except KeyboardInterrupt as err:
         stop = workers.stopped(err)
         click.echo(
@@ -191,7 +195,7 @@ def _run(settings: calibration.Settings, backend: study_cluster.Backend, out: Pa
             calibration.save(report, out)
         except ThirtyOneError as err:
             click.echo(report.text())  # (the results are not lost)
-            _fail(str(err))
+            fail(str(err))
         click.echo(report.text())
     ended = report.stopped or (workers.Stopped(noted[0]) if noted else None)
     if ended is not None:

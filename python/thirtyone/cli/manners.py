@@ -254,20 +254,39 @@ class PlainNumber(_Plainly, click.types.FloatParamType):
 SECONDS = PlainNumber("a number of seconds")
 
 
-def count_option(name: str, default: int, help: str) -> Callable[[FC], FC]:
-    """A whole-number option of the Oracle (``--deals``, ``--oracle-playouts``...) with its
-    default shown, checked against the core's bounds as soon as it is read (one line, exit 2)."""
-    setting = name.removeprefix("--").removeprefix("oracle-")
+def option_error(err: Exception, setting: str) -> click.BadParameter:
+    """A check's refusal of a setting (``deals must be …``, ``max_time must be …``) as the
+    refusal of the option it was typed in, in the words of every refused option: ``Invalid
+    value for '--oracle-deals': must be …`` (ruling 366), the setting's own name (which is not
+    always the option's) left out."""
+    return click.BadParameter(str(err).removeprefix(f"{setting} "))
 
-    def check(ctx: click.Context, param: click.Parameter, value: int) -> int:
-        try:
-            _core.check_settings(**{setting: value})
-        except ThirtyOneError as err:
-            fail(str(err) if name == f"--{setting}" else f"{name}: {err}")
+
+Callback = Callable[[click.Context, click.Parameter, Any], Any]
+
+
+def by_core(setting: str) -> Callback:
+    """The callback of an option whose bounds are the core's (``--deals``, ``--playouts``,
+    ``--threads``, ``--seed``): the value checked as soon as it is read, and refused as the
+    option's (:func:`option_error`). None (not given) passes."""
+
+    def check(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
+        if value is not None:
+            try:
+                _core.check_settings(**{setting: value})
+            except ThirtyOneError as err:
+                raise option_error(err, setting) from None
         return value
 
+    return check
+
+
+def count_option(name: str, default: int, help: str) -> Callable[[FC], FC]:
+    """A whole-number option of the Oracle (``--deals``, ``--oracle-playouts``...) with its
+    default shown, checked against the core's bounds as soon as it is read (:func:`by_core`)."""
+    setting = name.removeprefix("--").removeprefix("oracle-")
     return click.option(
-        name, type=WHOLE, default=default, show_default=True, help=help, callback=check
+        name, type=WHOLE, default=default, show_default=True, help=help, callback=by_core(setting)
     )
 
 
@@ -398,18 +417,13 @@ MAX_SEED = 2**64 - 1
 
 def seed_option(help: str, default: int | None = None, most: int = MAX_SEED) -> Callable[[FC], FC]:
     """``--seed``: a whole number from 0 to ``most`` (the engine's seeds: 2**64 - 1), said in its
-    help and checked as soon as it is read (one line, exit 2)."""
+    help and checked as soon as it is read (:func:`by_core`)."""
 
     def check(ctx: click.Context, param: click.Parameter, value: int | None) -> int | None:
-        if value is None:
-            return value
-        if most < MAX_SEED and not 0 <= value <= most:
-            fail(f"seed must be a whole number from 0 to {most:,}, not {value}")
-        try:
-            _core.check_settings(seed=value)
-        except ThirtyOneError as err:
-            fail(str(err))
-        return value
+        if value is not None and most < MAX_SEED and not 0 <= value <= most:
+            raise click.BadParameter(f"must be a whole number from 0 to {most:,}, not {value}")
+        checked: int | None = by_core("seed")(ctx, param, value)
+        return checked
 
     return click.option(
         "--seed",
@@ -482,7 +496,11 @@ def _taken(low: N, high: N, unit: str) -> str:
     if high == low + 1:
         return f"{low} or {high}"
     kind = f"a number of {unit}" if unit else "a whole number"
-    lo, hi = (f"{x:g}" if isinstance(x, float) else str(x) for x in (low, high))
+    # (Large bounds with commas, as the core's own refusals write theirs: 1,000,000.)
+    lo, hi = (
+        f"{x:g}" if isinstance(x, float) else f"{x:,}" if x >= 100_000 else str(x)
+        for x in (low, high)
+    )
     return f"{kind} from {lo} to {hi}"
 
 

@@ -17,8 +17,10 @@ from thirtyone.cli.manners import (
     SECONDS,
     WHOLE,
     PlainNumber,
+    by_core,
     count_option,
     fail,
+    option_error,
     rule_assignments,
     rule_completions,
     seed_option,
@@ -85,14 +87,15 @@ def check_own_dash(raw: bytes, models: list[str | None] | None) -> None:
         )
 
 
-def _max_time(value: float) -> float:
-    """``--max-time`` checked as soon as it is read (one line, exit 2), 0 allowed (no limit)."""
+def _max_time(ctx: click.Context, param: click.Parameter, value: float) -> float:
+    """``--max-time`` checked as soon as it is read, 0 allowed (no limit), and refused as the
+    option's (:func:`~thirtyone.cli.manners.option_error`)."""
     from thirtyone.oracle.query import check_max_time
 
     try:
         check_max_time(value)
     except ThirtyOneError as err:
-        fail(str(err))
+        raise option_error(err, "max_time") from None
     return value
 
 
@@ -108,19 +111,25 @@ def _max_time(value: float) -> float:
     _core.DEFAULT_PLAYOUTS,
     "Playouts per option (and again for the confirmation run), 1 to 10,000,000.",
 )
-@click.option("--threads", type=WHOLE, help="Worker threads, 1 to 64 (default: every core).")
+@click.option(
+    "--threads",
+    type=WHOLE,
+    callback=by_core("threads"),
+    help="Worker threads, 1 to 64 (default: every core).",
+)
 @click.option(
     "--max-time",
     type=SECONDS,
     default=5.0,
     show_default=True,
-    callback=lambda ctx, param, value: _max_time(value),
+    callback=_max_time,
     help="Seconds allowed for the whole answer, at most 3600; when they run out, the best "
     "estimate reached is shown with its margin (0: no limit).",
 )
 @click.option(
     "--target-margin",
     type=PlainNumber(),
+    callback=by_core("target_margin"),
     help="Keep adding deals until every option's margin is at most this, 0.001 to 0.5 "
     "(e.g. 0.005).",
 )

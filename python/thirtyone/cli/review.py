@@ -6,30 +6,14 @@ import contextlib
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import NoReturn
 
 import click
 from rich.console import Console
 
-from thirtyone import _core
-from thirtyone.cli.manners import WHOLE, FilePath, seed_option
+from thirtyone.cli.manners import WHOLE, FilePath, by_core, fail, seed_option
 from thirtyone.errors import ThirtyOneError
 from thirtyone.store import saves
 from thirtyone.study import review
-
-
-def _fail(message: str) -> NoReturn:
-    """Exit with status 2 after one line on standard error."""
-    click.echo(f"Error: {' '.join(message.split())}", err=True)
-    sys.exit(2)
-
-
-def _check(ctx: click.Context, param: click.Parameter, value: int) -> int:
-    try:
-        _core.check_settings(**{str(param.name): value})
-    except ThirtyOneError as err:
-        _fail(str(err))
-    return value
 
 
 @contextlib.contextmanager
@@ -54,7 +38,7 @@ def _progress(console: Console) -> Iterator[Callable[[int, int], None] | None]:
     type=WHOLE,
     default=review.DEALS,
     show_default=True,
-    callback=_check,
+    callback=by_core("deals"),
     help="Consistent deals per decision (the Oracle's full precision is 10,000; the default "
     "reviews a 40-decision game in seconds, with margins of about ±2 points).",
 )
@@ -63,7 +47,7 @@ def _progress(console: Console) -> Iterator[Callable[[int, int], None] | None]:
     type=WHOLE,
     default=review.PLAYOUTS,
     show_default=True,
-    callback=_check,
+    callback=by_core("playouts"),
     help="Playouts per option per decision (full precision: 50,000).",
 )
 @seed_option("Seed of the Oracle's simulations (default: the game's).")
@@ -78,17 +62,17 @@ def review_command(
         saved, where = review.load(save)
         replay = review.decisions(saved, where)
     except saves.SaveError as err:
-        _fail(str(err))
+        fail(str(err))
     if not replay.decisions:
         name = saved.names[replay.seat]
-        _fail(f"the game at {where} has no decisions of {name} to review")
+        fail(f"the game at {where} has no decisions of {name} to review")
     settings = review.Settings(deals, playouts, saved.seed if seed is None else seed)
     err_console = Console(stderr=True, highlight=False)
     try:
         with _progress(err_console) as progress:
             done = review.review(replay, settings, progress)
     except ThirtyOneError as err:
-        _fail(str(err))
+        fail(str(err))
     except KeyboardInterrupt:
         click.echo("Interrupted: no review.", err=True)
         sys.exit(130)

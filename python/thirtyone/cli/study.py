@@ -5,22 +5,15 @@ from __future__ import annotations
 import dataclasses
 import sys
 from pathlib import Path
-from typing import NoReturn
 
 import click
 
-from thirtyone.cli.manners import NO_JOBS, WHOLE, backend_options, resuming, seed_option
+from thirtyone.cli.manners import NO_JOBS, backend_options, bounded, fail, resuming, seed_option
 from thirtyone.errors import ThirtyOneError
 from thirtyone.study import knock, tournament
 from thirtyone.study.backend import cluster as study_cluster
 from thirtyone.study.backend import progress as study_progress
 from thirtyone.study.backend import workers
-
-
-def _fail(message: str) -> NoReturn:
-    """Exit with status 2 after one line on standard error."""
-    click.echo(f"Error: {' '.join(message.split())}", err=True)
-    sys.exit(2)
 
 
 @click.group("study", invoke_without_command=True)
@@ -34,14 +27,18 @@ def study_group(ctx: click.Context) -> None:
 @study_group.command("knock")
 @click.option(
     "--rounds",
-    type=WHOLE,
+    **bounded(1, knock.MAX_ROUNDS),
     default=1_000_000,
     show_default=True,
     help=f"Rounds simulated per seat count and table, 1 to {knock.MAX_ROUNDS:,}.",
 )
 @click.option("--seats", default="2-9", show_default=True, help="Seat counts (4, 2-9, 2,4,6).")
 @seed_option("Same seed, same atlas.", 1, knock.MAX_SEED)
-@click.option("--jobs", type=WHOLE, help="Worker processes, 1 to 64 (default: every core).")
+@click.option(
+    "--jobs",
+    **bounded(1, tournament.MAX_JOBS),
+    help=f"Worker processes, 1 to {tournament.MAX_JOBS} (default: every core).",
+)
 @backend_options("each finished batch", "same atlas")
 @click.option("--json", "as_json", is_flag=True, help="Print the atlas as JSON.")
 def knock_command(
@@ -64,9 +61,7 @@ def knock_command(
     except ValueError as err:
         raise click.BadParameter(str(err), param_hint="'--seats'") from None
     if cluster is not None and jobs is not None:
-        _fail(NO_JOBS.format(option="--jobs"))
-    if jobs is not None and not 1 <= jobs <= tournament.MAX_JOBS:
-        _fail(f"jobs must be a whole number from 1 to {tournament.MAX_JOBS}, not {jobs}")
+        fail(NO_JOBS.format(option="--jobs"))
     settings = knock.Settings(
         rounds=rounds,
         seats=tuple(sorted(set(table))),
@@ -78,7 +73,7 @@ def knock_command(
         settings.check()
         backend.check()
     except ThirtyOneError as err:
-        _fail(str(err))
+        fail(str(err))
     progress = study_progress.progress_line(unit="batches")
     if checkpoint is not None:
         total = knock.batch_count(settings)
@@ -91,7 +86,7 @@ def knock_command(
             totals = knock.compute(settings, backend, progress)
         except ThirtyOneError as err:
             progress.end()
-            _fail(str(err))
+            fail(str(err))
         except KeyboardInterrupt as err:
             progress.end()
             stop = workers.stopped(err)

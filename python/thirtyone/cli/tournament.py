@@ -5,7 +5,6 @@ from __future__ import annotations
 import dataclasses
 import sys
 from pathlib import Path
-from typing import NoReturn
 
 import click
 
@@ -14,6 +13,9 @@ from thirtyone.cli.manners import (
     WHOLE,
     FilePath,
     backend_options,
+    bounded,
+    by_core,
+    fail,
     resuming,
     seed_option,
 )
@@ -27,12 +29,6 @@ from thirtyone.study.backend import progress as study_progress
 from thirtyone.study.backend import workers
 
 
-def _fail(message: str) -> NoReturn:
-    """Exit with status 2 after one line on standard error."""
-    click.echo(f"Error: {' '.join(message.split())}", err=True)
-    sys.exit(2)
-
-
 def _players(ctx: click.Context, param: click.Parameter, value: str) -> tuple[str, ...]:
     try:
         return tournament.parse_players(value)
@@ -43,7 +39,7 @@ def _players(ctx: click.Context, param: click.Parameter, value: str) -> tuple[st
 @click.command("tournament")
 @click.option(
     "--games",
-    type=WHOLE,
+    **bounded(1, tournament.MAX_GAMES),
     default=100,
     show_default=True,
     help=f"Games to play, 1 to {tournament.MAX_GAMES:,}.",
@@ -72,6 +68,7 @@ def _players(ctx: click.Context, param: click.Parameter, value: str) -> tuple[st
 @click.option(
     "--deals",
     type=WHOLE,
+    callback=by_core("deals"),
     default=1_000,
     show_default=True,
     help="Consistent deals per query of the oracle players.",
@@ -79,6 +76,7 @@ def _players(ctx: click.Context, param: click.Parameter, value: str) -> tuple[st
 @click.option(
     "--playouts",
     type=WHOLE,
+    callback=by_core("playouts"),
     default=2_000,
     show_default=True,
     help="Playouts per option per query of the oracle players.",
@@ -95,7 +93,7 @@ def _players(ctx: click.Context, param: click.Parameter, value: str) -> tuple[st
 @seed_option("Same seed, same results.", 1)
 @click.option(
     "--jobs",
-    type=WHOLE,
+    **bounded(1, tournament.MAX_JOBS),
     help=f"Worker processes, 1 to {tournament.MAX_JOBS} (default: every core).",
 )
 @backend_options("each finished batch of games", "same results")
@@ -128,7 +126,7 @@ def tournament_command(
     within a second, with the results of the games played until then.
     """
     if cluster is not None and jobs is not None:
-        _fail(NO_JOBS.format(option="--jobs"))
+        fail(NO_JOBS.format(option="--jobs"))
     settings = tournament.Settings(
         players=players,
         games=games,
@@ -146,9 +144,9 @@ def tournament_command(
         if plot is not None:
             tournament_plot.check(plot)
     except ThirtyOneError as err:
-        _fail(str(err))
+        fail(str(err))
     if checkpoint is not None and plot is not None and same_file(checkpoint, plot):
-        _fail(f"--checkpoint and --plot name the same file, {short(plot)}; name another")
+        fail(f"--checkpoint and --plot name the same file, {short(plot)}; name another")
     with workers.stopping():
         try:
             _play(settings, backend, as_json, plot)
@@ -183,7 +181,7 @@ def _play(
         outcome = tournament.play(settings, progress, backend)
     except ThirtyOneError as err:
         progress.end()
-        _fail(str(err))
+        fail(str(err))
     progress.end()
     stop, played = outcome.stopped, outcome.played
     if stop is not None and played == 0:
@@ -214,6 +212,6 @@ def _play(
                 tournament_plot.save(settings, outcome.tallies, plot, shown)
                 click.echo(f"Plot: {plot}", err=True)
         except ThirtyOneError as err:
-            _fail(str(err))
+            fail(str(err))
     if stop is not None:
         sys.exit(stop.status)
