@@ -25,6 +25,7 @@ from starlette.applications import Starlette
 from starlette.testclient import TestClient
 from thirtyone import _core
 from thirtyone.cli.app import main
+from thirtyone.cli.manners import crop_echoes
 from thirtyone.errors import StateError
 from thirtyone.game.rules import Rules
 from thirtyone.store import record
@@ -63,6 +64,25 @@ def refused_as_the_command(response: httpx.Response, result: Result, status: int
     assert result.exit_code == 2, result.output
     assert response.status_code == status, response.text
     assert result.stderr == f"Error: {response.json()['error']}\n"
+
+
+def refused_as_the_option(
+    response: httpx.Response, command: list[str], given: list[str], input: bytes | None = None
+) -> None:
+    """A setting past its bounds is refused in the same words by the API and by the command
+    given its options ``given``, each door naming it as it was given there (ruling 366): the
+    API by its parameter (``max_time must be …``), the command by its option as typed
+    (``Invalid value for '--max-time': must be …``, a long number in it cut short as the
+    command line cuts every value it repeats). The command exits with status 2."""
+    result = cli(*command, *given, input=input)
+    assert result.exit_code == 2, result.output
+    assert response.status_code == 400, response.text
+    name, _, words = response.json()["error"].partition(" ")
+    option = f"--{name.replace('_', '-')}"
+    assert option in given and words.startswith("must be "), (option, words)
+    words = crop_echoes(words, given)
+    where = " ".join(a for a in command if a.isalpha())
+    assert result.stderr == f"Error: Invalid value for '{option}': {words}. See main {where} -h.\n"
 
 
 def play(*args: str, moves: str = ALWAYS_DRAWS) -> None:
@@ -146,8 +166,7 @@ def test_a_setting_out_of_bounds_gets_the_commands_message(
 ) -> None:
     settings = {**SMALL, **changed}
     response = client.post("/api/oracle", params=settings, content=EXAMPLE)
-    printed = cli("oracle", "-", "--json", *options(settings), input=EXAMPLE)
-    refused_as_the_command(response, printed)
+    refused_as_the_option(response, ["oracle", "-", "--json"], options(settings), EXAMPLE)
 
 
 def test_a_time_just_past_its_bound_is_quoted_with_its_digits(client: TestClient) -> None:
@@ -155,9 +174,7 @@ def test_a_time_just_past_its_bound_is_quoted_with_its_digits(client: TestClient
     not 3600", the bound itself (six digits, ``:g``). The number is quoted as it is."""
     settings = {**SMALL, "max_time": "3600.0000001"}
     response = client.post("/api/oracle", params=settings, content=EXAMPLE)
-    refused_as_the_command(
-        response, cli("oracle", "-", "--json", *options(settings), input=EXAMPLE)
-    )
+    refused_as_the_option(response, ["oracle", "-", "--json"], options(settings), EXAMPLE)
     assert response.json()["error"].endswith("up to 3,600, not 3600.0000001")
 
 
@@ -377,7 +394,7 @@ def test_review_settings_out_of_bounds_are_the_commands(
     reviewed, and shown as its seed)."""
     play(*TABLE)
     response = client.get("/api/review", params=changed)
-    refused_as_the_command(response, cli("review", "--json", *options(changed)))
+    refused_as_the_option(response, ["review", "--json"], options(changed))
 
 
 def test_a_review_over_http_has_bounds_of_its_own(client: TestClient) -> None:
