@@ -383,7 +383,7 @@ def test_calibrate_options_past_their_bounds_exit_2_with_one_line(
 def test_calibrate_seats_are_checked_before_they_are_counted(tmp_path: Path) -> None:
     # (Counted first, a billion seat counts would never end: the process has a hang guard.)
     result = _run(["calibrate", "--seats", "2-1000000000", "--out", str(tmp_path)], tmp_path)
-    assert result.returncode == 2 and "seats must be 2 to 9" in result.stderr
+    assert result.returncode == 2 and "Invalid value for '--seats': must be 2 to 9" in result.stderr
     assert "Traceback" not in result.stderr
 
 

@@ -635,7 +635,7 @@ def test_study_options_are_quoted_as_click_quotes_them_and_counts_of_one_are_sin
     for command in (["study", "knock"], ["calibrate", "--out", str(tmp_path)]):
         r = run([*command, "--seats", "1"])
         assert r.exit_code == 2
-        assert r.stderr.startswith("Error: Invalid value for '--seats': seats must be 2 to 9"), r
+        assert r.stderr.startswith("Error: Invalid value for '--seats': must be 2 to 9"), r
     pytest.importorskip("scipy")
     command = ["calibrate", "--decisions", "1", "--deals", "20", "--playouts", "20"]
     r = run([*command, "--seats", "2", "--out", str(tmp_path / "out")])

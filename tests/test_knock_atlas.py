@@ -140,7 +140,7 @@ def test_every_seed_the_other_commands_take_is_taken() -> None:
             ["--rounds", "0"],
             "Invalid value for '--rounds': must be a whole number from 1 to 100,000,000, not 0",
         ),
-        (["--seats", "1"], "seats must be 2 to 9"),
+        (["--seats", "1"], "Invalid value for '--seats': must be 2 to 9"),
         (["--jobs", "0"], "Invalid value for '--jobs': must be a whole number from 1 to 64"),
         (["--cluster", "nowhere"], "like tcp://HOST:8786"),
     ],

@@ -17,6 +17,7 @@ from thirtyone.cli.manners import (
     bounded,
     by_core,
     fail,
+    option_error,
     resuming,
     seed_option,
 )
@@ -128,7 +129,7 @@ def calibrate_command(
     try:
         table = calibration.parse_seats(seats)
     except ValueError as err:
-        raise click.BadParameter(str(err), param_hint="'--seats'") from None
+        raise option_error(err, "seats", "--seats") from None
     source = click.get_current_context().get_parameter_source("jobs")
     if cluster is not None and source == click.core.ParameterSource.COMMANDLINE:
         fail(NO_JOBS.format(option="--workers"))

@@ -254,12 +254,14 @@ class PlainNumber(_Plainly, click.types.FloatParamType):
 SECONDS = PlainNumber("a number of seconds")
 
 
-def option_error(err: Exception, setting: str) -> click.BadParameter:
+def option_error(err: Exception, setting: str, option: str | None = None) -> click.BadParameter:
     """A check's refusal of a setting (``deals must be …``, ``max_time must be …``) as the
     refusal of the option it was typed in, in the words of every refused option: ``Invalid
     value for '--oracle-deals': must be …`` (ruling 366), the setting's own name (which is not
-    always the option's) left out."""
-    return click.BadParameter(str(err).removeprefix(f"{setting} "))
+    always the option's) left out. ``option``: the option's name, where the refusal is raised
+    outside its callback (where click does not know it)."""
+    hint = None if option is None else f"'{option}'"
+    return click.BadParameter(str(err).removeprefix(f"{setting} "), param_hint=hint)
 
 
 Callback = Callable[[click.Context, click.Parameter, Any], Any]

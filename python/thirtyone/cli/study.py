@@ -8,7 +8,15 @@ from pathlib import Path
 
 import click
 
-from thirtyone.cli.manners import NO_JOBS, backend_options, bounded, fail, resuming, seed_option
+from thirtyone.cli.manners import (
+    NO_JOBS,
+    backend_options,
+    bounded,
+    fail,
+    option_error,
+    resuming,
+    seed_option,
+)
 from thirtyone.errors import ThirtyOneError
 from thirtyone.study import knock, tournament
 from thirtyone.study.backend import cluster as study_cluster
@@ -59,7 +67,7 @@ def knock_command(
     try:
         table = parse_seats(seats)
     except ValueError as err:
-        raise click.BadParameter(str(err), param_hint="'--seats'") from None
+        raise option_error(err, "seats", "--seats") from None
     if cluster is not None and jobs is not None:
         fail(NO_JOBS.format(option="--jobs"))
     settings = knock.Settings(
