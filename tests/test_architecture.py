@@ -158,6 +158,22 @@ def test_the_library_face_loads_no_terminal_command_line_or_database() -> None:
     assert rooms <= {None, "game", "oracle"}
 
 
+def test_the_command_line_loads_numpy_only_for_an_answer() -> None:
+    """numpy (about 55 ms of the 140 that `import thirtyone` took) comes with the first answer,
+    whose sweeps are its arrays: `thirtyone -h`, `rules`, `stats` and `schema` do not wait for
+    it."""
+    code = (
+        "import sys, thirtyone, thirtyone.cli.app\n"
+        "print('numpy' in sys.modules)\n"
+        "s = thirtyone.Session(thirtyone.Rules.standard(), seed=1)\n"
+        "s.advance()\n"
+        "thirtyone.advise(s, deals=50, playouts=100, seed=1)\n"
+        "print('numpy' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False", "True"]
+
+
 def test_the_web_room_loads_no_terminal() -> None:
     """The browser front-end's server imports no terminal module and none of rich's rendering
     (it renders its own pages; rich's table of character widths is all the names need)."""

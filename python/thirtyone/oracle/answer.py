@@ -7,10 +7,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
-import numpy.typing as npt
+if TYPE_CHECKING:  # (numpy is imported by the first answer: not by `import thirtyone`)
+    import numpy as np
+    import numpy.typing as npt
 
 
 class Kind(StrEnum):

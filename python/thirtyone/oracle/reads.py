@@ -7,10 +7,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
-import numpy.typing as npt
+if TYPE_CHECKING:  # (numpy is imported by the first answer: not by `import thirtyone`)
+    import numpy as np
+    import numpy.typing as npt
 
 from thirtyone import _core
 from thirtyone.oracle.answer import Advice
@@ -43,6 +44,8 @@ class Read:
     def knock_from(self) -> float | None:
         """The score they knock from, as the deals read it (the median over the deals); None
         for the table's rule."""
+        import numpy as np
+
         if self.knocks is None or not len(self.knocks):
             return None
         return float(np.quantile(self.knocks, 0.5, method="inverted_cdf"))
@@ -55,14 +58,16 @@ class Read:
 
     def share_at_least(self, score: float) -> float:
         """The share of the consistent deals in which they hold ``score`` or more."""
-        return float(np.mean(self.scores >= score)) if len(self.scores) else 0.0
+        return float((self.scores >= score).mean()) if len(self.scores) else 0.0
 
     def share_above(self, score: float) -> float:
         """The share of the consistent deals in which they hold more than ``score``."""
-        return float(np.mean(self.scores > score)) if len(self.scores) else 0.0
+        return float((self.scores > score).mean()) if len(self.scores) else 0.0
 
     def middle(self) -> tuple[float, float]:
         """The scores of the middle 80% of the deals (10th to 90th percentile)."""
+        import numpy as np
+
         low, high = np.quantile(self.scores, [0.1, 0.9], method="inverted_cdf")
         return float(low), float(high)
 
