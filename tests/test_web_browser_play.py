@@ -275,7 +275,15 @@ def test_advice_that_comes_after_your_move_is_sent_offers_nothing(page: Page, se
     start_game(page, Seed="3")
     oracle = page.get_by_role("complementary", name="Oracle")
     expect(oracle).to_contain_text("The Oracle is thinking")
-    page.keyboard.press("d")  # a move of yours while the Oracle has not answered
+    # The full answer is kept apart before the move: pressed sooner, the move went with no
+    # answer to send after it, and the answer, held as it came, never reached the page.
+    for _ in range(1200):  # (a minute at most; waiting on the page lets its socket run)
+        if any(json.loads(a).get("stage") == "full" for a in socket.advice):
+            break
+        page.wait_for_timeout(50)
+    else:
+        raise AssertionError("the Oracle's full answer never came")
+    page.keyboard.press("d")  # a move of yours while the page has no answer
     expect(oracle).to_contain_text("Full precision")  # (the answer came, after the move)
     best = page.locator("#play-best")
     expect(best).to_be_disabled()
