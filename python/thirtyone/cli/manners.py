@@ -417,23 +417,16 @@ def completion_script(shell: str, cli: click.Command) -> str:
 MAX_SEED = 2**64 - 1
 
 
-def seed_option(help: str, default: int | None = None, most: int = MAX_SEED) -> Callable[[FC], FC]:
-    """``--seed``: a whole number from 0 to ``most`` (the engine's seeds: 2**64 - 1), said in its
-    help and checked as soon as it is read (:func:`by_core`)."""
-
-    def check(ctx: click.Context, param: click.Parameter, value: int | None) -> int | None:
-        if value is not None and most < MAX_SEED and not 0 <= value <= most:
-            raise click.BadParameter(f"must be a whole number from 0 to {most:,}, not {value}")
-        checked: int | None = by_core("seed")(ctx, param, value)
-        return checked
-
+def seed_option(help: str, default: int | None = None) -> Callable[[FC], FC]:
+    """``--seed``: a whole number from 0 to :data:`MAX_SEED`, the engine's seeds in every command
+    (ruling 221), said in its help and checked as soon as it is read (:func:`by_core`)."""
     return click.option(
         "--seed",
-        type=WholeNumber(f"a whole number from 0 to {most:,}"),
+        type=WholeNumber(f"a whole number from 0 to {MAX_SEED:,}"),
         default=default,
         show_default=default is not None,
-        help=f"{help} 0 to {most:,}.",
-        callback=check,
+        help=f"{help} 0 to {MAX_SEED:,}.",
+        callback=by_core("seed"),
     )
 
 

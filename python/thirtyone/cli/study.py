@@ -41,7 +41,7 @@ def study_group(ctx: click.Context) -> None:
     help=f"Rounds simulated per seat count and table, 1 to {knock.MAX_ROUNDS:,}.",
 )
 @click.option("--seats", default="2-9", show_default=True, help="Seat counts (4, 2-9, 2,4,6).")
-@seed_option("Same seed, same atlas.", 1, knock.MAX_SEED)
+@seed_option("Same seed, same atlas.", 1)
 @click.option(
     "--jobs",
     **bounded(1, tournament.MAX_JOBS),
